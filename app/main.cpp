@@ -1,0 +1,77 @@
+// tfsetup: no arguments opens the wizard; a subcommand runs headless (see `tfsetup --help`).
+
+#include "cli/cli.h"
+#include "system/realsystem.h"
+#include "ui/setupwizard.h"
+#include "util/i18n.h"
+#include "util/runlog.h"
+
+#include <QApplication>
+#include <QLocale>
+
+namespace {
+
+using namespace tfsetup;
+
+bool hasDisplay()
+{
+#if defined(Q_OS_LINUX)
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+           || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+#else
+    return true;
+#endif
+}
+
+void setIdentity()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("tfsetup"));
+    QCoreApplication::setApplicationName(QStringLiteral("tfsetup"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TFSETUP_VERSION_STRING));
+}
+
+int runHeadless(int argc, char **argv, const QStringList &args)
+{
+    QCoreApplication app(argc, argv);
+    setIdentity();
+    core::Translations translations;
+    translations.setLanguage(core::Translations::bestFor(QLocale::system()));
+    core::RunLog::start();
+    const QString first = args.value(1);
+    if (first == u"-h" || first == u"--help" || first == u"help") {
+        core::cli::printOut(core::cli::topLevelHelp());
+        return core::cli::Success;
+    }
+    if (first == u"-v" || first == u"--version") {
+        core::cli::printOut(QStringLiteral("tfsetup %1\n").arg(QCoreApplication::applicationVersion()));
+        return core::cli::Success;
+    }
+    return core::cli::dispatch(args);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args.append(QString::fromLocal8Bit(argv[i]));
+
+    if (args.size() > 1)
+        return runHeadless(argc, argv, args);
+    if (!hasDisplay()) {
+        // No display (a server, an SSH session): show what the wizard would have found.
+        args.append(QStringLiteral("detect"));
+        return runHeadless(argc, argv, args);
+    }
+
+    QApplication app(argc, argv);
+    setIdentity();
+    core::Translations translations;
+    translations.setLanguage(core::Translations::bestFor(QLocale::system()));
+    core::RunLog::start();
+    core::RealSystem system;
+    ui::SetupWizard wizard(system, &translations);
+    wizard.show();
+    return app.exec();
+}

@@ -1,0 +1,147 @@
+#include "cli/cli.h"
+
+#include "system/realsystem.h"
+#include "system/rootedsystem.h"
+#include "util/runlog.h"
+
+#include <QDir>
+
+#include <cstdio>
+
+namespace tfsetup::core::cli {
+
+int runDetect(const QStringList &arguments);
+int runPlan(const QStringList &arguments);
+
+const QList<Command> &commands()
+{
+    static const QList<Command> list{
+        {"detect", [] { return Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, CUDA and cuDNN"); }, runDetect},
+        {"plan", [] { return Cli::tr("Choose a working TensorFlow / CUDA / cuDNN / Python combination"); }, runPlan},
+    };
+    return list;
+}
+
+const Command *findCommand(const QString &name)
+{
+    for (const Command &c : commands()) {
+        if (name == QLatin1String(c.name))
+            return &c;
+    }
+    return nullptr;
+}
+
+QString topLevelHelp()
+{
+    QString text = Cli::tr("Usage: tfsetup [COMMAND] [OPTIONS]\n"
+                           "Without a command, tfsetup opens the setup wizard.\n\n"
+                           "Commands:\n");
+    for (const Command &c : commands())
+        text += QStringLiteral("  %1%2\n").arg(QLatin1String(c.name), -10).arg(c.summary());
+    text += Cli::tr("\nOptions:\n"
+                    "  -h, --help     Show this help\n"
+                    "  -v, --version  Show the version\n\n"
+                    "Run \"tfsetup COMMAND --help\" for the options of one command.\n");
+    return text;
+}
+
+int dispatch(const QStringList &arguments)
+{
+    const QString name = arguments.value(1);
+    const Command *command = findCommand(name);
+    if (!command) {
+        printErr(Cli::tr("tfsetup: unknown command \"%1\".").arg(name) + u'\n' + topLevelHelp());
+        return UsageError;
+    }
+    QStringList rest = arguments.mid(2);
+    rest.prepend(arguments.value(0) + u' ' + name);
+    return command->run(rest);
+}
+
+void addSystemOptions(QCommandLineParser &parser)
+{
+    parser.addOption({QStringLiteral("root"),
+                      Cli::tr("Scan the folder DIR as if it were the file-system root (a Windows drive C: is DIR/C)."),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("env-file"),
+                      Cli::tr("Take environment variables from FILE (KEY=VALUE lines) instead of this process."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("os"),
+                      Cli::tr("The system the --root folder imitates: windows or linux."),
+                      QStringLiteral("windows|linux")});
+}
+
+Result<std::unique_ptr<SystemView>> systemFromOptions(const QCommandLineParser &parser)
+{
+    if (!parser.isSet(QStringLiteral("root"))) {
+        if (parser.isSet(QStringLiteral("env-file")) || parser.isSet(QStringLiteral("os"))) {
+            return Error{QStringLiteral("usage"),
+                         Cli::tr("--env-file and --os describe a --root folder; give --root DIR as well."),
+                         {}};
+        }
+        return std::unique_ptr<SystemView>(std::make_unique<RealSystem>());
+    }
+    OsFamily os = OsFamily::Linux;
+    if (parser.isSet(QStringLiteral("os"))) {
+        const auto parsed = osFamilyFromName(parser.value(QStringLiteral("os")));
+        if (!parsed || *parsed == OsFamily::MacOS) {
+            return Error{QStringLiteral("usage"),
+                         Cli::tr("Unknown --os \"%1\": use windows or linux.").arg(parser.value(QStringLiteral("os"))),
+                         {}};
+        }
+        os = *parsed;
+    }
+    auto view = RootedSystem::open(parser.value(QStringLiteral("root")), os, parser.value(QStringLiteral("env-file")));
+    if (!view)
+        return view.error();
+    return std::unique_ptr<SystemView>(std::move(view.value()));
+}
+
+int parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const QString &description)
+{
+    parser.setApplicationDescription(description);
+    const QCommandLineOption help = parser.addHelpOption();
+    if (!parser.parse(arguments)) {
+        printErr(parser.errorText() + u'\n' + parser.helpText());
+        return UsageError;
+    }
+    if (parser.isSet(help)) {
+        printOut(parser.helpText());
+        return Success;
+    }
+    return -1;
+}
+
+void printOut(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    fflush(stdout);
+}
+
+void printErr(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+    if (!text.endsWith(u'\n'))
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+void printJson(const QJsonDocument &document)
+{
+    printOut(QString::fromUtf8(document.toJson(QJsonDocument::Indented)));
+}
+
+void printError(const Error &error)
+{
+    QString text = Cli::tr("error: %1").arg(error.message);
+    if (!error.detail.isEmpty())
+        text += u'\n' + Cli::tr("details: %1").arg(error.detail);
+    const QString log = RunLog::path();
+    if (!log.isEmpty())
+        text += u'\n' + Cli::tr("The log of this run is %1").arg(log);
+    printErr(text);
+}
+
+} // namespace tfsetup::core::cli

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "system/systemview.h"
+#include "util/result.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+namespace tfsetup::core::cli {
+
+// Translation context for command-line texts.
+class Cli {
+    Q_DECLARE_TR_FUNCTIONS(Cli)
+};
+
+enum ExitCode { Success = 0, Failure = 1, UsageError = 2 };
+
+struct Command {
+    const char *name;
+    std::function<QString()> summary; // translated on demand
+    std::function<int(const QStringList &arguments)> run; // arguments[0] is "tfsetup <name>"
+};
+
+// Every headless subcommand, in the order `tfsetup --help` lists them.
+const QList<Command> &commands();
+const Command *findCommand(const QString &name);
+
+// Runs `tfsetup <subcommand> …`. arguments[0] is the program, arguments[1] the subcommand.
+int dispatch(const QStringList &arguments);
+// The top-level help text (program usage and the list of subcommands).
+QString topLevelHelp();
+
+// --root DIR, --env-file FILE, --os windows|linux: the system view every scanning command uses.
+void addSystemOptions(QCommandLineParser &parser);
+Result<std::unique_ptr<SystemView>> systemFromOptions(const QCommandLineParser &parser);
+
+// Parses arguments; on --help prints help and returns Success, on a bad option prints the
+// error and returns UsageError; otherwise returns -1 to let the command go on.
+int parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const QString &description);
+
+// Output helpers: UTF-8 on stdout/stderr whatever the console code page.
+void printOut(const QString &text);
+void printErr(const QString &text);
+void printJson(const QJsonDocument &document);
+// "error: <message>" plus the log path, so a user can attach it.
+void printError(const Error &error);
+
+} // namespace tfsetup::core::cli

@@ -1,0 +1,36 @@
+#include "cli/cli.h"
+
+#include "detect/detector.h"
+#include "detect/reportsummary.h"
+
+#include <QCoro/QCoroTask>
+
+namespace tfsetup::core::cli {
+
+int runDetect(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("json"), Cli::tr("Print the report as one JSON document.")});
+    parser.addOption({QStringLiteral("no-pythons"), Cli::tr("Skip the search for Python interpreters.")});
+    addSystemOptions(parser);
+    if (const int code = parseOrExit(parser, arguments, Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, "
+                                                                "CUDA toolkits and cuDNN copies."));
+        code >= 0)
+        return code;
+
+    auto system = systemFromOptions(parser);
+    if (!system) {
+        printError(system.error());
+        return UsageError;
+    }
+    DetectOptions options;
+    options.scanPythons = !parser.isSet(QStringLiteral("no-pythons"));
+    const HardwareReport report = QCoro::waitFor(detectHardware(**system, options));
+    if (parser.isSet(QStringLiteral("json")))
+        printJson(QJsonDocument(report.toJson()));
+    else
+        printOut(ReportSummary::text(report));
+    return Success;
+}
+
+} // namespace tfsetup::core::cli

@@ -1,0 +1,32 @@
+#include "detect/detector.h"
+
+#include "detect/scanners.h"
+
+namespace tfsetup::core {
+
+QCoro::Task<HardwareReport> detectHardware(SystemView &system, DetectOptions options)
+{
+    HardwareReport report;
+    scanOs(system, report);
+    scanCpu(system, report);
+    scanCudaToolkits(system, report);
+    scanCudnn(system, report);
+    if (system.os() == OsFamily::Windows)
+        scanMsvcRuntime(system, report);
+    // GPU and Python scans wait on external programs; run them side by side.
+    HardwareReport gpuPart;
+    HardwareReport pythonPart;
+    // (QCoro tasks start eagerly: the GPU scan runs up to its first wait before Pythons start.)
+    auto gpuTask = scanGpus(system, gpuPart, options);
+    if (options.scanPythons)
+        co_await scanPythons(system, pythonPart, options);
+    co_await gpuTask;
+    report.gpus = gpuPart.gpus;
+    report.driver = gpuPart.driver;
+    report.pythons = pythonPart.pythons;
+    report.problems += gpuPart.problems;
+    report.problems += pythonPart.problems;
+    co_return report;
+}
+
+} // namespace tfsetup::core

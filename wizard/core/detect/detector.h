@@ -1,0 +1,22 @@
+#pragma once
+
+#include "detect/hardwarereport.h"
+#include "system/systemview.h"
+
+#include <QCoro/QCoroTask>
+
+#include <chrono>
+
+namespace tfsetup::core {
+
+struct DetectOptions {
+    // Each external program (nvidia-smi, python, py) gets at most this long.
+    std::chrono::milliseconds processTimeout{std::chrono::seconds(4)};
+    bool scanPythons = true;
+};
+
+// Runs every scanner against the view and assembles one report. Never fails: whatever a
+// scanner cannot find is recorded in report.problems.
+QCoro::Task<HardwareReport> detectHardware(SystemView &system, DetectOptions options = {});
+
+} // namespace tfsetup::core

@@ -1,0 +1,94 @@
+#include "detect/reportsummary.h"
+
+#include <QDir>
+
+namespace tfsetup::core {
+
+namespace {
+
+QString yesNo(std::optional<bool> v)
+{
+    if (!v)
+        return ReportSummary::tr("unknown");
+    return *v ? ReportSummary::tr("yes") : ReportSummary::tr("no");
+}
+
+QString osName(const OsInfo &os)
+{
+    QString name = os.version.isEmpty() ? os.family : os.version;
+    if (os.wsl == 2)
+        name = ReportSummary::tr("%1 under WSL2").arg(name);
+    else if (os.wsl == 1)
+        name = ReportSummary::tr("%1 under WSL1").arg(name);
+    return name;
+}
+
+} // namespace
+
+QStringList ReportSummary::lines(const HardwareReport &report)
+{
+    QStringList out;
+    out.append(tr("System: %1 (%2)").arg(osName(report.os), report.os.arch));
+
+    const QList<GpuInfo> nvidia = report.nvidiaGpus();
+    if (nvidia.isEmpty())
+        out.append(tr("No NVIDIA GPU was found. TensorFlow can still run on the CPU."));
+    for (const GpuInfo &g : nvidia) {
+        QString line = g.computeCapability.isEmpty()
+                           ? tr("Your GPU: %1 (compute capability unknown)").arg(g.name)
+                           : tr("Your GPU: %1, compute capability %2").arg(g.name, g.computeCapability);
+        if (g.memoryMiB > 0)
+            line += tr(", %1 GiB of memory").arg(QString::number(double(g.memoryMiB) / 1024.0, 'f', 1));
+        out.append(line);
+    }
+    for (const GpuInfo &g : report.gpus) {
+        if (g.vendor != u"nvidia")
+            out.append(tr("Other graphics: %1 (%2); TensorFlow's CUDA build cannot use it.").arg(g.name, g.vendor));
+    }
+    if (report.driver && !report.driver->version.isEmpty()) {
+        out.append(report.driver->cuda.isEmpty()
+                       ? tr("NVIDIA driver %1").arg(report.driver->version)
+                       : tr("NVIDIA driver %1 supports CUDA up to %2").arg(report.driver->version, report.driver->cuda));
+    } else if (!nvidia.isEmpty()) {
+        out.append(tr("No working NVIDIA driver was found. Install the driver for your GPU from NVIDIA first."));
+    }
+
+    const QString cpuName = report.cpu.name.isEmpty() ? tr("unknown processor") : report.cpu.name;
+    if (report.cpu.avx && !*report.cpu.avx)
+        out.append(tr("Processor: %1. It lacks AVX, which official TensorFlow builds since 1.6 need.").arg(cpuName));
+    else
+        out.append(tr("Processor: %1 (AVX: %2, AVX2: %3)").arg(cpuName, yesNo(report.cpu.avx), yesNo(report.cpu.avx2)));
+
+    if (report.pythons.isEmpty())
+        out.append(tr("No Python was found; tfsetup can install one."));
+    else {
+        QStringList versions;
+        for (const PythonInfo &p : report.pythons) {
+            if (!versions.contains(p.version))
+                versions.append(p.version);
+        }
+        out.append(tr("Python found: %1").arg(versions.join(QLatin1String(", "))));
+    }
+    if (report.cudaToolkits.isEmpty())
+        out.append(tr("No CUDA toolkit is installed (tfsetup can bring the parts TensorFlow needs)."));
+    for (const CudaToolkitInfo &t : report.cudaToolkits)
+        out.append(tr("CUDA toolkit %1 in %2").arg(t.version, QDir::toNativeSeparators(t.path)));
+    for (const CudnnInfo &c : report.cudnn)
+        out.append(tr("cuDNN %1 in %2").arg(c.version, QDir::toNativeSeparators(c.path)));
+    if (report.msvcRuntime && !report.msvcRuntime->present)
+        out.append(tr("The Microsoft Visual C++ runtime is missing (%1).").arg(report.msvcRuntime->missing.join(QLatin1String(", "))));
+    return out;
+}
+
+QString ReportSummary::text(const HardwareReport &report)
+{
+    QString out = lines(report).join(u'\n') + u'\n';
+    if (!report.problems.isEmpty()) {
+        out += u'\n' + tr("What could not be checked:") + u'\n';
+        for (const Problem &p : report.problems)
+            out += QStringLiteral("  %1: %2\n").arg(p.method, p.error);
+    }
+    return out;
+}
+
+} // namespace tfsetup::core
