@@ -12,12 +12,14 @@ namespace tfsetup::core::cli {
 
 int runDetect(const QStringList &arguments);
 int runPlan(const QStringList &arguments);
+int runFetch(const QStringList &arguments);
 
 const QList<Command> &commands()
 {
     static const QList<Command> list{
         {"detect", [] { return Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, CUDA and cuDNN"); }, runDetect},
         {"plan", [] { return Cli::tr("Choose a working TensorFlow / CUDA / cuDNN / Python combination"); }, runPlan},
+        {"fetch", [] { return Cli::tr("Download a file and verify its official checksum (resumable, mirrors, cache)"); }, runFetch},
     };
     return list;
 }

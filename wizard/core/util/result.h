@@ -21,6 +21,9 @@ struct Error {
 template<typename T>
 class [[nodiscard]] Result {
 public:
+    // QCoro::waitFor() needs a default-constructible result; such a Result holds an error
+    // until a real value or error is assigned.
+    Result() : m_data(std::in_place_index<1>, Error{QStringLiteral("unset"), {}, {}}) {}
     Result(T value) : m_data(std::in_place_index<0>, std::move(value)) {}
     Result(Error error) : m_data(std::in_place_index<1>, std::move(error)) {}
 

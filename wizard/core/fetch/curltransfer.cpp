@@ -1,0 +1,561 @@
+#include "fetch/curltransfer.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <curl/curl.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+namespace tfsetup::core {
+
+namespace {
+
+using Outcome = TransferAttemptResult::Outcome;
+
+void ensureCurlGlobalInit()
+{
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+struct Segment {
+    qint64 start = 0;
+    qint64 end = -1; // exclusive; -1 while the total size is unknown
+    qint64 written = 0;
+    // Per-attempt state.
+    CURL *easy = nullptr;
+    struct Job *job = nullptr;
+    bool validated = false;
+    qint64 contentRangeStart = -1;
+    qint64 contentRangeTotal = -1;
+    CURLcode result = CURLE_OK;
+    bool finished = false;
+
+    qint64 length() const { return end < 0 ? -1 : end - start; }
+    bool complete() const { return end >= 0 && written >= end - start; }
+    qint64 requestOffset() const { return start + written; }
+};
+
+struct Job {
+    QUrl url;
+    QString partPath;
+    qint64 expectedSize = -1;
+    qint64 total = -1;
+    Checksum::Algorithm algorithm;
+    QFile file;
+    QFile reader; // second handle for hashing bytes a later segment wrote before the frontier got there
+    Hasher hasher;
+    qint64 frontier = 0;
+    std::vector<Segment> segments;
+    const std::atomic<bool> *cancel = nullptr;
+    qint64 networkBytes = 0;
+    bool aborted = false;
+    TransferAttemptResult failure;
+
+    explicit Job(Checksum::Algorithm a) : algorithm(a), hasher(a) {}
+
+    void fail(Outcome outcome, QString code, QString detail, int status = 0)
+    {
+        if (aborted)
+            return;
+        aborted = true;
+        failure.outcome = outcome;
+        failure.code = std::move(code);
+        failure.detail = std::move(detail);
+        failure.httpStatus = status;
+    }
+
+    qint64 received() const
+    {
+        qint64 sum = 0;
+        for (const Segment &s : segments)
+            sum += s.written;
+        return sum;
+    }
+};
+
+QString statePath(const QString &partPath)
+{
+    return partPath + QLatin1String(".state");
+}
+
+void saveState(const Job &job)
+{
+    QJsonArray segs;
+    for (const Segment &s : job.segments)
+        segs.append(QJsonArray{double(s.start), double(s.end), double(s.written)});
+    QJsonObject o{{QStringLiteral("total"), double(job.total)},
+                  {QStringLiteral("algorithm"), job.algorithm == Checksum::Algorithm::Sha256 ? QStringLiteral("sha256")
+                                                                                            : QStringLiteral("md5")},
+                  {QStringLiteral("segments"), segs}};
+    QSaveFile f(statePath(job.partPath));
+    if (f.open(QIODevice::WriteOnly)) {
+        f.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
+        f.commit();
+    }
+}
+
+// Restores segments from an earlier attempt when they describe the same file; otherwise plans
+// fresh segments. The part file is trusted only as far as the state says it was written.
+void planSegments(Job &job, int wantedSegments, qint64 minSegmentBytes)
+{
+    QFile f(statePath(job.partPath));
+    const qint64 partSize = QFileInfo(job.partPath).size();
+    if (f.open(QIODevice::ReadOnly)) {
+        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        const qint64 total = qint64(o.value(QLatin1String("total")).toDouble(-1));
+        const QJsonArray segs = o.value(QLatin1String("segments")).toArray();
+        const bool sameFile = (job.expectedSize < 0 || total == job.expectedSize || total < 0) && !segs.isEmpty();
+        if (sameFile) {
+            std::vector<Segment> restored;
+            bool sane = true;
+            qint64 expectedStart = 0;
+            for (const QJsonValue &v : segs) {
+                const QJsonArray a = v.toArray();
+                Segment s;
+                s.start = qint64(a.at(0).toDouble());
+                s.end = qint64(a.at(1).toDouble(-1));
+                s.written = qint64(a.at(2).toDouble());
+                if (s.start != expectedStart || s.written < 0 || (s.end >= 0 && s.written > s.end - s.start)
+                    || s.start + s.written > partSize) {
+                    sane = false;
+                    break;
+                }
+                expectedStart = s.end;
+                restored.push_back(s);
+            }
+            if (sane && (total < 0 || restored.back().end == total)) {
+                job.total = total;
+                job.segments = std::move(restored);
+                return;
+            }
+        }
+    }
+    // Fresh start.
+    QFile::remove(job.partPath);
+    job.total = job.expectedSize;
+    job.segments.clear();
+    int n = std::max(1, wantedSegments);
+    if (job.total < 0)
+        n = 1;
+    else
+        n = int(std::clamp<qint64>(job.total / std::max<qint64>(1, minSegmentBytes), 1, n));
+    if (n == 1) {
+        job.segments.push_back(Segment{0, job.total});
+        return;
+    }
+    const qint64 chunk = job.total / n;
+    for (int i = 0; i < n; ++i) {
+        const qint64 start = i * chunk;
+        const qint64 end = i == n - 1 ? job.total : start + chunk;
+        job.segments.push_back(Segment{start, end});
+    }
+}
+
+// Hashes what is already on disk at the frontier (bytes written earlier, or by a later segment
+// that ran ahead), so the digest always covers the file in order.
+bool catchUp(Job &job)
+{
+    for (;;) {
+        auto it = std::find_if(job.segments.begin(), job.segments.end(), [&](const Segment &s) {
+            return job.frontier >= s.start && (s.end < 0 || job.frontier < s.end);
+        });
+        if (it == job.segments.end())
+            return true;
+        const qint64 available = it->start + it->written;
+        if (job.frontier >= available)
+            return true;
+        if (!job.reader.isOpen() && !job.reader.open(QIODevice::ReadOnly)) {
+            job.fail(Outcome::LocalFailure, QStringLiteral("read_failed"), job.reader.errorString());
+            return false;
+        }
+        job.reader.seek(job.frontier);
+        qint64 remaining = available - job.frontier;
+        QByteArray buffer(int(std::min<qint64>(remaining, 1 << 20)), Qt::Uninitialized);
+        while (remaining > 0) {
+            const qint64 n = job.reader.read(buffer.data(), std::min<qint64>(remaining, buffer.size()));
+            if (n <= 0) {
+                job.fail(Outcome::LocalFailure, QStringLiteral("read_failed"), job.reader.errorString());
+                return false;
+            }
+            job.hasher.addData(buffer.constData(), n);
+            remaining -= n;
+            job.frontier += n;
+        }
+    }
+}
+
+bool looksLikeHtml(const char *data, size_t size)
+{
+    QByteArray head = QByteArray(data, int(std::min<size_t>(size, 512))).trimmed().toLower();
+    return head.startsWith("<!doctype html") || head.startsWith("<html") || head.startsWith("<head")
+           || (head.startsWith("<?xml version") && head.contains("<html"));
+}
+
+bool urlIsHtml(const QUrl &url)
+{
+    const QString path = url.path().toLower();
+    return path.endsWith(QLatin1String(".html")) || path.endsWith(QLatin1String(".htm"));
+}
+
+// First bytes of a response: is it what was asked for?
+bool validateResponse(Segment &s)
+{
+    Job &job = *s.job;
+    long status = 0;
+    curl_easy_getinfo(s.easy, CURLINFO_RESPONSE_CODE, &status);
+    const qint64 offset = s.requestOffset();
+    const bool askedRange = offset > 0 || (s.end >= 0 && job.segments.size() > 1);
+    if (status == 200) {
+        if (askedRange) {
+            if (job.segments.size() > 1) {
+                job.fail(Outcome::RangeUnsupported, QStringLiteral("range_unsupported"),
+                         QStringLiteral("server answered 200 to a Range request"), int(status));
+                return false;
+            }
+            // One stream resuming, and the server sends the whole file again: start over.
+            s.written = 0;
+            job.frontier = 0;
+            job.hasher = Hasher(job.algorithm);
+            job.file.resize(0);
+        }
+        curl_off_t length = -1;
+        curl_easy_getinfo(s.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+        if (length >= 0 && job.expectedSize >= 0 && length != job.expectedSize) {
+            job.fail(Outcome::MirrorFailed, QStringLiteral("size_mismatch"),
+                     QStringLiteral("server announces %1 bytes, the manifest says %2").arg(length).arg(job.expectedSize));
+            return false;
+        }
+        if (job.total < 0 && length >= 0) {
+            job.total = length;
+            s.end = length;
+        }
+    } else if (status == 206) {
+        if (s.contentRangeStart != offset
+            || (job.expectedSize >= 0 && s.contentRangeTotal >= 0 && s.contentRangeTotal != job.expectedSize)) {
+            job.fail(Outcome::MirrorFailed, QStringLiteral("size_mismatch"),
+                     QStringLiteral("Content-Range starts at %1 of %2, asked for %3 of %4")
+                         .arg(s.contentRangeStart)
+                         .arg(s.contentRangeTotal)
+                         .arg(offset)
+                         .arg(job.expectedSize));
+            return false;
+        }
+        if (job.total < 0 && s.contentRangeTotal >= 0) {
+            job.total = s.contentRangeTotal;
+            s.end = job.total;
+        }
+    } else if (status != 0) {
+        job.fail(Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status), int(status));
+        return false;
+    }
+    char *contentType = nullptr;
+    curl_easy_getinfo(s.easy, CURLINFO_CONTENT_TYPE, &contentType);
+    if (contentType && QByteArray(contentType).toLower().startsWith("text/html") && !urlIsHtml(job.url)) {
+        job.fail(Outcome::MirrorFailed, QStringLiteral("html_page"),
+                 QStringLiteral("server sent a web page (Content-Type %1) instead of the file").arg(QString::fromLatin1(contentType)));
+        return false;
+    }
+    s.validated = true;
+    return true;
+}
+
+size_t onHeader(char *buffer, size_t size, size_t count, void *userdata)
+{
+    auto *s = static_cast<Segment *>(userdata);
+    const QByteArray line = QByteArray(buffer, int(size * count)).trimmed();
+    if (line.startsWith("HTTP/")) { // a new response (after a redirect): forget the last one's headers
+        s->contentRangeStart = -1;
+        s->contentRangeTotal = -1;
+    } else if (line.toLower().startsWith("content-range:")) {
+        // "Content-Range: bytes 100-199/1000"
+        const QByteArray value = line.mid(14).trimmed();
+        const qsizetype space = value.indexOf(' ');
+        const qsizetype dash = value.indexOf('-');
+        const qsizetype slash = value.indexOf('/');
+        if (space > 0 && dash > space && slash > dash) {
+            s->contentRangeStart = value.mid(space + 1, dash - space - 1).toLongLong();
+            const QByteArray total = value.mid(slash + 1);
+            s->contentRangeTotal = total == "*" ? -1 : total.toLongLong();
+        }
+    }
+    return size * count;
+}
+
+size_t onData(char *data, size_t size, size_t count, void *userdata)
+{
+    auto *s = static_cast<Segment *>(userdata);
+    Job &job = *s->job;
+    const size_t bytes = size * count;
+    if (job.aborted)
+        return 0;
+    if (job.cancel->load(std::memory_order_relaxed)) {
+        job.fail(Outcome::Cancelled, QStringLiteral("cancelled"), {});
+        return 0;
+    }
+    if (!s->validated) {
+        if (!validateResponse(*s))
+            return 0;
+        if (s->requestOffset() == 0 && looksLikeHtml(data, bytes) && !urlIsHtml(job.url)) {
+            job.fail(Outcome::MirrorFailed, QStringLiteral("html_page"),
+                     QStringLiteral("server sent a web page instead of the file"));
+            return 0;
+        }
+    }
+    const qint64 offset = s->requestOffset();
+    if (s->end >= 0 && offset + qint64(bytes) > s->end) {
+        job.fail(Outcome::MirrorFailed, QStringLiteral("size_mismatch"),
+                 QStringLiteral("server sent more bytes than the %1 expected").arg(job.total));
+        return 0;
+    }
+    if (job.file.pos() != offset && !job.file.seek(offset)) {
+        job.fail(Outcome::LocalFailure, QStringLiteral("write_failed"), job.file.errorString());
+        return 0;
+    }
+    errno = 0;
+    if (job.file.write(data, qint64(bytes)) != qint64(bytes)) {
+        const int err = errno;
+        job.fail(Outcome::LocalFailure,
+                 err == ENOSPC ? QStringLiteral("disk_full")
+                               : (err == EACCES || err == EPERM ? QStringLiteral("permission_denied")
+                                                                : QStringLiteral("write_failed")),
+                 err ? QString::fromLocal8Bit(strerror(err)) : job.file.errorString());
+        return 0;
+    }
+    if (offset == job.frontier) {
+        job.hasher.addData(data, qsizetype(bytes));
+        job.frontier += qint64(bytes);
+    }
+    s->written += qint64(bytes);
+    job.networkBytes += qint64(bytes);
+    if (!catchUp(job))
+        return 0;
+    return bytes;
+}
+
+void classifyCurlError(Job &job, CURLcode code, CURL *easy)
+{
+    const QString text = QString::fromUtf8(curl_easy_strerror(code));
+    long status = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    switch (code) {
+    case CURLE_OK:
+        return;
+    case CURLE_OPERATION_TIMEDOUT:
+        job.fail(Outcome::Transient, QStringLiteral("timeout"), text);
+        return;
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+        job.fail(Outcome::Transient, QStringLiteral("dropped"), text);
+        return;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+        job.fail(Outcome::MirrorFailed, QStringLiteral("dns"), text);
+        return;
+    case CURLE_COULDNT_CONNECT:
+        job.fail(Outcome::MirrorFailed, QStringLiteral("connect"), text);
+        return;
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+        job.fail(Outcome::MirrorFailed, QStringLiteral("tls"), text);
+        return;
+    case CURLE_UNSUPPORTED_PROTOCOL:
+        job.fail(Outcome::MirrorFailed, QStringLiteral("insecure_redirect"), text);
+        return;
+    case CURLE_TOO_MANY_REDIRECTS:
+        job.fail(Outcome::MirrorFailed, QStringLiteral("redirect_loop"), text);
+        return;
+    case CURLE_HTTP_RETURNED_ERROR:
+        job.fail(Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status), int(status));
+        return;
+    default:
+        job.fail(Outcome::MirrorFailed, QStringLiteral("network"), text);
+        return;
+    }
+}
+
+CURL *makeEasy(Segment &s, const TransferOptions &options)
+{
+    CURL *easy = curl_easy_init();
+    const QByteArray url = s.job->url.toEncoded();
+    curl_easy_setopt(easy, CURLOPT_URL, url.constData());
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, &s);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onData);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &s);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &s);
+    curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(easy, CURLOPT_MAXREDIRS, 10L);
+    curl_easy_setopt(easy, CURLOPT_FAILONERROR, 1L);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024L);
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+    // An HTTPS download never continues over plain HTTP.
+    const bool https = s.job->url.scheme() == u"https";
+    curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, https ? "https" : "http,https");
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, long(options.connectTimeout.count()));
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, long(options.stallTimeout.count()));
+    const QByteArray agent = options.userAgent.toUtf8();
+    curl_easy_setopt(easy, CURLOPT_USERAGENT, agent.constData());
+    if (!options.proxy.isEmpty()) {
+        const QByteArray proxy = options.proxy.toUtf8();
+        curl_easy_setopt(easy, CURLOPT_PROXY, proxy.constData());
+    }
+    if (!options.caBundle.isEmpty()) {
+        const QByteArray ca = QFile::encodeName(options.caBundle);
+        curl_easy_setopt(easy, CURLOPT_CAINFO, ca.constData());
+    }
+    const qint64 from = s.requestOffset();
+    if (s.end >= 0 && (from > 0 || s.job->segments.size() > 1)) {
+        const QByteArray range = QByteArray::number(from) + '-' + QByteArray::number(s.end - 1);
+        curl_easy_setopt(easy, CURLOPT_RANGE, range.constData());
+    } else if (from > 0) {
+        const QByteArray range = QByteArray::number(from) + '-';
+        curl_easy_setopt(easy, CURLOPT_RANGE, range.constData());
+    }
+    return easy;
+}
+
+} // namespace
+
+void discardPartial(const QString &partPath)
+{
+    QFile::remove(partPath);
+    QFile::remove(statePath(partPath));
+}
+
+TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPath, qint64 expectedSize, int segments,
+                                         Checksum::Algorithm algorithm, const TransferOptions &options,
+                                         const std::atomic<bool> &cancel,
+                                         const std::function<void(qint64, qint64)> &progress)
+{
+    ensureCurlGlobalInit();
+    Job job(algorithm);
+    job.url = url;
+    job.partPath = partPath;
+    job.expectedSize = expectedSize;
+    job.cancel = &cancel;
+    QDir().mkpath(QFileInfo(partPath).absolutePath());
+    planSegments(job, segments, options.minSegmentBytes);
+
+    job.file.setFileName(partPath);
+    errno = 0;
+    if (!job.file.open(QIODevice::ReadWrite | QIODevice::Unbuffered)) {
+        const int err = errno;
+        TransferAttemptResult r;
+        r.outcome = Outcome::LocalFailure;
+        r.code = err == EACCES || err == EPERM || err == EROFS ? QStringLiteral("permission_denied")
+                 : err == ENOSPC                               ? QStringLiteral("disk_full")
+                                                               : QStringLiteral("write_failed");
+        r.detail = job.file.errorString();
+        return r;
+    }
+    job.reader.setFileName(partPath);
+
+    // Bytes an earlier attempt left in the part file are hashed once, from disk.
+    if (!catchUp(job))
+        return job.failure;
+
+    CURLM *multi = curl_multi_init();
+    for (Segment &s : job.segments) {
+        s.job = &job;
+        if (s.complete())
+            continue;
+        s.easy = makeEasy(s, options);
+        curl_multi_add_handle(multi, s.easy);
+    }
+
+    QElapsedTimer sinceSave;
+    sinceSave.start();
+    QElapsedTimer sinceProgress;
+    sinceProgress.start();
+    int running = 1;
+    while (running > 0 && !job.aborted) {
+        if (cancel.load(std::memory_order_relaxed)) {
+            job.fail(Outcome::Cancelled, QStringLiteral("cancelled"), {});
+            break;
+        }
+        curl_multi_perform(multi, &running);
+        int queued = 0;
+        while (CURLMsg *msg = curl_multi_info_read(multi, &queued)) {
+            if (msg->msg != CURLMSG_DONE)
+                continue;
+            Segment *s = nullptr;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char **>(&s));
+            s->result = msg->data.result;
+            s->finished = true;
+            if (s->result != CURLE_OK && s->result != CURLE_WRITE_ERROR)
+                classifyCurlError(job, s->result, s->easy);
+            else if (s->result == CURLE_OK && s->end < 0) // size was unknown: the stream's end is the end
+                s->end = s->start + s->written, job.total = s->end;
+            else if (s->result == CURLE_OK && !s->complete())
+                job.fail(Outcome::Transient, QStringLiteral("dropped"),
+                         QStringLiteral("connection closed after %1 of %2 bytes").arg(s->written).arg(s->length()));
+        }
+        if (running > 0 && !job.aborted)
+            curl_multi_poll(multi, nullptr, 0, 100, nullptr);
+        if (progress && sinceProgress.elapsed() >= 100) {
+            progress(job.received(), job.total);
+            sinceProgress.restart();
+        }
+        if (sinceSave.elapsed() >= 1000) {
+            saveState(job);
+            sinceSave.restart();
+        }
+    }
+    for (Segment &s : job.segments) {
+        if (s.easy) {
+            curl_multi_remove_handle(multi, s.easy);
+            curl_easy_cleanup(s.easy);
+            s.easy = nullptr;
+        }
+    }
+    curl_multi_cleanup(multi);
+    job.file.close();
+    if (progress)
+        progress(job.received(), job.total);
+
+    if (!job.aborted) {
+        const bool allDone = std::all_of(job.segments.cbegin(), job.segments.cend(), [](const Segment &s) { return s.complete(); });
+        if (allDone && catchUp(job) && job.frontier == job.total) {
+            TransferAttemptResult r;
+            r.outcome = Outcome::Complete;
+            r.digest = job.hasher.finalHex();
+            r.totalSize = job.total;
+            r.networkBytes = job.networkBytes;
+            QFile::remove(statePath(partPath));
+            return r;
+        }
+        if (!job.aborted)
+            job.fail(Outcome::Transient, QStringLiteral("dropped"), QStringLiteral("transfer ended early"));
+    }
+    if (job.failure.outcome == Outcome::RangeUnsupported || job.failure.code == u"size_mismatch")
+        discardPartial(partPath);
+    else
+        saveState(job);
+    job.failure.totalSize = job.total;
+    job.failure.networkBytes = job.networkBytes;
+    return job.failure;
+}
+
+} // namespace tfsetup::core

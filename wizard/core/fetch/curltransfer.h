@@ -1,0 +1,45 @@
+#pragma once
+
+#include "fetch/checksum.h"
+#include "fetch/downloadtypes.h"
+
+#include <atomic>
+#include <functional>
+
+namespace tfsetup::core {
+
+// How one attempt at one mirror ended. Classified so the caller knows whether to retry the
+// same mirror (resuming), move to the next mirror, or stop altogether.
+struct TransferAttemptResult {
+    enum class Outcome {
+        Complete,         // every byte is in the part file; digest holds its hash
+        Transient,        // dropped connection or stall: retrying this mirror resumes
+        RangeUnsupported, // the server ignored Range while segments were in flight: retry with one stream
+        MirrorFailed,     // 404, TLS, DNS, refused redirect, HTML page, wrong size: try the next mirror
+        LocalFailure,     // disk full, permission denied: no mirror can help
+        Cancelled,
+    };
+    Outcome outcome = Outcome::MirrorFailed;
+    QString code;   // stable: "http_error", "tls", "dns", "connect", "timeout", "dropped", "html_page",
+                    // "size_mismatch", "insecure_redirect", "disk_full", "permission_denied", "write_failed", …
+    QString detail; // untranslated: curl's words, the HTTP status, errno text
+    int httpStatus = 0;
+    QByteArray digest; // lower-case hex of the whole file when Complete
+    qint64 totalSize = -1;
+    qint64 networkBytes = 0;
+};
+
+// Fetches `url` into `partPath` with `segments` parallel ranges, hashing while bytes arrive.
+// Progress persists in `partPath + ".state"`, so a later call (after a cancel, a dropped
+// connection or a restart of the program) resumes where the bytes stopped; bytes already in the
+// part file are hashed from disk once, everything new is hashed from memory as it arrives.
+// Blocking: run it on a worker thread. progress(received, total) is called from that thread.
+TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPath, qint64 expectedSize, int segments,
+                                         Checksum::Algorithm algorithm, const TransferOptions &options,
+                                         const std::atomic<bool> &cancel,
+                                         const std::function<void(qint64, qint64)> &progress);
+
+// Forgets a part file and its state (after a checksum mismatch or a server that changed the file).
+void discardPartial(const QString &partPath);
+
+} // namespace tfsetup::core

@@ -1,0 +1,120 @@
+#include "fetch/downloadcache.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <cstdio>
+
+namespace tfsetup::core {
+
+namespace {
+
+class CacheText {
+    Q_DECLARE_TR_FUNCTIONS(DownloadCache)
+};
+
+} // namespace
+
+DownloadCache::DownloadCache(QString dir)
+    : m_dir(std::move(dir))
+{
+}
+
+QString DownloadCache::defaultDir()
+{
+    const QString overridden = qEnvironmentVariable("TFSETUP_CACHE_DIR");
+    if (!overridden.isEmpty())
+        return overridden;
+    return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) + QLatin1String("/tfsetup/downloads");
+}
+
+QString DownloadCache::pathFor(const Checksum &checksum) const
+{
+    const QString hex = QString::fromLatin1(checksum.hex);
+    return m_dir + u'/' + checksum.algorithmName() + u'/' + hex.left(2) + u'/' + hex;
+}
+
+Result<bool> DownloadCache::takeOut(const Checksum &checksum, const QString &destination, const std::atomic<bool> *cancel) const
+{
+    if (!isEnabled() || !checksum.isValid())
+        return false;
+    const QString cached = pathFor(checksum);
+    if (!QFileInfo::exists(cached))
+        return false;
+    auto digest = hashFile(checksum.algorithm, cached, cancel);
+    if (!digest)
+        return digest.error();
+    if (*digest != checksum.hex) {
+        const QString moved = quarantineFile(cached);
+        return Error{QStringLiteral("cache_corrupt"),
+                     CacheText::tr("The cached copy %1 does not match its checksum and was set aside as %2. It will be "
+                        "downloaded again.")
+                         .arg(QDir::toNativeSeparators(cached), QDir::toNativeSeparators(moved)),
+                     QStringLiteral("expected %1, got %2").arg(QString::fromLatin1(checksum.hex), QString::fromLatin1(*digest))};
+    }
+    const Status placed = placeFile(cached, destination, false);
+    if (!placed)
+        return placed.error();
+    return true;
+}
+
+void DownloadCache::putIn(const Checksum &checksum, const QString &verifiedFile) const
+{
+    if (!isEnabled() || !checksum.isValid())
+        return;
+    const QString target = pathFor(checksum);
+    if (QFileInfo::exists(target))
+        return;
+    QDir().mkpath(QFileInfo(target).absolutePath());
+    (void)placeFile(verifiedFile, target, false);
+}
+
+QString quarantineFile(const QString &path)
+{
+    const QFileInfo info(path);
+    const QString dir = info.absolutePath() + QLatin1String("/quarantine");
+    QDir().mkpath(dir);
+    const QString target = dir + u'/' + info.fileName() + u'.'
+                           + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmsszzz")) + QLatin1String(".bad");
+    if (QFile::rename(path, target))
+        return target;
+    QFile::remove(path);
+    return {};
+}
+
+Status placeFile(const QString &source, const QString &destination, bool move)
+{
+    const QFileInfo destInfo(destination);
+    if (!QDir().mkpath(destInfo.absolutePath())) {
+        return Error{QStringLiteral("permission_denied"),
+                     CacheText::tr("Cannot create the folder %1. Choose a folder you may write to.").arg(QDir::toNativeSeparators(destInfo.absolutePath())),
+                     {}};
+    }
+    if (move) {
+        QFile::remove(destination);
+        if (QFile::rename(source, destination))
+            return Ok{};
+    }
+    const QString temp = destination + QLatin1String(".tfsetup-tmp");
+    QFile::remove(temp);
+    if (!QFile::copy(source, temp)) {
+        QFile::remove(temp);
+        return Error{QStringLiteral("write_failed"),
+                     CacheText::tr("Cannot write %1. Check that the disk has room and that you may write there.").arg(QDir::toNativeSeparators(destination)),
+                     {}};
+    }
+    QFile::remove(destination);
+    if (!QFile::rename(temp, destination)) {
+        QFile::remove(temp);
+        return Error{QStringLiteral("write_failed"), CacheText::tr("Cannot write %1.").arg(QDir::toNativeSeparators(destination)), {}};
+    }
+    if (move)
+        QFile::remove(source);
+    return Ok{};
+}
+
+} // namespace tfsetup::core

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "fetch/checksum.h"
+#include "util/result.h"
+
+#include <QString>
+
+#include <atomic>
+
+namespace tfsetup::core {
+
+// Content-addressed store of verified files: DIR/<algorithm>/<first two hex digits>/<digest>.
+// A lab can point every machine at one shared folder. Files enter only after their checksum
+// verified, and are verified again when taken out (a cache on a shared drive can be tampered
+// with): a file that no longer matches is moved to DIR/quarantine and reported.
+class DownloadCache {
+public:
+    explicit DownloadCache(QString dir = {});
+
+    static QString defaultDir();
+    QString dir() const { return m_dir; }
+    bool isEnabled() const { return !m_dir.isEmpty(); }
+
+    QString pathFor(const Checksum &checksum) const;
+    // Copies (or hard-links) the cached file to destination when it verifies. Returns false when
+    // not cached; an error when it was cached but corrupt (then it was quarantined) or the copy failed.
+    Result<bool> takeOut(const Checksum &checksum, const QString &destination, const std::atomic<bool> *cancel = nullptr) const;
+    // Adds a verified file; best effort (a read-only shared cache is fine).
+    void putIn(const Checksum &checksum, const QString &verifiedFile) const;
+
+private:
+    QString m_dir;
+};
+
+// Moves a file that failed verification out of the way, next to where it was, into a
+// "quarantine" folder, so it can never be used by mistake. Returns the new path (empty if it
+// could not be moved, in which case it was deleted).
+QString quarantineFile(const QString &path);
+
+// Puts `source` at `destination` atomically: hard link or copy to a temporary name beside the
+// destination, then rename over it.
+Status placeFile(const QString &source, const QString &destination, bool move);
+
+} // namespace tfsetup::core

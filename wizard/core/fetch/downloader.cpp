@@ -1,0 +1,290 @@
+#include "fetch/downloader.h"
+
+#include "fetch/curltransfer.h"
+
+#include <QCoro/QCoroFuture>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QPointer>
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace tfsetup::core {
+
+struct Downloader::Outcome {
+    enum class Kind { Ok, Cancelled, LocalFailure, AllMirrorsFailed, Mismatch, BadRequest };
+    Kind kind = Kind::AllMirrorsFailed;
+    DownloadResult result;
+    QString code;
+    QString detail;
+    QString quarantined;     // where a file that failed verification was put
+    QByteArray actualDigest; // of that file
+    QStringList mirrorErrors;
+};
+
+Downloader::Downloader(TransferOptions options, DownloadCache cache, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_cache(std::move(cache))
+    , m_connections(m_maxConnections)
+{
+    m_pool.setMaxThreadCount(3);
+}
+
+Downloader::~Downloader()
+{
+    cancelAll();
+    m_pool.waitForDone();
+}
+
+void Downloader::setMaxParallel(int downloads)
+{
+    m_pool.setMaxThreadCount(std::max(1, downloads));
+}
+
+void Downloader::setMaxConnections(int connections)
+{
+    connections = std::max(1, connections);
+    if (connections > m_maxConnections)
+        m_connections.release(connections - m_maxConnections);
+    else if (connections < m_maxConnections)
+        m_connections.acquire(m_maxConnections - connections);
+    m_maxConnections = connections;
+}
+
+QString Downloader::partPathFor(const QString &destination)
+{
+    return destination + QLatin1String(".part");
+}
+
+void Downloader::cancel(const QString &name)
+{
+    if (auto flag = m_cancelFlags.value(name))
+        flag->store(true);
+}
+
+void Downloader::cancelAll()
+{
+    for (const auto &flag : std::as_const(m_cancelFlags))
+        flag->store(true);
+}
+
+void Downloader::reportProgress(const DownloadProgress &p)
+{
+    QMetaObject::invokeMethod(this, [this, p] { Q_EMIT progress(p); }, Qt::QueuedConnection);
+}
+
+Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std::atomic<bool> &cancel)
+{
+    using Kind = Outcome::Kind;
+    using AttemptOutcome = TransferAttemptResult::Outcome;
+    Outcome out;
+    DownloadProgress progress;
+    progress.name = request.name;
+    progress.total = request.expectedSize;
+
+    // Already there and intact: nothing to fetch.
+    if (QFileInfo(request.destination).isFile()) {
+        progress.stage = DownloadProgress::Stage::Verifying;
+        reportProgress(progress);
+        auto digest = hashFile(request.checksum.algorithm, request.destination, &cancel);
+        if (digest && *digest == request.checksum.hex) {
+            out.kind = Kind::Ok;
+            out.result = {request.destination, QFileInfo(request.destination).size(), {}, true, request.checksum.isWeak()};
+            return out;
+        }
+    }
+    // In the cache: verified again on the way out.
+    auto cached = m_cache.takeOut(request.checksum, request.destination, &cancel);
+    if (cached && *cached) {
+        out.kind = Kind::Ok;
+        out.result = {request.destination, QFileInfo(request.destination).size(), {}, true, request.checksum.isWeak()};
+        return out;
+    }
+    if (!cached)
+        out.mirrorErrors.append(cached.error().detail);
+
+    const QString part = partPathFor(request.destination);
+    int segments = std::clamp(request.segments, 1, m_maxConnections);
+    for (const QUrl &url : request.urls) {
+        progress.mirror = url;
+        int retries = 0;
+        for (;;) {
+            if (cancel.load()) {
+                out.kind = Kind::Cancelled;
+                return out;
+            }
+            // The global connection limit: wait for as many as this transfer will open.
+            while (!m_connections.tryAcquire(segments, 100)) {
+                if (cancel.load()) {
+                    out.kind = Kind::Cancelled;
+                    return out;
+                }
+            }
+            progress.stage = DownloadProgress::Stage::Downloading;
+            QElapsedTimer clock;
+            clock.start();
+            qint64 lastBytes = -1;
+            qint64 lastMs = 0;
+            double rate = 0;
+            const TransferAttemptResult r = runTransferAttempt(
+                url, part, request.expectedSize, segments, request.checksum.algorithm, m_options, cancel,
+                [&](qint64 received, qint64 total) {
+                    const qint64 now = clock.elapsed();
+                    if (lastBytes >= 0 && now > lastMs) {
+                        const double instant = double(received - lastBytes) * 1000.0 / double(now - lastMs);
+                        rate = rate <= 0 ? instant : 0.7 * rate + 0.3 * instant;
+                    }
+                    lastBytes = received;
+                    lastMs = now;
+                    progress.received = received;
+                    progress.total = total;
+                    progress.bytesPerSecond = rate;
+                    reportProgress(progress);
+                });
+            m_connections.release(segments);
+
+            switch (r.outcome) {
+            case AttemptOutcome::Complete: {
+                const bool sizeOk = request.expectedSize < 0 || r.totalSize == request.expectedSize;
+                if (r.digest == request.checksum.hex && sizeOk) {
+                    const Status placed = placeFile(part, request.destination, true);
+                    if (!placed) {
+                        out.kind = Kind::LocalFailure;
+                        out.code = placed.error().code;
+                        out.detail = placed.error().detail;
+                        return out;
+                    }
+                    m_cache.putIn(request.checksum, request.destination);
+                    out.kind = Kind::Ok;
+                    out.result = {request.destination, r.totalSize, url, false, request.checksum.isWeak()};
+                    return out;
+                }
+                out.kind = Kind::Mismatch;
+                out.actualDigest = r.digest;
+                QFile::remove(part + QLatin1String(".state"));
+                out.quarantined = quarantineFile(part);
+                out.mirrorErrors.append(QStringLiteral("%1: checksum mismatch (got %2)").arg(url.toDisplayString(), QString::fromLatin1(r.digest)));
+                break;
+            }
+            case AttemptOutcome::Transient:
+                if (++retries <= m_options.retriesPerMirror) {
+                    // Back off a little, then resume from where the bytes stopped.
+                    for (int i = 0; i < retries * 5 && !cancel.load(); ++i)
+                        QThread::msleep(100);
+                    continue;
+                }
+                out.mirrorErrors.append(QStringLiteral("%1: %2 (%3)").arg(url.toDisplayString(), r.code, r.detail));
+                out.code = r.code;
+                out.detail = r.detail;
+                break;
+            case AttemptOutcome::RangeUnsupported:
+                segments = 1;
+                continue;
+            case AttemptOutcome::MirrorFailed:
+                out.mirrorErrors.append(QStringLiteral("%1: %2 (%3)").arg(url.toDisplayString(), r.code, r.detail));
+                out.code = r.code;
+                out.detail = r.detail;
+                break;
+            case AttemptOutcome::LocalFailure:
+                out.kind = Kind::LocalFailure;
+                out.code = r.code;
+                out.detail = r.detail;
+                return out;
+            case AttemptOutcome::Cancelled:
+                out.kind = Kind::Cancelled;
+                return out;
+            }
+            break; // next mirror
+        }
+    }
+    if (out.kind != Kind::Mismatch)
+        out.kind = Kind::AllMirrorsFailed;
+    return out;
+}
+
+QCoro::Task<Result<DownloadResult>> Downloader::fetch(DownloadRequest request)
+{
+    if (request.urls.isEmpty() || !request.checksum.isValid() || request.destination.isEmpty()) {
+        co_return Error{QStringLiteral("bad_request"),
+                        tr("The download of %1 is missing its address, its checksum or its destination.").arg(request.name),
+                        {}};
+    }
+    if (request.name.isEmpty())
+        request.name = QFileInfo(request.destination).fileName();
+    auto flag = std::make_shared<std::atomic<bool>>(false);
+    m_cancelFlags.insert(request.name, flag);
+
+    QPointer<Downloader> self(this);
+    const Outcome out = co_await QtConcurrent::run(&m_pool, [this, request, flag] { return runJob(request, *flag); });
+    if (!self)
+        co_return Error{QStringLiteral("cancelled"), tr("The download was cancelled."), {}};
+    m_cancelFlags.remove(request.name);
+
+    DownloadProgress done;
+    done.name = request.name;
+    done.total = request.expectedSize;
+    done.received = out.kind == Outcome::Kind::Ok ? out.result.bytes : 0;
+    done.stage = out.kind == Outcome::Kind::Ok ? DownloadProgress::Stage::Done : DownloadProgress::Stage::Failed;
+    Q_EMIT progress(done);
+
+    const QString dest = QDir::toNativeSeparators(request.destination);
+    switch (out.kind) {
+    case Outcome::Kind::Ok:
+        co_return out.result;
+    case Outcome::Kind::Cancelled:
+        co_return Error{QStringLiteral("cancelled"),
+                        tr("The download of %1 was stopped. What arrived is kept; starting it again resumes it.").arg(request.name),
+                        {}};
+    case Outcome::Kind::LocalFailure:
+        if (out.code == u"disk_full") {
+            co_return Error{out.code,
+                            tr("The disk is full while saving %1. Free some space (it needs %2 MB) or choose another "
+                               "folder, then try again; the download resumes.")
+                                .arg(dest)
+                                .arg(request.expectedSize > 0 ? request.expectedSize / (1024 * 1024) : 0),
+                            out.detail};
+        }
+        if (out.code == u"permission_denied") {
+            co_return Error{out.code,
+                            tr("You may not write to the folder of %1. Choose a folder in your own user folder.").arg(dest),
+                            out.detail};
+        }
+        co_return Error{out.code, tr("Saving %1 failed. Check the disk and the folder's permissions.").arg(dest), out.detail};
+    case Outcome::Kind::Mismatch:
+        co_return Error{QStringLiteral("checksum_mismatch"),
+                        tr("%1 does not match its official %2 checksum, so it was not used. The bad file was set aside "
+                           "as %3. Try again later or another mirror; if it keeps happening, something between you and "
+                           "the server changes the file.")
+                            .arg(request.name, request.checksum.algorithmName().toUpper(),
+                                 QDir::toNativeSeparators(out.quarantined)),
+                        out.mirrorErrors.join(u'\n')};
+    case Outcome::Kind::BadRequest:
+    case Outcome::Kind::AllMirrorsFailed:
+        break;
+    }
+    QString message;
+    if (out.code == u"http_error" && out.detail.contains(QLatin1String("404")))
+        message = tr("%1 is not on the server (404 Not Found). The mirror may be incomplete; try another mirror.").arg(request.name);
+    else if (out.code == u"dns")
+        message = tr("The server's name could not be resolved while fetching %1. Check the internet connection or the proxy setting.").arg(request.name);
+    else if (out.code == u"connect")
+        message = tr("Could not connect to the server for %1. Check the internet connection, the proxy, or try a mirror.").arg(request.name);
+    else if (out.code == u"tls")
+        message = tr("The server's certificate for %1 could not be verified, so nothing was downloaded. A lab or company "
+                     "proxy may need its certificate added (CA bundle setting).").arg(request.name);
+    else if (out.code == u"insecure_redirect")
+        message = tr("The server tried to send %1 over an unencrypted connection; that was refused.").arg(request.name);
+    else if (out.code == u"timeout" || out.code == u"dropped")
+        message = tr("The connection kept stalling or dropping while fetching %1. What arrived is kept; try again to resume.").arg(request.name);
+    else if (out.code == u"html_page")
+        message = tr("The server sent a web page instead of %1 (often a login or error page). Try another mirror.").arg(request.name);
+    else if (out.code == u"size_mismatch")
+        message = tr("The server's %1 has a different size than the official one. Try another mirror.").arg(request.name);
+    else
+        message = tr("%1 could not be downloaded from any mirror.").arg(request.name);
+    co_return Error{out.code.isEmpty() ? QStringLiteral("download_failed") : out.code, message, out.mirrorErrors.join(u'\n')};
+}
+
+} // namespace tfsetup::core

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "fetch/checksum.h"
+
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+#include <chrono>
+
+namespace tfsetup::core {
+
+// One artifact to fetch. Mirrors only change where bytes come from: the checksum, taken from
+// the official manifest, alone decides what is accepted.
+struct DownloadRequest {
+    QString name;         // shown in progress and errors: "cudnn 8.9.7 (windows-x86_64)"
+    QList<QUrl> urls;     // in mirror order
+    qint64 expectedSize = -1;
+    Checksum checksum;
+    QString destination;  // written only once verified
+    int segments = 1;     // parallel ranges, like `aria2c -x N`, for servers that throttle each connection
+};
+
+struct DownloadResult {
+    QString path;       // the verified file (== request.destination)
+    qint64 bytes = 0;
+    QUrl source;        // the mirror it came from; empty when it came from the cache
+    bool fromCache = false;
+    bool weakChecksum = false; // verified by MD5 only
+};
+
+struct DownloadProgress {
+    QString name;
+    qint64 received = 0;
+    qint64 total = -1;
+    double bytesPerSecond = 0;
+    QUrl mirror;
+    enum class Stage { Waiting, Connecting, Downloading, Verifying, Done, Failed } stage = Stage::Waiting;
+};
+
+struct TransferOptions {
+    QString proxy;    // explicit proxy ("http://host:3128", "socks5h://host:1080"); empty: environment / system
+    QString caBundle; // an extra CA bundle (PEM) for lab or corporate TLS proxies; verification stays on
+    std::chrono::seconds connectTimeout{20};
+    std::chrono::seconds stallTimeout{30}; // no byte for this long: give up on this mirror
+    int retriesPerMirror = 3;              // resumed retries after a dropped connection
+    qint64 minSegmentBytes = 4 * 1024 * 1024;
+    QString userAgent = QStringLiteral("tfsetup");
+};
+
+} // namespace tfsetup::core
