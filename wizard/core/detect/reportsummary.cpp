@@ -80,6 +80,30 @@ QStringList ReportSummary::lines(const HardwareReport &report)
     return out;
 }
 
+QStringList ReportSummary::notes(const HardwareReport &report)
+{
+    QStringList out;
+    for (const Problem &p : report.problems) {
+        QString note;
+        if (p.method == u"nvml")
+            note = tr("tfsetup could not ask the NVIDIA driver library (NVML) about your GPU.");
+        else if (p.method == u"cuda-driver")
+            note = tr("tfsetup could not ask the CUDA driver about your GPU.");
+        else if (p.method == u"nvidia-smi")
+            note = tr("The nvidia-smi tool that comes with the NVIDIA driver did not answer.");
+        else if (p.method == u"pci")
+            note = tr("tfsetup could not read the list of devices plugged into the computer.");
+        else if (p.method == u"python")
+            note = tr("tfsetup could not check every Python installation.");
+        else
+            note = tr("The check \"%1\" did not work.").arg(p.method);
+        // Several methods answer the same question; one failing is harmless when another worked.
+        if (!out.contains(note))
+            out.append(note);
+    }
+    return out;
+}
+
 QString ReportSummary::text(const HardwareReport &report)
 {
     QString out = lines(report).join(u'\n') + u'\n';
