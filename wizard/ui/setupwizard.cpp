@@ -1,8 +1,11 @@
 #include "ui/setupwizard.h"
 
+#include "ui/detectpage.h"
+#include "ui/welcomepage.h"
 #include "util/i18n.h"
 
 #include <QEvent>
+#include <QIcon>
 
 namespace tfsetup::ui {
 
@@ -10,10 +13,18 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     : QWizard(parent)
     , m_state(system)
     , m_translations(translations)
+    , m_welcomePage(new WelcomePage(m_state, translations, this))
+    , m_detectPage(new DetectPage(m_state, this))
 {
     setObjectName(QStringLiteral("setupWizard"));
     setWizardStyle(QWizard::ModernStyle);
     setOption(QWizard::NoBackButtonOnStartPage);
+    setWindowIcon(QIcon(QStringLiteral(":/resources/icons/tfsetup.svg")));
+    // Long enough for a GPU name, a driver line and a path without wrapping every sentence.
+    setMinimumSize(720, 540);
+    setPage(WelcomePageId, m_welcomePage);
+    setPage(DetectPageId, m_detectPage);
+    setStartId(WelcomePageId);
     retranslate();
 }
 
@@ -27,6 +38,14 @@ void SetupWizard::changeEvent(QEvent *event)
 void SetupWizard::retranslate()
 {
     setWindowTitle(tr("TensorFlow GPU setup"));
+    // Our own catalogue carries the button texts: Qt's translations are often not installed on
+    // the machines students use, and the wizard would switch language everywhere but here.
+    setButtonText(BackButton, tr("< &Back"));
+    setButtonText(NextButton, tr("&Next >"));
+    setButtonText(CommitButton, tr("&Install"));
+    setButtonText(FinishButton, tr("&Finish"));
+    setButtonText(CancelButton, tr("Cancel"));
+    setButtonText(HelpButton, tr("&Help"));
 }
 
 } // namespace tfsetup::ui

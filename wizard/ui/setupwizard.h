@@ -10,16 +10,31 @@ class Translations;
 
 namespace tfsetup::ui {
 
+class DetectPage;
+class WelcomePage;
+
 class SetupWizard final : public QWizard {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SetupWizard)
 public:
-    enum PageId { WelcomePageId, DetectPageId };
+    // The order of the steps. Later pages slot in here; ids stay stable for tests and nextId().
+    enum PageId {
+        WelcomePageId,
+        DetectPageId,
+        ChoosePageId,
+        OptionsPageId,
+        DownloadPageId,
+        InstallPageId,
+        VerifyPageId,
+        FinishPageId,
+    };
 
     // translations may be null (no language switch then).
     SetupWizard(core::SystemView &system, core::Translations *translations, QWidget *parent = nullptr);
 
     WizardState &state() { return m_state; }
+    WelcomePage *welcomePage() const { return m_welcomePage; }
+    DetectPage *detectPage() const { return m_detectPage; }
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -29,6 +44,8 @@ private:
 
     WizardState m_state;
     core::Translations *m_translations;
+    WelcomePage *m_welcomePage;
+    DetectPage *m_detectPage;
 };
 
 } // namespace tfsetup::ui

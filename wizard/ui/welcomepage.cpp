@@ -1,0 +1,169 @@
+#include "ui/welcomepage.h"
+
+#include "ui/wizardstate.h"
+#include "util/i18n.h"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QRadioButton>
+#include <QSignalBlocker>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace tfsetup::ui {
+
+namespace {
+
+QLabel *hintLabel(const QString &objectName, QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    // Indented under its radio button so the pair reads as one choice.
+    const int indent = parent->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth)
+                       + parent->style()->pixelMetric(QStyle::PM_RadioButtonLabelSpacing);
+    label->setContentsMargins(indent, 0, 0, 0);
+    return label;
+}
+
+} // namespace
+
+WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, QWidget *parent)
+    : QWizardPage(parent)
+    , m_state(state)
+    , m_translations(translations)
+    , m_modes(new QButtonGroup(this))
+    , m_newRadio(new QRadioButton(this))
+    , m_repairRadio(new QRadioButton(this))
+    , m_labRadio(new QRadioButton(this))
+    , m_newHint(hintLabel(QStringLiteral("newHint"), this))
+    , m_repairHint(hintLabel(QStringLiteral("repairHint"), this))
+    , m_labHint(hintLabel(QStringLiteral("labHint"), this))
+    , m_languageLabel(new QLabel(this))
+    , m_languageCombo(new QComboBox(this))
+{
+    setObjectName(QStringLiteral("welcomePage"));
+    m_newRadio->setObjectName(QStringLiteral("modeNewRadio"));
+    m_repairRadio->setObjectName(QStringLiteral("modeRepairRadio"));
+    m_labRadio->setObjectName(QStringLiteral("modeLabRadio"));
+    m_languageCombo->setObjectName(QStringLiteral("languageCombo"));
+    m_languageLabel->setObjectName(QStringLiteral("languageLabel"));
+    m_languageLabel->setBuddy(m_languageCombo);
+
+    m_modes->addButton(m_newRadio, int(WizardState::Mode::NewEnvironment));
+    m_modes->addButton(m_repairRadio, int(WizardState::Mode::Repair));
+    m_modes->addButton(m_labRadio, int(WizardState::Mode::LabProfile));
+    connect(m_modes, &QButtonGroup::idToggled, this, &WelcomePage::completeChanged);
+
+    // The combo lists each language in its own script, so it stays readable whatever is shown.
+    if (m_translations) {
+        for (const QString &language : core::Translations::available())
+            m_languageCombo->addItem(core::Translations::nativeName(language), language);
+    }
+    connect(m_languageCombo, &QComboBox::currentIndexChanged, this, &WelcomePage::selectLanguage);
+
+    auto *languageRow = new QHBoxLayout;
+    languageRow->addStretch(1);
+    languageRow->addWidget(m_languageLabel);
+    languageRow->addWidget(m_languageCombo);
+    const bool canSwitch = m_translations && m_languageCombo->count() > 1;
+    m_languageLabel->setVisible(canSwitch);
+    m_languageCombo->setVisible(canSwitch);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(languageRow);
+    layout->addSpacing(8);
+    layout->addWidget(m_newRadio);
+    layout->addWidget(m_newHint);
+    layout->addSpacing(8);
+    layout->addWidget(m_repairRadio);
+    layout->addWidget(m_repairHint);
+    layout->addSpacing(8);
+    layout->addWidget(m_labRadio);
+    layout->addWidget(m_labHint);
+    layout->addStretch(1);
+
+    syncLanguageCombo();
+    retranslate();
+}
+
+void WelcomePage::initializePage()
+{
+    if (QAbstractButton *button = m_modes->button(int(m_state.mode())))
+        button->setChecked(true);
+    syncLanguageCombo();
+}
+
+bool WelcomePage::validatePage()
+{
+    const int id = m_modes->checkedId();
+    if (id < 0)
+        return false;
+    m_state.setMode(WizardState::Mode(id));
+    return true;
+}
+
+bool WelcomePage::isComplete() const
+{
+    return m_modes->checkedId() >= 0;
+}
+
+void WelcomePage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWizardPage::changeEvent(event);
+}
+
+void WelcomePage::retranslate()
+{
+    setTitle(tr("Welcome"));
+    setSubTitle(tr("This wizard sets up TensorFlow with GPU support on this computer. "
+                   "It checks your hardware, picks versions that work together, downloads "
+                   "them from the official sites and tests the result."));
+    m_newRadio->setText(tr("&Set up a new TensorFlow environment"));
+    m_newHint->setText(tr("Choose this if you have not installed TensorFlow with tfsetup yet."));
+    m_repairRadio->setText(tr("&Repair an existing environment"));
+    m_repairHint->setText(tr("Choose this if TensorFlow is installed but does not find the GPU "
+                             "or fails to start."));
+    m_labRadio->setText(tr("Use a lab &profile"));
+    m_labHint->setText(tr("Choose this if your course or lab gave you a profile file that fixes "
+                          "the versions to install."));
+    m_languageLabel->setText(tr("&Language:"));
+
+    m_newRadio->setAccessibleName(m_newRadio->text().remove(u'&'));
+    m_newRadio->setAccessibleDescription(m_newHint->text());
+    m_repairRadio->setAccessibleName(m_repairRadio->text().remove(u'&'));
+    m_repairRadio->setAccessibleDescription(m_repairHint->text());
+    m_labRadio->setAccessibleName(m_labRadio->text().remove(u'&'));
+    m_labRadio->setAccessibleDescription(m_labHint->text());
+    m_languageCombo->setAccessibleName(tr("Language"));
+}
+
+void WelcomePage::selectLanguage(int index)
+{
+    if (!m_translations || index < 0)
+        return;
+    const QString language = m_languageCombo->itemData(index).toString();
+    if (language == m_translations->language())
+        return;
+    if (!m_translations->setLanguage(language))
+        qWarning("No translation could be loaded for %s", qUtf8Printable(language));
+    // Shows the language actually in use when loading failed (setLanguage falls back to English).
+    syncLanguageCombo();
+}
+
+void WelcomePage::syncLanguageCombo()
+{
+    if (!m_translations)
+        return;
+    const QSignalBlocker blocker(m_languageCombo);
+    const int index = m_languageCombo->findData(m_translations->language());
+    if (index >= 0)
+        m_languageCombo->setCurrentIndex(index);
+}
+
+} // namespace tfsetup::ui
