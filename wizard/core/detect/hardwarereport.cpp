@@ -117,6 +117,7 @@ QJsonObject HardwareReport::toJson() const
                     putString(j, "path", t.path);
                     putString(j, "version", t.version);
                     putString(j, "source", t.source);
+                    j.insert(QLatin1String("aliases"), QJsonArray::fromStringList(t.aliases));
                     return j;
                 }));
     root.insert(QLatin1String("cudnn"), toArray(cudnn, [](const CudnnInfo &t) {
@@ -198,7 +199,10 @@ HardwareReport HardwareReport::fromJson(const QJsonObject &json)
         return p;
     });
     r.cudaToolkits = fromArray<CudaToolkitInfo>(json.value(QLatin1String("cuda_toolkits")), [](const QJsonObject &j) {
-        return CudaToolkitInfo{getString(j, "path"), getString(j, "version"), getString(j, "source")};
+        QStringList aliases;
+        for (const QJsonValue &v : j.value(QLatin1String("aliases")).toArray())
+            aliases.append(v.toString());
+        return CudaToolkitInfo{getString(j, "path"), getString(j, "version"), getString(j, "source"), aliases};
     });
     r.cudnn = fromArray<CudnnInfo>(json.value(QLatin1String("cudnn")), [](const QJsonObject &j) {
         return CudnnInfo{getString(j, "path"), getString(j, "version"), getString(j, "source")};

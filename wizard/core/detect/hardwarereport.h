@@ -58,6 +58,7 @@ struct CudaToolkitInfo {
     QString path;
     QString version; // "11.2.2"
     QString source;  // "CUDA_PATH" | "folder" | …
+    QStringList aliases; // other paths to the same toolkit (the /usr/local/cuda symlink, …)
 };
 
 struct CudnnInfo {
