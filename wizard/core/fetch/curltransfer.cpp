@@ -215,6 +215,14 @@ bool validateResponse(Segment &s)
     curl_easy_getinfo(s.easy, CURLINFO_RESPONSE_CODE, &status);
     const qint64 offset = s.requestOffset();
     const bool askedRange = offset > 0 || (s.end >= 0 && job.segments.size() > 1);
+    // A login, captive-portal or "not found" page served with 200 is not the file, whatever its size.
+    char *contentType = nullptr;
+    curl_easy_getinfo(s.easy, CURLINFO_CONTENT_TYPE, &contentType);
+    if (contentType && QByteArray(contentType).toLower().startsWith("text/html") && !urlIsHtml(job.url)) {
+        job.fail(Outcome::MirrorFailed, QStringLiteral("html_page"),
+                 QStringLiteral("server sent a web page (Content-Type %1) instead of the file").arg(QString::fromLatin1(contentType)));
+        return false;
+    }
     if (status == 200) {
         if (askedRange) {
             if (job.segments.size() > 1) {
@@ -256,13 +264,6 @@ bool validateResponse(Segment &s)
         }
     } else if (status != 0) {
         job.fail(Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status), int(status));
-        return false;
-    }
-    char *contentType = nullptr;
-    curl_easy_getinfo(s.easy, CURLINFO_CONTENT_TYPE, &contentType);
-    if (contentType && QByteArray(contentType).toLower().startsWith("text/html") && !urlIsHtml(job.url)) {
-        job.fail(Outcome::MirrorFailed, QStringLiteral("html_page"),
-                 QStringLiteral("server sent a web page (Content-Type %1) instead of the file").arg(QString::fromLatin1(contentType)));
         return false;
     }
     s.validated = true;

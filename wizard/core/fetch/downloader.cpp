@@ -217,7 +217,9 @@ QCoro::Task<Result<DownloadResult>> Downloader::fetch(DownloadRequest request)
     m_cancelFlags.insert(request.name, flag);
 
     QPointer<Downloader> self(this);
-    const Outcome out = co_await QtConcurrent::run(&m_pool, [this, request, flag] { return runJob(request, *flag); });
+    // The future is a named local: g++ 12 destroys temporaries inside a co_await expression twice.
+    QFuture<Outcome> job = QtConcurrent::run(&m_pool, [this, request, flag] { return runJob(request, *flag); });
+    const Outcome out = co_await job;
     if (!self)
         co_return Error{QStringLiteral("cancelled"), tr("The download was cancelled."), {}};
     m_cancelFlags.remove(request.name);

@@ -52,8 +52,8 @@ private:
     TransferOptions m_options;
     DownloadCache m_cache;
     QThreadPool m_pool;
+    int m_maxConnections = 8; // before m_connections, which is initialised from it
     QSemaphore m_connections;
-    int m_maxConnections = 8;
     QHash<QString, std::shared_ptr<std::atomic<bool>>> m_cancelFlags;
 };
 

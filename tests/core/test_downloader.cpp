@@ -1,0 +1,436 @@
+#include "fetch/downloader.h"
+
+#include "support/coroutinetest.h"
+#include "support/loopbackproxy.h"
+#include "support/loopbackserver.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <unistd.h>
+
+using namespace tfsetup::core;
+using tfsetup::test::LoopbackProxy;
+using tfsetup::test::LoopbackServer;
+using tfsetup::test::Response;
+using namespace std::chrono_literals;
+
+namespace {
+
+QByteArray randomBytes(qsizetype size)
+{
+    QByteArray data(size, Qt::Uninitialized);
+    QRandomGenerator generator(42);
+    generator.fillRange(reinterpret_cast<quint32 *>(data.data()), size / 4);
+    for (qsizetype i = size / 4 * 4; i < size; ++i)
+        data[i] = char(generator.generate());
+    return data;
+}
+
+Checksum sha256Of(const QByteArray &data)
+{
+    return Checksum{Checksum::Algorithm::Sha256, QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex()};
+}
+
+// QVERIFY2 evaluates its message even when the check passes: never touch error() of a success.
+QByteArray why(const Result<DownloadResult> &result)
+{
+    return result.ok() ? QByteArray() : (result.error().message + u'\n' + result.error().detail).toUtf8();
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestDownloader : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        m_payload = randomBytes(3 * 1024 * 1024 + 123);
+        m_server = std::make_unique<LoopbackServer>();
+        QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
+    }
+
+    void cleanup()
+    {
+        m_server.reset();
+        m_dir.reset();
+    }
+
+    void fetch_verifiesAndLeavesNothingElse()
+    {
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+        const auto result = fetch(downloader, request({m_server->url(QStringLiteral("/a.bin"))}));
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(readAll(result->path), m_payload);
+        QCOMPARE(result->bytes, m_payload.size());
+        QVERIFY(!result->fromCache);
+        QVERIFY(!QFile::exists(Downloader::partPathFor(destination())));
+        QVERIFY(!QFile::exists(Downloader::partPathFor(destination()) + QStringLiteral(".state")));
+    }
+
+    void fetch_checksumMismatchQuarantinesTheFile()
+    {
+        m_server->route("/a.bin", Response::bytes(m_payload).corruptAt(1000));
+        Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+        const auto result = fetch(downloader, request({m_server->url(QStringLiteral("/a.bin"))}));
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().code, QStringLiteral("checksum_mismatch"));
+        QVERIFY(!QFile::exists(destination()));
+        QVERIFY(!QFile::exists(Downloader::partPathFor(destination())));
+        const QStringList quarantined = QDir(m_dir->filePath(QStringLiteral("out/quarantine"))).entryList(QDir::Files);
+        QCOMPARE(quarantined.size(), 1);
+        QVERIFY(result.error().message.contains(quarantined.first()));
+    }
+
+    void fetch_mirrorsFailOverAndNeverChangeWhatIsAccepted()
+    {
+        LoopbackServer bad;
+        QVERIFY(bad.start());
+        bad.route("/a.bin", Response::bytes(m_payload).corruptAt(5)); // a mirror serving other bytes
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+        const QUrl missing = m_server->url(QStringLiteral("/missing.bin")); // 404
+        const auto result = fetch(downloader, request({missing, bad.url(QStringLiteral("/a.bin")), m_server->url(QStringLiteral("/a.bin"))}));
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(result->source, m_server->url(QStringLiteral("/a.bin")));
+        QCOMPARE(readAll(destination()), m_payload);
+        QCOMPARE(QDir(m_dir->filePath(QStringLiteral("out/quarantine"))).entryList(QDir::Files).size(), 1);
+    }
+
+    void fetch_resumesAfterDroppedConnection_data()
+    {
+        QTest::addColumn<bool>("rangeSupported");
+        QTest::newRow("server with Range") << true;
+        QTest::newRow("server ignoring Range") << false;
+    }
+
+    void fetch_resumesAfterDroppedConnection()
+    {
+        QFETCH(bool, rangeSupported);
+        const QByteArray payload = m_payload;
+        m_server->handle("/a.bin", [payload, rangeSupported](const tfsetup::test::RecordedRequest &, int hit) {
+            Response r = Response::bytes(payload);
+            if (!rangeSupported)
+                r.ignoreRange();
+            if (hit == 1)
+                r.dropAfter(1024 * 1024);
+            return r;
+        });
+        Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+        const auto result = fetch(downloader, request({m_server->url(QStringLiteral("/a.bin"))}));
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(readAll(destination()), m_payload);
+        const auto requests = m_server->requests("/a.bin");
+        QCOMPARE(requests.size(), 2);
+        QVERIFY(requests.first().header("range").isEmpty());
+        QVERIFY2(requests.last().header("range").startsWith("bytes=1048576-"), requests.last().header("range").constData());
+    }
+
+    void fetch_segmentsFetchRangesInParallel_data()
+    {
+        QTest::addColumn<bool>("rangeSupported");
+        QTest::newRow("ranges honoured") << true;
+        QTest::newRow("ranges ignored: falls back to one stream") << false;
+    }
+
+    void fetch_segmentsFetchRangesInParallel()
+    {
+        QFETCH(bool, rangeSupported);
+        Response r = Response::bytes(m_payload);
+        if (!rangeSupported)
+            r.ignoreRange();
+        m_server->route("/a.bin", r);
+        TransferOptions options = fastOptions();
+        options.minSegmentBytes = 256 * 1024;
+        Downloader downloader(options, DownloadCache(cacheDir()));
+        DownloadRequest req = request({m_server->url(QStringLiteral("/a.bin"))});
+        req.segments = 4;
+        const auto result = fetch(downloader, req);
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(readAll(destination()), m_payload);
+        const auto requests = m_server->requests("/a.bin");
+        if (rangeSupported) {
+            QCOMPARE(requests.size(), 4);
+            QStringList ranges;
+            for (const auto &rq : requests)
+                ranges.append(QString::fromLatin1(rq.header("range")));
+            QVERIFY(ranges.contains(QStringLiteral("bytes=0-%1").arg(m_payload.size() / 4 - 1)));
+        } else {
+            QCOMPARE(requests.last().header("range"), QByteArray());
+        }
+    }
+
+    void fetch_refusesWhatIsNotTheFile_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("HTML page with 200") << QStringLiteral("html") << QStringLiteral("html_page");
+        QTest::newRow("wrong Content-Length") << QStringLiteral("length") << QStringLiteral("size_mismatch");
+        QTest::newRow("404") << QStringLiteral("404") << QStringLiteral("http_error");
+    }
+
+    void fetch_refusesWhatIsNotTheFile()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, code);
+        if (kind == u"html")
+            m_server->route("/a.bin", Response::htmlErrorPage());
+        else if (kind == u"length")
+            m_server->route("/a.bin", Response::bytes(m_payload).announceLength(m_payload.size() + 10));
+        Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+        const auto result = fetch(downloader, request({m_server->url(QStringLiteral("/a.bin"))}));
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().code, code);
+        QVERIFY(!result.error().message.isEmpty());
+        QVERIFY(!QFile::exists(destination()));
+    }
+
+    void fetch_stalledMirrorIsLeft()
+    {
+        LoopbackServer slow;
+        QVERIFY(slow.start());
+        slow.route("/a.bin", Response::bytes(m_payload).delayHeaders(5s));
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        TransferOptions options = fastOptions();
+        options.stallTimeout = 1s;
+        options.retriesPerMirror = 0;
+        Downloader downloader(options, DownloadCache(cacheDir()));
+        const auto result = fetch(downloader, request({slow.url(QStringLiteral("/a.bin")), m_server->url(QStringLiteral("/a.bin"))}));
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(result->source, m_server->url(QStringLiteral("/a.bin")));
+    }
+
+    void cache_verifiedFileIsNeverFetchedTwice()
+    {
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+        QVERIFY(fetch(downloader, request({m_server->url(QStringLiteral("/a.bin"))})).ok());
+        DownloadRequest again = request({m_server->url(QStringLiteral("/a.bin"))});
+        again.destination = m_dir->filePath(QStringLiteral("elsewhere/a.bin"));
+        const auto second = fetch(downloader, again);
+        QVERIFY(second.ok());
+        QVERIFY(second->fromCache);
+        QCOMPARE(readAll(again.destination), m_payload);
+        QCOMPARE(m_server->hits("/a.bin"), 1);
+        // The destination itself, already verified, is not fetched again either.
+        QVERIFY(fetch(downloader, again).ok());
+        QCOMPARE(m_server->hits("/a.bin"), 1);
+    }
+
+    void cache_tamperedCopyIsRefusedAndRefetched()
+    {
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        const DownloadCache cache(cacheDir());
+        Downloader downloader(fastOptions(), cache);
+        QVERIFY(fetch(downloader, request({m_server->url(QStringLiteral("/a.bin"))})).ok());
+        const QString cached = cache.pathFor(sha256Of(m_payload));
+        {
+            QFile f(cached);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            f.seek(10);
+            f.write("tampered");
+        }
+        DownloadRequest again = request({m_server->url(QStringLiteral("/a.bin"))});
+        again.destination = m_dir->filePath(QStringLiteral("elsewhere/a.bin"));
+        const auto second = fetch(downloader, again);
+        QVERIFY(second.ok());
+        QVERIFY(!second->fromCache);
+        QCOMPARE(readAll(again.destination), m_payload);
+        QCOMPARE(m_server->hits("/a.bin"), 2);
+        QCOMPARE(QDir(cacheDir() + QStringLiteral("/sha256/") + QString::fromLatin1(sha256Of(m_payload).hex.left(2)) + QStringLiteral("/quarantine"))
+                     .entryList(QDir::Files)
+                     .size(),
+                 1);
+    }
+
+    void cancel_thenResumeInANewDownloader()
+    {
+        m_server->route("/a.bin", Response::bytes(m_payload).throttle(1024 * 1024));
+        {
+            Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+            DownloadRequest req = request({m_server->url(QStringLiteral("/a.bin"))});
+            QObject::connect(&downloader, &Downloader::progress, &downloader, [&](const DownloadProgress &p) {
+                if (p.received > 512 * 1024)
+                    downloader.cancel(req.name);
+            });
+            const auto result = fetch(downloader, req);
+            QVERIFY(!result.ok());
+            QCOMPARE(result.error().code, QStringLiteral("cancelled"));
+            QVERIFY(!QFile::exists(destination()));
+            QVERIFY(QFile::exists(Downloader::partPathFor(destination())));
+        }
+        // A new Downloader (as after a restart of the program) continues from the part file.
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+        const auto result = fetch(downloader, request({m_server->url(QStringLiteral("/a.bin"))}));
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(readAll(destination()), m_payload);
+        const QByteArray range = m_server->requests("/a.bin").last().header("range");
+        QVERIFY2(range.startsWith("bytes=") && !range.startsWith("bytes=0-"), range.constData());
+    }
+
+    void concurrent_severalArtifactsAtOnce()
+    {
+        Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+        downloader.setMaxParallel(3);
+        QList<QByteArray> payloads;
+        std::vector<QCoro::Task<Result<DownloadResult>>> tasks;
+        for (int i = 0; i < 3; ++i) {
+            payloads.append(randomBytes(512 * 1024 + i));
+            payloads.last()[0] = char(i);
+            const QByteArray path = "/f" + QByteArray::number(i);
+            m_server->route(path, Response::bytes(payloads.last()).throttle(2 * 1024 * 1024));
+            DownloadRequest req;
+            req.name = QStringLiteral("f%1").arg(i);
+            req.urls = {m_server->url(QString::fromLatin1(path))};
+            req.checksum = sha256Of(payloads.last());
+            req.expectedSize = payloads.last().size();
+            req.destination = m_dir->filePath(QStringLiteral("out/f%1").arg(i));
+            tasks.push_back(downloader.fetch(req));
+        }
+        for (int i = 0; i < 3; ++i) {
+            const auto result = tfsetup::test::awaitTask(std::move(tasks[i]), 20s);
+            QVERIFY(result.has_value());
+            QVERIFY(result->ok());
+            QCOMPARE(readAll(m_dir->filePath(QStringLiteral("out/f%1").arg(i))), payloads[i]);
+        }
+    }
+
+    void tls_selfSignedRejectedUnlessTrusted()
+    {
+        LoopbackServer tls(LoopbackServer::Https);
+        QVERIFY2(tls.start(), qPrintable(tls.errorString()));
+        tls.route("/a.bin", Response::bytes(m_payload));
+        {
+            Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+            const auto result = fetch(downloader, request({tls.url(QStringLiteral("/a.bin"))}));
+            QVERIFY(!result.ok());
+            QCOMPARE(result.error().code, QStringLiteral("tls"));
+            QVERIFY(!QFile::exists(destination()));
+        }
+        const QString ca = m_dir->filePath(QStringLiteral("ca.pem"));
+        QVERIFY(tls.writeCaCertificate(ca));
+        TransferOptions options = fastOptions();
+        options.caBundle = ca;
+        Downloader downloader(options, DownloadCache(cacheDir()));
+        const auto result = fetch(downloader, request({tls.url(QStringLiteral("/a.bin"))}));
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(readAll(destination()), m_payload);
+    }
+
+    void tls_redirectToPlainHttpIsRefused()
+    {
+        LoopbackServer tls(LoopbackServer::Https);
+        QVERIFY(tls.start());
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        tls.route("/a.bin", Response::redirect(m_server->url(QStringLiteral("/a.bin"))));
+        const QString ca = m_dir->filePath(QStringLiteral("ca.pem"));
+        QVERIFY(tls.writeCaCertificate(ca));
+        TransferOptions options = fastOptions();
+        options.caBundle = ca;
+        Downloader downloader(options, DownloadCache(cacheDir()));
+        const auto result = fetch(downloader, request({tls.url(QStringLiteral("/a.bin"))}));
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().code, QStringLiteral("insecure_redirect"));
+        QCOMPARE(m_server->hits("/a.bin"), 0);
+    }
+
+    void proxy_explicitProxyCarriesTheTransfer()
+    {
+        LoopbackProxy proxy;
+        QVERIFY2(proxy.start(), qPrintable(proxy.errorString()));
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        TransferOptions options = fastOptions();
+        options.proxy = QString::fromLatin1(proxy.proxyUrl());
+        Downloader downloader(options, DownloadCache(cacheDir()));
+        const auto result = fetch(downloader, request({m_server->url(QStringLiteral("/a.bin"))}));
+        QVERIFY2(result.ok(), why(result).constData());
+        QVERIFY(proxy.forwardCount() + proxy.tunnelCount() >= 1);
+    }
+
+    void local_unwritableDestinationIsAClearError()
+    {
+        if (::geteuid() == 0)
+            QSKIP("root may write anywhere; the system-view fault tests cover this case");
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        const QString locked = m_dir->filePath(QStringLiteral("locked"));
+        QDir().mkpath(locked);
+        QFile::setPermissions(locked, QFile::ReadOwner | QFile::ExeOwner);
+        Downloader downloader(fastOptions(), DownloadCache());
+        DownloadRequest req = request({m_server->url(QStringLiteral("/a.bin"))});
+        req.destination = locked + QStringLiteral("/a.bin");
+        const auto result = fetch(downloader, req);
+        QFile::setPermissions(locked, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().code, QStringLiteral("permission_denied"));
+    }
+
+    void request_invalidChecksumIsRefusedUpFront()
+    {
+        QVERIFY(!Checksum::parse(Checksum::Algorithm::Sha256, QStringLiteral("abc")).ok());
+        QVERIFY(Checksum::parse(Checksum::Algorithm::Md5, QStringLiteral("D41D8CD98F00B204E9800998ECF8427E")).ok());
+        Downloader downloader(fastOptions(), DownloadCache());
+        DownloadRequest req;
+        req.urls = {m_server->url(QStringLiteral("/a.bin"))};
+        req.destination = destination();
+        const auto result = fetch(downloader, req);
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().code, QStringLiteral("bad_request"));
+        QCOMPARE(m_server->hits("/a.bin"), 0);
+    }
+
+private:
+    TransferOptions fastOptions() const
+    {
+        TransferOptions o;
+        o.connectTimeout = 5s;
+        o.stallTimeout = 5s;
+        o.retriesPerMirror = 2;
+        return o;
+    }
+
+    QString destination() const { return m_dir->filePath(QStringLiteral("out/a.bin")); }
+    QString cacheDir() const { return m_dir->filePath(QStringLiteral("cache")); }
+
+    DownloadRequest request(const QList<QUrl> &urls) const
+    {
+        DownloadRequest r;
+        r.name = QStringLiteral("a.bin");
+        r.urls = urls;
+        r.expectedSize = m_payload.size();
+        r.checksum = sha256Of(m_payload);
+        r.destination = destination();
+        return r;
+    }
+
+    Result<DownloadResult> fetch(Downloader &downloader, const DownloadRequest &request)
+    {
+        auto result = tfsetup::test::awaitTask(downloader.fetch(request), 30s);
+        if (!result)
+            return Error{QStringLiteral("watchdog"), QStringLiteral("the download did not finish"), {}};
+        return *result;
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<LoopbackServer> m_server;
+    QByteArray m_payload;
+};
+
+QTEST_GUILESS_MAIN(TestDownloader)
+#include "test_downloader.moc"
