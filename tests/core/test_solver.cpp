@@ -1,0 +1,275 @@
+#include "catalog/catalog.h"
+#include "catalog/gputable.h"
+#include "detect/hardwarereport.h"
+#include "solver/solver.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace tfsetup::core;
+using namespace Qt::StringLiterals;
+
+// Expected rejections are written "route@tf:code" ("route:code" for a route-level rejection).
+class TestSolver : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void recommends_data();
+    void recommends();
+    void messages_nameTheNumbers();
+    void alternatives_windowsRtx4090KeepsNativeWithJit();
+    void gpuNameOnly_capabilityFromGpuTable();
+    void json_hasTheDocumentedShape();
+
+private:
+    HardwareReport profile(const QString &name) const;
+    Solution solve(const QString &profileName, const SolverConstraints &constraints = {}) const;
+
+    std::optional<Catalog> m_catalog;
+    std::optional<GpuTable> m_gpus;
+};
+
+void TestSolver::initTestCase()
+{
+    auto catalog = Catalog::load();
+    QVERIFY2(catalog.ok(), qPrintable(catalog.ok() ? QString() : catalog.error().message));
+    m_catalog = *catalog;
+    // A small inline table: the solver must not depend on the full GPU catalog's contents.
+    const QByteArray table = R"({"schema":1,"records":[
+        {"vendor":"nvidia","name":"A100-SXM4-40GB","aliases":["A100"],"pci_ids":["10de:20b0"],
+         "compute_capability":"8.0","architecture":"Ampere","source":"https://developer.nvidia.com/cuda-gpus"},
+        {"vendor":"nvidia","name":"GeForce RTX 3060","aliases":["RTX 3060"],"pci_ids":["10de:2504"],
+         "compute_capability":"8.6","architecture":"Ampere","source":"https://developer.nvidia.com/cuda-gpus"}]})";
+    auto gpus = GpuTable::fromJson(table, QStringLiteral("inline"));
+    QVERIFY2(gpus.ok(), qPrintable(gpus.ok() ? QString() : gpus.error().message));
+    m_gpus = *gpus;
+}
+
+HardwareReport TestSolver::profile(const QString &name) const
+{
+    QFile f(qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/solver/") + name + QStringLiteral(".json"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing profile %s", qPrintable(f.fileName()));
+    return HardwareReport::fromJson(QJsonDocument::fromJson(f.readAll()).object());
+}
+
+Solution TestSolver::solve(const QString &profileName, const SolverConstraints &constraints) const
+{
+    const Solver solver(*m_catalog, &*m_gpus);
+    return solver.solve(profile(profileName), constraints);
+}
+
+void TestSolver::recommends_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<QString>("tf");
+    QTest::addColumn<QString>("python");
+    QTest::addColumn<bool>("cpuOnly");
+    QTest::addColumn<bool>("keepDriver");
+    // expected recommendation; route empty = none
+    QTest::addColumn<QString>("route");
+    QTest::addColumn<QString>("tensorflow");
+    QTest::addColumn<QString>("pythonVersion");
+    QTest::addColumn<QString>("cuda");
+    QTest::addColumn<QString>("cudnn");
+    QTest::addColumn<QStringList>("actions");
+    QTest::addColumn<QStringList>("warnings");
+    QTest::addColumn<QStringList>("rejections");
+
+    QTest::newRow("windows GTX 1060, old driver: native 2.10 after a driver update")
+        << u"windows_gtx1060_old_driver"_s << u""_s << u""_s << false << false << u"windows-native"_s << u"2.10"_s << u"3.8"_s
+        << u"11.2"_s << u"8.1"_s << QStringList{u"update_driver"_s, u"install_cuda"_s, u"install_cudnn"_s} << QStringList{}
+        << QStringList{u"windows-native@2.11:windows_native_gpu_unsupported"_s, u"linux-pip:os_unsupported"_s,
+                       u"rocm:os_unsupported"_s};
+    QTest::newRow("windows GTX 1060, driver must stay: newest release the driver can run")
+        << u"windows_gtx1060_old_driver"_s << u""_s << u""_s << false << true << u"windows-native"_s << u"2.3"_s << u"3.8"_s
+        << u"10.1"_s << u"7.6"_s << QStringList{u"install_cuda"_s, u"install_cudnn"_s} << QStringList{}
+        << QStringList{u"windows-native@2.10:driver_too_old"_s, u"windows-native@2.4:driver_too_old"_s};
+    QTest::newRow("windows RTX 4090: native 2.10 needs PTX JIT, WSL2 suggested")
+        << u"windows_rtx4090"_s << u""_s << u""_s << false << false << u"wsl2"_s << u"2.20"_s << u"3.13"_s << u"12.5"_s << u"9.3"_s
+        << QStringList{u"use_wsl2"_s, u"install_python"_s} << QStringList{}
+        << QStringList{u"windows-native@2.15:windows_native_gpu_unsupported"_s};
+    QTest::newRow("linux RTX 3060, driver 535: CUDA from pip, no change")
+        << u"linux_rtx3060_driver535"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.10"_s << u"12.5"_s
+        << u"9.3"_s << QStringList{} << QStringList{}
+        << QStringList{u"windows-native:os_unsupported"_s, u"wsl2:os_unsupported"_s, u"metal:os_unsupported"_s};
+    QTest::newRow("linux A100 known by name only")
+        << u"linux_a100_name_only"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.11"_s << u"12.5"_s
+        << u"9.3"_s << QStringList{} << QStringList{} << QStringList{u"rocm:no_supported_gpu"_s};
+    QTest::newRow("linux H100") << u"linux_h100"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.12"_s
+                                << u"12.5"_s << u"9.3"_s << QStringList{} << QStringList{}
+                                << QStringList{u"linux-toolkit@2.4:gpu_arch_unsupported"_s};
+    QTest::newRow("linux H200") << u"linux_h200"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.12"_s
+                                << u"12.5"_s << u"9.3"_s << QStringList{} << QStringList{}
+                                << QStringList{u"linux-toolkit@2.11:gpu_arch_unsupported"_s};
+    QTest::newRow("linux Kepler GTX 770: too old for every release, CPU")
+        << u"linux_kepler_gtx770"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.10"_s << u""_s << u""_s
+        << QStringList{} << QStringList{u"gpu_unused"_s}
+        << QStringList{u"linux-pip@2.20:gpu_too_old"_s, u"linux-toolkit@2.11:gpu_too_old"_s,
+                       u"linux-toolkit@1.12:gpu_too_old"_s};
+    QTest::newRow("linux RTX 5090: no tested CUDA targets Blackwell, CPU")
+        << u"linux_rtx5090"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s << QStringList{}
+        << QStringList{u"gpu_unused"_s}
+        << QStringList{u"linux-pip@2.21:gpu_arch_unsupported"_s, u"linux-pip@2.20:gpu_arch_unsupported"_s};
+    QTest::newRow("linux without GPU: CPU")
+        << u"linux_no_gpu"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s << QStringList{}
+        << QStringList{} << QStringList{u"linux-pip:no_nvidia_gpu"_s, u"rocm:no_supported_gpu"_s};
+    QTest::newRow("linux AMD GPU: CPU recommended, ROCm only offered")
+        << u"linux_amd_gpu"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s << QStringList{}
+        << QStringList{} << QStringList{u"linux-pip:no_nvidia_gpu"_s, u"linux-toolkit:no_nvidia_gpu"_s};
+    QTest::newRow("linux CPU without AVX: nothing")
+        << u"linux_cpu_without_avx"_s << u""_s << u""_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s << QStringList{u"use_another_machine"_s}
+        << QStringList{} << QStringList{u"cpu:cpu_lacks_avx"_s};
+    QTest::newRow("linux Python 3.12 only, pinned TF 2.13: toolkit route with Python 3.11")
+        << u"linux_python312_only"_s << u"2.13"_s << u""_s << false << false << u"linux-toolkit"_s << u"2.13"_s << u"3.11"_s << u"11.8"_s
+        << u"8.6"_s << QStringList{u"install_python"_s, u"install_cuda"_s, u"install_cudnn"_s} << QStringList{u"record_unverified"_s}
+        << QStringList{};
+    QTest::newRow("linux Python 3.12 pinned with TF 2.13: impossible")
+        << u"linux_python312_only"_s << u"2.13"_s << u"3.12"_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s
+        << QStringList{} << QStringList{}
+        << QStringList{u"linux-toolkit@2.13:python_unsupported"_s, u"cpu@2.13:python_unsupported"_s};
+    QTest::newRow("linux GTX 970 + RTX 3060: newest release, old GPU left out")
+        << u"linux_two_gpus"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.10"_s << u"12.5"_s << u"9.3"_s
+        << QStringList{} << QStringList{u"gpu_too_old"_s} << QStringList{};
+    QTest::newRow("macOS Apple silicon: Metal plug-in")
+        << u"macos_apple_silicon"_s << u""_s << u""_s << false << false << u"metal"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s
+        << QStringList{} << QStringList{u"record_unverified"_s}
+        << QStringList{u"windows-native:os_unsupported"_s, u"linux-pip:os_unsupported"_s, u"wsl2:os_unsupported"_s,
+                       u"rocm:os_unsupported"_s};
+    QTest::newRow("inside WSL2 with RTX 3060")
+        << u"wsl2_rtx3060"_s << u""_s << u""_s << false << false << u"wsl2"_s << u"2.20"_s << u"3.10"_s << u"12.5"_s << u"9.3"_s
+        << QStringList{} << QStringList{} << QStringList{u"linux-pip:os_unsupported"_s, u"linux-toolkit:os_unsupported"_s};
+    QTest::newRow("linux arm64 Jetson: no official package")
+        << u"linux_jetson_orin"_s << u""_s << u""_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s << QStringList{}
+        << QStringList{u"gpu_unused"_s} << QStringList{u"linux-pip:arch_unsupported"_s, u"cpu:arch_unsupported"_s};
+    QTest::newRow("cpu only asked on RTX 3060")
+        << u"linux_rtx3060_driver535"_s << u""_s << u""_s << true << false << u"cpu"_s << u"2.21"_s << u"3.10"_s << u""_s << u""_s
+        << QStringList{} << QStringList{} << QStringList{};
+}
+
+void TestSolver::recommends()
+{
+    QFETCH(QString, profile);
+    QFETCH(QString, tf);
+    QFETCH(QString, python);
+    QFETCH(bool, cpuOnly);
+    QFETCH(bool, keepDriver);
+    QFETCH(QString, route);
+    QFETCH(QString, tensorflow);
+    QFETCH(QString, pythonVersion);
+    QFETCH(QString, cuda);
+    QFETCH(QString, cudnn);
+    QFETCH(QStringList, actions);
+    QFETCH(QStringList, warnings);
+    QFETCH(QStringList, rejections);
+
+    SolverConstraints c;
+    c.tensorflow = tf;
+    c.python = python;
+    c.cpuOnly = cpuOnly;
+    c.keepDriver = keepDriver;
+    const Solution s = solve(profile, c);
+    const QString dump = QString::fromUtf8(QJsonDocument(s.toJson()).toJson(QJsonDocument::Compact)).left(4000);
+
+    if (route.isEmpty()) {
+        QVERIFY2(!s.recommended, qPrintable(dump));
+    } else {
+        QVERIFY2(s.recommended, qPrintable(dump));
+        QCOMPARE(s.recommended->route, route);
+        QVERIFY2(s.recommended->tensorflow.startsWith(tensorflow + u'.'), qPrintable(s.recommended->tensorflow));
+        QCOMPARE(s.recommended->python, pythonVersion);
+        QCOMPARE(s.recommended->cuda, cuda);
+        QCOMPARE(s.recommended->cudnn, cudnn);
+        QCOMPARE(s.recommended->driverMin.isEmpty(), cuda.isEmpty());
+        QVERIFY(!s.recommended->why.isEmpty());
+        QStringList got;
+        for (const Finding &a : s.recommended->actions)
+            got.append(a.code);
+        got.sort();
+        actions.sort();
+        QCOMPARE(got, actions);
+    }
+    for (const QString &a : actions)
+        QVERIFY2(s.hasAction(a), qPrintable(a));
+    for (const QString &w : warnings)
+        QVERIFY2(s.hasWarning(w), qPrintable(w + u' ' + dump));
+    for (const QString &r : rejections) {
+        const QString where = r.section(u':', 0, 0);
+        const QString code = r.section(u':', 1);
+        const Rejection *rej = s.rejection(where.section(u'@', 0, 0), where.section(u'@', 1));
+        QVERIFY2(rej, qPrintable(QStringLiteral("no rejection ") + r));
+        QVERIFY2(rej->has(code), qPrintable(r + u' ' + QString::fromUtf8(QJsonDocument(rej->toJson()).toJson())));
+        for (const Finding &f : rej->reasons)
+            QVERIFY2(!f.message.isEmpty(), qPrintable(r));
+    }
+}
+
+void TestSolver::messages_nameTheNumbers()
+{
+    SolverConstraints c;
+    c.keepDriver = true;
+    const Solution s = solve(QStringLiteral("windows_gtx1060_old_driver"), c);
+    const Rejection *rej = s.rejection(QStringLiteral("windows-native"), QStringLiteral("2.10"));
+    QVERIFY(rej);
+    const QString message = rej->reasons.first().message;
+    for (const char *number : {"2.10", "11.2", "452.39", "431.60"})
+        QVERIFY2(message.contains(QLatin1String(number)), qPrintable(message));
+
+    const Solution normal = solve(QStringLiteral("windows_gtx1060_old_driver"));
+    QVERIFY(normal.recommended);
+    QCOMPARE(normal.recommended->driverMin, QStringLiteral("452.39"));
+    // The famous wrong name must not appear: TF 2.10 on Windows opens cudart64_110.dll.
+    QVERIFY(normal.recommended->libraries.contains(QStringLiteral("cudart64_110.dll")));
+    QVERIFY(!normal.recommended->libraries.contains(QStringLiteral("cudart64_112.dll")));
+}
+
+void TestSolver::alternatives_windowsRtx4090KeepsNativeWithJit()
+{
+    const Solution s = solve(QStringLiteral("windows_rtx4090"));
+    const auto native = std::find_if(s.alternatives.cbegin(), s.alternatives.cend(), [](const Plan &p) {
+        return p.route == u"windows-native" && p.tensorflow.startsWith(u"2.10.");
+    });
+    QVERIFY(native != s.alternatives.cend());
+    QVERIFY(native->hasWarning(QStringLiteral("gpu_needs_ptx_jit")));
+    // PTX JIT needs the driver that shipped with CUDA 11.2, not the minor-compatibility floor.
+    QCOMPARE(native->driverMin, QStringLiteral("460.82"));
+    QVERIFY(native->tier > s.recommended->tier);
+}
+
+void TestSolver::gpuNameOnly_capabilityFromGpuTable()
+{
+    const Solution withTable = solve(QStringLiteral("gpu_name_only"));
+    QVERIFY(withTable.hasWarning(QStringLiteral("os_unknown")));
+    QVERIFY(withTable.recommended);
+    QCOMPARE(withTable.recommended->route, QStringLiteral("linux-pip"));
+    QVERIFY(!withTable.recommended->hasWarning(QStringLiteral("gpu_capability_unknown")));
+
+    const Solver noTable(*m_catalog, nullptr);
+    const Solution without = noTable.solve(profile(QStringLiteral("gpu_name_only")));
+    QVERIFY(without.recommended);
+    QVERIFY(without.recommended->hasWarning(QStringLiteral("gpu_capability_unknown")));
+}
+
+void TestSolver::json_hasTheDocumentedShape()
+{
+    const QJsonObject o = solve(QStringLiteral("windows_rtx4090")).toJson();
+    for (const char *key : {"recommended", "alternatives", "rejected", "actions", "warnings"})
+        QVERIFY2(o.contains(QLatin1String(key)), key);
+    const QJsonObject plan = o.value(QStringLiteral("recommended")).toObject();
+    for (const char *key : {"route", "tensorflow", "package", "python", "cuda", "cudnn", "driver_min", "warnings", "why"})
+        QVERIFY2(plan.contains(QLatin1String(key)), key);
+    QCOMPARE(plan.value(QStringLiteral("package")).toString(), QStringLiteral("tensorflow[and-cuda]"));
+    const QJsonObject rejected = o.value(QStringLiteral("rejected")).toArray().first().toObject();
+    QVERIFY(rejected.value(QStringLiteral("reasons")).toArray().first().toObject().contains(QStringLiteral("code")));
+
+    const QJsonObject cpu = solve(QStringLiteral("linux_no_gpu")).toJson().value(QStringLiteral("recommended")).toObject();
+    QVERIFY(cpu.value(QStringLiteral("cuda")).isNull());
+    QVERIFY(cpu.value(QStringLiteral("driver_min")).isNull());
+}
+
+QTEST_GUILESS_MAIN(TestSolver)
+#include "test_solver.moc"
