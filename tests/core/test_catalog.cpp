@@ -1,0 +1,234 @@
+#include "catalog/catalog.h"
+#include "catalog/version.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace tfsetup::core;
+using namespace Qt::StringLiterals;
+
+class TestCatalog : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void embedded_loadsAndHoldsItsInvariants();
+    void everyRecord_namesItsSource_data();
+    void everyRecord_namesItsSource();
+    void knownTraps_data();
+    void knownTraps();
+    void pythonRanges_data();
+    void pythonRanges();
+    void versions_data();
+    void versions();
+    void brokenCatalog_isReported_data();
+    void brokenCatalog_isReported();
+
+private:
+    QByteArray file(const QString &name) const;
+    std::optional<Catalog> m_catalog;
+};
+
+QByteArray TestCatalog::file(const QString &name) const
+{
+    QFile f(u":/resources/catalog/"_s + name);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll();
+}
+
+void TestCatalog::initTestCase()
+{
+    auto c = Catalog::load();
+    QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message + u' ' + c.error().detail));
+    m_catalog = *c;
+}
+
+void TestCatalog::embedded_loadsAndHoldsItsInvariants()
+{
+    const QStringList problems = m_catalog->problems();
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+    QVERIFY(m_catalog->releasesFor(u"linux"_s).size() >= 26);
+    QVERIFY(m_catalog->releasesFor(u"windows"_s).size() >= 15);
+    for (const char *route : {"windows-native", "linux-pip", "linux-toolkit", "wsl2", "cpu", "rocm", "directml", "metal"})
+        QVERIFY2(m_catalog->route(QLatin1String(route)), route);
+}
+
+void TestCatalog::everyRecord_namesItsSource_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("array");
+    QTest::newRow("tensorflow releases") << u"tensorflow.json"_s << u"releases"_s;
+    QTest::newRow("tensorflow gpu builds") << u"tensorflow.json"_s << u"gpu_builds"_s;
+    QTest::newRow("tensorflow cpu requirements") << u"tensorflow.json"_s << u"cpu_requirements"_s;
+    QTest::newRow("cuda toolkits") << u"cuda.json"_s << u"toolkits"_s;
+    QTest::newRow("cuda minor compatibility") << u"cuda.json"_s << u"minor_compatibility"_s;
+    QTest::newRow("cuda libraries") << u"libraries.json"_s << u"cuda"_s;
+    QTest::newRow("cudnn libraries") << u"libraries.json"_s << u"cudnn"_s;
+    QTest::newRow("driver libraries") << u"libraries.json"_s << u"driver"_s;
+    QTest::newRow("routes") << u"routes.json"_s << u"routes"_s;
+}
+
+void TestCatalog::everyRecord_namesItsSource()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, array);
+    const QJsonObject root = QJsonDocument::fromJson(this->file(file)).object();
+    const QJsonArray records = root.value(array).toArray();
+    QVERIFY(!records.isEmpty());
+    for (const QJsonValue &v : records) {
+        const QJsonObject o = v.toObject();
+        QVERIFY2(!o.value(u"source"_s).toString().trimmed().isEmpty(), QJsonDocument(o).toJson().constData());
+        QVERIFY2(o.value(u"verified"_s).isBool(), QJsonDocument(o).toJson().constData());
+        // An unverified record says what is uncertain.
+        if (!o.value(u"verified"_s).toBool() && array != u"gpu_builds")
+            QVERIFY2(o.contains(u"note"_s) || o.contains(u"cc_note"_s), QJsonDocument(o).toJson().constData());
+    }
+}
+
+void TestCatalog::knownTraps_data()
+{
+    QTest::addColumn<QString>("what");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("TF 2.5-2.10 on Windows open cudart64_110.dll, never cudart64_112.dll")
+        << u"cuda-libraries 11.2 windows 0"_s << u"cudart64_110.dll"_s;
+    QTest::newRow("TF 2.4 on Windows needs cuSOLVER 10 from CUDA 11.0")
+        << u"cuda-libraries 11.0 windows 5"_s << u"cusolver64_10.dll"_s;
+    QTest::newRow("CUDA 11.x on Linux: libcudart.so.11.0") << u"cuda-libraries 11.8 linux 0"_s << u"libcudart.so.11.0"_s;
+    QTest::newRow("CUDA 12 on Linux: libcudart.so.12") << u"cuda-libraries 12.5 linux 0"_s << u"libcudart.so.12"_s;
+    QTest::newRow("cuDNN 8 on Windows: cudnn64_8.dll") << u"cudnn-libraries 8.1 windows 0"_s << u"cudnn64_8.dll"_s;
+    QTest::newRow("cuDNN 8 on Linux: libcudnn.so.8") << u"cudnn-libraries 8.6 linux 0"_s << u"libcudnn.so.8"_s;
+    QTest::newRow("native Windows GPU ends at 2.10") << u"route-max windows-native"_s << u"2.10"_s;
+    QTest::newRow("newest Windows tested release is 2.10") << u"newest windows"_s << u"2.10.0"_s;
+    QTest::newRow("TF 2.14 is the first with tensorflow[and-cuda]") << u"extra linux 2.14"_s << u"and-cuda"_s;
+    QTest::newRow("TF 2.13 has no and-cuda extra") << u"extra linux 2.13"_s << u""_s;
+    QTest::newRow("TF 2.0 installs as tensorflow-gpu") << u"package linux 2.0"_s << u"tensorflow-gpu"_s;
+    QTest::newRow("TF 2.1 and newer install as tensorflow") << u"package windows 2.1"_s << u"tensorflow"_s;
+    QTest::newRow("TF 2.10 on Windows: CUDA 11.2") << u"cuda windows 2.10"_s << u"11.2"_s;
+    QTest::newRow("TF 2.10 needs driver 452.39 on Windows by minor compatibility")
+        << u"compat-driver windows 11.2"_s << u"452.39"_s;
+    QTest::newRow("CUDA 12 minor compatibility on Linux: 525.60.13") << u"compat-driver linux 12.5"_s << u"525.60.13"_s;
+    QTest::newRow("RTX 50 series (12.0) needs CUDA 12.8") << u"first-cuda 12.0"_s << u"12.8"_s;
+    QTest::newRow("Ada (8.9) needs CUDA 11.8") << u"first-cuda 8.9"_s << u"11.8"_s;
+    QTest::newRow("CUDA 12 drops Kepler") << u"cc-min 12.2"_s << u"5.0"_s;
+}
+
+void TestCatalog::knownTraps()
+{
+    QFETCH(QString, what);
+    QFETCH(QString, expected);
+    const QStringList w = what.split(u' ');
+    QString got;
+    const QString kind = w.at(0);
+    if (kind == u"cuda-libraries")
+        got = m_catalog->cudaLibraries(w.at(1), w.at(2)).value(w.at(3).toInt());
+    else if (kind == u"cudnn-libraries")
+        got = m_catalog->cudnnLibraries(w.at(1), w.at(2)).value(w.at(3).toInt());
+    else if (kind == u"route-max")
+        got = m_catalog->route(w.at(1))->tfMax;
+    else if (kind == u"newest")
+        got = m_catalog->releasesFor(w.at(1)).first().version;
+    else if (kind == u"extra")
+        got = m_catalog->release(w.at(1), w.at(2))->pipCudaExtra;
+    else if (kind == u"package")
+        got = m_catalog->release(w.at(1), w.at(2))->package;
+    else if (kind == u"cuda")
+        got = m_catalog->release(w.at(1), w.at(2))->cuda;
+    else if (kind == u"compat-driver")
+        got = m_catalog->minorCompatibility(w.at(2))->driverMin.forOs(w.at(1));
+    else if (kind == u"first-cuda")
+        got = m_catalog->firstToolkitTargeting(w.at(1))->version;
+    else if (kind == u"cc-min")
+        got = m_catalog->toolkit(w.at(1))->ccMin;
+    QCOMPARE(got, expected);
+    // Nothing in the catalog may name the mythical DLL.
+    QVERIFY(!file(u"libraries.json"_s).contains("\"cudart64_112.dll\""));
+}
+
+void TestCatalog::pythonRanges_data()
+{
+    QTest::addColumn<QString>("release"); // os version
+    QTest::addColumn<QString>("python");
+    QTest::addColumn<bool>("supported");
+    QTest::newRow("1.15 takes Python 2.7") << u"linux 1.15"_s << u"2.7"_s << true;
+    QTest::newRow("1.15 takes 3.3") << u"linux 1.15"_s << u"3.3"_s << true;
+    QTest::newRow("1.15 does not take 3.0") << u"linux 1.15"_s << u"3.0"_s << false;
+    QTest::newRow("1.15 does not take 3.2") << u"linux 1.15"_s << u"3.2"_s << false;
+    QTest::newRow("1.15 does not take 3.8") << u"linux 1.15"_s << u"3.8"_s << false;
+    QTest::newRow("2.10 takes 3.10 (not 3.1)") << u"windows 2.10"_s << u"3.10"_s << true;
+    QTest::newRow("2.10 does not take 3.11") << u"windows 2.10"_s << u"3.11"_s << false;
+    QTest::newRow("2.13 does not take 3.12") << u"linux 2.13"_s << u"3.12.3"_s << false;
+    QTest::newRow("2.21 takes 3.13") << u"linux 2.21"_s << u"3.13"_s << true;
+    QTest::newRow("2.21 does not take 3.9") << u"linux 2.21"_s << u"3.9"_s << false;
+}
+
+void TestCatalog::pythonRanges()
+{
+    QFETCH(QString, release);
+    QFETCH(QString, python);
+    QFETCH(bool, supported);
+    const auto r = m_catalog->release(release.section(u' ', 0, 0), release.section(u' ', 1, 1));
+    QVERIFY(r);
+    QCOMPARE(r->supportsPython(python), supported);
+    QCOMPARE(r->pythonVersions().contains(tfsetup::core::version::majorMinor(python)), supported);
+}
+
+void TestCatalog::versions_data()
+{
+    QTest::addColumn<QString>("a");
+    QTest::addColumn<QString>("b");
+    QTest::addColumn<int>("order");
+    QTest::newRow("2.10 after 2.9") << u"2.10"_s << u"2.9"_s << 1;
+    QTest::newRow("2.10 equals 2.10.0") << u"2.10"_s << u"2.10.0"_s << 0;
+    QTest::newRow("driver 535.104.05 after 535.54.03") << u"535.104.05"_s << u"535.54.03"_s << 1;
+    QTest::newRow("driver 457.30 before 460.82") << u"457.30"_s << u"460.82"_s << -1;
+    QTest::newRow("Python 3.9 before 3.10") << u"3.9"_s << u"3.10"_s << -1;
+}
+
+void TestCatalog::versions()
+{
+    QFETCH(QString, a);
+    QFETCH(QString, b);
+    QFETCH(int, order);
+    QCOMPARE(tfsetup::core::version::compare(a, b), order);
+    QVERIFY(tfsetup::core::version::matchesPrefix(u"2.13"_s, u"2.13.1"_s));
+    QVERIFY(!tfsetup::core::version::matchesPrefix(u"2.1"_s, u"2.13.0"_s));
+}
+
+void TestCatalog::brokenCatalog_isReported_data()
+{
+    QTest::addColumn<QString>("from");
+    QTest::addColumn<QString>("to");
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("a release without source")
+        << u"\"source\": \"https://github.com/tensorflow/docs/blob/7c3650212740204359d4ceae481abc79345541be/site/en/install/source.md#gpu\""_s
+        << u"\"source\": \"\""_s << u"no source"_s;
+    QTest::newRow("a CUDA version the toolkit table lacks") << u"\"cuda\": \"11.8\""_s << u"\"cuda\": \"11.9\""_s
+                                                            << u"is not in cuda.json"_s;
+    QTest::newRow("an inverted Python range") << u"\"3.7-3.10\""_s << u"\"3.10-3.7\""_s << u"bad python range"_s;
+}
+
+void TestCatalog::brokenCatalog_isReported()
+{
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    QFETCH(QString, problem);
+    QByteArray tf = file(u"tensorflow.json"_s);
+    QVERIFY(tf.contains(from.toUtf8()));
+    tf.replace(from.toUtf8(), to.toUtf8());
+    auto broken = Catalog::fromJson(tf, file(u"cuda.json"_s), file(u"libraries.json"_s), file(u"routes.json"_s));
+    QVERIFY(broken.ok());
+    const QStringList problems = broken->problems();
+    QVERIFY2(std::any_of(problems.cbegin(), problems.cend(), [&](const QString &p) { return p.contains(problem); }),
+             qPrintable(problems.join(u'\n')));
+
+    auto damaged = Catalog::fromJson("{", file(u"cuda.json"_s), file(u"libraries.json"_s), file(u"routes.json"_s));
+    QVERIFY(!damaged.ok());
+    QCOMPARE(damaged.error().code, u"catalog_malformed"_s);
+}
+
+QTEST_APPLESS_MAIN(TestCatalog)
+#include "test_catalog.moc"
