@@ -1,12 +1,114 @@
 #include "cli/cli.h"
 
+#include "catalog/catalog.h"
+#include "catalog/gputable.h"
+#include "detect/detector.h"
+#include "solver/solver.h"
+#include "system/realsystem.h"
+
+#include <QCoro/QCoroTask>
+#include <QFile>
+#include <QJsonObject>
+
 namespace tfsetup::core::cli {
 
 int runPlan(const QStringList &arguments)
 {
-    Q_UNUSED(arguments);
-    printErr(Cli::tr("tfsetup plan is not available yet."));
-    return Failure;
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("hardware"),
+                      Cli::tr("Plan for the machine described in FILE (the output of tfsetup detect --json) instead "
+                              "of this one."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("tf"), Cli::tr("Only consider TensorFlow VERSION (\"2.13\" or \"2.13.0\")."),
+                      QStringLiteral("VERSION")});
+    parser.addOption({QStringLiteral("python"), Cli::tr("Use Python VERSION (\"3.10\")."), QStringLiteral("VERSION")});
+    parser.addOption({QStringLiteral("route"),
+                      Cli::tr("Only consider ROUTE: windows-native, linux-pip, linux-toolkit, wsl2, cpu, rocm, "
+                              "directml or metal."),
+                      QStringLiteral("ROUTE")});
+    parser.addOption({QStringLiteral("cpu-only"), Cli::tr("Plan without a GPU.")});
+    parser.addOption({QStringLiteral("keep-driver"),
+                      Cli::tr("The NVIDIA driver cannot be changed here: reject combinations it is too old for.")});
+    parser.addOption({QStringLiteral("json"), Cli::tr("Print the plan as one JSON document.")});
+    addSystemOptions(parser);
+    if (const int code = parseOrExit(parser, arguments,
+                                     Cli::tr("Choose a TensorFlow / CUDA / cuDNN / Python combination that works on "
+                                             "this machine, and say why the others do not."));
+        code >= 0)
+        return code;
+
+    auto catalog = Catalog::load();
+    if (!catalog) {
+        printError(catalog.error());
+        return Failure;
+    }
+    // Without the GPU table the solver still works from capabilities in the report.
+    const auto gpus = GpuTable::load();
+
+    SolverConstraints constraints;
+    constraints.tensorflow = parser.value(QStringLiteral("tf"));
+    constraints.python = parser.value(QStringLiteral("python"));
+    constraints.route = parser.value(QStringLiteral("route"));
+    constraints.cpuOnly = parser.isSet(QStringLiteral("cpu-only"));
+    constraints.keepDriver = parser.isSet(QStringLiteral("keep-driver"));
+    if (!constraints.route.isEmpty() && !catalog->route(constraints.route)) {
+        printErr(Cli::tr("Unknown --route \"%1\": use one of %2.")
+                     .arg(constraints.route, catalog->routeNames().join(QStringLiteral(", "))));
+        return UsageError;
+    }
+    const bool rooted = parser.isSet(QStringLiteral("root"));
+    if (parser.isSet(QStringLiteral("os"))) {
+        const QString os = parser.value(QStringLiteral("os")).toLower();
+        if (os != u"windows" && os != u"linux") {
+            printErr(Cli::tr("Unknown --os \"%1\": use windows or linux.").arg(os));
+            return UsageError;
+        }
+        // With --root, --os says what the folder imitates; otherwise it is the system to plan for.
+        if (!rooted)
+            constraints.os = os;
+    }
+
+    HardwareReport report;
+    if (parser.isSet(QStringLiteral("hardware"))) {
+        QFile f(parser.value(QStringLiteral("hardware")));
+        if (!f.open(QIODevice::ReadOnly)) {
+            printError({QStringLiteral("hardware_unreadable"),
+                        Cli::tr("Cannot read the hardware file %1. Check the path.").arg(f.fileName()),
+                        f.errorString()});
+            return Failure;
+        }
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
+        if (!doc.isObject()) {
+            printError({QStringLiteral("hardware_malformed"),
+                        Cli::tr("The hardware file %1 is not a JSON object like the output of tfsetup detect --json.")
+                            .arg(f.fileName()),
+                        error.errorString()});
+            return Failure;
+        }
+        report = HardwareReport::fromJson(doc.object());
+    } else {
+        std::unique_ptr<SystemView> system;
+        if (rooted || parser.isSet(QStringLiteral("env-file"))) {
+            auto view = systemFromOptions(parser);
+            if (!view) {
+                printError(view.error());
+                return UsageError;
+            }
+            system = std::move(*view);
+        } else {
+            system = std::make_unique<RealSystem>();
+        }
+        report = QCoro::waitFor(detectHardware(*system));
+    }
+
+    const Solver solver(*catalog, gpus ? &gpus.value() : nullptr);
+    const Solution solution = solver.solve(report, constraints);
+    if (parser.isSet(QStringLiteral("json")))
+        printJson(QJsonDocument(solution.toJson()));
+    else
+        printOut(solution.text());
+    return solution.recommended ? Success : Failure;
 }
 
 } // namespace tfsetup::core::cli
