@@ -119,7 +119,11 @@ DetectPage::DetectPage(WizardState &state, QWidget *parent)
     m_detailsToggle->setAutoRaise(true);
     m_detailsTree->setColumnCount(3);
     m_detailsTree->setAlternatingRowColors(true);
-    m_detailsTree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Values (paths, GPU names) get the room; field names and sources are short.
+    m_detailsTree->header()->setStretchLastSection(false);
+    m_detailsTree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_detailsTree->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_detailsTree->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_detailsTree->setVisible(false);
 
     connect(m_scanAgainButton, &QPushButton::clicked, this, &DetectPage::startDetection);
@@ -310,7 +314,7 @@ void DetectPage::addDetail(QTreeWidgetItem *parent, const QString &key, const QJ
     } else {
         QString text;
         if (value.isNull() || value.isUndefined())
-            text = tr("not found");
+            text = tr("unknown");
         else if (value.isBool())
             text = value.toBool() ? tr("yes") : tr("no");
         else if (value.isDouble())

@@ -19,7 +19,9 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     setObjectName(QStringLiteral("setupWizard"));
     setWizardStyle(QWizard::ModernStyle);
     setOption(QWizard::NoBackButtonOnStartPage);
-    setWindowIcon(QIcon(QStringLiteral(":/resources/icons/tfsetup.svg")));
+    const QIcon icon(QStringLiteral(":/resources/icons/tfsetup.svg"));
+    setWindowIcon(icon);
+    setPixmap(QWizard::LogoPixmap, icon.pixmap(48, 48));
     // Long enough for a GPU name, a driver line and a path without wrapping every sentence.
     setMinimumSize(720, 540);
     setPage(WelcomePageId, m_welcomePage);
