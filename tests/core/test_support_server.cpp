@@ -223,7 +223,8 @@ void TestSupportServer::keepAlive_pipelinedRequestsShareOneConnection()
 
 void TestSupportServer::throttle_slowsTransferMeasurably()
 {
-    // 48 KiB at 96 KiB/s: about half a second; unthrottled it is a few milliseconds.
+    // 48 KiB at 96 KiB/s: about half a second; unthrottled it takes milliseconds. The lower bound
+    // is the one that matters; the upper bounds only catch a throttle that never lets go.
     const QByteArray body = pattern(48 * 1024);
     m_server->route("/slow", Response::bytes(body).throttle(96 * 1024));
     m_server->route("/fast", Response::bytes(body));
@@ -234,7 +235,7 @@ void TestSupportServer::throttle_slowsTransferMeasurably()
     QCOMPARE(fast->body, body);
     QVERIFY2(slow->elapsedMs >= 400, qPrintable(QString::number(slow->elapsedMs)));
     QVERIFY2(slow->elapsedMs < 4000, qPrintable(QString::number(slow->elapsedMs)));
-    QVERIFY2(fast->elapsedMs < slow->elapsedMs / 2,
+    QVERIFY2(fast->elapsedMs < slow->elapsedMs,
              qPrintable(QStringLiteral("fast %1 ms, slow %2 ms").arg(fast->elapsedMs).arg(slow->elapsedMs)));
 }
 
