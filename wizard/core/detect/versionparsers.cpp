@@ -269,7 +269,7 @@ Result<QList<PyLauncherEntry>> parsePyLauncherList(const QByteArray &output)
     QList<PyLauncherEntry> entries;
     const QStringList lines = QString::fromUtf8(output).split(u'\n');
     for (const QString &raw : lines) {
-        const auto m = line.match(raw.trimmed().isEmpty() ? QString() : raw);
+        const auto m = line.match(raw);
         if (!m.hasMatch())
             continue;
         PyLauncherEntry e;
