@@ -11,6 +11,7 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 
