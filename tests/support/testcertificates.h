@@ -15,8 +15,9 @@ namespace tfsetup::test {
 //  - Server: EC P-256, CA:FALSE, keyUsage digitalSignature, extendedKeyUsage serverAuth,
 //    subjectAltName DNS:localhost and IP:127.0.0.1, authority key id of the CA.
 // Valid from an hour ago (clock skew between the test and a child process) to a day ahead.
-// The extensions are those strict verifiers require (OpenSSL with X509_V_FLAG_X509_STRICT,
-// which Python 3.13 enables by default), so pip and curl accept the chain when told to trust the CA.
+// The extensions are those strict verifiers require (OpenSSL with X509_V_FLAG_X509_STRICT, which
+// ssl.create_default_context() sets from Python 3.13 on: https://github.com/python/cpython/issues/107361),
+// so pip and curl accept the chain when told to trust the CA.
 struct TestCertificates {
     QByteArray caCertificatePem;
     QByteArray serverCertificatePem;
