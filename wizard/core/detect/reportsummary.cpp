@@ -1,17 +1,8 @@
 #include "detect/reportsummary.h"
 
-#include <QDir>
-
 namespace tfsetup::core {
 
 namespace {
-
-QString yesNo(std::optional<bool> v)
-{
-    if (!v)
-        return ReportSummary::tr("unknown");
-    return *v ? ReportSummary::tr("yes") : ReportSummary::tr("no");
-}
 
 QString osName(const OsInfo &os)
 {
@@ -23,12 +14,22 @@ QString osName(const OsInfo &os)
     return name;
 }
 
+// Paths in the imitated system's spelling: the report may describe another machine (a fixture, a
+// report file), so the host's separator says nothing.
+QString displayPath(const HardwareReport &report, QString path)
+{
+    if (report.os.family == u"windows")
+        path.replace(u'/', u'\\');
+    return path;
+}
+
 } // namespace
 
 QStringList ReportSummary::lines(const HardwareReport &report)
 {
     QStringList out;
-    out.append(tr("System: %1 (%2)").arg(osName(report.os), report.os.arch));
+    out.append(report.os.arch.isEmpty() ? tr("System: %1").arg(osName(report.os))
+                                        : tr("System: %1, %2").arg(osName(report.os), report.os.arch));
 
     const QList<GpuInfo> nvidia = report.nvidiaGpus();
     if (nvidia.isEmpty())
@@ -54,10 +55,14 @@ QStringList ReportSummary::lines(const HardwareReport &report)
     }
 
     const QString cpuName = report.cpu.name.isEmpty() ? tr("unknown processor") : report.cpu.name;
-    if (report.cpu.avx && !*report.cpu.avx)
-        out.append(tr("Processor: %1. It lacks AVX, which official TensorFlow builds since 1.6 need.").arg(cpuName));
+    // AVX is what decides whether official wheels run at all; AVX2 and the rest are in the details.
+    if (!report.cpu.avx)
+        out.append(tr("Processor: %1 (whether it has the AVX instructions TensorFlow needs could not be checked)")
+                       .arg(cpuName));
+    else if (*report.cpu.avx)
+        out.append(tr("Processor: %1, with the AVX instructions TensorFlow needs").arg(cpuName));
     else
-        out.append(tr("Processor: %1 (AVX: %2, AVX2: %3)").arg(cpuName, yesNo(report.cpu.avx), yesNo(report.cpu.avx2)));
+        out.append(tr("Processor: %1. It lacks AVX, which official TensorFlow builds since 1.6 need.").arg(cpuName));
 
     if (report.pythons.isEmpty())
         out.append(tr("No Python was found; tfsetup can install one."));
@@ -72,9 +77,9 @@ QStringList ReportSummary::lines(const HardwareReport &report)
     if (report.cudaToolkits.isEmpty())
         out.append(tr("No CUDA toolkit is installed (tfsetup can bring the parts TensorFlow needs)."));
     for (const CudaToolkitInfo &t : report.cudaToolkits)
-        out.append(tr("CUDA toolkit %1 in %2").arg(t.version, QDir::toNativeSeparators(t.path)));
+        out.append(tr("CUDA toolkit %1 in %2").arg(t.version, displayPath(report, t.path)));
     for (const CudnnInfo &c : report.cudnn)
-        out.append(tr("cuDNN %1 in %2").arg(c.version, QDir::toNativeSeparators(c.path)));
+        out.append(tr("cuDNN %1 in %2").arg(c.version, displayPath(report, c.path)));
     if (report.msvcRuntime && !report.msvcRuntime->present)
         out.append(tr("The Microsoft Visual C++ runtime is missing (%1).").arg(report.msvcRuntime->missing.join(QLatin1String(", "))));
     return out;
