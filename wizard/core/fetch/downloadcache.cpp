@@ -14,7 +14,7 @@ namespace tfsetup::core {
 namespace {
 
 class CacheText {
-    Q_DECLARE_TR_FUNCTIONS(DownloadCache)
+    Q_DECLARE_TR_FUNCTIONS(CacheText)
 };
 
 } // namespace
