@@ -1,3 +1,4 @@
+#include "fetch/curltransfer.h"
 #include "fetch/downloader.h"
 
 #include "support/coroutinetest.h"
@@ -104,7 +105,9 @@ private Q_SLOTS:
         QVERIFY(bad.start());
         bad.route("/a.bin", Response::bytes(m_payload).corruptAt(5)); // a mirror serving other bytes
         m_server->route("/a.bin", Response::bytes(m_payload));
-        Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+        TransferOptions inOrder = fastOptions();
+        inOrder.probeMirrors = false; // take the mirrors in the order given, bad ones first
+        Downloader downloader(inOrder, DownloadCache(cacheDir()));
         const QUrl missing = m_server->url(QStringLiteral("/missing.bin")); // 404
         const auto result = fetch(downloader, request({missing, bad.url(QStringLiteral("/a.bin")), m_server->url(QStringLiteral("/a.bin"))}));
         QVERIFY2(result.ok(), why(result).constData());
@@ -379,6 +382,38 @@ private Q_SLOTS:
         QFile::setPermissions(locked, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         QVERIFY(!result.ok());
         QCOMPARE(result.error().code, QStringLiteral("permission_denied"));
+    }
+
+    void mirrors_probeOrdersFastestFirstAndMissingLast()
+    {
+        LoopbackServer slow;
+        LoopbackServer fast;
+        QVERIFY(slow.start());
+        QVERIFY(fast.start());
+        slow.route("/a.bin", Response::bytes(m_payload).delayHeaders(600ms));
+        fast.route("/a.bin", Response::bytes(m_payload));
+        const QUrl missing = m_server->url(QStringLiteral("/missing.bin"));
+        const QList<QUrl> ordered = orderMirrorsByLatency(
+            {missing, slow.url(QStringLiteral("/a.bin")), fast.url(QStringLiteral("/a.bin"))}, fastOptions(), 3s);
+        QCOMPARE(ordered, (QList<QUrl>{fast.url(QStringLiteral("/a.bin")), slow.url(QStringLiteral("/a.bin")), missing}));
+        QCOMPARE(slow.requests("/a.bin").first().method, QByteArray("HEAD"));
+
+        // The downloader uses that order: the fast mirror serves the file, the slow one only a HEAD.
+        Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
+        const auto result = fetch(downloader, request({slow.url(QStringLiteral("/a.bin")), fast.url(QStringLiteral("/a.bin"))}));
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(result->source, fast.url(QStringLiteral("/a.bin")));
+    }
+
+    void proxy_explicitSettingWinsOverEnvironment()
+    {
+        TransferOptions options;
+        options.proxy = QStringLiteral("http://127.0.0.1:3128");
+        QCOMPARE(proxyFor(QUrl(QStringLiteral("https://developer.download.nvidia.com/x")), options), options.proxy);
+        qputenv("https_proxy", "http://127.0.0.1:9");
+        // The environment's proxy is left to libcurl, which also honours no_proxy.
+        QVERIFY(proxyFor(QUrl(QStringLiteral("https://developer.download.nvidia.com/x")), TransferOptions{}).isEmpty());
+        qunsetenv("https_proxy");
     }
 
     void request_invalidChecksumIsRefusedUpFront()

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkProxyFactory>
 #include <QSaveFile>
 
 #include <curl/curl.h>
@@ -418,9 +419,10 @@ CURL *makeEasy(Segment &s, const TransferOptions &options)
     curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, long(options.stallTimeout.count()));
     const QByteArray agent = options.userAgent.toUtf8();
     curl_easy_setopt(easy, CURLOPT_USERAGENT, agent.constData());
-    if (!options.proxy.isEmpty()) {
-        const QByteArray proxy = options.proxy.toUtf8();
-        curl_easy_setopt(easy, CURLOPT_PROXY, proxy.constData());
+    const QString proxy = proxyFor(s.job->url, options);
+    if (!proxy.isEmpty()) {
+        const QByteArray bytes = proxy.toUtf8();
+        curl_easy_setopt(easy, CURLOPT_PROXY, bytes.constData());
     }
     if (!options.caBundle.isEmpty()) {
         const QByteArray ca = QFile::encodeName(options.caBundle);
@@ -438,6 +440,100 @@ CURL *makeEasy(Segment &s, const TransferOptions &options)
 }
 
 } // namespace
+
+QString proxyFor(const QUrl &url, const TransferOptions &options)
+{
+    if (!options.proxy.isEmpty())
+        return options.proxy;
+    for (const char *name : {"https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}) {
+        if (!qEnvironmentVariableIsEmpty(name))
+            return {}; // libcurl honours these (and no_proxy) itself
+    }
+    const QList<QNetworkProxy> proxies = QNetworkProxyFactory::systemProxyForQuery(QNetworkProxyQuery(url));
+    for (const QNetworkProxy &p : proxies) {
+        if (p.type() == QNetworkProxy::HttpProxy)
+            return QStringLiteral("http://%1:%2").arg(p.hostName()).arg(p.port());
+        if (p.type() == QNetworkProxy::Socks5Proxy)
+            return QStringLiteral("socks5h://%1:%2").arg(p.hostName()).arg(p.port());
+    }
+    return {};
+}
+
+QList<QUrl> orderMirrorsByLatency(const QList<QUrl> &urls, const TransferOptions &options,
+                                  std::chrono::milliseconds budget)
+{
+    if (urls.size() < 2)
+        return urls;
+    ensureCurlGlobalInit();
+    struct Probe {
+        QUrl url;
+        int index = 0;
+        CURL *easy = nullptr;
+        bool ok = false;
+        double seconds = 1e9;
+    };
+    std::vector<Probe> probes(size_t(urls.size()));
+    CURLM *multi = curl_multi_init();
+    const long budgetMs = long(budget.count());
+    std::vector<QByteArray> keep; // option strings must outlive the transfers
+    for (qsizetype i = 0; i < urls.size(); ++i) {
+        Probe &p = probes[size_t(i)];
+        p.url = urls[i];
+        p.index = int(i);
+        p.easy = curl_easy_init();
+        keep.push_back(p.url.toEncoded());
+        curl_easy_setopt(p.easy, CURLOPT_URL, keep.back().constData());
+        curl_easy_setopt(p.easy, CURLOPT_NOBODY, 1L);
+        curl_easy_setopt(p.easy, CURLOPT_FOLLOWLOCATION, 1L);
+        curl_easy_setopt(p.easy, CURLOPT_MAXREDIRS, 5L);
+        curl_easy_setopt(p.easy, CURLOPT_FAILONERROR, 1L);
+        curl_easy_setopt(p.easy, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(p.easy, CURLOPT_TIMEOUT_MS, budgetMs);
+        curl_easy_setopt(p.easy, CURLOPT_PRIVATE, &p);
+        curl_easy_setopt(p.easy, CURLOPT_REDIR_PROTOCOLS_STR, p.url.scheme() == u"https" ? "https" : "http,https");
+        if (!options.caBundle.isEmpty()) {
+            keep.push_back(QFile::encodeName(options.caBundle));
+            curl_easy_setopt(p.easy, CURLOPT_CAINFO, keep.back().constData());
+        }
+        const QString proxy = proxyFor(p.url, options);
+        if (!proxy.isEmpty()) {
+            keep.push_back(proxy.toUtf8());
+            curl_easy_setopt(p.easy, CURLOPT_PROXY, keep.back().constData());
+        }
+        curl_multi_add_handle(multi, p.easy);
+    }
+    int running = 1;
+    while (running > 0) {
+        curl_multi_perform(multi, &running);
+        int queued = 0;
+        while (CURLMsg *msg = curl_multi_info_read(multi, &queued)) {
+            if (msg->msg != CURLMSG_DONE)
+                continue;
+            Probe *p = nullptr;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char **>(&p));
+            p->ok = msg->data.result == CURLE_OK;
+            curl_off_t micros = 0;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_TOTAL_TIME_T, &micros);
+            p->seconds = double(micros) / 1e6;
+        }
+        if (running > 0)
+            curl_multi_poll(multi, nullptr, 0, 50, nullptr);
+    }
+    for (Probe &p : probes) {
+        curl_multi_remove_handle(multi, p.easy);
+        curl_easy_cleanup(p.easy);
+    }
+    curl_multi_cleanup(multi);
+    std::stable_sort(probes.begin(), probes.end(), [](const Probe &a, const Probe &b) {
+        if (a.ok != b.ok)
+            return a.ok;
+        return a.ok && a.seconds < b.seconds;
+    });
+    QList<QUrl> ordered;
+    for (const Probe &p : probes)
+        ordered.append(p.url);
+    return ordered;
+}
 
 void discardPartial(const QString &partPath)
 {

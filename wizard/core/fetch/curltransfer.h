@@ -39,6 +39,15 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
                                          const std::atomic<bool> &cancel,
                                          const std::function<void(qint64, qint64)> &progress);
 
+// Asks every mirror for the file's headers at once (HEAD, a few seconds at most) and returns them
+// fastest first; mirrors that failed or lack the file go last, in their original order.
+QList<QUrl> orderMirrorsByLatency(const QList<QUrl> &urls, const TransferOptions &options,
+                                  std::chrono::milliseconds budget);
+
+// The proxy curl should use for url: options.proxy, else the environment's (curl reads it
+// itself), else the system's (Windows Internet settings, via Qt). Empty: connect directly.
+QString proxyFor(const QUrl &url, const TransferOptions &options);
+
 // Forgets a part file and its state (after a checksum mismatch or a server that changed the file).
 void discardPartial(const QString &partPath);
 

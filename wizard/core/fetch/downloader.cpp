@@ -107,7 +107,10 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
 
     const QString part = partPathFor(request.destination);
     int segments = std::clamp(request.segments, 1, m_maxConnections);
-    for (const QUrl &url : request.urls) {
+    const QList<QUrl> mirrors = m_options.probeMirrors
+                                    ? orderMirrorsByLatency(request.urls, m_options, m_options.probeBudget)
+                                    : request.urls;
+    for (const QUrl &url : mirrors) {
         progress.mirror = url;
         int retries = 0;
         for (;;) {

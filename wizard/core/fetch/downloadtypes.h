@@ -46,6 +46,9 @@ struct TransferOptions {
     int retriesPerMirror = 3;              // resumed retries after a dropped connection
     qint64 minSegmentBytes = 4 * 1024 * 1024;
     QString userAgent = QStringLiteral("tfsetup");
+    // With several mirrors, ask them all first (HEAD) and start with the fastest that has the file.
+    bool probeMirrors = true;
+    std::chrono::milliseconds probeBudget{3000};
 };
 
 } // namespace tfsetup::core
