@@ -10,17 +10,6 @@ namespace tfsetup::core {
 
 namespace {
 
-// Two target paths name the same thing when the host resolves them to the same file: the
-// /usr/local/cuda -> cuda-13.0 symlink, or "c:\program files" against "C:/Program Files".
-QString identity(const SystemView &system, const QString &path)
-{
-    const QString host = system.hostPath(path);
-    QString key = host.isEmpty() ? path : QFileInfo(host).canonicalFilePath();
-    if (key.isEmpty())
-        key = host;
-    return system.os() == OsFamily::Windows ? key.toLower() : key;
-}
-
 QString lastComponent(const QString &path)
 {
     return path.section(u'/', -1);
@@ -133,7 +122,7 @@ void scanCudaToolkits(SystemView &system, HardwareReport &report)
     for (const Candidate &c : toolkitCandidates(system, report)) {
         if (!looksLikeToolkit(system, c.path))
             continue;
-        const QString key = identity(system, c.path);
+        const QString key = system.identity(c.path);
         const qsizetype at = keys.indexOf(key);
         if (at < 0) {
             keys.append(key);
@@ -174,9 +163,9 @@ QList<CudnnRoot> cudnnRoots(const SystemView &system, const HardwareReport &repo
     QList<CudnnRoot> roots;
     QSet<QString> seen;
     auto addPrefix = [&](const QString &prefix) {
-        if (!system.isDir(prefix) || seen.contains(identity(system, prefix)))
+        if (!system.isDir(prefix) || seen.contains(system.identity(prefix)))
             return;
-        seen.insert(identity(system, prefix));
+        seen.insert(system.identity(prefix));
         roots.append({{SystemView::join(prefix, QStringLiteral("include"))},
                       {SystemView::join(prefix, QStringLiteral("bin")), SystemView::join(prefix, QStringLiteral("lib64")),
                        SystemView::join(prefix, QStringLiteral("lib")), SystemView::join(prefix, QStringLiteral("lib/x64"))}});
@@ -240,7 +229,7 @@ void scanCudnn(SystemView &system, HardwareReport &report)
                     continue;
                 }
                 foundHeader = true;
-                const QString key = identity(system, path);
+                const QString key = system.identity(path);
                 if (!seenFiles.contains(key)) {
                     seenFiles.insert(key);
                     report.cudnn.append({path, *version, QStringLiteral("header")});
@@ -252,7 +241,7 @@ void scanCudnn(SystemView &system, HardwareReport &report)
                 report.problems.append({QStringLiteral("cudnn"), unreadable + u": no CUDNN_MAJOR/MINOR/PATCHLEVEL"});
         }
         for (const QString &dir : root.libraryDirs) {
-            const QString key = identity(system, dir);
+            const QString key = system.identity(dir);
             if (seenLibraryDirs.contains(key) || !system.isDir(dir))
                 continue;
             seenLibraryDirs.insert(key);

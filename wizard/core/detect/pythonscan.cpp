@@ -18,15 +18,6 @@ struct Candidate {
     QString key; // host identity, for deduplication
 };
 
-QString identity(const SystemView &system, const QString &path)
-{
-    const QString host = system.hostPath(path);
-    QString key = host.isEmpty() ? path : QFileInfo(host).canonicalFilePath();
-    if (key.isEmpty())
-        key = host;
-    return system.os() == OsFamily::Windows ? key.toLower() : key;
-}
-
 QString dirOf(const QString &path)
 {
     return path.section(u'/', 0, -2);
@@ -150,7 +141,7 @@ public:
         path = m_system.normalize(path);
         if (!m_system.isFile(path))
             return;
-        const QString key = identity(m_system, path);
+        const QString key = m_system.identity(path);
         for (Candidate &c : m_candidates) {
             if (c.key != key)
                 continue;

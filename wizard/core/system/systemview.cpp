@@ -139,6 +139,15 @@ QString SystemView::findExecutable(const QString &name) const
     return {};
 }
 
+QString SystemView::identity(const QString &path) const
+{
+    const QString host = hostPath(path);
+    QString key = host.isEmpty() ? path : QFileInfo(host).canonicalFilePath();
+    if (key.isEmpty())
+        key = host;
+    return os() == OsFamily::Windows ? key.toLower() : key;
+}
+
 QString SystemView::homeDir() const
 {
     if (os() == OsFamily::Windows) {

@@ -107,6 +107,9 @@ public:
     QString normalize(const QString &path) const;
     // First PATH entry holding name (with .exe tried on Windows); empty when none.
     QString findExecutable(const QString &name) const;
+    // A key equal for two target paths that name the same file: the /usr/local/cuda -> cuda-13.0
+    // symlink, or "c:\\program files" against "C:/Program Files". For deduplicating findings.
+    QString identity(const QString &path) const;
     // The user's home folder in the imitated OS (USERPROFILE on Windows, HOME elsewhere).
     QString homeDir() const;
 };
