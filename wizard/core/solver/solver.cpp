@@ -303,7 +303,7 @@ Solution Solver::solve(const HardwareReport &report, const SolverConstraints &co
             } else if (!route.arch.contains(m.arch)) {
                 routeReasons.append({QStringLiteral("arch_unsupported"),
                                      tr("The %1 route needs a %2 processor; this machine is %3.")
-                                         .arg(route.name, route.arch.join(QStringLiteral(" or ")), m.arch)});
+                                         .arg(route.name, route.arch.join(tr(" or ", "joins processor architectures: x86_64 or arm64")), m.arch)});
             }
         }
         if (route.accelerator == u"nvidia" && m.nvidia.isEmpty()) {
