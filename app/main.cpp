@@ -7,6 +7,7 @@
 #include "util/runlog.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QLocale>
 
 namespace {
@@ -49,6 +50,36 @@ int runHeadless(int argc, char **argv, const QStringList &args)
     return core::cli::dispatch(args);
 }
 
+// `tfsetup` alone, or `tfsetup wizard [--root DIR --env-file FILE --os windows|linux] [--language L]`:
+// the wizard over this machine or over a fixture tree (demonstrations, screenshots, lab training).
+int runWizard(int argc, char **argv, const QStringList &args)
+{
+    QApplication app(argc, argv);
+    setIdentity();
+    core::Translations translations;
+    QCommandLineParser parser;
+    core::cli::addSystemOptions(parser);
+    parser.addOption({QStringLiteral("language"), core::cli::Cli::tr("Use this language (en, zh_CN) instead of the system's."),
+                      QStringLiteral("LANG")});
+    QStringList wizardArgs = args.mid(1);
+    wizardArgs[0] = args.value(0) + QStringLiteral(" wizard");
+    if (args.size() > 1) {
+        if (const int code = core::cli::parseOrExit(parser, wizardArgs, core::cli::Cli::tr("Open the setup wizard.")); code >= 0)
+            return code;
+    }
+    translations.setLanguage(parser.isSet(QStringLiteral("language")) ? parser.value(QStringLiteral("language"))
+                                                                      : core::Translations::bestFor(QLocale::system()));
+    core::RunLog::start();
+    auto system = core::cli::systemFromOptions(parser);
+    if (!system) {
+        core::cli::printError(system.error());
+        return core::cli::UsageError;
+    }
+    ui::SetupWizard wizard(**system, &translations);
+    wizard.show();
+    return app.exec();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -57,6 +88,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < argc; ++i)
         args.append(QString::fromLocal8Bit(argv[i]));
 
+    if (args.value(1) == u"wizard")
+        return runWizard(argc, argv, args);
     if (args.size() > 1)
         return runHeadless(argc, argv, args);
     if (!hasDisplay()) {
@@ -65,13 +98,5 @@ int main(int argc, char **argv)
         return runHeadless(argc, argv, args);
     }
 
-    QApplication app(argc, argv);
-    setIdentity();
-    core::Translations translations;
-    translations.setLanguage(core::Translations::bestFor(QLocale::system()));
-    core::RunLog::start();
-    core::RealSystem system;
-    ui::SetupWizard wizard(system, &translations);
-    wizard.show();
-    return app.exec();
+    return runWizard(argc, argv, args);
 }

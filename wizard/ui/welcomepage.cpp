@@ -35,6 +35,7 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     : QWizardPage(parent)
     , m_state(state)
     , m_translations(translations)
+    , m_intro(new QLabel(this))
     , m_modes(new QButtonGroup(this))
     , m_newRadio(new QRadioButton(this))
     , m_repairRadio(new QRadioButton(this))
@@ -46,6 +47,10 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     , m_languageCombo(new QComboBox(this))
 {
     setObjectName(QStringLiteral("welcomePage"));
+    // The long explanation lives in the page, not the header: the wizard's header does not grow,
+    // and a three-line subtitle (as in Chinese) would be cut off.
+    m_intro->setObjectName(QStringLiteral("welcomeIntro"));
+    m_intro->setWordWrap(true);
     m_newRadio->setObjectName(QStringLiteral("modeNewRadio"));
     m_repairRadio->setObjectName(QStringLiteral("modeRepairRadio"));
     m_labRadio->setObjectName(QStringLiteral("modeLabRadio"));
@@ -75,7 +80,8 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(languageRow);
-    layout->addSpacing(8);
+    layout->addWidget(m_intro);
+    layout->addSpacing(12);
     layout->addWidget(m_newRadio);
     layout->addWidget(m_newHint);
     layout->addSpacing(8);
@@ -121,9 +127,10 @@ void WelcomePage::changeEvent(QEvent *event)
 void WelcomePage::retranslate()
 {
     setTitle(tr("Welcome"));
-    setSubTitle(tr("This wizard sets up TensorFlow with GPU support on this computer. "
-                   "It checks your hardware, picks versions that work together, downloads "
-                   "them from the official sites and tests the result."));
+    setSubTitle(tr("TensorFlow with GPU support, set up for you."));
+    m_intro->setText(tr("This wizard sets up TensorFlow with GPU support on this computer. "
+                        "It checks your hardware, picks versions that work together, downloads "
+                        "them from the official sites and tests the result."));
     m_newRadio->setText(tr("&Set up a new TensorFlow environment"));
     m_newHint->setText(tr("Choose this if you have not installed TensorFlow with tfsetup yet."));
     m_repairRadio->setText(tr("&Repair an existing environment"));

@@ -38,6 +38,7 @@ private:
 
     WizardState &m_state;
     core::Translations *m_translations;
+    QLabel *m_intro;
     QButtonGroup *m_modes;
     QRadioButton *m_newRadio;
     QRadioButton *m_repairRadio;

@@ -17,6 +17,9 @@ int runFetch(const QStringList &arguments);
 const QList<Command> &commands()
 {
     static const QList<Command> list{
+        // Opened by main(), which owns the GUI; listed here for the help text.
+        {"wizard", [] { return Cli::tr("Open the setup wizard (the default), also over a --root folder"); },
+         [](const QStringList &) { return int(UsageError); }},
         {"detect", [] { return Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, CUDA and cuDNN"); }, runDetect},
         {"plan", [] { return Cli::tr("Choose a working TensorFlow / CUDA / cuDNN / Python combination"); }, runPlan},
         {"fetch", [] { return Cli::tr("Download a file and verify its official checksum (resumable, mirrors, cache)"); }, runFetch},

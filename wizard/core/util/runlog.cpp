@@ -59,7 +59,8 @@ void handler(QtMsgType type, const QMessageLogContext &context, const QString &m
             s.file.flush();
         }
     }
-    if (type >= QtWarningMsg && qEnvironmentVariableIsEmpty("TFSETUP_QUIET_LOG")) {
+    const bool serious = type == QtWarningMsg || type == QtCriticalMsg || type == QtFatalMsg;
+    if (serious && qEnvironmentVariableIsEmpty("TFSETUP_QUIET_LOG")) {
         fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
         fflush(stderr);
     }
