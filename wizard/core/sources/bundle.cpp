@@ -1,0 +1,438 @@
+#include "sources/bundle.h"
+
+#include "fetch/checksum.h"
+#include "fetch/downloadcache.h"
+#include "sources/redistmanifest.h"
+
+#include <QCoro/QCoroFuture>
+#include <QCoro/QCoroIODevice>
+#include <QCoro/QCoroNetworkReply>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QCryptographicHash>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <memory>
+
+namespace tfsetup::core {
+
+namespace {
+
+const QString bundleFileName = QStringLiteral("bundle.json");
+const QString formatName = QStringLiteral("tfsetup-bundle");
+
+QJsonObject toJson(const BundleFile &f)
+{
+    QJsonObject o{{QStringLiteral("file"), f.file}, {QStringLiteral("artifact"), f.artifact},
+                  {QStringLiteral("size"), double(f.size)}};
+    if (!f.sha256.isEmpty())
+        o.insert(QStringLiteral("sha256"), f.sha256);
+    if (!f.md5.isEmpty())
+        o.insert(QStringLiteral("md5"), f.md5);
+    return o;
+}
+
+Status writeFileAtomically(const QString &path, const QByteArray &bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        return Error{QStringLiteral("bundle_write_failed"),
+                     Bundle::tr("Cannot write %1. Check that the bundle folder is writable and has free space.")
+                         .arg(QDir::toNativeSeparators(path)),
+                     f.errorString()};
+    }
+    return Ok{};
+}
+
+// "tensorflow_cpu-2.10.0-cp310-cp310-win_amd64.whl" → {"tensorflow-cpu", "2.10.0"} (PEP 427 names).
+std::optional<std::pair<QString, QString>> wheelNameVersion(const QString &fileName)
+{
+    static const QRegularExpression re(QStringLiteral(R"(^([A-Za-z0-9_.]+)-([^-]+)(?:-\d[^-]*)?-[^-]+-[^-]+-[^-]+\.whl$)"));
+    const auto m = re.match(fileName);
+    if (!m.hasMatch())
+        return std::nullopt;
+    QString name = m.captured(1).toLower();
+    name.replace(QRegularExpression(QStringLiteral("[-_.]+")), QStringLiteral("-"));
+    return std::make_pair(name, m.captured(2));
+}
+
+} // namespace
+
+// ---- Bundle -------------------------------------------------------------------------------------
+
+Result<Bundle> Bundle::open(const QString &directory)
+{
+    const QString path = QDir(directory).filePath(bundleFileName);
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return Error{QStringLiteral("bundle_missing"),
+                     tr("%1 is not a tfsetup bundle (it has no bundle.json). Choose the folder that tfsetup bundle wrote.")
+                         .arg(QDir::toNativeSeparators(directory)),
+                     f.errorString()};
+    }
+    auto malformed = [&path](const QString &detail) {
+        return Error{QStringLiteral("bundle_malformed"),
+                     tr("The bundle description %1 is damaged or from an unknown tfsetup version. Write the bundle again.")
+                         .arg(QDir::toNativeSeparators(path)),
+                     detail};
+    };
+    if (f.size() > RedistManifest::maxManifestBytes)
+        return malformed(QStringLiteral("bundle.json is too large"));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
+    if (!doc.isObject())
+        return malformed(error.errorString());
+    const QJsonObject root = doc.object();
+    if (root.value(QStringLiteral("format")).toString() != formatName
+        || root.value(QStringLiteral("schema")).toInt() != schema)
+        return malformed(QStringLiteral("format or schema not recognised"));
+
+    Bundle b;
+    b.m_directory = QFileInfo(directory).absoluteFilePath();
+    b.m_list.route = root.value(QStringLiteral("route")).toString();
+    b.m_list.tensorflow = root.value(QStringLiteral("tensorflow")).toString();
+    b.m_list.os = root.value(QStringLiteral("os")).toString();
+    for (const QJsonValue &v : root.value(QStringLiteral("artifacts")).toArray())
+        b.m_list.artifacts.append(Artifact::fromJson(v.toObject()));
+    for (const QJsonValue &v : root.value(QStringLiteral("warnings")).toArray()) {
+        const QJsonObject o = v.toObject();
+        b.m_list.warnings.append({o.value(QStringLiteral("code")).toString(), o.value(QStringLiteral("message")).toString()});
+    }
+    for (const QJsonValue &v : root.value(QStringLiteral("files")).toArray()) {
+        const QJsonObject o = v.toObject();
+        BundleFile file;
+        file.file = o.value(QStringLiteral("file")).toString();
+        file.artifact = o.value(QStringLiteral("artifact")).toString();
+        file.sha256 = o.value(QStringLiteral("sha256")).toString();
+        file.md5 = o.value(QStringLiteral("md5")).toString();
+        file.size = qint64(o.value(QStringLiteral("size")).toDouble(-1));
+        if (!isSafeRelativePath(file.file))
+            return malformed(QStringLiteral("unsafe file path \"%1\"").arg(file.file));
+        if (!Checksum::parse(Checksum::Algorithm::Sha256, file.sha256) && !Checksum::parse(Checksum::Algorithm::Md5, file.md5))
+            return malformed(QStringLiteral("%1 has no valid checksum").arg(file.file));
+        if (file.size < 0)
+            return malformed(QStringLiteral("%1 has no size").arg(file.file));
+        if (file.artifact == u"wheelhouse")
+            b.m_hasWheelhouse = true;
+        b.m_files.append(file);
+    }
+    return b;
+}
+
+QString Bundle::wheelhouse() const
+{
+    return m_hasWheelhouse ? QDir(m_directory).filePath(QStringLiteral("wheelhouse")) : QString();
+}
+
+QString Bundle::requirementsFile() const
+{
+    return m_hasWheelhouse ? QDir(m_directory).filePath(QStringLiteral("wheelhouse/requirements.txt")) : QString();
+}
+
+QString Bundle::pathOf(const QString &artifactName) const
+{
+    for (const BundleFile &f : m_files) {
+        if (f.artifact == artifactName)
+            return QDir(m_directory).filePath(f.file);
+    }
+    return {};
+}
+
+Status Bundle::verify(const std::atomic<bool> *cancel) const
+{
+    QStringList missing, corrupt;
+    for (const BundleFile &f : m_files) {
+        if (cancel && cancel->load())
+            return Error{QStringLiteral("cancelled"), tr("Checking the bundle was cancelled."), {}};
+        const QString path = QDir(m_directory).filePath(f.file);
+        const QFileInfo info(path);
+        if (!info.isFile()) {
+            missing.append(f.file);
+            continue;
+        }
+        if (info.size() != f.size) {
+            corrupt.append(f.file);
+            continue;
+        }
+        const bool sha = !f.sha256.isEmpty();
+        const auto digest = hashFile(sha ? Checksum::Algorithm::Sha256 : Checksum::Algorithm::Md5, path, cancel);
+        if (!digest || QString::fromLatin1(*digest) != (sha ? f.sha256 : f.md5).toLower())
+            corrupt.append(f.file);
+    }
+    if (!corrupt.isEmpty()) {
+        return Error{QStringLiteral("bundle_corrupt"),
+                     tr("These files in the bundle do not match their checksums and were not used: %1. Copy the bundle "
+                        "again from the machine that wrote it.")
+                         .arg(corrupt.join(QStringLiteral(", "))),
+                     corrupt.join(u'\n')};
+    }
+    if (!missing.isEmpty()) {
+        return Error{QStringLiteral("bundle_incomplete"),
+                     tr("These files are missing from the bundle: %1. Copy the whole bundle folder.")
+                         .arg(missing.join(QStringLiteral(", "))),
+                     missing.join(u'\n')};
+    }
+    return Ok{};
+}
+
+QCoro::Task<Status> Bundle::verifyAsync() const
+{
+    const Bundle copy = *this;
+    co_return co_await QtConcurrent::run([copy] { return copy.verify(); });
+}
+
+// ---- BundleWriter -------------------------------------------------------------------------------
+
+QString BundleWriter::bundlePathOf(const Artifact &artifact)
+{
+    const QString origin = artifact.source == u"python.org" ? QStringLiteral("python") : QStringLiteral("nvidia");
+    return origin + u'/' + artifact.relativePath;
+}
+
+QCoro::Task<Result<Bundle>> BundleWriter::write(ArtifactList list, BundleOptions options)
+{
+    const QDir dir(options.directory);
+    if (!QDir().mkpath(dir.absolutePath())) {
+        co_return Error{QStringLiteral("bundle_write_failed"),
+                        tr("Cannot create the bundle folder %1.").arg(QDir::toNativeSeparators(options.directory)), {}};
+    }
+    // Refuse before downloading anything: a half-written bundle helps no one.
+    QStringList untrusted;
+    for (const Artifact &a : list.artifacts) {
+        if (a.kind != u"wheelhouse" && a.needsTrustOnFirstUse())
+            untrusted.append(a.fileName());
+        if (a.kind != u"wheelhouse" && !isSafeRelativePath(a.relativePath)) {
+            co_return Error{QStringLiteral("artifact_invalid"), tr("The artifact %1 has an unsafe path.").arg(a.name),
+                            a.relativePath};
+        }
+    }
+    if (!untrusted.isEmpty() && !options.trustOnFirstUse) {
+        co_return Error{QStringLiteral("trust_required"),
+                        tr("No official checksum exists for %1. Nothing was downloaded. If you accept these files as "
+                           "they are served now, run again with --trust-on-first-use; their checksums will be "
+                           "recorded in the bundle.")
+                            .arg(untrusted.join(QStringLiteral(", "))),
+                        {}};
+    }
+    (void)QFile::remove(dir.filePath(bundleFileName));
+
+    QList<BundleFile> files;
+    for (Artifact &a : list.artifacts) {
+        if (a.kind == u"wheelhouse") {
+            if (!options.includeWheelhouse)
+                continue;
+            auto wheels = co_await fetchWheelhouse(a, options);
+            if (!wheels)
+                co_return wheels.error();
+            files += *wheels;
+            continue;
+        }
+        auto file = co_await fetchArtifact(a, options);
+        if (!file)
+            co_return file.error();
+        if (a.needsTrustOnFirstUse()) {
+            a.sha256 = file->sha256;
+            a.note = tr("Trusted on first use: no published checksum exists; this SHA-256 was recorded when the "
+                        "bundle was written.");
+        }
+        files.append(*file);
+    }
+    for (const auto &[relative, bytes] : list.manifestFiles) {
+        if (!isSafeRelativePath(relative))
+            continue;
+        const QString file = QStringLiteral("nvidia/") + relative;
+        if (const Status s = writeFileAtomically(dir.filePath(file), bytes); !s)
+            co_return s.error();
+        files.append({file, QStringLiteral("manifest"),
+                      QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()), {},
+                      bytes.size()});
+    }
+
+    QJsonArray artifacts, fileArray, warnings;
+    for (const Artifact &a : list.artifacts) {
+        QJsonObject o = a.toJson();
+        if (a.kind != u"wheelhouse")
+            o.insert(QStringLiteral("file"), bundlePathOf(a));
+        artifacts.append(o);
+    }
+    for (const BundleFile &f : files)
+        fileArray.append(toJson(f));
+    for (const Finding &w : list.warnings)
+        warnings.append(w.toJson());
+    const QJsonObject root{{QStringLiteral("format"), formatName},
+                           {QStringLiteral("schema"), Bundle::schema},
+                           {QStringLiteral("route"), list.route},
+                           {QStringLiteral("tensorflow"), list.tensorflow},
+                           {QStringLiteral("os"), list.os},
+                           {QStringLiteral("artifacts"), artifacts},
+                           {QStringLiteral("files"), fileArray},
+                           {QStringLiteral("warnings"), warnings}};
+    if (const Status s = writeFileAtomically(dir.filePath(bundleFileName), QJsonDocument(root).toJson()); !s)
+        co_return s.error();
+    co_return Bundle::open(dir.absolutePath());
+}
+
+QCoro::Task<Result<BundleFile>> BundleWriter::fetchArtifact(Artifact artifact, BundleOptions options)
+{
+    const QString relative = bundlePathOf(artifact);
+    const QString destination = QDir(options.directory).filePath(relative);
+    QDir().mkpath(QFileInfo(destination).absolutePath());
+    BundleFile out{relative, artifact.name, artifact.sha256, artifact.sha256.isEmpty() ? artifact.md5 : QString(),
+                   artifact.size};
+    const bool trustFirstUse = artifact.needsTrustOnFirstUse();
+    const Checksum::Algorithm algorithm = artifact.sha256.isEmpty() && !trustFirstUse ? Checksum::Algorithm::Md5
+                                                                                       : Checksum::Algorithm::Sha256;
+    // Local mirrors first: verified exactly as a download would be.
+    for (const QUrl &url : artifact.urls) {
+        if (!url.isLocalFile() || !QFileInfo(url.toLocalFile()).isFile())
+            continue;
+        const auto digest = co_await QtConcurrent::run([algorithm, path = url.toLocalFile()] { return hashFile(algorithm, path); });
+        if (!digest)
+            continue;
+        const QString expected = algorithm == Checksum::Algorithm::Sha256 ? artifact.sha256 : artifact.md5;
+        if (!trustFirstUse && QString::fromLatin1(*digest) != expected)
+            continue; // a bad copy on a lab share: try the next source
+        if (const Status s = placeFile(url.toLocalFile(), destination, false); !s)
+            co_return s.error();
+        out.size = QFileInfo(destination).size();
+        if (trustFirstUse)
+            out.sha256 = QString::fromLatin1(*digest);
+        co_return out;
+    }
+    if (trustFirstUse) {
+        QStringList tried;
+        for (const QUrl &url : artifact.urls) {
+            if (url.isLocalFile())
+                continue;
+            auto digest = co_await fetchTrustingFirstUse(url, destination, options.stallTimeout);
+            if (!digest) {
+                tried.append(digest.error().detail);
+                continue;
+            }
+            out.sha256 = *digest;
+            out.size = QFileInfo(destination).size();
+            co_return out;
+        }
+        co_return Error{QStringLiteral("download_failed"),
+                        tr("%1 could not be downloaded from any source. Check the connection and the mirrors.")
+                            .arg(artifact.fileName()),
+                        tried.join(u'\n')};
+    }
+    auto result = co_await m_downloader.fetch(artifact.toDownloadRequest(destination));
+    if (!result)
+        co_return result.error();
+    out.size = result->bytes;
+    co_return out;
+}
+
+QCoro::Task<Result<QString>> BundleWriter::fetchTrustingFirstUse(QUrl url, QString destination,
+                                                                std::chrono::milliseconds stall)
+{
+    QNetworkAccessManager network;
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+    std::unique_ptr<QNetworkReply> reply(network.get(request));
+    const QString part = destination + QStringLiteral(".part");
+    QFile out(part);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        co_return Error{QStringLiteral("bundle_write_failed"), {}, part + QStringLiteral(": ") + out.errorString()};
+    Hasher hasher(Checksum::Algorithm::Sha256);
+    while (true) {
+        const QByteArray chunk = reply->readAll();
+        if (!chunk.isEmpty()) {
+            hasher.addData(chunk);
+            out.write(chunk);
+        }
+        if (reply->isFinished() && reply->bytesAvailable() == 0)
+            break;
+        if (!co_await qCoro(reply.get()).waitForReadyRead(stall) && !reply->isFinished()) {
+            reply->abort();
+            out.remove();
+            co_return Error{QStringLiteral("timeout"), {}, url.toString() + QStringLiteral(": stalled")};
+        }
+    }
+    out.close();
+    if (reply->error() != QNetworkReply::NoError) {
+        out.remove();
+        co_return Error{QStringLiteral("download_failed"), {}, url.toString() + QStringLiteral(": ") + reply->errorString()};
+    }
+    const QString contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
+    if (contentType.startsWith(QStringLiteral("text/html"))) {
+        out.remove();
+        co_return Error{QStringLiteral("html_page"), {}, url.toString() + QStringLiteral(": an HTML page, not the file")};
+    }
+    if (const Status s = placeFile(part, destination, true); !s)
+        co_return s.error();
+    co_return QString::fromLatin1(hasher.finalHex());
+}
+
+QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheelhouse(Artifact artifact, BundleOptions options)
+{
+    const QString wheelhouse = QDir(options.directory).filePath(QStringLiteral("wheelhouse"));
+    QDir().mkpath(wheelhouse);
+    QStringList args{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("download"),
+                     QStringLiteral("--disable-pip-version-check"), QStringLiteral("--no-input"),
+                     QStringLiteral("--progress-bar"), QStringLiteral("off"),
+                     QStringLiteral("--dest"), wheelhouse,
+                     QStringLiteral("--index-url"), artifact.indexUrl,
+                     QStringLiteral("--only-binary"), QStringLiteral(":all:")};
+    if (!options.pythonVersion.isEmpty())
+        args << QStringLiteral("--python-version") << options.pythonVersion;
+    for (const QString &platform : options.pipPlatforms)
+        args << QStringLiteral("--platform") << platform;
+    if (!options.caBundle.isEmpty())
+        args << QStringLiteral("--cert") << options.caBundle;
+    args << artifact.requirement;
+    const ProcessResult run = co_await m_system.run(options.python, args, options.pipTimeout);
+    if (!run.succeeded()) {
+        co_return Error{QStringLiteral("pip_download_failed"),
+                        tr("pip could not download %1 from %2. Check the index address (mirror) and that wheels exist "
+                           "for this Python and system.")
+                            .arg(artifact.requirement, artifact.indexUrl),
+                        run.error + u'\n' + QString::fromUtf8(run.standardError.right(4000))};
+    }
+    QList<BundleFile> files;
+    QMap<QString, QStringList> hashes; // "name==version" → sha256 of each wheel
+    const QStringList wheels = QDir(wheelhouse).entryList({QStringLiteral("*.whl")}, QDir::Files, QDir::Name);
+    for (const QString &wheel : wheels) {
+        const QString path = QDir(wheelhouse).filePath(wheel);
+        const auto digest = co_await QtConcurrent::run([path] { return hashFile(Checksum::Algorithm::Sha256, path); });
+        if (!digest)
+            co_return digest.error();
+        files.append({QStringLiteral("wheelhouse/") + wheel, QStringLiteral("wheelhouse"), QString::fromLatin1(*digest), {},
+                      QFileInfo(path).size()});
+        if (const auto nv = wheelNameVersion(wheel))
+            hashes[nv->first + QStringLiteral("==") + nv->second].append(QString::fromLatin1(*digest));
+    }
+    if (wheels.isEmpty()) {
+        co_return Error{QStringLiteral("pip_download_failed"), tr("pip downloaded no wheel for %1.").arg(artifact.requirement),
+                        QString::fromUtf8(run.standardOutput.right(4000))};
+    }
+    // Every wheel pinned by hash: the offline install runs pip with --require-hashes --no-index.
+    QByteArray requirements;
+    for (auto it = hashes.cbegin(); it != hashes.cend(); ++it) {
+        requirements += it.key().toUtf8();
+        for (const QString &h : it.value())
+            requirements += " \\\n    --hash=sha256:" + h.toLatin1();
+        requirements += '\n';
+    }
+    const QString reqPath = QDir(wheelhouse).filePath(QStringLiteral("requirements.txt"));
+    if (const Status s = writeFileAtomically(reqPath, requirements); !s)
+        co_return s.error();
+    files.append({QStringLiteral("wheelhouse/requirements.txt"), QStringLiteral("wheelhouse"),
+                  QString::fromLatin1(QCryptographicHash::hash(requirements, QCryptographicHash::Sha256).toHex()), {},
+                  requirements.size()});
+    co_return files;
+}
+
+} // namespace tfsetup::core

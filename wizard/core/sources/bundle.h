@@ -1,0 +1,104 @@
+#pragma once
+
+#include "fetch/downloader.h"
+#include "sources/artifact.h"
+#include "system/systemview.h"
+#include "util/result.h"
+
+#include <QCoro/QCoroTask>
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+
+#include <atomic>
+#include <chrono>
+
+namespace tfsetup::core {
+
+// An offline bundle: a self-describing folder that `install --offline --from DIR` installs from
+// and that any static web server can serve as a lab mirror.
+//
+//   DIR/bundle.json                      what is inside (format below, see sources/README.md)
+//   DIR/nvidia/compute/cuda/redist/…     archives and the verified manifests, laid out like NVIDIA's server
+//   DIR/nvidia/compute/cudnn/redist/…
+//   DIR/python/ftp/python/…              python.org installers
+//   DIR/wheelhouse/*.whl                 pip download of the plan's requirement
+//   DIR/wheelhouse/requirements.txt      every wheel pinned with --hash, for pip --require-hashes --no-index
+//
+// Served over HTTP, "--mirror http://lab/DIR/nvidia" and "--mirror python=http://lab/DIR/python"
+// resolve through it; the checksums stay those of the pinned manifests.
+
+struct BundleFile {
+    QString file;     // relative to the bundle folder: "nvidia/compute/…/x.tar.xz"
+    QString artifact; // the artifact's name, or "wheelhouse"
+    QString sha256;   // what the file must hash to
+    QString md5;      // only when no SHA-256 is known (full installers)
+    qint64 size = -1;
+};
+
+class Bundle {
+    Q_DECLARE_TR_FUNCTIONS(Bundle)
+
+public:
+    static constexpr int schema = 1;
+
+    // Reads DIR/bundle.json; rejects unknown formats and any file path that leaves the folder.
+    static Result<Bundle> open(const QString &directory);
+
+    QString directory() const { return m_directory; }
+    const ArtifactList &artifacts() const { return m_list; }
+    const QList<BundleFile> &files() const { return m_files; }
+    QString wheelhouse() const; // absolute path; empty when the bundle has none
+    QString requirementsFile() const; // absolute path of wheelhouse/requirements.txt
+    // Absolute path of an artifact's file, or empty.
+    QString pathOf(const QString &artifactName) const;
+
+    // Hashes every file and compares with bundle.json. The error (code "bundle_corrupt" or
+    // "bundle_incomplete") names each file that is missing or does not match.
+    Status verify(const std::atomic<bool> *cancel = nullptr) const;
+    // The same on a worker thread.
+    QCoro::Task<Status> verifyAsync() const;
+
+private:
+    QString m_directory;
+    ArtifactList m_list;
+    QList<BundleFile> m_files;
+    bool m_hasWheelhouse = false;
+};
+
+struct BundleOptions {
+    QString directory;
+    bool trustOnFirstUse = false;  // accept artifacts without any published checksum, recording what was seen
+    bool includeWheelhouse = true;
+    QString python = QStringLiteral("python3"); // runs `-m pip download`
+    QString pythonVersion;                      // target "3.10": pip downloads for it, not the running one
+    QStringList pipPlatforms;                   // target wheel platforms; empty: the running machine's
+    QString caBundle;                           // extra CA for an https index (lab proxies)
+    std::chrono::milliseconds pipTimeout{std::chrono::minutes(30)};
+    std::chrono::milliseconds stallTimeout{std::chrono::seconds(60)};
+};
+
+// Writes a bundle: every artifact through the Downloader (or copied from a local mirror, verified
+// the same way), the wheelhouse through pip, then bundle.json last, so a folder without
+// bundle.json is never mistaken for a complete bundle.
+class BundleWriter {
+    Q_DECLARE_TR_FUNCTIONS(BundleWriter)
+
+public:
+    BundleWriter(Downloader &downloader, SystemView &system) : m_downloader(downloader), m_system(system) {}
+
+    QCoro::Task<Result<Bundle>> write(ArtifactList list, BundleOptions options);
+
+    // Where an artifact goes inside the bundle: "<origin>/<relative path>".
+    static QString bundlePathOf(const Artifact &artifact);
+
+private:
+    QCoro::Task<Result<BundleFile>> fetchArtifact(Artifact artifact, BundleOptions options);
+    QCoro::Task<Result<QList<BundleFile>>> fetchWheelhouse(Artifact artifact, BundleOptions options);
+    QCoro::Task<Result<QString>> fetchTrustingFirstUse(QUrl url, QString destination, std::chrono::milliseconds stall);
+
+    Downloader &m_downloader;
+    SystemView &m_system;
+};
+
+} // namespace tfsetup::core

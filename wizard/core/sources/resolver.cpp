@@ -1,0 +1,488 @@
+#include "sources/resolver.h"
+
+#include "catalog/version.h"
+
+#include <QCoro/QCoroNetworkReply>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+
+namespace tfsetup::core {
+
+namespace {
+
+Finding finding(const char *code, const QString &message)
+{
+    return Finding{QLatin1String(code), message};
+}
+
+QString archiveFormatOf(const QString &path)
+{
+    for (const char *ext : {"tar.xz", "tar.gz", "tgz", "zip", "exe", "run", "whl"}) {
+        if (path.endsWith(u'.' + QLatin1String(ext)))
+            return QLatin1String(ext);
+    }
+    return {};
+}
+
+// NVIDIA's md5sum.txt: "<md5>  <path>" per line. Returns the digest for the line ending in fileName.
+QString md5For(const QByteArray &md5sums, const QString &fileName)
+{
+    for (const QByteArray &raw : md5sums.split('\n')) {
+        const QString line = QString::fromUtf8(raw).trimmed();
+        const qsizetype space = line.indexOf(u' ');
+        if (space != 32)
+            continue;
+        const QString path = line.mid(space).trimmed();
+        if (path == fileName || path.endsWith(u'/' + fileName))
+            return line.left(32).toLower();
+    }
+    return {};
+}
+
+} // namespace
+
+QString redistPlatform(const QString &os)
+{
+    return os == u"windows" ? QStringLiteral("windows-x86_64") : QStringLiteral("linux-x86_64");
+}
+
+Result<ResolveRequest> ResolveRequest::fromPlanJson(const QJsonObject &json)
+{
+    QJsonObject plan = json;
+    if (json.contains(QStringLiteral("recommended"))) {
+        if (!json.value(QStringLiteral("recommended")).isObject()) {
+            return Error{QStringLiteral("plan_empty"),
+                         ArtifactResolver::tr("The plan file has no recommended plan, so there is nothing to fetch. "
+                                              "Run tfsetup plan again with other choices."),
+                         {}};
+        }
+        plan = json.value(QStringLiteral("recommended")).toObject();
+    }
+    ResolveRequest r;
+    r.route = plan.value(QStringLiteral("route")).toString();
+    r.tensorflow = plan.value(QStringLiteral("tensorflow")).toString();
+    r.python = plan.value(QStringLiteral("python")).toString();
+    r.pythonInstalled = plan.value(QStringLiteral("python_installed")).toBool(true);
+    r.cuda = plan.value(QStringLiteral("cuda")).toString();
+    r.cudnn = plan.value(QStringLiteral("cudnn")).toString();
+    r.requirement = plan.value(QStringLiteral("requirement")).toString();
+    r.os = plan.value(QStringLiteral("os")).toString();
+    if (r.os.isEmpty())
+        r.os = r.route == u"windows-native" || r.route == u"directml" ? QStringLiteral("windows") : QStringLiteral("linux");
+    if (r.route.isEmpty() || r.tensorflow.isEmpty()) {
+        return Error{QStringLiteral("plan_malformed"),
+                     ArtifactResolver::tr("The plan file does not name a route and a TensorFlow version. Give the "
+                                          "output of tfsetup plan --json."),
+                     {}};
+    }
+    return r;
+}
+
+ArtifactResolver::ArtifactResolver(SourceCatalog catalog, MirrorSet mirrors)
+    : m_catalog(std::move(catalog)), m_mirrors(std::move(mirrors))
+{
+}
+
+ArtifactResolver::~ArtifactResolver() = default;
+
+void ArtifactResolver::setOriginBase(const QString &origin, const QUrl &base)
+{
+    m_originOverrides.append({origin, base});
+}
+
+QUrl ArtifactResolver::officialUrl(const QString &origin, const QString &relativePath) const
+{
+    QString base = m_catalog.originBase(origin);
+    for (const auto &[name, url] : m_originOverrides) {
+        if (name == origin)
+            base = url.toString();
+    }
+    while (base.endsWith(u'/'))
+        base.chop(1);
+    return QUrl(base + u'/' + relativePath);
+}
+
+QList<QUrl> ArtifactResolver::urlsFor(const QString &origin, const QString &relativePath) const
+{
+    QList<QUrl> urls;
+    for (const Mirror &m : m_mirrors.forOrigin(origin))
+        urls.append(m.urlFor(relativePath));
+    urls.append(officialUrl(origin, relativePath));
+    return urls;
+}
+
+QString ArtifactResolver::indexUrl() const
+{
+    const QList<Mirror> pypi = m_mirrors.forOrigin(QStringLiteral("pypi"));
+    if (!pypi.isEmpty())
+        return pypi.first().base.toString();
+    return officialUrl(QStringLiteral("pypi"), {}).toString().chopped(1);
+}
+
+QCoro::Task<Result<QByteArray>> ArtifactResolver::get(QUrl url)
+{
+    if (url.isLocalFile()) {
+        QFile f(url.toLocalFile());
+        if (!f.open(QIODevice::ReadOnly))
+            co_return Error{QStringLiteral("not_found"), {}, url.toLocalFile() + QStringLiteral(": ") + f.errorString()};
+        if (f.size() > RedistManifest::maxManifestBytes)
+            co_return Error{QStringLiteral("too_large"), {}, url.toLocalFile()};
+        co_return f.readAll();
+    }
+    if (!m_network)
+        m_network = std::make_unique<QNetworkAccessManager>();
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+    request.setHeader(QNetworkRequest::UserAgentHeader, QStringLiteral("tfsetup"));
+    if (!m_caBundle.isEmpty()) {
+        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+        ssl.addCaCertificates(QSslCertificate::fromPath(m_caBundle));
+        request.setSslConfiguration(ssl);
+    }
+    std::unique_ptr<QNetworkReply> reply(m_network->get(request));
+    reply->setReadBufferSize(0);
+    const bool finished = co_await qCoro(reply.get()).waitForFinished(m_timeout);
+    if (!finished) {
+        reply->abort();
+        co_return Error{QStringLiteral("timeout"), {}, url.toString() + QStringLiteral(": no answer in time")};
+    }
+    if (reply->error() != QNetworkReply::NoError)
+        co_return Error{QStringLiteral("not_found"), {}, url.toString() + QStringLiteral(": ") + reply->errorString()};
+    const QByteArray body = reply->read(RedistManifest::maxManifestBytes + 1);
+    if (body.size() > RedistManifest::maxManifestBytes)
+        co_return Error{QStringLiteral("too_large"), {}, url.toString()};
+    co_return body;
+}
+
+QCoro::Task<Result<ArtifactResolver::FetchedManifest>> ArtifactResolver::fetchManifest(QString product, ManifestPin pin)
+{
+    const QString relative = QStringLiteral("compute/%1/redist/%2").arg(product, pin.fileName());
+    const QUrl official = officialUrl(QStringLiteral("nvidia"), relative);
+    QStringList tried;
+    for (const QUrl &url : urlsFor(QStringLiteral("nvidia"), relative)) {
+        const bool isOfficial = url == official;
+        if (pin.sha256.isEmpty() && !isOfficial) {
+            tried.append(url.toString() + QStringLiteral(": skipped, a manifest without a pin is taken from NVIDIA only"));
+            continue;
+        }
+        auto bytes = co_await get(url);
+        if (!bytes) {
+            tried.append(bytes.error().detail);
+            continue;
+        }
+        const QString digest = QString::fromLatin1(QCryptographicHash::hash(*bytes, QCryptographicHash::Sha256).toHex());
+        if (!pin.sha256.isEmpty() && digest != pin.sha256) {
+            tried.append(QStringLiteral("%1: sha256 %2, pinned %3").arg(url.toString(), digest, pin.sha256));
+            continue;
+        }
+        auto manifest = RedistManifest::parse(*bytes, pin.fileName());
+        if (!manifest)
+            co_return manifest.error();
+        co_return FetchedManifest{std::move(*manifest), *bytes, url, !pin.sha256.isEmpty()};
+    }
+    co_return Error{QStringLiteral("manifest_unavailable"),
+                    tr("NVIDIA's manifest %1 could not be fetched and verified from any mirror. Check the internet "
+                       "connection or the mirror settings.")
+                        .arg(pin.fileName()),
+                    tried.join(u'\n')};
+}
+
+QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest request)
+{
+    ArtifactList list;
+    list.route = request.route;
+    list.tensorflow = request.tensorflow;
+    list.os = request.os;
+    const bool toolkitRoute = !request.cuda.isEmpty() && (request.route == u"windows-native" || request.route == u"linux-toolkit");
+    if (toolkitRoute) {
+        if (request.cudaFrom == u"installer") {
+            if (const Status s = co_await addCudaInstaller(request, &list); !s)
+                co_return s.error();
+        } else {
+            if (const Status s = co_await addCudaArchives(request, &list); !s)
+                co_return s.error();
+        }
+        if (const Status s = co_await addCudnn(request, &list); !s)
+            co_return s.error();
+    }
+    addPython(request, &list);
+    addWheelhouse(request, &list);
+    co_return list;
+}
+
+QCoro::Task<Status> ArtifactResolver::addCudaArchives(ResolveRequest request, ArtifactList *list)
+{
+    auto pin = m_catalog.cudaManifest(request.cuda);
+    if (!pin) {
+        list->warnings.append(finding("cuda_no_manifest",
+                                      tr("No NVIDIA redistributable manifest is known for CUDA %1. Use the full "
+                                         "installer route (--cuda-from installer) instead.")
+                                          .arg(request.cuda)));
+        co_return Ok{};
+    }
+    auto fetched = co_await fetchManifest(QStringLiteral("cuda"), *pin);
+    if (!fetched && !pin->fallback.isEmpty()) {
+        const auto fallback = m_catalog.cudaManifest(pin->fallback);
+        if (fallback) {
+            list->warnings.append(finding(
+                "cuda_fallback_untested",
+                tr("NVIDIA has no redistributable archives for CUDA %1. tfsetup uses the CUDA %2 archives instead: they "
+                   "provide the same library names, but this combination is outside TensorFlow's tested configuration. "
+                   "For the tested toolkit, choose the full CUDA %1 installer (needs administrator rights).")
+                    .arg(request.cuda, fallback->version)));
+            pin = fallback;
+            fetched = co_await fetchManifest(QStringLiteral("cuda"), *pin);
+        }
+    }
+    if (!fetched)
+        co_return fetched.error();
+    if (!fetched->pinned) {
+        list->warnings.append(finding("manifest_unpinned",
+                                      tr("tfsetup has no pinned checksum for NVIDIA's %1; it was taken from NVIDIA over a "
+                                         "verified connection.")
+                                          .arg(pin->fileName())));
+    }
+    keepManifest(QStringLiteral("cuda"), *fetched, list);
+    const auto set = m_catalog.components(pin->version);
+    if (!set)
+        co_return Error{QStringLiteral("catalog_incomplete"),
+                        tr("The sources catalog does not say which CUDA %1 components TensorFlow needs. Update tfsetup.")
+                            .arg(pin->version),
+                        {}};
+    const QString platform = redistPlatform(request.os);
+    QStringList wanted = set->components;
+    if (request.includeOptional)
+        wanted += set->optional;
+    for (const QString &key : wanted) {
+        const bool optional = set->optional.contains(key);
+        const RedistComponent *component = fetched->manifest.component(key);
+        const RedistFile *file = component ? component->file(platform) : nullptr;
+        if (!file) {
+            if (!optional) {
+                list->warnings.append(finding("component_missing", tr("NVIDIA's %1 has no %2 for %3.")
+                                                                       .arg(pin->fileName(), key, platform)));
+            }
+            continue;
+        }
+        Artifact a;
+        a.name = key;
+        a.version = component->version;
+        a.platform = platform;
+        a.kind = QStringLiteral("cuda-redist-archive");
+        a.source = QStringLiteral("nvidia-redist");
+        a.manifest = pin->fileName();
+        a.relativePath = QStringLiteral("compute/cuda/redist/") + file->relativePath;
+        a.archiveFormat = archiveFormatOf(file->relativePath);
+        a.urls = urlsFor(QStringLiteral("nvidia"), a.relativePath);
+        a.sha256 = file->sha256;
+        a.md5 = file->md5;
+        a.size = file->size;
+        a.trust = Artifact::Trust::Official;
+        a.optional = optional;
+        list->artifacts.append(a);
+    }
+    co_return Ok{};
+}
+
+void ArtifactResolver::keepManifest(const QString &product, const FetchedManifest &fetched, ArtifactList *list)
+{
+    list->manifestFiles.append({QStringLiteral("compute/%1/redist/%2").arg(product, fetched.manifest.fileName()), fetched.bytes});
+}
+
+QCoro::Task<Status> ArtifactResolver::addCudaInstaller(ResolveRequest request, ArtifactList *list)
+{
+    const auto installer = m_catalog.installer(request.cuda);
+    if (!installer) {
+        co_return Error{QStringLiteral("installer_unknown"),
+                        tr("tfsetup knows no full installer for CUDA %1. Use the portable route instead.").arg(request.cuda),
+                        {}};
+    }
+    const QUrl official(request.os == u"windows" ? installer->windowsUrl : installer->linuxUrl);
+    const QString path = official.path().mid(1);
+    Artifact a;
+    a.name = QStringLiteral("cuda");
+    a.version = installer->version;
+    a.platform = redistPlatform(request.os);
+    a.kind = QStringLiteral("cuda-installer");
+    a.source = QStringLiteral("nvidia-installer");
+    a.relativePath = path;
+    a.archiveFormat = archiveFormatOf(path);
+    a.urls = urlsFor(QStringLiteral("nvidia"), path);
+    a.needsAdmin = true;
+    a.checksumUrl = installer->md5sumUrl;
+    if (const auto args = m_catalog.installerArguments(request.os)) {
+        for (QString arg : args->arguments)
+            a.installArguments.append(arg.replace(QStringLiteral("{cuda}"), version::majorMinor(request.cuda)));
+    }
+    // The MD5 list is taken from NVIDIA itself, never from a mirror.
+    const QString md5Path = QUrl(installer->md5sumUrl).path().mid(1);
+    const auto sums = co_await get(officialUrl(QStringLiteral("nvidia"), md5Path));
+    if (sums)
+        a.md5 = md5For(*sums, a.fileName());
+    if (a.md5.isEmpty()) {
+        a.trust = Artifact::Trust::None;
+        list->warnings.append(finding("installer_checksum_unavailable",
+                                      tr("NVIDIA's MD5 list for the CUDA %1 installer could not be read, so the "
+                                         "installer has no checksum yet. Try again online, or choose to trust it on "
+                                         "first use.")
+                                          .arg(installer->version)));
+    } else {
+        a.trust = Artifact::Trust::OfficialMd5;
+        a.note = tr("NVIDIA publishes only an MD5 checksum for full installers; MD5 detects damage, not tampering.");
+    }
+    list->warnings.append(finding("installer_needs_admin",
+                                  tr("The full CUDA %1 installer changes the whole system and needs administrator "
+                                     "rights; the display driver is not installed with it.")
+                                      .arg(installer->version)));
+    list->artifacts.append(a);
+    co_return Ok{};
+}
+
+QCoro::Task<Status> ArtifactResolver::addCudnn(ResolveRequest request, ArtifactList *list)
+{
+    if (request.cudnn.isEmpty())
+        co_return Ok{};
+    const QString platform = redistPlatform(request.os);
+    const QString variant = QStringLiteral("cuda") + version::major(request.cuda);
+    if (m_catalog.needsZlibwapi(request.cudnn, request.os)) {
+        list->warnings.append(finding("zlibwapi_needed",
+                                      tr("cuDNN %1 on Windows needs zlibwapi.dll, which NVIDIA does not ship with it. "
+                                         "tfsetup does not download it from unofficial sites; see the details.")
+                                          .arg(request.cudnn)));
+    }
+    QStringList tried;
+    for (const ManifestPin &pin : m_catalog.cudnnManifests(request.cudnn)) {
+        auto fetched = co_await fetchManifest(QStringLiteral("cudnn"), pin);
+        if (!fetched) {
+            tried.append(fetched.error().detail);
+            continue;
+        }
+        const RedistComponent *component = fetched->manifest.component(QStringLiteral("cudnn"));
+        const RedistFile *file = component ? component->file(platform, variant) : nullptr;
+        if (component && !file)
+            file = component->file(platform); // manifests without CUDA variants
+        if (!file) {
+            list->warnings.append(finding("component_missing",
+                                          tr("NVIDIA's %1 has no cuDNN for %2 and CUDA %3.")
+                                              .arg(pin.fileName(), platform, version::major(request.cuda))));
+            co_return Ok{};
+        }
+        keepManifest(QStringLiteral("cudnn"), *fetched, list);
+        if (!fetched->pinned)
+            list->warnings.append(finding("manifest_unpinned",
+                                          tr("tfsetup has no pinned checksum for NVIDIA's %1; it was taken from NVIDIA "
+                                             "over a verified connection.")
+                                              .arg(pin.fileName())));
+        Artifact a;
+        a.name = QStringLiteral("cudnn");
+        a.version = component->version;
+        a.platform = platform;
+        a.kind = QStringLiteral("cudnn-archive");
+        a.source = QStringLiteral("nvidia-redist");
+        a.manifest = pin.fileName();
+        a.relativePath = QStringLiteral("compute/cudnn/redist/") + file->relativePath;
+        a.archiveFormat = archiveFormatOf(file->relativePath);
+        a.urls = urlsFor(QStringLiteral("nvidia"), a.relativePath);
+        a.sha256 = file->sha256;
+        a.md5 = file->md5;
+        a.size = file->size;
+        a.trust = Artifact::Trust::Official;
+        list->artifacts.append(a);
+        co_return Ok{};
+    }
+    const QList<CudnnArchive> archives = m_catalog.cudnnArchives(request.cudnn, platform);
+    if (archives.isEmpty()) {
+        list->warnings.append(finding("cudnn_unavailable", tr("tfsetup knows no download of cuDNN %1 for %2.")
+                                                               .arg(request.cudnn, platform)));
+        co_return Ok{};
+    }
+    const CudnnArchive &archive = archives.first();
+    Artifact a;
+    a.name = QStringLiteral("cudnn");
+    a.version = archive.version;
+    a.platform = platform;
+    a.kind = QStringLiteral("cudnn-archive");
+    a.source = QStringLiteral("nvidia-cudnn-archive");
+    a.relativePath = QUrl(archive.url).path().mid(1);
+    a.archiveFormat = archiveFormatOf(a.relativePath);
+    a.urls = urlsFor(QStringLiteral("nvidia"), a.relativePath);
+    a.sha256 = archive.sha256;
+    a.note = archive.source;
+    if (archive.sha256.isEmpty()) {
+        a.trust = Artifact::Trust::None;
+        list->warnings.append(finding("cudnn_no_checksum",
+                                      tr("NVIDIA publishes no checksum for cuDNN %1 (%2), and tfsetup knows no "
+                                         "independent one. It can only be used if you choose to trust the file on "
+                                         "first use.")
+                                          .arg(archive.version, a.fileName())));
+    } else {
+        a.trust = Artifact::Trust::ThirdParty;
+        list->warnings.append(finding("cudnn_third_party_checksum",
+                                      tr("NVIDIA publishes no checksum for cuDNN %1; tfsetup checks it against an "
+                                         "independently recorded SHA-256.")
+                                          .arg(archive.version)));
+    }
+    list->artifacts.append(a);
+    co_return Ok{};
+}
+
+void ArtifactResolver::addPython(const ResolveRequest &request, ArtifactList *list) const
+{
+    if (request.pythonInstalled || request.python.isEmpty())
+        return;
+    if (request.os != u"windows") {
+        list->warnings.append(finding("python_not_provided",
+                                      tr("Python %1 is not installed. Install it with the system's package manager; "
+                                         "tfsetup has no pinned relocatable Python for Linux yet.")
+                                          .arg(request.python)));
+        return;
+    }
+    const auto release = m_catalog.pythonRelease(request.python);
+    if (!release) {
+        list->warnings.append(finding("python_not_provided",
+                                      tr("tfsetup knows no python.org installer for Python %1.").arg(request.python)));
+        return;
+    }
+    const QUrl official(QString(m_catalog.pythonWindowsUrl()).replace(QStringLiteral("{version}"), release->version));
+    Artifact a;
+    a.name = QStringLiteral("python");
+    a.version = release->version;
+    a.platform = redistPlatform(request.os);
+    a.kind = QStringLiteral("python-installer");
+    a.source = QStringLiteral("python.org");
+    a.relativePath = official.path().mid(1);
+    a.archiveFormat = archiveFormatOf(a.relativePath);
+    a.urls = urlsFor(QStringLiteral("python"), a.relativePath);
+    a.installArguments = m_catalog.pythonWindowsArguments();
+    a.trust = Artifact::Trust::None;
+    a.note = m_catalog.pythonChecksumNote();
+    list->warnings.append(finding("python_no_pin",
+                                  tr("tfsetup has no pinned checksum for %1. Compare it with the checksum on python.org's "
+                                     "release page, or choose to trust it on first use.")
+                                      .arg(a.fileName())));
+    list->artifacts.append(a);
+}
+
+void ArtifactResolver::addWheelhouse(const ResolveRequest &request, ArtifactList *list) const
+{
+    Artifact a;
+    a.name = QStringLiteral("tensorflow");
+    a.version = request.tensorflow;
+    a.platform = redistPlatform(request.os);
+    a.kind = QStringLiteral("wheelhouse");
+    a.source = QStringLiteral("pypi");
+    a.archiveFormat = QStringLiteral("wheel");
+    a.requirement = request.requirement.isEmpty()
+                        ? QStringLiteral("tensorflow==") + version::majorMinor(request.tensorflow) + QStringLiteral(".*")
+                        : request.requirement;
+    a.indexUrl = indexUrl();
+    a.trust = Artifact::Trust::IndexHash;
+    list->artifacts.append(a);
+}
+
+} // namespace tfsetup::core

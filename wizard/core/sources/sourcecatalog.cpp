@@ -1,0 +1,235 @@
+#include "sources/sourcecatalog.h"
+
+#include "catalog/version.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace tfsetup::core {
+
+namespace {
+
+QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+QStringList strings(const QJsonValue &value)
+{
+    QStringList list;
+    for (const QJsonValue &v : value.toArray())
+        list.append(v.toString());
+    return list;
+}
+
+bool verifiedOf(const QJsonObject &o)
+{
+    return o.value(QStringLiteral("verified")).toBool(true);
+}
+
+bool isSha256(const QString &s)
+{
+    return s.size() == 64 && std::all_of(s.begin(), s.end(), [](QChar c) {
+               return (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f');
+           });
+}
+
+} // namespace
+
+Result<SourceCatalog> SourceCatalog::load(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return Error{QStringLiteral("catalog_unreadable"),
+                     tr("The sources catalog %1 cannot be read. Reinstall tfsetup.").arg(path), f.errorString()};
+    }
+    return fromJson(f.readAll());
+}
+
+Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (!doc.isObject()) {
+        return Error{QStringLiteral("catalog_malformed"),
+                     tr("The sources catalog is not valid JSON. Reinstall tfsetup."), error.errorString()};
+    }
+    const QJsonObject root = doc.object();
+    SourceCatalog c;
+    auto needSource = [&c](const QJsonObject &o, const QString &what) {
+        if (str(o, "source").isEmpty())
+            c.m_problems.append(what + QStringLiteral(": no source"));
+    };
+
+    for (const QJsonValue &v : root.value(QStringLiteral("origins")).toArray()) {
+        const QJsonObject o = v.toObject();
+        needSource(o, QStringLiteral("origin ") + str(o, "name"));
+        c.m_origins.append({str(o, "name"), str(o, "base")});
+    }
+    auto readPins = [&](const char *key, const char *versionKey, QList<ManifestPin> *out) {
+        for (const QJsonValue &v : root.value(QLatin1String(key)).toArray()) {
+            const QJsonObject o = v.toObject();
+            ManifestPin p{str(o, versionKey), str(o, "label"), str(o, "sha256"), str(o, "fallback"), str(o, "source"),
+                          verifiedOf(o)};
+            needSource(o, QStringLiteral("manifest ") + p.label);
+            if (!p.sha256.isEmpty() && !isSha256(p.sha256))
+                c.m_problems.append(QStringLiteral("manifest %1: sha256 is not 64 lower-case hex digits").arg(p.label));
+            if (p.label.isEmpty() || p.version.isEmpty())
+                c.m_problems.append(QStringLiteral("manifest without label or version"));
+            out->append(p);
+        }
+    };
+    readPins("cuda_manifests", "cuda", &c.m_cudaManifests);
+    readPins("cudnn_manifests", "cudnn", &c.m_cudnnManifests);
+
+    for (const QJsonValue &v : root.value(QStringLiteral("cuda_components")).toArray()) {
+        const QJsonObject o = v.toObject();
+        needSource(o, QStringLiteral("components ") + str(o, "cuda_min"));
+        c.m_components.append({str(o, "cuda_min"), str(o, "cuda_max"), strings(o.value(QStringLiteral("components"))),
+                               strings(o.value(QStringLiteral("optional"))), str(o, "source")});
+    }
+    for (const QJsonValue &v : root.value(QStringLiteral("cudnn_archives")).toArray()) {
+        const QJsonObject o = v.toObject();
+        CudnnArchive a{str(o, "cudnn"), str(o, "version"), str(o, "platform"), str(o, "cuda"), str(o, "url"),
+                       str(o, "sha256"), str(o, "checksum_origin"), str(o, "source"), verifiedOf(o)};
+        needSource(o, QStringLiteral("cudnn archive ") + a.version);
+        if (!a.sha256.isEmpty() && !isSha256(a.sha256))
+            c.m_problems.append(QStringLiteral("cudnn archive %1: sha256 is not 64 lower-case hex digits").arg(a.version));
+        if (a.sha256.isEmpty() != (a.checksumOrigin == u"none"))
+            c.m_problems.append(QStringLiteral("cudnn archive %1: checksum_origin must be \"none\" exactly when there is no sha256")
+                                    .arg(a.version));
+        c.m_cudnnArchives.append(a);
+    }
+    for (const QJsonValue &v : root.value(QStringLiteral("cuda_installers")).toArray()) {
+        const QJsonObject o = v.toObject();
+        needSource(o, QStringLiteral("installer ") + str(o, "version"));
+        c.m_installers.append({str(o, "cuda"), str(o, "version"), str(o, "windows"), str(o, "linux"), str(o, "md5sum_url"),
+                               str(o, "source"), verifiedOf(o)});
+    }
+    for (const QJsonValue &v : root.value(QStringLiteral("installer_arguments")).toArray()) {
+        const QJsonObject o = v.toObject();
+        needSource(o, QStringLiteral("installer arguments ") + str(o, "os"));
+        c.m_installerArguments.append({str(o, "os"), strings(o.value(QStringLiteral("arguments"))), str(o, "source"), verifiedOf(o)});
+    }
+    const QJsonObject python = root.value(QStringLiteral("python")).toObject();
+    c.m_pythonWindowsUrl = str(python, "windows_url");
+    c.m_pythonWindowsArguments = strings(python.value(QStringLiteral("windows_arguments")));
+    c.m_pythonChecksumNote = str(python, "checksum_note");
+    if (str(python, "arguments_source").isEmpty())
+        c.m_problems.append(QStringLiteral("python: no arguments_source"));
+    for (const QJsonValue &v : python.value(QStringLiteral("releases")).toArray()) {
+        const QJsonObject o = v.toObject();
+        needSource(o, QStringLiteral("python ") + str(o, "version"));
+        c.m_pythonReleases.append({str(o, "minor"), str(o, "version"), str(o, "source"), verifiedOf(o)});
+    }
+    for (const QJsonValue &v : root.value(QStringLiteral("pypi_mirrors")).toArray()) {
+        const QJsonObject o = v.toObject();
+        needSource(o, QStringLiteral("pypi mirror ") + str(o, "name"));
+        c.m_pypiMirrors.append({str(o, "name"), str(o, "url"), str(o, "region"), str(o, "source"), verifiedOf(o)});
+    }
+    const QJsonObject zlib = root.value(QStringLiteral("zlibwapi")).toObject();
+    c.m_zlibMin = str(zlib, "cudnn_min");
+    c.m_zlibMax = str(zlib, "cudnn_max");
+    c.m_zlibOs = str(zlib, "os");
+    c.m_zlibSource = str(zlib, "source");
+    return c;
+}
+
+QStringList SourceCatalog::problems() const
+{
+    return m_problems;
+}
+
+QString SourceCatalog::originBase(const QString &origin) const
+{
+    for (const auto &[name, base] : m_origins) {
+        if (name == origin)
+            return base;
+    }
+    return {};
+}
+
+std::optional<ManifestPin> SourceCatalog::cudaManifest(const QString &cudaMajorMinor) const
+{
+    const QString mm = version::majorMinor(cudaMajorMinor);
+    for (const ManifestPin &p : m_cudaManifests) {
+        if (version::majorMinor(p.version) == mm)
+            return p;
+    }
+    return std::nullopt;
+}
+
+QList<ManifestPin> SourceCatalog::cudnnManifests(const QString &cudnnMajorMinor) const
+{
+    const QString mm = version::majorMinor(cudnnMajorMinor);
+    QList<ManifestPin> pinned, unpinned;
+    for (const ManifestPin &p : m_cudnnManifests) {
+        if (version::majorMinor(p.version) == mm)
+            (p.verified && !p.sha256.isEmpty() ? pinned : unpinned).append(p);
+    }
+    return pinned + unpinned;
+}
+
+std::optional<ComponentSet> SourceCatalog::components(const QString &cuda) const
+{
+    for (const ComponentSet &s : m_components) {
+        if (version::inRange(cuda, s.cudaMin, s.cudaMax))
+            return s;
+    }
+    return std::nullopt;
+}
+
+QList<CudnnArchive> SourceCatalog::cudnnArchives(const QString &cudnnMajorMinor, const QString &platform) const
+{
+    QList<CudnnArchive> list;
+    for (const CudnnArchive &a : m_cudnnArchives) {
+        if (version::majorMinor(a.cudnn) == version::majorMinor(cudnnMajorMinor) && a.platform == platform)
+            list.append(a);
+    }
+    return list;
+}
+
+std::optional<CudaInstaller> SourceCatalog::installer(const QString &cudaMajorMinor) const
+{
+    for (const CudaInstaller &i : m_installers) {
+        if (version::majorMinor(i.cuda) == version::majorMinor(cudaMajorMinor))
+            return i;
+    }
+    return std::nullopt;
+}
+
+std::optional<InstallerArguments> SourceCatalog::installerArguments(const QString &os) const
+{
+    for (const InstallerArguments &a : m_installerArguments) {
+        if (a.os == os)
+            return a;
+    }
+    return std::nullopt;
+}
+
+std::optional<PythonRelease> SourceCatalog::pythonRelease(const QString &minor) const
+{
+    for (const PythonRelease &r : m_pythonReleases) {
+        if (r.minor == minor)
+            return r;
+    }
+    return std::nullopt;
+}
+
+std::optional<PypiMirror> SourceCatalog::pypiMirror(const QString &name) const
+{
+    for (const PypiMirror &m : m_pypiMirrors) {
+        if (m.name == name)
+            return m;
+    }
+    return std::nullopt;
+}
+
+bool SourceCatalog::needsZlibwapi(const QString &cudnn, const QString &os) const
+{
+    return !m_zlibMin.isEmpty() && os == m_zlibOs && version::inRange(cudnn, m_zlibMin, m_zlibMax);
+}
+
+} // namespace tfsetup::core
