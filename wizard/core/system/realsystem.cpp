@@ -6,6 +6,7 @@
 #include <QStandardPaths>
 #include <QSysInfo>
 
+#include <algorithm>
 #include <cstring>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -93,6 +94,77 @@ QCoro::Task<ProcessResult> RealSystem::run(QString program, QStringList argument
         result.error = QStringLiteral("crashed");
     result.standardOutput = process.readAllStandardOutput();
     result.standardError = process.readAllStandardError();
+    co_return result;
+}
+
+QCoro::Task<ProcessResult> RealSystem::runWatched(ProcessRequest request)
+{
+    ProcessResult result;
+    const QString resolved = request.program.contains(u'/') || request.program.contains(u'\\')
+                                 ? request.program
+                                 : QStandardPaths::findExecutable(request.program);
+    if (resolved.isEmpty()) {
+        result.error = QStringLiteral("%1: not found on PATH").arg(request.program);
+        co_return result;
+    }
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const auto &[name, value] : request.environment) {
+        if (value.isEmpty())
+            environment.remove(name);
+        else
+            environment.insert(name, value);
+    }
+    QProcess process;
+    process.setProgram(resolved);
+    process.setArguments(request.arguments);
+    process.setProcessEnvironment(environment);
+    if (!request.workingDirectory.isEmpty())
+        process.setWorkingDirectory(request.workingDirectory);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.setStandardInputFile(QProcess::nullDevice());
+    auto coro = qCoro(process);
+    process.start();
+    if (!co_await coro.waitForStarted(std::min(request.timeout, std::chrono::milliseconds(60'000)))) {
+        result.error = process.errorString();
+        co_return result;
+    }
+    result.started = true;
+    QByteArray pending;
+    auto deliver = [&](bool flush) {
+        const QByteArray chunk = process.readAllStandardOutput();
+        result.standardOutput += chunk;
+        pending += chunk;
+        qsizetype newline = -1;
+        while ((newline = pending.indexOf('\n')) >= 0) {
+            const QByteArray line = pending.left(newline);
+            pending.remove(0, newline + 1);
+            if (request.onOutputLine)
+                request.onOutputLine(QString::fromUtf8(line).trimmed());
+        }
+        if (flush && !pending.isEmpty() && request.onOutputLine)
+            request.onOutputLine(QString::fromUtf8(pending).trimmed());
+    };
+    // Short waits in a loop, so a cancel is noticed within a fifth of a second and lines show
+    // as they come.
+    const auto deadline = std::chrono::steady_clock::now() + request.timeout;
+    while (process.state() != QProcess::NotRunning) {
+        co_await coro.waitForFinished(std::chrono::milliseconds(200));
+        deliver(false);
+        const bool cancelled = request.cancel && request.cancel->load();
+        if (cancelled || std::chrono::steady_clock::now() > deadline) {
+            result.timedOut = !cancelled;
+            result.error = cancelled ? QStringLiteral("cancelled")
+                                     : QStringLiteral("timed out after %1 ms").arg(request.timeout.count());
+            process.kill();
+            process.waitForFinished(2000);
+            deliver(true);
+            co_return result;
+        }
+    }
+    deliver(true);
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    if (process.exitStatus() != QProcess::NormalExit)
+        result.error = QStringLiteral("crashed");
     co_return result;
 }
 

@@ -17,6 +17,7 @@ public:
     QStringList envNames() const override;
     QCoro::Task<ProcessResult> run(QString program, QStringList arguments,
                                    std::chrono::milliseconds timeout) override;
+    QCoro::Task<ProcessResult> runWatched(ProcessRequest request) override;
     LibraryLoad loadLibrary(const QString &name) override;
     std::optional<QVariant> registryValue(const QString &key, const QString &name) const override;
     QStringList registrySubkeys(const QString &key) const override;

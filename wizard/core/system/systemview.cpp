@@ -32,6 +32,24 @@ std::optional<OsFamily> osFamilyFromName(const QString &name)
 
 SystemView::~SystemView() = default;
 
+QCoro::Task<ProcessResult> SystemView::runWatched(ProcessRequest request)
+{
+    if (request.cancel && request.cancel->load()) {
+        ProcessResult cancelled;
+        cancelled.error = QStringLiteral("cancelled before it started");
+        co_return cancelled;
+    }
+    ProcessResult result = co_await run(request.program, request.arguments, request.timeout);
+    if (request.onOutputLine) {
+        const QByteArray all = result.standardOutput + result.standardError;
+        for (const QByteArray &line : all.split('\n')) {
+            if (!line.isEmpty())
+                request.onOutputLine(QString::fromUtf8(line).trimmed());
+        }
+    }
+    co_return result;
+}
+
 bool SystemView::exists(const QString &path) const
 {
     const QString host = hostPath(path);

@@ -9,9 +9,12 @@
 #include <QStringList>
 #include <QVariant>
 
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace tfsetup::core {
 
@@ -28,6 +31,18 @@ struct ProcessResult {
     QByteArray standardError;
     QString error; // why it did not start or did not finish, untranslated
     bool succeeded() const { return started && !timedOut && exitCode == 0; }
+};
+
+// A long command the user watches (pip, venv): its own environment changes and working folder,
+// output line by line as it arrives, and a way to stop it.
+struct ProcessRequest {
+    QString program;
+    QStringList arguments;
+    QList<std::pair<QString, QString>> environment; // set on top of the view's; an empty value removes
+    QString workingDirectory;                        // target path; empty = inherited
+    std::chrono::milliseconds timeout{std::chrono::minutes(30)};
+    std::function<void(const QString &line)> onOutputLine; // stdout and stderr lines, merged
+    std::shared_ptr<const std::atomic<bool>> cancel;      // stops (kills) the command when set
 };
 
 // A loaded shared library. Unloaded when destroyed.
@@ -76,6 +91,10 @@ public:
     // Runs a program (a bare name is looked up on the view's PATH) and collects its output.
     virtual QCoro::Task<ProcessResult> run(QString program, QStringList arguments,
                                            std::chrono::milliseconds timeout) = 0;
+
+    // Runs a watched command. The default runs it with run() and passes the output on when it
+    // ends (fixture views answer from canned outputs); the real system streams it.
+    virtual QCoro::Task<ProcessResult> runWatched(ProcessRequest request);
 
     // Loads a library by the name a program would pass to dlopen / LoadLibraryExW.
     virtual LibraryLoad loadLibrary(const QString &name) = 0;
