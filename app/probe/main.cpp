@@ -1,0 +1,28 @@
+// tfsetup-probe: loads the libraries TensorFlow would load and prints what happened as JSON.
+// Usage: tfsetup-probe [--library GROUP:NAME]... [--sublibrary PARENT>NAME]... [--own-dir DIR]...
+//                      [--cuda VERSION] [--cudnn VERSION]
+// Exit 0: nothing wrong; 1: something is (see "findings"); 2: bad arguments.
+
+#include "system/realsystem.h"
+#include "verify/libraryprobe.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QStringList arguments = QCoreApplication::arguments();
+    arguments.removeFirst();
+
+    tfsetup::core::RealSystem system;
+    const tfsetup::core::ProbeOutcome outcome = tfsetup::core::runProbeHelper(system, arguments);
+    if (!outcome.usageError.isEmpty()) {
+        const QByteArray text = outcome.usageError.toUtf8() + '\n';
+        fwrite(text.constData(), 1, size_t(text.size()), stderr);
+    }
+    fwrite(outcome.json.constData(), 1, size_t(outcome.json.size()), stdout);
+    fflush(stdout);
+    return outcome.exitCode;
+}
