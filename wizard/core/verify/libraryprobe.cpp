@@ -212,8 +212,11 @@ ProbeRequest ProbeRequest::forVersions(const Catalog &catalog, const QString &cu
         for (qsizetype i = 0; i < files.size(); ++i)
             r.libraries.append({files[i], QStringLiteral("cudnn"), i == 0 ? QString() : files.first()});
     }
-    for (const QString &f : catalog.driverLibraries(os))
-        r.libraries.append({f, QStringLiteral("driver"), {}});
+    // Without CUDA there is no driver library to open either.
+    if (!r.libraries.isEmpty()) {
+        for (const QString &f : catalog.driverLibraries(os))
+            r.libraries.append({f, QStringLiteral("driver"), {}});
+    }
     return r;
 }
 
