@@ -24,10 +24,10 @@ QString readLog(const QString &name)
 }
 
 // "cause:severity" for every error and warning, in the reader's order.
-QStringList alarms(const QList<Finding> &findings)
+QStringList alarms(const QList<DoctorFinding> &findings)
 {
     QStringList out;
-    for (const Finding &f : findings) {
+    for (const DoctorFinding &f : findings) {
         if (f.severity != Severity::Info)
             out.append(f.cause + u':' + severityName(f.severity));
     }
@@ -140,18 +140,18 @@ private slots:
         QFETCH(QString, expectedHarmless);
         const QString text = readLog(file);
         QVERIFY2(!text.isEmpty(), qPrintable(file));
-        const QList<Finding> findings = m_reader.read(text, TfLogContext{cpuOnly});
+        const QList<DoctorFinding> findings = m_reader.read(text, TfLogContext{cpuOnly});
         QCOMPARE(alarms(findings), expectedAlarms);
         if (!expectedHarmless.isEmpty()) {
             const auto it = std::find_if(findings.cbegin(), findings.cend(),
-                                         [&](const Finding &f) { return f.id == expectedHarmless; });
+                                         [&](const DoctorFinding &f) { return f.id == expectedHarmless; });
             QVERIFY2(it != findings.cend(), qPrintable(expectedHarmless));
             QCOMPARE(it->severity, Severity::Info);
             QCOMPARE(it->cause, u"harmless"_s);
             QVERIFY(!it->summary.english.isEmpty());
             QVERIFY(it->actions.isEmpty());
         }
-        for (const Finding &f : findings) {
+        for (const DoctorFinding &f : findings) {
             QVERIFY2(!f.evidence.isEmpty(), qPrintable(f.id));
             QVERIFY2(f.evidence.first().startsWith("line "_L1), qPrintable(f.evidence.first()));
             QVERIFY(!f.summary.english.isEmpty());
@@ -163,7 +163,7 @@ private slots:
 
     void findingNamesTheLibraryAndLine()
     {
-        const QList<Finding> findings = m_reader.read(readLog(u"windows_tf29_cudart_missing.txt"_s));
+        const QList<DoctorFinding> findings = m_reader.read(readLog(u"windows_tf29_cudart_missing.txt"_s));
         QCOMPARE(findings.first().id, u"missing_cuda_runtime:cudart64_110.dll"_s);
         QVERIFY(findings.first().summary.english.contains("cudart64_110.dll"_L1));
         QVERIFY(findings.first().evidence.first().startsWith("line 2: 2022-08-11 14:21:29.345331: W "_L1));
@@ -173,7 +173,7 @@ private slots:
 
     void summaryLineFoldsIntoTheLibraryFinding()
     {
-        const QList<Finding> findings = m_reader.read(readLog(u"linux_tf29_cusolver_cudnn_missing.txt"_s));
+        const QList<DoctorFinding> findings = m_reader.read(readLog(u"linux_tf29_cusolver_cudnn_missing.txt"_s));
         QCOMPARE(findings.size(), 2);
         QCOMPARE(findings[0].id, u"missing_cuda_runtime:libcusolver.so.11"_s);
         QCOMPARE(findings[1].id, u"missing_cudnn:libcudnn.so.8"_s);
@@ -183,7 +183,7 @@ private slots:
 
     void repeatedLinesBecomeOneFinding()
     {
-        const QList<Finding> findings = m_reader.read(readLog(u"cudnn_805_vs_810.txt"_s));
+        const QList<DoctorFinding> findings = m_reader.read(readLog(u"cudnn_805_vs_810.txt"_s));
         QCOMPARE(findings.size(), 1);
         QCOMPARE(findings[0].evidence.size(), 2);
         QVERIFY(findings[0].summary.english.contains("8.0.5"_L1));
@@ -196,7 +196,7 @@ private slots:
         QVERIFY(m_reader.read(QString()).isEmpty());
         QString crlf = readLog(u"msvc_runtime_missing.txt"_s);
         crlf.replace(u'\n', "\r\n"_L1);
-        const QList<Finding> findings = m_reader.read(crlf);
+        const QList<DoctorFinding> findings = m_reader.read(crlf);
         QCOMPARE(findings.size(), 1);
         QVERIFY(!findings[0].evidence.first().endsWith(u'\r'));
     }

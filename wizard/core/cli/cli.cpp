@@ -16,6 +16,7 @@ int runFetch(const QStringList &arguments);
 int runVerify(const QStringList &arguments);
 int runSources(const QStringList &arguments);
 int runBundle(const QStringList &arguments);
+int runDoctor(const QStringList &arguments);
 
 const QList<Command> &commands()
 {
@@ -29,6 +30,7 @@ const QList<Command> &commands()
         {"verify", [] { return Cli::tr("Prove an environment works: load its GPU libraries, then compute on the GPU"); }, runVerify},
         {"sources", [] { return Cli::tr("List the official files of a plan with their checksums (mirrors, lab servers)"); }, runSources},
         {"bundle", [] { return Cli::tr("Write an offline bundle of a plan's files for machines without internet"); }, runBundle},
+        {"doctor", [] { return Cli::tr("Explain why TensorFlow does not use the GPU, from this machine and a log"); }, runDoctor},
     };
     return list;
 }

@@ -53,17 +53,17 @@ std::optional<Severity> severityFromName(const QString &name)
     return std::nullopt;
 }
 
-QJsonObject FindingAction::toJson() const
+QJsonObject DoctorAction::toJson() const
 {
     QJsonObject o = params;
     o.insert(QStringLiteral("type"), type);
     return o;
 }
 
-QJsonObject Finding::toJson() const
+QJsonObject DoctorFinding::toJson() const
 {
     QJsonArray actionArray;
-    for (const FindingAction &a : actions)
+    for (const DoctorAction &a : actions)
         actionArray.append(a.toJson());
     return QJsonObject{
         {QStringLiteral("id"), id},
@@ -78,10 +78,10 @@ QJsonObject Finding::toJson() const
     };
 }
 
-void sortFindings(QList<Finding> &findings)
+void sortFindings(QList<DoctorFinding> &findings)
 {
     std::stable_sort(findings.begin(), findings.end(),
-                     [](const Finding &a, const Finding &b) { return int(a.severity) > int(b.severity); });
+                     [](const DoctorFinding &a, const DoctorFinding &b) { return int(a.severity) > int(b.severity); });
 }
 
 } // namespace tfsetup::core

@@ -30,7 +30,7 @@ std::optional<Severity> severityFromName(const QString &name);
 // Something a repair can do about a finding, as data: type plus parameters. The types and their
 // parameters are listed in wizard/core/doctor/README.md; a repair that does not know a type
 // shows the finding's fix text instead.
-struct FindingAction {
+struct DoctorAction {
     QString type;       // "install_cuda", "prepend_path", "recreate_env", …
     QJsonObject params; // e.g. {"variable": "PATH", "dir": "C:/…/v11.2/bin"}
 
@@ -39,20 +39,20 @@ struct FindingAction {
 
 // One diagnosis. cause is a stable code (README), summary says what is wrong, fix what to do;
 // evidence lists exact paths, versions and log lines (untranslated: they are the machine's words).
-struct Finding {
+struct DoctorFinding {
     QString id; // stable within one run: "<cause>:<subject>", e.g. "path_shadowing:cudart64_110.dll"
     Severity severity = Severity::Info;
     QString cause;
     DoctorText summary;
     DoctorText fix;
     QStringList evidence;
-    QList<FindingAction> actions;
+    QList<DoctorAction> actions;
 
     // {id, severity, cause, summary, fix, evidence, actions, en: {summary, fix}}
     QJsonObject toJson() const;
 };
 
 // Errors first, then warnings, then infos; the order within one severity is kept.
-void sortFindings(QList<Finding> &findings);
+void sortFindings(QList<DoctorFinding> &findings);
 
 } // namespace tfsetup::core

@@ -19,10 +19,10 @@ QRegularExpression compile(const QString &pattern)
     return re;
 }
 
-QList<FindingAction> actionsFor(const QString &cause, const QString &subject, const QString &detail)
+QList<DoctorAction> actionsFor(const QString &cause, const QString &subject, const QString &detail)
 {
     auto action = [](const char *type, QJsonObject params = {}) {
-        return FindingAction{QString::fromLatin1(type), std::move(params)};
+        return DoctorAction{QString::fromLatin1(type), std::move(params)};
     };
     if (cause == u"missing_cuda_runtime" || cause == u"missing_cudnn") {
         if (subject.isEmpty())
@@ -109,9 +109,9 @@ const TfLogRule *TfLogReader::match(const QString &line) const
     return nullptr;
 }
 
-QList<Finding> TfLogReader::read(const QString &text, const TfLogContext &context) const
+QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &context) const
 {
-    QList<Finding> findings;
+    QList<DoctorFinding> findings;
     QHash<QString, qsizetype> byId;
     QList<qsizetype> summaryLines; // indices of findings made by summary-only rules
     const QStringList lines = text.split(u'\n');
@@ -162,12 +162,12 @@ QList<Finding> TfLogReader::read(const QString &text, const TfLogContext &contex
                                                  : (subject.isEmpty() ? cause : QString(cause + u':' + subject));
         const QString evidence = QStringLiteral("line %1: %2").arg(n + 1).arg(line.trimmed());
         if (const auto it = byId.constFind(id); it != byId.cend()) {
-            Finding &f = findings[*it];
+            DoctorFinding &f = findings[*it];
             if (f.evidence.size() < maxEvidenceLines)
                 f.evidence.append(evidence);
             continue;
         }
-        Finding f;
+        DoctorFinding f;
         f.id = id;
         f.cause = cause;
         f.severity = severity;

@@ -41,7 +41,7 @@ public:
 
     // Names the causes in a pasted log or traceback. Repeated lines with one meaning become one
     // finding whose evidence lists them ("line 12: …"); harmless lines give info findings only.
-    QList<Finding> read(const QString &text, const TfLogContext &context = {}) const;
+    QList<DoctorFinding> read(const QString &text, const TfLogContext &context = {}) const;
 
     // The rule a single line matches, or nullptr. For tests and the data-driven corpus.
     const TfLogRule *match(const QString &line) const;

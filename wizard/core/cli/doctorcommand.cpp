@@ -1,0 +1,113 @@
+#include "cli/cli.h"
+
+#include "catalog/catalog.h"
+#include "doctor/doctor.h"
+
+#include <QCoro/QCoroTask>
+#include <QFile>
+
+#include <cstdio>
+
+namespace tfsetup::core::cli {
+
+namespace {
+
+Result<QString> readLog(const QString &source)
+{
+    QFile f;
+    const bool fromStdin = source == u"-";
+    const bool opened = fromStdin ? f.open(stdin, QIODevice::ReadOnly) : (f.setFileName(source), f.open(QIODevice::ReadOnly));
+    if (!opened) {
+        return Error{QStringLiteral("log_unreadable"),
+                     Cli::tr("Cannot read the log %1. Check the path, or paste the log into a text file first.")
+                         .arg(source),
+                     f.errorString()};
+    }
+    // Logs are pasted from consoles that may not be UTF-8; invalid bytes become U+FFFD and the
+    // English message text the rules look for survives.
+    return QString::fromUtf8(f.read(16 * 1024 * 1024));
+}
+
+} // namespace
+
+int runDoctor(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("env"), Cli::tr("Check the Python environment in DIR (a venv or conda environment)."),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("tf"),
+                      Cli::tr("The TensorFlow VERSION meant to run, when no --env says it (\"2.10\")."),
+                      QStringLiteral("VERSION")});
+    parser.addOption({QStringLiteral("cpu-only"),
+                      Cli::tr("The environment is meant to run on the CPU: GPU messages are only explained.")});
+    parser.addOption({QStringLiteral("log"),
+                      Cli::tr("Read a TensorFlow log or traceback from FILE (\"-\" reads it from the input) and name "
+                              "its causes."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("report"),
+                      Cli::tr("Also write a report to FILE with your user name and home folder masked, in your "
+                              "language and in English, ready to paste into a chat or an issue."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("json"), Cli::tr("Print the findings as one JSON document.")});
+    addSystemOptions(parser);
+    if (const int code = parseOrExit(parser, arguments,
+                                     Cli::tr("Find out why TensorFlow does not use the GPU: check the machine, an "
+                                             "environment and a log, and say what to do."));
+        code >= 0)
+        return code;
+
+    auto system = systemFromOptions(parser);
+    if (!system) {
+        printError(system.error());
+        return UsageError;
+    }
+    const auto catalog = Catalog::load();
+    if (!catalog) {
+        printError(catalog.error());
+        return Failure;
+    }
+    const auto logReader = TfLogReader::load();
+    if (!logReader) {
+        printError(logReader.error());
+        return Failure;
+    }
+
+    DoctorOptions options;
+    options.envDir = parser.value(QStringLiteral("env"));
+    options.tensorflow = parser.value(QStringLiteral("tf"));
+    options.cpuOnly = parser.isSet(QStringLiteral("cpu-only"));
+    // The doctor checks the named environment; the list of every Python on the machine is not needed.
+    options.detect.scanPythons = false;
+    if (!options.envDir.isEmpty() && !(*system)->isDir((*system)->normalize(options.envDir))) {
+        printError({QStringLiteral("env_missing"),
+                    Cli::tr("The environment folder %1 does not exist. Give the folder that holds the "
+                            "environment's python.").arg(options.envDir),
+                    {}});
+        return UsageError;
+    }
+    if (parser.isSet(QStringLiteral("log"))) {
+        auto log = readLog(parser.value(QStringLiteral("log")));
+        if (!log) {
+            printError(log.error());
+            return Failure;
+        }
+        options.log = *log;
+    }
+
+    const DoctorReport report = QCoro::waitFor(tfsetup::core::runDoctor(**system, *catalog, *logReader, options));
+    if (parser.isSet(QStringLiteral("report"))) {
+        const Redactor redactor(**system);
+        const Status written = writeDoctorReport(parser.value(QStringLiteral("report")), report.reportText(redactor));
+        if (!written) {
+            printError(written.error());
+            return Failure;
+        }
+    }
+    if (parser.isSet(QStringLiteral("json")))
+        printJson(QJsonDocument(report.toJson()));
+    else
+        printOut(report.text());
+    return report.hasErrors() ? Failure : Success;
+}
+
+} // namespace tfsetup::core::cli

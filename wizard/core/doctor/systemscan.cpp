@@ -1,0 +1,1031 @@
+#include "doctor/systemscan.h"
+
+#include "catalog/version.h"
+#include "detect/versionparsers.h"
+#include "doctor/tflogreader.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSet>
+
+namespace tfsetup::core {
+
+namespace {
+
+using namespace Qt::Literals::StringLiterals;
+
+// Windows' classic MAX_PATH (260 characters, Microsoft's "Maximum Path Length Limitation").
+constexpr int windowsMaxPath = 260;
+// How many characters the deepest files of a TensorFlow installation add below the environment
+// folder. An estimate with room to spare, not a measured figure: the warning says "may".
+constexpr int deepestInstalledFile = 150;
+
+QString osName(const SystemView &system)
+{
+    return system.os() == OsFamily::Windows ? u"windows"_s : u"linux"_s;
+}
+
+bool isAscii(const QString &text)
+{
+    return std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.unicode() < 0x80; });
+}
+
+QString parentDir(const QString &path)
+{
+    return path.section(u'/', 0, -2);
+}
+
+DoctorAction action(const char *type, QJsonObject params = {})
+{
+    return {QString::fromLatin1(type), std::move(params)};
+}
+
+// The CUDA and cuDNN files worth listing wherever they turn up on the search path, whatever
+// TensorFlow version is installed: a stray copy of any of them can be the one that loads first.
+const QStringList &watchedPatterns(OsFamily os)
+{
+    static const QStringList windows{u"cudart64_*.dll"_s, u"cublas64_*.dll"_s, u"cublasLt64_*.dll"_s,
+                                     u"cufft64_*.dll"_s,   u"curand64_*.dll"_s, u"cusolver64_*.dll"_s,
+                                     u"cusparse64_*.dll"_s, u"cudnn*64_*.dll"_s, u"nvcuda.dll"_s};
+    static const QStringList linux{u"libcudart.so.*"_s,  u"libcublas.so.*"_s,  u"libcublasLt.so.*"_s,
+                                   u"libcufft.so.*"_s,   u"libcurand.so.*"_s,  u"libcusolver.so.*"_s,
+                                   u"libcusparse.so.*"_s, u"libcudnn*.so.*"_s, u"libcuda.so.1"_s};
+    return os == OsFamily::Windows ? windows : linux;
+}
+
+struct Copy {
+    QString path;
+    QString origin;
+};
+
+class Scan {
+public:
+    Scan(const SystemView &system, const HardwareReport &hardware, const Catalog &catalog, const DoctorTarget &target)
+        : m_system(system), m_hw(hardware), m_catalog(catalog), m_target(target),
+          m_search(librarySearchOrder(system, target))
+    {
+        m_os = osName(system);
+        if (!target.tensorflow.isEmpty())
+            m_release = catalog.release(m_os, version::majorMinor(target.tensorflow));
+        m_cpuOnly = target.cpuOnly || hardware.nvidiaGpus().isEmpty();
+    }
+
+    QList<DoctorFinding> run()
+    {
+        checkGpuAndDriver();
+        checkCpu();
+        checkMsvc();
+        checkWindowsNativeLimit();
+        checkPython();
+        checkComputeCapability();
+        checkToolkits();
+        if (m_release && !m_cpuOnly && !m_windowsTooNew)
+            checkRequiredLibraries();
+        checkShadowing();
+        checkPaths();
+        checkJupyterKernels();
+        sortFindings(m_findings);
+        return m_findings;
+    }
+
+private:
+    void add(DoctorFinding f) { m_findings.append(std::move(f)); }
+
+    Severity gpuSeverity(Severity severity) const { return m_cpuOnly ? Severity::Info : severity; }
+
+    QString toolkitOf(const QString &path) const
+    {
+        const QString key = m_system.identity(path);
+        for (const CudaToolkitInfo &t : m_hw.cudaToolkits) {
+            QStringList roots = t.aliases;
+            roots.prepend(t.path);
+            for (const QString &root : roots) {
+                const QString rootKey = m_system.identity(root);
+                if (!rootKey.isEmpty() && (key.startsWith(rootKey + u'/') || path.startsWith(root + u'/')))
+                    return t.version;
+            }
+        }
+        return {};
+    }
+
+    QString describe(const Copy &copy) const
+    {
+        QString text = copy.path + u" (" + copy.origin;
+        const QString toolkit = toolkitOf(copy.path);
+        if (!toolkit.isEmpty())
+            text += u", CUDA " + toolkit;
+        return text + u')';
+    }
+
+    // Copies of name on the search path, first (the one that loads) first; one per real file.
+    QList<Copy> copiesOnSearchPath(const QString &name) const
+    {
+        QList<Copy> out;
+        QSet<QString> seen;
+        for (const LibrarySearchDir &d : m_search) {
+            const QString path = SystemView::join(d.dir, name);
+            if (!m_system.isFile(path))
+                continue;
+            const QString key = m_system.identity(path);
+            if (seen.contains(key))
+                continue;
+            seen.insert(key);
+            out.append({path, d.origin});
+        }
+        return out;
+    }
+
+    // Folders off the search path where CUDA or cuDNN files are known to sit: each toolkit's
+    // library folder and wherever the cuDNN scan found a copy.
+    QStringList offPathDirs() const
+    {
+        QStringList dirs;
+        auto addDir = [&](const QString &dir) {
+            if (dir.isEmpty() || !m_system.isDir(dir))
+                return;
+            const QString key = m_system.identity(dir);
+            for (const LibrarySearchDir &d : m_search) {
+                if (m_system.identity(d.dir) == key)
+                    return;
+            }
+            for (const QString &known : dirs) {
+                if (m_system.identity(known) == key)
+                    return;
+            }
+            dirs.append(dir);
+        };
+        for (const CudaToolkitInfo &t : m_hw.cudaToolkits) {
+            if (m_system.os() == OsFamily::Windows) {
+                addDir(SystemView::join(t.path, u"bin"_s));
+                addDir(SystemView::join(t.path, u"bin/x64"_s)); // CUDA 13 moved the DLLs here
+            } else {
+                addDir(SystemView::join(t.path, u"lib64"_s));
+            }
+        }
+        for (const CudnnInfo &c : m_hw.cudnn) {
+            const QString dir = parentDir(c.path);
+            if (c.source == u"header") {
+                const QString prefix = parentDir(dir);
+                addDir(SystemView::join(prefix, m_system.os() == OsFamily::Windows ? u"bin"_s : u"lib64"_s));
+            } else {
+                addDir(dir);
+            }
+        }
+        return dirs;
+    }
+
+    QStringList copiesElsewhere(const QString &name) const
+    {
+        QStringList out;
+        for (const QString &dir : offPathDirs()) {
+            const QString path = SystemView::join(dir, name);
+            if (m_system.isFile(path))
+                out.append(path);
+        }
+        return out;
+    }
+
+    // Every file on the search path matching one of patterns, by name, in search order.
+    QStringList namesOnSearchPath(const QStringList &patterns) const
+    {
+        QStringList names;
+        for (const LibrarySearchDir &d : m_search) {
+            for (const QString &name : m_system.entries(d.dir, patterns, QDir::Files | QDir::System | QDir::NoDotAndDotDot)) {
+                const QString lower = m_system.os() == OsFamily::Windows ? name.toLower() : name;
+                bool known = false;
+                for (const QString &n : names) {
+                    if ((m_system.os() == OsFamily::Windows ? n.toLower() : n) == lower)
+                        known = true;
+                }
+                if (!known)
+                    names.append(name);
+            }
+        }
+        return names;
+    }
+
+    // libcudart.so.11.0 and libcudart.so.11.8.89 are one runtime (the soname and its file);
+    // Windows names carry the whole version, so only the same name is the same runtime.
+    bool sameRuntime(const QString &name, const QString &runtime) const
+    {
+        if (m_system.os() == OsFamily::Windows)
+            return name.compare(runtime, Qt::CaseInsensitive) == 0;
+        const QString a = name.section(u".so."_s, 1), b = runtime.section(u".so."_s, 1);
+        return version::major(a) == version::major(b);
+    }
+
+    QString pathVariable() const
+    {
+        return m_system.os() == OsFamily::Windows ? u"PATH"_s : u"LD_LIBRARY_PATH"_s;
+    }
+
+    void checkGpuAndDriver()
+    {
+        const QList<GpuInfo> nvidia = m_hw.nvidiaGpus();
+        if (nvidia.isEmpty()) {
+            DoctorFinding f;
+            f.id = u"no_gpu_or_driver:gpu"_s;
+            f.cause = u"no_gpu_or_driver"_s;
+            f.severity = m_target.cpuOnly ? Severity::Info : Severity::Warning;
+            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "No NVIDIA GPU was found, so TensorFlow will run on the CPU."));
+            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "Nothing to do for CPU work. For GPU work you need a machine with an "
+                                                 "NVIDIA GPU (or a cloud notebook)."));
+            for (const GpuInfo &g : m_hw.gpus)
+                f.evidence.append(u"gpu: %1 (%2)"_s.arg(g.name, g.vendor));
+            for (const Problem &p : m_hw.problems) {
+                if (p.method == u"nvml" || p.method == u"nvidia-smi" || p.method == u"cuda-driver")
+                    f.evidence.append(p.method + u": " + p.error);
+            }
+            add(std::move(f));
+            return;
+        }
+        if (!m_hw.driver || m_hw.driver->version.isEmpty()) {
+            DoctorFinding f;
+            f.id = u"no_gpu_or_driver:driver"_s;
+            f.cause = u"no_gpu_or_driver"_s;
+            f.severity = gpuSeverity(Severity::Error);
+            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "The NVIDIA GPU %1 was found, but no working NVIDIA driver."),
+                                   {nvidia.first().name});
+            f.fix = causeFix(u"no_gpu_or_driver"_s);
+            for (const GpuInfo &g : nvidia)
+                f.evidence.append(u"gpu: %1 [%2] via %3"_s.arg(g.name, g.pciId, g.source));
+            for (const Problem &p : m_hw.problems) {
+                if (p.method == u"nvml" || p.method == u"nvidia-smi" || p.method == u"cuda-driver")
+                    f.evidence.append(p.method + u": " + p.error);
+            }
+            f.actions = {action("install_driver")};
+            add(std::move(f));
+            return;
+        }
+        if (!m_release)
+            return;
+        const QString driverOs = m_hw.os.wsl == 2 ? u"windows"_s : m_os;
+        QString floor;
+        QString source;
+        if (const auto minor = m_catalog.minorCompatibility(m_release->cuda)) {
+            floor = minor->driverMin.forOs(driverOs);
+            source = minor->source;
+        }
+        if (floor.isEmpty()) {
+            if (const auto toolkit = m_catalog.toolkit(m_release->cuda)) {
+                floor = toolkit->driverMin.forOs(driverOs);
+                source = toolkit->source;
+            }
+        }
+        if (floor.isEmpty() || !version::less(m_hw.driver->version, floor))
+            return;
+        DoctorFinding f;
+        f.id = u"driver_too_old:"_s + m_hw.driver->version;
+        f.cause = u"driver_too_old"_s;
+        f.severity = gpuSeverity(Severity::Error);
+        f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "NVIDIA driver %1 is older than %2, the oldest that runs CUDA %3, which "
+                                                 "TensorFlow %4 uses."),
+                               {m_hw.driver->version, floor, m_release->cuda, m_target.tensorflow});
+        f.fix = causeFix(u"driver_too_old"_s);
+        f.evidence = {u"driver %1 (%2)"_s.arg(m_hw.driver->version, m_hw.driver->source),
+                      u"needed: %1 or newer (%2)"_s.arg(floor, source)};
+        f.actions = {action("install_driver", {{u"min_version"_s, floor}})};
+        add(std::move(f));
+    }
+
+    void checkCpu()
+    {
+        if (!m_hw.cpu.avx.has_value() || *m_hw.cpu.avx)
+            return;
+        const auto requirement = m_catalog.cpuRequirement(u"avx"_s);
+        if (!m_target.tensorflow.isEmpty() && requirement && version::less(m_target.tensorflow, requirement->tfMin))
+            return;
+        DoctorFinding f;
+        f.id = u"cpu_lacks_avx"_s;
+        f.cause = u"cpu_lacks_avx"_s;
+        f.severity = Severity::Error;
+        f.summary = causeSummary(u"cpu_lacks_avx"_s, {}, u"AVX"_s);
+        f.fix = causeFix(u"cpu_lacks_avx"_s);
+        f.evidence = {u"cpu: %1 (avx: no, via %2)"_s.arg(m_hw.cpu.name, m_hw.cpu.source)};
+        if (requirement)
+            f.evidence.append(u"TensorFlow %1 and newer need AVX (%2)"_s.arg(requirement->tfMin, requirement->source));
+        f.actions = {action("replan", {{u"reason"_s, u"cpu_lacks_avx"_s}})};
+        add(std::move(f));
+    }
+
+    void checkMsvc()
+    {
+        if (m_system.os() != OsFamily::Windows || !m_hw.msvcRuntime || m_hw.msvcRuntime->present)
+            return;
+        DoctorFinding f;
+        f.id = u"msvc_runtime_missing"_s;
+        f.cause = u"msvc_runtime_missing"_s;
+        f.severity = Severity::Error;
+        f.summary = causeSummary(f.cause, m_hw.msvcRuntime->missing.join(u", "_s));
+        f.fix = causeFix(f.cause);
+        QString systemRoot = m_system.env(u"SystemRoot"_s);
+        if (systemRoot.isEmpty())
+            systemRoot = u"C:/Windows"_s;
+        for (const QString &dll : m_hw.msvcRuntime->missing)
+            f.evidence.append(u"missing: "_s + SystemView::join(m_system.normalize(systemRoot) + u"/System32"_s, dll));
+        f.actions = {action("install_msvc_runtime")};
+        add(std::move(f));
+    }
+
+    void checkWindowsNativeLimit()
+    {
+        if (m_system.os() != OsFamily::Windows || m_target.tensorflow.isEmpty() || m_target.cpuOnly)
+            return;
+        const Route *native = m_catalog.route(u"windows-native"_s);
+        if (!native || native->tfMax.isEmpty()
+            || !version::less(version::majorMinor(native->tfMax), version::majorMinor(m_target.tensorflow)))
+            return;
+        m_windowsTooNew = true;
+        DoctorFinding f;
+        f.id = u"windows_native_gpu_unsupported:"_s + m_target.tensorflow;
+        f.cause = u"windows_native_gpu_unsupported"_s;
+        f.severity = m_cpuOnly ? Severity::Info : Severity::Error;
+        f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "TensorFlow %1 never uses the GPU on native Windows: GPU support ended "
+                                                 "with TensorFlow %2. Installing CUDA or cuDNN will not change that."),
+                               {m_target.tensorflow, native->tfMax});
+        f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                             "Use TensorFlow %1 with Python up to the version it supports, or run a newer "
+                                             "TensorFlow inside WSL2 (tfsetup plan --route wsl2)."),
+                           {native->tfMax});
+        f.evidence = {u"tensorflow %1 (%2)"_s.arg(m_target.tensorflow, m_target.tensorflowEvidence),
+                      u"last native-Windows GPU release: %1 (%2)"_s.arg(native->tfMax, native->source)};
+        f.actions = {action("replan", {{u"reason"_s, f.cause}, {u"route"_s, u"wsl2"_s}}),
+                     action("pin_tensorflow", {{u"version"_s, native->tfMax}})};
+        add(std::move(f));
+    }
+
+    void checkPython()
+    {
+        if (m_target.pythonVersion.isEmpty() || m_target.tensorflow.isEmpty())
+            return;
+        // The tested table names the Python range; on native Windows after the GPU limit the
+        // Linux table is the closest record of the range the CPU wheels support.
+        std::optional<TfRelease> release = m_release;
+        if (!release)
+            release = m_catalog.release(u"linux"_s, version::majorMinor(m_target.tensorflow));
+        if (!release)
+            return;
+        const QString mm = version::majorMinor(m_target.pythonVersion);
+        if (release->supportsPython(mm))
+            return;
+        DoctorFinding f;
+        f.id = u"python_version_unsupported:"_s + mm;
+        f.cause = u"python_version_unsupported"_s;
+        f.severity = Severity::Error;
+        f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "The environment's Python %1 is outside the range TensorFlow %2 "
+                                                 "supports (%3)."),
+                               {m_target.pythonVersion, m_target.tensorflow, release->pythonText()});
+        f.fix = causeFix(f.cause);
+        f.evidence = {u"python %1 (%2)"_s.arg(m_target.pythonVersion, m_target.python),
+                      u"tensorflow %1 supports Python %2 (%3)"_s.arg(release->version, release->pythonText(), release->source)};
+        f.actions = {action("recreate_env", {{u"python"_s, release->pythonVersions().value(0)}})};
+        add(std::move(f));
+    }
+
+    void checkComputeCapability()
+    {
+        if (m_target.tensorflow.isEmpty() || m_cpuOnly || m_windowsTooNew)
+            return;
+        const auto build = m_catalog.gpuBuild(m_target.tensorflow, m_os);
+        if (!build)
+            return;
+        for (const GpuInfo &gpu : m_hw.nvidiaGpus()) {
+            if (gpu.computeCapability.isEmpty())
+                continue;
+            const QString cc = gpu.computeCapability;
+            const bool sass = std::any_of(build->sass.cbegin(), build->sass.cend(), [&](const QString &s) {
+                return version::major(s) == version::major(cc) && !version::less(cc, s);
+            });
+            if (sass)
+                continue;
+            QString ptx;
+            for (const QString &p : build->ptx) {
+                if (!version::less(cc, p) && (ptx.isEmpty() || version::less(ptx, p)))
+                    ptx = p;
+            }
+            DoctorFinding f;
+            f.evidence = {u"gpu: %1, compute capability %2"_s.arg(gpu.name, cc),
+                          u"tensorflow %1 carries code for %2, PTX %3 (%4)"_s.arg(
+                              m_target.tensorflow, build->sass.join(u", "_s), build->ptx.join(u", "_s), build->source)};
+            if (!ptx.isEmpty()) {
+                f.id = u"compute_capability_jit:"_s + cc;
+                f.cause = u"compute_capability_jit"_s;
+                f.severity = Severity::Warning;
+                f.summary = causeSummary(f.cause, cc);
+                f.fix = causeFix(f.cause);
+                f.actions = {action("replan", {{u"reason"_s, f.cause}})};
+            } else {
+                f.id = u"compute_capability_unsupported:"_s + cc;
+                f.cause = u"compute_capability_unsupported"_s;
+                f.severity = Severity::Error;
+                f.summary = causeSummary(f.cause, cc, build->lowest());
+                f.fix = causeFix(f.cause);
+                f.actions = {action("replan", {{u"reason"_s, f.cause}})};
+            }
+            add(std::move(f));
+        }
+    }
+
+    void checkToolkits()
+    {
+        if (m_hw.cudaToolkits.size() < 2 && (m_hw.cudaToolkits.isEmpty() || !m_release))
+            return;
+        DoctorFinding f;
+        f.id = u"multiple_toolkits"_s;
+        f.cause = u"multiple_toolkits"_s;
+        f.severity = Severity::Info;
+        QStringList versions;
+        for (const CudaToolkitInfo &t : m_hw.cudaToolkits) {
+            versions.append(t.version);
+            f.evidence.append(u"CUDA %1 at %2 (%3)"_s.arg(t.version, t.path, t.source));
+        }
+        const QString cudaPath = m_system.normalize(m_system.env(u"CUDA_PATH"_s));
+        if (!cudaPath.isEmpty())
+            f.evidence.append(u"CUDA_PATH=%1"_s.arg(cudaPath));
+        const bool matching = m_release && std::any_of(m_hw.cudaToolkits.cbegin(), m_hw.cudaToolkits.cend(),
+                                                       [&](const CudaToolkitInfo &t) {
+                                                           return version::majorMinor(t.version) == version::majorMinor(m_release->cuda);
+                                                       });
+        const bool usesPipCuda = !m_target.pipLibraryDirs.isEmpty();
+        if (m_release && !matching && !usesPipCuda && !m_cpuOnly && !m_windowsTooNew) {
+            f.id = u"cuda_version_mismatch:toolkit"_s;
+            f.cause = u"cuda_version_mismatch"_s;
+            f.severity = Severity::Warning;
+            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "TensorFlow %1 is built with CUDA %2, but the CUDA toolkits here "
+                                                     "are %3."),
+                                   {m_target.tensorflow, m_release->cuda, versions.join(u", "_s)});
+            f.fix = causeFix(f.cause);
+            f.actions = {action("install_cuda", {{u"version"_s, m_release->cuda}})};
+        } else if (m_hw.cudaToolkits.size() >= 2) {
+            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "%1 CUDA toolkits are installed (%2); the order of their folders "
+                                                     "on the search path decides which libraries load."),
+                                   {QString::number(m_hw.cudaToolkits.size()), versions.join(u", "_s)});
+            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "Nothing to do unless another finding names a library from the wrong "
+                                                 "toolkit. tfsetup's launchers put the right folder first."));
+        } else {
+            return;
+        }
+        add(std::move(f));
+    }
+
+    void checkRequiredLibraries()
+    {
+        const QStringList cuda = m_catalog.cudaLibraries(m_release->cuda, m_os);
+        const QStringList cudnn = m_catalog.cudnnLibraries(m_release->cudnn, m_os);
+
+        // CUDA libraries: missing from the search path, or only another version's present.
+        QStringList missing;
+        QStringList evidence;
+        QList<DoctorAction> actions;
+        for (const QString &name : cuda) {
+            if (!copiesOnSearchPath(name).isEmpty())
+                continue;
+            missing.append(name);
+            const QStringList elsewhere = copiesElsewhere(name);
+            if (elsewhere.isEmpty()) {
+                evidence.append(u"%1: not found on %2 nor in any CUDA toolkit"_s.arg(name, pathVariable()));
+                continue;
+            }
+            evidence.append(u"%1: not on %2; a copy is at %3"_s.arg(name, pathVariable(), elsewhere.first()));
+            const QString dir = parentDir(elsewhere.first());
+            const bool known = std::any_of(actions.cbegin(), actions.cend(), [&](const DoctorAction &a) {
+                return a.params.value(u"dir"_s).toString() == dir;
+            });
+            if (!known)
+                actions.append(action("prepend_path", {{u"variable"_s, pathVariable()}, {u"dir"_s, dir}}));
+        }
+        if (!missing.isEmpty()) {
+            const QString runtime = cuda.value(0);
+            // Another CUDA's runtime present means the toolkit is the wrong version, not absent.
+            QStringList otherRuntimes;
+            const QString pattern = m_system.os() == OsFamily::Windows ? u"cudart64_*.dll"_s : u"libcudart.so.*"_s;
+            for (const QString &name : namesOnSearchPath({pattern})) {
+                if (!sameRuntime(name, runtime))
+                    otherRuntimes.append(name);
+            }
+            DoctorFinding f;
+            f.severity = Severity::Error;
+            f.evidence = evidence;
+            if (missing.contains(runtime) && !otherRuntimes.isEmpty() && actions.isEmpty()) {
+                f.id = u"cuda_version_mismatch:"_s + runtime;
+                f.cause = u"cuda_version_mismatch"_s;
+                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                         "TensorFlow %1 needs CUDA %2 (%3), but only another CUDA's "
+                                                         "runtime is on the search path (%4)."),
+                                       {m_target.tensorflow, m_release->cuda, runtime, otherRuntimes.join(u", "_s)});
+                for (const QString &name : otherRuntimes) {
+                    for (const Copy &c : copiesOnSearchPath(name))
+                        f.evidence.append(u"found instead: "_s + describe(c));
+                }
+            } else {
+                f.id = u"missing_cuda_runtime:"_s + missing.first();
+                f.cause = u"missing_cuda_runtime"_s;
+                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                         "TensorFlow %1 cannot load %2 of the CUDA %3 libraries it "
+                                                         "needs (%4), so it will run on the CPU."),
+                                       {m_target.tensorflow, QString::number(missing.size()), m_release->cuda,
+                                        missing.join(u", "_s)});
+            }
+            f.fix = actions.isEmpty()
+                        ? doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                       "Install CUDA %1 (tfsetup can fetch the official files) or let "
+                                                       "tfsetup repair the environment."),
+                                     {m_release->cuda})
+                        : doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                       "The files exist but their folder is not searched: put it on %1 "
+                                                       "before other CUDA folders, or start Python through tfsetup's "
+                                                       "launcher, which does that."),
+                                     {pathVariable()});
+            if (actions.isEmpty())
+                actions.append(action("install_cuda", {{u"version"_s, m_release->cuda}}));
+            f.actions = actions;
+            add(std::move(f));
+        }
+
+        if (cudnn.isEmpty())
+            return;
+        const QString main = cudnn.first();
+        const QList<Copy> mainCopies = copiesOnSearchPath(main);
+        if (mainCopies.isEmpty()) {
+            DoctorFinding f;
+            f.severity = Severity::Error;
+            const QString pattern = m_system.os() == OsFamily::Windows ? u"cudnn64_*.dll"_s : u"libcudnn.so.*"_s;
+            QStringList others = namesOnSearchPath({pattern});
+            const QStringList elsewhere = copiesElsewhere(main);
+            if (!elsewhere.isEmpty()) {
+                f.id = u"missing_cudnn:"_s + main;
+                f.cause = u"missing_cudnn"_s;
+                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                         "cuDNN (%1) is installed at %2, but that folder is not on the "
+                                                         "search path, so TensorFlow cannot load it."),
+                                       {main, parentDir(elsewhere.first())});
+                f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "Put %1 on %2, or start Python through tfsetup's launcher."),
+                                   {parentDir(elsewhere.first()), pathVariable()});
+                f.evidence = {u"%1: not on %2; a copy is at %3"_s.arg(main, pathVariable(), elsewhere.first())};
+                f.actions = {action("prepend_path", {{u"variable"_s, pathVariable()}, {u"dir"_s, parentDir(elsewhere.first())}})};
+            } else if (!others.isEmpty()) {
+                f.id = u"cudnn_version_mismatch:"_s + main;
+                f.cause = u"cudnn_version_mismatch"_s;
+                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                         "TensorFlow %1 needs cuDNN %2 (%3), but only another cuDNN "
+                                                         "major version is on the search path (%4)."),
+                                       {m_target.tensorflow, m_release->cudnn, main, others.join(u", "_s)});
+                f.fix = causeFix(f.cause);
+                for (const QString &name : others) {
+                    for (const Copy &c : copiesOnSearchPath(name))
+                        f.evidence.append(u"found instead: "_s + describe(c));
+                }
+                f.actions = {action("install_cudnn", {{u"version"_s, m_release->cudnn}})};
+            } else {
+                f.id = u"missing_cudnn:"_s + main;
+                f.cause = u"missing_cudnn"_s;
+                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                         "cuDNN %1 (%2) is not installed, so TensorFlow %3 will run on "
+                                                         "the CPU."),
+                                       {m_release->cudnn, main, m_target.tensorflow});
+                f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "Install cuDNN %1 for CUDA %2 (tfsetup can fetch the official "
+                                                     "archive) or let tfsetup repair the environment."),
+                                   {m_release->cudnn, m_release->cuda});
+                f.evidence = {u"%1: not found on %2 nor in any CUDA toolkit"_s.arg(main, pathVariable())};
+                f.actions = {action("install_cudnn", {{u"version"_s, m_release->cudnn}})};
+            }
+            add(std::move(f));
+            return;
+        }
+
+        // The copy that loads must bring its sub-libraries (cuDNN 8 and 9 are split into several).
+        QStringList missingParts;
+        for (const QString &part : cudnn.mid(1)) {
+            if (copiesOnSearchPath(part).isEmpty())
+                missingParts.append(part);
+        }
+        if (!missingParts.isEmpty()) {
+            DoctorFinding f;
+            f.id = u"missing_cudnn:incomplete"_s;
+            f.cause = u"missing_cudnn"_s;
+            f.severity = Severity::Error;
+            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "The cuDNN at %1 is incomplete: %2 of its parts are missing (%3), "
+                                                     "so convolutions fail even though cuDNN loads."),
+                                   {parentDir(mainCopies.first().path), QString::number(missingParts.size()),
+                                    missingParts.join(u", "_s)});
+            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "Copy every file of the cuDNN archive's %1 folder next to %2, not only "
+                                                 "%3, or let tfsetup repair the environment."),
+                               {m_system.os() == OsFamily::Windows ? u"bin"_s : u"lib"_s, main, main});
+            f.evidence.append(u"loads: "_s + describe(mainCopies.first()));
+            for (const QString &part : missingParts) {
+                f.evidence.append(u"missing: "_s + SystemView::join(parentDir(mainCopies.first().path), part));
+                f.actions.append(action("place_file", {{u"library"_s, part}, {u"dir"_s, parentDir(mainCopies.first().path)}}));
+            }
+            add(std::move(f));
+        }
+
+        // The version of the copy that loads: a header next to it, or a fully versioned file name.
+        const QString loadsFrom = m_system.identity(parentDir(mainCopies.first().path));
+        for (const CudnnInfo &c : m_hw.cudnn) {
+            QString libraryDir = parentDir(c.path);
+            if (c.source == u"header")
+                libraryDir = SystemView::join(parentDir(libraryDir), m_system.os() == OsFamily::Windows ? u"bin"_s : u"lib64"_s);
+            // A bare "8" from a file name says nothing about the minor version TensorFlow checks.
+            if (m_system.identity(libraryDir) != loadsFrom || !c.version.contains(u'.'))
+                continue;
+            if (version::major(c.version) == version::major(m_release->cudnn)
+                && !version::less(version::majorMinor(c.version), version::majorMinor(m_release->cudnn)))
+                break;
+            DoctorFinding f;
+            f.id = u"cudnn_version_mismatch:"_s + c.version;
+            f.cause = u"cudnn_version_mismatch"_s;
+            f.severity = Severity::Error;
+            f.summary = causeSummary(f.cause, c.version, m_release->cudnn);
+            f.fix = causeFix(f.cause);
+            f.evidence = {u"loads: "_s + describe(mainCopies.first()), u"cuDNN %1 according to %2"_s.arg(c.version, c.path),
+                          u"tensorflow %1 is built with cuDNN %2 (%3)"_s.arg(m_release->version, m_release->cudnn, m_release->source)};
+            f.actions = {action("install_cudnn", {{u"version"_s, m_release->cudnn}})};
+            add(std::move(f));
+            break;
+        }
+    }
+
+    void checkShadowing()
+    {
+        QStringList names = namesOnSearchPath(watchedPatterns(m_system.os()));
+        for (const QString &name : names) {
+            const QList<Copy> copies = copiesOnSearchPath(name);
+            if (copies.size() < 2)
+                continue;
+            DoctorFinding f;
+            f.id = u"path_shadowing:"_s + name;
+            f.cause = u"path_shadowing"_s;
+            f.severity = m_cpuOnly ? Severity::Info : Severity::Warning;
+            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "%1 copies of %2 are on the search path; only the first, %3, is "
+                                                     "ever loaded."),
+                                   {QString::number(copies.size()), name, copies.first().path});
+            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "Keep one copy: delete copies you put into System32 or other folders "
+                                                 "by hand, and order %1 so the toolkit TensorFlow needs comes first."),
+                               {pathVariable()});
+            for (qsizetype i = 0; i < copies.size(); ++i)
+                f.evidence.append(u"%1. %2%3"_s.arg(i + 1).arg(describe(copies[i]), i == 0 ? u" <- loaded"_s : QString()));
+            // Prefer the copy from the toolkit TensorFlow was built with, when one is on the path.
+            if (m_release) {
+                // A loose copy (System32, a project folder) may be the right file; a copy inside
+                // another CUDA toolkit is that toolkit's version, which is the wrong one.
+                const QString firstToolkit = toolkitOf(copies.first().path);
+                for (const Copy &c : copies.mid(1)) {
+                    const QString toolkit = toolkitOf(c.path);
+                    if (!toolkit.isEmpty() && !firstToolkit.isEmpty()
+                        && version::majorMinor(toolkit) == version::majorMinor(m_release->cuda)
+                        && version::majorMinor(firstToolkit) != version::majorMinor(toolkit)) {
+                        f.severity = m_cpuOnly ? Severity::Info : Severity::Error;
+                        f.actions = {action("prepend_path", {{u"variable"_s, pathVariable()}, {u"dir"_s, parentDir(c.path)}})};
+                        break;
+                    }
+                }
+            }
+            if (copies.first().origin == u"System32" || copies.first().origin == u"Windows")
+                f.actions.append(action("remove_copy", {{u"path"_s, copies.first().path}}));
+            add(std::move(f));
+        }
+    }
+
+    void checkPaths()
+    {
+        auto nonAscii = [&](const QString &path, const QString &what, Severity severity) {
+            if (path.isEmpty() || isAscii(path))
+                return;
+            DoctorFinding f;
+            f.id = u"path_non_ascii:"_s + what;
+            f.cause = u"path_non_ascii"_s;
+            f.severity = severity;
+            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "The path %1 contains non-ASCII characters; some Python packages "
+                                                     "and CUDA tools fail on such paths."),
+                                   {path});
+            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "Create the environment in a folder whose path has only English "
+                                                 "letters, digits and no spaces, e.g. C:\\tf or ~/tf."));
+            f.evidence = {what + u": " + path};
+            f.actions = {action("move_env", {{u"reason"_s, f.cause}})};
+            m_findings.append(std::move(f));
+        };
+        nonAscii(m_target.envDir, u"environment"_s, Severity::Warning);
+        nonAscii(m_system.homeDir(), u"home"_s, Severity::Info);
+
+        if (m_system.os() != OsFamily::Windows || m_target.envDir.isEmpty())
+            return;
+        const auto longPaths = m_system.registryValue(u"HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem"_s,
+                                                      u"LongPathsEnabled"_s);
+        const bool enabled = longPaths && longPaths->toInt() == 1;
+        if (enabled || m_target.envDir.size() + deepestInstalledFile <= windowsMaxPath)
+            return;
+        DoctorFinding f;
+        f.id = u"path_too_long"_s;
+        f.cause = u"path_too_long"_s;
+        f.severity = Severity::Warning;
+        f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "The environment's path is %1 characters long and Windows long paths "
+                                                 "are off: files deep inside TensorFlow may exceed Windows' %2-character "
+                                                 "limit and fail to install or load."),
+                               {QString::number(m_target.envDir.size()), QString::number(windowsMaxPath)});
+        f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                             "Use a short folder such as C:\\tf, or enable long paths (LongPathsEnabled = 1) "
+                                             "as an administrator."));
+        f.evidence = {u"environment: "_s + m_target.envDir,
+                      u"HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem LongPathsEnabled = %1"_s.arg(
+                          longPaths ? longPaths->toString() : u"(not set)"_s)};
+        f.actions = {action("move_env", {{u"reason"_s, f.cause}})};
+        add(std::move(f));
+    }
+
+    QStringList kernelDirs() const
+    {
+        QStringList dirs;
+        if (m_system.os() == OsFamily::Windows) {
+            for (const char *var : {"APPDATA", "PROGRAMDATA"}) {
+                const QString base = m_system.env(QString::fromLatin1(var));
+                if (!base.isEmpty())
+                    dirs.append(SystemView::join(m_system.normalize(base), u"jupyter/kernels"_s));
+            }
+        } else {
+            const QString home = m_system.homeDir();
+            if (!home.isEmpty())
+                dirs.append(SystemView::join(home, u".local/share/jupyter/kernels"_s));
+            dirs.append(u"/usr/local/share/jupyter/kernels"_s);
+            dirs.append(u"/usr/share/jupyter/kernels"_s);
+        }
+        if (!m_target.envDir.isEmpty())
+            dirs.append(SystemView::join(m_target.envDir, u"share/jupyter/kernels"_s));
+        return dirs;
+    }
+
+    void checkJupyterKernels()
+    {
+        const QString terminalPython =
+            m_system.findExecutable(m_system.os() == OsFamily::Windows ? u"python"_s : u"python3"_s);
+        bool envHasKernel = false;
+        bool anyKernel = false;
+        for (const QString &dir : kernelDirs()) {
+            for (const QString &name : m_system.entries(dir, {}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+                const QString specPath = SystemView::join(SystemView::join(dir, name), u"kernel.json"_s);
+                const auto bytes = m_system.readFile(specPath, 1024 * 1024);
+                if (!bytes)
+                    continue;
+                const QJsonObject spec = QJsonDocument::fromJson(*bytes).object();
+                const QString argv0 = spec.value(u"argv"_s).toArray().at(0).toString();
+                if (argv0.isEmpty())
+                    continue;
+                anyKernel = true;
+                const QString python = m_system.normalize(argv0);
+                const bool bare = !python.contains(u'/');
+                if (!m_target.envDir.isEmpty()
+                    && m_system.identity(python).startsWith(m_system.identity(m_target.envDir) + u'/'))
+                    envHasKernel = true;
+                const QString display = spec.value(u"display_name"_s).toString(name);
+                if (!bare && !m_system.isFile(python)) {
+                    DoctorFinding f;
+                    f.id = u"jupyter_kernel_mismatch:"_s + name;
+                    f.cause = u"jupyter_kernel_mismatch"_s;
+                    f.severity = Severity::Warning;
+                    f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                             "The Jupyter kernel \"%1\" starts %2, which no longer "
+                                                             "exists; notebooks with this kernel do not start."),
+                                           {display, python});
+                    f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                         "Remove the kernel (jupyter kernelspec remove %1) or let tfsetup "
+                                                         "rewrite it for your environment."),
+                                       {name});
+                    f.evidence = {specPath + u": argv[0] = " + argv0};
+                    f.actions = {action("rewrite_kernelspec", {{u"kernel"_s, name}, {u"spec"_s, specPath}})};
+                    add(std::move(f));
+                    continue;
+                }
+                const QString resolved = bare ? terminalPython : python;
+                const QJsonObject kernelEnv = spec.value(u"env"_s).toObject();
+                const bool overridesPath = kernelEnv.contains(u"PATH"_s) || kernelEnv.contains(u"LD_LIBRARY_PATH"_s);
+                if (m_system.identity(resolved) == m_system.identity(terminalPython) && !overridesPath)
+                    continue;
+                DoctorFinding f;
+                f.id = u"jupyter_kernel_mismatch:"_s + name;
+                f.cause = u"jupyter_kernel_mismatch"_s;
+                f.severity = Severity::Info;
+                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                         "The Jupyter kernel \"%1\" runs a different environment than "
+                                                         "the terminal: a package or library that works in one may be "
+                                                         "missing in the other."),
+                                       {display});
+                f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "Pick the kernel of the environment you installed TensorFlow in "
+                                                     "(Kernel > Change kernel), and run the doctor with --env on it."));
+                f.evidence = {specPath + u": argv[0] = " + argv0,
+                              u"terminal python: "_s + (terminalPython.isEmpty() ? u"(none on PATH)"_s : terminalPython)};
+                for (auto it = kernelEnv.constBegin(); it != kernelEnv.constEnd(); ++it) {
+                    if (it.key() == u"PATH" || it.key() == u"LD_LIBRARY_PATH")
+                        f.evidence.append(u"%1: env %2=%3"_s.arg(specPath, it.key(), it.value().toString()));
+                }
+                add(std::move(f));
+            }
+        }
+        if (m_target.envDir.isEmpty() || envHasKernel || !anyKernel)
+            return;
+        DoctorFinding f;
+        f.id = u"jupyter_kernel_mismatch:env"_s;
+        f.cause = u"jupyter_kernel_mismatch"_s;
+        f.severity = Severity::Warning;
+        f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "Jupyter kernels exist, but none runs the environment %1: notebooks will "
+                                                 "not see its TensorFlow."),
+                               {m_target.envDir});
+        f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                             "Let tfsetup write a kernel for this environment, or run \"python -m "
+                                             "ipykernel install --user\" with the environment's Python."));
+        f.evidence = {u"environment python: "_s + m_target.python};
+        f.actions = {action("rewrite_kernelspec", {{u"python"_s, m_target.python}})};
+        add(std::move(f));
+    }
+
+    const SystemView &m_system;
+    const HardwareReport &m_hw;
+    const Catalog &m_catalog;
+    const DoctorTarget &m_target;
+    QList<LibrarySearchDir> m_search;
+    QString m_os;
+    std::optional<TfRelease> m_release;
+    bool m_cpuOnly = false;
+    bool m_windowsTooNew = false;
+    QList<DoctorFinding> m_findings;
+};
+
+} // namespace
+
+QJsonObject DoctorTarget::toJson() const
+{
+    return {{u"env"_s, envDir},
+            {u"kind"_s, envKind},
+            {u"python"_s, python},
+            {u"python_version"_s, pythonVersion},
+            {u"tensorflow"_s, tensorflow},
+            {u"tensorflow_package"_s, tensorflowPackage},
+            {u"tensorflow_evidence"_s, tensorflowEvidence},
+            {u"pip_library_dirs"_s, QJsonArray::fromStringList(pipLibraryDirs)},
+            {u"cpu_only"_s, cpuOnly}};
+}
+
+DoctorTarget inspectEnvironment(const SystemView &system, const QString &envDir)
+{
+    DoctorTarget target;
+    if (envDir.isEmpty())
+        return target;
+    const bool windows = system.os() == OsFamily::Windows;
+    target.envDir = system.normalize(envDir);
+    const QString &env = target.envDir;
+    if (system.isDir(SystemView::join(env, u"conda-meta"_s)))
+        target.envKind = u"conda"_s;
+    else if (system.isFile(SystemView::join(env, u"pyvenv.cfg"_s)))
+        target.envKind = u"venv"_s;
+
+    const QStringList pythons = windows ? QStringList{u"python.exe"_s, u"Scripts/python.exe"_s}
+                                        : QStringList{u"bin/python3"_s, u"bin/python"_s};
+    for (const QString &p : pythons) {
+        if (system.isFile(SystemView::join(env, p))) {
+            target.python = SystemView::join(env, p);
+            break;
+        }
+    }
+
+    if (const auto cfg = system.readFile(SystemView::join(env, u"pyvenv.cfg"_s), 64 * 1024)) {
+        if (const auto v = parsers::parsePyvenvCfgVersion(*cfg))
+            target.pythonVersion = *v;
+    }
+    if (target.pythonVersion.isEmpty()) {
+        for (const QString &name : system.entries(SystemView::join(env, u"conda-meta"_s), {u"python-*.json"_s})) {
+            if (const auto v = parsers::pythonVersionFromCondaMetaName(name)) {
+                target.pythonVersion = *v;
+                break;
+            }
+        }
+    }
+
+    QStringList sitePackages;
+    if (windows) {
+        sitePackages.append(SystemView::join(env, u"Lib/site-packages"_s));
+    } else {
+        for (const QString &name : system.entries(SystemView::join(env, u"lib"_s), {u"python3*"_s},
+                                                  QDir::Dirs | QDir::NoDotAndDotDot)) {
+            sitePackages.append(SystemView::join(env, u"lib/"_s + name + u"/site-packages"_s));
+            if (target.pythonVersion.isEmpty()) {
+                if (const auto v = parsers::pythonVersionFromName(name))
+                    target.pythonVersion = *v;
+            }
+        }
+    }
+    // The distribution names pip writes ("tensorflow_gpu-2.10.0.dist-info"); tensorflow-intel is
+    // what "tensorflow" pulls in on Windows from 2.11.
+    static const QRegularExpression dist(uR"(^(tensorflow(?:[_-](?:gpu|cpu|intel))?)-(\d+\.\d+(?:\.\d+)?)[^/]*\.dist-info$)"_s,
+                                         QRegularExpression::CaseInsensitiveOption);
+    for (const QString &site : sitePackages) {
+        for (const QString &name : system.entries(site, {u"tensorflow*.dist-info"_s}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+            const auto m = dist.match(name);
+            if (!m.hasMatch())
+                continue;
+            const QString package = m.captured(1).toLower().replace(u'_', u'-');
+            // "tensorflow" itself wins over its Windows helper package when both are present.
+            if (target.tensorflow.isEmpty() || package == u"tensorflow") {
+                target.tensorflow = m.captured(2);
+                target.tensorflowPackage = package;
+                target.tensorflowEvidence = SystemView::join(site, name);
+            }
+        }
+        for (const QString &name : system.entries(SystemView::join(site, u"nvidia"_s), {}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+            const QString lib = SystemView::join(SystemView::join(SystemView::join(site, u"nvidia"_s), name),
+                                                 windows ? u"bin"_s : u"lib"_s);
+            if (system.isDir(lib))
+                target.pipLibraryDirs.append(lib);
+        }
+    }
+    target.cpuOnly = target.tensorflowPackage == u"tensorflow-cpu";
+    return target;
+}
+
+QList<LibrarySearchDir> librarySearchOrder(const SystemView &system, const DoctorTarget &target)
+{
+    QList<LibrarySearchDir> out;
+    QSet<QString> seen;
+    auto add = [&](const QString &dir, const QString &origin) {
+        if (dir.isEmpty())
+            return;
+        const QString normalized = system.normalize(dir);
+        const QString key = system.identity(normalized);
+        if (seen.contains(key) || !system.isDir(normalized))
+            return;
+        seen.insert(key);
+        out.append({normalized, origin});
+    };
+    if (system.os() == OsFamily::Windows) {
+        if (!target.envDir.isEmpty()) {
+            // The program's own folder: a conda environment's python.exe sits at its root; a venv's
+            // Scripts\python.exe only relays to the base interpreter named in pyvenv.cfg "home".
+            QString appDir = target.envKind == u"conda" ? target.envDir : QString();
+            if (target.envKind == u"venv") {
+                if (const auto cfg = system.readFile(SystemView::join(target.envDir, u"pyvenv.cfg"_s), 64 * 1024)) {
+                    for (const QByteArray &line : cfg->split('\n')) {
+                        const QByteArray t = line.trimmed();
+                        if (t.startsWith("home") && t.contains('='))
+                            appDir = QString::fromUtf8(t.mid(t.indexOf('=') + 1).trimmed());
+                    }
+                }
+            }
+            add(appDir, u"app"_s);
+            if (target.envKind == u"conda")
+                add(SystemView::join(target.envDir, u"Library/bin"_s), u"conda"_s);
+        }
+        QString systemRoot = system.env(u"SystemRoot"_s);
+        if (systemRoot.isEmpty())
+            systemRoot = u"C:/Windows"_s;
+        systemRoot = system.normalize(systemRoot);
+        add(SystemView::join(systemRoot, u"System32"_s), u"System32"_s);
+        add(systemRoot, u"Windows"_s);
+        for (const QString &dir : system.pathList())
+            add(dir, u"PATH"_s);
+        return out;
+    }
+    for (const QString &dir : system.pathList(u"LD_LIBRARY_PATH"_s))
+        add(dir, u"LD_LIBRARY_PATH"_s);
+    for (const QString &dir : target.pipLibraryDirs)
+        add(dir, u"pip"_s);
+    for (const QString &conf : system.entries(u"/etc/ld.so.conf.d"_s, {u"*.conf"_s}, QDir::Files)) {
+        const auto bytes = system.readFile(SystemView::join(u"/etc/ld.so.conf.d"_s, conf), 64 * 1024);
+        if (!bytes)
+            continue;
+        for (const QByteArray &line : bytes->split('\n')) {
+            const QString t = QString::fromUtf8(line).trimmed();
+            if (t.startsWith(u'/'))
+                add(t, u"ld.so.conf"_s);
+        }
+    }
+    for (const char *dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+                            "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"})
+        add(QString::fromLatin1(dir), u"default"_s);
+    return out;
+}
+
+QList<DoctorFinding> scanSystem(const SystemView &system, const HardwareReport &hardware, const Catalog &catalog,
+                          const DoctorTarget &target)
+{
+    return Scan(system, hardware, catalog, target).run();
+}
+
+} // namespace tfsetup::core
