@@ -1,6 +1,8 @@
 #include "ui/setupwizard.h"
 
+#include "ui/choosepage.h"
 #include "ui/detectpage.h"
+#include "ui/downloadpage.h"
 #include "ui/welcomepage.h"
 #include "util/i18n.h"
 
@@ -15,6 +17,8 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     , m_translations(translations)
     , m_welcomePage(new WelcomePage(m_state, translations, this))
     , m_detectPage(new DetectPage(m_state, this))
+    , m_choosePage(new ChoosePage(m_state, this))
+    , m_downloadPage(new DownloadPage(m_state, this))
 {
     setObjectName(QStringLiteral("setupWizard"));
     setWizardStyle(QWizard::ModernStyle);
@@ -26,6 +30,8 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     setMinimumSize(720, 540);
     setPage(WelcomePageId, m_welcomePage);
     setPage(DetectPageId, m_detectPage);
+    setPage(ChoosePageId, m_choosePage);
+    setPage(DownloadPageId, m_downloadPage);
     setStartId(WelcomePageId);
     retranslate();
 }

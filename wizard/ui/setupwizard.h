@@ -10,7 +10,9 @@ class Translations;
 
 namespace tfsetup::ui {
 
+class ChoosePage;
 class DetectPage;
+class DownloadPage;
 class WelcomePage;
 
 class SetupWizard final : public QWizard {
@@ -35,6 +37,8 @@ public:
     WizardState &state() { return m_state; }
     WelcomePage *welcomePage() const { return m_welcomePage; }
     DetectPage *detectPage() const { return m_detectPage; }
+    ChoosePage *choosePage() const { return m_choosePage; }
+    DownloadPage *downloadPage() const { return m_downloadPage; }
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -46,6 +50,8 @@ private:
     core::Translations *m_translations;
     WelcomePage *m_welcomePage;
     DetectPage *m_detectPage;
+    ChoosePage *m_choosePage;
+    DownloadPage *m_downloadPage;
 };
 
 } // namespace tfsetup::ui

@@ -1,8 +1,12 @@
 #pragma once
 
 #include "detect/hardwarereport.h"
+#include "fetch/downloadtypes.h"
+#include "solver/plan.h"
+#include "solver/solver.h"
 #include "system/systemview.h"
 
+#include <QList>
 #include <QObject>
 
 #include <optional>
@@ -36,13 +40,41 @@ public:
         Q_EMIT hardwareChanged();
     }
 
+    // The combination the student chose on the Choose page, and the pins it was solved under.
+    const std::optional<core::Plan> &plan() const { return m_plan; }
+    const core::SolverConstraints &constraints() const { return m_constraints; }
+    void setPlan(core::Plan plan, core::SolverConstraints constraints = {})
+    {
+        m_plan = std::move(plan);
+        m_constraints = std::move(constraints);
+        Q_EMIT planChanged();
+    }
+
+    // What the Download page fetches for the chosen plan, and what it verified. Requests keep
+    // their identity (name, checksum, destination) across calls, so the page can tell an
+    // unchanged artifact from a new one and never fetches a finished one again.
+    const QList<core::DownloadRequest> &downloads() const { return m_downloads; }
+    void setDownloads(QList<core::DownloadRequest> requests)
+    {
+        m_downloads = std::move(requests);
+        Q_EMIT downloadsChanged();
+    }
+    const QList<core::DownloadResult> &downloaded() const { return m_downloaded; }
+    void setDownloaded(QList<core::DownloadResult> results) { m_downloaded = std::move(results); }
+
 Q_SIGNALS:
     void hardwareChanged();
+    void planChanged();
+    void downloadsChanged();
 
 private:
     core::SystemView &m_system;
     Mode m_mode = Mode::NewEnvironment;
     std::optional<core::HardwareReport> m_hardware;
+    std::optional<core::Plan> m_plan;
+    core::SolverConstraints m_constraints;
+    QList<core::DownloadRequest> m_downloads;
+    QList<core::DownloadResult> m_downloaded;
 };
 
 } // namespace tfsetup::ui

@@ -1,0 +1,375 @@
+// The Download page against a loopback server: progress shows, pause then resume continues with
+// a Range request, a corrupt file is rejected and keeps Next disabled, errors are plain and name
+// the log, Back and Next leave the downloads alone. Driven by objectName.
+
+#include "fetch/downloader.h"
+#include "support/loopbackserver.h"
+#include "system/rootedsystem.h"
+#include "ui/choosepage.h"
+#include "ui/downloadpage.h"
+#include "ui/setupwizard.h"
+#include "ui/wizardstate.h"
+#include "util/runlog.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace tfsetup;
+using test::LoopbackServer;
+using test::Response;
+using namespace std::chrono_literals;
+
+namespace {
+
+enum Column { NameColumn, ProgressColumn, RateColumn, EtaColumn, MirrorColumn, ChecksumColumn };
+
+QByteArray randomBytes(qsizetype size, quint32 seed)
+{
+    QByteArray data(size, Qt::Uninitialized);
+    QRandomGenerator generator(seed);
+    for (qsizetype i = 0; i < size; ++i)
+        data[i] = char(generator.generate());
+    return data;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+template<typename T>
+T *child(QWidget *parent, const char *name)
+{
+    auto *widget = parent->findChild<T *>(QLatin1String(name));
+    if (!widget)
+        qFatal("no child %s", name);
+    return widget;
+}
+
+} // namespace
+
+class TestDownloadPage final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+    void progress_showsAndCompletesWithoutBlocking();
+    void pauseThenResume_continuesWithRange();
+    void corruptFile_showsMismatchAndKeepsNextDisabled();
+    void missingFile_showsPlainErrorWithLogPath();
+    void backAndNext_keepsDownloadsAndNeverRefetches();
+    void cancel_stopsAndResumeContinues();
+    void nothingToDownload_letsThrough();
+
+private:
+    core::DownloadRequest request(const QString &name, const QByteArray &path, const QByteArray &payload) const;
+    // Goes Choose -> Download with these requests in the state.
+    void openWith(const QList<core::DownloadRequest> &requests);
+    QString cell(int row, int column) const { return m_table->item(row, column)->text(); }
+    QProgressBar *rowBar(int row) const { return qobject_cast<QProgressBar *>(m_table->cellWidget(row, ProgressColumn)); }
+    // Next, or Finish while Download is the last page the wizard has.
+    QAbstractButton *nextButton() const
+    {
+        QAbstractButton *next = m_wizard->button(QWizard::NextButton);
+        return next->isVisible() ? next : m_wizard->button(QWizard::FinishButton);
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<LoopbackServer> m_server;
+    std::unique_ptr<core::RootedSystem> m_system;
+    std::unique_ptr<ui::SetupWizard> m_wizard;
+    ui::DownloadPage *m_page = nullptr;
+    QTableWidget *m_table = nullptr;
+};
+
+void TestDownloadPage::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_server = std::make_unique<LoopbackServer>();
+    QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
+    QDir(m_dir->path()).mkpath(QStringLiteral("root"));
+    m_system = std::make_unique<core::RootedSystem>(m_dir->filePath(QStringLiteral("root")), core::OsFamily::Linux,
+                                                    QHash<QString, QString>{});
+    m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
+    m_page = m_wizard->downloadPage();
+    QVERIFY(m_page);
+    QCOMPARE(m_page->objectName(), QStringLiteral("downloadPage"));
+    m_table = child<QTableWidget>(m_page, "downloadTable");
+
+    // Short stall limits so a broken test fails fast; no cache, so every byte comes from the server.
+    core::TransferOptions options;
+    options.connectTimeout = 5s;
+    options.stallTimeout = 5s;
+    options.retriesPerMirror = 1;
+    m_page->setDownloader(std::make_unique<core::Downloader>(options, core::DownloadCache()));
+}
+
+void TestDownloadPage::cleanup()
+{
+    m_wizard.reset();
+    m_system.reset();
+    m_server.reset();
+    m_dir.reset();
+}
+
+core::DownloadRequest TestDownloadPage::request(const QString &name, const QByteArray &path,
+                                                const QByteArray &payload) const
+{
+    core::DownloadRequest r;
+    r.name = name;
+    r.urls = {m_server->url(QString::fromLatin1(path))};
+    r.expectedSize = payload.size();
+    r.checksum = {core::Checksum::Algorithm::Sha256, QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex()};
+    r.destination = m_dir->filePath(QStringLiteral("downloads/") + QString::fromLatin1(path.mid(1)));
+    return r;
+}
+
+void TestDownloadPage::openWith(const QList<core::DownloadRequest> &requests)
+{
+    // A machine without a GPU: the solver answers quickly and the Choose page lets Next through.
+    m_wizard->state().setHardware(core::HardwareReport::fromJson(
+        QJsonDocument::fromJson(R"j({"os": {"family": "linux", "arch": "x86_64"},
+            "cpu": {"name": "Test CPU", "avx": true, "source": "cpuid"},
+            "pythons": [{"path": "/usr/bin/python3", "version": "3.11.2", "kind": "system", "source": "path"}]})j")
+            .object()));
+    m_wizard->state().setDownloads(requests);
+    m_wizard->setStartId(ui::SetupWizard::ChoosePageId);
+    m_wizard->show();
+    auto *choose = m_wizard->choosePage();
+    QTRY_VERIFY_WITH_TIMEOUT(choose->isComplete(), 10'000);
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+    QCOMPARE(m_page->rowCount(), int(requests.size()));
+}
+
+void TestDownloadPage::progress_showsAndCompletesWithoutBlocking()
+{
+    const QByteArray payload = randomBytes(768 * 1024, 1);
+    m_server->route("/tensorflow.whl", Response::bytes(payload).throttle(512 * 1024));
+    const core::DownloadRequest req = request(QStringLiteral("TensorFlow wheel"), "/tensorflow.whl", payload);
+
+    // A blocked GUI thread would not tick while the bytes arrive.
+    int ticksWhileRunning = 0;
+    QTimer ticker;
+    ticker.setInterval(10ms);
+    connect(&ticker, &QTimer::timeout, m_page, [this, &ticksWhileRunning] {
+        if (m_page->rowCount() > 0 && m_page->rowState(0) == ui::DownloadPage::RowState::Running)
+            ++ticksWhileRunning;
+    });
+    ticker.start();
+
+    QSignalSpy done(m_page, &ui::DownloadPage::allVerified);
+    openWith({req});
+    QVERIFY(cell(0, NameColumn).startsWith(QLatin1String("TensorFlow wheel")));
+    QCOMPARE(cell(0, ChecksumColumn), QStringLiteral("pending"));
+    QVERIFY(!nextButton()->isEnabled());
+
+    // Part of the file has arrived: the bar, the rate, the time left and the mirror show it.
+    QTRY_VERIFY_WITH_TIMEOUT(rowBar(0)->value() > 0 && rowBar(0)->value() < rowBar(0)->maximum(), 10'000);
+    QTRY_VERIFY_WITH_TIMEOUT(cell(0, RateColumn).endsWith(QLatin1String("/s")), 5'000);
+    QVERIFY2(cell(0, EtaColumn).contains(QLatin1String("s")) || cell(0, EtaColumn).contains(QLatin1String("min")),
+             qPrintable(cell(0, EtaColumn)));
+    QCOMPARE(cell(0, MirrorColumn), QString::fromLatin1(m_server->hostAndPort()));
+    QVERIFY(child<QProgressBar>(m_page, "overallProgress")->value() > 0);
+    QVERIFY2(child<QLabel>(m_page, "overallLabel")->text().contains(QLatin1String(" of ")),
+             qPrintable(child<QLabel>(m_page, "overallLabel")->text()));
+    QVERIFY(child<QPushButton>(m_page, "pauseButton")->isEnabled());
+
+    QVERIFY(done.count() == 1 || done.wait(10'000));
+    QCOMPARE(cell(0, ChecksumColumn), QStringLiteral("verified"));
+    QCOMPARE(m_page->rowState(0), ui::DownloadPage::RowState::Verified);
+    QCOMPARE(readAll(req.destination), payload);
+    QVERIFY(nextButton()->isEnabled());
+    QVERIFY(!child<QPushButton>(m_page, "pauseButton")->isEnabled());
+    QVERIFY(child<QLabel>(m_page, "overallLabel")->text().contains(QLatin1String("verified")));
+    QVERIFY2(ticksWhileRunning >= 10, qPrintable(QString::number(ticksWhileRunning)));
+
+    QVERIFY(m_page->validatePage());
+    QCOMPARE(m_wizard->state().downloaded().size(), 1);
+    QCOMPARE(m_wizard->state().downloaded().first().path, req.destination);
+}
+
+void TestDownloadPage::pauseThenResume_continuesWithRange()
+{
+    const QByteArray payload = randomBytes(1024 * 1024, 2);
+    m_server->route("/cudnn.tar.xz", Response::bytes(payload).throttle(256 * 1024));
+    const core::DownloadRequest req = request(QStringLiteral("cuDNN"), "/cudnn.tar.xz", payload);
+    openWith({req});
+
+    QTRY_VERIFY_WITH_TIMEOUT(rowBar(0)->value() >= 100, 10'000); // 10 % arrived
+    QTest::mouseClick(child<QPushButton>(m_page, "pauseButton"), Qt::LeftButton);
+    QVERIFY(m_page->isPaused());
+    QCOMPARE(m_page->rowState(0), ui::DownloadPage::RowState::Paused);
+    QVERIFY(rowBar(0)->format().startsWith(QLatin1String("Paused")));
+    QVERIFY(child<QPushButton>(m_page, "resumeButton")->isEnabled());
+    QVERIFY(!child<QPushButton>(m_page, "pauseButton")->isEnabled());
+    QVERIFY(!nextButton()->isEnabled());
+    QCOMPARE(m_server->hits("/cudnn.tar.xz"), 1);
+
+    // Paused means paused: no further request until Resume.
+    QTest::qWait(300);
+    QCOMPARE(m_server->hits("/cudnn.tar.xz"), 1);
+    QCOMPARE(m_page->rowState(0), ui::DownloadPage::RowState::Paused);
+
+    QSignalSpy done(m_page, &ui::DownloadPage::allVerified);
+    QTest::mouseClick(child<QPushButton>(m_page, "resumeButton"), Qt::LeftButton);
+    QVERIFY(!m_page->isPaused());
+    QCOMPARE(m_page->rowState(0), ui::DownloadPage::RowState::Running);
+    QVERIFY(done.wait(15'000));
+
+    QCOMPARE(cell(0, ChecksumColumn), QStringLiteral("verified"));
+    QCOMPARE(readAll(req.destination), payload);
+    QCOMPARE(m_server->hits("/cudnn.tar.xz"), 2);
+    const QByteArray range = m_server->requests("/cudnn.tar.xz").last().header("range");
+    QVERIFY2(range.startsWith("bytes=") && !range.startsWith("bytes=0-"), range.constData());
+    QCOMPARE(m_page->fetchCount(), 2);
+    QVERIFY(nextButton()->isEnabled());
+}
+
+void TestDownloadPage::corruptFile_showsMismatchAndKeepsNextDisabled()
+{
+    const QByteArray good = randomBytes(200 * 1024, 3);
+    const QByteArray bad = randomBytes(300 * 1024, 4);
+    m_server->route("/good.bin", Response::bytes(good));
+    m_server->route("/bad.bin", Response::bytes(bad).corruptAt(1000));
+    const core::DownloadRequest badRequest = request(QStringLiteral("CUDA runtime"), "/bad.bin", bad);
+    openWith({request(QStringLiteral("good file"), "/good.bin", good), badRequest});
+
+    QTRY_COMPARE_WITH_TIMEOUT(m_page->rowState(1), ui::DownloadPage::RowState::Mismatch, 10'000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_page->rowState(0), ui::DownloadPage::RowState::Verified, 10'000);
+    QCOMPARE(cell(1, ChecksumColumn), QStringLiteral("mismatch"));
+    QCOMPARE(cell(0, ChecksumColumn), QStringLiteral("verified"));
+    QVERIFY(!QFile::exists(badRequest.destination));
+    QVERIFY(!m_page->isComplete());
+    QVERIFY(!nextButton()->isEnabled());
+    QVERIFY(!m_page->validatePage());
+
+    auto *error = child<QLabel>(m_page, "errorLabel");
+    QVERIFY(error->isVisible());
+    QVERIFY2(error->text().contains(QLatin1String("CUDA runtime does not match its official SHA256 checksum")),
+             qPrintable(error->text()));
+    // Resume tries it again; the server still corrupts it, so it stays rejected.
+    QVERIFY(child<QPushButton>(m_page, "resumeButton")->isEnabled());
+}
+
+void TestDownloadPage::missingFile_showsPlainErrorWithLogPath()
+{
+    QTemporaryDir logDir;
+    QVERIFY(logDir.isValid());
+    const QString log = core::RunLog::start(logDir.path());
+    QVERIFY(!log.isEmpty());
+
+    const QByteArray payload("not served");
+    openWith({request(QStringLiteral("cuDNN archive"), "/missing.tar.xz", payload)});
+    QTRY_COMPARE_WITH_TIMEOUT(m_page->rowState(0), ui::DownloadPage::RowState::Failed, 10'000);
+
+    auto *error = child<QLabel>(m_page, "errorLabel");
+    QVERIFY(error->isVisible());
+    QVERIFY2(error->text().contains(QLatin1String("cuDNN archive is not on the server (404 Not Found)")),
+             qPrintable(error->text()));
+    QVERIFY2(error->text().contains(QDir::toNativeSeparators(log)), qPrintable(error->text()));
+    QCOMPARE(cell(0, ChecksumColumn), QStringLiteral("pending"));
+    QVERIFY(!nextButton()->isEnabled());
+    core::RunLog::stop();
+}
+
+void TestDownloadPage::backAndNext_keepsDownloadsAndNeverRefetches()
+{
+    const QByteArray small = randomBytes(64 * 1024, 5);
+    const QByteArray large = randomBytes(1024 * 1024, 6);
+    m_server->route("/small.bin", Response::bytes(small));
+    m_server->route("/large.bin", Response::bytes(large).throttle(512 * 1024));
+    const QList<core::DownloadRequest> requests{request(QStringLiteral("small"), "/small.bin", small),
+                                                request(QStringLiteral("large"), "/large.bin", large)};
+    openWith(requests);
+    QTRY_COMPARE_WITH_TIMEOUT(m_page->rowState(0), ui::DownloadPage::RowState::Verified, 10'000);
+    QCOMPARE(m_page->rowState(1), ui::DownloadPage::RowState::Running);
+
+    // Back: the large one keeps going while the student looks at the Choose page.
+    m_wizard->back();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::ChoosePageId));
+    const int before = rowBar(1)->value();
+    QTRY_VERIFY_WITH_TIMEOUT(rowBar(1)->value() > before, 5'000);
+    QCOMPARE(m_page->rowState(1), ui::DownloadPage::RowState::Running);
+
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+    QCOMPARE(m_page->rowState(0), ui::DownloadPage::RowState::Verified);
+    QCOMPARE(cell(0, ChecksumColumn), QStringLiteral("verified"));
+    QCOMPARE(m_page->fetchCount(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(m_page->rowState(1), ui::DownloadPage::RowState::Verified, 10'000);
+    QVERIFY(nextButton()->isEnabled());
+
+    // Again, with everything finished: nothing is fetched twice.
+    m_wizard->back();
+    m_wizard->next();
+    QCOMPARE(m_page->fetchCount(), 2);
+    QCOMPARE(m_server->hits("/small.bin"), 1);
+    QCOMPARE(m_server->hits("/large.bin"), 1);
+    QVERIFY(nextButton()->isEnabled());
+
+    // Another choice with one artifact in common: only the new one is fetched.
+    const QByteArray other = randomBytes(32 * 1024, 7);
+    m_server->route("/other.bin", Response::bytes(other));
+    m_wizard->back();
+    m_wizard->state().setDownloads({requests.at(1), request(QStringLiteral("other"), "/other.bin", other)});
+    m_wizard->next();
+    QCOMPARE(m_page->rowCount(), 2);
+    QCOMPARE(m_page->rowState(0), ui::DownloadPage::RowState::Verified);
+    QTRY_COMPARE_WITH_TIMEOUT(m_page->rowState(1), ui::DownloadPage::RowState::Verified, 10'000);
+    QCOMPARE(m_page->fetchCount(), 3);
+    QCOMPARE(m_server->hits("/large.bin"), 1);
+}
+
+void TestDownloadPage::cancel_stopsAndResumeContinues()
+{
+    const QByteArray payload = randomBytes(1024 * 1024, 8);
+    m_server->route("/python.tar.gz", Response::bytes(payload).throttle(256 * 1024));
+    const core::DownloadRequest req = request(QStringLiteral("Python"), "/python.tar.gz", payload);
+    openWith({req});
+    QTRY_VERIFY_WITH_TIMEOUT(rowBar(0)->value() >= 100, 10'000);
+
+    QTest::mouseClick(child<QPushButton>(m_page, "cancelDownloadsButton"), Qt::LeftButton);
+    QCOMPARE(m_page->rowState(0), ui::DownloadPage::RowState::Cancelled);
+    QCOMPARE(rowBar(0)->format(), QStringLiteral("Stopped"));
+    QVERIFY(child<QLabel>(m_page, "overallLabel")->text().contains(QLatin1String("stopped")));
+    QVERIFY(!nextButton()->isEnabled());
+    // What arrived is kept for Resume.
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(core::Downloader::partPathFor(req.destination)), 5'000);
+
+    QSignalSpy done(m_page, &ui::DownloadPage::allVerified);
+    QTest::mouseClick(child<QPushButton>(m_page, "resumeButton"), Qt::LeftButton);
+    QVERIFY(done.wait(15'000));
+    QCOMPARE(readAll(req.destination), payload);
+    QVERIFY(!m_server->requests("/python.tar.gz").last().header("range").isEmpty());
+}
+
+void TestDownloadPage::nothingToDownload_letsThrough()
+{
+    openWith({});
+    QVERIFY(child<QLabel>(m_page, "emptyLabel")->isVisible());
+    QVERIFY(!m_table->isVisible());
+    QVERIFY(m_page->isComplete());
+    QCOMPARE(m_page->fetchCount(), 0);
+}
+
+QTEST_MAIN(TestDownloadPage)
+#include "test_downloadpage.moc"

@@ -1,0 +1,717 @@
+#include "ui/choosepage.h"
+
+#include "catalog/catalog.h"
+#include "catalog/gputable.h"
+#include "catalog/version.h"
+#include "ui/wizardstate.h"
+#include "util/runlog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoro/QCoroFuture>
+#include <QDir>
+#include <QEvent>
+#include <QFormLayout>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+namespace tfsetup::ui {
+
+struct ChoosePage::Knowledge {
+    core::Catalog catalog;
+    std::optional<core::GpuTable> gpus; // the solver works from reported capabilities without it
+};
+
+struct ChoosePage::Outcome {
+    std::shared_ptr<const Knowledge> knowledge;
+    std::optional<core::Solution> solution;
+    std::optional<core::Error> error;
+};
+
+namespace {
+
+// Actions tfsetup carries out itself in the next steps; everything else the student must do.
+bool tfsetupDoesIt(const QString &code)
+{
+    return code == u"install_python" || code == u"install_cuda" || code == u"install_cudnn";
+}
+
+QString bulletList(const QStringList &lines)
+{
+    QStringList out;
+    for (const QString &line : lines)
+        out.append(QStringLiteral("• ") + line);
+    return out.join(u'\n');
+}
+
+// route, release and Python name one plan across solves (a language switch solves again).
+QString planKey(const core::Plan &plan)
+{
+    return plan.route + u'|' + plan.tensorflow + u'|' + plan.python;
+}
+
+enum AlternativeColumn { TfColumn, RouteColumn, PythonColumn, CudaColumn, CudnnColumn, NeedsColumn, ColumnCount };
+
+} // namespace
+
+ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
+    : QWizardPage(parent)
+    , m_state(state)
+    , m_busyIndicator(new QProgressBar(this))
+    , m_busyLabel(new QLabel(this))
+    , m_summaryArea(new QScrollArea(this))
+    , m_recommendationLabel(new QLabel)
+    , m_whyLabel(new QLabel)
+    , m_actionsBox(new QFrame)
+    , m_actionsTitle(new QLabel)
+    , m_actionsLayout(new QVBoxLayout)
+    , m_warningsLabel(new QLabel)
+    , m_downloadsLabel(new QLabel)
+    , m_errorLabel(new QLabel)
+    , m_tabs(new QTabWidget(this))
+    , m_alternativesTable(new QTableWidget)
+    , m_rejectedTree(new QTreeWidget)
+    , m_advancedTab(new QWidget)
+    , m_tfLabel(new QLabel)
+    , m_tfCombo(new QComboBox)
+    , m_pythonLabel(new QLabel)
+    , m_pythonCombo(new QComboBox)
+    , m_cpuOnlyCheck(new QCheckBox)
+    , m_keepDriverCheck(new QCheckBox)
+    , m_pinHint(new QLabel)
+{
+    setObjectName(QStringLiteral("choosePage"));
+    m_busyIndicator->setObjectName(QStringLiteral("busyIndicator"));
+    m_busyLabel->setObjectName(QStringLiteral("busyLabel"));
+    m_summaryArea->setObjectName(QStringLiteral("summaryArea"));
+    m_recommendationLabel->setObjectName(QStringLiteral("recommendationLabel"));
+    m_whyLabel->setObjectName(QStringLiteral("whyLabel"));
+    m_actionsBox->setObjectName(QStringLiteral("actionsBox"));
+    m_actionsTitle->setObjectName(QStringLiteral("actionsTitle"));
+    m_warningsLabel->setObjectName(QStringLiteral("warningsLabel"));
+    m_downloadsLabel->setObjectName(QStringLiteral("downloadsLabel"));
+    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_tabs->setObjectName(QStringLiteral("choiceTabs"));
+    m_alternativesTable->setObjectName(QStringLiteral("alternativesTable"));
+    m_rejectedTree->setObjectName(QStringLiteral("rejectedTree"));
+    m_advancedTab->setObjectName(QStringLiteral("advancedTab"));
+    m_tfCombo->setObjectName(QStringLiteral("tfVersionCombo"));
+    m_pythonCombo->setObjectName(QStringLiteral("pythonVersionCombo"));
+    m_cpuOnlyCheck->setObjectName(QStringLiteral("cpuOnlyCheck"));
+    m_keepDriverCheck->setObjectName(QStringLiteral("keepDriverCheck"));
+    m_pinHint->setObjectName(QStringLiteral("pinHint"));
+
+    m_busyIndicator->setRange(0, 0);
+    m_busyIndicator->setTextVisible(false);
+    m_busyIndicator->setMaximumWidth(160);
+
+    for (QLabel *label : {m_recommendationLabel, m_whyLabel, m_warningsLabel, m_downloadsLabel, m_errorLabel,
+                          m_actionsTitle, m_pinHint}) {
+        label->setWordWrap(true);
+        label->setTextFormat(Qt::PlainText);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    }
+    // The one sentence a student must read stands out from the explanation under it.
+    QFont headline = m_recommendationLabel->font();
+    headline.setBold(true);
+    headline.setPointSizeF(headline.pointSizeF() * 1.15);
+    m_recommendationLabel->setFont(headline);
+    QFont bold = m_actionsTitle->font();
+    bold.setBold(true);
+    m_actionsTitle->setFont(bold);
+
+    // What the student has to do is set apart: nothing installs until it is done.
+    m_actionsBox->setFrameShape(QFrame::StyledPanel);
+    m_actionsBox->setAutoFillBackground(true);
+    QPalette actionsPalette = m_actionsBox->palette();
+    actionsPalette.setColor(QPalette::Window, actionsPalette.color(QPalette::AlternateBase));
+    m_actionsBox->setPalette(actionsPalette);
+    auto *actionsOuter = new QVBoxLayout(m_actionsBox);
+    actionsOuter->addWidget(m_actionsTitle);
+    actionsOuter->addLayout(m_actionsLayout);
+    m_errorLabel->setFrameShape(QFrame::StyledPanel);
+    m_errorLabel->setMargin(6);
+
+    auto *summary = new QWidget;
+    auto *summaryLayout = new QVBoxLayout(summary);
+    summaryLayout->setContentsMargins(0, 0, 0, 0);
+    summaryLayout->addWidget(m_recommendationLabel);
+    summaryLayout->addWidget(m_whyLabel);
+    summaryLayout->addWidget(m_actionsBox);
+    summaryLayout->addWidget(m_warningsLabel);
+    summaryLayout->addWidget(m_downloadsLabel);
+    summaryLayout->addWidget(m_errorLabel);
+    summaryLayout->addStretch(1);
+    m_summaryArea->setWidget(summary);
+    m_summaryArea->setWidgetResizable(true);
+    m_summaryArea->setFrameShape(QFrame::NoFrame);
+    m_summaryArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    m_alternativesTable->setColumnCount(ColumnCount);
+    m_alternativesTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_alternativesTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_alternativesTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_alternativesTable->setAlternatingRowColors(true);
+    m_alternativesTable->verticalHeader()->setVisible(false);
+    m_alternativesTable->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    QHeaderView *header = m_alternativesTable->horizontalHeader();
+    for (int column = 0; column < ColumnCount; ++column)
+        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    // The route and what it needs first carry the words; versions are short.
+    header->setSectionResizeMode(RouteColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(NeedsColumn, QHeaderView::Stretch);
+    connect(m_alternativesTable, &QTableWidget::currentCellChanged, this,
+            [this](int row, int, int, int) { choosePlan(row); });
+
+    m_rejectedTree->setColumnCount(3);
+    m_rejectedTree->setRootIsDecorated(true);
+    m_rejectedTree->setSelectionMode(QAbstractItemView::NoSelection);
+    m_rejectedTree->header()->setStretchLastSection(true);
+    m_rejectedTree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_rejectedTree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+
+    auto *pins = new QFormLayout;
+    pins->addRow(m_tfLabel, m_tfCombo);
+    pins->addRow(m_pythonLabel, m_pythonCombo);
+    pins->addRow(m_cpuOnlyCheck);
+    pins->addRow(m_keepDriverCheck);
+    m_tfLabel->setBuddy(m_tfCombo);
+    m_pythonLabel->setBuddy(m_pythonCombo);
+    auto *advancedLayout = new QVBoxLayout(m_advancedTab);
+    advancedLayout->addLayout(pins);
+    advancedLayout->addWidget(m_pinHint);
+    advancedLayout->addStretch(1);
+    m_tfCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_pythonCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_tfCombo, &QComboBox::currentIndexChanged, this, &ChoosePage::solve);
+    connect(m_pythonCombo, &QComboBox::currentIndexChanged, this, &ChoosePage::solve);
+    connect(m_cpuOnlyCheck, &QCheckBox::toggled, this, &ChoosePage::solve);
+    connect(m_keepDriverCheck, &QCheckBox::toggled, this, &ChoosePage::solve);
+
+    m_tabs->addTab(m_alternativesTable, QString());
+    m_tabs->addTab(m_rejectedTree, QString());
+    m_tabs->addTab(m_advancedTab, QString());
+    m_tabs->setMinimumHeight(170);
+
+    auto *busyRow = new QHBoxLayout;
+    busyRow->addWidget(m_busyIndicator);
+    busyRow->addWidget(m_busyLabel, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(busyRow);
+    layout->addWidget(m_summaryArea, 3);
+    layout->addWidget(m_tabs, 2);
+
+    retranslate();
+    showState();
+}
+
+ChoosePage::~ChoosePage() = default;
+
+core::SolverConstraints ChoosePage::constraints() const
+{
+    core::SolverConstraints c;
+    c.tensorflow = m_tfCombo->currentData().toString();
+    c.python = m_pythonCombo->currentData().toString();
+    c.cpuOnly = m_cpuOnlyCheck->isChecked();
+    c.keepDriver = m_keepDriverCheck->isChecked();
+    return c;
+}
+
+void ChoosePage::initializePage()
+{
+    // Back and Next keep the choice; a new scan on the Detect page solves again.
+    const auto &hardware = m_state.hardware();
+    if (hardware && hardware->toJson() == m_solvedFor && (m_solution || m_solving))
+        return;
+    solve();
+}
+
+bool ChoosePage::validatePage()
+{
+    if (m_solving || !m_chosen)
+        return false;
+    m_state.setPlan(*m_chosen, constraints());
+    return true;
+}
+
+bool ChoosePage::isComplete() const
+{
+    return !m_solving && m_chosen.has_value();
+}
+
+void ChoosePage::solve()
+{
+    ++m_generation;
+    m_error.reset();
+    const auto &hardware = m_state.hardware();
+    if (!hardware) {
+        m_solving = false;
+        m_solution.reset();
+        m_chosen.reset();
+        m_error = core::Error{QStringLiteral("no_hardware_report"),
+                              tr("tfsetup has not looked at your computer yet. Go back one page and let it scan."),
+                              {}};
+        fillAlternatives();
+        fillRejected();
+        showChosen();
+        showState();
+        Q_EMIT completeChanged();
+        return;
+    }
+    m_solvedFor = hardware->toJson();
+    m_solving = true;
+    showState();
+    Q_EMIT completeChanged();
+    // Started eagerly; the task runs on after this returns and its handle is dropped.
+    runSolver(this, m_knowledge, *hardware, constraints(), m_generation);
+}
+
+QCoro::Task<> ChoosePage::runSolver(QPointer<ChoosePage> page, std::shared_ptr<const Knowledge> knowledge,
+                                    core::HardwareReport report, core::SolverConstraints constraints,
+                                    quint64 generation)
+{
+    // Loading the catalog parses several JSON files and solving walks every release on every
+    // route: both run on a worker so the page keeps painting. The future is a named local (g++ 12
+    // destroys temporaries inside a co_await expression twice).
+    QFuture<Outcome> job = QtConcurrent::run([knowledge, report, constraints]() -> Outcome {
+        Outcome outcome;
+        outcome.knowledge = knowledge;
+        if (!outcome.knowledge) {
+            auto catalog = core::Catalog::load();
+            if (!catalog) {
+                outcome.error = catalog.error();
+                return outcome;
+            }
+            auto loaded = std::make_shared<Knowledge>(Knowledge{std::move(*catalog), std::nullopt});
+            if (auto gpus = core::GpuTable::load())
+                loaded->gpus = std::move(*gpus);
+            else
+                qWarning().noquote() << "GPU table not loaded:" << gpus.error().message << gpus.error().detail;
+            outcome.knowledge = std::move(loaded);
+        }
+        const core::Solver solver(outcome.knowledge->catalog,
+                                  outcome.knowledge->gpus ? &*outcome.knowledge->gpus : nullptr);
+        outcome.solution = solver.solve(report, constraints);
+        return outcome;
+    });
+    Outcome outcome = co_await job;
+    if (!page || page->m_generation != generation)
+        co_return;
+    page->finishSolving(std::move(outcome));
+}
+
+void ChoosePage::finishSolving(Outcome outcome)
+{
+    const bool firstLoad = !m_knowledge && outcome.knowledge;
+    if (outcome.knowledge)
+        m_knowledge = std::move(outcome.knowledge);
+    m_solving = false;
+    m_error = std::move(outcome.error);
+    m_solution = std::move(outcome.solution);
+    if (m_error)
+        qWarning().noquote() << "Choose page:" << m_error->message << m_error->detail;
+    if (m_solution) {
+        qInfo().noquote() << "Solved:" << (m_solution->recommended ? planKey(*m_solution->recommended) : QStringLiteral("none"))
+                          << m_solution->alternatives.size() << "alternatives" << m_solution->rejected.size() << "rejected";
+    }
+    if (firstLoad)
+        fillPins();
+    fillAlternatives();
+    fillRejected();
+    showState();
+    Q_EMIT completeChanged();
+    Q_EMIT solved();
+}
+
+void ChoosePage::fillPins()
+{
+    // Filled from the catalog once; the first entry leaves the choice to the solver.
+    const QSignalBlocker tfBlocker(m_tfCombo);
+    const QSignalBlocker pythonBlocker(m_pythonCombo);
+    QStringList tf;
+    QStringList python;
+    for (const core::TfRelease &release : m_knowledge->catalog.releases()) {
+        const QString minor = release.minor();
+        if (!tf.contains(minor))
+            tf.append(minor);
+        for (const QString &p : release.pythonVersions()) {
+            if (!python.contains(p))
+                python.append(p);
+        }
+    }
+    const auto newestFirst = [](const QString &a, const QString &b) { return core::version::less(b, a); };
+    std::sort(tf.begin(), tf.end(), newestFirst);
+    std::sort(python.begin(), python.end(), newestFirst);
+    while (m_tfCombo->count() > 1)
+        m_tfCombo->removeItem(1);
+    while (m_pythonCombo->count() > 1)
+        m_pythonCombo->removeItem(1);
+    for (const QString &v : tf)
+        m_tfCombo->addItem(tr("TensorFlow %1").arg(v), v);
+    for (const QString &v : python)
+        m_pythonCombo->addItem(tr("Python %1").arg(v), v);
+}
+
+const core::Plan *ChoosePage::planAt(int row) const
+{
+    if (!m_solution || row < 0)
+        return nullptr;
+    if (m_solution->recommended) {
+        if (row == 0)
+            return &*m_solution->recommended;
+        --row;
+    }
+    return row < m_solution->alternatives.size() ? &m_solution->alternatives.at(row) : nullptr;
+}
+
+void ChoosePage::fillAlternatives()
+{
+    const QSignalBlocker blocker(m_alternativesTable);
+    m_alternativesTable->clearContents();
+    m_alternativesTable->setRowCount(0);
+    const QString keep = m_keepChoice;
+    m_keepChoice.clear();
+    m_chosen.reset();
+    if (!m_solution) {
+        showChosen();
+        return;
+    }
+    const int rows = int(m_solution->alternatives.size()) + (m_solution->recommended ? 1 : 0);
+    m_alternativesTable->setRowCount(rows);
+    int chosenRow = m_solution->recommended ? 0 : -1;
+    for (int row = 0; row < rows; ++row) {
+        const core::Plan &plan = *planAt(row);
+        const bool recommended = m_solution->recommended && row == 0;
+        QStringList needs;
+        QStringList actionLines;
+        for (const core::Finding &action : plan.actions) {
+            if (action.code == u"update_driver")
+                needs.append(tr("driver update"));
+            else if (action.code == u"install_driver")
+                needs.append(tr("NVIDIA driver"));
+            else if (action.code == u"use_wsl2")
+                needs.append(tr("WSL2"));
+            else if (action.code == u"install_python")
+                needs.append(tr("Python %1").arg(plan.python));
+            else if (action.code == u"install_cuda")
+                needs.append(tr("CUDA %1").arg(plan.cuda));
+            else if (action.code == u"install_cudnn")
+                needs.append(tr("cuDNN %1").arg(plan.cudnn));
+            else if (action.code == u"install_msvc_runtime")
+                needs.append(tr("Visual C++ runtime"));
+            else
+                needs.append(action.code);
+            actionLines.append(action.message);
+        }
+        const QString tfText = recommended ? tr("%1 (recommended)").arg(core::version::majorMinor(plan.tensorflow))
+                                           : core::version::majorMinor(plan.tensorflow);
+        const QStringList cells{tfText,
+                                routeTitle(plan.route),
+                                plan.python,
+                                plan.cuda.isEmpty() ? tr("none") : plan.cuda,
+                                plan.cudnn.isEmpty() ? tr("none") : plan.cudnn,
+                                needs.isEmpty() ? tr("nothing") : needs.join(QStringLiteral(", "))};
+        QString tip = plan.why;
+        if (!actionLines.isEmpty())
+            tip += u'\n' + bulletList(actionLines);
+        for (int column = 0; column < ColumnCount; ++column) {
+            auto *item = new QTableWidgetItem(cells.at(column));
+            item->setToolTip(tip);
+            m_alternativesTable->setItem(row, column, item);
+        }
+        if (!keep.isEmpty() && planKey(plan) == keep)
+            chosenRow = row;
+    }
+    if (chosenRow >= 0) {
+        m_alternativesTable->setCurrentCell(chosenRow, 0);
+        m_chosen = *planAt(chosenRow);
+    }
+    showChosen();
+}
+
+void ChoosePage::fillRejected()
+{
+    m_rejectedTree->clear();
+    if (!m_solution)
+        return;
+    // Greyed and not selectable: these are explanations, not choices.
+    const QBrush grey = palette().brush(QPalette::Disabled, QPalette::Text);
+    for (const core::Rejection &rejection : m_solution->rejected) {
+        auto *item = new QTreeWidgetItem(m_rejectedTree);
+        item->setFlags(Qt::ItemIsEnabled);
+        item->setText(0, rejection.tensorflow.isEmpty() ? tr("any")
+                                                        : core::version::majorMinor(rejection.tensorflow));
+        item->setText(1, routeTitle(rejection.route));
+        item->setText(2, rejection.reasons.isEmpty() ? QString() : rejection.reasons.first().message);
+        QStringList reasons;
+        for (const core::Finding &reason : rejection.reasons)
+            reasons.append(reason.message);
+        item->setToolTip(0, bulletList(reasons));
+        item->setToolTip(1, item->toolTip(0));
+        item->setToolTip(2, item->toolTip(0));
+        for (int column = 0; column < 3; ++column)
+            item->setForeground(column, grey);
+        for (const core::Finding &reason : rejection.reasons) {
+            auto *child = new QTreeWidgetItem(item);
+            child->setFlags(Qt::ItemIsEnabled);
+            child->setText(0, reason.message);
+            child->setToolTip(0, reason.message);
+            child->setForeground(0, grey);
+            child->setFirstColumnSpanned(true);
+        }
+    }
+}
+
+void ChoosePage::choosePlan(int row)
+{
+    const core::Plan *plan = planAt(row);
+    if (!plan)
+        return;
+    m_chosen = *plan;
+    showChosen();
+    Q_EMIT completeChanged();
+}
+
+QString ChoosePage::routeTitle(const QString &route) const
+{
+    if (route == u"windows-native")
+        return tr("Windows, NVIDIA GPU");
+    if (route == u"linux-pip")
+        return tr("Linux, NVIDIA GPU (CUDA from pip)");
+    if (route == u"linux-toolkit")
+        return tr("Linux, NVIDIA GPU (CUDA libraries from NVIDIA)");
+    if (route == u"wsl2")
+        return tr("WSL2 on Windows, NVIDIA GPU");
+    if (route == u"cpu")
+        return tr("Processor only (no GPU)");
+    if (route == u"rocm")
+        return tr("AMD GPU with ROCm (experimental)");
+    if (route == u"directml")
+        return tr("DirectX 12 GPU with DirectML (experimental)");
+    if (route == u"metal")
+        return tr("Apple GPU with Metal");
+    return route;
+}
+
+QString ChoosePage::planSentence(const core::Plan &plan, bool recommended) const
+{
+    const QString tf = core::version::majorMinor(plan.tensorflow);
+    const core::Route *route = m_knowledge ? m_knowledge->catalog.route(plan.route) : nullptr;
+    QString body;
+    if (route && route->isAccelerated()) {
+        QString gpu;
+        if (const auto &hardware = m_state.hardware()) {
+            for (const core::GpuInfo &info : hardware->gpus) {
+                if (info.vendor == route->accelerator || route->accelerator == u"directx12") {
+                    gpu = info.name;
+                    break;
+                }
+            }
+        }
+        if (gpu.isEmpty())
+            gpu = tr("graphics card");
+        body = route->wsl == u"required"
+                   ? tr("TensorFlow %1 inside WSL2, using your %2, with Python %3.").arg(tf, gpu, plan.python)
+                   : tr("TensorFlow %1 using your %2, with Python %3.").arg(tf, gpu, plan.python);
+    } else {
+        body = tr("TensorFlow %1 on the processor only (no GPU), with Python %2.").arg(tf, plan.python);
+    }
+    return recommended ? tr("Recommended: %1").arg(body) : tr("Your choice: %1").arg(body);
+}
+
+QStringList ChoosePage::downloadItems(const core::Plan &plan) const
+{
+    const QString tf = core::version::majorMinor(plan.tensorflow);
+    const core::Route *route = m_knowledge ? m_knowledge->catalog.route(plan.route) : nullptr;
+    QStringList items;
+    if (route && route->cudaLibraries == u"pip" && !plan.cuda.isEmpty())
+        items.append(tr("TensorFlow %1 with CUDA %2 and cuDNN %3, as pip packages (%4)")
+                         .arg(tf, plan.cuda, plan.cudnn, plan.requirement()));
+    else
+        items.append(tr("TensorFlow %1, as a pip package (%2)").arg(tf, plan.requirement()));
+    for (const QString &plugin : plan.plugins)
+        items.append(tr("%1, as a pip package").arg(plugin));
+    if (plan.hasAction(QStringLiteral("install_cuda")))
+        items.append(tr("CUDA %1 libraries from NVIDIA").arg(plan.cuda));
+    if (plan.hasAction(QStringLiteral("install_cudnn")))
+        items.append(tr("cuDNN %1 libraries from NVIDIA").arg(plan.cudnn));
+    if (!plan.pythonInstalled)
+        items.append(tr("Python %1").arg(plan.python));
+    return items;
+}
+
+void ChoosePage::showActions(const core::Plan *plan)
+{
+    while (QLayoutItem *item = m_actionsLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    QList<core::Finding> actions = plan ? plan->actions : QList<core::Finding>();
+    // Without a plan, the solution's own actions say what would make one possible.
+    if (!plan && m_solution)
+        actions = m_solution->actions;
+    int shown = 0;
+    for (const core::Finding &action : std::as_const(actions)) {
+        if (tfsetupDoesIt(action.code))
+            continue;
+        QString explanation;
+        if (action.code == u"update_driver" || action.code == u"install_driver")
+            explanation = tr("The driver lets programs use your graphics card. Get it for your card from NVIDIA's "
+                             "driver download page (on Linux, from your distribution's driver tool), restart the "
+                             "computer, then run tfsetup again. Your files and programs stay as they are.");
+        else if (action.code == u"use_wsl2")
+            explanation = tr("WSL2 runs Linux inside Windows; newer TensorFlow releases use the GPU only there. Open "
+                             "PowerShell as administrator, run \"wsl --install\", restart, then run tfsetup inside "
+                             "the Linux window.");
+        else if (action.code == u"install_msvc_runtime")
+            explanation = tr("These are Microsoft system files that many Windows programs share; installing them "
+                             "changes nothing else.");
+        else if (action.code == u"use_another_machine")
+            explanation = tr("A lab computer or a hosted notebook service with a GPU works without installing "
+                             "anything here.");
+        auto *label = new QLabel(m_actionsBox);
+        label->setObjectName(QStringLiteral("action_") + action.code);
+        label->setWordWrap(true);
+        label->setTextFormat(Qt::RichText);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+        QString html = QStringLiteral("<b>%1</b>").arg(action.message.toHtmlEscaped());
+        if (!explanation.isEmpty())
+            html += QStringLiteral("<br>") + explanation.toHtmlEscaped();
+        label->setText(html);
+        label->setAccessibleName(action.message);
+        label->setAccessibleDescription(explanation);
+        m_actionsLayout->addWidget(label);
+        ++shown;
+    }
+    m_actionsBox->setVisible(shown > 0);
+}
+
+void ChoosePage::showChosen()
+{
+    const core::Plan *plan = m_chosen ? &*m_chosen : nullptr;
+    const bool isRecommended = plan && m_solution && m_solution->recommended
+                               && planKey(*plan) == planKey(*m_solution->recommended);
+    if (plan) {
+        m_recommendationLabel->setText(planSentence(*plan, isRecommended));
+        m_whyLabel->setText(plan->why);
+        m_downloadsLabel->setText(tr("What will be downloaded:") + u'\n' + bulletList(downloadItems(*plan)) + u'\n'
+                                  + tr("Download sizes are shown on the next page."));
+    } else if (m_solution) {
+        m_recommendationLabel->setText(tr("No TensorFlow combination fits this computer as it is."));
+        m_whyLabel->setText(tr("\"Not possible here\" below says why for each one."));
+        m_downloadsLabel->clear();
+    } else {
+        m_recommendationLabel->clear();
+        m_whyLabel->clear();
+        m_downloadsLabel->clear();
+    }
+    showActions(plan);
+
+    QStringList warnings;
+    if (m_solution) {
+        for (const core::Finding &w : m_solution->warnings)
+            warnings.append(w.message);
+    }
+    if (plan) {
+        for (const core::Finding &w : plan->warnings) {
+            if (!warnings.contains(w.message))
+                warnings.append(w.message);
+        }
+    }
+    m_warningsLabel->setText(warnings.isEmpty() ? QString() : tr("Good to know:") + u'\n' + bulletList(warnings));
+
+    if (m_error) {
+        const QString log = core::RunLog::path();
+        m_errorLabel->setText(log.isEmpty() ? m_error->message
+                                            : m_error->message + u'\n'
+                                                  + tr("The log file has the details: %1").arg(QDir::toNativeSeparators(log)));
+    } else {
+        m_errorLabel->clear();
+    }
+    showState();
+}
+
+void ChoosePage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        // The solver's messages are translated when it runs: solve again, keeping the choice.
+        if ((m_solution || m_error) && !m_solving) {
+            m_keepChoice = m_chosen ? planKey(*m_chosen) : QString();
+            solve();
+        }
+    }
+    QWizardPage::changeEvent(event);
+}
+
+void ChoosePage::retranslate()
+{
+    setTitle(tr("Your TensorFlow setup"));
+    setSubTitle(tr("tfsetup chose the combination that fits your computer best. You can pick another one below."));
+    m_busyLabel->setText(tr("Working out what fits your computer…"));
+    m_actionsTitle->setText(tr("Do this first:"));
+    const int alternatives = m_solution ? int(m_solution->alternatives.size()) + (m_solution->recommended ? 1 : 0) : 0;
+    const int rejected = m_solution ? int(m_solution->rejected.size()) : 0;
+    m_tabs->setTabText(0, tr("Possible combinations (%1)").arg(alternatives));
+    m_tabs->setTabText(1, tr("Not possible here (%1)").arg(rejected));
+    m_tabs->setTabText(2, tr("Advanced"));
+    m_alternativesTable->setHorizontalHeaderLabels(
+        {tr("TensorFlow"), tr("Runs on"), tr("Python"), tr("CUDA"), tr("cuDNN"), tr("Needs first")});
+    m_alternativesTable->setAccessibleName(tr("Possible combinations"));
+    m_rejectedTree->setHeaderLabels({tr("TensorFlow"), tr("Runs on"), tr("Why not")});
+    m_rejectedTree->setAccessibleName(tr("Combinations that do not fit this computer"));
+    m_tfLabel->setText(tr("&TensorFlow version:"));
+    m_pythonLabel->setText(tr("&Python version:"));
+    m_tfCombo->setAccessibleName(tr("TensorFlow version"));
+    m_pythonCombo->setAccessibleName(tr("Python version"));
+    {
+        // Adding the first entry selects it; that is not the student pinning anything.
+        const QSignalBlocker tfBlocker(m_tfCombo);
+        const QSignalBlocker pythonBlocker(m_pythonCombo);
+        if (m_tfCombo->count() == 0)
+            m_tfCombo->addItem(QString(), QString());
+        if (m_pythonCombo->count() == 0)
+            m_pythonCombo->addItem(QString(), QString());
+    }
+    m_tfCombo->setItemText(0, tr("Best for this computer"));
+    m_pythonCombo->setItemText(0, tr("Best for this computer"));
+    for (int i = 1; i < m_tfCombo->count(); ++i)
+        m_tfCombo->setItemText(i, tr("TensorFlow %1").arg(m_tfCombo->itemData(i).toString()));
+    for (int i = 1; i < m_pythonCombo->count(); ++i)
+        m_pythonCombo->setItemText(i, tr("Python %1").arg(m_pythonCombo->itemData(i).toString()));
+    m_cpuOnlyCheck->setText(tr("Use the &processor only, not the GPU"));
+    m_keepDriverCheck->setText(tr("&Keep the NVIDIA driver as it is (for computers where you cannot install drivers)"));
+    m_pinHint->setText(tr("A course may ask for a particular version. Combinations that do not fit it are listed "
+                          "under \"Not possible here\" with the reason."));
+}
+
+void ChoosePage::showState()
+{
+    m_busyIndicator->setVisible(m_solving);
+    m_busyLabel->setVisible(m_solving);
+    m_summaryArea->setEnabled(!m_solving);
+    m_tabs->setEnabled(!m_solving || m_knowledge != nullptr);
+    m_alternativesTable->setEnabled(!m_solving);
+    m_errorLabel->setVisible(m_error.has_value());
+    m_warningsLabel->setVisible(!m_warningsLabel->text().isEmpty());
+    m_downloadsLabel->setVisible(!m_downloadsLabel->text().isEmpty());
+    m_whyLabel->setVisible(!m_whyLabel->text().isEmpty());
+    m_recommendationLabel->setVisible(!m_recommendationLabel->text().isEmpty());
+    retranslate();
+}
+
+} // namespace tfsetup::ui

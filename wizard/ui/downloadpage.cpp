@@ -1,0 +1,575 @@
+#include "ui/downloadpage.h"
+
+#include "ui/wizardstate.h"
+#include "util/runlog.h"
+
+#include <QDir>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace tfsetup::ui {
+
+namespace {
+
+enum Column { NameColumn, ProgressColumn, RateColumn, EtaColumn, MirrorColumn, ChecksumColumn, ColumnCount };
+
+// Progress bars hold ints; artifacts of several GiB do not fit as bytes.
+constexpr int progressScale = 1000;
+
+QString identity(const core::DownloadRequest &r)
+{
+    return r.name + u'\n' + r.destination + u'\n' + QString::fromLatin1(r.checksum.hex);
+}
+
+QString dataSize(qint64 bytes)
+{
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+}
+
+} // namespace
+
+DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
+    : QWizardPage(parent)
+    , m_state(state)
+    , m_overallLabel(new QLabel(this))
+    , m_overallProgress(new QProgressBar(this))
+    , m_table(new QTableWidget(this))
+    , m_errorLabel(new QLabel(this))
+    , m_emptyLabel(new QLabel(this))
+    , m_pauseButton(new QPushButton(this))
+    , m_resumeButton(new QPushButton(this))
+    , m_cancelButton(new QPushButton(this))
+{
+    setObjectName(QStringLiteral("downloadPage"));
+    m_overallLabel->setObjectName(QStringLiteral("overallLabel"));
+    m_overallProgress->setObjectName(QStringLiteral("overallProgress"));
+    m_table->setObjectName(QStringLiteral("downloadTable"));
+    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_emptyLabel->setObjectName(QStringLiteral("emptyLabel"));
+    m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
+    m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
+    m_cancelButton->setObjectName(QStringLiteral("cancelDownloadsButton"));
+
+    setDownloader(std::make_unique<core::Downloader>(core::TransferOptions{},
+                                                     core::DownloadCache(core::DownloadCache::defaultDir())));
+
+    for (QLabel *label : {m_overallLabel, m_errorLabel, m_emptyLabel}) {
+        label->setWordWrap(true);
+        label->setTextFormat(Qt::PlainText);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    }
+    m_errorLabel->setFrameShape(QFrame::StyledPanel);
+    m_errorLabel->setMargin(6);
+    m_overallProgress->setRange(0, progressScale);
+
+    m_table->setColumnCount(ColumnCount);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setFocusPolicy(Qt::NoFocus);
+    m_table->verticalHeader()->setVisible(false);
+    QHeaderView *header = m_table->horizontalHeader();
+    for (int column = 0; column < ColumnCount; ++column)
+        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    // Names ("cuDNN 8.9.7 for Windows") get the room; the bar needs enough to show its text.
+    header->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(ProgressColumn, QHeaderView::Fixed);
+    header->resizeSection(ProgressColumn, 150);
+
+    connect(m_pauseButton, &QPushButton::clicked, this, &DownloadPage::pause);
+    connect(m_resumeButton, &QPushButton::clicked, this, &DownloadPage::resume);
+    connect(m_cancelButton, &QPushButton::clicked, this, &DownloadPage::cancelDownloads);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(m_pauseButton);
+    buttons->addWidget(m_resumeButton);
+    buttons->addWidget(m_cancelButton);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_overallLabel);
+    layout->addWidget(m_overallProgress);
+    layout->addWidget(m_emptyLabel);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_errorLabel);
+    layout->addLayout(buttons);
+
+    retranslate();
+    rebuildTable();
+}
+
+DownloadPage::~DownloadPage()
+{
+    // Stops every transfer; what arrived stays in the .part files for the next run to resume.
+    if (m_downloader)
+        m_downloader->cancelAll();
+}
+
+void DownloadPage::setDownloader(std::unique_ptr<core::Downloader> downloader)
+{
+    if (m_downloader)
+        m_downloader->cancelAll();
+    m_downloader = std::move(downloader);
+    connect(m_downloader.get(), &core::Downloader::progress, this, &DownloadPage::onProgress);
+}
+
+DownloadPage::RowState DownloadPage::rowState(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows.at(row).state : RowState::Waiting;
+}
+
+void DownloadPage::initializePage()
+{
+    syncRows();
+    if (!m_paused && !m_cancelled) {
+        for (int i = 0; i < m_rows.size(); ++i) {
+            if (m_rows.at(i).state == RowState::Waiting)
+                setRowState(i, RowState::Running);
+        }
+    }
+    startPending();
+    updateOverall();
+    updateButtons();
+}
+
+void DownloadPage::cleanupPage()
+{
+    // Going Back leaves the downloads running (QWizard's default would reset the page).
+}
+
+bool DownloadPage::validatePage()
+{
+    if (!isComplete())
+        return false;
+    QList<core::DownloadResult> results;
+    for (const Row &row : std::as_const(m_rows))
+        results.append(*row.result);
+    m_state.setDownloaded(std::move(results));
+    return true;
+}
+
+bool DownloadPage::isComplete() const
+{
+    return std::all_of(m_rows.cbegin(), m_rows.cend(), [](const Row &r) { return r.state == RowState::Verified; });
+}
+
+void DownloadPage::pause()
+{
+    m_paused = true;
+    for (int i = 0; i < m_rows.size(); ++i) {
+        Row &row = m_rows[i];
+        if (row.state != RowState::Running && row.state != RowState::Waiting)
+            continue;
+        // The downloader keeps the .part file; Resume asks for the rest with a Range request.
+        if (row.inFlight)
+            m_downloader->cancel(row.request.name);
+        setRowState(i, RowState::Paused);
+    }
+    updateButtons();
+}
+
+void DownloadPage::resume()
+{
+    m_paused = false;
+    m_cancelled = false;
+    for (int i = 0; i < m_rows.size(); ++i) {
+        Row &row = m_rows[i];
+        if (row.state == RowState::Running || row.state == RowState::Verified)
+            continue;
+        row.error.reset();
+        row.rate = 0;
+        setRowState(i, RowState::Running);
+    }
+    startPending();
+    updateOverall();
+    updateButtons();
+}
+
+void DownloadPage::cancelDownloads()
+{
+    m_cancelled = true;
+    m_paused = false;
+    for (int i = 0; i < m_rows.size(); ++i) {
+        Row &row = m_rows[i];
+        if (row.state == RowState::Verified || row.state == RowState::Mismatch || row.state == RowState::Failed)
+            continue;
+        if (row.inFlight)
+            m_downloader->cancel(row.request.name);
+        setRowState(i, RowState::Cancelled);
+    }
+    updateOverall();
+    updateButtons();
+}
+
+void DownloadPage::syncRows()
+{
+    // The request list may have changed (Back, another plan): keep the rows that are still
+    // wanted exactly as they are, stop the ones that are not, add the new ones.
+    QList<core::DownloadRequest> requests = m_state.downloads();
+    QSet<QString> names;
+    for (core::DownloadRequest &request : requests) {
+        if (request.name.isEmpty())
+            request.name = QFileInfo(request.destination).fileName();
+        // The downloader tells transfers apart by name; two artifacts must not share one.
+        const QString base = request.name;
+        for (int n = 2; names.contains(request.name); ++n)
+            request.name = QStringLiteral("%1 (%2)").arg(base).arg(n);
+        names.insert(request.name);
+    }
+
+    QList<Row> rows;
+    for (const core::DownloadRequest &request : std::as_const(requests)) {
+        const auto existing = std::find_if(m_rows.begin(), m_rows.end(), [&](const Row &r) {
+            return identity(r.request) == identity(request);
+        });
+        if (existing != m_rows.end()) {
+            rows.append(std::move(*existing));
+            m_rows.erase(existing);
+            continue;
+        }
+        Row row;
+        row.id = m_nextId++;
+        row.request = request;
+        row.total = request.expectedSize;
+        rows.append(std::move(row));
+    }
+    // What is left is no longer wanted; its answer will find no row and be dropped.
+    for (const Row &gone : std::as_const(m_rows)) {
+        if (gone.inFlight)
+            m_downloader->cancel(gone.request.name);
+    }
+    m_rows = std::move(rows);
+    rebuildTable();
+}
+
+void DownloadPage::startPending()
+{
+    for (Row &row : m_rows) {
+        if (row.state != RowState::Running || row.inFlight || m_inFlightNames.contains(row.request.name))
+            continue;
+        row.inFlight = true;
+        row.verifying = false;
+        m_inFlightNames.insert(row.request.name);
+        ++m_fetches;
+        // Started eagerly; the task runs on after this returns and its handle is dropped.
+        runFetch(this, m_downloader.get(), row.request, row.id);
+    }
+}
+
+QCoro::Task<> DownloadPage::runFetch(QPointer<DownloadPage> page, core::Downloader *downloader,
+                                     core::DownloadRequest request, quint64 rowId)
+{
+    const QString name = request.name;
+    auto result = co_await downloader->fetch(std::move(request));
+    if (!page)
+        co_return;
+    page->finishFetch(rowId, name, std::move(result));
+}
+
+void DownloadPage::finishFetch(quint64 rowId, const QString &name, core::Result<core::DownloadResult> result)
+{
+    m_inFlightNames.remove(name);
+    const int index = rowIndex(rowId);
+    if (index >= 0) {
+        Row &row = m_rows[index];
+        row.inFlight = false;
+        row.rate = 0;
+        row.verifying = false;
+        if (result) {
+            row.result = *result;
+            row.received = result->bytes;
+            row.total = result->bytes;
+            if (result->fromCache)
+                row.mirror.clear();
+            qInfo().noquote() << "Downloaded" << name << "to" << result->path
+                              << (result->fromCache ? QStringLiteral("(already there)") : result->source.toDisplayString());
+            setRowState(index, RowState::Verified);
+        } else if (result.error().code == u"cancelled") {
+            // Paused or cancelled: the row already says so. Still Running means Resume came
+            // before the transfer had stopped; startPending() below starts it again.
+        } else {
+            row.error = result.error();
+            qWarning().noquote() << "Download of" << name << "failed:" << result.error().code << result.error().message
+                                 << result.error().detail;
+            setRowState(index, result.error().code == u"checksum_mismatch" ? RowState::Mismatch : RowState::Failed);
+        }
+    }
+    startPending();
+    updateOverall();
+    updateButtons();
+    Q_EMIT completeChanged();
+    if (!m_rows.isEmpty() && isComplete() && index >= 0)
+        Q_EMIT allVerified();
+}
+
+void DownloadPage::onProgress(const core::DownloadProgress &progress)
+{
+    const int index = rowIndex(progress.name);
+    if (index < 0)
+        return;
+    Row &row = m_rows[index];
+    // Done and Failed come with fetch()'s answer, which is what counts; late reports from a
+    // transfer that was just paused must not move its row.
+    if (row.state != RowState::Running || !row.inFlight)
+        return;
+    using Stage = core::DownloadProgress::Stage;
+    if (progress.stage == Stage::Done || progress.stage == Stage::Failed)
+        return;
+    row.verifying = progress.stage == Stage::Verifying;
+    if (progress.stage == Stage::Downloading) {
+        row.received = progress.received;
+        if (progress.total > 0)
+            row.total = progress.total;
+        row.rate = progress.bytesPerSecond;
+    }
+    if (!progress.mirror.isEmpty())
+        row.mirror = progress.mirror;
+    updateRow(index);
+    updateOverall();
+}
+
+void DownloadPage::setRowState(int index, RowState state)
+{
+    Row &row = m_rows[index];
+    if (row.state == state)
+        return;
+    row.state = state;
+    updateRow(index);
+    Q_EMIT rowStateChanged(index);
+}
+
+int DownloadPage::rowIndex(quint64 id) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).id == id)
+            return i;
+    }
+    return -1;
+}
+
+int DownloadPage::rowIndex(const QString &name) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).request.name == name)
+            return i;
+    }
+    return -1;
+}
+
+void DownloadPage::rebuildTable()
+{
+    m_table->clearContents();
+    m_table->setRowCount(int(m_rows.size()));
+    for (int i = 0; i < m_rows.size(); ++i) {
+        for (int column = 0; column < ColumnCount; ++column) {
+            if (column != ProgressColumn)
+                m_table->setItem(i, column, new QTableWidgetItem);
+        }
+        auto *bar = new QProgressBar;
+        bar->setObjectName(QStringLiteral("rowProgress"));
+        bar->setRange(0, progressScale);
+        m_table->setCellWidget(i, ProgressColumn, bar);
+        updateRow(i);
+    }
+    const bool empty = m_rows.isEmpty();
+    m_table->setVisible(!empty);
+    m_emptyLabel->setVisible(empty);
+}
+
+void DownloadPage::updateRow(int index)
+{
+    if (index >= m_table->rowCount())
+        return;
+    const Row &row = m_rows.at(index);
+    auto *bar = qobject_cast<QProgressBar *>(m_table->cellWidget(index, ProgressColumn));
+    const bool sizeKnown = row.total > 0;
+    const int value = sizeKnown ? int(double(std::min(row.received, row.total)) * progressScale / double(row.total))
+                                : 0;
+    QString format;
+    QString rate = QStringLiteral("—");
+    QString eta = QStringLiteral("—");
+    QString checksum = tr("pending", "checksum status");
+    switch (row.state) {
+    case RowState::Waiting:
+        format = tr("Waiting");
+        break;
+    case RowState::Running:
+        if (row.verifying)
+            format = tr("Checking");
+        else if (row.received == 0 && row.rate <= 0)
+            format = tr("Starting");
+        else
+            format = sizeKnown ? QStringLiteral("%p%") : dataSize(row.received);
+        if (row.rate > 0) {
+            rate = tr("%1/s").arg(dataSize(qint64(row.rate)));
+            if (sizeKnown) {
+                const qint64 seconds = qint64(std::ceil(double(row.total - row.received) / row.rate));
+                eta = seconds < 60 ? tr("%n s", nullptr, int(std::max<qint64>(1, seconds)))
+                      : seconds < 3600 ? tr("%n min", nullptr, int((seconds + 59) / 60))
+                                       : tr("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600 + 59) / 60);
+            }
+        }
+        break;
+    case RowState::Paused:
+        format = sizeKnown ? tr("Paused at %p%") : tr("Paused");
+        break;
+    case RowState::Cancelled:
+        format = tr("Stopped");
+        break;
+    case RowState::Verified:
+        format = tr("Done");
+        checksum = row.result && row.result->weakChecksum ? tr("verified (MD5 only)", "checksum status")
+                                                          : tr("verified", "checksum status");
+        break;
+    case RowState::Mismatch:
+        format = tr("Rejected");
+        checksum = tr("mismatch", "checksum status");
+        break;
+    case RowState::Failed:
+        format = tr("Failed");
+        break;
+    }
+    if (bar) {
+        bar->setValue(row.state == RowState::Verified ? progressScale : value);
+        bar->setFormat(format);
+        bar->setAccessibleName(row.request.name);
+        bar->setAccessibleDescription(format);
+    }
+    QString mirror;
+    if (row.result && row.result->fromCache)
+        mirror = tr("already downloaded");
+    else if (!row.mirror.isEmpty())
+        mirror = row.mirror.port() > 0 ? row.mirror.host() + u':' + QString::number(row.mirror.port()) : row.mirror.host();
+    QString name = row.request.name;
+    if (row.request.expectedSize > 0)
+        name = tr("%1 (%2)").arg(row.request.name, dataSize(row.request.expectedSize));
+
+    const QStringList cells{name, QString(), rate, eta, mirror, checksum};
+    for (int column = 0; column < ColumnCount; ++column) {
+        if (QTableWidgetItem *item = m_table->item(index, column))
+            item->setText(cells.at(column));
+    }
+    if (QTableWidgetItem *item = m_table->item(index, MirrorColumn))
+        item->setToolTip(row.mirror.toDisplayString());
+    if (QTableWidgetItem *item = m_table->item(index, NameColumn))
+        item->setToolTip(QDir::toNativeSeparators(row.request.destination));
+    if (QTableWidgetItem *item = m_table->item(index, ChecksumColumn)) {
+        item->setToolTip(tr("%1 %2").arg(row.request.checksum.algorithmName().toUpper(),
+                                         QString::fromLatin1(row.request.checksum.hex)));
+    }
+}
+
+void DownloadPage::updateOverall()
+{
+    qint64 received = 0;
+    qint64 total = 0;
+    bool totalKnown = true;
+    double rate = 0;
+    int verified = 0;
+    QStringList errors;
+    for (const Row &row : std::as_const(m_rows)) {
+        received += row.state == RowState::Verified ? row.total : row.received;
+        if (row.total > 0)
+            total += row.total;
+        else
+            totalKnown = false;
+        if (row.state == RowState::Running)
+            rate += row.rate;
+        if (row.state == RowState::Verified)
+            ++verified;
+        if (row.error)
+            errors.append(row.error->message);
+    }
+    const int count = int(m_rows.size());
+    if (totalKnown && total > 0)
+        m_overallProgress->setValue(int(double(std::min(received, total)) * progressScale / double(total)));
+    else
+        m_overallProgress->setValue(count > 0 ? verified * progressScale / count : 0);
+    m_overallProgress->setVisible(count > 0);
+
+    QString text;
+    if (count > 0 && verified == count) {
+        text = tr("All %n file(s) are downloaded and their checksums verified.", nullptr, count);
+    } else if (m_cancelled) {
+        text = tr("Downloads stopped. What arrived is kept: Resume continues where they stopped.");
+    } else if (m_paused) {
+        text = tr("Paused. Resume continues where the downloads stopped.");
+    } else if (count > 0) {
+        text = totalKnown ? tr("%1 of %2 downloaded").arg(dataSize(received), dataSize(total))
+                          : tr("%1 downloaded").arg(dataSize(received));
+        if (rate > 0 && totalKnown && total > received) {
+            const qint64 minutes = qint64(std::ceil(double(total - received) / rate / 60.0));
+            text += u' ' + tr("(about %n minute(s) left)", nullptr, int(std::max<qint64>(1, minutes)));
+        }
+    }
+    m_overallLabel->setText(text);
+    m_overallLabel->setVisible(!text.isEmpty());
+
+    if (errors.isEmpty()) {
+        m_errorLabel->clear();
+    } else {
+        QString message = errors.join(u'\n');
+        const QString log = core::RunLog::path();
+        if (!log.isEmpty())
+            message += u'\n' + tr("The log file has the details: %1").arg(QDir::toNativeSeparators(log));
+        m_errorLabel->setText(message);
+    }
+    m_errorLabel->setVisible(!errors.isEmpty());
+}
+
+void DownloadPage::updateButtons()
+{
+    bool running = false;
+    bool resumable = false;
+    for (const Row &row : std::as_const(m_rows)) {
+        running = running || row.state == RowState::Running;
+        resumable = resumable || (row.state != RowState::Running && row.state != RowState::Verified);
+    }
+    m_pauseButton->setEnabled(running);
+    m_resumeButton->setEnabled(resumable);
+    m_cancelButton->setEnabled(running || std::any_of(m_rows.cbegin(), m_rows.cend(), [](const Row &r) {
+                                   return r.state == RowState::Paused || r.state == RowState::Waiting;
+                               }));
+}
+
+void DownloadPage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        for (int i = 0; i < m_rows.size(); ++i)
+            updateRow(i);
+        updateOverall();
+    }
+    QWizardPage::changeEvent(event);
+}
+
+void DownloadPage::retranslate()
+{
+    setTitle(tr("Downloading"));
+    setSubTitle(tr("tfsetup downloads the official files and checks each one against its published checksum. "
+                   "You can go back meanwhile; the downloads keep going."));
+    m_table->setHorizontalHeaderLabels(
+        {tr("File"), tr("Progress"), tr("Speed"), tr("Time left"), tr("From"), tr("Checksum")});
+    m_table->setAccessibleName(tr("Downloads"));
+    m_emptyLabel->setText(tr("There is nothing to download for this choice."));
+    m_pauseButton->setText(tr("&Pause"));
+    m_pauseButton->setAccessibleName(tr("Pause downloads"));
+    m_resumeButton->setText(tr("&Resume"));
+    m_resumeButton->setAccessibleName(tr("Resume downloads"));
+    m_resumeButton->setToolTip(tr("Continues paused or stopped downloads where they stopped, and tries failed ones "
+                                  "again."));
+    m_cancelButton->setText(tr("&Stop downloads"));
+    m_cancelButton->setAccessibleName(tr("Stop downloads"));
+    m_cancelButton->setToolTip(tr("Stops every download. What arrived is kept, so Resume does not start over."));
+}
+
+} // namespace tfsetup::ui

@@ -1,0 +1,118 @@
+#pragma once
+
+#include "fetch/downloader.h"
+#include "fetch/downloadtypes.h"
+#include "util/result.h"
+
+#include <QCoro/QCoroTask>
+#include <QList>
+#include <QPointer>
+#include <QSet>
+#include <QWizardPage>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace tfsetup::ui {
+
+class WizardState;
+
+// Fetches the artifacts in WizardState::downloads(): a row per artifact with progress, rate,
+// time left, mirror and checksum status, overall progress, and Pause / Resume / Cancel. The
+// downloads belong to the page, not to its visit: going Back lets them run on, coming back shows
+// them where they are, and a verified artifact is never fetched again. Next is enabled once every
+// artifact verified; the results are committed to WizardState::setDownloaded().
+class DownloadPage final : public QWizardPage {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DownloadPage)
+public:
+    enum class RowState { Waiting, Running, Paused, Cancelled, Verified, Mismatch, Failed };
+    Q_ENUM(RowState)
+
+    explicit DownloadPage(WizardState &state, QWidget *parent = nullptr);
+    ~DownloadPage() override;
+
+    // The downloader to use (transfer options, cache). Set it before the page is first shown: a
+    // download in flight keeps the downloader it started with.
+    void setDownloader(std::unique_ptr<core::Downloader> downloader);
+    core::Downloader *downloader() const { return m_downloader.get(); }
+
+    int rowCount() const { return int(m_rows.size()); }
+    RowState rowState(int row) const;
+    bool isPaused() const { return m_paused; }
+    // fetch() calls started so far; a finished artifact never adds one.
+    int fetchCount() const { return m_fetches; }
+
+    void initializePage() override;
+    void cleanupPage() override;
+    bool validatePage() override;
+    bool isComplete() const override;
+
+public Q_SLOTS:
+    void pause();
+    void resume();
+    void cancelDownloads();
+
+Q_SIGNALS:
+    void rowStateChanged(int row);
+    void allVerified();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    struct Row {
+        quint64 id = 0;
+        core::DownloadRequest request;
+        RowState state = RowState::Waiting;
+        bool inFlight = false;
+        bool verifying = false;
+        qint64 received = 0;
+        qint64 total = -1;
+        double rate = 0;
+        QUrl mirror;
+        std::optional<core::DownloadResult> result;
+        std::optional<core::Error> error;
+    };
+
+    // Inputs are parameters, the page is guarded: it may be gone when the download answers.
+    static QCoro::Task<> runFetch(QPointer<DownloadPage> page, core::Downloader *downloader,
+                                  core::DownloadRequest request, quint64 rowId);
+    void finishFetch(quint64 rowId, const QString &name, core::Result<core::DownloadResult> result);
+    void onProgress(const core::DownloadProgress &progress);
+    void syncRows();
+    void startPending();
+    void setRowState(int row, RowState state);
+    int rowIndex(quint64 id) const;
+    int rowIndex(const QString &name) const;
+    void rebuildTable();
+    void updateRow(int row);
+    void updateOverall();
+    void updateButtons();
+    void retranslate();
+
+    WizardState &m_state;
+    std::unique_ptr<core::Downloader> m_downloader;
+    QList<Row> m_rows;
+    QSet<QString> m_inFlightNames; // the downloader tells transfers apart by name
+    quint64 m_nextId = 1;
+    int m_fetches = 0;
+    bool m_paused = false;
+    bool m_cancelled = false;
+
+    QLabel *m_overallLabel;
+    QProgressBar *m_overallProgress;
+    QTableWidget *m_table;
+    QLabel *m_errorLabel;
+    QLabel *m_emptyLabel;
+    QPushButton *m_pauseButton;
+    QPushButton *m_resumeButton;
+    QPushButton *m_cancelButton;
+};
+
+} // namespace tfsetup::ui
