@@ -1,0 +1,121 @@
+#include "install/installspec.h"
+
+#include "solver/plan.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace tfsetup::core {
+
+namespace {
+
+QString majorMinor(const QString &version)
+{
+    const QStringList parts = version.split(u'.');
+    return parts.size() >= 2 ? parts.at(0) + u'.' + parts.at(1) : version;
+}
+
+QJsonArray toArray(const QStringList &list)
+{
+    return QJsonArray::fromStringList(list);
+}
+
+} // namespace
+
+bool InstallArtifact::isArchive() const
+{
+    return kind == u"cuda-redist-archive" || kind == u"cudnn-archive";
+}
+
+QJsonObject InstallArtifact::toJson() const
+{
+    return QJsonObject{{QStringLiteral("kind"), kind},
+                       {QStringLiteral("component"), component},
+                       {QStringLiteral("version"), version},
+                       {QStringLiteral("platform"), platform},
+                       {QStringLiteral("sha256"), QString::fromLatin1(sha256)},
+                       {QStringLiteral("origin"), origin}};
+}
+
+InstallArtifact InstallArtifact::fromJson(const QJsonObject &json)
+{
+    InstallArtifact a;
+    a.kind = json.value(QStringLiteral("kind")).toString();
+    a.component = json.value(QStringLiteral("component")).toString();
+    a.version = json.value(QStringLiteral("version")).toString();
+    a.platform = json.value(QStringLiteral("platform")).toString();
+    a.sha256 = json.value(QStringLiteral("sha256")).toString().toLower().toLatin1();
+    a.path = json.value(QStringLiteral("path")).toString();
+    a.origin = json.value(QStringLiteral("origin")).toString();
+    return a;
+}
+
+QStringList InstallSpec::effectiveRequirements() const
+{
+    return requirements;
+}
+
+int InstallSpec::cudnnMajor() const
+{
+    for (const InstallArtifact &a : artifacts) {
+        if (a.kind == u"cudnn-archive")
+            return a.version.section(u'.', 0, 0).toInt();
+    }
+    return cudnn.isEmpty() ? 0 : cudnn.section(u'.', 0, 0).toInt();
+}
+
+InstallSpec InstallSpec::fromPlan(const Plan &plan)
+{
+    InstallSpec spec;
+    spec.route = plan.route;
+    spec.tensorflow = plan.tensorflow;
+    spec.package = plan.package;
+    spec.python = plan.python;
+    spec.cuda = plan.cuda;
+    spec.cudnn = plan.cudnn;
+    spec.driverMin = plan.driverMin;
+    spec.requirements = QStringList{plan.requirement()} + plan.plugins;
+    spec.name = defaultName(plan);
+    return spec;
+}
+
+QString InstallSpec::defaultName(const Plan &plan)
+{
+    QString name = u"tf" + majorMinor(plan.tensorflow);
+    name += plan.cuda.isEmpty() ? QStringLiteral("-cpu") : u"-cuda" + majorMinor(plan.cuda);
+    return name;
+}
+
+QJsonObject InstallSpec::toJson() const
+{
+    QJsonArray artifactList;
+    for (const InstallArtifact &a : artifacts)
+        artifactList.append(a.toJson());
+    return QJsonObject{{QStringLiteral("name"), name},
+                       {QStringLiteral("route"), route},
+                       {QStringLiteral("layout"), layout},
+                       {QStringLiteral("tensorflow"), tensorflow},
+                       {QStringLiteral("package"), package},
+                       {QStringLiteral("python"), python},
+                       {QStringLiteral("cuda"), cuda},
+                       {QStringLiteral("cudnn"), cudnn},
+                       {QStringLiteral("driver_min"), driverMin},
+                       {QStringLiteral("requirements"), toArray(effectiveRequirements())},
+                       {QStringLiteral("requirements_lock_sha256"),
+                        requirementsLock.isEmpty()
+                            ? QString()
+                            : QString::fromLatin1(QCryptographicHash::hash(requirementsLock.toUtf8(),
+                                                                           QCryptographicHash::Sha256).toHex())},
+                       {QStringLiteral("kernel_name"), kernelName},
+                       {QStringLiteral("artifacts"), artifactList}};
+}
+
+QByteArray InstallSpec::fingerprint() const
+{
+    // Mirrors, proxy and the interpreter's location do not change what gets installed.
+    return QCryptographicHash::hash(QJsonDocument(toJson()).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256)
+        .toHex();
+}
+
+} // namespace tfsetup::core

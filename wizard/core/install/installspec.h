@@ -1,0 +1,78 @@
+#pragma once
+
+#include "system/systemview.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace tfsetup::core {
+
+struct Plan;
+
+// One local, already verified file the installer consumes. The downloader and the sources step
+// produce these; the installer checks the SHA-256 again before using a file.
+struct InstallArtifact {
+    QString kind;      // "cuda-redist-archive" | "cudnn-archive" | "wheelhouse" | "python"
+    QString component; // "cuda_cudart", "libcublas", "cudnn", …
+    QString version;   // "11.8.89", "8.9.7.29"
+    QString platform;  // "windows-x86_64" | "linux-x86_64"
+    QByteArray sha256; // lower-case hex; for a wheelhouse folder: empty (each wheel is pinned by the lock)
+    QString path;      // host path of the file (a folder for a wheelhouse)
+    QString origin;    // where it came from (URL or bundle), for the record
+
+    bool isArchive() const;
+    QJsonObject toJson() const;
+    static InstallArtifact fromJson(const QJsonObject &json);
+};
+
+// Everything one install needs, as values. Paths are target paths in the view's spelling.
+struct InstallSpec {
+    QString name;   // environment folder name, e.g. "tf2.10-cuda11.2"
+    QString prefix; // folder holding environments
+
+    // From the plan.
+    QString route;      // "windows-native", "linux-pip", …
+    QString layout = QStringLiteral("portable"); // "portable" | "toolkit" (placement.json)
+    QString tensorflow; // "2.10.0"
+    QString package;    // "tensorflow", "tensorflow-gpu", "tensorflow[and-cuda]"
+    QString python;     // "3.10"
+    QString cuda;
+    QString cudnn;
+    QString driverMin;
+    QString driver;     // the machine's driver, for the summary
+
+    QString pythonInterpreter;    // base interpreter the venv is made from
+    QStringList requirements;     // pip requirement specifiers; empty = derived from package/tensorflow
+    QString requirementsLock;     // text of a hash-locked requirements file; empty = none
+    QStringList indexUrls;        // first is --index-url, the rest --extra-index-url
+    QStringList trustedHosts;
+    QString proxy;
+    bool offline = false;         // pip may use the wheelhouse artifacts only
+
+    QString kernelName;           // Jupyter kernel name; empty = the environment name
+    QString kernelDisplayName;
+    bool registerKernel = true;
+    bool desktopEntry = true;
+
+    QList<InstallArtifact> artifacts;
+
+    QString environmentPath() const { return SystemView::join(prefix, name); }
+    // The pip requirements actually installed.
+    QStringList effectiveRequirements() const;
+    // cuDNN major version of the cuDNN archive, 0 without one.
+    int cudnnMajor() const;
+
+    // Plan fields copied over; the caller adds artifacts, interpreter and folders.
+    static InstallSpec fromPlan(const Plan &plan);
+    // "tf2.10-cuda11.2" style default name.
+    static QString defaultName(const Plan &plan);
+
+    QJsonObject toJson() const;
+    // Stable digest of the inputs: an environment built from the same spec is not rebuilt.
+    QByteArray fingerprint() const;
+};
+
+} // namespace tfsetup::core
