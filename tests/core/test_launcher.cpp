@@ -1,0 +1,340 @@
+// Launchers: quoting for every consumer with odd folder names, the Windows texts checked line by
+// line, the sh launchers run for real (a decoy library on the inherited LD_LIBRARY_PATH loses).
+
+#include "install/launchers.h"
+#include "system/rootedsystem.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace tfsetup;
+using core::GeneratedFile;
+using core::LauncherContext;
+using core::LauncherSettings;
+using core::LauncherWriter;
+using core::OsFamily;
+namespace quoting = core::quoting;
+
+namespace {
+
+// Folder names that break naive quoting in one shell or another.
+void addOddPaths()
+{
+    QTest::addColumn<QString>("value");
+    QTest::newRow("spaces") << QStringLiteral("C:/Users/Ada Lovelace/tf envs");
+    QTest::newRow("ampersand") << QStringLiteral("C:/Labs/R&D/tf");
+    QTest::newRow("percent") << QStringLiteral("C:/100% sure/%PATH%/tf");
+    QTest::newRow("exclamation") << QStringLiteral("C:/wow!/tf!x!");
+    QTest::newRow("caret") << QStringLiteral("C:/a^b/^^");
+    QTest::newRow("parentheses") << QStringLiteral("C:/Program Files (x86)/tf (test)");
+    QTest::newRow("chinese") << QStringLiteral("C:/Users/张伟/深度学习/环境");
+    QTest::newRow("single quote and dollar") << QStringLiteral("/home/o'brien/$HOME/`x`");
+    QTest::newRow("everything") << QStringLiteral("D:/a b&c%d!e^f(g)h/张 'i'");
+}
+
+const GeneratedFile *find(const QList<GeneratedFile> &files, const QString &path)
+{
+    for (const GeneratedFile &f : files) {
+        if (f.path == path)
+            return &f;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestLauncher : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void shellQuoteRoundTrips_data() { addOddPaths(); }
+    void shellQuoteRoundTrips();
+    void batchSet_data();
+    void batchSet();
+    void batchSetRefusesQuotes();
+    void powershellQuote_data();
+    void powershellQuote();
+    void desktopExec_data();
+    void desktopExec();
+    void windowsLaunchers_data() { addOddPaths(); }
+    void windowsLaunchers();
+    void kernelSpecCarriesTheLauncherVariables_data() { addOddPaths(); }
+    void kernelSpecCarriesTheLauncherVariables();
+    void userKernelFolder();
+    void shLaunchersRunForReal_data();
+    void shLaunchersRunForReal();
+
+private:
+    LauncherSettings m_settings;
+};
+
+void TestLauncher::initTestCase()
+{
+    auto s = LauncherSettings::load();
+    QVERIFY2(s, qPrintable(s ? QString() : s.error().detail));
+    m_settings = *s;
+    QCOMPARE(m_settings.launchers.size(), 3);
+}
+
+void TestLauncher::shellQuoteRoundTrips()
+{
+    QFETCH(QString, value);
+    QProcess sh;
+    sh.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("printf '%s' ") + quoting::shell(value)});
+    QVERIFY(sh.waitForFinished(10000));
+    QCOMPARE(QString::fromUtf8(sh.readAllStandardOutput()), value);
+}
+
+void TestLauncher::batchSet_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("line");
+    QTest::newRow("plain") << QStringLiteral("1") << QStringLiteral("set \"X=1\"");
+    QTest::newRow("spaces and parentheses stay inside the quotes")
+        << QStringLiteral("C:\\Program Files (x86)\\a b") << QStringLiteral("set \"X=C:\\Program Files (x86)\\a b\"");
+    QTest::newRow("ampersand, caret and exclamation are literal inside quotes")
+        << QStringLiteral("R&D^!x!") << QStringLiteral("set \"X=R&D^!x!\"");
+    QTest::newRow("percent doubled") << QStringLiteral("100%PATH%") << QStringLiteral("set \"X=100%%PATH%%\"");
+    QTest::newRow("chinese unchanged") << QStringLiteral("C:\\张伟") << QStringLiteral("set \"X=C:\\张伟\"");
+}
+
+void TestLauncher::batchSet()
+{
+    QFETCH(QString, value);
+    QFETCH(QString, line);
+    const auto got = quoting::batchSet(QStringLiteral("X"), value);
+    QVERIFY(got);
+    QCOMPARE(*got, line);
+}
+
+void TestLauncher::batchSetRefusesQuotes()
+{
+    const auto got = quoting::batchSet(QStringLiteral("X"), QStringLiteral("a\"b"));
+    QVERIFY(!got);
+    QCOMPARE(got.error().code, QStringLiteral("launcher_unquotable"));
+}
+
+void TestLauncher::powershellQuote_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("quoted");
+    QTest::newRow("dollar and backtick are literal in single quotes") << QStringLiteral("$env:X`n") << QStringLiteral("'$env:X`n'");
+    QTest::newRow("single quote doubled") << QStringLiteral("o'brien") << QStringLiteral("'o''brien'");
+    QTest::newRow("typographic quote doubled") << QStringLiteral("o\u2019brien") << QStringLiteral("'o\u2019\u2019brien'");
+}
+
+void TestLauncher::powershellQuote()
+{
+    QFETCH(QString, value);
+    QFETCH(QString, quoted);
+    QCOMPARE(quoting::powershell(value), quoted);
+}
+
+void TestLauncher::desktopExec_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("exec");
+    QTest::newRow("spaces") << QStringLiteral("/home/a b/shell") << QStringLiteral("\"/home/a b/shell\"");
+    QTest::newRow("dollar and quote escaped, backslash twice over")
+        << QStringLiteral("/x/$y\"z\\w") << QStringLiteral("\"/x/\\\\$y\\\\\"z\\\\\\\\w\"");
+    QTest::newRow("percent is not a field code") << QStringLiteral("/100%/shell") << QStringLiteral("\"/100%%/shell\"");
+}
+
+void TestLauncher::desktopExec()
+{
+    QFETCH(QString, value);
+    QFETCH(QString, exec);
+    QCOMPARE(quoting::desktopExecArgument(value), exec);
+}
+
+void TestLauncher::windowsLaunchers()
+{
+    QFETCH(QString, value);
+    LauncherContext context;
+    context.os = OsFamily::Windows;
+    context.environmentPath = value;
+    context.displayName = QStringLiteral("TensorFlow 2.10");
+    const auto files = LauncherWriter::launchers(m_settings, context);
+    QVERIFY(files);
+    QStringList names;
+    for (const GeneratedFile &f : *files)
+        names.append(f.path);
+    names.sort();
+    QCOMPARE(names, (QStringList{QStringLiteral("shell.bat"), QStringLiteral("shell.ps1"), QStringLiteral("start-jupyter.bat"),
+                                 QStringLiteral("start-jupyter.ps1"), QStringLiteral("start-python.bat"),
+                                 QStringLiteral("start-python.ps1")}));
+    const GeneratedFile *bat = find(*files, QStringLiteral("start-python.bat"));
+    QVERIFY(bat);
+    const QString text = QString::fromUtf8(bat->contents);
+    // The folder is found at run time (%~dp0), so no odd name is ever parsed by cmd.
+    QVERIFY(!text.contains(value) && !text.contains(QString(value).replace(u'/', u'\\')));
+    QVERIFY(text.contains(QStringLiteral("set \"TFSETUP_ENV=%~dp0\"")));
+    // Delayed expansion off before anything else, so '!' in PATH entries stays literal.
+    QVERIFY(text.indexOf(QStringLiteral("setlocal DisableDelayedExpansion")) < text.indexOf(QStringLiteral("TFSETUP_ENV")));
+    // Every line ends in CRLF; a launcher made only of ASCII needs no code page switch.
+    QCOMPARE(text.count(QStringLiteral("\r\n")), text.count(u'\n'));
+    QVERIFY(!text.contains(QStringLiteral("chcp")));
+    // This environment first, then what survived the shadow filter.
+    QVERIFY(text.contains(QStringLiteral("set \"PATH=%TFSETUP_ENV%\\cuda\\bin;%TFSETUP_ENV%\\venv\\Scripts%TFSETUP_KEPT%\"")));
+    QVERIFY(text.contains(QStringLiteral("set \"CUDA_PATH=%TFSETUP_ENV%\\cuda\"")));
+    for (const QString &pattern : {QStringLiteral("cudart64_*.dll"), QStringLiteral("cudnn64_*.dll"), QStringLiteral("..\\..\\conda-meta\\history")})
+        QVERIFY2(text.contains(QStringLiteral("if exist \"%TFSETUP_ENTRY%\\") + pattern + u'"'), qPrintable(pattern));
+    for (const auto &[name, v] : m_settings.variables)
+        QVERIFY2(text.contains(*quoting::batchSet(name, v)), qPrintable(name));
+    QVERIFY(text.contains(QStringLiteral("\"%TFSETUP_ENV%\\venv\\Scripts\\python.exe\" %*")));
+    QVERIFY(QString::fromUtf8(find(*files, QStringLiteral("start-jupyter.bat"))->contents)
+                .contains(QStringLiteral("python.exe\" \"-m\" \"jupyter\" \"lab\" %*")));
+    QVERIFY(QString::fromUtf8(find(*files, QStringLiteral("shell.bat"))->contents).contains(QStringLiteral("cmd /k")));
+
+    const GeneratedFile *ps1 = find(*files, QStringLiteral("start-python.ps1"));
+    QVERIFY(ps1);
+    QVERIFY(ps1->contents.startsWith("\xEF\xBB\xBF"));
+    const QString ps = QString::fromUtf8(ps1->contents);
+    QVERIFY(ps.contains(QStringLiteral("$TfsetupEnv = $PSScriptRoot")));
+    QVERIFY(ps.contains(QStringLiteral("$env:TF_FORCE_GPU_ALLOW_GROWTH = 'true'")));
+    QVERIFY(!ps.contains(value));
+}
+
+void TestLauncher::kernelSpecCarriesTheLauncherVariables()
+{
+    QFETCH(QString, value);
+    for (OsFamily os : {OsFamily::Windows, OsFamily::Linux}) {
+        LauncherContext context;
+        context.os = os;
+        context.environmentPath = value;
+        context.libraryFolder = QStringLiteral("cuda/lib");
+        context.xlaDataDir = true;
+        context.displayName = QStringLiteral("TF ") + value;
+        context.inheritedSearchPath = {QStringLiteral("/keep/me")};
+        const QByteArray json = QJsonDocument(LauncherWriter::kernelSpec(m_settings, context)).toJson();
+        const QJsonObject spec = QJsonDocument::fromJson(json).object();
+        QCOMPARE(spec.value(QStringLiteral("argv")).toArray().at(0).toString(), LauncherWriter::venvPython(os, value));
+        QCOMPARE(spec.value(QStringLiteral("display_name")).toString(), context.displayName);
+        const QJsonObject env = spec.value(QStringLiteral("env")).toObject();
+        for (const auto &[name, v] : m_settings.variables)
+            QCOMPARE(env.value(name).toString(), v);
+        if (os == OsFamily::Windows) {
+            QVERIFY(env.value(QStringLiteral("PATH")).toString().startsWith(QString(value).replace(u'/', u'\\') + QStringLiteral("\\cuda\\bin;")));
+            QVERIFY(env.value(QStringLiteral("PATH")).toString().endsWith(QStringLiteral(";/keep/me")));
+        } else {
+            QCOMPARE(env.value(QStringLiteral("LD_LIBRARY_PATH")).toString(), value + QStringLiteral("/cuda/lib:/keep/me"));
+            QCOMPARE(env.value(QStringLiteral("XLA_FLAGS")).toString(), QStringLiteral("--xla_gpu_cuda_data_dir=") + value + QStringLiteral("/cuda"));
+        }
+    }
+}
+
+void TestLauncher::userKernelFolder()
+{
+    QTemporaryDir dir;
+    QFile env(dir.filePath(QStringLiteral("env")));
+    QVERIFY(env.open(QIODevice::WriteOnly));
+    env.write("HOME=/home/student\nUSERPROFILE=C:\\Users\\student\nAPPDATA=C:\\Users\\student\\AppData\\Roaming\n");
+    env.close();
+    auto linux = core::RootedSystem::open(dir.path(), OsFamily::Linux, env.fileName());
+    QVERIFY(linux);
+    QCOMPARE(LauncherWriter::userKernelFolder(**linux, QStringLiteral("tf")), QStringLiteral("/home/student/.local/share/jupyter/kernels/tf"));
+    QCOMPARE(LauncherWriter::desktopEntryPath(**linux, QStringLiteral("tf")), QStringLiteral("/home/student/.local/share/applications/tfsetup-tf.desktop"));
+    auto windows = core::RootedSystem::open(dir.path(), OsFamily::Windows, env.fileName());
+    QVERIFY(windows);
+    QCOMPARE(LauncherWriter::userKernelFolder(**windows, QStringLiteral("tf")), QStringLiteral("C:/Users/student/AppData/Roaming/jupyter/kernels/tf"));
+}
+
+void TestLauncher::shLaunchersRunForReal_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::newRow("plain") << QStringLiteral("env");
+    QTest::newRow("odd characters") << QStringLiteral("tf env & 100% !^ (测试) 'q' $HOME");
+}
+
+void TestLauncher::shLaunchersRunForReal()
+{
+    QFETCH(QString, folder);
+    QProcess which;
+    which.start(QStringLiteral("python3"), {QStringLiteral("-c"), QStringLiteral("import sys; print(sys.executable)")});
+    if (!which.waitForFinished(20000) || which.exitCode() != 0)
+        QSKIP("python3 is needed to run the launchers");
+    const QString python = QString::fromUtf8(which.readAllStandardOutput()).trimmed();
+    QString realLibrary;
+    for (const QString &candidate : {QStringLiteral("/lib/x86_64-linux-gnu/libz.so.1"), QStringLiteral("/usr/lib/x86_64-linux-gnu/libz.so.1"),
+                                     QStringLiteral("/usr/lib64/libz.so.1"), QStringLiteral("/lib64/libz.so.1"), QStringLiteral("/usr/lib/libz.so.1")}) {
+        if (QFile::exists(candidate)) {
+            realLibrary = candidate;
+            break;
+        }
+    }
+    if (realLibrary.isEmpty())
+        QSKIP("a loadable stand-in library (libz.so.1) is needed");
+
+    QTemporaryDir dir;
+    const QString env = dir.filePath(folder);
+    const QString decoy = dir.filePath(QStringLiteral("decoy lib"));
+    const QString harmless = dir.filePath(QStringLiteral("harmless"));
+    for (const QString &d : QStringList{env + QStringLiteral("/venv/bin"), env + QStringLiteral("/cuda/lib"), env + QStringLiteral("/cuda/nvvm/libdevice"), decoy, harmless})
+        QVERIFY(QDir().mkpath(d));
+    QVERIFY(QFile::link(python, env + QStringLiteral("/venv/bin/python")));
+    // The same stand-in under TensorFlow's soname, in the environment and as a decoy.
+    QVERIFY(QFile::copy(realLibrary, env + QStringLiteral("/cuda/lib/libcudart.so.11.0")));
+    QVERIFY(QFile::copy(realLibrary, decoy + QStringLiteral("/libcudart.so.11.0")));
+
+    LauncherContext context;
+    context.os = OsFamily::Linux;
+    context.environmentPath = env;
+    context.libraryFolder = QStringLiteral("cuda/lib");
+    context.xlaDataDir = true;
+    const auto files = LauncherWriter::launchers(m_settings, context);
+    QVERIFY(files);
+    for (const GeneratedFile &f : *files) {
+        QFile out(env + u'/' + f.path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(f.contents);
+        out.close();
+        QVERIFY(out.setPermissions(out.permissions() | QFile::ExeOwner));
+    }
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("LD_LIBRARY_PATH"), decoy + u':' + harmless);
+    environment.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), QStringLiteral("3"));
+    environment.insert(QStringLiteral("XLA_FLAGS"), QStringLiteral("--xla_dump_to=/tmp/x"));
+    environment.insert(QStringLiteral("SHELL"), QStringLiteral("/bin/sh"));
+    QProcess run;
+    run.setProcessEnvironment(environment);
+    run.setWorkingDirectory(dir.path());
+    const QString script = QStringLiteral(
+        "import ctypes, json, os\n"
+        "ctypes.CDLL('libcudart.so.11.0')\n"
+        "maps = sorted({l.split(None, 5)[5].strip() for l in open('/proc/self/maps') if 'libcudart' in l})\n"
+        "print(json.dumps({'maps': maps, 'env': dict(os.environ)}))\n");
+    run.start(env + QStringLiteral("/start-python"), {QStringLiteral("-c"), script});
+    QVERIFY(run.waitForFinished(30000));
+    QVERIFY2(run.exitCode() == 0, run.readAllStandardError().constData());
+    const QJsonObject out = QJsonDocument::fromJson(run.readAllStandardOutput()).object();
+    const QJsonArray maps = out.value(QStringLiteral("maps")).toArray();
+    QCOMPARE(maps.size(), 1);
+    QCOMPARE(QFileInfo(maps.at(0).toString()).canonicalFilePath(),
+             QFileInfo(env + QStringLiteral("/cuda/lib/libcudart.so.11.0")).canonicalFilePath());
+    const QJsonObject seen = out.value(QStringLiteral("env")).toObject();
+    const QStringList ld = seen.value(QStringLiteral("LD_LIBRARY_PATH")).toString().split(u':');
+    QCOMPARE(QFileInfo(ld.value(0)).canonicalFilePath(), QFileInfo(env + QStringLiteral("/cuda/lib")).canonicalFilePath());
+    QVERIFY2(!ld.contains(decoy), "the folder holding another libcudart must be dropped");
+    QVERIFY(ld.contains(harmless));
+    QCOMPARE(seen.value(QStringLiteral("CUDA_VISIBLE_DEVICES")).toString(), QStringLiteral("3"));
+    QCOMPARE(seen.value(QStringLiteral("TF_FORCE_GPU_ALLOW_GROWTH")).toString(), QStringLiteral("true"));
+    QVERIFY(seen.value(QStringLiteral("XLA_FLAGS")).toString().startsWith(QStringLiteral("--xla_gpu_cuda_data_dir=")));
+    QVERIFY(seen.value(QStringLiteral("XLA_FLAGS")).toString().endsWith(QStringLiteral("/cuda --xla_dump_to=/tmp/x")));
+
+    QProcess shell;
+    shell.setProcessEnvironment(environment);
+    shell.start(env + QStringLiteral("/shell"), {QStringLiteral("-c"), QStringLiteral("printf '%s' \"$VIRTUAL_ENV\"")});
+    QVERIFY(shell.waitForFinished(10000));
+    QCOMPARE(QFileInfo(QString::fromUtf8(shell.readAllStandardOutput())).canonicalFilePath(),
+             QFileInfo(env + QStringLiteral("/venv")).canonicalFilePath());
+}
+
+QTEST_GUILESS_MAIN(TestLauncher)
+#include "test_launcher.moc"

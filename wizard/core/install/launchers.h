@@ -1,0 +1,90 @@
+#pragma once
+
+#include "system/systemview.h"
+#include "util/result.h"
+
+#include <QByteArray>
+#include <QCoreApplication>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <utility>
+
+namespace tfsetup::core {
+
+// What every launcher sets, what counts as shadowing, and which launchers exist: data from
+// resources/templates/launchers.json plus the launcher.{sh,bat,ps1}.in templates.
+struct LauncherSettings {
+    struct Launcher {
+        QString name;          // "start-python"
+        QString run;           // "python" | "shell"
+        QStringList arguments; // after the interpreter: "-m", "jupyter", "lab"
+    };
+    QList<std::pair<QString, QString>> variables; // name, value, in file order
+    QStringList windowsShadow; // patterns relative to a PATH entry
+    QStringList linuxShadow;   // patterns relative to an LD_LIBRARY_PATH entry
+    QList<Launcher> launchers;
+    QString shTemplate;
+    QString batTemplate;
+    QString ps1Template;
+
+    static Result<LauncherSettings> load(const QString &folder = QStringLiteral(":/resources/templates"));
+};
+
+// The environment a set of launchers is written for.
+struct LauncherContext {
+    OsFamily os = OsFamily::Linux;
+    QString environmentPath;   // final target path (the launchers themselves find it from their own location)
+    QString libraryFolder;     // Linux, relative to the environment: "cuda/lib" or "cuda/lib64"; empty = none
+    bool xlaDataDir = false;   // CUDA's nvvm/libdevice is in the environment: point XLA at it
+    QString displayName;       // "TensorFlow 2.10 (GPU)"
+    QString kernelName;        // "tf2.10-cuda11.2"
+    // For the kernelspec, which cannot run code: the inherited search path at install time
+    // (Windows PATH, Linux LD_LIBRARY_PATH) and pip's nvidia/*/lib folders, relative to the environment.
+    QStringList inheritedSearchPath;
+    QStringList pipLibraryFolders;
+};
+
+struct GeneratedFile {
+    QString path; // relative to the environment (or absolute for files outside it)
+    QByteArray contents;
+    bool executable = false;
+};
+
+// Quoting, one function per consumer. Each returns text that the consumer reads back as exactly
+// `value`, whatever it contains (spaces, & % ! ^ ( ) ' and non-ASCII).
+namespace quoting {
+QString shell(const QString &value);      // POSIX sh: '…' with ' as '\''
+QString powershell(const QString &value); // '…' with ' doubled
+// A cmd.exe line `set "NAME=value"` (with delayed expansion off, as the launchers run): '%'
+// doubled. Fails for values no batch file can carry (a double quote, a line break).
+Result<QString> batchSet(const QString &name, const QString &value);
+// One argument of a .desktop Exec key (Desktop Entry Specification, "The Exec key").
+QString desktopExecArgument(const QString &value);
+} // namespace quoting
+
+class LauncherWriter final {
+    Q_DECLARE_TR_FUNCTIONS(LauncherWriter)
+public:
+    // start-python, start-jupyter, shell: .bat and .ps1 on Windows, sh scripts elsewhere. Pure.
+    static Result<QList<GeneratedFile>> launchers(const LauncherSettings &settings, const LauncherContext &context);
+
+    // The environment a kernel gets: the same variables the launchers set.
+    static QList<std::pair<QString, QString>> kernelEnvironment(const LauncherSettings &settings,
+                                                                const LauncherContext &context);
+    // kernel.json for this environment.
+    static QJsonObject kernelSpec(const LauncherSettings &settings, const LauncherContext &context);
+    // A freedesktop.org entry that opens the environment's shell in a terminal.
+    static QByteArray desktopEntry(const LauncherContext &context);
+
+    // Where the user's Jupyter kernels live (JUPYTER_DATA_DIR, else the per-OS default).
+    static QString userKernelFolder(const SystemView &system, const QString &kernelName);
+    static QString desktopEntryPath(const SystemView &system, const QString &kernelName);
+
+    // The environment's Python in the OS's spelling.
+    static QString venvPython(OsFamily os, const QString &environmentPath);
+};
+
+} // namespace tfsetup::core
