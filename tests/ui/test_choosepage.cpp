@@ -237,7 +237,7 @@ void TestChoosePage::rejections_areGreyedWithReasons()
         // Each reason is a child row (expandable details) and part of the tooltip.
         QCOMPARE(item->childCount(), int(rejection.reasons.size()));
         for (int r = 0; r < rejection.reasons.size(); ++r) {
-            QCOMPARE(item->child(r)->text(0), rejection.reasons.at(r).message);
+            QCOMPARE(item->child(r)->text(2), rejection.reasons.at(r).message);
             QVERIFY(item->toolTip(0).contains(rejection.reasons.at(r).message));
         }
         QCOMPARE(item->text(2), rejection.reasons.first().message);

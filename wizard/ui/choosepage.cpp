@@ -165,6 +165,8 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_alternativesTable->setSelectionMode(QAbstractItemView::SingleSelection);
     m_alternativesTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_alternativesTable->setAlternatingRowColors(true);
+    // One line a plan, so several fit; the full text is in each row's tooltip.
+    m_alternativesTable->setWordWrap(false);
     m_alternativesTable->verticalHeader()->setVisible(false);
     m_alternativesTable->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     QHeaderView *header = m_alternativesTable->horizontalHeader();
@@ -468,10 +470,10 @@ void ChoosePage::fillRejected()
         for (const core::Finding &reason : rejection.reasons) {
             auto *child = new QTreeWidgetItem(item);
             child->setFlags(Qt::ItemIsEnabled);
-            child->setText(0, reason.message);
-            child->setToolTip(0, reason.message);
-            child->setForeground(0, grey);
-            child->setFirstColumnSpanned(true);
+            // Under "Why not"; a sentence longer than the column is whole in the tooltip.
+            child->setText(2, reason.message);
+            child->setToolTip(2, reason.message);
+            child->setForeground(2, grey);
         }
     }
 }

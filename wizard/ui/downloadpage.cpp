@@ -4,6 +4,7 @@
 #include "util/runlog.h"
 
 #include <QDir>
+#include <QCoreApplication>
 #include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -34,6 +35,21 @@ QString identity(const core::DownloadRequest &r)
 QString dataSize(qint64 bytes)
 {
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+}
+
+class DownloadText {
+    Q_DECLARE_TR_FUNCTIONS(DownloadText)
+};
+
+// Rounded up, so "1 min" never hides another minute of waiting.
+QString duration(double seconds)
+{
+    const qint64 s = std::max<qint64>(1, qint64(std::ceil(seconds)));
+    if (s < 60)
+        return DownloadText::tr("%1 s").arg(s);
+    if (s < 3600)
+        return DownloadText::tr("%1 min").arg((s + 59) / 60);
+    return DownloadText::tr("%1 h %2 min").arg(s / 3600).arg((s % 3600 + 59) / 60);
 }
 
 } // namespace
@@ -406,17 +422,13 @@ void DownloadPage::updateRow(int index)
         if (row.verifying)
             format = tr("Checking");
         else if (row.received == 0 && row.rate <= 0)
-            format = tr("Starting");
+            format = tr("Waiting"); // queued behind other downloads, or connecting
         else
             format = sizeKnown ? QStringLiteral("%p%") : dataSize(row.received);
         if (row.rate > 0) {
             rate = tr("%1/s").arg(dataSize(qint64(row.rate)));
-            if (sizeKnown) {
-                const qint64 seconds = qint64(std::ceil(double(row.total - row.received) / row.rate));
-                eta = seconds < 60 ? tr("%n s", nullptr, int(std::max<qint64>(1, seconds)))
-                      : seconds < 3600 ? tr("%n min", nullptr, int((seconds + 59) / 60))
-                                       : tr("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600 + 59) / 60);
-            }
+            if (sizeKnown)
+                eta = duration(double(row.total - row.received) / row.rate);
         }
         break;
     case RowState::Paused:
@@ -461,7 +473,7 @@ void DownloadPage::updateRow(int index)
     if (QTableWidgetItem *item = m_table->item(index, MirrorColumn))
         item->setToolTip(row.mirror.toDisplayString());
     if (QTableWidgetItem *item = m_table->item(index, NameColumn))
-        item->setToolTip(QDir::toNativeSeparators(row.request.destination));
+        item->setToolTip(row.request.name + u'\n' + QDir::toNativeSeparators(row.request.destination));
     if (QTableWidgetItem *item = m_table->item(index, ChecksumColumn)) {
         item->setToolTip(tr("%1 %2").arg(row.request.checksum.algorithmName().toUpper(),
                                          QString::fromLatin1(row.request.checksum.hex)));
@@ -506,10 +518,8 @@ void DownloadPage::updateOverall()
     } else if (count > 0) {
         text = totalKnown ? tr("%1 of %2 downloaded").arg(dataSize(received), dataSize(total))
                           : tr("%1 downloaded").arg(dataSize(received));
-        if (rate > 0 && totalKnown && total > received) {
-            const qint64 minutes = qint64(std::ceil(double(total - received) / rate / 60.0));
-            text += u' ' + tr("(about %n minute(s) left)", nullptr, int(std::max<qint64>(1, minutes)));
-        }
+        if (rate > 0 && totalKnown && total > received)
+            text += u' ' + tr("(about %1 left)").arg(duration(double(total - received) / rate));
     }
     m_overallLabel->setText(text);
     m_overallLabel->setVisible(!text.isEmpty());
