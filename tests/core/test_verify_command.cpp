@@ -24,6 +24,7 @@ class TestVerifyCommand : public QObject {
 private slots:
     void readsEnvironment_data();
     void readsEnvironment();
+    void readsInstallerRecord();
     void refusesWhatIsNotAnEnvironment_data();
     void refusesWhatIsNotAnEnvironment();
     void requestFillsVersionsFromTheCatalog();
@@ -77,6 +78,25 @@ void TestVerifyCommand::readsEnvironment()
     QCOMPARE(info->pythonLauncher, launcher);
     QCOMPARE(info->libraryDirs, libraryDirs);
     QCOMPARE(info->os, u"linux"_s);
+}
+
+void TestVerifyCommand::readsInstallerRecord()
+{
+    // The installer's own record (install/environmentrecord.h): launchers as a list of relative
+    // paths, the plan under "plan", placed files under "files".
+    const RootedSystem system = fixture();
+    auto info = EnvironmentInfo::read(system, u"/envs/installed"_s);
+    QVERIFY2(info, info ? "" : qPrintable(info.error().message));
+    QCOMPARE(info->os, u"windows"_s);
+    QCOMPARE(info->pythonLauncher, u"/envs/installed/start-python.bat"_s);
+    QCOMPARE(info->shellLauncher, u"/envs/installed/shell.bat"_s);
+    QCOMPARE(info->cuda, u"11.2"_s);
+    auto catalog = Catalog::load();
+    QVERIFY(catalog);
+    const ProbeRequest probe = VerifyRequest::forEnvironment(*info, *catalog).probeRequest(*catalog);
+    // The folder holding the placed DLLs is where each copy should come from.
+    QCOMPARE(probe.ownDirs, QStringList{u"/envs/installed/cuda/bin"_s});
+    QCOMPARE(probe.libraries.first().name, u"cudart64_110.dll"_s);
 }
 
 void TestVerifyCommand::refusesWhatIsNotAnEnvironment_data()

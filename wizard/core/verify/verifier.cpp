@@ -112,6 +112,24 @@ Result<EnvironmentInfo> EnvironmentInfo::read(const SystemView &system, const QS
             info.os = os;
     }
 
+    // The installer records launchers as relative paths ("start-python.sh", "start-python.bat",
+    // "start-python.ps1", "shell.sh"); the shell language this OS runs directly is preferred.
+    const QString scriptSuffix = info.os == u"windows" ? QStringLiteral(".bat") : QStringLiteral(".sh");
+    for (const QJsonValue &v : record.value(QLatin1String("launchers")).toArray()) {
+        const QString path = v.toString();
+        const QString name = path.section(u'/', -1);
+        if (!name.endsWith(scriptSuffix, Qt::CaseInsensitive))
+            continue;
+        if (name.startsWith(QLatin1String("start-python"), Qt::CaseInsensitive) && info.pythonLauncher.isEmpty())
+            info.pythonLauncher = path;
+        else if (name.startsWith(QLatin1String("shell"), Qt::CaseInsensitive) && info.shellLauncher.isEmpty())
+            info.shellLauncher = path;
+    }
+    for (const QJsonValue &v : record.value(QLatin1String("files")).toArray()) {
+        const QString path = v.isObject() ? v.toObject().value(QLatin1String("path")).toString() : v.toString();
+        if (!path.isEmpty())
+            info.recordedFiles.append(path);
+    }
     const QJsonObject launchers = record.value(QLatin1String("launchers")).toObject();
     for (auto it = launchers.constBegin(); it != launchers.constEnd(); ++it) {
         const QString path = it.value().isObject() ? it.value().toObject().value(QLatin1String("path")).toString()
@@ -140,6 +158,8 @@ Result<EnvironmentInfo> EnvironmentInfo::read(const SystemView &system, const QS
     resolve(info.shellLauncher);
     for (QString &dir : info.libraryDirs)
         resolve(dir);
+    for (QString &file : info.recordedFiles)
+        resolve(file);
 
     if (info.pythonLauncher.isEmpty()) {
         const QStringList names = info.os == u"windows"
@@ -175,6 +195,7 @@ VerifyRequest VerifyRequest::forEnvironment(const EnvironmentInfo &environment, 
     r.cudnn = environment.cudnn;
     r.route = environment.route;
     r.libraryDirs = environment.libraryDirs;
+    r.recordedFiles = environment.recordedFiles;
     if (r.cuda.isEmpty() && r.cudnn.isEmpty() && !r.tensorflow.isEmpty()) {
         if (const auto release = catalog.release(r.os, version::majorMinor(r.tensorflow))) {
             r.cuda = release->cuda;
@@ -203,6 +224,16 @@ ProbeRequest VerifyRequest::probeRequest(const Catalog &catalog) const
             p.libraries.append({name, QStringLiteral("extra"), {}});
     }
     p.ownDirs = libraryDirs;
+    const Qt::CaseSensitivity cs = os == u"windows" ? Qt::CaseInsensitive : Qt::CaseSensitive;
+    for (const QString &file : recordedFiles) {
+        const qsizetype slash = file.lastIndexOf(u'/');
+        const QString name = file.mid(slash + 1);
+        const bool probed = std::any_of(p.libraries.cbegin(), p.libraries.cend(), [&](const ProbeLibrary &l) {
+            return l.name.compare(name, cs) == 0;
+        });
+        if (probed && slash > 0 && !p.ownDirs.contains(file.left(slash), cs))
+            p.ownDirs.append(file.left(slash));
+    }
     return p;
 }
 

@@ -35,6 +35,7 @@ public:
     QString pythonLauncher; // runs the environment's Python with the environment's library path
     QString shellLauncher;
     QStringList libraryDirs; // the environment's own library folders
+    QStringList recordedFiles; // every file the installer recorded, as target paths
 
     static Result<EnvironmentInfo> read(const SystemView &system, const QString &directory);
 };
@@ -49,6 +50,8 @@ struct VerifyRequest {
     QString route;
     bool expectGpu = true;
     QStringList libraryDirs;
+    // Files the installer placed: the folder of each one that is a probed library is an own folder.
+    QStringList recordedFiles;
     QStringList libraries; // overrides the catalog's names
     std::chrono::milliseconds probeTimeout{std::chrono::seconds(60)};
     // The first GPU use can compile kernels for a new card for many minutes.
