@@ -157,6 +157,10 @@ QString desktopExecArgument(const QString &value)
     }
     quoted = u'"' + quoted + u'"';
     quoted.replace(u'\\', QStringLiteral("\\\\"));
+    // A raw line break would end the Exec= line and start a new key (a folder named
+    // "x\nExec=…" could inject one); the string rule spells them as escapes.
+    quoted.replace(u'\n', QStringLiteral("\\n"));
+    quoted.replace(u'\r', QStringLiteral("\\r"));
     quoted.replace(u'%', QStringLiteral("%%"));
     return quoted;
 }
