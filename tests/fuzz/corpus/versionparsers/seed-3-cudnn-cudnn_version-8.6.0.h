@@ -1,0 +1,3 @@
+#define CUDNN_MAJOR 8
+#define CUDNN_MINOR 6
+#define CUDNN_PATCHLEVEL 0

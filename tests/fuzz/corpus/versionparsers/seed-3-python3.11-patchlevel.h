@@ -1,0 +1,1 @@
+#define PY_VERSION              "3.11.2"

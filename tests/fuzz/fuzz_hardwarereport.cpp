@@ -1,0 +1,24 @@
+// Hardware-profile JSON (`detect --json` written on another machine, `plan --hardware FILE`, lab
+// scripts). Reading is lenient; whatever was read must write back to a document that reads back
+// to the same report, or two runs of the solver on "the same" machine could disagree.
+
+#include "detect/hardwarereport.h"
+#include "fuzzsupport.h"
+
+#include <QJsonDocument>
+
+using namespace tfsetup::core;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const QJsonDocument document = QJsonDocument::fromJson(tfsetup::fuzz::bytes(data, size));
+    if (!document.isObject())
+        return 0;
+    const HardwareReport report = HardwareReport::fromJson(document.object());
+    const QJsonObject written = report.toJson();
+    const HardwareReport again = HardwareReport::fromJson(written);
+    TFSETUP_FUZZ_CHECK(again.toJson() == written);
+    TFSETUP_FUZZ_CHECK(report.os.wsl >= 0 && report.os.wsl <= 2);
+    TFSETUP_FUZZ_CHECK(report.nvidiaGpus().size() <= report.gpus.size());
+    return 0;
+}

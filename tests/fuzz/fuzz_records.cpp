@@ -1,0 +1,82 @@
+// Documents tfsetup reads back from disk or from its own helpers, which a crash, a full disk or a
+// curious student may have damaged: environment.json, install artifacts, the probe helper's
+// report, the smoke test's output, and mirror settings typed by a user. Each reads to a value or
+// an Error; what reads must write back and read again to the same thing.
+
+#include "fuzzsupport.h"
+#include "install/environmentrecord.h"
+#include "install/installspec.h"
+#include "sources/artifact.h"
+#include "sources/mirrors.h"
+#include "sources/sourcecatalog.h"
+#include "verify/libraryprobe.h"
+#include "verify/smoketest.h"
+
+#include <QJsonDocument>
+
+using namespace tfsetup::core;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const auto [selector, input] = tfsetup::fuzz::select(data, size, 6);
+    const QJsonObject object = QJsonDocument::fromJson(input).object();
+    switch (selector) {
+    case 0: {
+        const auto record = EnvironmentRecord::fromJson(object);
+        tfsetup::fuzz::checkResult(record);
+        if (record.ok()) {
+            const QJsonObject written = record->toJson();
+            const auto again = EnvironmentRecord::fromJson(written);
+            TFSETUP_FUZZ_CHECK(again.ok());
+            TFSETUP_FUZZ_CHECK(again->toJson() == written);
+            (void)record->summary();
+        }
+        break;
+    }
+    case 1: {
+        const InstallArtifact artifact = InstallArtifact::fromJson(object);
+        const QJsonObject written = artifact.toJson();
+        TFSETUP_FUZZ_CHECK(InstallArtifact::fromJson(written).toJson() == written);
+        (void)artifact.isArchive();
+        break;
+    }
+    case 2: {
+        const Artifact artifact = Artifact::fromJson(object);
+        (void)artifact.toJson();
+        break;
+    }
+    case 3: {
+        const auto report = ProbeReport::fromJson(object);
+        tfsetup::fuzz::checkResult(report);
+        if (report.ok()) {
+            (void)report->hasErrors();
+            (void)report->toJson();
+        }
+        break;
+    }
+    case 4: {
+        ProcessResult process;
+        process.started = true;
+        process.exitCode = input.isEmpty() ? 0 : int(input.at(0)) % 3;
+        process.standardOutput = input;
+        for (const bool expectGpu : {true, false}) {
+            const SmokeResult result = SmokeResult::parse(process, expectGpu);
+            TFSETUP_FUZZ_CHECK(!result.layers.isEmpty() || !result.produced);
+            (void)result.firstFailure();
+        }
+        break;
+    }
+    case 5: {
+        static const auto catalog = SourceCatalog::load();
+        TFSETUP_FUZZ_CHECK(catalog.ok());
+        const auto mirror = MirrorSet::parse(QString::fromUtf8(input), &*catalog);
+        tfsetup::fuzz::checkResult(mirror);
+        if (mirror.ok()) {
+            TFSETUP_FUZZ_CHECK(!mirror->origin.isEmpty());
+            (void)mirror->urlFor(QStringLiteral("compute/cuda/redist/redistrib_12.5.1.json"));
+        }
+        break;
+    }
+    }
+    return 0;
+}
