@@ -280,7 +280,7 @@ private Q_SLOTS:
         QCOMPARE(readFile(QDir(bundle.wheelhouse()).filePath(wheelName)), wheel);
         const QByteArray requirements = readFile(bundle.requirementsFile());
         QVERIFY2(requirements.contains("tfsetup-probe==1.0"), requirements.constData());
-        QVERIFY(requirements.contains("--hash=sha256:" + digest.toLatin1()));
+        QVERIFY(requirements.contains(QByteArray("--hash=sha256:" + digest.toLatin1())));
 
         QTemporaryDir target;
         QProcess install;

@@ -188,7 +188,8 @@ Status Bundle::verify(const std::atomic<bool> *cancel) const
 QCoro::Task<Status> Bundle::verifyAsync() const
 {
     const Bundle copy = *this;
-    co_return co_await QtConcurrent::run([copy] { return copy.verify(); });
+    QFuture<Status> checking = QtConcurrent::run([copy] { return copy.verify(); });
+    co_return co_await checking;
 }
 
 // ---- BundleWriter -------------------------------------------------------------------------------
@@ -296,13 +297,16 @@ QCoro::Task<Result<BundleFile>> BundleWriter::fetchArtifact(Artifact artifact, B
     for (const QUrl &url : artifact.urls) {
         if (!url.isLocalFile() || !QFileInfo(url.toLocalFile()).isFile())
             continue;
-        const auto digest = co_await QtConcurrent::run([algorithm, path = url.toLocalFile()] { return hashFile(algorithm, path); });
+        // Named future: GCC 12 mishandles temporaries (a lambda) inside a co_await expression.
+        const QString path = url.toLocalFile();
+        QFuture<Result<QByteArray>> hashing = QtConcurrent::run([algorithm, path] { return hashFile(algorithm, path); });
+        const Result<QByteArray> digest = co_await hashing;
         if (!digest)
             continue;
         const QString expected = algorithm == Checksum::Algorithm::Sha256 ? artifact.sha256 : artifact.md5;
         if (!trustFirstUse && QString::fromLatin1(*digest) != expected)
             continue; // a bad copy on a lab share: try the next source
-        if (const Status s = placeFile(url.toLocalFile(), destination, false); !s)
+        if (const Status s = placeFile(path, destination, false); !s)
             co_return s.error();
         out.size = QFileInfo(destination).size();
         if (trustFirstUse)
@@ -406,7 +410,8 @@ QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheelhouse(Artifact ar
     const QStringList wheels = QDir(wheelhouse).entryList({QStringLiteral("*.whl")}, QDir::Files, QDir::Name);
     for (const QString &wheel : wheels) {
         const QString path = QDir(wheelhouse).filePath(wheel);
-        const auto digest = co_await QtConcurrent::run([path] { return hashFile(Checksum::Algorithm::Sha256, path); });
+        QFuture<Result<QByteArray>> hashing = QtConcurrent::run([path] { return hashFile(Checksum::Algorithm::Sha256, path); });
+        const Result<QByteArray> digest = co_await hashing;
         if (!digest)
             co_return digest.error();
         files.append({QStringLiteral("wheelhouse/") + wheel, QStringLiteral("wheelhouse"), QString::fromLatin1(*digest), {},

@@ -226,7 +226,8 @@ QCoro::Task<Status> ArtifactResolver::addCudaArchives(ResolveRequest request, Ar
         co_return Ok{};
     }
     auto fetched = co_await fetchManifest(QStringLiteral("cuda"), *pin);
-    if (!fetched && !pin->fallback.isEmpty()) {
+    // Only an absent manifest falls back; a malformed one from NVIDIA itself is an error to report.
+    if (!fetched && fetched.error().code == u"manifest_unavailable" && !pin->fallback.isEmpty()) {
         const auto fallback = m_catalog.cudaManifest(pin->fallback);
         if (fallback) {
             list->warnings.append(finding(
