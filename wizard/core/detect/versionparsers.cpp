@@ -6,6 +6,8 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <algorithm>
+
 namespace tfsetup::core::parsers {
 
 namespace {
@@ -37,10 +39,13 @@ bool isDottedVersion(const QString &text, int minimumParts)
     const QStringList parts = text.split(u'.');
     if (parts.size() < minimumParts)
         return false;
+    // Digits only: toUInt() alone stops at an embedded NUL and would pass "13\0\0".
     for (const QString &p : parts) {
+        if (p.isEmpty() || !std::all_of(p.begin(), p.end(), [](QChar c) { return c >= u'0' && c <= u'9'; }))
+            return false;
         bool ok = false;
         p.toUInt(&ok);
-        if (!ok || p.isEmpty())
+        if (!ok)
             return false;
     }
     return true;

@@ -103,7 +103,7 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
         return out;
     }
     if (!cached)
-        out.mirrorErrors.append(cached.error().detail);
+        out.mirrorErrors.append(cached.error().message + u' ' + cached.error().detail); // names the cached file
 
     const QString part = partPathFor(request.destination);
     int segments = std::clamp(request.segments, 1, m_maxConnections);
