@@ -1,0 +1,492 @@
+// The setup flow shared by the wizard and the command line: plan + options to the resolver's
+// request and mirrors, artifacts to download requests, verified downloads to the installer's
+// spec, and the advice on install folders. Resolution runs against NVIDIA's layout on loopback.
+
+#include "setup/setupflow.h"
+#include "support/coroutinetest.h"
+#include "support/loopbackserver.h"
+#include "system/rootedsystem.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace tfsetup;
+using namespace Qt::StringLiterals;
+using core::Artifact;
+using core::ArtifactList;
+using core::DownloadResult;
+using core::HardwareReport;
+using core::Plan;
+using core::SetupFlow;
+using core::SetupOptions;
+using tfsetup::test::LoopbackServer;
+using tfsetup::test::Response;
+
+Q_DECLARE_METATYPE(tfsetup::core::Plan)
+Q_DECLARE_METATYPE(tfsetup::core::ArtifactList)
+Q_DECLARE_METATYPE(tfsetup::core::OsFamily)
+
+namespace {
+
+Plan gpuPlan()
+{
+    Plan p;
+    p.route = u"linux-toolkit"_s;
+    p.tensorflow = u"2.18.0"_s;
+    p.package = u"tensorflow"_s;
+    p.python = u"3.11"_s;
+    p.pythonInstalled = true;
+    p.cuda = u"12.5"_s;
+    p.cudnn = u"8.9"_s; // the real 8.9.7 manifest is in the test data
+    p.driverMin = u"525.60.13"_s;
+    return p;
+}
+
+Plan cpuPlan()
+{
+    Plan p;
+    p.route = u"cpu"_s;
+    p.tensorflow = u"2.16.1"_s;
+    p.package = u"tensorflow"_s;
+    p.python = u"3.11"_s;
+    p.pythonInstalled = true;
+    return p;
+}
+
+HardwareReport machineWith(const QList<core::PythonInfo> &pythons)
+{
+    HardwareReport r;
+    r.os.family = u"linux"_s;
+    r.pythons = pythons;
+    r.driver = core::DriverInfo{u"550.54.14"_s, u"12.4"_s, u"nvml"_s};
+    return r;
+}
+
+Artifact archive(const QString &name, const QString &kind, const QString &file, const QString &sha256)
+{
+    Artifact a;
+    a.name = name;
+    a.version = u"1.2.3"_s;
+    a.platform = u"linux-x86_64"_s;
+    a.kind = kind;
+    a.relativePath = u"compute/cuda/redist/"_s + name + u'/' + file;
+    a.urls = {QUrl(u"https://mirror.example/"_s + a.relativePath),
+              QUrl(u"https://developer.download.nvidia.com/"_s + a.relativePath)};
+    a.sha256 = sha256;
+    a.size = 1234;
+    a.trust = sha256.isEmpty() ? Artifact::Trust::None : Artifact::Trust::Official;
+    return a;
+}
+
+Artifact wheelhouse(const QString &indexUrl)
+{
+    Artifact a;
+    a.name = u"tensorflow"_s;
+    a.kind = u"wheelhouse"_s;
+    a.requirement = u"tensorflow==2.18.*"_s;
+    a.indexUrl = indexUrl;
+    a.trust = Artifact::Trust::IndexHash;
+    return a;
+}
+
+const QString sha = u"aa00000000000000000000000000000000000000000000000000000000000000"_s;
+const QString sha2 = u"bb00000000000000000000000000000000000000000000000000000000000000"_s;
+
+QByteArray readManifest(const QString &relative)
+{
+    QFile f(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/manifests/"_s + relative);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestSetupFlow final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void resolveRequest_copiesThePlan_data();
+    void resolveRequest_copiesThePlan();
+    void mirrors_followTheOptions_data();
+    void mirrors_followTheOptions();
+    void downloadPlan_fetchesOnlyVerifiableFiles_data();
+    void downloadPlan_fetchesOnlyVerifiableFiles();
+    void installSpec_mapsDownloadsToArtifacts_data();
+    void installSpec_mapsDownloadsToArtifacts();
+    void pythonFor_prefersARealInstallation_data();
+    void pythonFor_prefersARealInstallation();
+    void adviseOnPath_warnsWhereWindowsToolsBreak_data();
+    void adviseOnPath_warnsWhereWindowsToolsBreak();
+    void toolkitPlan_onLoopback_reachesAnInstallSpec();
+    void defaultPrefix_isUnderHome();
+};
+
+void TestSetupFlow::resolveRequest_copiesThePlan_data()
+{
+    QTest::addColumn<Plan>("plan");
+    QTest::addColumn<QString>("os");
+    QTest::addColumn<QString>("cuda");
+    QTest::addColumn<QString>("requirement");
+
+    QTest::newRow("gpu toolkit plan") << gpuPlan() << u"linux"_s << u"12.5"_s << u"tensorflow==2.18.*"_s;
+    Plan windows = gpuPlan();
+    windows.route = u"windows-native"_s;
+    windows.tensorflow = u"2.10.1"_s;
+    windows.cuda = u"11.2"_s;
+    windows.pythonInstalled = false;
+    QTest::newRow("windows native plan") << windows << u"windows"_s << u"11.2"_s << u"tensorflow==2.10.*"_s;
+    QTest::newRow("cpu plan has no cuda") << cpuPlan() << u"linux"_s << QString() << u"tensorflow==2.16.*"_s;
+}
+
+void TestSetupFlow::resolveRequest_copiesThePlan()
+{
+    QFETCH(Plan, plan);
+    QFETCH(QString, os);
+    QFETCH(QString, cuda);
+    QFETCH(QString, requirement);
+    const core::ResolveRequest r = SetupFlow::resolveRequest(plan, os);
+    QCOMPARE(r.route, plan.route);
+    QCOMPARE(r.tensorflow, plan.tensorflow);
+    QCOMPARE(r.os, os);
+    QCOMPARE(r.cuda, cuda);
+    QCOMPARE(r.cudnn, plan.cudnn);
+    QCOMPARE(r.python, plan.python);
+    QCOMPARE(r.pythonInstalled, plan.pythonInstalled);
+    QCOMPARE(r.requirement, requirement);
+}
+
+void TestSetupFlow::mirrors_followTheOptions_data()
+{
+    QTest::addColumn<QString>("nvidia");
+    QTest::addColumn<QString>("pypi");
+    QTest::addColumn<bool>("withBundle");
+    QTest::addColumn<QString>("error");
+    QTest::addColumn<QStringList>("nvidiaBases"); // in order
+    QTest::addColumn<QString>("pypiBase");
+
+    QTest::newRow("none") << QString() << QString() << false << QString() << QStringList() << QString();
+    QTest::newRow("pypi preset is not a mirror")
+        << QString() << u"pypi"_s << false << QString() << QStringList() << QString();
+    QTest::newRow("nvidia url") << u"https://nv.lab.example/nvidia/"_s << QString() << false << QString()
+                                << QStringList{u"https://nv.lab.example/nvidia"_s} << QString();
+    QTest::newRow("tuna preset") << QString() << u"tuna"_s << false << QString() << QStringList()
+                                 << u"https://pypi.tuna.tsinghua.edu.cn/simple"_s;
+    QTest::newRow("index url") << QString() << u"http://10.0.0.5:8080/simple"_s << false << QString()
+                               << QStringList() << u"http://10.0.0.5:8080/simple"_s;
+    QTest::newRow("missing nvidia folder") << u"/no/such/folder"_s << QString() << false << u"mirror_invalid"_s
+                                           << QStringList() << QString();
+    QTest::newRow("bundle first, then the lab mirror")
+        << u"https://nv.lab.example"_s << QString() << true << QString()
+        << QStringList{u"BUNDLE/nvidia"_s, u"https://nv.lab.example"_s} << QString();
+}
+
+void TestSetupFlow::mirrors_followTheOptions()
+{
+    QFETCH(QString, nvidia);
+    QFETCH(QString, pypi);
+    QFETCH(bool, withBundle);
+    QFETCH(QString, error);
+    QFETCH(QStringList, nvidiaBases);
+    QFETCH(QString, pypiBase);
+
+    const auto catalog = core::SourceCatalog::load();
+    QVERIFY(catalog);
+    QTemporaryDir bundle;
+    SetupOptions options;
+    options.nvidiaMirror = nvidia;
+    options.pypiMirror = pypi;
+    if (withBundle)
+        options.bundleDir = bundle.path();
+    const auto set = SetupFlow::mirrors(options, *catalog);
+    if (!error.isEmpty()) {
+        QVERIFY(!set);
+        QCOMPARE(set.error().code, error);
+        QVERIFY(!set.error().message.isEmpty());
+        return;
+    }
+    QVERIFY2(set, qPrintable(set ? QString() : set.error().message));
+    QStringList bases;
+    for (const core::Mirror &m : set->forOrigin(u"nvidia"_s))
+        bases.append(m.base.toString().replace(QUrl::fromLocalFile(bundle.path()).toString(), u"BUNDLE"_s));
+    QCOMPARE(bases, nvidiaBases);
+    const auto pypiMirrors = set->forOrigin(u"pypi"_s);
+    QCOMPARE(pypiMirrors.isEmpty() ? QString() : pypiMirrors.first().base.toString(), pypiBase);
+}
+
+void TestSetupFlow::downloadPlan_fetchesOnlyVerifiableFiles_data()
+{
+    QTest::addColumn<ArtifactList>("list");
+    QTest::addColumn<QStringList>("destinations"); // file names below the cache folder
+    QTest::addColumn<QStringList>("problems");
+
+    ArtifactList toolkit;
+    toolkit.artifacts = {archive(u"cuda_cudart"_s, u"cuda-redist-archive"_s, u"cudart-archive.tar.xz"_s, sha),
+                         archive(u"cudnn"_s, u"cudnn-archive"_s, u"cudnn-archive.tar.xz"_s, sha2),
+                         wheelhouse(u"https://pypi.org/simple"_s)};
+    QTest::newRow("archives are fetched, the wheelhouse is pip's")
+        << toolkit << QStringList{u"cudart-archive.tar.xz"_s, u"cudnn-archive.tar.xz"_s} << QStringList();
+
+    ArtifactList unverifiable = toolkit;
+    unverifiable.artifacts[1].sha256.clear();
+    unverifiable.artifacts[1].trust = Artifact::Trust::None;
+    QTest::newRow("no checksum anywhere is a problem, not a download")
+        << unverifiable << QStringList{u"cudart-archive.tar.xz"_s} << QStringList{u"artifact_unverifiable"_s};
+
+    ArtifactList optional = unverifiable;
+    optional.artifacts[1].optional = true;
+    QTest::newRow("an optional unverifiable file is left out")
+        << optional << QStringList{u"cudart-archive.tar.xz"_s} << QStringList();
+
+    ArtifactList cpu;
+    cpu.artifacts = {wheelhouse(u"https://pypi.org/simple"_s)};
+    QTest::newRow("cpu plan downloads nothing itself") << cpu << QStringList() << QStringList();
+}
+
+void TestSetupFlow::downloadPlan_fetchesOnlyVerifiableFiles()
+{
+    QFETCH(ArtifactList, list);
+    QFETCH(QStringList, destinations);
+    QFETCH(QStringList, problems);
+
+    SetupOptions options;
+    options.cacheDir = u"/var/cache/tfsetup"_s;
+    const core::DownloadPlan plan = SetupFlow::downloadPlan(list, options);
+    QStringList names;
+    for (const core::DownloadRequest &r : plan.requests) {
+        QCOMPARE(QFileInfo(r.destination).absolutePath(), options.cacheDir);
+        QVERIFY(!r.urls.isEmpty());
+        QCOMPARE(r.urls.constLast().host(), u"developer.download.nvidia.com"_s); // official last
+        QCOMPARE(r.checksum.algorithm, core::Checksum::Algorithm::Sha256);
+        QCOMPARE(r.expectedSize, qint64(1234));
+        names.append(QFileInfo(r.destination).fileName());
+    }
+    QCOMPARE(names, destinations);
+    QStringList codes;
+    for (const core::Finding &f : plan.problems) {
+        codes.append(f.code);
+        QVERIFY(!f.message.isEmpty());
+    }
+    QCOMPARE(codes, problems);
+}
+
+void TestSetupFlow::installSpec_mapsDownloadsToArtifacts_data()
+{
+    QTest::addColumn<Plan>("plan");
+    QTest::addColumn<ArtifactList>("list");
+    QTest::addColumn<bool>("downloadAll");
+    QTest::addColumn<QString>("error");
+    QTest::addColumn<QStringList>("artifactPaths"); // file names
+    QTest::addColumn<QStringList>("indexUrls");
+    QTest::addColumn<QStringList>("trustedHosts");
+
+    ArtifactList toolkit;
+    toolkit.artifacts = {archive(u"cuda_cudart"_s, u"cuda-redist-archive"_s, u"cudart-archive.tar.xz"_s, sha),
+                         archive(u"cudnn"_s, u"cudnn-archive"_s, u"cudnn-archive.tar.xz"_s, sha2),
+                         wheelhouse(u"https://pypi.tuna.tsinghua.edu.cn/simple"_s)};
+    QTest::newRow("verified archives and a mirror index")
+        << gpuPlan() << toolkit << true << QString()
+        << QStringList{u"cudart-archive.tar.xz"_s, u"cudnn-archive.tar.xz"_s}
+        << QStringList{u"https://pypi.tuna.tsinghua.edu.cn/simple"_s} << QStringList();
+    QTest::newRow("a missing download stops the install")
+        << gpuPlan() << toolkit << false << u"artifact_not_downloaded"_s << QStringList() << QStringList()
+        << QStringList();
+
+    ArtifactList lab;
+    lab.artifacts = {wheelhouse(u"http://10.0.0.5:8080/simple"_s)};
+    QTest::newRow("a plain-http lab index trusts its host")
+        << cpuPlan() << lab << true << QString() << QStringList() << QStringList{u"http://10.0.0.5:8080/simple"_s}
+        << QStringList{u"10.0.0.5"_s};
+
+    ArtifactList installer = toolkit;
+    installer.artifacts[0].kind = u"cuda-installer"_s;
+    QTest::newRow("a full installer is not run by the wizard")
+        << gpuPlan() << installer << true << u"artifact_unsupported"_s << QStringList() << QStringList()
+        << QStringList();
+
+    Plan noPython = cpuPlan();
+    noPython.python = u"3.9"_s;
+    QTest::newRow("no interpreter of the plan's python")
+        << noPython << lab << true << u"python_missing"_s << QStringList() << QStringList() << QStringList();
+}
+
+void TestSetupFlow::installSpec_mapsDownloadsToArtifacts()
+{
+    QFETCH(Plan, plan);
+    QFETCH(ArtifactList, list);
+    QFETCH(bool, downloadAll);
+    QFETCH(QString, error);
+    QFETCH(QStringList, artifactPaths);
+    QFETCH(QStringList, indexUrls);
+    QFETCH(QStringList, trustedHosts);
+
+    SetupOptions options;
+    options.prefix = u"/home/student/tfsetup-envs"_s;
+    options.name = u"  my-env "_s;
+    options.cacheDir = u"/var/cache/tfsetup"_s;
+    options.proxy = u"http://proxy.campus:3128"_s;
+    QList<DownloadResult> results;
+    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, options);
+    for (const core::DownloadRequest &r : downloads.requests) {
+        if (!downloadAll && !results.isEmpty())
+            break;
+        results.append(DownloadResult{r.destination, 1234, r.urls.first(), false, false});
+    }
+    const HardwareReport machine =
+        machineWith({{u"/home/student/venvs/old/bin/python"_s, u"3.11.2"_s, u"venv"_s, 64, u"path"_s},
+                     {u"/usr/bin/python3.11"_s, u"3.11.2"_s, u"system"_s, 64, u"path"_s}});
+
+    const auto spec = SetupFlow::installSpec(plan, list, results, options, machine);
+    if (!error.isEmpty()) {
+        QVERIFY(!spec);
+        QCOMPARE(spec.error().code, error);
+        QVERIFY(!spec.error().message.isEmpty());
+        return;
+    }
+    QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
+    QCOMPARE(spec->name, u"my-env"_s);
+    QCOMPARE(spec->prefix, options.prefix);
+    QCOMPARE(spec->proxy, options.proxy);
+    QCOMPARE(spec->route, plan.route);
+    QCOMPARE(spec->tensorflow, plan.tensorflow);
+    QCOMPARE(spec->driver, u"550.54.14"_s);
+    QCOMPARE(spec->pythonInterpreter, u"/usr/bin/python3.11"_s);
+    QStringList paths;
+    for (const core::InstallArtifact &a : spec->artifacts) {
+        paths.append(QFileInfo(a.path).fileName());
+        const Artifact *source = list.find(a.component);
+        QVERIFY(source);
+        QCOMPARE(QString::fromLatin1(a.sha256), source->sha256);
+        QCOMPARE(a.kind, source->kind);
+        QVERIFY(a.origin.startsWith(u"https://mirror.example/"_s)); // the mirror it came from
+    }
+    QCOMPARE(paths, artifactPaths);
+    QCOMPARE(spec->indexUrls, indexUrls);
+    QCOMPARE(spec->trustedHosts, trustedHosts);
+    QCOMPARE(spec->effectiveRequirements(), QStringList{u"tensorflow==2.18.*"_s});
+}
+
+void TestSetupFlow::pythonFor_prefersARealInstallation_data()
+{
+    QTest::addColumn<QList<core::PythonInfo>>("pythons");
+    QTest::addColumn<QString>("expected");
+
+    const core::PythonInfo venv{u"/home/s/venv/bin/python"_s, u"3.11.4"_s, u"venv"_s, 64, u"path"_s};
+    const core::PythonInfo system{u"/usr/bin/python3.11"_s, u"3.11.4"_s, u"system"_s, 64, u"path"_s};
+    const core::PythonInfo other{u"/usr/bin/python3.12"_s, u"3.12.3"_s, u"system"_s, 64, u"path"_s};
+    const core::PythonInfo thirtyTwo{u"C:/Python311-32/python.exe"_s, u"3.11.4"_s, u"system"_s, 32, u"registry"_s};
+    const core::PythonInfo eleven{u"/opt/python3.110"_s, u"3.110.0"_s, u"system"_s, 64, u"path"_s};
+
+    QTest::newRow("system over venv") << QList<core::PythonInfo>{venv, system} << system.path;
+    QTest::newRow("a venv when nothing else") << QList<core::PythonInfo>{other, venv} << venv.path;
+    QTest::newRow("32-bit never") << QList<core::PythonInfo>{thirtyTwo} << QString();
+    QTest::newRow("minor must match exactly, 3.110 is not 3.11") << QList<core::PythonInfo>{eleven} << QString();
+    QTest::newRow("none") << QList<core::PythonInfo>{} << QString();
+}
+
+void TestSetupFlow::pythonFor_prefersARealInstallation()
+{
+    QFETCH(QList<core::PythonInfo>, pythons);
+    QFETCH(QString, expected);
+    QCOMPARE(SetupFlow::pythonFor(cpuPlan(), machineWith(pythons)), expected);
+}
+
+void TestSetupFlow::adviseOnPath_warnsWhereWindowsToolsBreak_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<core::OsFamily>("os");
+    QTest::addColumn<QStringList>("codes");
+    QTest::addColumn<bool>("blocking");
+
+    QTest::newRow("plain windows folder") << u"C:/Users/student/tfsetup-envs"_s << core::OsFamily::Windows
+                                          << QStringList() << false;
+    QTest::newRow("chinese user name on windows") << u"C:\\Users\\张三\\tfsetup-envs"_s << core::OsFamily::Windows
+                                                   << QStringList{u"non_ascii"_s} << false;
+    QTest::newRow("very long windows folder") << (u"C:\\"_s + QString(150, u'x')) << core::OsFamily::Windows
+                                              << QStringList{u"too_long"_s} << false;
+    QTest::newRow("relative folder") << u"tfsetup-envs"_s << core::OsFamily::Windows
+                                     << QStringList{u"not_absolute"_s} << true;
+    QTest::newRow("chinese folder on linux is fine") << u"/home/张三/tfsetup-envs"_s << core::OsFamily::Linux
+                                                     << QStringList() << false;
+    QTest::newRow("relative on linux") << u"envs"_s << core::OsFamily::Linux << QStringList{u"not_absolute"_s}
+                                       << true;
+}
+
+void TestSetupFlow::adviseOnPath_warnsWhereWindowsToolsBreak()
+{
+    QFETCH(QString, path);
+    QFETCH(core::OsFamily, os);
+    QFETCH(QStringList, codes);
+    QFETCH(bool, blocking);
+    const auto advice = SetupFlow::adviseOnPath(path, os);
+    QStringList found;
+    bool anyBlocking = false;
+    for (const core::PathAdvice &a : advice) {
+        found.append(a.code);
+        anyBlocking = anyBlocking || a.blocking;
+        QVERIFY(!a.message.isEmpty());
+    }
+    QCOMPARE(found, codes);
+    QCOMPARE(anyBlocking, blocking);
+}
+
+void TestSetupFlow::toolkitPlan_onLoopback_reachesAnInstallSpec()
+{
+    LoopbackServer nvidia;
+    QVERIFY(nvidia.start());
+    nvidia.route("/compute/cuda/redist/redistrib_12.5.1.json",
+                 Response::bytes(readManifest(u"cuda/redistrib_12.5.1.json"_s), "application/json"));
+    nvidia.route("/compute/cudnn/redist/redistrib_8.9.7.json",
+                 Response::bytes(readManifest(u"cudnn/redistrib_8.9.7.json"_s), "application/json"));
+
+    QTemporaryDir cache;
+    SetupOptions options;
+    options.prefix = u"/home/student/tfsetup-envs"_s;
+    options.cacheDir = cache.path();
+    options.pypiMirror = u"tuna"_s;
+    options.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)}};
+    options.resolveTimeout = std::chrono::seconds(5);
+
+    const auto list = tfsetup::test::awaitTask(SetupFlow::resolveArtifacts(gpuPlan(), u"linux"_s, options));
+    QVERIFY(list);
+    QVERIFY2(list->ok(), qPrintable(list->ok() ? QString() : list->error().message + u'\n' + list->error().detail));
+    const ArtifactList &artifacts = **list;
+    QVERIFY(artifacts.find(u"cuda_cudart"_s));
+    QVERIFY(artifacts.find(u"cudnn"_s));
+    QCOMPARE(artifacts.find(u"tensorflow"_s)->indexUrl, u"https://pypi.tuna.tsinghua.edu.cn/simple"_s);
+
+    const core::DownloadPlan downloads = SetupFlow::downloadPlan(artifacts, options);
+    QVERIFY(downloads.problems.isEmpty());
+    QCOMPARE(downloads.requests.size(), artifacts.artifacts.size() - 1); // all but the wheelhouse
+    QList<DownloadResult> results;
+    for (const core::DownloadRequest &r : downloads.requests) {
+        QVERIFY(r.destination.startsWith(cache.path()));
+        QCOMPARE(r.urls.constLast().host(), u"127.0.0.1"_s); // the overridden official origin
+        results.append(DownloadResult{r.destination, r.expectedSize, r.urls.constLast(), false, false});
+    }
+    const auto spec = SetupFlow::installSpec(
+        gpuPlan(), artifacts, results, options,
+        machineWith({{u"/usr/bin/python3.11"_s, u"3.11.9"_s, u"system"_s, 64, u"path"_s}}));
+    QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
+    QCOMPARE(spec->artifacts.size(), downloads.requests.size());
+    QCOMPARE(spec->name, u"tf2.18-cuda12.5"_s);
+    QCOMPARE(spec->indexUrls, QStringList{u"https://pypi.tuna.tsinghua.edu.cn/simple"_s});
+    QVERIFY(spec->cudnnMajor() == 8);
+}
+
+void TestSetupFlow::defaultPrefix_isUnderHome()
+{
+    QTemporaryDir root;
+    core::RootedSystem windows(root.path(), core::OsFamily::Windows,
+                               {{u"USERPROFILE"_s, u"C:\\Users\\student"_s}});
+    QCOMPARE(SetupOptions::defaultPrefix(windows), u"C:/Users/student/tfsetup-envs"_s);
+    core::RootedSystem linux(root.path(), core::OsFamily::Linux, {{u"HOME"_s, u"/home/student"_s}});
+    QCOMPARE(SetupOptions::defaultPrefix(linux), u"/home/student/tfsetup-envs"_s);
+    SetupOptions options;
+    options.prefix = u"/home/student/tfsetup-envs"_s;
+    QCOMPARE(options.environmentPath(cpuPlan()), u"/home/student/tfsetup-envs/tf2.16-cpu"_s);
+}
+
+QTEST_GUILESS_MAIN(TestSetupFlow)
+#include "test_setupflow.moc"

@@ -1,0 +1,313 @@
+#include "setup/setupflow.h"
+
+#include "sources/bundle.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSet>
+
+#include <algorithm>
+
+namespace tfsetup::core {
+
+namespace {
+
+std::optional<Bundle> openBundle(const SetupOptions &options)
+{
+    if (options.bundleDir.isEmpty())
+        return std::nullopt;
+    auto bundle = Bundle::open(options.bundleDir);
+    if (!bundle)
+        return std::nullopt;
+    return std::move(*bundle);
+}
+
+// The bundle's copy of an artifact, when it holds the same file (same name and checksum).
+QString bundlePath(const std::optional<Bundle> &bundle, const Artifact &artifact)
+{
+    if (!bundle)
+        return {};
+    const Artifact *recorded = bundle->artifacts().find(artifact.name);
+    if (!recorded || recorded->sha256 != artifact.sha256 || recorded->md5 != artifact.md5)
+        return {};
+    return bundle->pathOf(artifact.name);
+}
+
+// The Windows limit without the long-path opt-in: MAX_PATH is 260 characters including the
+// terminating NUL. An environment adds about 120 below its folder (site-packages of TensorFlow's
+// deepest wheels), so a folder longer than this leaves pip no room.
+constexpr int windowsMaxPath = 260;
+constexpr int windowsEnvironmentDepth = 120;
+
+} // namespace
+
+QString SetupOptions::defaultPrefix(const SystemView &system)
+{
+    const QString home = system.homeDir();
+    return SystemView::join(home.isEmpty() ? QDir::homePath() : home, QStringLiteral("tfsetup-envs"));
+}
+
+QString SetupOptions::environmentPath(const Plan &plan) const
+{
+    return SystemView::join(prefix, name.isEmpty() ? InstallSpec::defaultName(plan) : name);
+}
+
+ResolveRequest SetupFlow::resolveRequest(const Plan &plan, const QString &os)
+{
+    ResolveRequest r;
+    r.route = plan.route;
+    r.tensorflow = plan.tensorflow;
+    r.os = os;
+    r.python = plan.python;
+    r.pythonInstalled = plan.pythonInstalled;
+    r.cuda = plan.cuda;
+    r.cudnn = plan.cudnn;
+    r.requirement = plan.requirement();
+    return r;
+}
+
+Result<MirrorSet> SetupFlow::mirrors(const SetupOptions &options, const SourceCatalog &catalog)
+{
+    MirrorSet set;
+    if (!options.bundleDir.isEmpty()) {
+        if (!QFileInfo(options.bundleDir).isDir()) {
+            return Error{QStringLiteral("bundle_missing"),
+                         tr("The offline bundle folder %1 does not exist. Choose the folder that holds bundle.json.")
+                             .arg(QDir::toNativeSeparators(options.bundleDir)),
+                         {}};
+        }
+        // bundle.h: NVIDIA's files under nvidia/, python.org's under python/, same paths below.
+        const QDir dir(options.bundleDir);
+        set.add(Mirror{QStringLiteral("nvidia"), QUrl::fromLocalFile(dir.absoluteFilePath(QStringLiteral("nvidia")))});
+        set.add(Mirror{QStringLiteral("python"), QUrl::fromLocalFile(dir.absoluteFilePath(QStringLiteral("python")))});
+    }
+    if (!options.nvidiaMirror.trimmed().isEmpty()) {
+        auto mirror = MirrorSet::parse(options.nvidiaMirror.trimmed(), &catalog);
+        if (!mirror)
+            return mirror.error();
+        if (mirror->origin != u"nvidia")
+            mirror->origin = QStringLiteral("nvidia");
+        set.add(*mirror);
+    }
+    const QString pypi = options.pypiMirror.trimmed();
+    if (!pypi.isEmpty() && pypi != u"pypi") {
+        auto mirror = MirrorSet::parse(QStringLiteral("pypi=") + pypi, &catalog);
+        if (!mirror)
+            return mirror.error();
+        set.add(*mirror);
+    }
+    return set;
+}
+
+QCoro::Task<Result<ArtifactList>> SetupFlow::resolveArtifacts(Plan plan, QString os, SetupOptions options)
+{
+    auto catalog = SourceCatalog::load();
+    if (!catalog)
+        co_return catalog.error();
+    auto mirrorSet = mirrors(options, *catalog);
+    if (!mirrorSet)
+        co_return mirrorSet.error();
+    if (const auto bundle = openBundle(options)) {
+        const ArtifactList &recorded = bundle->artifacts();
+        if (recorded.route == plan.route && recorded.tensorflow == plan.tensorflow && recorded.os == os)
+            co_return recorded;
+    }
+    ArtifactResolver resolver(std::move(*catalog), std::move(*mirrorSet));
+    for (const auto &[origin, base] : options.originOverrides)
+        resolver.setOriginBase(origin, base);
+    resolver.setTimeout(options.resolveTimeout);
+    if (!options.caBundle.isEmpty())
+        resolver.setCaBundle(options.caBundle);
+    auto list = co_await resolver.resolve(resolveRequest(plan, os));
+    co_return list;
+}
+
+QString SetupFlow::destinationFor(const Artifact &artifact, const QString &cacheDir)
+{
+    // Components can share a file name across versions, never within one list.
+    QString file = artifact.fileName();
+    if (file.isEmpty())
+        file = artifact.name + u'-' + artifact.version;
+    return QDir(cacheDir).filePath(file);
+}
+
+DownloadPlan SetupFlow::downloadPlan(const ArtifactList &list, const SetupOptions &options)
+{
+    DownloadPlan out;
+    const auto bundle = openBundle(options);
+    QSet<QString> destinations;
+    for (const Artifact &a : list.artifacts) {
+        if (a.kind == u"wheelhouse")
+            continue; // pip fetches these, checking the index's hashes
+        if (!bundlePath(bundle, a).isEmpty())
+            continue;
+        if (a.needsTrustOnFirstUse()) {
+            if (a.optional)
+                continue;
+            out.problems.append(Finding{
+                QStringLiteral("artifact_unverifiable"),
+                tr("No checksum is published for %1, so tfsetup cannot check the download. Make an offline bundle "
+                   "with tfsetup bundle --trust-on-first-use on a trusted network, or choose another plan.")
+                    .arg(a.fileName().isEmpty() ? a.name : a.fileName())});
+            continue;
+        }
+        const QString destination = destinationFor(a, options.cacheDir);
+        if (destinations.contains(destination))
+            continue;
+        DownloadRequest request = a.toDownloadRequest(destination);
+        if (request.urls.isEmpty()) {
+            out.problems.append(Finding{QStringLiteral("artifact_no_url"),
+                                        tr("%1 has no web address tfsetup can download from. Check the mirror "
+                                           "settings.")
+                                            .arg(a.fileName())});
+            continue;
+        }
+        destinations.insert(destination);
+        out.requests.append(request);
+    }
+    return out;
+}
+
+QString SetupFlow::pythonFor(const Plan &plan, const HardwareReport &hardware)
+{
+    if (plan.python.isEmpty())
+        return {};
+    QString fallback;
+    for (const PythonInfo &p : hardware.pythons) {
+        if (p.version != plan.python && !p.version.startsWith(plan.python + u'.'))
+            continue;
+        if (p.bits == 32)
+            continue; // TensorFlow publishes 64-bit wheels only
+        // A venv made from another venv breaks when the first one is deleted.
+        if (p.kind != u"venv")
+            return p.path;
+        if (fallback.isEmpty())
+            fallback = p.path;
+    }
+    return fallback;
+}
+
+Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList &list,
+                                           const QList<DownloadResult> &downloaded, const SetupOptions &options,
+                                           const HardwareReport &hardware)
+{
+    InstallSpec spec = InstallSpec::fromPlan(plan);
+    if (!options.name.trimmed().isEmpty())
+        spec.name = options.name.trimmed();
+    spec.prefix = options.prefix;
+    spec.proxy = options.proxy.trimmed();
+    if (hardware.driver)
+        spec.driver = hardware.driver->version;
+    spec.pythonInterpreter = pythonFor(plan, hardware);
+    if (spec.pythonInterpreter.isEmpty() && !plan.python.isEmpty()) {
+        return Error{QStringLiteral("python_missing"),
+                     tr("Python %1 (64-bit) is needed to make the environment, and none was found. Install it, then "
+                        "scan this computer again.")
+                         .arg(plan.python),
+                     {}};
+    }
+
+    const auto bundle = openBundle(options);
+    for (const Artifact &a : list.artifacts) {
+        if (a.kind == u"wheelhouse") {
+            if (bundle && !bundle->wheelhouse().isEmpty()) {
+                QFile lock(bundle->requirementsFile());
+                if (!lock.open(QIODevice::ReadOnly)) {
+                    return Error{QStringLiteral("bundle_incomplete"),
+                                 tr("The offline bundle has no wheelhouse/requirements.txt. Make the bundle again."),
+                                 lock.fileName()};
+                }
+                spec.requirementsLock = QString::fromUtf8(lock.readAll());
+                spec.offline = true;
+                spec.artifacts.append(InstallArtifact{QStringLiteral("wheelhouse"), a.name, a.version, a.platform, {},
+                                                      bundle->wheelhouse(), bundle->directory()});
+                continue;
+            }
+            if (!a.requirement.isEmpty())
+                spec.requirements = QStringList{a.requirement} + plan.plugins;
+            if (!a.indexUrl.isEmpty()) {
+                spec.indexUrls = QStringList{a.indexUrl};
+                // pip refuses a plain-http index unless told to trust its host; such an index is
+                // one the student typed in (a lab server), never a preset.
+                const QUrl index(a.indexUrl);
+                if (index.scheme() == u"http" && !index.host().isEmpty())
+                    spec.trustedHosts.append(index.host());
+            }
+            continue;
+        }
+        if (a.kind != u"cuda-redist-archive" && a.kind != u"cudnn-archive") {
+            if (a.optional)
+                continue;
+            return Error{QStringLiteral("artifact_unsupported"),
+                         tr("%1 must be installed by its own installer, which this wizard cannot run yet. Choose "
+                            "the portable route, or install it yourself and scan again.")
+                             .arg(a.fileName().isEmpty() ? a.name : a.fileName()),
+                         a.kind};
+        }
+        if (a.sha256.isEmpty()) {
+            return Error{QStringLiteral("artifact_unverifiable"),
+                         tr("%1 has no SHA-256 checksum, so the installer cannot check it. Choose another plan.")
+                             .arg(a.fileName()),
+                         {}};
+        }
+        QString path = bundlePath(bundle, a);
+        QString origin = path.isEmpty() ? QString() : bundle->directory();
+        if (path.isEmpty()) {
+            const QString destination = QDir::cleanPath(destinationFor(a, options.cacheDir));
+            const auto result = std::find_if(downloaded.cbegin(), downloaded.cend(), [&](const DownloadResult &r) {
+                return QDir::cleanPath(r.path) == destination;
+            });
+            if (result == downloaded.cend()) {
+                if (a.optional)
+                    continue;
+                return Error{QStringLiteral("artifact_not_downloaded"),
+                             tr("%1 has not been downloaded yet. Go back to the download step.").arg(a.fileName()),
+                             destination};
+            }
+            path = result->path;
+            origin = result->source.isEmpty() ? (a.urls.isEmpty() ? QString() : a.urls.constLast().toString())
+                                              : result->source.toString();
+        }
+        spec.artifacts.append(InstallArtifact{a.kind, a.name, a.version, a.platform, a.sha256.toLatin1(), path, origin});
+    }
+    return spec;
+}
+
+QList<PathAdvice> SetupFlow::adviseOnPath(const QString &path, OsFamily os)
+{
+    QList<PathAdvice> advice;
+    const QString trimmed = path.trimmed();
+    const bool windows = os == OsFamily::Windows;
+    const bool absolute = windows ? (trimmed.size() >= 3 && trimmed.at(0).isLetter() && trimmed.at(1) == u':'
+                                     && (trimmed.at(2) == u'/' || trimmed.at(2) == u'\\'))
+                                  : trimmed.startsWith(u'/');
+    if (!absolute) {
+        advice.append({QStringLiteral("not_absolute"),
+                       windows ? tr("Give a full folder path that starts with a drive, like C:\\tfsetup-envs.")
+                               : tr("Give a full folder path that starts with /, like /home/you/tfsetup-envs."),
+                       true});
+        return advice;
+    }
+    if (!windows)
+        return advice;
+    const bool ascii = std::all_of(trimmed.cbegin(), trimmed.cend(), [](QChar c) { return c.unicode() < 0x80; });
+    if (!ascii) {
+        advice.append({QStringLiteral("non_ascii"),
+                       tr("This folder has characters outside English letters and digits. Some Python packages and "
+                          "NVIDIA tools fail in such folders on Windows; a folder like C:\\tfsetup-envs is safer."),
+                       false});
+    }
+    if (trimmed.size() > windowsMaxPath - windowsEnvironmentDepth) {
+        advice.append({QStringLiteral("too_long"),
+                       tr("This folder path is long (%1 characters). Windows limits paths to %2 characters unless "
+                          "long paths are enabled, and pip places files deep inside the environment. Choose a "
+                          "shorter folder.")
+                           .arg(trimmed.size())
+                           .arg(windowsMaxPath),
+                       false});
+    }
+    return advice;
+}
+
+} // namespace tfsetup::core

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "detect/hardwarereport.h"
+#include "fetch/downloadtypes.h"
+#include "install/installspec.h"
+#include "solver/plan.h"
+#include "sources/artifact.h"
+#include "sources/mirrors.h"
+#include "sources/resolver.h"
+#include "sources/sourcecatalog.h"
+#include "system/systemview.h"
+#include "util/result.h"
+
+#include <QCoreApplication>
+#include <QCoro/QCoroTask>
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+#include <chrono>
+#include <utility>
+
+namespace tfsetup::core {
+
+// What the student decides between choosing a plan and installing it. The wizard's Options page
+// and the command line fill the same struct, so both reach the same artifacts and the same spec.
+struct SetupOptions {
+    QString prefix;       // folder that holds environments, in the view's spelling
+    QString name;         // environment folder name; empty: InstallSpec::defaultName(plan)
+    QString nvidiaMirror; // URL or folder laid out like NVIDIA's download server; empty: NVIDIA only
+    QString pypiMirror;   // preset name from the sources catalog ("tuna") or an index URL; empty: PyPI
+    QString proxy;        // "http://host:3128"; empty: the system's settings
+    QString cacheDir;     // host folder the downloads are written to
+    QString bundleDir;    // an offline bundle (tfsetup bundle); empty: none
+    QString caBundle;     // extra CA bundle for lab or corporate TLS proxies
+    // Serve an origin from elsewhere as if it were the official one (labs, tests).
+    QList<std::pair<QString, QUrl>> originOverrides;
+    std::chrono::milliseconds resolveTimeout{30000};
+
+    // ~/tfsetup-envs (%USERPROFILE%\tfsetup-envs) in the view's spelling.
+    static QString defaultPrefix(const SystemView &system);
+    QString environmentPath(const Plan &plan) const;
+};
+
+// A problem with a folder the student typed, for a warning beside the field. Empty when fine.
+struct PathAdvice {
+    QString code;    // "non_ascii", "too_long", "spaces", "not_absolute"
+    QString message; // translated
+    bool blocking = false;
+};
+
+// The artifacts that go through the Downloader, with where each lands, and those that do not
+// (wheelhouses are pip's, artifacts without a checksum cannot be verified).
+struct DownloadPlan {
+    QList<DownloadRequest> requests;
+    QList<Finding> problems; // blocking: the plan cannot be installed from these artifacts
+};
+
+// The setup flow in core: plan + options → artifacts → download requests → install spec. The same
+// steps for the wizard and the command line; pure where possible.
+class SetupFlow {
+    Q_DECLARE_TR_FUNCTIONS(SetupFlow)
+
+public:
+    // The resolver's request for a plan on an OS ("windows" | "linux").
+    static ResolveRequest resolveRequest(const Plan &plan, const QString &os);
+
+    // The mirrors the options ask for; a bundle serves NVIDIA's and python.org's paths from its
+    // own folders (bundle.h), in front of any other mirror.
+    static Result<MirrorSet> mirrors(const SetupOptions &options, const SourceCatalog &catalog);
+
+    // Resolves the plan's artifacts (awaits the network with the options' timeout). With a
+    // bundle, its recorded list is used when it was made for the same route and TensorFlow.
+    static QCoro::Task<Result<ArtifactList>> resolveArtifacts(Plan plan, QString os, SetupOptions options);
+
+    // Where an artifact's download lands: cacheDir/<file name>.
+    static QString destinationFor(const Artifact &artifact, const QString &cacheDir);
+    // The Downloader's requests for the artifacts it fetches.
+    static DownloadPlan downloadPlan(const ArtifactList &list, const SetupOptions &options);
+
+    // Interpreter a venv is made from: an installed Python of the plan's minor version, a real
+    // installation preferred over someone's venv. Empty when none.
+    static QString pythonFor(const Plan &plan, const HardwareReport &hardware);
+
+    // The installer's input: the plan, the verified downloads matched to their artifacts, the
+    // options' folders, mirror and proxy, and the interpreter from the hardware report.
+    static Result<InstallSpec> installSpec(const Plan &plan, const ArtifactList &list,
+                                           const QList<DownloadResult> &downloaded, const SetupOptions &options,
+                                           const HardwareReport &hardware);
+
+    // Warnings for an install folder on an OS: Windows tools (pip's long paths, nvcc, some
+    // DLL loaders) break on non-ASCII characters and on paths near MAX_PATH.
+    static QList<PathAdvice> adviseOnPath(const QString &path, OsFamily os);
+};
+
+} // namespace tfsetup::core
