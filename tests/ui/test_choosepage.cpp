@@ -328,7 +328,7 @@ void TestChoosePage::cpuOnly_isAValidChoice()
     QVERIFY(nextButton()->isEnabled());
 
     m_wizard->next();
-    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId)); // the page after Choose
     QVERIFY(m_wizard->state().plan());
     QCOMPARE(m_wizard->state().plan()->route, QStringLiteral("cpu"));
     QVERIFY(m_wizard->state().constraints().cpuOnly);
@@ -351,7 +351,7 @@ void TestChoosePage::alternative_isCommittedToState()
     QVERIFY(table->item(3, 0)->toolTip().contains(expected.alternatives.at(2).why));
 
     m_wizard->next();
-    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId)); // the page after Choose
     QVERIFY(m_wizard->state().plan());
     QCOMPARE(planKey(*m_wizard->state().plan()), planKey(expected.alternatives.at(2)));
 }
@@ -385,7 +385,7 @@ void TestChoosePage::backAndNext_keepsChoiceWithoutSolvingAgain()
 
     QSignalSpy solved(m_page, &ui::ChoosePage::solved);
     m_wizard->next();
-    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId)); // the page after Choose
     m_wizard->back();
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::ChoosePageId));
     QVERIFY(!m_page->isSolving());

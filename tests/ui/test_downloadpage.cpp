@@ -109,6 +109,9 @@ void TestDownloadPage::init()
     m_system = std::make_unique<core::RootedSystem>(m_dir->filePath(QStringLiteral("root")), core::OsFamily::Linux,
                                                     QHash<QString, QString>{});
     m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
+    // The Options page would resolve the plan's own downloads over the ones these tests inject;
+    // without it Choose leads straight here (the journey test covers the page in between).
+    m_wizard->removePage(ui::SetupWizard::OptionsPageId);
     m_page = m_wizard->downloadPage();
     QVERIFY(m_page);
     QCOMPARE(m_page->objectName(), QStringLiteral("downloadPage"));

@@ -3,7 +3,12 @@
 #include "ui/choosepage.h"
 #include "ui/detectpage.h"
 #include "ui/downloadpage.h"
+#include "ui/finishpage.h"
+#include "ui/installpage.h"
+#include "ui/optionspage.h"
+#include "ui/verifypage.h"
 #include "ui/welcomepage.h"
+#include "fetch/downloadcache.h"
 #include "util/i18n.h"
 
 #include <QEvent>
@@ -18,7 +23,11 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     , m_welcomePage(new WelcomePage(m_state, translations, this))
     , m_detectPage(new DetectPage(m_state, this))
     , m_choosePage(new ChoosePage(m_state, this))
+    , m_optionsPage(new OptionsPage(m_state, this))
     , m_downloadPage(new DownloadPage(m_state, this))
+    , m_installPage(new InstallPage(m_state, this))
+    , m_verifyPage(new VerifyPage(m_state, this))
+    , m_finishPage(new FinishPage(m_state, this))
 {
     setObjectName(QStringLiteral("setupWizard"));
     setWizardStyle(QWizard::ModernStyle);
@@ -31,9 +40,29 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     setPage(WelcomePageId, m_welcomePage);
     setPage(DetectPageId, m_detectPage);
     setPage(ChoosePageId, m_choosePage);
+    setPage(OptionsPageId, m_optionsPage);
     setPage(DownloadPageId, m_downloadPage);
+    setPage(InstallPageId, m_installPage);
+    setPage(VerifyPageId, m_verifyPage);
+    setPage(FinishPageId, m_finishPage);
+    connect(&m_state, &WizardState::optionsChanged, this, &SetupWizard::applyTransferOptions);
     setStartId(WelcomePageId);
     retranslate();
+}
+
+void SetupWizard::applyTransferOptions()
+{
+    // Only a changed proxy needs a new downloader; keeping the old one keeps downloads in flight
+    // and any downloader a test or lab set up.
+    const QString proxy = m_state.options().proxy;
+    if (proxy == m_proxy)
+        return;
+    m_proxy = proxy;
+    core::TransferOptions transfer;
+    transfer.proxy = proxy;
+    transfer.caBundle = m_state.options().caBundle;
+    m_downloadPage->setDownloader(std::make_unique<core::Downloader>(
+        transfer, core::DownloadCache(core::DownloadCache::defaultDir())));
 }
 
 void SetupWizard::changeEvent(QEvent *event)

@@ -13,6 +13,10 @@ namespace tfsetup::ui {
 class ChoosePage;
 class DetectPage;
 class DownloadPage;
+class FinishPage;
+class InstallPage;
+class OptionsPage;
+class VerifyPage;
 class WelcomePage;
 
 class SetupWizard final : public QWizard {
@@ -38,20 +42,30 @@ public:
     WelcomePage *welcomePage() const { return m_welcomePage; }
     DetectPage *detectPage() const { return m_detectPage; }
     ChoosePage *choosePage() const { return m_choosePage; }
+    OptionsPage *optionsPage() const { return m_optionsPage; }
     DownloadPage *downloadPage() const { return m_downloadPage; }
+    InstallPage *installPage() const { return m_installPage; }
+    VerifyPage *verifyPage() const { return m_verifyPage; }
+    FinishPage *finishPage() const { return m_finishPage; }
 
 protected:
     void changeEvent(QEvent *event) override;
 
 private:
     void retranslate();
+    void applyTransferOptions();
 
     WizardState m_state;
     core::Translations *m_translations;
     WelcomePage *m_welcomePage;
     DetectPage *m_detectPage;
     ChoosePage *m_choosePage;
+    OptionsPage *m_optionsPage;
     DownloadPage *m_downloadPage;
+    InstallPage *m_installPage;
+    VerifyPage *m_verifyPage;
+    FinishPage *m_finishPage;
+    QString m_proxy; // the proxy the Download page's downloader was made with
 };
 
 } // namespace tfsetup::ui

@@ -2,9 +2,12 @@
 
 #include "detect/hardwarereport.h"
 #include "fetch/downloadtypes.h"
+#include "install/installer.h"
+#include "setup/setupflow.h"
 #include "solver/plan.h"
 #include "solver/solver.h"
 #include "system/systemview.h"
+#include "verify/verifier.h"
 
 #include <QList>
 #include <QObject>
@@ -62,10 +65,27 @@ public:
     const QList<core::DownloadResult> &downloaded() const { return m_downloaded; }
     void setDownloaded(QList<core::DownloadResult> results) { m_downloaded = std::move(results); }
 
+    // The Options page's choices (folders, mirrors, proxy) and the artifacts they resolved to.
+    const core::SetupOptions &options() const { return m_options; }
+    void setOptions(core::SetupOptions options)
+    {
+        m_options = std::move(options);
+        Q_EMIT optionsChanged();
+    }
+    const std::optional<core::ArtifactList> &artifacts() const { return m_artifacts; }
+    void setArtifacts(core::ArtifactList artifacts) { m_artifacts = std::move(artifacts); }
+
+    // What the Install page built and what the Verify page found; the Finish page reads both.
+    const std::optional<core::InstallOutcome> &installed() const { return m_installed; }
+    void setInstalled(std::optional<core::InstallOutcome> outcome) { m_installed = std::move(outcome); }
+    const std::optional<core::VerifyReport> &verified() const { return m_verified; }
+    void setVerified(std::optional<core::VerifyReport> report) { m_verified = std::move(report); }
+
 Q_SIGNALS:
     void hardwareChanged();
     void planChanged();
     void downloadsChanged();
+    void optionsChanged();
 
 private:
     core::SystemView &m_system;
@@ -75,6 +95,10 @@ private:
     core::SolverConstraints m_constraints;
     QList<core::DownloadRequest> m_downloads;
     QList<core::DownloadResult> m_downloaded;
+    core::SetupOptions m_options;
+    std::optional<core::ArtifactList> m_artifacts;
+    std::optional<core::InstallOutcome> m_installed;
+    std::optional<core::VerifyReport> m_verified;
 };
 
 } // namespace tfsetup::ui

@@ -1,0 +1,303 @@
+// The Options page: defaults from the plan and the home folder, a "What is this?" for every term,
+// Next gated on a usable folder and name, Windows folder advice, resolution on Next (awaited,
+// against NVIDIA's layout on loopback) that commits artifacts and download requests, and choices
+// remembered in a settings file.
+
+#include "support/loopbackserver.h"
+#include "system/rootedsystem.h"
+#include "ui/downloadpage.h"
+#include "ui/optionspage.h"
+#include "ui/setupwizard.h"
+#include "ui/wizardstate.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace tfsetup;
+using namespace Qt::StringLiterals;
+using tfsetup::test::LoopbackServer;
+using tfsetup::test::Response;
+
+namespace {
+
+core::Plan cpuPlan()
+{
+    core::Plan p;
+    p.route = u"cpu"_s;
+    p.tensorflow = u"2.16.1"_s;
+    p.package = u"tensorflow"_s;
+    p.python = u"3.11"_s;
+    p.pythonInstalled = true;
+    return p;
+}
+
+core::Plan toolkitPlan()
+{
+    core::Plan p = cpuPlan();
+    p.route = u"linux-toolkit"_s;
+    p.tensorflow = u"2.18.0"_s;
+    p.cuda = u"12.5"_s;
+    p.cudnn = u"8.9"_s; // the real 8.9.7 manifest is in the test data
+    return p;
+}
+
+QByteArray readManifest(const QString &relative)
+{
+    QFile f(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/manifests/"_s + relative);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+template<typename T>
+T *child(QWidget *parent, const QString &name)
+{
+    auto *widget = parent->findChild<T *>(name);
+    if (!widget)
+        qFatal("no child %s", qPrintable(name));
+    return widget;
+}
+
+} // namespace
+
+class TestOptionsPage final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void defaults_followThePlanAndHome();
+    void everyTerm_hasAnExplanation_data();
+    void everyTerm_hasAnExplanation();
+    void next_isGatedOnFolderAndName_data();
+    void next_isGatedOnFolderAndName();
+    void windowsFolder_withChineseName_isAdvisedNotBlocked();
+    void next_resolvesAndCommitsDownloads();
+    void resolveFailure_staysWithTheReason();
+    void choices_areRemembered();
+
+private:
+    void open(core::OsFamily os, const core::Plan &plan, const QHash<QString, QString> &env);
+    QAbstractButton *nextButton() const { return m_wizard->button(QWizard::NextButton); }
+
+    QTemporaryDir m_cache;
+    std::unique_ptr<QTemporaryDir> m_root;
+    std::unique_ptr<core::RootedSystem> m_system;
+    std::unique_ptr<ui::SetupWizard> m_wizard;
+    ui::OptionsPage *m_page = nullptr;
+    QString m_ini;
+};
+
+void TestOptionsPage::initTestCase()
+{
+    // The Download page's default downloader caches here, not in the user's cache.
+    qputenv("TFSETUP_CACHE_DIR", m_cache.filePath(u"cache"_s).toLocal8Bit());
+}
+
+void TestOptionsPage::init()
+{
+    m_root = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_root->isValid());
+    m_ini = m_root->filePath(u"settings.ini"_s);
+}
+
+void TestOptionsPage::cleanup()
+{
+    m_wizard.reset();
+    m_system.reset();
+    m_root.reset();
+}
+
+void TestOptionsPage::open(core::OsFamily os, const core::Plan &plan, const QHash<QString, QString> &env)
+{
+    m_wizard.reset();
+    m_system = std::make_unique<core::RootedSystem>(m_root->filePath(u"machine"_s), os, env);
+    m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
+    m_page = m_wizard->optionsPage();
+    QVERIFY(m_page);
+    QCOMPARE(m_page->objectName(), u"optionsPage"_s);
+    const QString ini = m_ini;
+    m_page->setSettingsFactory([ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); });
+    core::HardwareReport report;
+    report.os.family = core::osFamilyName(os);
+    report.pythons = {{u"/usr/bin/python3.11"_s, u"3.11.4"_s, u"system"_s, 64, u"path"_s}};
+    m_wizard->state().setHardware(report);
+    m_wizard->state().setPlan(plan);
+    m_wizard->setStartId(ui::SetupWizard::OptionsPageId);
+    m_wizard->show();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+}
+
+void TestOptionsPage::defaults_followThePlanAndHome()
+{
+    open(core::OsFamily::Linux, cpuPlan(), {{u"HOME"_s, u"/home/student"_s}});
+    QCOMPARE(child<QLineEdit>(m_page, u"folderEdit"_s)->text(), u"/home/student/tfsetup-envs"_s);
+    QCOMPARE(child<QLineEdit>(m_page, u"nameEdit"_s)->text(), u"tf2.16-cpu"_s);
+    auto *pypi = child<QComboBox>(m_page, u"pypiMirrorCombo"_s);
+    QCOMPARE(pypi->currentData().toString(), u"pypi"_s);
+    for (const QString &preset : {u"tuna"_s, u"aliyun"_s, u"ustc"_s})
+        QVERIFY2(pypi->findData(preset) >= 0, qPrintable(preset));
+    QVERIFY(!child<QLineEdit>(m_page, u"cacheEdit"_s)->text().isEmpty());
+    QVERIFY(nextButton()->isEnabled());
+    QVERIFY(child<QLabel>(m_page, u"folderAdviceLabel"_s)->isHidden());
+}
+
+void TestOptionsPage::everyTerm_hasAnExplanation_data()
+{
+    QTest::addColumn<QString>("topic");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("folder") << u"folder"_s << u"folder"_s;
+    QTest::newRow("name") << u"name"_s << u"Jupyter"_s;
+    QTest::newRow("pypi mirror") << u"pypi"_s << u"tuna"_s;
+    QTest::newRow("nvidia mirror") << u"nvidia"_s << u"checksum"_s;
+    QTest::newRow("proxy") << u"proxy"_s << u"proxy"_s;
+    QTest::newRow("download folder") << u"cache"_s << u"download"_s;
+    QTest::newRow("offline bundle") << u"bundle"_s << u"tfsetup bundle"_s;
+}
+
+void TestOptionsPage::everyTerm_hasAnExplanation()
+{
+    QFETCH(QString, topic);
+    QFETCH(QString, mentions);
+    open(core::OsFamily::Linux, cpuPlan(), {{u"HOME"_s, u"/home/student"_s}});
+    auto *link = child<QAbstractButton>(m_page, topic + u"Help"_s);
+    QVERIFY(link->isVisible());
+    QCOMPARE(link->text(), u"What is this?"_s);
+    auto *help = child<QLabel>(m_page, u"helpLabel"_s);
+    QVERIFY(help->isHidden());
+    QTest::mouseClick(link, Qt::LeftButton);
+    QVERIFY(help->isVisible());
+    QVERIFY2(help->text().contains(mentions, Qt::CaseInsensitive), qPrintable(help->text()));
+}
+
+void TestOptionsPage::next_isGatedOnFolderAndName_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("enabled");
+    QTest::newRow("defaults") << u"/home/student/tfsetup-envs"_s << u"tf2.16-cpu"_s << true;
+    QTest::newRow("empty name") << u"/home/student/tfsetup-envs"_s << QString() << false;
+    QTest::newRow("name with a slash") << u"/home/student/tfsetup-envs"_s << u"a/b"_s << false;
+    QTest::newRow("hidden name") << u"/home/student/tfsetup-envs"_s << u".env"_s << false;
+    QTest::newRow("relative folder") << u"envs"_s << u"tf2.16-cpu"_s << false;
+    QTest::newRow("empty folder") << QString() << u"tf2.16-cpu"_s << false;
+}
+
+void TestOptionsPage::next_isGatedOnFolderAndName()
+{
+    QFETCH(QString, folder);
+    QFETCH(QString, name);
+    QFETCH(bool, enabled);
+    open(core::OsFamily::Linux, cpuPlan(), {{u"HOME"_s, u"/home/student"_s}});
+    child<QLineEdit>(m_page, u"folderEdit"_s)->setText(folder);
+    child<QLineEdit>(m_page, u"nameEdit"_s)->setText(name);
+    QCOMPARE(nextButton()->isEnabled(), enabled);
+    QCOMPARE(m_page->isComplete(), enabled);
+}
+
+void TestOptionsPage::windowsFolder_withChineseName_isAdvisedNotBlocked()
+{
+    open(core::OsFamily::Windows, cpuPlan(), {{u"USERPROFILE"_s, u"C:\\Users\\张三"_s}});
+    auto *folder = child<QLineEdit>(m_page, u"folderEdit"_s);
+    QCOMPARE(folder->text(), u"C:/Users/张三/tfsetup-envs"_s);
+    auto *advice = child<QLabel>(m_page, u"folderAdviceLabel"_s);
+    QVERIFY(advice->isVisible());
+    QVERIFY(advice->text().contains(u"C:\\tfsetup-envs"_s));
+    QVERIFY(nextButton()->isEnabled()); // a warning, not a wall
+    folder->setText(u"C:\\tfsetup-envs"_s);
+    QVERIFY(advice->isHidden());
+}
+
+void TestOptionsPage::next_resolvesAndCommitsDownloads()
+{
+    LoopbackServer nvidia;
+    QVERIFY(nvidia.start());
+    nvidia.route("/compute/cuda/redist/redistrib_12.5.1.json",
+                 Response::bytes(readManifest(u"cuda/redistrib_12.5.1.json"_s), "application/json").delayHeaders(std::chrono::milliseconds(300)));
+    nvidia.route("/compute/cudnn/redist/redistrib_8.9.7.json",
+                 Response::bytes(readManifest(u"cudnn/redistrib_8.9.7.json"_s), "application/json"));
+    open(core::OsFamily::Linux, toolkitPlan(), {{u"HOME"_s, u"/home/student"_s}});
+    core::SetupOptions base;
+    base.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)}};
+    base.resolveTimeout = std::chrono::seconds(5);
+    m_page->setBaseOptions(base);
+    const QString cache = m_root->filePath(u"downloads"_s);
+    child<QLineEdit>(m_page, u"cacheEdit"_s)->setText(cache);
+    auto *pypi = child<QComboBox>(m_page, u"pypiMirrorCombo"_s);
+    pypi->setCurrentIndex(pypi->findData(u"tuna"_s));
+
+    QSignalSpy resolved(m_page, &ui::OptionsPage::resolved);
+    QSignalSpy downloads(&m_wizard->state(), &ui::WizardState::downloadsChanged);
+    QTest::mouseClick(nextButton(), Qt::LeftButton);
+    // Awaited, not blocking: the page is still there, busy, with Next off.
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    QVERIFY(m_page->isResolving());
+    QVERIFY(!nextButton()->isEnabled());
+    QVERIFY(child<QWidget>(m_page, u"resolveProgress"_s)->isVisible());
+    QVERIFY(resolved.wait(10'000));
+    QCOMPARE(resolved.first().first().toBool(), true);
+    QCOMPARE(downloads.count(), 1);
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+
+    const ui::WizardState &state = m_wizard->state();
+    QVERIFY(state.artifacts());
+    QVERIFY(state.artifacts()->find(u"cuda_cudart"_s));
+    QCOMPARE(state.artifacts()->find(u"tensorflow"_s)->indexUrl, u"https://pypi.tuna.tsinghua.edu.cn/simple"_s);
+    QVERIFY(!state.downloads().isEmpty());
+    for (const core::DownloadRequest &r : state.downloads())
+        QVERIFY2(r.destination.startsWith(cache + u'/'), qPrintable(r.destination));
+    QCOMPARE(state.options().pypiMirror, u"tuna"_s);
+    QCOMPARE(state.options().prefix, u"/home/student/tfsetup-envs"_s);
+    QCOMPARE(state.options().name, u"tf2.18-cuda12.5"_s);
+    m_wizard->downloadPage()->cancelDownloads();
+}
+
+void TestOptionsPage::resolveFailure_staysWithTheReason()
+{
+    open(core::OsFamily::Linux, toolkitPlan(), {{u"HOME"_s, u"/home/student"_s}});
+    child<QLineEdit>(m_page, u"nvidiaMirrorEdit"_s)->setText(m_root->filePath(u"no-such-mirror"_s));
+    QSignalSpy resolved(m_page, &ui::OptionsPage::resolved);
+    QTest::mouseClick(nextButton(), Qt::LeftButton);
+    QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
+    QCOMPARE(resolved.first().first().toBool(), false);
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    auto *status = child<QLabel>(m_page, u"statusLabel"_s);
+    QVERIFY(status->isVisible());
+    QVERIFY2(status->text().contains(u"no-such-mirror"_s), qPrintable(status->text()));
+    QVERIFY(nextButton()->isEnabled()); // fix the field and try again
+    QVERIFY(m_wizard->state().downloads().isEmpty());
+}
+
+void TestOptionsPage::choices_areRemembered()
+{
+    open(core::OsFamily::Linux, cpuPlan(), {{u"HOME"_s, u"/home/student"_s}});
+    child<QLineEdit>(m_page, u"folderEdit"_s)->setText(u"/data/envs"_s);
+    child<QLineEdit>(m_page, u"proxyEdit"_s)->setText(u"http://proxy.campus.example:3128"_s);
+    auto *pypi = child<QComboBox>(m_page, u"pypiMirrorCombo"_s);
+    pypi->setEditText(u"http://10.0.0.5:8080/simple"_s);
+    QSignalSpy resolved(m_page, &ui::OptionsPage::resolved);
+    QTest::mouseClick(nextButton(), Qt::LeftButton);
+    QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
+    QCOMPARE(resolved.first().first().toBool(), true);
+    QCOMPARE(m_wizard->state().options().pypiMirror, u"http://10.0.0.5:8080/simple"_s);
+    QVERIFY(m_wizard->state().downloads().isEmpty()); // a CPU plan is pip's alone
+
+    // A new wizard, as on the next start, reads them back.
+    open(core::OsFamily::Linux, cpuPlan(), {{u"HOME"_s, u"/home/student"_s}});
+    QCOMPARE(child<QLineEdit>(m_page, u"folderEdit"_s)->text(), u"/data/envs"_s);
+    QCOMPARE(child<QLineEdit>(m_page, u"proxyEdit"_s)->text(), u"http://proxy.campus.example:3128"_s);
+    QCOMPARE(m_page->options().pypiMirror, u"http://10.0.0.5:8080/simple"_s);
+    QSettings settings(m_ini, QSettings::IniFormat);
+    QCOMPARE(settings.value(u"options/prefix"_s).toString(), u"/data/envs"_s);
+}
+
+QTEST_MAIN(TestOptionsPage)
+#include "test_optionspage.moc"

@@ -1,0 +1,94 @@
+#pragma once
+
+#include "setup/setupflow.h"
+#include "sources/artifact.h"
+#include "util/result.h"
+
+#include <QCoro/QCoroTask>
+#include <QPointer>
+#include <QWizardPage>
+
+#include <functional>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSettings;
+
+namespace tfsetup::ui {
+
+class WizardState;
+
+// Where the environment goes and how files are fetched: install folder, environment name,
+// mirrors (PyPI presets from the sources catalog, an NVIDIA mirror or lab folder), proxy, the
+// download folder and an offline bundle. Every term has a "What is this?" link. Next resolves the
+// plan's artifacts (awaited, never blocking) and commits them with the download requests; the
+// choices are remembered for next time.
+class OptionsPage final : public QWizardPage {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(OptionsPage)
+public:
+    using SettingsFactory = std::function<std::unique_ptr<QSettings>()>;
+
+    explicit OptionsPage(WizardState &state, QWidget *parent = nullptr);
+    ~OptionsPage() override;
+
+    // Where choices are remembered; tests pass a temporary INI file.
+    void setSettingsFactory(SettingsFactory factory) { m_settings = std::move(factory); }
+    // Fields the page does not show (origin overrides for labs and tests, CA bundle, timeout).
+    void setBaseOptions(core::SetupOptions options) { m_base = std::move(options); }
+
+    // The options as the fields say now.
+    core::SetupOptions options() const;
+    bool isResolving() const { return m_resolving; }
+
+    void initializePage() override;
+    bool validatePage() override;
+    bool isComplete() const override;
+
+Q_SIGNALS:
+    void resolved(bool ok);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    static QCoro::Task<> runResolve(QPointer<OptionsPage> page, core::Plan plan, QString os,
+                                    core::SetupOptions options, quint64 generation);
+    void finishResolve(quint64 generation, core::SetupOptions options, core::Result<core::ArtifactList> list);
+    void showHelp(const QString &topic);
+    void updateAdvice();
+    void load();
+    void save(const core::SetupOptions &options);
+    QString optionsKey(const core::SetupOptions &options) const;
+    void retranslate();
+
+    WizardState &m_state;
+    SettingsFactory m_settings;
+    core::SetupOptions m_base;
+    bool m_resolving = false;
+    quint64 m_generation = 0;
+    QString m_resolvedKey; // options + plan the committed artifacts were resolved for
+    QString m_helpTopic;
+
+    QLineEdit *m_folderEdit;
+    QPushButton *m_folderBrowse;
+    QLabel *m_folderAdvice;
+    QLineEdit *m_nameEdit;
+    QComboBox *m_pypiCombo;
+    QLineEdit *m_nvidiaEdit;
+    QLineEdit *m_proxyEdit;
+    QLineEdit *m_cacheEdit;
+    QLineEdit *m_bundleEdit;
+    QPushButton *m_bundleBrowse;
+    QLabel *m_helpLabel;
+    QLabel *m_statusLabel;
+    QProgressBar *m_busy;
+    QList<QLabel *> m_rowLabels;
+    QList<QPushButton *> m_helpLinks;
+};
+
+} // namespace tfsetup::ui
