@@ -1,0 +1,326 @@
+// The installer's transaction: a Windows-shaped environment built over a fixture drive, a second
+// run that changes nothing, and a failure or cancel at every step that leaves the previous
+// environment byte-identical.
+
+#include "install/installer.h"
+#include "support/coroutinetest.h"
+#include "support/fixturetree.h"
+#include "support/treesnapshot.h"
+#include "core/test_install_archives.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace tfsetup;
+using namespace tfsetup::test;
+using core::InstallArtifact;
+using core::Installer;
+using core::InstallSpec;
+using core::InstallStep;
+using core::OsFamily;
+
+Q_DECLARE_METATYPE(tfsetup::core::InstallStep)
+
+namespace {
+
+const QString prefix = QStringLiteral("C:/Users/student/tf envs (lab)");
+
+QByteArray sha256(const QString &path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex();
+}
+
+} // namespace
+
+class TestInstall : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void buildsAWindowsEnvironment();
+    void secondRunChangesNothing();
+    void failureLeavesPreviousEnvironment_data();
+    void failureLeavesPreviousEnvironment();
+    void replacingKeepsTheUsersFiles();
+    void crashLeftoversAreCleanedUp();
+    void incompleteCudnnIsRefused();
+    void changedArtifactIsRefused();
+    void hostileArchiveLeavesNothing();
+    void foreignFolderIsNotReplaced();
+    void pipArguments();
+
+private:
+    InstallArtifact archive(const QString &name, const QString &kind, const QString &component, const QString &version,
+                            const QList<Entry> &entries)
+    {
+        const QString path = m_tree->filePath(QStringLiteral("downloads/") + name);
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        const auto written = core::ArchiveWriter::write(path, core::ArchiveWriter::Zip, entries);
+        if (!written)
+            qWarning() << written.error().detail;
+        return InstallArtifact{kind, component, version, QStringLiteral("windows-x86_64"), sha256(path), path,
+                               QStringLiteral("https://developer.download.nvidia.com/compute/") + name};
+    }
+    InstallSpec spec(bool withCudnn = true)
+    {
+        InstallSpec s;
+        s.name = QStringLiteral("tf2.10-cuda11.2");
+        s.prefix = prefix;
+        s.route = QStringLiteral("windows-native");
+        s.tensorflow = QStringLiteral("2.10.0");
+        s.python = QStringLiteral("3.10");
+        s.cuda = QStringLiteral("11.2");
+        s.cudnn = QStringLiteral("8.1");
+        s.driver = QStringLiteral("537.13");
+        s.artifacts.append(archive(QStringLiteral("cuda_cudart-windows-x86_64-11.8.89-archive.zip"), QStringLiteral("cuda-redist-archive"),
+                                   QStringLiteral("cuda_cudart"), QStringLiteral("11.8.89"),
+                                   cudartArchive(true, QStringLiteral("11.8.89"), {}, QStringLiteral("cudart64_110.dll"))));
+        if (withCudnn) {
+            s.artifacts.append(archive(QStringLiteral("cudnn-11.2-windows-x64-v8.1.0.77.zip"), QStringLiteral("cudnn-archive"),
+                                       QStringLiteral("cudnn"), QStringLiteral("8.1.0.77"),
+                                       cudnnArchive(true, QStringLiteral("8.1.0.77"), true)));
+        }
+        return s;
+    }
+    core::Result<core::InstallOutcome> run(const InstallSpec &s, Installer *installer = nullptr)
+    {
+        Installer own(*m_view);
+        Installer &i = installer ? *installer : own;
+        auto result = awaitTask(i.install(s), std::chrono::seconds(60));
+        return result ? *result : core::Result<core::InstallOutcome>(core::Error{QStringLiteral("timeout"), {}, {}});
+    }
+    QString host(const QString &target) const { return m_view->hostPath(target); }
+
+    std::unique_ptr<FixtureTree> m_tree;
+    std::unique_ptr<core::RootedSystem> m_view;
+};
+
+void TestInstall::init()
+{
+    m_tree = std::make_unique<FixtureTree>();
+    QVERIFY(m_tree->write({{QStringLiteral("C/Users/student/"), {}},
+                           {QStringLiteral("C/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v10.1/bin/cudart64_101.dll"), "MZ"}}));
+    QVERIFY(m_tree->writeEnv({{QStringLiteral("USERPROFILE"), QStringLiteral("C:\\Users\\student")},
+                              {QStringLiteral("APPDATA"), QStringLiteral("C:\\Users\\student\\AppData\\Roaming")},
+                              {QStringLiteral("PATH"), QStringLiteral("C:\\Windows\\System32;C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.1\\bin")}}));
+    m_view = m_tree->open(OsFamily::Windows);
+    QVERIFY(m_view);
+}
+
+void TestInstall::cleanup()
+{
+    m_view.reset();
+    m_tree.reset();
+}
+
+void TestInstall::buildsAWindowsEnvironment()
+{
+    Installer installer(*m_view);
+    QList<InstallStep> started;
+    QStringList lines;
+    connect(&installer, &Installer::stepStarted, this, [&](InstallStep step, const QString &title) {
+        started.append(step);
+        QVERIFY(!title.isEmpty());
+    });
+    connect(&installer, &Installer::logLine, this, [&](const QString &line) { lines.append(line); });
+    const auto outcome = run(spec(), &installer);
+    QVERIFY2(outcome, qPrintable(outcome ? QString() : outcome.error().message + u' ' + outcome.error().detail));
+    QCOMPARE(started, core::allInstallSteps());
+    QVERIFY(!lines.isEmpty());
+    QVERIFY(!outcome->unchanged);
+
+    const QString env = host(prefix + QStringLiteral("/tf2.10-cuda11.2"));
+    for (const QString &dll : {QStringLiteral("cudart64_110.dll"), QStringLiteral("cudnn64_8.dll"), QStringLiteral("cudnn_ops_infer64_8.dll"),
+                               QStringLiteral("cudnn_ops_train64_8.dll"), QStringLiteral("cudnn_cnn_infer64_8.dll"),
+                               QStringLiteral("cudnn_cnn_train64_8.dll"), QStringLiteral("cudnn_adv_infer64_8.dll"), QStringLiteral("cudnn_adv_train64_8.dll")})
+        QVERIFY2(QFile::exists(env + QStringLiteral("/cuda/bin/") + dll), qPrintable(dll));
+    QVERIFY(QFile::exists(env + QStringLiteral("/cuda/lib/x64/cudart.lib")));
+    QVERIFY(QFile::exists(env + QStringLiteral("/cuda/include/cudnn_version.h")));
+    QVERIFY(QFile::exists(env + QStringLiteral("/start-python.bat")));
+    QVERIFY(QFile::exists(env + QStringLiteral("/shell.ps1")));
+    QCOMPARE(outcome->launchers.size(), 6);
+
+    // The record lists every placed file with its digest and origin.
+    const auto record = core::EnvironmentRecord::read(env);
+    QVERIFY(record);
+    QCOMPARE(record->fingerprint, spec().fingerprint());
+    bool sawCudnn = false;
+    for (const auto &f : record->files) {
+        if (f.linkTarget.isEmpty())
+            QCOMPARE(f.sha256, sha256(env + u'/' + f.path));
+        if (f.path == u"cuda/bin/cudnn_cnn_infer64_8.dll") {
+            sawCudnn = true;
+            QVERIFY(f.origin.startsWith(QStringLiteral("cudnn 8.1.0.77 (windows-x86_64): cuda/bin/")));
+        }
+    }
+    QVERIFY(sawCudnn);
+    QFile summary(env + QStringLiteral("/ENVIRONMENT.md"));
+    QVERIFY(summary.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(summary.readAll());
+    QVERIFY(text.contains(QStringLiteral("11.2")) && text.contains(QStringLiteral("537.13")) && text.contains(QStringLiteral("windows")));
+
+    // The kernel went to the user's Jupyter folder, and it skips the other toolkit's bin.
+    QFile kernel(host(QStringLiteral("C:/Users/student/AppData/Roaming/jupyter/kernels/tf2.10-cuda11.2/kernel.json")));
+    QVERIFY(kernel.open(QIODevice::ReadOnly));
+    const QJsonObject spec = QJsonDocument::fromJson(kernel.readAll()).object();
+    const QString path = spec.value(QStringLiteral("env")).toObject().value(QStringLiteral("PATH")).toString();
+    QVERIFY(path.contains(QStringLiteral("C:\\Windows\\System32")));
+    QVERIFY2(!path.contains(QStringLiteral("v10.1")), qPrintable(path));
+    QVERIFY(path.startsWith(QStringLiteral("C:\\Users\\student\\tf envs (lab)\\tf2.10-cuda11.2\\cuda\\bin;")));
+    // No staging folder is left beside the environment.
+    QCOMPARE(QDir(host(prefix)).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{QStringLiteral("tf2.10-cuda11.2")});
+}
+
+void TestInstall::secondRunChangesNothing()
+{
+    const InstallSpec s = spec();
+    QVERIFY(run(s));
+    const auto before = TreeSnapshot::take(m_tree->filePath(QStringLiteral("C")));
+    const auto again = run(s);
+    QVERIFY(again);
+    QVERIFY(again->unchanged);
+    QCOMPARE(again->launchers.size(), 6);
+    const QString diff = TreeSnapshot::take(m_tree->filePath(QStringLiteral("C"))).differenceFrom(before);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestInstall::failureLeavesPreviousEnvironment_data()
+{
+    QTest::addColumn<InstallStep>("step");
+    QTest::addColumn<bool>("cancel");
+    for (InstallStep step : core::allInstallSteps()) {
+        if (step == InstallStep::Register)
+            continue; // after the switch: only the kernel registration is at stake
+        const QByteArray id = core::installStepId(step).toUtf8();
+        QTest::newRow(QByteArray("fails at " + id).constData()) << step << false;
+        QTest::newRow(QByteArray("cancelled at " + id).constData()) << step << true;
+    }
+}
+
+void TestInstall::failureLeavesPreviousEnvironment()
+{
+    QFETCH(InstallStep, step);
+    QFETCH(bool, cancel);
+    QVERIFY(run(spec(false)));
+    QVERIFY(m_tree->write(QStringLiteral("C/Users/student/tf envs (lab)/tf2.10-cuda11.2/notebooks/mnist.ipynb"), "{}"));
+    const QString root = m_tree->filePath(QStringLiteral("C"));
+    const auto before = TreeSnapshot::take(root);
+
+    Installer installer(*m_view);
+    installer.setCheckpoint([&](InstallStep at) -> core::Status {
+        if (at != step)
+            return core::Ok{};
+        if (cancel) {
+            installer.cancel();
+            return core::Ok{};
+        }
+        return core::Error{QStringLiteral("drill"), QStringLiteral("fault drill"), {}};
+    });
+    const auto outcome = run(spec(true), &installer);
+    QVERIFY(!outcome);
+    QCOMPARE(outcome.error().code, cancel ? QStringLiteral("cancelled") : QStringLiteral("drill"));
+    const QString diff = TreeSnapshot::take(root).differenceFrom(before);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestInstall::replacingKeepsTheUsersFiles()
+{
+    QVERIFY(run(spec(false)));
+    const QString env = QStringLiteral("C/Users/student/tf envs (lab)/tf2.10-cuda11.2/");
+    QVERIFY(m_tree->write(env + QStringLiteral("notebooks/mnist.ipynb"), "{\"cells\": []}"));
+    QVERIFY(m_tree->write(env + QStringLiteral("start-python.bat"), "@echo my own launcher\r\n"));
+    const auto outcome = run(spec(true));
+    QVERIFY2(outcome, qPrintable(outcome ? QString() : outcome.error().detail));
+    QFile notebook(m_tree->filePath(env + QStringLiteral("notebooks/mnist.ipynb")));
+    QVERIFY(notebook.open(QIODevice::ReadOnly));
+    QCOMPARE(notebook.readAll(), QByteArray("{\"cells\": []}"));
+    QFile backup(m_tree->filePath(env + QStringLiteral("start-python.bat.user-backup")));
+    QVERIFY(backup.open(QIODevice::ReadOnly));
+    QCOMPARE(backup.readAll(), QByteArray("@echo my own launcher\r\n"));
+    QVERIFY(QFile::exists(m_tree->filePath(env + QStringLiteral("cuda/bin/cudnn64_8.dll"))));
+}
+
+void TestInstall::crashLeftoversAreCleanedUp()
+{
+    const QString p = host(prefix);
+    // A crash during the switch: the old environment renamed aside, the new one not yet in place.
+    QVERIFY(m_tree->write({{QStringLiteral("C/Users/student/tf envs (lab)/.tf-a.previous-x1/environment.json"), "{}"},
+                           {QStringLiteral("C/Users/student/tf envs (lab)/.tf-a.staging-x2/cuda/bin/half.dll"), "M"},
+                           {QStringLiteral("C/Users/student/tf envs (lab)/tf-b/environment.json"), "{}"},
+                           {QStringLiteral("C/Users/student/tf envs (lab)/.tf-b.previous-x3/environment.json"), "{}"}}));
+    const QStringList done = Installer::recoverLeftovers(p);
+    QCOMPARE(done.size(), 3);
+    QCOMPARE(QDir(p).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             (QStringList{QStringLiteral("tf-a"), QStringLiteral("tf-b")}));
+    QVERIFY(QFile::exists(p + QStringLiteral("/tf-a/environment.json")));
+}
+
+void TestInstall::incompleteCudnnIsRefused()
+{
+    InstallSpec s = spec(false);
+    s.artifacts.append(archive(QStringLiteral("cudnn.zip"), QStringLiteral("cudnn-archive"), QStringLiteral("cudnn"), QStringLiteral("8.1.0.77"),
+                               cudnnArchive(true, QStringLiteral("8.1.0.77"), true, QStringLiteral("cudnn_adv_train64_8.dll"))));
+    const auto outcome = run(s);
+    QVERIFY(!outcome);
+    QCOMPARE(outcome.error().code, QStringLiteral("cudnn_incomplete"));
+    QVERIFY(outcome.error().message.contains(QStringLiteral("cudnn_adv_train64_8.dll")));
+    QVERIFY(!QFile::exists(host(prefix + QStringLiteral("/tf2.10-cuda11.2"))));
+}
+
+void TestInstall::changedArtifactIsRefused()
+{
+    InstallSpec s = spec();
+    s.artifacts[1].sha256 = QByteArray(64, 'a');
+    const auto outcome = run(s);
+    QVERIFY(!outcome);
+    QCOMPARE(outcome.error().code, QStringLiteral("artifact_changed"));
+}
+
+void TestInstall::hostileArchiveLeavesNothing()
+{
+    InstallSpec s = spec(false);
+    s.artifacts.append(archive(QStringLiteral("evil.zip"), QStringLiteral("cuda-redist-archive"), QStringLiteral("libcublas"), QStringLiteral("11.11.3.6"),
+                               {file(QStringLiteral("libcublas-windows-x86_64-11.11.3.6-archive/bin/cublas64_11.dll")),
+                                file(QStringLiteral("libcublas-windows-x86_64-11.11.3.6-archive/../../../../../Windows/System32/cublas64_11.dll"))}));
+    const auto before = TreeSnapshot::take(m_tree->filePath(QStringLiteral("C")));
+    const auto outcome = run(s);
+    QVERIFY(!outcome);
+    QCOMPARE(outcome.error().code, QStringLiteral("archive_unsafe"));
+    const QString diff = TreeSnapshot::take(m_tree->filePath(QStringLiteral("C"))).differenceFrom(before);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestInstall::foreignFolderIsNotReplaced()
+{
+    QVERIFY(m_tree->write(QStringLiteral("C/Users/student/tf envs (lab)/tf2.10-cuda11.2/thesis.docx"), "mine"));
+    const auto outcome = run(spec());
+    QVERIFY(!outcome);
+    QCOMPARE(outcome.error().code, QStringLiteral("target_not_environment"));
+    QVERIFY(QFile::exists(host(prefix + QStringLiteral("/tf2.10-cuda11.2/thesis.docx"))));
+}
+
+void TestInstall::pipArguments()
+{
+    InstallSpec s;
+    s.requirements = {QStringLiteral("tensorflow==2.10.*")};
+    s.indexUrls = {QStringLiteral("https://mirror.example/simple/"), QStringLiteral("https://second.example/simple/")};
+    s.proxy = QStringLiteral("http://proxy:3128");
+    QCOMPARE(Installer::pipInstallArguments(s, {}, {}),
+             (QStringList{QStringLiteral("install"), QStringLiteral("--no-input"), QStringLiteral("--no-cache-dir"),
+                          QStringLiteral("--disable-pip-version-check"), QStringLiteral("--index-url"), QStringLiteral("https://mirror.example/simple/"),
+                          QStringLiteral("--extra-index-url"), QStringLiteral("https://second.example/simple/"),
+                          QStringLiteral("--proxy"), QStringLiteral("http://proxy:3128"), QStringLiteral("tensorflow==2.10.*")}));
+    s.offline = true;
+    const QStringList offline = Installer::pipInstallArguments(s, QStringLiteral("/e/requirements.lock.txt"), {QStringLiteral("/bundle/wheels")});
+    QVERIFY(offline.contains(QStringLiteral("--no-index")));
+    QVERIFY(!offline.contains(QStringLiteral("--index-url")) && !offline.contains(QStringLiteral("--proxy")));
+    QCOMPARE(offline.mid(offline.indexOf(QStringLiteral("--find-links")), 2), (QStringList{QStringLiteral("--find-links"), QStringLiteral("/bundle/wheels")}));
+    QCOMPARE(offline.mid(offline.size() - 3), (QStringList{QStringLiteral("--require-hashes"), QStringLiteral("-r"), QStringLiteral("/e/requirements.lock.txt")}));
+}
+
+QTEST_GUILESS_MAIN(TestInstall)
+#include "test_install.moc"

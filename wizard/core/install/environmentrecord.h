@@ -1,0 +1,63 @@
+#pragma once
+
+#include "util/result.h"
+
+#include <QByteArray>
+#include <QCoreApplication>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace tfsetup::core {
+
+// environment.json: what an install put where, so repair and a second install can check every
+// file, and ENVIRONMENT.md, the summary a student pastes into a help request.
+
+struct RecordedFile {
+    QString path;       // relative to the environment, '/'-separated
+    QByteArray sha256;  // files only
+    qint64 size = 0;
+    QString origin;     // "cuda_cudart 11.8.89 (windows-x86_64): cuda_cudart-…/bin/cudart64_110.dll" | "tfsetup"
+    QString linkTarget; // links only
+};
+
+struct RecordedCommand {
+    QString program;
+    QStringList arguments;
+    int exitCode = -1;
+};
+
+struct EnvironmentRecord {
+    Q_DECLARE_TR_FUNCTIONS(EnvironmentRecord)
+public:
+    static constexpr int currentSchema = 1;
+
+    int schema = currentSchema;
+    QString name;
+    QString created;        // ISO 8601 UTC
+    QString tfsetupVersion;
+    QString os;             // "windows" | "linux"
+    QString arch;
+    QByteArray fingerprint; // InstallSpec::fingerprint()
+    QJsonObject spec;       // InstallSpec::toJson()
+    QString pythonVersion;  // of the venv, "3.10.11"
+    QString driver;         // NVIDIA driver at install time
+    QStringList packages;   // pip freeze
+    QList<RecordedFile> files;
+    QList<RecordedCommand> commands;
+    QStringList launchers;  // relative paths
+    QString kernelFolder;   // where the kernelspec was registered, empty when not
+
+    QJsonObject toJson() const;
+    static Result<EnvironmentRecord> fromJson(const QJsonObject &json);
+    // Reads <hostFolder>/environment.json.
+    static Result<EnvironmentRecord> read(const QString &hostFolder);
+
+    // A package's version from the freeze list ("tensorflow" → "2.10.1"), empty when absent.
+    QString packageVersion(const QString &package) const;
+    // ENVIRONMENT.md. Plain text with Markdown headings: readable pasted anywhere.
+    QString summary() const;
+};
+
+} // namespace tfsetup::core

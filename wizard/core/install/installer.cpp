@@ -1,0 +1,825 @@
+#include "install/installer.h"
+
+#include "fetch/checksum.h"
+#include "install/archive.h"
+#include "install/launchers.h"
+#include "install/placement.h"
+
+#include <QCoro/QCoroFuture>
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QSaveFile>
+#include <QSet>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace tfsetup::core {
+
+namespace {
+
+constexpr auto venvTimeout = std::chrono::minutes(5);
+constexpr auto pipTimeout = std::chrono::minutes(60);
+constexpr auto quickTimeout = std::chrono::minutes(2);
+
+const QString stagingMark = QStringLiteral(".staging-");
+const QString previousMark = QStringLiteral(".previous-");
+
+QString randomSuffix()
+{
+    return QString::number(QRandomGenerator::global()->generate64() & 0xffffffffffffULL, 36);
+}
+
+Error cancelledError()
+{
+    return Error{QStringLiteral("cancelled"),
+                 QCoreApplication::translate("Installer", "The install was cancelled. Nothing was changed."), {}};
+}
+
+Error writeError(const QString &path, const QString &detail = {})
+{
+    return Error{QStringLiteral("write_failed"),
+                 QCoreApplication::translate("Installer", "Cannot write %1. Check the free space and that the "
+                                                          "install folder is yours.").arg(path),
+                 detail};
+}
+
+bool writeBytes(const QString &hostPath, const QByteArray &bytes, bool executable)
+{
+    QDir().mkpath(QFileInfo(hostPath).absolutePath());
+    QSaveFile f(hostPath);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        return false;
+    if (executable) {
+        QFile::setPermissions(hostPath, QFile::permissions(hostPath) | QFile::ExeOwner | QFile::ExeGroup
+                                            | QFile::ExeOther);
+    }
+    return true;
+}
+
+QByteArray sha256Of(const QByteArray &bytes)
+{
+    Hasher h(Checksum::Algorithm::Sha256);
+    h.addData(bytes);
+    return h.finalHex();
+}
+
+// Files below root, relative, '/'-separated; links reported, not followed.
+QStringList walkFiles(const QString &root)
+{
+    QStringList out;
+    QDirIterator it(root, QDir::Files | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        out.append(QDir(root).relativeFilePath(it.filePath()));
+    }
+    return out;
+}
+
+QString pyvenvVersion(const QString &hostVenv)
+{
+    QFile f(hostVenv + QStringLiteral("/pyvenv.cfg"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QString fallback;
+    for (const QByteArray &raw : f.readAll().split('\n')) {
+        const QString line = QString::fromUtf8(raw);
+        const QString key = line.section(u'=', 0, 0).trimmed();
+        const QString value = line.section(u'=', 1).trimmed();
+        if (key == u"version_info" || key == u"version")
+            fallback = value;
+    }
+    return fallback;
+}
+
+// Blocking work for the thread pool. Plain functions, not lambdas: g++ 12 miscompiles lambdas
+// with init-captures inside coroutines.
+using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+
+Result<QByteArray> hashArtifact(const QString &path, const CancelFlag &cancel)
+{
+    return hashFile(Checksum::Algorithm::Sha256, path, cancel.get());
+}
+
+Result<QList<ExtractedEntry>> extractArchive(const QString &path, const QString &dest, const CancelFlag &cancel)
+{
+    ExtractOptions options;
+    options.cancel = cancel.get();
+    return ArchiveReader::extract(path, dest, options);
+}
+
+// Empty when every recorded file is there with its recorded digest; else the first problem.
+QString checkFiles(const QString &root, const QList<RecordedFile> &files, const CancelFlag &cancel)
+{
+    for (const RecordedFile &f : files) {
+        if (cancel && cancel->load())
+            return QStringLiteral("cancelled");
+        const QString path = root + u'/' + f.path;
+        if (!f.linkTarget.isEmpty()) {
+            if (QFileInfo(path).symLinkTarget().isEmpty())
+                return f.path + QStringLiteral(": link missing");
+            continue;
+        }
+        const auto digest = hashFile(Checksum::Algorithm::Sha256, path);
+        if (!digest || *digest != f.sha256)
+            return f.path + QStringLiteral(": content differs from what was recorded");
+    }
+    return {};
+}
+
+} // namespace
+
+QString installStepId(InstallStep step)
+{
+    switch (step) {
+    case InstallStep::Prepare: return QStringLiteral("prepare");
+    case InstallStep::Extract: return QStringLiteral("extract");
+    case InstallStep::Place: return QStringLiteral("place");
+    case InstallStep::Python: return QStringLiteral("python");
+    case InstallStep::Packages: return QStringLiteral("packages");
+    case InstallStep::Launchers: return QStringLiteral("launchers");
+    case InstallStep::Record: return QStringLiteral("record");
+    case InstallStep::Verify: return QStringLiteral("verify");
+    case InstallStep::Commit: return QStringLiteral("commit");
+    case InstallStep::Register: return QStringLiteral("register");
+    }
+    return {};
+}
+
+QList<InstallStep> allInstallSteps()
+{
+    return {InstallStep::Prepare, InstallStep::Extract, InstallStep::Place, InstallStep::Python,
+            InstallStep::Packages, InstallStep::Launchers, InstallStep::Record, InstallStep::Verify,
+            InstallStep::Commit, InstallStep::Register};
+}
+
+struct Installer::Run {
+    InstallSpec spec;
+    QString hostPrefix;
+    QString hostTarget;
+    QString hostStaging;
+    QString hostUnpack;
+    EnvironmentRecord record;
+    QStringList logLines;
+    PlacementRules placement;
+    LauncherSettings launchers;
+    QString libraryFolder;
+    bool hasNvvm = false;
+    QString kernelFolder; // target path
+};
+
+Installer::Installer(SystemView &system, QObject *parent)
+    : QObject(parent), m_system(system), m_cancel(std::make_shared<std::atomic<bool>>(false))
+{
+}
+
+Installer::~Installer() = default;
+
+void Installer::cancel()
+{
+    m_cancel->store(true);
+}
+
+void Installer::setCheckpoint(std::function<Status(InstallStep)> checkpoint)
+{
+    m_checkpoint = std::move(checkpoint);
+}
+
+QString Installer::stepTitle(InstallStep step) const
+{
+    switch (step) {
+    case InstallStep::Prepare: return tr("Checking the downloaded files");
+    case InstallStep::Extract: return tr("Unpacking CUDA and cuDNN");
+    case InstallStep::Place: return tr("Putting the libraries in place");
+    case InstallStep::Python: return tr("Creating the Python environment");
+    case InstallStep::Packages: return tr("Installing TensorFlow with pip");
+    case InstallStep::Launchers: return tr("Writing the launchers");
+    case InstallStep::Record: return tr("Writing the environment record");
+    case InstallStep::Verify: return tr("Verifying every file");
+    case InstallStep::Commit: return tr("Switching to the new environment");
+    case InstallStep::Register: return tr("Registering the Jupyter kernel and shortcut");
+    }
+    return {};
+}
+
+void Installer::log(Run &run, const QString &line)
+{
+    run.logLines.append(line);
+    qInfo().noquote() << "install:" << line;
+    Q_EMIT logLine(line);
+}
+
+Status Installer::enter(Run &run, InstallStep step)
+{
+    if (m_cancel->load())
+        return cancelledError();
+    Q_EMIT stepStarted(step, stepTitle(step));
+    log(run, QStringLiteral("== %1").arg(installStepId(step)));
+    if (m_checkpoint) {
+        if (auto s = m_checkpoint(step); !s)
+            return s;
+    }
+    if (m_cancel->load())
+        return cancelledError();
+    return Ok{};
+}
+
+QStringList Installer::recoverLeftovers(const QString &hostPrefix)
+{
+    QStringList done;
+    QDir dir(hostPrefix);
+    const QStringList names = dir.entryList(QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
+    for (const QString &n : names) {
+        if (!n.startsWith(u'.'))
+            continue;
+        if (n.contains(stagingMark)) {
+            QDir(dir.filePath(n)).removeRecursively();
+            done.append(QStringLiteral("removed unfinished staging folder %1").arg(n));
+        } else if (n.contains(previousMark)) {
+            const QString name = n.mid(1, n.indexOf(previousMark) - 1);
+            if (name.isEmpty())
+                continue;
+            if (dir.exists(name)) {
+                QDir(dir.filePath(n)).removeRecursively();
+                done.append(QStringLiteral("removed the replaced environment %1").arg(n));
+            } else if (dir.rename(n, name)) {
+                done.append(QStringLiteral("restored %1 after an interrupted switch").arg(name));
+            }
+        }
+    }
+    return done;
+}
+
+QStringList Installer::pipInstallArguments(const InstallSpec &spec, const QString &lockFile,
+                                           const QStringList &wheelhouses)
+{
+    QStringList args{QStringLiteral("install"), QStringLiteral("--no-input"), QStringLiteral("--no-cache-dir"),
+                     QStringLiteral("--disable-pip-version-check")};
+    if (spec.offline) {
+        args.append(QStringLiteral("--no-index"));
+    } else if (!spec.indexUrls.isEmpty()) {
+        args += {QStringLiteral("--index-url"), spec.indexUrls.first()};
+        for (const QString &extra : spec.indexUrls.mid(1))
+            args += {QStringLiteral("--extra-index-url"), extra};
+    }
+    for (const QString &w : wheelhouses)
+        args += {QStringLiteral("--find-links"), w};
+    for (const QString &h : spec.trustedHosts)
+        args += {QStringLiteral("--trusted-host"), h};
+    if (!spec.proxy.isEmpty() && !spec.offline)
+        args += {QStringLiteral("--proxy"), spec.proxy};
+    if (!lockFile.isEmpty())
+        args += {QStringLiteral("--require-hashes"), QStringLiteral("-r"), lockFile};
+    else
+        args += spec.effectiveRequirements();
+    return args;
+}
+
+QCoro::Task<ProcessResult> Installer::watched(Run &run, QString program, QStringList arguments,
+                                              std::chrono::milliseconds timeout)
+{
+    ProcessRequest request;
+    request.program = program;
+    request.arguments = arguments;
+    request.timeout = timeout;
+    request.cancel = m_cancel;
+    request.environment = {{QStringLiteral("PYTHONNOUSERSITE"), QStringLiteral("1")},
+                           {QStringLiteral("PYTHONHOME"), QString()},
+                           {QStringLiteral("PIP_NO_INPUT"), QStringLiteral("1")}};
+    // A mirror or offline wheelhouse chosen here must not be overridden by a pip.conf.
+    if (run.spec.offline || !run.spec.indexUrls.isEmpty()) {
+        request.environment.append({QStringLiteral("PIP_CONFIG_FILE"),
+                                    m_system.os() == OsFamily::Windows ? QStringLiteral("nul")
+                                                                       : QStringLiteral("/dev/null")});
+    }
+    QPointer<Installer> self(this);
+    Run *runPtr = &run;
+    request.onOutputLine = [self, runPtr](const QString &line) {
+        if (self && !line.isEmpty())
+            self->log(*runPtr, line);
+    };
+    log(run, QStringLiteral("$ %1 %2").arg(program, arguments.join(u' ')));
+    ProcessResult result = co_await m_system.runWatched(std::move(request));
+    // Recorded with the final folder, which is where the environment lives once committed.
+    QStringList recorded;
+    for (const QString &a : arguments)
+        recorded.append(QString(a).replace(run.hostStaging, run.hostTarget));
+    run.record.commands.append({QString(program).replace(run.hostStaging, run.hostTarget), recorded, result.exitCode});
+    co_return result;
+}
+
+QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
+{
+    m_cancel->store(false);
+    Run run;
+    run.spec = spec;
+    if (spec.name.isEmpty() || spec.name.contains(u'/') || spec.name.contains(u'\\') || spec.name.startsWith(u'.')
+        || spec.prefix.isEmpty()) {
+        co_return Error{QStringLiteral("bad_name"),
+                        tr("Choose a folder and an environment name without slashes, not starting with a dot."),
+                        spec.prefix + u'|' + spec.name};
+    }
+    run.hostPrefix = m_system.hostPath(spec.prefix);
+    if (run.hostPrefix.isEmpty()) {
+        co_return Error{QStringLiteral("bad_prefix"), tr("The install folder %1 cannot be used.").arg(spec.prefix), {}};
+    }
+    run.hostTarget = run.hostPrefix + u'/' + spec.name;
+    if (spec.kernelName.isEmpty())
+        run.spec.kernelName = spec.name;
+    if (spec.kernelDisplayName.isEmpty())
+        run.spec.kernelDisplayName = tr("TensorFlow %1 (%2)").arg(spec.tensorflow, spec.name);
+
+    // --- Prepare ---
+    if (auto s = enter(run, InstallStep::Prepare); !s)
+        co_return s.error();
+    // A prefix made for this run goes again if the run fails: a failed install leaves nothing.
+    struct PrefixGuard {
+        QString path;
+        bool created = false;
+        bool keep = false;
+        ~PrefixGuard()
+        {
+            if (created && !keep)
+                QDir().rmdir(path);
+        }
+    } prefixGuard{run.hostPrefix, !QFileInfo::exists(run.hostPrefix)};
+    if (!QDir().mkpath(run.hostPrefix))
+        co_return writeError(spec.prefix);
+    for (const QString &line : recoverLeftovers(run.hostPrefix))
+        log(run, line);
+    auto placement = PlacementRules::load();
+    if (!placement)
+        co_return placement.error();
+    run.placement = *placement;
+    auto launchers = LauncherSettings::load();
+    if (!launchers)
+        co_return launchers.error();
+    run.launchers = *launchers;
+
+    // (co_await kept out of the condition: g++ 12 miscompiles it inside && and ?:.)
+    bool complete = false;
+    if (QFileInfo::exists(run.hostTarget))
+        complete = co_await isComplete(spec, run.hostTarget);
+    if (complete) {
+        log(run, QStringLiteral("%1 is complete and matches the plan; nothing to change").arg(spec.name));
+        InstallOutcome outcome;
+        outcome.environmentPath = spec.environmentPath();
+        outcome.unchanged = true;
+        const auto record = EnvironmentRecord::read(run.hostTarget);
+        if (record) {
+            for (const QString &l : record->launchers)
+                outcome.launchers.append(SystemView::join(outcome.environmentPath, l));
+            outcome.summary = record->summary();
+            run.record = *record;
+            run.kernelFolder = record->kernelFolder;
+        }
+        if (auto s = enter(run, InstallStep::Register); !s)
+            co_return s.error();
+        registerOutside(run, outcome);
+        Q_EMIT stepFinished(InstallStep::Register);
+        prefixGuard.keep = true;
+        co_return outcome;
+    }
+    if (QFileInfo::exists(run.hostTarget) && !QFileInfo::exists(run.hostTarget + QStringLiteral("/environment.json"))
+        && !QDir(run.hostTarget).isEmpty()) {
+        co_return Error{QStringLiteral("target_not_environment"),
+                        tr("The folder %1 already exists and was not made by tfsetup. Choose another environment "
+                           "name, or move that folder away.").arg(spec.environmentPath()),
+                        {}};
+    }
+    for (const InstallArtifact &a : run.spec.artifacts) {
+        if (a.kind == u"wheelhouse" || a.kind == u"python")
+            continue;
+        const Result<QByteArray> digest = co_await QtConcurrent::run(&hashArtifact, a.path, m_cancel);
+        if (m_cancel->load())
+            co_return cancelledError();
+        if (!digest || *digest != a.sha256) {
+            co_return Error{QStringLiteral("artifact_changed"),
+                            tr("The downloaded file %1 is missing or no longer matches its checksum. Download it "
+                               "again.").arg(QFileInfo(a.path).fileName()),
+                            digest ? QStringLiteral("expected %1, found %2").arg(QString::fromLatin1(a.sha256),
+                                                                                 QString::fromLatin1(*digest))
+                                   : digest.error().detail};
+        }
+    }
+    run.hostStaging = run.hostPrefix + u'/' + u'.' + spec.name + stagingMark + randomSuffix();
+    run.hostUnpack = run.hostStaging + QStringLiteral("/.unpack");
+    if (!QDir().mkpath(run.hostUnpack))
+        co_return writeError(spec.prefix);
+    Q_EMIT stepFinished(InstallStep::Prepare);
+
+    run.record.name = spec.name;
+    run.record.created = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    run.record.tfsetupVersion = QCoreApplication::applicationVersion();
+    run.record.os = osFamilyName(m_system.os());
+    run.record.arch = m_system.arch();
+    run.record.fingerprint = spec.fingerprint(); // of the request as given, defaults not filled in
+    run.record.spec = run.spec.toJson();
+    run.record.driver = spec.driver;
+
+    Status built = co_await extractAndPlace(run);
+    if (built)
+        built = co_await createPython(run);
+    if (built)
+        built = co_await installPackages(run);
+    if (built)
+        built = writeLaunchers(run);
+    if (built)
+        built = writeRecord(run);
+    if (built)
+        built = co_await verifyStaging(run);
+    if (built)
+        built = commit(run);
+    if (!built) {
+        log(run, QStringLiteral("failed: %1 (%2)").arg(built.error().message, built.error().detail));
+        QDir(run.hostStaging).removeRecursively();
+        co_return built.error();
+    }
+
+    prefixGuard.keep = true;
+    InstallOutcome outcome;
+    outcome.environmentPath = spec.environmentPath();
+    for (const QString &l : run.record.launchers)
+        outcome.launchers.append(SystemView::join(outcome.environmentPath, l));
+    outcome.summary = run.record.summary();
+    if (auto s = enter(run, InstallStep::Register); s) {
+        registerOutside(run, outcome);
+        Q_EMIT stepFinished(InstallStep::Register);
+    } else {
+        outcome.warnings.append(s.error().message);
+    }
+    co_return outcome;
+}
+
+QCoro::Task<Status> Installer::extractAndPlace(Run &run)
+{
+    if (auto s = enter(run, InstallStep::Extract); !s)
+        co_return s;
+    QList<std::pair<InstallArtifact, QList<ExtractedEntry>>> unpacked;
+    qint64 total = 0;
+    for (const InstallArtifact &a : run.spec.artifacts)
+        total += a.isArchive() ? QFileInfo(a.path).size() : 0;
+    int index = 0;
+    for (const InstallArtifact &a : run.spec.artifacts) {
+        if (!a.isArchive())
+            continue;
+        const QString dest = run.hostUnpack + u'/' + QString::number(index++);
+        QDir().mkpath(dest);
+        log(run, QStringLiteral("unpacking %1").arg(QFileInfo(a.path).fileName()));
+        const Result<QList<ExtractedEntry>> entries = co_await QtConcurrent::run(&extractArchive, a.path, dest, m_cancel);
+        if (!entries)
+            co_return entries.error();
+        unpacked.append({a, *entries});
+        Q_EMIT progress(index, unpacked.size());
+    }
+    Q_UNUSED(total);
+    Q_EMIT stepFinished(InstallStep::Extract);
+
+    if (auto s = enter(run, InstallStep::Place); !s)
+        co_return s;
+    const int cudnnMajor = run.spec.cudnnMajor();
+    QHash<QString, QString> placedBy; // destination → origin, across archives
+    index = 0;
+    for (const auto &[artifact, entries] : unpacked) {
+        const QString source = run.hostUnpack + u'/' + QString::number(index++);
+        auto placements = run.placement.place(m_system.os(), run.spec.layout,
+                                              artifact.kind == u"cudnn-archive" ? cudnnMajor : 0, artifact.component,
+                                              entries);
+        if (!placements)
+            co_return placements.error();
+        QStringList placedNames;
+        for (const Placement &p : *placements) {
+            const QString key = m_system.os() == OsFamily::Windows ? p.to.toLower() : p.to;
+            const QString origin = QStringLiteral("%1 %2 (%3): %4")
+                                       .arg(artifact.component, artifact.version, artifact.platform, p.from);
+            if (placedBy.contains(key)) {
+                co_return Error{QStringLiteral("placement_conflict"),
+                                tr("Two of NVIDIA's archives contain %1. The downloaded archives do not belong "
+                                   "together; plan again.").arg(p.to),
+                                placedBy.value(key) + QStringLiteral(" / ") + origin};
+            }
+            placedBy.insert(key, origin);
+            const QString from = source + u'/' + p.from;
+            const QString to = run.hostStaging + u'/' + p.to;
+            QDir().mkpath(QFileInfo(to).absolutePath());
+            if (p.entry.kind == ExtractedEntry::Link) {
+                if (p.entry.linkTarget.contains(u'/') || !QFile::link(p.entry.linkTarget, to))
+                    co_return writeError(to, QStringLiteral("link %1 -> %2").arg(p.from, p.entry.linkTarget));
+                run.record.files.append({p.to, {}, 0, origin, p.entry.linkTarget});
+            } else {
+                if (!QFile::rename(from, to))
+                    co_return writeError(to, from);
+                run.record.files.append({p.to, p.entry.sha256, p.entry.size, origin, {}});
+            }
+            placedNames.append(QFileInfo(p.to).fileName());
+            if (p.to.startsWith(QStringLiteral("cuda/lib64/")))
+                run.libraryFolder = QStringLiteral("cuda/lib64");
+            else if (p.to.startsWith(QStringLiteral("cuda/lib/")) && run.libraryFolder.isEmpty()
+                     && m_system.os() != OsFamily::Windows)
+                run.libraryFolder = QStringLiteral("cuda/lib");
+            if (p.to.startsWith(QStringLiteral("cuda/nvvm/libdevice/")))
+                run.hasNvvm = true;
+        }
+        if (artifact.kind == u"cudnn-archive") {
+            const QStringList missing = run.placement.missingFromSet(m_system.os(), cudnnMajor, placedNames);
+            if (!missing.isEmpty()) {
+                co_return Error{QStringLiteral("cudnn_incomplete"),
+                                tr("The cuDNN archive %1 lacks files that must be installed together (%2). Download "
+                                   "the complete archive from NVIDIA again.")
+                                    .arg(QFileInfo(artifact.path).fileName(), missing.join(QStringLiteral(", "))),
+                                {}};
+            }
+        }
+        log(run, QStringLiteral("placed %1 files from %2 %3").arg(placements->size()).arg(artifact.component,
+                                                                                         artifact.version));
+    }
+    QDir(run.hostUnpack).removeRecursively();
+    Q_EMIT stepFinished(InstallStep::Place);
+    co_return Ok{};
+}
+
+QCoro::Task<Status> Installer::createPython(Run &run)
+{
+    if (auto s = enter(run, InstallStep::Python); !s)
+        co_return s;
+    if (run.spec.pythonInterpreter.isEmpty()) {
+        log(run, QStringLiteral("no interpreter chosen: libraries only"));
+        Q_EMIT stepFinished(InstallStep::Python);
+        co_return Ok{};
+    }
+    const QString venv = run.hostStaging + QStringLiteral("/venv");
+    QStringList venvArguments{QStringLiteral("-m"), QStringLiteral("venv"), venv};
+    const ProcessResult r = co_await watched(run, run.spec.pythonInterpreter, venvArguments, venvTimeout);
+    if (m_cancel->load())
+        co_return cancelledError();
+    const QString python = LauncherWriter::venvPython(m_system.os(), venv);
+    if (!r.succeeded() || !QFileInfo::exists(python)) {
+        co_return Error{QStringLiteral("venv_failed"),
+                        tr("Python could not create the environment. On Debian and Ubuntu install the package "
+                           "python3-venv; on Windows repair the Python installation."),
+                        r.error + QString::fromUtf8(r.standardOutput + r.standardError).right(2000)};
+    }
+    run.record.pythonVersion = pyvenvVersion(venv);
+    Q_EMIT stepFinished(InstallStep::Python);
+    co_return Ok{};
+}
+
+QCoro::Task<Status> Installer::installPackages(Run &run)
+{
+    if (auto s = enter(run, InstallStep::Packages); !s)
+        co_return s;
+    if (run.spec.pythonInterpreter.isEmpty()
+        || (run.spec.effectiveRequirements().isEmpty() && run.spec.requirementsLock.isEmpty())) {
+        Q_EMIT stepFinished(InstallStep::Packages);
+        co_return Ok{};
+    }
+    QString lockFile;
+    if (!run.spec.requirementsLock.isEmpty()) {
+        lockFile = run.hostStaging + QStringLiteral("/requirements.lock.txt");
+        const QByteArray bytes = run.spec.requirementsLock.toUtf8();
+        if (!writeBytes(lockFile, bytes, false))
+            co_return writeError(lockFile);
+        run.record.files.append({QStringLiteral("requirements.lock.txt"), sha256Of(bytes), bytes.size(),
+                                 QStringLiteral("profile"), {}});
+    }
+    QStringList wheelhouses;
+    for (const InstallArtifact &a : run.spec.artifacts) {
+        if (a.kind == u"wheelhouse")
+            wheelhouses.append(a.path);
+    }
+    const QString python = LauncherWriter::venvPython(m_system.os(), run.hostStaging + QStringLiteral("/venv"));
+    QStringList pipArguments{QStringLiteral("-m"), QStringLiteral("pip")};
+    pipArguments += pipInstallArguments(run.spec, lockFile, wheelhouses);
+    const ProcessResult r = co_await watched(run, python, pipArguments, pipTimeout);
+    if (m_cancel->load())
+        co_return cancelledError();
+    if (!r.succeeded()) {
+        const QString output = QString::fromUtf8(r.standardOutput + r.standardError);
+        const bool hashes = output.contains(QStringLiteral("THESE PACKAGES DO NOT MATCH THE HASHES"));
+        co_return Error{hashes ? QStringLiteral("pip_hash_mismatch") : QStringLiteral("pip_failed"),
+                        hashes ? tr("A package from the mirror does not match the hash in the lab's lock file. The "
+                                    "mirror serves different files: ask the lab administrator.")
+                               : tr("pip could not install TensorFlow. The log shows pip's own words; check the "
+                                    "mirror address and the network, then try again."),
+                        r.error + output.right(3000)};
+    }
+    QStringList freezeArguments{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("freeze"),
+                                QStringLiteral("--disable-pip-version-check")};
+    const ProcessResult freeze = co_await watched(run, python, freezeArguments, quickTimeout);
+    if (freeze.succeeded()) {
+        for (const QByteArray &line : freeze.standardOutput.split('\n')) {
+            if (!line.trimmed().isEmpty())
+                run.record.packages.append(QString::fromUtf8(line.trimmed()));
+        }
+    }
+    Q_EMIT stepFinished(InstallStep::Packages);
+    co_return Ok{};
+}
+
+Status Installer::writeLaunchers(Run &run)
+{
+    if (auto s = enter(run, InstallStep::Launchers); !s)
+        return s;
+    LauncherContext context;
+    context.os = m_system.os();
+    context.environmentPath = run.spec.environmentPath();
+    context.libraryFolder = run.libraryFolder;
+    context.xlaDataDir = run.hasNvvm;
+    context.displayName = run.spec.kernelDisplayName;
+    context.kernelName = run.spec.kernelName;
+    // The kernelspec cannot filter at start-up, so the filtering happens now.
+    const bool windows = m_system.os() == OsFamily::Windows;
+    const QStringList patterns = windows ? run.launchers.windowsShadow : run.launchers.linuxShadow;
+    for (const QString &entry : m_system.pathList(windows ? QStringLiteral("PATH") : QStringLiteral("LD_LIBRARY_PATH"))) {
+        bool shadows = false;
+        for (const QString &p : patterns) {
+            QString pattern = p;
+            pattern.replace(u'\\', u'/');
+            const QString dir = SystemView::join(entry, pattern.section(u'/', 0, -2));
+            const QString name = pattern.section(u'/', -1);
+            if (pattern.contains(u'/') ? m_system.exists(SystemView::join(entry, pattern))
+                                       : !m_system.entries(entry, {name}, QDir::Files | QDir::System).isEmpty()) {
+                shadows = true;
+            }
+            Q_UNUSED(dir);
+        }
+        if (!shadows)
+            context.inheritedSearchPath.append(windows ? QString(entry).replace(u'/', u'\\') : entry);
+    }
+    QDirIterator pipLibs(run.hostStaging + QStringLiteral("/venv/lib"), {QStringLiteral("lib")}, QDir::Dirs,
+                         QDirIterator::Subdirectories);
+    while (pipLibs.hasNext()) {
+        const QString dir = pipLibs.next();
+        if (dir.contains(QStringLiteral("/site-packages/nvidia/")))
+            context.pipLibraryFolders.append(QDir(run.hostStaging).relativeFilePath(dir));
+    }
+    context.pipLibraryFolders.sort();
+
+    auto files = LauncherWriter::launchers(run.launchers, context);
+    if (!files)
+        return files.error();
+    GeneratedFile kernel{QStringLiteral("kernel/kernel.json"),
+                         QJsonDocument(LauncherWriter::kernelSpec(run.launchers, context)).toJson(), false};
+    files->append(kernel);
+    if (m_system.os() == OsFamily::Linux) {
+        files->append({QStringLiteral("kernel/tfsetup-") + run.spec.kernelName + QStringLiteral(".desktop"),
+                       LauncherWriter::desktopEntry(context), true});
+    }
+    for (const GeneratedFile &f : *files) {
+        if (!writeBytes(run.hostStaging + u'/' + f.path, f.contents, f.executable))
+            return writeError(f.path);
+        run.record.files.append({f.path, sha256Of(f.contents), f.contents.size(), QStringLiteral("tfsetup"), {}});
+        if (!f.path.startsWith(QStringLiteral("kernel/")))
+            run.record.launchers.append(f.path);
+    }
+    if (run.spec.registerKernel)
+        run.kernelFolder = LauncherWriter::userKernelFolder(m_system, run.spec.kernelName);
+    run.record.kernelFolder = run.kernelFolder;
+    Q_EMIT stepFinished(InstallStep::Launchers);
+    return Ok{};
+}
+
+Status Installer::writeRecord(Run &run)
+{
+    if (auto s = enter(run, InstallStep::Record); !s)
+        return s;
+    const QByteArray summary = run.record.summary().toUtf8();
+    if (!writeBytes(run.hostStaging + QStringLiteral("/ENVIRONMENT.md"), summary, false))
+        return writeError(QStringLiteral("ENVIRONMENT.md"));
+    run.record.files.append({QStringLiteral("ENVIRONMENT.md"), sha256Of(summary), summary.size(),
+                             QStringLiteral("tfsetup"), {}});
+    const QByteArray json = QJsonDocument(run.record.toJson()).toJson();
+    if (!writeBytes(run.hostStaging + QStringLiteral("/environment.json"), json, false))
+        return writeError(QStringLiteral("environment.json"));
+    QString logText = run.logLines.join(u'\n') + u'\n';
+    logText.replace(run.hostStaging, run.hostTarget);
+    writeBytes(run.hostStaging + QStringLiteral("/logs/install.log"), logText.toUtf8(), false);
+    Q_EMIT stepFinished(InstallStep::Record);
+    return Ok{};
+}
+
+QCoro::Task<Status> Installer::verifyStaging(Run &run)
+{
+    if (auto s = enter(run, InstallStep::Verify); !s)
+        co_return s;
+    const QString problem = co_await QtConcurrent::run(&checkFiles, run.hostStaging, run.record.files, m_cancel);
+    if (m_cancel->load())
+        co_return cancelledError();
+    if (!problem.isEmpty()) {
+        co_return Error{QStringLiteral("verify_failed"),
+                        tr("A file changed between unpacking and checking. The disk may be failing or another "
+                           "program (an antivirus) altered it; try again."),
+                        problem};
+    }
+    Q_EMIT stepFinished(InstallStep::Verify);
+    co_return Ok{};
+}
+
+Status Installer::commit(Run &run)
+{
+    if (auto s = enter(run, InstallStep::Commit); !s)
+        return s;
+    const bool replacing = QFileInfo::exists(run.hostTarget);
+    if (replacing) {
+        // Carry over what the user put into the old environment; never lose a changed file.
+        QHash<QString, QByteArray> managed;
+        if (const auto old = EnvironmentRecord::read(run.hostTarget); old) {
+            for (const RecordedFile &f : old->files)
+                managed.insert(f.path, f.sha256);
+        }
+        for (const QString &rel : walkFiles(run.hostTarget)) {
+            if (rel == u"environment.json" || rel.startsWith(QStringLiteral("venv/"))
+                || rel.startsWith(QStringLiteral("logs/")))
+                continue;
+            const QString from = run.hostTarget + u'/' + rel;
+            if (managed.contains(rel)) {
+                const auto digest = hashFile(Checksum::Algorithm::Sha256, from);
+                if (QFileInfo(from).isSymLink() || (digest && *digest == managed.value(rel)))
+                    continue; // ours and unchanged
+            }
+            QString to = run.hostStaging + u'/' + rel;
+            if (QFileInfo::exists(to) || QFileInfo(to).isSymLink())
+                to += QStringLiteral(".user-backup");
+            for (int n = 2; QFileInfo::exists(to); ++n)
+                to = run.hostStaging + u'/' + rel + QStringLiteral(".user-backup-%1").arg(n);
+            QDir().mkpath(QFileInfo(to).absolutePath());
+            if (!QFile::copy(from, to))
+                return writeError(to, from);
+            log(run, QStringLiteral("kept your file %1 as %2").arg(rel, QDir(run.hostStaging).relativeFilePath(to)));
+        }
+    }
+    const QString previous = run.hostPrefix + u'/' + u'.' + run.spec.name + previousMark + randomSuffix();
+    if (replacing && !QDir().rename(run.hostTarget, previous)) {
+        return Error{QStringLiteral("commit_failed"),
+                     tr("The environment %1 is in use. Close every program started from it (Python, Jupyter, "
+                        "shells) and install again.").arg(run.spec.environmentPath()),
+                     run.hostTarget};
+    }
+    if (!QDir().rename(run.hostStaging, run.hostTarget)) {
+        if (replacing)
+            QDir().rename(previous, run.hostTarget);
+        return writeError(run.spec.environmentPath(), run.hostStaging);
+    }
+    if (replacing && !QDir(previous).removeRecursively())
+        log(run, QStringLiteral("could not remove %1 yet; the next run will").arg(previous));
+    Q_EMIT stepFinished(InstallStep::Commit);
+    return Ok{};
+}
+
+void Installer::registerOutside(Run &run, InstallOutcome &outcome)
+{
+    auto place = [&](const QString &target, const QString &sourceRelative) -> bool {
+        const QString host = m_system.hostPath(target);
+        if (host.isEmpty())
+            return false;
+        QFile source(run.hostTarget + u'/' + sourceRelative);
+        if (!source.open(QIODevice::ReadOnly))
+            return false;
+        const QByteArray bytes = source.readAll();
+        QFile existing(host);
+        if (existing.open(QIODevice::ReadOnly)) {
+            const QByteArray old = existing.readAll();
+            existing.close();
+            if (old == bytes)
+                return true;
+            // Someone else's file (or an edited one): keep it before writing ours.
+            if (!old.contains(run.spec.environmentPath().toUtf8()) && !QFile::exists(host + QStringLiteral(".user-backup")))
+                QFile::copy(host, host + QStringLiteral(".user-backup"));
+        }
+        return writeBytes(host, bytes, sourceRelative.endsWith(QStringLiteral(".desktop")));
+    };
+    if (run.spec.registerKernel && !run.kernelFolder.isEmpty()) {
+        if (place(SystemView::join(run.kernelFolder, QStringLiteral("kernel.json")), QStringLiteral("kernel/kernel.json")))
+            outcome.kernelFolder = run.kernelFolder;
+        else
+            outcome.warnings.append(tr("The Jupyter kernel could not be registered in %1. Start Jupyter with "
+                                       "start-jupyter instead.").arg(run.kernelFolder));
+    }
+    if (run.spec.desktopEntry && m_system.os() == OsFamily::Linux) {
+        const QString name = QStringLiteral("kernel/tfsetup-") + run.spec.kernelName + QStringLiteral(".desktop");
+        const QString entry = LauncherWriter::desktopEntryPath(m_system, run.spec.kernelName);
+        if (!entry.isEmpty() && !place(entry, name))
+            outcome.warnings.append(tr("The menu entry could not be written to %1.").arg(entry));
+    }
+}
+
+QCoro::Task<bool> Installer::isComplete(const InstallSpec &spec, const QString &hostTarget)
+{
+    const auto record = EnvironmentRecord::read(hostTarget);
+    if (!record || record->fingerprint != spec.fingerprint())
+        co_return false;
+    const QString problem = co_await QtConcurrent::run(&checkFiles, hostTarget, record->files, CancelFlag());
+    if (!problem.isEmpty())
+        co_return false;
+    if (!spec.pythonInterpreter.isEmpty() && !QFileInfo::exists(LauncherWriter::venvPython(
+                                                   OsFamily::Linux, hostTarget))
+        && !QFileInfo::exists(LauncherWriter::venvPython(OsFamily::Windows, hostTarget)))
+        co_return false;
+    co_return true;
+}
+
+} // namespace tfsetup::core

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "install/environmentrecord.h"
+#include "install/installspec.h"
+#include "system/systemview.h"
+#include "util/result.h"
+
+#include <QCoro/QCoroTask>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace tfsetup::core {
+
+// The steps of one install, in order. A page shows them as a list; tests fail each in turn.
+enum class InstallStep { Prepare, Extract, Place, Python, Packages, Launchers, Record, Verify, Commit, Register };
+
+QString installStepId(InstallStep step); // "prepare", "extract", …
+QList<InstallStep> allInstallSteps();
+
+struct InstallOutcome {
+    QString environmentPath; // target path
+    bool unchanged = false;  // the environment was already complete: nothing was written
+    QStringList launchers;   // target paths
+    QString kernelFolder;    // where the kernelspec went, empty when not registered
+    QString summary;         // ENVIRONMENT.md
+    QStringList warnings;    // translated; the environment works, something around it did not
+};
+
+// Builds an environment from verified artifacts, transactionally: everything is made in a
+// staging folder beside the target, verified, then swapped in by renames. A failure, a cancel or
+// a crash at any point leaves an existing environment as it was; the next run removes what a
+// crash left behind. Files a user put into an existing environment are carried over; one that
+// would be overwritten is kept as "<name>.user-backup".
+//
+// Drive it from a page: connect the signals, co_await install(), call cancel() from a button.
+class Installer final : public QObject {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Installer)
+public:
+    explicit Installer(SystemView &system, QObject *parent = nullptr);
+    ~Installer() override;
+
+    QCoro::Task<Result<InstallOutcome>> install(InstallSpec spec);
+    void cancel();
+
+    // For tests and fault drills: called as each step starts; an error fails that step.
+    void setCheckpoint(std::function<Status(InstallStep)> checkpoint);
+
+    // Removes staging folders a crash left in prefix (a host path) and finishes or undoes a swap
+    // that was interrupted. Returns what it did, one line each (for the log).
+    static QStringList recoverLeftovers(const QString &hostPrefix);
+
+    // pip's arguments after "python -m pip install" (pure; tested on its own).
+    static QStringList pipInstallArguments(const InstallSpec &spec, const QString &lockFile,
+                                           const QStringList &wheelhouses);
+
+Q_SIGNALS:
+    void stepStarted(tfsetup::core::InstallStep step, const QString &title);
+    void stepFinished(tfsetup::core::InstallStep step);
+    void progress(qint64 done, qint64 total);
+    void logLine(const QString &line);
+
+private:
+    struct Run;
+    QString stepTitle(InstallStep step) const;
+    Status enter(Run &run, InstallStep step);
+    QCoro::Task<Status> extractAndPlace(Run &run);
+    QCoro::Task<Status> createPython(Run &run);
+    QCoro::Task<Status> installPackages(Run &run);
+    Status writeLaunchers(Run &run);
+    Status writeRecord(Run &run);
+    QCoro::Task<Status> verifyStaging(Run &run);
+    Status commit(Run &run);
+    void registerOutside(Run &run, InstallOutcome &outcome);
+    QCoro::Task<bool> isComplete(const InstallSpec &spec, const QString &hostTarget);
+    QCoro::Task<ProcessResult> watched(Run &run, QString program, QStringList arguments,
+                                       std::chrono::milliseconds timeout);
+    void log(Run &run, const QString &line);
+
+    SystemView &m_system;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::function<Status(InstallStep)> m_checkpoint;
+};
+
+} // namespace tfsetup::core
