@@ -295,6 +295,8 @@ QCoro::Task<ProcessResult> Installer::watched(Run &run, QString program, QString
         request.environment.append({QStringLiteral("PIP_CONFIG_FILE"),
                                     m_system.os() == OsFamily::Windows ? QStringLiteral("nul")
                                                                        : QStringLiteral("/dev/null")});
+        for (const char *name : {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"})
+            request.environment.append({QString::fromLatin1(name), QString()});
     }
     QPointer<Installer> self(this);
     Run *runPtr = &run;
@@ -556,7 +558,7 @@ QCoro::Task<Status> Installer::createPython(Run &run)
     const ProcessResult r = co_await watched(run, run.spec.pythonInterpreter, venvArguments, venvTimeout);
     if (m_cancel->load())
         co_return cancelledError();
-    const QString python = LauncherWriter::venvPython(m_system.os(), venv);
+    const QString python = LauncherWriter::venvPython(m_system.os(), run.hostStaging);
     if (!r.succeeded() || !QFileInfo::exists(python)) {
         co_return Error{QStringLiteral("venv_failed"),
                         tr("Python could not create the environment. On Debian and Ubuntu install the package "
@@ -591,7 +593,7 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
         if (a.kind == u"wheelhouse")
             wheelhouses.append(a.path);
     }
-    const QString python = LauncherWriter::venvPython(m_system.os(), run.hostStaging + QStringLiteral("/venv"));
+    const QString python = LauncherWriter::venvPython(m_system.os(), run.hostStaging);
     QStringList pipArguments{QStringLiteral("-m"), QStringLiteral("pip")};
     pipArguments += pipInstallArguments(run.spec, lockFile, wheelhouses);
     const ProcessResult r = co_await watched(run, python, pipArguments, pipTimeout);
