@@ -1,0 +1,261 @@
+// The Install page over a Windows fixture drive: the spec comes from the setup flow (plan,
+// verified downloads, options), steps and log follow the installer, Next waits for a finished
+// environment, Stop leaves nothing behind, a failed step says why and Try again starts over.
+
+#include "core/test_install_archives.h"
+#include "install/installer.h"
+#include "setup/setupflow.h"
+#include "support/fixturetree.h"
+#include "ui/installpage.h"
+#include "ui/setupwizard.h"
+#include "ui/wizardstate.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace tfsetup;
+using namespace tfsetup::test;
+using namespace Qt::StringLiterals;
+using core::InstallStep;
+using StepState = ui::InstallPage::StepState;
+
+Q_DECLARE_METATYPE(tfsetup::core::InstallStep)
+
+namespace {
+
+const QString prefix = u"C:/Users/student/tfsetup-envs"_s;
+
+QString sha256(const QString &path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex());
+}
+
+template<typename T>
+T *child(QWidget *parent, const QString &name)
+{
+    auto *widget = parent->findChild<T *>(name);
+    if (!widget)
+        qFatal("no child %s", qPrintable(name));
+    return widget;
+}
+
+} // namespace
+
+class TestInstallPage final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+    void install_showsStepsAndLog_thenNext();
+    void stop_leavesNothingBehind();
+    void failedStep_saysWhy_andTryAgainWorks_data();
+    void failedStep_saysWhy_andTryAgainWorks();
+    void missingDownload_saysWhatToDo();
+
+private:
+    core::Artifact artifact(const QString &name, const QString &kind, const QString &file, const QList<Entry> &entries);
+    void open();
+    bool finish(QSignalSpy &spy) { return spy.count() > 0 || spy.wait(30'000); }
+    QStringList leftovers() const
+    {
+        return QDir(m_view->hostPath(prefix)).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+    }
+    QAbstractButton *nextButton() const { return m_wizard->button(QWizard::NextButton); }
+
+    std::unique_ptr<FixtureTree> m_tree;
+    std::unique_ptr<core::RootedSystem> m_view;
+    std::unique_ptr<ui::SetupWizard> m_wizard;
+    ui::InstallPage *m_page = nullptr;
+    core::ArtifactList m_list;
+    QString m_cache;
+};
+
+core::Artifact TestInstallPage::artifact(const QString &name, const QString &kind, const QString &file,
+                                         const QList<Entry> &entries)
+{
+    core::Artifact a;
+    a.name = name;
+    a.version = name == u"cudnn" ? u"8.1.0.77"_s : u"11.8.89"_s;
+    a.platform = u"windows-x86_64"_s;
+    a.kind = kind;
+    a.relativePath = u"compute/redist/"_s + file;
+    a.urls = {QUrl(u"https://developer.download.nvidia.com/"_s + a.relativePath)};
+    const QString path = core::SetupFlow::destinationFor(a, m_cache);
+    const auto written = core::ArchiveWriter::write(path, core::ArchiveWriter::Zip, entries);
+    if (!written)
+        qWarning() << written.error().detail;
+    a.sha256 = sha256(path);
+    return a;
+}
+
+void TestInstallPage::init()
+{
+    m_tree = std::make_unique<FixtureTree>();
+    QVERIFY(m_tree->write({{u"C/Users/student/"_s, {}}}));
+    QVERIFY(m_tree->writeEnv({{u"USERPROFILE"_s, u"C:\\Users\\student"_s},
+                              {u"APPDATA"_s, u"C:\\Users\\student\\AppData\\Roaming"_s},
+                              {u"PATH"_s, u"C:\\Windows\\System32"_s}}));
+    m_view = m_tree->open(core::OsFamily::Windows);
+    QVERIFY(m_view);
+    m_cache = m_tree->filePath(u"downloads"_s);
+    QVERIFY(QDir().mkpath(m_cache));
+    m_list = {};
+    m_list.route = u"windows-native"_s;
+    m_list.os = u"windows"_s;
+    m_list.artifacts = {
+        artifact(u"cuda_cudart"_s, u"cuda-redist-archive"_s, u"cuda_cudart-windows-x86_64-11.8.89-archive.zip"_s,
+                 cudartArchive(true, u"11.8.89"_s, {}, u"cudart64_110.dll"_s)),
+        artifact(u"cudnn"_s, u"cudnn-archive"_s, u"cudnn-11.2-windows-x64-v8.1.0.77.zip"_s,
+                 cudnnArchive(true, u"8.1.0.77"_s, true))};
+}
+
+void TestInstallPage::cleanup()
+{
+    m_wizard.reset();
+    m_view.reset();
+    m_tree.reset();
+}
+
+void TestInstallPage::open()
+{
+    m_wizard = std::make_unique<ui::SetupWizard>(*m_view, nullptr);
+    m_page = m_wizard->installPage();
+    QCOMPARE(m_page->objectName(), u"installPage"_s);
+    ui::WizardState &state = m_wizard->state();
+    core::HardwareReport report;
+    report.os.family = u"windows"_s;
+    state.setHardware(report);
+    core::Plan plan;
+    plan.route = u"windows-native"_s;
+    plan.tensorflow = u"2.10.1"_s;
+    plan.package = u"tensorflow"_s;
+    plan.cuda = u"11.2"_s;
+    plan.cudnn = u"8.1"_s;
+    // No Python here: a fixture drive cannot run one. The journey test makes a real venv.
+    state.setPlan(plan);
+    core::SetupOptions options;
+    options.prefix = prefix;
+    options.cacheDir = m_cache;
+    state.setOptions(options);
+    state.setArtifacts(m_list);
+    QList<core::DownloadResult> results;
+    for (const core::DownloadRequest &r : core::SetupFlow::downloadPlan(m_list, options).requests)
+        results.append(core::DownloadResult{r.destination, 1, r.urls.first(), false, false});
+    state.setDownloaded(results);
+    m_wizard->setStartId(ui::SetupWizard::InstallPageId);
+}
+
+void TestInstallPage::install_showsStepsAndLog_thenNext()
+{
+    open();
+    QSignalSpy finished(m_page, &ui::InstallPage::finished);
+    QSignalSpy started(m_page->installer(), &core::Installer::stepStarted);
+    m_wizard->show();
+    QVERIFY(m_page->isRunning());
+    QVERIFY(!nextButton()->isEnabled());
+    QVERIFY(child<QPushButton>(m_page, u"cancelInstallButton"_s)->isEnabled());
+    QVERIFY(finish(finished));
+    QCOMPARE(finished.first().first().toBool(), true);
+    QVERIFY(started.count() >= 8);
+
+    const auto *steps = child<QListWidget>(m_page, u"stepList"_s);
+    QCOMPARE(steps->count(), int(core::allInstallSteps().size()));
+    for (InstallStep step : core::allInstallSteps())
+        QCOMPARE(m_page->stepState(step), StepState::Done);
+    QVERIFY(steps->item(0)->text().startsWith(u"✓"_s));
+    QVERIFY(!child<QPlainTextEdit>(m_page, u"installLog"_s)->toPlainText().isEmpty());
+    QVERIFY(nextButton()->isEnabled());
+
+    const auto &installed = m_wizard->state().installed();
+    QVERIFY(installed);
+    QCOMPARE(installed->environmentPath, prefix + u"/tf2.10-cuda11.2"_s);
+    QVERIFY(QFile::exists(m_view->hostPath(installed->environmentPath + u"/environment.json"_s)));
+    QVERIFY(child<QLabel>(m_page, u"summaryLabel"_s)->text().contains(u"tf2.10-cuda11.2"_s));
+}
+
+void TestInstallPage::stop_leavesNothingBehind()
+{
+    open();
+    QSignalSpy finished(m_page, &ui::InstallPage::finished);
+    auto *stop = child<QPushButton>(m_page, u"cancelInstallButton"_s);
+    // Stop is pressed while the libraries are being placed; the staging folder exists by then.
+    m_page->installer()->setCheckpoint([stop](InstallStep step) -> core::Status {
+        if (step == InstallStep::Launchers)
+            QTest::mouseClick(stop, Qt::LeftButton);
+        return core::Ok{};
+    });
+    m_wizard->show();
+    QVERIFY(finish(finished));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QVERIFY(m_page->error());
+    QCOMPARE(m_page->error()->code, u"cancelled"_s);
+    QCOMPARE(leftovers(), QStringList());
+    QVERIFY(!m_wizard->state().installed());
+    QVERIFY(!nextButton()->isEnabled());
+    QVERIFY(child<QLabel>(m_page, u"statusLabel"_s)->text().contains(u"Nothing was left behind"_s));
+    QVERIFY(child<QPushButton>(m_page, u"retryButton"_s)->isVisible());
+}
+
+void TestInstallPage::failedStep_saysWhy_andTryAgainWorks_data()
+{
+    QTest::addColumn<InstallStep>("step");
+    for (InstallStep step : {InstallStep::Extract, InstallStep::Place, InstallStep::Launchers, InstallStep::Commit})
+        QTest::newRow(qPrintable(core::installStepId(step))) << step;
+}
+
+void TestInstallPage::failedStep_saysWhy_andTryAgainWorks()
+{
+    QFETCH(InstallStep, step);
+    open();
+    QSignalSpy finished(m_page, &ui::InstallPage::finished);
+    m_page->installer()->setCheckpoint([step](InstallStep current) -> core::Status {
+        if (current == step)
+            return core::Error{u"drill"_s, u"The disk is full. Free some space and try again."_s, {}};
+        return core::Ok{};
+    });
+    m_wizard->show();
+    QVERIFY(finish(finished));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QCOMPARE(m_page->stepState(step), StepState::Failed);
+    QVERIFY(child<QLabel>(m_page, u"statusLabel"_s)->text().contains(u"The disk is full"_s));
+    QVERIFY(!nextButton()->isEnabled());
+    QCOMPARE(leftovers(), QStringList());
+
+    m_page->installer()->setCheckpoint({});
+    finished.clear();
+    QTest::mouseClick(child<QPushButton>(m_page, u"retryButton"_s), Qt::LeftButton);
+    QVERIFY(finish(finished));
+    QCOMPARE(finished.first().first().toBool(), true);
+    QCOMPARE(m_page->stepState(step), StepState::Done);
+    QVERIFY(nextButton()->isEnabled());
+}
+
+void TestInstallPage::missingDownload_saysWhatToDo()
+{
+    open();
+    m_wizard->state().setDownloaded({});
+    QSignalSpy finished(m_page, &ui::InstallPage::finished);
+    m_wizard->show();
+    QVERIFY(finish(finished));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QCOMPARE(m_page->error()->code, u"artifact_not_downloaded"_s);
+    QVERIFY(child<QLabel>(m_page, u"statusLabel"_s)->text().contains(u"download step"_s));
+    QVERIFY(!nextButton()->isEnabled());
+    QCOMPARE(leftovers(), QStringList());
+}
+
+QTEST_MAIN(TestInstallPage)
+#include "test_installpage.moc"

@@ -1,0 +1,228 @@
+// The Verify page: runs the check on the installed environment without blocking, shows one row per
+// layer with ✓ / ✗ and its evidence, explains the first failure, lets Next through either way and
+// commits the report. Reports are the smoke test's canned documents from tests/data/verify/smoke.
+
+#include "system/rootedsystem.h"
+#include "ui/setupwizard.h"
+#include "ui/verifypage.h"
+#include "ui/wizardstate.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QCoro/QCoroTimer>
+#include <QTreeWidget>
+
+using namespace tfsetup;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString environment = u"/home/student/tfsetup-envs/tf2.10-cuda11.2"_s;
+
+core::VerifyReport cannedReport(const QString &smokeFile)
+{
+    QFile f(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/verify/smoke/"_s + smokeFile + u".json"_s);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(f.fileName()));
+    core::ProcessResult process;
+    process.started = true;
+    process.exitCode = 0;
+    process.standardOutput = QJsonDocument::fromJson(f.readAll()).toJson(QJsonDocument::Compact) + '\n';
+    core::VerifyReport report;
+    report.smoke = core::SmokeResult::parse(process, true);
+    core::VerifyLayer libraries;
+    libraries.id = u"libraries"_s;
+    libraries.status = core::VerifyLayer::Status::Passed;
+    libraries.title = u"Load the GPU libraries"_s;
+    libraries.summary = u"7 libraries loaded"_s;
+    libraries.details = {u"/home/student/tfsetup-envs/tf2.10-cuda11.2/cuda/lib/libcudart.so.11.0"_s};
+    report.layers = QList<core::VerifyLayer>{libraries} + report.smoke.layers;
+    report.tensorflow = report.smoke.tensorflowVersion;
+    return report;
+}
+
+// Answers after a short delay, like a real check; inputs are parameters, not captures.
+QCoro::Task<core::VerifyReport> delayedReport(QString smokeFile)
+{
+    QTimer timer;
+    timer.setSingleShot(true);
+    timer.start(50);
+    co_await timer;
+    co_return cannedReport(smokeFile);
+}
+
+template<typename T>
+T *child(QWidget *parent, const QString &name)
+{
+    auto *widget = parent->findChild<T *>(name);
+    if (!widget)
+        qFatal("no child %s", qPrintable(name));
+    return widget;
+}
+
+} // namespace
+
+class TestVerifyPage final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+    void report_showsEveryLayer_data();
+    void report_showsEveryLayer();
+    void checkAgain_runsAnotherCheck();
+    void missingEnvironment_saysSo();
+
+private:
+    // Opens the page with a verify function that answers after a short delay, like a real check.
+    void open(const QString &smokeFile, bool installed = true);
+    QAbstractButton *nextButton() const { return m_wizard->button(QWizard::NextButton); }
+
+    std::unique_ptr<QTemporaryDir> m_root;
+    std::unique_ptr<core::RootedSystem> m_system;
+    std::unique_ptr<ui::SetupWizard> m_wizard;
+    ui::VerifyPage *m_page = nullptr;
+    int m_calls = 0;
+    core::VerifyRequest m_request;
+};
+
+void TestVerifyPage::init()
+{
+    m_root = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_root->isValid());
+    const QString host = m_root->filePath(environment.mid(1));
+    QVERIFY(QDir().mkpath(host));
+    QFile record(host + u"/environment.json"_s);
+    QVERIFY(record.open(QIODevice::WriteOnly));
+    record.write(R"({"schema": 1, "name": "tf2.10-cuda11.2", "os": "linux",
+                     "plan": {"route": "linux-toolkit", "tensorflow": "2.10.1", "cuda": "11.2", "cudnn": "8.1"},
+                     "launchers": ["start-python.sh", "shell.sh"]})");
+    record.close();
+    QFile launcher(host + u"/start-python.sh"_s);
+    QVERIFY(launcher.open(QIODevice::WriteOnly));
+    launcher.write("#!/bin/sh\n");
+    m_system = std::make_unique<core::RootedSystem>(m_root->path(), core::OsFamily::Linux,
+                                                    QHash<QString, QString>{{u"HOME"_s, u"/home/student"_s}});
+    m_calls = 0;
+}
+
+void TestVerifyPage::cleanup()
+{
+    m_wizard.reset();
+    m_system.reset();
+    m_root.reset();
+}
+
+void TestVerifyPage::open(const QString &smokeFile, bool installed)
+{
+    m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
+    m_page = m_wizard->verifyPage();
+    QCOMPARE(m_page->objectName(), u"verifyPage"_s);
+    m_page->setProbePath(u"/opt/tfsetup/tfsetup-probe"_s);
+    m_page->setVerifyFunction([this, smokeFile](core::SystemView &, core::VerifyRequest request, core::Catalog) {
+        ++m_calls;
+        m_request = request;
+        return delayedReport(smokeFile);
+    });
+    if (installed) {
+        core::InstallOutcome outcome;
+        outcome.environmentPath = environment;
+        outcome.launchers = {environment + u"/start-python.sh"_s};
+        m_wizard->state().setInstalled(outcome);
+    }
+    m_wizard->setStartId(ui::SetupWizard::VerifyPageId);
+}
+
+void TestVerifyPage::report_showsEveryLayer_data()
+{
+    QTest::addColumn<QString>("smoke");
+    QTest::addColumn<bool>("passed");
+    QTest::addColumn<QString>("failedLayer"); // empty: none
+    QTest::newRow("gpu works") << u"success"_s << true << QString();
+    QTest::newRow("cudnn fails") << u"cudnn_failure"_s << false << u"cudnn"_s;
+    QTest::newRow("import fails") << u"import_error"_s << false << u"import"_s;
+}
+
+void TestVerifyPage::report_showsEveryLayer()
+{
+    QFETCH(QString, smoke);
+    QFETCH(bool, passed);
+    QFETCH(QString, failedLayer);
+    open(smoke);
+    QSignalSpy finished(m_page, &ui::VerifyPage::finished);
+    m_wizard->show();
+    QVERIFY(m_page->isRunning());
+    QVERIFY(!nextButton()->isEnabled());
+    QVERIFY(child<QWidget>(m_page, u"verifyProgress"_s)->isVisible());
+    QVERIFY(finished.wait(10'000));
+    QCOMPARE(finished.first().first().toBool(), passed);
+    QCOMPARE(m_calls, 1);
+    // The request comes from the environment's record.
+    QCOMPARE(m_request.tensorflow, u"2.10.1"_s);
+    QCOMPARE(m_request.probe, u"/opt/tfsetup/tfsetup-probe"_s);
+
+    auto *tree = child<QTreeWidget>(m_page, u"layerTree"_s);
+    QCOMPARE(tree->topLevelItemCount(), 5);
+    QStringList ids;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = tree->topLevelItem(i);
+        const QString id = item->data(0, Qt::UserRole).toString();
+        ids.append(id);
+        if (id == failedLayer)
+            QVERIFY2(item->text(0).startsWith(u"✗"_s), qPrintable(item->text(0)));
+        else if (passed || i == 0)
+            QVERIFY2(item->text(0).startsWith(u"✓"_s), qPrintable(item->text(0)));
+    }
+    QCOMPARE(ids, (QStringList{u"libraries"_s, u"import"_s, u"devices"_s, u"cudnn"_s, u"compute"_s}));
+    QCOMPARE(tree->topLevelItem(0)->childCount(), 1); // the evidence line
+
+    auto *explanation = child<QLabel>(m_page, u"explanationLabel"_s);
+    QCOMPARE(explanation->isVisible(), !passed);
+    if (!passed) {
+        const core::VerifyLayer *first = m_wizard->state().verified()->firstFailure();
+        QVERIFY(first);
+        QCOMPARE(first->id, failedLayer);
+        QVERIFY(explanation->text().contains(first->explanation));
+    }
+    QVERIFY(nextButton()->isEnabled()); // the Finish page says what to do either way
+    QVERIFY(m_wizard->state().verified());
+    QCOMPARE(m_wizard->state().verified()->passed(), passed);
+}
+
+void TestVerifyPage::checkAgain_runsAnotherCheck()
+{
+    open(u"success"_s);
+    QSignalSpy finished(m_page, &ui::VerifyPage::finished);
+    m_wizard->show();
+    QVERIFY(finished.wait(10'000));
+    QTest::mouseClick(child<QPushButton>(m_page, u"verifyAgainButton"_s), Qt::LeftButton);
+    QVERIFY(m_page->isRunning());
+    QVERIFY(!m_wizard->state().verified());
+    QVERIFY(finished.wait(10'000));
+    QCOMPARE(m_calls, 2);
+    QVERIFY(m_wizard->state().verified());
+}
+
+void TestVerifyPage::missingEnvironment_saysSo()
+{
+    open(u"success"_s, false);
+    QSignalSpy finished(m_page, &ui::VerifyPage::finished);
+    m_wizard->show();
+    QVERIFY(finished.count() > 0 || finished.wait(5'000));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QCOMPARE(m_calls, 0);
+    QVERIFY(child<QLabel>(m_page, u"statusLabel"_s)->text().contains(u"install step"_s));
+}
+
+QTEST_MAIN(TestVerifyPage)
+#include "test_verifypage.moc"
