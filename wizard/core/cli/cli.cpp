@@ -13,6 +13,7 @@ namespace tfsetup::core::cli {
 int runDetect(const QStringList &arguments);
 int runPlan(const QStringList &arguments);
 int runFetch(const QStringList &arguments);
+int runInstall(const QStringList &arguments);
 int runVerify(const QStringList &arguments);
 int runSources(const QStringList &arguments);
 int runBundle(const QStringList &arguments);
@@ -27,6 +28,7 @@ const QList<Command> &commands()
         {"detect", [] { return Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, CUDA and cuDNN"); }, runDetect},
         {"plan", [] { return Cli::tr("Choose a working TensorFlow / CUDA / cuDNN / Python combination"); }, runPlan},
         {"fetch", [] { return Cli::tr("Download a file and verify its official checksum (resumable, mirrors, cache)"); }, runFetch},
+        {"install", [] { return Cli::tr("Install an environment as a lab profile describes it, without questions"); }, runInstall},
         {"verify", [] { return Cli::tr("Prove an environment works: load its GPU libraries, then compute on the GPU"); }, runVerify},
         {"sources", [] { return Cli::tr("List the official files of a plan with their checksums (mirrors, lab servers)"); }, runSources},
         {"bundle", [] { return Cli::tr("Write an offline bundle of a plan's files for machines without internet"); }, runBundle},

@@ -1,0 +1,90 @@
+// `tfsetup install --profile FILE --yes`: unattended, progress on stdout, non-zero exit with a
+// clear message on failure, a second run that changes nothing.
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestInstallCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void installsThenChangesNothing();
+    void withoutYesOnlyTells();
+    void missingProfileFails();
+
+private:
+    struct Run {
+        int exitCode = -1;
+        QString out;
+        QString err;
+    };
+    Run tfsetup(const QStringList &arguments)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.filePath(QStringLiteral("data")));
+        p.setProcessEnvironment(env);
+        p.start(qEnvironmentVariable("TFSETUP_BINARY"), QStringList{QStringLiteral("install")} + arguments);
+        p.waitForFinished(60000);
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+    QString writeProfile()
+    {
+        const QString path = m_home.filePath(QStringLiteral("lab.json"));
+        QFile f(path);
+        f.open(QIODevice::WriteOnly);
+        // Libraries and launchers only: the venv and pip are covered by core_venv.
+        f.write(R"({"schema": 1, "title": "CLI test", "environment": "tf-cli", "installFolder": "${HOME}/envs",
+                    "interpreter": "none", "plan": {"route": "linux-pip", "tensorflow": "2.15.1"},
+                    "kernel": {"name": "tf-cli", "displayName": "TF CLI"}})");
+        return path;
+    }
+    QTemporaryDir m_home;
+};
+
+void TestInstallCli::initTestCase()
+{
+    if (qEnvironmentVariableIsEmpty("TFSETUP_BINARY"))
+        QSKIP("TFSETUP_BINARY is not set (run through ctest)");
+}
+
+void TestInstallCli::installsThenChangesNothing()
+{
+    const QString profile = writeProfile();
+    const Run first = tfsetup({QStringLiteral("--profile"), profile, QStringLiteral("--yes")});
+    QVERIFY2(first.exitCode == 0, qPrintable(first.out + first.err));
+    QVERIFY(first.out.contains(QStringLiteral("[1/10]")));
+    QVERIFY(QFile::exists(m_home.filePath(QStringLiteral("envs/tf-cli/start-python"))));
+    QVERIFY(QFile::exists(m_home.filePath(QStringLiteral("envs/tf-cli/environment.json"))));
+    QVERIFY(QFile::exists(m_home.filePath(QStringLiteral("data/jupyter/kernels/tf-cli/kernel.json"))));
+
+    const Run second = tfsetup({QStringLiteral("--profile"), profile, QStringLiteral("--yes"), QStringLiteral("--json")});
+    QCOMPARE(second.exitCode, 0);
+    const QJsonObject result = QJsonDocument::fromJson(second.out.toUtf8()).object();
+    QCOMPARE(result.value(QStringLiteral("ok")).toBool(), true);
+    QCOMPARE(result.value(QStringLiteral("unchanged")).toBool(), true);
+}
+
+void TestInstallCli::withoutYesOnlyTells()
+{
+    const Run run = tfsetup({QStringLiteral("--profile"), writeProfile(), QStringLiteral("--prefix"), m_home.filePath(QStringLiteral("other"))});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.out.contains(QStringLiteral("--yes")));
+    QVERIFY(!QFile::exists(m_home.filePath(QStringLiteral("other"))));
+}
+
+void TestInstallCli::missingProfileFails()
+{
+    const Run run = tfsetup({QStringLiteral("--profile"), m_home.filePath(QStringLiteral("nope.json")), QStringLiteral("--yes"), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY(run.err.contains(QStringLiteral("error:")));
+    QCOMPARE(QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
+             QStringLiteral("profile_unreadable"));
+}
+
+QTEST_GUILESS_MAIN(TestInstallCli)
+#include "test_install_cli.moc"

@@ -1,0 +1,97 @@
+#include "cli/cli.h"
+
+#include "install/installer.h"
+#include "install/labprofile.h"
+#include "system/realsystem.h"
+
+#include <QCoro/QCoroTask>
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace tfsetup::core::cli {
+
+int runInstall(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("profile"), Cli::tr("Install what the lab profile FILE describes."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("yes"), Cli::tr("Do not ask: install now (for unattended roll-outs).")});
+    parser.addOption({QStringLiteral("prefix"), Cli::tr("Put the environment in DIR instead of the profile's folder."),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("offline"), Cli::tr("Use only the files of the bundle given with --from; no network.")});
+    parser.addOption({QStringLiteral("from"), Cli::tr("The offline bundle folder (with artifacts.json)."), QStringLiteral("BUNDLE")});
+    parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
+    addSystemOptions(parser);
+    if (const int code = parseOrExit(parser, arguments,
+                                     Cli::tr("Install a TensorFlow environment without questions, as a lab profile "
+                                             "describes it."));
+        code >= 0)
+        return code;
+
+    const bool json = parser.isSet(QStringLiteral("json"));
+    auto fail = [json](const Error &error, int code) {
+        if (json) {
+            printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false},
+                                                {QStringLiteral("error"),
+                                                 QJsonObject{{QStringLiteral("code"), error.code},
+                                                             {QStringLiteral("message"), error.message},
+                                                             {QStringLiteral("detail"), error.detail}}}}));
+        }
+        printError(error);
+        return code;
+    };
+    if (!parser.isSet(QStringLiteral("profile"))) {
+        return fail({QStringLiteral("usage"),
+                     Cli::tr("Give the lab profile with --profile FILE. Without one, start tfsetup without a command "
+                             "to use the wizard."), {}},
+                    UsageError);
+    }
+    if (parser.isSet(QStringLiteral("offline")) != parser.isSet(QStringLiteral("from"))) {
+        return fail({QStringLiteral("usage"), Cli::tr("--offline and --from BUNDLE go together."), {}}, UsageError);
+    }
+    auto system = systemFromOptions(parser);
+    if (!system)
+        return fail(system.error(), UsageError);
+    auto profile = LabProfile::load(parser.value(QStringLiteral("profile")));
+    if (!profile)
+        return fail(profile.error(), Failure);
+    auto spec = profile->toSpec(**system, parser.value(QStringLiteral("prefix")), parser.value(QStringLiteral("from")));
+    if (!spec)
+        return fail(spec.error(), Failure);
+    if (!parser.isSet(QStringLiteral("yes"))) {
+        printOut(Cli::tr("This would install \"%1\" (TensorFlow %2, %3) into %4.\nRun again with --yes to install.\n")
+                     .arg(spec->name, spec->tensorflow, spec->route, spec->environmentPath()));
+        return UsageError;
+    }
+
+    Installer installer(**system);
+    const QList<InstallStep> steps = allInstallSteps();
+    QObject::connect(&installer, &Installer::stepStarted, &installer, [json, &steps](InstallStep step, const QString &title) {
+        if (!json)
+            printOut(QStringLiteral("[%1/%2] %3\n").arg(steps.indexOf(step) + 1).arg(steps.size()).arg(title));
+    });
+    QObject::connect(&installer, &Installer::logLine, &installer, [json](const QString &line) {
+        // pip's progress, live; steps and tfsetup's own notes are already in the step lines.
+        if (!json && !line.startsWith(QStringLiteral("== ")))
+            printOut(QStringLiteral("    ") + line + u'\n');
+    });
+    const Result<InstallOutcome> outcome = QCoro::waitFor(installer.install(*spec));
+    if (!outcome)
+        return fail(outcome.error(), Failure);
+    if (json) {
+        printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), true},
+                                            {QStringLiteral("environment"), outcome->environmentPath},
+                                            {QStringLiteral("unchanged"), outcome->unchanged},
+                                            {QStringLiteral("launchers"), QJsonArray::fromStringList(outcome->launchers)},
+                                            {QStringLiteral("kernel_folder"), outcome->kernelFolder},
+                                            {QStringLiteral("warnings"), QJsonArray::fromStringList(outcome->warnings)}}));
+    } else {
+        printOut(outcome->unchanged ? Cli::tr("The environment %1 was already complete; nothing changed.\n").arg(outcome->environmentPath)
+                                    : Cli::tr("Installed %1.\n").arg(outcome->environmentPath));
+        for (const QString &w : outcome->warnings)
+            printErr(Cli::tr("warning: %1").arg(w));
+        printOut(Cli::tr("Start it with:\n") + outcome->launchers.filter(QStringLiteral("start-")).join(u'\n') + u'\n');
+    }
+    return Success;
+}
+
+} // namespace tfsetup::core::cli

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "install/installspec.h"
+#include "system/systemview.h"
+#include "util/result.h"
+
+#include <QCoreApplication>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+namespace tfsetup::core {
+
+// A lab profile (JSON, see resources/profiles/example-lab.json): the plan a lab pins, its mirrors,
+// install folder, kernel name and optional hash lock, so `tfsetup install --profile FILE --yes`
+// and the wizard's "lab profile" path install the same thing on every machine without questions.
+struct LabProfile {
+    Q_DECLARE_TR_FUNCTIONS(LabProfile)
+public:
+    QString path;            // where it was read from (relative files are found beside it)
+    QString title;
+    QString environment;     // environment folder name
+    QString installFolder;   // may hold ${HOME}, ${USERPROFILE}, ${APPDATA}, ~
+    QString route;
+    QString layout = QStringLiteral("portable");
+    QString tensorflow;
+    QString package;
+    QString python;          // "3.11"
+    QString cuda;
+    QString cudnn;
+    QStringList requirements;
+    QString interpreter;     // explicit base interpreter; empty = find python<version> on PATH; "none" = no Python
+    QStringList indexUrls;
+    QStringList trustedHosts;
+    QString proxy;
+    QString kernelName;
+    QString kernelDisplayName;
+    QString requirementsLockFile; // relative to the profile
+    bool registerKernel = true;
+    bool desktopEntry = true;
+
+    static Result<LabProfile> load(const QString &path);
+    static Result<LabProfile> fromJson(const QJsonObject &json, const QString &path = {});
+
+    // The install this profile asks for on `system`. prefixOverride replaces the install folder;
+    // bundleFolder (offline) supplies the artifacts and pinned wheels and turns pip offline.
+    Result<InstallSpec> toSpec(const SystemView &system, const QString &prefixOverride = {},
+                               const QString &bundleFolder = {}) const;
+
+    // ${VAR} and a leading ~ expanded from the view's environment.
+    static QString expand(const SystemView &system, const QString &text);
+};
+
+// The installer's artifacts from an offline bundle (sources/bundle.h: bundle.json): NVIDIA
+// archives by their pinned SHA-256, the wheelhouse as a folder for pip --no-index.
+Result<QList<InstallArtifact>> readBundleArtifacts(const QString &bundleFolder);
+
+} // namespace tfsetup::core
