@@ -1,0 +1,297 @@
+// A first-year student's whole journey, driven by objectName under the offscreen platform:
+// Welcome → Detect (a canned machine without an NVIDIA GPU, with this host's real Python) →
+// Choose (the solver's CPU plan) → Options (a PyPI-style index on loopback) → Download (nothing
+// for a CPU plan) → Install (a real venv, pip from the loopback index with a stand-in TensorFlow
+// wheel; stopped once, which must leave nothing behind, then done) → Verify (the real smoke test
+// through the environment's launcher) → Finish. Next is checked at every step.
+
+#include "system/realsystem.h"
+#include "ui/choosepage.h"
+#include "ui/detectpage.h"
+#include "ui/downloadpage.h"
+#include "ui/finishpage.h"
+#include "ui/installpage.h"
+#include "ui/optionspage.h"
+#include "ui/setupwizard.h"
+#include "ui/verifypage.h"
+#include "ui/wizardstate.h"
+#include "support/loopbackserver.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QComboBox>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace tfsetup;
+using namespace Qt::StringLiterals;
+using tfsetup::test::LoopbackServer;
+using tfsetup::test::Response;
+
+namespace {
+
+template<typename T>
+T *child(QWidget *parent, const QString &name)
+{
+    auto *widget = parent->findChild<T *>(name);
+    if (!widget)
+        qFatal("no child %s", qPrintable(name));
+    return widget;
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// A pure-Python wheel (PEP 427 layout) of the stand-in tensorflow package, named and versioned
+// as the plan's requirement asks.
+bool buildWheel(const QString &python, const QString &path, const QString &distribution, const QString &version,
+                const QByteArray &module)
+{
+    const QString script = uR"(
+import base64, hashlib, sys, zipfile
+path, dist, version, module = sys.argv[1], sys.argv[2], sys.argv[3], open(sys.argv[4], "rb").read()
+info = f"{dist}-{version}.dist-info"
+files = {
+  "tensorflow/__init__.py": module,
+  f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n".encode(),
+  f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+}
+record = []
+with zipfile.ZipFile(path, "w") as z:
+  for name, data in files.items():
+    z.writestr(name, data)
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    record.append(f"{name},sha256={digest},{len(data)}")
+  record.append(f"{info}/RECORD,,")
+  z.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
+)"_s;
+    const QString modulePath = path + u".module.py"_s;
+    QFile m(modulePath);
+    if (!m.open(QIODevice::WriteOnly) || m.write(module) != module.size())
+        return false;
+    m.close();
+    QProcess p;
+    p.start(python, {u"-c"_s, script, path, distribution, version, modulePath});
+    return p.waitForFinished(60000) && p.exitCode() == 0;
+}
+
+} // namespace
+
+class TestJourneyStudent final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void firstTimeStudent_fromWelcomeToFinish();
+
+private:
+    QAbstractButton *button(QWizard::WizardButton which) const { return m_wizard->button(which); }
+    bool nextEnabled() const { return button(QWizard::NextButton)->isEnabled(); }
+    void clickNext() { QTest::mouseClick(button(QWizard::NextButton), Qt::LeftButton); }
+
+    QTemporaryDir m_dir;
+    QString m_python;
+    QString m_pythonVersion;
+    std::unique_ptr<core::RealSystem> m_system;
+    std::unique_ptr<ui::SetupWizard> m_wizard;
+};
+
+void TestJourneyStudent::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    const QString python = QStandardPaths::findExecutable(u"python3"_s);
+    if (python.isEmpty())
+        QSKIP("python3 is not installed");
+    QProcess probe;
+    probe.start(python, {u"-c"_s, u"import sys, platform, venv, ensurepip; print(sys.executable); "
+                                  u"print(platform.python_version())"_s});
+    if (!probe.waitForFinished(30000) || probe.exitCode() != 0)
+        QSKIP("python3 cannot make virtual environments here (python3-venv missing)");
+    const QStringList lines = QString::fromUtf8(probe.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2);
+    m_python = lines.at(0).trimmed();
+    m_pythonVersion = lines.at(1).trimmed();
+    // Everything the wizard writes outside the environment (kernelspec, desktop entry, downloads,
+    // settings) lands in the temporary folder, never in the user's home.
+    qputenv("HOME", m_dir.filePath(u"home"_s).toLocal8Bit());
+    qputenv("XDG_DATA_HOME", m_dir.filePath(u"home/.local/share"_s).toLocal8Bit());
+    qputenv("JUPYTER_DATA_DIR", m_dir.filePath(u"home/.local/share/jupyter"_s).toLocal8Bit());
+    qputenv("TFSETUP_CACHE_DIR", m_dir.filePath(u"cache"_s).toLocal8Bit());
+    qputenv("PIP_CONFIG_FILE", "/dev/null");
+    qputenv("FAKE_TF_MODE", "no_gpu");
+    QDir().mkpath(m_dir.filePath(u"home"_s));
+}
+
+void TestJourneyStudent::firstTimeStudent_fromWelcomeToFinish()
+{
+    LoopbackServer index;
+    QVERIFY(index.start());
+
+    m_system = std::make_unique<core::RealSystem>();
+    m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
+    m_wizard->resize(900, 700);
+
+    // The machine: no NVIDIA GPU, this host's Python as the only interpreter.
+    QJsonObject machine =
+        QJsonDocument::fromJson(readFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/solver/linux_no_gpu.json"_s))
+            .object();
+    machine[u"pythons"_s] = QJsonArray{QJsonObject{{u"path"_s, m_python}, {u"version"_s, m_pythonVersion},
+                                                   {u"kind"_s, u"system"_s}, {u"bits"_s, 64}, {u"source"_s, u"path"_s}}};
+    const core::HardwareReport report = core::HardwareReport::fromJson(machine);
+    m_wizard->detectPage()->setDetectFunction([report](core::SystemView &) -> QCoro::Task<core::HardwareReport> {
+        return [](core::HardwareReport r) -> QCoro::Task<core::HardwareReport> { co_return r; }(report);
+    });
+    const QString ini = m_dir.filePath(u"settings.ini"_s);
+    m_wizard->optionsPage()->setSettingsFactory(
+        [ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); });
+    m_wizard->verifyPage()->setProbePath(QFileInfo(qEnvironmentVariable("TFSETUP_BINARY")).dir().filePath(
+        u"tfsetup-probe"_s));
+    QList<QStringList> launched;
+    m_wizard->finishPage()->setLaunchFunction([&launched](const QString &program, const QStringList &args,
+                                                          const QString &) {
+        launched.append(QStringList{program} + args);
+        return true;
+    });
+    m_wizard->finishPage()->setFindProgram([](const QString &name) {
+        return name == u"xterm" ? u"/usr/bin/xterm"_s : QString();
+    });
+    m_wizard->show();
+
+    // Welcome.
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::WelcomePageId));
+    QVERIFY(nextEnabled());
+    clickNext();
+
+    // Detect: Next waits for the scan.
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DetectPageId));
+    QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(), 10'000);
+    clickNext();
+
+    // Choose: the solver's plan for a machine without an NVIDIA GPU.
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::ChoosePageId));
+    QTRY_VERIFY_WITH_TIMEOUT(m_wizard->choosePage()->chosenPlan().has_value(), 20'000);
+    QVERIFY(nextEnabled());
+    const core::Plan plan = *m_wizard->choosePage()->chosenPlan();
+    QVERIFY2(plan.cuda.isEmpty(), qPrintable(plan.route));
+    clickNext();
+
+    // The index serves a stand-in TensorFlow under the name and version the plan asks for.
+    QString distribution = plan.package;
+    distribution = distribution.section(u'[', 0, 0);
+    const QString normalized = QString(distribution).replace(u'_', u'-').toLower();
+    QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/verify/fake_tensorflow/tensorflow/__init__.py"_s);
+    module.replace(QByteArray("__version__ = \"2.99.0\""), QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
+    const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + plan.tensorflow + u"-py3-none-any.whl"_s;
+    const QString wheel = m_dir.filePath(wheelName);
+    QVERIFY(buildWheel(m_python, wheel, distribution, plan.tensorflow, module));
+    const QByteArray wheelBytes = readFile(wheel);
+    const QByteArray digest = QCryptographicHash::hash(wheelBytes, QCryptographicHash::Sha256).toHex();
+    index.route("/simple/" + normalized.toUtf8() + "/",
+                Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8() + "#sha256="
+                                    + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
+                                "text/html"));
+    index.route("/files/" + wheelName.toUtf8(), Response::bytes(wheelBytes));
+
+    // Options: defaults under the home folder, the lab's index typed in.
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    auto *options = m_wizard->optionsPage();
+    const QString prefix = m_dir.filePath(u"home/tfsetup-envs"_s);
+    QCOMPARE(child<QLineEdit>(options, u"folderEdit"_s)->text(), prefix);
+    QCOMPARE(child<QLineEdit>(options, u"nameEdit"_s)->text(), core::InstallSpec::defaultName(plan));
+    child<QComboBox>(options, u"pypiMirrorCombo"_s)->setEditText(index.url(u"/simple"_s).toString());
+    child<QLineEdit>(options, u"nameEdit"_s)->clear();
+    QVERIFY(!nextEnabled());
+    child<QLineEdit>(options, u"nameEdit"_s)->setText(u"first-env"_s);
+    QVERIFY(nextEnabled());
+    QSignalSpy resolved(options, &ui::OptionsPage::resolved);
+    clickNext();
+    QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
+    QCOMPARE(resolved.first().first().toBool(), true);
+
+    // Download: a CPU plan downloads nothing itself; pip fetches the wheel.
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+    QCOMPARE(m_wizard->downloadPage()->rowCount(), 0);
+    QVERIFY(nextEnabled());
+
+    // Install, first try: stopped when pip is about to run. Nothing is left behind.
+    auto *install = m_wizard->installPage();
+    auto *stop = child<QPushButton>(install, u"cancelInstallButton"_s);
+    install->installer()->setCheckpoint([stop](core::InstallStep step) -> core::Status {
+        if (step == core::InstallStep::Packages)
+            QTest::mouseClick(stop, Qt::LeftButton);
+        return core::Ok{};
+    });
+    QSignalSpy installed(install, &ui::InstallPage::finished);
+    clickNext();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::InstallPageId));
+    QVERIFY(!nextEnabled());
+    QVERIFY(installed.wait(120'000));
+    QCOMPARE(installed.first().first().toBool(), false);
+    QCOMPARE(install->error()->code, u"cancelled"_s);
+    QCOMPARE(QDir(prefix).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+    QVERIFY(!nextEnabled());
+
+    // Try again: a real venv, pip from the loopback index.
+    install->installer()->setCheckpoint({});
+    installed.clear();
+    QTest::mouseClick(child<QPushButton>(install, u"retryButton"_s), Qt::LeftButton);
+    QVERIFY(installed.wait(240'000));
+    QVERIFY2(installed.first().first().toBool(),
+             qPrintable(install->error() ? install->error()->message + u'\n' + install->error()->detail : QString()));
+    QVERIFY(index.hits("/files/" + wheelName.toUtf8()) >= 1);
+    QVERIFY(QFileInfo::exists(prefix + u"/first-env/environment.json"_s));
+    QVERIFY(nextEnabled());
+    clickNext();
+
+    // Verify: the smoke test through the environment's own launcher.
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::VerifyPageId));
+    auto *verify = m_wizard->verifyPage();
+    QSignalSpy verified(verify, &ui::VerifyPage::finished);
+    QVERIFY(verified.count() > 0 || verified.wait(120'000));
+    const auto &verdict = m_wizard->state().verified();
+    QVERIFY(verdict);
+    const core::VerifyLayer *import = verdict->layer(u"import"_s);
+    QVERIFY(import);
+    QVERIFY2(import->status == core::VerifyLayer::Status::Passed, qPrintable(import->summary + u'\n'
+                                                                             + import->details.join(u'\n')));
+    QCOMPARE(verdict->tensorflow, plan.tensorflow);
+    QVERIFY(child<QTreeWidget>(verify, u"layerTree"_s)->topLevelItemCount() >= 4);
+    QVERIFY(nextEnabled());
+    clickNext();
+
+    // Finish: start a terminal through the launcher, copy the summary.
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::FinishPageId));
+    auto *finish = m_wizard->finishPage();
+    QTest::mouseClick(child<QPushButton>(finish, u"openShellButton"_s), Qt::LeftButton);
+    QCOMPARE(launched.size(), 1);
+    QCOMPARE(launched.first().value(0), u"/usr/bin/xterm"_s);
+    const QString shell = ui::FinishPage::launcherFor(m_wizard->state().installed()->launchers, u"shell"_s,
+                                                      core::OsFamily::Linux);
+    QVERIFY(shell.startsWith(prefix + u"/first-env/shell"_s));
+    QCOMPARE(launched.first().value(2), shell);
+    QVERIFY(QFileInfo(shell).isExecutable());
+    QTest::mouseClick(child<QPushButton>(finish, u"copySummaryButton"_s), Qt::LeftButton);
+    QVERIFY(child<QLabel>(finish, u"messageLabel"_s)->isVisible());
+    QVERIFY(button(QWizard::FinishButton)->isVisible());
+    QVERIFY(button(QWizard::FinishButton)->isEnabled());
+}
+
+QTEST_MAIN(TestJourneyStudent)
+#include "test_journey_student.moc"
