@@ -333,6 +333,10 @@ QByteArray LauncherWriter::desktopEntry(const LauncherContext &context)
 
 QString LauncherWriter::userKernelFolder(const SystemView &system, const QString &kernelName)
 {
+    // Jupyter's user data folder ("Common Directories and File Locations",
+    // docs.jupyter.org/en/latest/use/jupyter-directories.html; the same rules in jupyter_core's
+    // jupyter_data_dir): JUPYTER_DATA_DIR, else %APPDATA%\jupyter, ~/Library/Jupyter, or
+    // $XDG_DATA_HOME/jupyter (default ~/.local/share/jupyter). Kernel specs sit in kernels/<name>.
     QString data = system.env(QStringLiteral("JUPYTER_DATA_DIR"));
     if (data.isEmpty()) {
         if (system.os() == OsFamily::Windows) {
