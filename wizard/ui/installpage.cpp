@@ -83,6 +83,10 @@ InstallPage::InstallPage(WizardState &state, QWidget *parent)
     }
     m_stepList->setSelectionMode(QAbstractItemView::NoSelection);
     m_stepList->setFocusPolicy(Qt::NoFocus);
+    // Step names wrap rather than hide behind a scroll bar (they were cut off at 720 px).
+    m_stepList->setWordWrap(true);
+    m_stepList->setTextElideMode(Qt::ElideNone);
+    m_stepList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(maxLogBlocks);
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -110,8 +114,8 @@ InstallPage::InstallPage(WizardState &state, QWidget *parent)
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_stepList);
     splitter->addWidget(m_log);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_progress, 1);
