@@ -1,0 +1,1066 @@
+#include "repair/repair.h"
+
+#include "catalog/catalog.h"
+#include "fetch/checksum.h"
+#include "fetch/downloadcache.h"
+#include "fetch/downloader.h"
+#include "install/archive.h"
+#include "install/installer.h"
+#include "install/installspec.h"
+#include "install/launchers.h"
+#include "install/placement.h"
+
+#include <QCoro/QCoroFuture>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QSaveFile>
+#include <QSet>
+#include <QUrl>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace tfsetup::core {
+
+namespace {
+
+using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+
+// The installer's spelling, so its crash recovery also removes what an interrupted repair left.
+const QString stagingMark = QStringLiteral(".staging-repair-");
+
+Error cancelledError()
+{
+    return Error{QStringLiteral("cancelled"),
+                 QCoreApplication::translate("Repairer", "The repair was cancelled. Nothing was changed."), {}};
+}
+
+Error writeError(const QString &path, const QString &detail = {})
+{
+    return Error{QStringLiteral("write_failed"),
+                 QCoreApplication::translate("Repairer", "Cannot write %1. Check the free space and that the "
+                                                         "environment folder is yours, then repair again.")
+                     .arg(path),
+                 detail};
+}
+
+bool writeBytes(const QString &hostPath, const QByteArray &bytes, bool executable)
+{
+    QDir().mkpath(QFileInfo(hostPath).absolutePath());
+    QSaveFile f(hostPath);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        return false;
+    if (executable) {
+        QFile::setPermissions(hostPath, QFile::permissions(hostPath) | QFile::ExeOwner | QFile::ExeGroup
+                                            | QFile::ExeOther);
+    }
+    return true;
+}
+
+QByteArray sha256Of(const QByteArray &bytes)
+{
+    Hasher h(Checksum::Algorithm::Sha256);
+    h.addData(bytes);
+    return h.finalHex();
+}
+
+QString keyFor(const QString &path, bool windows)
+{
+    return windows ? path.toLower() : path;
+}
+
+// Blocking work for the thread pool. Plain functions, not lambdas: g++ 12 miscompiles lambdas
+// with init-captures inside coroutines.
+
+struct ScanResult {
+    QList<RepairItem> items;
+    bool cancelled = false;
+};
+
+ScanResult scanFiles(const QString &hostEnv, const QList<RecordedFile> &files, bool windows, const CancelFlag &cancel)
+{
+    ScanResult out;
+    QSet<QString> recorded;
+    for (const RecordedFile &f : files)
+        recorded.insert(keyFor(f.path, windows));
+    QList<int> missing;
+    for (const RecordedFile &f : files) {
+        if (cancel->load()) {
+            out.cancelled = true;
+            return out;
+        }
+        const QString path = hostEnv + u'/' + f.path;
+        RepairItem item;
+        item.path = f.path;
+        item.origin = f.origin;
+        if (!f.linkTarget.isEmpty()) {
+            const QFileInfo info(path);
+            if (!info.isSymLink()) {
+                item.problem = info.exists() ? RepairItem::Problem::Altered : RepairItem::Problem::Missing;
+                item.fix = RepairItem::Fix::Relink;
+                out.items.append(item);
+            }
+            continue;
+        }
+        if (!QFileInfo::exists(path) || QFileInfo(path).isDir()) {
+            item.problem = RepairItem::Problem::Missing;
+            missing.append(out.items.size());
+            out.items.append(item);
+            continue;
+        }
+        const auto digest = hashFile(Checksum::Algorithm::Sha256, path, cancel.get());
+        if (!digest || *digest != f.sha256) {
+            item.problem = RepairItem::Problem::Altered;
+            out.items.append(item);
+        }
+    }
+    if (missing.isEmpty())
+        return out;
+
+    // A missing file may only have been moved (a student dragging a DLL "where it belongs"):
+    // an unrecorded file of the same name with the recorded digest is it. The venv is pip's.
+    QHash<QString, QStringList> strays; // file name → relative paths
+    QDirIterator it(hostEnv, QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        const QString rel = QDir(hostEnv).relativeFilePath(it.filePath());
+        if (rel.startsWith(QStringLiteral("venv/")) || recorded.contains(keyFor(rel, windows)))
+            continue;
+        strays[keyFor(it.fileName(), windows)].append(rel);
+    }
+    QHash<QString, QByteArray> recordedDigest;
+    for (const RecordedFile &f : files)
+        recordedDigest.insert(f.path, f.sha256);
+    QSet<QString> claimed;
+    for (int index : missing) {
+        RepairItem &item = out.items[index];
+        const QString name = keyFor(item.path.section(u'/', -1), windows);
+        for (const QString &candidate : strays.value(name)) {
+            if (claimed.contains(candidate))
+                continue;
+            const auto digest = hashFile(Checksum::Algorithm::Sha256, hostEnv + u'/' + candidate, cancel.get());
+            if (digest && *digest == recordedDigest.value(item.path)) {
+                item.problem = RepairItem::Problem::Misplaced;
+                item.fix = RepairItem::Fix::MoveBack;
+                item.foundAt = candidate;
+                item.source = candidate;
+                claimed.insert(candidate);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+Result<QByteArray> hashOne(const QString &path, const CancelFlag &cancel)
+{
+    return hashFile(Checksum::Algorithm::Sha256, path, cancel.get());
+}
+
+Result<QList<ExtractedEntry>> extractArchive(const QString &path, const QString &dest, const CancelFlag &cancel)
+{
+    ExtractOptions options;
+    options.cancel = cancel.get();
+    return ArchiveReader::extract(path, dest, options);
+}
+
+// A file below folder with the digest (an offline bundle's archive), empty when none.
+QString findByDigest(const QString &folder, const QByteArray &sha256, const CancelFlag &cancel)
+{
+    static const QStringList archives{QStringLiteral("*.zip"), QStringLiteral("*.tar.xz"), QStringLiteral("*.tgz"),
+                                      QStringLiteral("*.tar.gz"), QStringLiteral("*.tar")};
+    QDirIterator it(folder, archives, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const auto digest = hashFile(Checksum::Algorithm::Sha256, path, cancel.get());
+        if (digest && *digest == sha256)
+            return path;
+    }
+    return {};
+}
+
+struct StagedFile {
+    QString path;      // relative to the environment
+    QString staged;    // host path in the staging folder
+    QByteArray sha256; // what it must hash to
+    bool executable = false;
+    bool keepOld = false; // an edited launcher is kept beside as <file>.user-backup
+};
+
+// Empty when every staged file hashes as expected; else the first that does not.
+QString checkStaged(const QList<StagedFile> &files, const CancelFlag &cancel)
+{
+    for (const StagedFile &f : files) {
+        if (cancel->load())
+            return QStringLiteral("cancelled");
+        const auto digest = hashFile(Checksum::Algorithm::Sha256, f.staged);
+        if (!digest || *digest != f.sha256)
+            return f.path;
+    }
+    return {};
+}
+
+// "cudnn 8.1.0.77 (windows-x86_64): cuda/bin/x.dll" → component and version.
+std::pair<QString, QString> originComponent(const QString &origin)
+{
+    const QString head = origin.section(QStringLiteral(" ("), 0, 0);
+    return {head.section(u' ', 0, 0), head.section(u' ', 1, 1)};
+}
+
+QString archiveFileName(const InstallArtifact &artifact)
+{
+    const QUrl url(artifact.origin);
+    const QString name = url.isValid() && !url.scheme().isEmpty() && url.scheme().size() > 1 ? url.fileName()
+                                                                                            : QString();
+    return name.isEmpty() ? artifact.component + u'-' + artifact.version : name;
+}
+
+} // namespace
+
+QString RepairItem::problemName(Problem problem)
+{
+    switch (problem) {
+    case Problem::Missing: return QStringLiteral("missing");
+    case Problem::Altered: return QStringLiteral("altered");
+    case Problem::Misplaced: return QStringLiteral("misplaced");
+    }
+    return {};
+}
+
+QString RepairItem::fixName(Fix fix)
+{
+    switch (fix) {
+    case Fix::MoveBack: return QStringLiteral("move_back");
+    case Fix::FromArchive: return QStringLiteral("from_archive");
+    case Fix::Regenerate: return QStringLiteral("regenerate");
+    case Fix::Relink: return QStringLiteral("relink");
+    case Fix::None: return QStringLiteral("none");
+    }
+    return {};
+}
+
+QJsonObject RepairItem::toJson() const
+{
+    QJsonObject o{{QStringLiteral("path"), path},
+                  {QStringLiteral("problem"), problemName(problem)},
+                  {QStringLiteral("fix"), fixName(fix)},
+                  {QStringLiteral("origin"), origin}};
+    if (!foundAt.isEmpty())
+        o.insert(QStringLiteral("found_at"), foundAt);
+    if (!source.isEmpty())
+        o.insert(QStringLiteral("source"), source);
+    if (!note.isEmpty())
+        o.insert(QStringLiteral("note"), note);
+    return o;
+}
+
+QJsonObject RepairFindingOutcome::toJson() const
+{
+    return QJsonObject{{QStringLiteral("id"), id},
+                       {QStringLiteral("cause"), cause},
+                       {QStringLiteral("handled"), handled},
+                       {QStringLiteral("note"), note}};
+}
+
+bool RepairReport::changed() const
+{
+    for (const RepairItem &i : before) {
+        if (i.fix != RepairItem::Fix::None)
+            return true;
+    }
+    return !outside.isEmpty();
+}
+
+bool RepairReport::healthy() const
+{
+    if (!after.isEmpty() || (dryRun && !before.isEmpty()))
+        return false;
+    return !verify || verify->passed();
+}
+
+QJsonObject RepairReport::toJson() const
+{
+    QJsonArray items;
+    for (const RepairItem &i : before)
+        items.append(i.toJson());
+    QJsonArray outcomes;
+    for (const RepairFindingOutcome &f : findings)
+        outcomes.append(f.toJson());
+    QJsonObject o{{QStringLiteral("schema"), 1},
+                  {QStringLiteral("environment"), environmentPath},
+                  {QStringLiteral("dry_run"), dryRun},
+                  {QStringLiteral("before"), items},
+                  {QStringLiteral("fetched"), QJsonArray::fromStringList(fetched)},
+                  {QStringLiteral("from_cache"), QJsonArray::fromStringList(fromCache)},
+                  {QStringLiteral("outside"), QJsonArray::fromStringList(outside)},
+                  {QStringLiteral("findings"), outcomes},
+                  {QStringLiteral("after"), QJsonArray::fromStringList(after)},
+                  {QStringLiteral("changed"), changed()},
+                  {QStringLiteral("healthy"), healthy()}};
+    if (verify)
+        o.insert(QStringLiteral("verify"), verify->toJson());
+    return o;
+}
+
+QString RepairReport::text() const
+{
+    QStringList lines;
+    if (before.isEmpty())
+        lines.append(tr("Every recorded file of %1 is in place and unchanged.").arg(environmentPath));
+    else
+        lines.append(tr("%n recorded file(s) of %1 were not as installed:", nullptr, int(before.size())).arg(environmentPath));
+    for (const RepairItem &i : before) {
+        QString problem;
+        switch (i.problem) {
+        case RepairItem::Problem::Missing: problem = tr("missing"); break;
+        case RepairItem::Problem::Altered: problem = tr("changed"); break;
+        case RepairItem::Problem::Misplaced: problem = tr("moved to %1").arg(i.foundAt); break;
+        }
+        QString fix;
+        switch (i.fix) {
+        case RepairItem::Fix::MoveBack: fix = dryRun ? tr("would move it back") : tr("moved back"); break;
+        case RepairItem::Fix::FromArchive:
+            fix = dryRun ? tr("would take it again from %1").arg(i.source) : tr("taken again from %1").arg(i.source);
+            break;
+        case RepairItem::Fix::Regenerate: fix = dryRun ? tr("would write it again") : tr("written again"); break;
+        case RepairItem::Fix::Relink: fix = dryRun ? tr("would link it again") : tr("linked again"); break;
+        case RepairItem::Fix::None: fix = i.note; break;
+        }
+        lines.append(QStringLiteral("  %1: %2 — %3").arg(i.path, problem, fix));
+    }
+    for (const QString &url : fetched)
+        lines.append((dryRun ? tr("Would download again: %1") : tr("Downloaded again: %1")).arg(url));
+    for (const QString &o : outside)
+        lines.append(o);
+    for (const RepairFindingOutcome &f : findings)
+        lines.append(QStringLiteral("%1 %2: %3").arg(f.handled ? QStringLiteral("✓") : QStringLiteral("•"), f.cause, f.note));
+    if (!dryRun && !after.isEmpty())
+        lines.append(tr("Still not as recorded: %1").arg(after.join(QStringLiteral(", "))));
+    if (verify)
+        lines.append(verify->text());
+    if (dryRun)
+        lines.append(tr("Nothing was changed (--dry-run)."));
+    else if (healthy())
+        lines.append(tr("The environment is repaired."));
+    return lines.join(u'\n') + u'\n';
+}
+
+QString repairStepId(RepairStep step)
+{
+    switch (step) {
+    case RepairStep::Check: return QStringLiteral("check");
+    case RepairStep::Fetch: return QStringLiteral("fetch");
+    case RepairStep::Stage: return QStringLiteral("stage");
+    case RepairStep::Commit: return QStringLiteral("commit");
+    case RepairStep::Register: return QStringLiteral("register");
+    case RepairStep::Verify: return QStringLiteral("verify");
+    }
+    return {};
+}
+
+struct Repairer::Run {
+    RepairOptions options;
+    RepairReport report;
+    QString hostEnv;
+    QString hostStaging;
+    OsFamily os = OsFamily::Linux;
+    bool windows = false;
+    EnvironmentRecord record;
+    QList<InstallArtifact> artifacts;
+    QString layout;
+    int cudnnMajor = 0;
+    QList<StagedFile> staged;
+    QHash<QString, QByteArray> newDigests; // regenerated files whose bytes differ from the record
+    QStringList logLines;
+};
+
+Repairer::Repairer(SystemView &system, Downloader *downloader, QObject *parent)
+    : QObject(parent), m_system(system), m_downloader(downloader),
+      m_cancel(std::make_shared<std::atomic<bool>>(false))
+{
+}
+
+Repairer::~Repairer() = default;
+
+void Repairer::cancel()
+{
+    m_cancel->store(true);
+    if (m_downloader)
+        m_downloader->cancelAll();
+}
+
+void Repairer::setCheckpoint(std::function<Status(RepairStep)> checkpoint)
+{
+    m_checkpoint = std::move(checkpoint);
+}
+
+QString Repairer::stepTitle(RepairStep step) const
+{
+    switch (step) {
+    case RepairStep::Check: return tr("Checking every installed file");
+    case RepairStep::Fetch: return tr("Getting the damaged files' archives");
+    case RepairStep::Stage: return tr("Preparing the replacements");
+    case RepairStep::Commit: return tr("Putting the repaired files in place");
+    case RepairStep::Register: return tr("Checking the Jupyter kernel");
+    case RepairStep::Verify: return tr("Verifying the environment");
+    }
+    return {};
+}
+
+void Repairer::log(Run &run, const QString &line)
+{
+    run.logLines.append(line);
+    qInfo().noquote() << "repair:" << line;
+    Q_EMIT logLine(line);
+}
+
+Status Repairer::enter(Run &run, RepairStep step)
+{
+    if (m_cancel->load())
+        return cancelledError();
+    Q_EMIT stepStarted(step, stepTitle(step));
+    log(run, QStringLiteral("== %1").arg(repairStepId(step)));
+    if (m_checkpoint) {
+        if (auto s = m_checkpoint(step); !s)
+            return s;
+    }
+    return m_cancel->load() ? Status(cancelledError()) : Status(Ok{});
+}
+
+QStringList Repairer::discover(const SystemView &system, const QStringList &folders)
+{
+    QStringList found;
+    auto isEnvironment = [&](const QString &folder) {
+        const QString host = system.hostPath(folder);
+        return !host.isEmpty() && QFileInfo::exists(host + QStringLiteral("/environment.json"));
+    };
+    for (const QString &folder : folders) {
+        if (folder.isEmpty())
+            continue;
+        if (isEnvironment(folder)) {
+            found.append(folder);
+            continue;
+        }
+        const QString host = system.hostPath(folder);
+        if (host.isEmpty())
+            continue;
+        // Hidden folders are the installer's staging and replaced copies, never environments.
+        for (const QString &name : QDir(host).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+            const QString child = SystemView::join(folder, name);
+            if (isEnvironment(child))
+                found.append(child);
+        }
+    }
+    found.removeDuplicates();
+    found.sort();
+    return found;
+}
+
+QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
+{
+    m_cancel->store(false);
+    Run run;
+    run.options = options;
+    run.report.environmentPath = options.environmentPath;
+    run.report.dryRun = options.dryRun;
+    run.hostEnv = m_system.hostPath(options.environmentPath);
+    if (run.hostEnv.isEmpty() || !QFileInfo::exists(run.hostEnv + QStringLiteral("/environment.json"))) {
+        co_return Error{QStringLiteral("not_environment"),
+                        tr("%1 is not an environment made by tfsetup (it has no environment.json). Choose the "
+                           "environment's folder, or install a new one.").arg(options.environmentPath),
+                        run.hostEnv};
+    }
+    auto record = EnvironmentRecord::read(run.hostEnv);
+    if (!record)
+        co_return record.error();
+    run.record = *record;
+    run.os = run.record.os == u"windows" ? OsFamily::Windows
+             : run.record.os == u"linux" ? OsFamily::Linux
+                                         : m_system.os();
+    run.windows = run.os == OsFamily::Windows;
+    for (const QJsonValue &a : run.record.spec.value(QStringLiteral("artifacts")).toArray())
+        run.artifacts.append(InstallArtifact::fromJson(a.toObject()));
+    run.layout = run.record.spec.value(QStringLiteral("layout")).toString(QStringLiteral("portable"));
+    {
+        InstallSpec probeSpec;
+        probeSpec.artifacts = run.artifacts;
+        probeSpec.cudnn = run.record.spec.value(QStringLiteral("cudnn")).toString();
+        run.cudnnMajor = probeSpec.cudnnMajor();
+    }
+
+    // --- Check ---
+    if (auto s = enter(run, RepairStep::Check); !s)
+        co_return s.error();
+    const ScanResult scan = co_await QtConcurrent::run(&scanFiles, run.hostEnv, run.record.files, run.windows, m_cancel);
+    if (scan.cancelled || m_cancel->load())
+        co_return cancelledError();
+    run.report.before = scan.items;
+    for (RepairItem &item : run.report.before) {
+        if (item.fix != RepairItem::Fix::None)
+            continue;
+        if (item.origin == u"tfsetup") {
+            item.fix = RepairItem::Fix::Regenerate;
+            continue;
+        }
+        const auto [component, version] = originComponent(item.origin);
+        bool found = false;
+        for (const InstallArtifact &a : run.artifacts) {
+            if (a.isArchive() && a.component == component && a.version == version) {
+                item.fix = RepairItem::Fix::FromArchive;
+                item.source = archiveFileName(a);
+                found = true;
+                break;
+            }
+        }
+        if (!found) {
+            item.note = item.origin == u"profile"
+                            ? tr("it came from the lab profile: install the profile again")
+                            : tr("tfsetup does not know where it came from: install the environment again");
+        }
+    }
+    for (const RepairItem &item : run.report.before) {
+        log(run, QStringLiteral("%1: %2 -> %3%4")
+                     .arg(item.path, RepairItem::problemName(item.problem), RepairItem::fixName(item.fix),
+                          item.foundAt.isEmpty() ? QString() : QStringLiteral(" (found at %1)").arg(item.foundAt)));
+    }
+    if (run.report.before.isEmpty())
+        log(run, QStringLiteral("every recorded file is in place and unchanged"));
+
+    QDir().mkpath(run.hostEnv); // exists; keeps the staging folder beside it on the same volume
+    const QString prefix = QFileInfo(run.hostEnv).absolutePath();
+    const QString name = QFileInfo(run.hostEnv).fileName();
+    if (!options.dryRun) {
+        for (const QString &line : Installer::recoverLeftovers(prefix))
+            log(run, line);
+        run.hostStaging = prefix + u'/' + u'.' + name + stagingMark
+                          + QString::number(QRandomGenerator::global()->generate64() & 0xffffffffffULL, 36);
+    }
+    // Removes the staging folder whatever happens below; the environment is only touched in commit().
+    struct StagingGuard {
+        QString path;
+        ~StagingGuard()
+        {
+            if (!path.isEmpty())
+                QDir(path).removeRecursively();
+        }
+    } guard{run.hostStaging};
+
+    Status built = co_await stageArchives(run);
+    if (built && !options.dryRun)
+        built = stageGenerated(run);
+    if (built && !options.dryRun)
+        built = co_await verifyStaged(run);
+    if (built && !options.dryRun)
+        built = commit(run);
+    if (!built) {
+        log(run, QStringLiteral("failed: %1 (%2)").arg(built.error().message, built.error().detail));
+        co_return built.error();
+    }
+
+    if (auto s = enter(run, RepairStep::Register); !s)
+        co_return s.error();
+    registerKernel(run);
+    judgeFindings(run);
+
+    if (!options.dryRun) {
+        const ScanResult after = co_await QtConcurrent::run(&scanFiles, run.hostEnv, run.record.files, run.windows,
+                                                            m_cancel);
+        for (const RepairItem &i : after.items)
+            run.report.after.append(i.path);
+        QString logText = run.logLines.join(u'\n') + u'\n';
+        writeBytes(run.hostEnv + QStringLiteral("/logs/repair.log"), logText.toUtf8(), false);
+    }
+
+    if (options.catalog && !options.dryRun) {
+        if (auto s = enter(run, RepairStep::Verify); !s)
+            co_return s.error();
+        const auto info = EnvironmentInfo::read(m_system, options.environmentPath);
+        if (info) {
+            VerifyRequest request = VerifyRequest::forEnvironment(*info, *options.catalog);
+            request.probe = options.probe;
+            run.report.verify = co_await verifyEnvironment(m_system, request, *options.catalog);
+        } else {
+            log(run, QStringLiteral("verify skipped: %1").arg(info.error().message));
+        }
+    }
+    co_return run.report;
+}
+
+QCoro::Task<Status> Repairer::stageArchives(Run &run)
+{
+    // The archives the damaged files come from, each once.
+    QList<InstallArtifact> needed;
+    for (const RepairItem &item : run.report.before) {
+        if (item.fix != RepairItem::Fix::FromArchive)
+            continue;
+        const auto [component, version] = originComponent(item.origin);
+        bool have = false;
+        for (const InstallArtifact &a : needed)
+            have = have || (a.component == component && a.version == version);
+        for (const InstallArtifact &a : run.artifacts) {
+            if (!have && a.isArchive() && a.component == component && a.version == version) {
+                needed.append(a);
+                have = true;
+            }
+        }
+    }
+    if (needed.isEmpty())
+        co_return Ok{};
+    if (auto s = enter(run, RepairStep::Fetch); !s)
+        co_return s;
+
+    std::unique_ptr<Downloader> own;
+    Downloader *downloader = m_downloader;
+    QList<std::pair<InstallArtifact, QString>> archives; // artifact, host path of the verified archive
+    int index = 0;
+    for (const InstallArtifact &artifact : needed) {
+        const QString fileName = archiveFileName(artifact);
+        const CancelFlag cancel = m_cancel;
+        QString path;
+        // An earlier download, checked against the record (a cache can be tampered with).
+        if (!run.options.cacheDir.isEmpty()) {
+            const QString candidate = run.options.cacheDir + u'/' + fileName;
+            if (QFileInfo::exists(candidate)) {
+                const Result<QByteArray> digest = co_await QtConcurrent::run(&hashOne, candidate, cancel);
+                if (digest && *digest == artifact.sha256)
+                    path = candidate;
+                else
+                    log(run, QStringLiteral("%1 in the download folder does not match the record; not used").arg(fileName));
+            }
+        }
+        const QUrl url(artifact.origin);
+        const bool remote = url.scheme() == u"https" || url.scheme() == u"http";
+        if (path.isEmpty() && !remote && QFileInfo(artifact.origin).isDir()) {
+            // Installed from an offline bundle: its archives are named by digest in bundle.json.
+            const QString origin = artifact.origin;
+            const QByteArray sha = artifact.sha256;
+            path = co_await QtConcurrent::run(&findByDigest, origin, sha, cancel);
+        }
+        if (m_cancel->load())
+            co_return cancelledError();
+        if (!path.isEmpty()) {
+            run.report.fromCache.append(fileName);
+            log(run, QStringLiteral("using %1 from earlier downloads").arg(path));
+        } else if (!remote) {
+            co_return Error{QStringLiteral("archive_unavailable"),
+                            tr("%1 is needed to repair the environment, but it is not among the earlier downloads "
+                               "and tfsetup does not know where to download it. Put the file in the download "
+                               "folder, or install the environment again.").arg(fileName),
+                            artifact.origin};
+        } else if (run.options.dryRun) {
+            run.report.fetched.append(artifact.origin);
+            continue;
+        } else {
+            if (!downloader) {
+                // The wizard keeps its content cache in the download folder too (DownloadCache::defaultDir()).
+                own = std::make_unique<Downloader>(run.options.transfer, DownloadCache(run.options.cacheDir));
+                downloader = own.get();
+            }
+            DownloadRequest request;
+            request.name = QStringLiteral("%1 %2 (%3)").arg(artifact.component, artifact.version, artifact.platform);
+            request.urls = {url};
+            request.checksum = Checksum{Checksum::Algorithm::Sha256, artifact.sha256};
+            request.destination = run.options.cacheDir.isEmpty()
+                                      ? QString(run.hostStaging + QStringLiteral("/.archives/") + fileName)
+                                      : QString(run.options.cacheDir + u'/' + fileName);
+            QDir().mkpath(QFileInfo(request.destination).absolutePath());
+            log(run, QStringLiteral("downloading %1").arg(artifact.origin));
+            const Result<DownloadResult> fetched = co_await downloader->fetch(request);
+            if (m_cancel->load())
+                co_return cancelledError();
+            if (!fetched)
+                co_return fetched.error();
+            path = fetched->path;
+            if (fetched->fromCache)
+                run.report.fromCache.append(fileName);
+            else
+                run.report.fetched.append(artifact.origin);
+        }
+        archives.append({artifact, path});
+        Q_EMIT progress(++index, needed.size());
+    }
+    if (run.options.dryRun)
+        co_return Ok{};
+
+    // --- Stage: unpack, place by the rules, keep the damaged files' entries ---
+    if (auto s = enter(run, RepairStep::Stage); !s)
+        co_return s;
+    auto placement = PlacementRules::load();
+    if (!placement)
+        co_return placement.error();
+    index = 0;
+    for (const auto &[artifact, archive] : archives) {
+        const QString unpack = run.hostStaging + QStringLiteral("/.unpack/") + QString::number(index++);
+        QDir().mkpath(unpack);
+        const CancelFlag cancel = m_cancel;
+        const QString archivePath = archive;
+        const Result<QList<ExtractedEntry>> entries = co_await QtConcurrent::run(&extractArchive, archivePath, unpack, cancel);
+        if (m_cancel->load())
+            co_return cancelledError();
+        if (!entries)
+            co_return entries.error();
+        auto placements = placement->place(run.os, run.layout, artifact.kind == u"cudnn-archive" ? run.cudnnMajor : 0,
+                                           artifact.component, *entries);
+        if (!placements)
+            co_return placements.error();
+        QHash<QString, const Placement *> byTarget;
+        for (const Placement &p : *placements)
+            byTarget.insert(keyFor(p.to, run.windows), &p);
+        for (const RepairItem &item : run.report.before) {
+            const auto [component, version] = originComponent(item.origin);
+            if (item.fix != RepairItem::Fix::FromArchive || component != artifact.component || version != artifact.version)
+                continue;
+            const Placement *p = byTarget.value(keyFor(item.path, run.windows));
+            QByteArray recorded;
+            for (const RecordedFile &f : run.record.files) {
+                if (f.path == item.path)
+                    recorded = f.sha256;
+            }
+            if (!p || p->entry.kind != ExtractedEntry::File || p->entry.sha256 != recorded) {
+                co_return Error{QStringLiteral("archive_mismatch"),
+                                tr("The archive %1 does not hold the file %2 as it was installed. The environment "
+                                   "was made from other files; install it again.").arg(item.source, item.path),
+                                p ? QStringLiteral("archive %1, record %2").arg(QString::fromLatin1(p->entry.sha256),
+                                                                               QString::fromLatin1(recorded))
+                                  : QStringLiteral("no entry is placed at %1").arg(item.path)};
+            }
+            const QString staged = run.hostStaging + QStringLiteral("/files/") + item.path;
+            QDir().mkpath(QFileInfo(staged).absolutePath());
+            if (!QFile::rename(unpack + u'/' + p->from, staged))
+                co_return writeError(staged, p->from);
+            run.staged.append({item.path, staged, recorded, p->entry.executable, false});
+            log(run, QStringLiteral("staged %1 from %2").arg(item.path, item.source));
+        }
+        QDir(unpack).removeRecursively();
+    }
+    co_return Ok{};
+}
+
+Status Repairer::stageGenerated(Run &run)
+{
+    QList<const RepairItem *> wanted;
+    for (const RepairItem &item : run.report.before) {
+        if (item.fix == RepairItem::Fix::Regenerate)
+            wanted.append(&item);
+    }
+    if (wanted.isEmpty())
+        return Ok{};
+    if (auto s = enter(run, RepairStep::Stage); !s)
+        return s;
+    auto settings = LauncherSettings::load();
+    if (!settings)
+        return settings.error();
+
+    // The launchers' inputs, as the installer derived them: from the placed files and the spec.
+    LauncherContext context;
+    context.os = run.os;
+    context.environmentPath = run.options.environmentPath;
+    bool desktop = false;
+    for (const RecordedFile &f : run.record.files) {
+        if (f.path.startsWith(QStringLiteral("cuda/lib64/")))
+            context.libraryFolder = QStringLiteral("cuda/lib64");
+        else if (f.path.startsWith(QStringLiteral("cuda/lib/")) && context.libraryFolder.isEmpty() && !run.windows)
+            context.libraryFolder = QStringLiteral("cuda/lib");
+        if (f.path.startsWith(QStringLiteral("cuda/nvvm/libdevice/")))
+            context.xlaDataDir = true;
+        if (f.path.startsWith(QStringLiteral("kernel/")) && f.path.endsWith(QStringLiteral(".desktop")))
+            desktop = true;
+    }
+    context.kernelName = run.record.spec.value(QStringLiteral("kernel_name")).toString(run.record.name);
+    // The display name is not in the record: take it from a kernel.json that is still intact.
+    QStringList kernelFiles{run.hostEnv + QStringLiteral("/kernel/kernel.json")};
+    if (!run.record.kernelFolder.isEmpty())
+        kernelFiles.append(m_system.hostPath(SystemView::join(run.record.kernelFolder, QStringLiteral("kernel.json"))));
+    for (const QString &file : kernelFiles) {
+        QFile f(file);
+        if (context.displayName.isEmpty() && f.open(QIODevice::ReadOnly))
+            context.displayName = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("display_name")).toString();
+    }
+    if (context.displayName.isEmpty()) {
+        context.displayName = QCoreApplication::translate("Installer", "TensorFlow %1 (%2)")
+                                  .arg(run.record.spec.value(QStringLiteral("tensorflow")).toString(), run.record.name);
+    }
+    // The kernelspec filters the inherited search path now, as the installer did.
+    const QStringList patterns = run.windows ? settings->windowsShadow : settings->linuxShadow;
+    for (const QString &entry : m_system.pathList(run.windows ? QStringLiteral("PATH") : QStringLiteral("LD_LIBRARY_PATH"))) {
+        bool shadows = false;
+        for (const QString &p : patterns) {
+            QString pattern = p;
+            pattern.replace(u'\\', u'/');
+            const QString fileName = pattern.section(u'/', -1);
+            if (pattern.contains(u'/') ? m_system.exists(SystemView::join(entry, pattern))
+                                       : !m_system.entries(entry, {fileName}, QDir::Files | QDir::System).isEmpty())
+                shadows = true;
+        }
+        if (!shadows)
+            context.inheritedSearchPath.append(run.windows ? QString(entry).replace(u'/', u'\\') : entry);
+    }
+    QDirIterator pipLibs(run.hostEnv + QStringLiteral("/venv/lib"), {QStringLiteral("lib")}, QDir::Dirs,
+                         QDirIterator::Subdirectories);
+    while (pipLibs.hasNext()) {
+        const QString dir = pipLibs.next();
+        if (dir.contains(QStringLiteral("/site-packages/nvidia/")))
+            context.pipLibraryFolders.append(QDir(run.hostEnv).relativeFilePath(dir));
+    }
+    context.pipLibraryFolders.sort();
+
+    auto files = LauncherWriter::launchers(*settings, context);
+    if (!files)
+        return files.error();
+    files->append({QStringLiteral("kernel/kernel.json"),
+                   QJsonDocument(LauncherWriter::kernelSpec(*settings, context)).toJson(), false});
+    if (desktop && !run.windows) {
+        files->append({QStringLiteral("kernel/tfsetup-") + context.kernelName + QStringLiteral(".desktop"),
+                       LauncherWriter::desktopEntry(context), true});
+    }
+    files->append({QStringLiteral("ENVIRONMENT.md"), run.record.summary().toUtf8(), false});
+
+    QHash<QString, QByteArray> recorded;
+    for (const RecordedFile &f : run.record.files)
+        recorded.insert(f.path, f.sha256);
+    for (const RepairItem *item : wanted) {
+        const GeneratedFile *generated = nullptr;
+        for (const GeneratedFile &g : *files) {
+            if (g.path == item->path)
+                generated = &g;
+        }
+        if (!generated) {
+            return Error{QStringLiteral("cannot_regenerate"),
+                         tr("tfsetup cannot write %1 again for this environment. Install the environment again.")
+                             .arg(item->path),
+                         item->origin};
+        }
+        const QByteArray digest = sha256Of(generated->contents);
+        // A different text (PATH changed since the install) is the right one now: the record follows.
+        if (digest != recorded.value(item->path))
+            run.newDigests.insert(item->path, digest);
+        const QString staged = run.hostStaging + QStringLiteral("/files/") + item->path;
+        if (!writeBytes(staged, generated->contents, generated->executable))
+            return writeError(staged);
+        run.staged.append({item->path, staged, digest, generated->executable,
+                           item->problem == RepairItem::Problem::Altered && item->path != u"ENVIRONMENT.md"});
+        log(run, QStringLiteral("staged %1 (written again)").arg(item->path));
+    }
+    if (!run.newDigests.isEmpty()) {
+        for (RecordedFile &f : run.record.files) {
+            if (run.newDigests.contains(f.path)) {
+                f.sha256 = run.newDigests.value(f.path);
+                for (const GeneratedFile &g : *files) {
+                    if (g.path == f.path)
+                        f.size = g.contents.size();
+                }
+            }
+        }
+        const QByteArray json = QJsonDocument(run.record.toJson()).toJson();
+        const QString staged = run.hostStaging + QStringLiteral("/files/environment.json");
+        if (!writeBytes(staged, json, false))
+            return writeError(staged);
+        run.staged.append({QStringLiteral("environment.json"), staged, sha256Of(json), false, false});
+    }
+    return Ok{};
+}
+
+QCoro::Task<Status> Repairer::verifyStaged(Run &run)
+{
+    if (run.staged.isEmpty())
+        co_return Ok{};
+    const QList<StagedFile> staged = run.staged;
+    const CancelFlag cancel = m_cancel;
+    const QString problem = co_await QtConcurrent::run(&checkStaged, staged, cancel);
+    if (m_cancel->load())
+        co_return cancelledError();
+    if (!problem.isEmpty()) {
+        co_return Error{QStringLiteral("verify_failed"),
+                        tr("A replacement changed between unpacking and checking. The disk may be failing or "
+                           "another program (an antivirus) altered it; repair again."),
+                        problem};
+    }
+    co_return Ok{};
+}
+
+Status Repairer::commit(Run &run)
+{
+    bool anything = !run.staged.isEmpty();
+    for (const RepairItem &item : run.report.before)
+        anything = anything || item.fix == RepairItem::Fix::MoveBack || item.fix == RepairItem::Fix::Relink;
+    if (!anything)
+        return Ok{};
+    if (auto s = enter(run, RepairStep::Commit); !s)
+        return s;
+
+    // Every change is a rename (or a new link) with its inverse, undone in reverse on failure.
+    struct Undo {
+        enum Kind { Rename, RemoveLink, RemoveDir } kind;
+        QString a; // Rename: current place; RemoveLink / RemoveDir: the path
+        QString b; // Rename: where it goes back to
+    };
+    QList<Undo> undo;
+    auto rollback = [&] {
+        for (auto it = undo.crbegin(); it != undo.crend(); ++it) {
+            if (it->kind == Undo::Rename)
+                QFile::rename(it->a, it->b);
+            else if (it->kind == Undo::RemoveLink)
+                QFile::remove(it->a);
+            else
+                QDir().rmdir(it->a);
+        }
+    };
+    auto makeParent = [&](const QString &file) {
+        QStringList made;
+        for (QString dir = QFileInfo(file).absolutePath(); !QFileInfo::exists(dir); dir = QFileInfo(dir).absolutePath())
+            made.prepend(dir);
+        for (const QString &dir : made) {
+            if (!QDir().mkdir(dir))
+                return false;
+            undo.append({Undo::RemoveDir, dir, {}});
+        }
+        return true;
+    };
+    const QString oldFolder = run.hostStaging + QStringLiteral("/old/");
+    for (const StagedFile &f : run.staged) {
+        const QString target = run.hostEnv + u'/' + f.path;
+        if (QFileInfo::exists(target) || QFileInfo(target).isSymLink()) {
+            const QString old = oldFolder + f.path;
+            QDir().mkpath(QFileInfo(old).absolutePath());
+            if (!QFile::rename(target, old)) {
+                rollback();
+                return Error{QStringLiteral("commit_failed"),
+                             tr("%1 is in use. Close every program started from the environment (Python, Jupyter, "
+                                "shells) and repair again.").arg(f.path),
+                             target};
+            }
+            undo.append({Undo::Rename, old, target});
+        }
+        if (!makeParent(target) || !QFile::rename(f.staged, target)) {
+            rollback();
+            return writeError(f.path, target);
+        }
+        undo.append({Undo::Rename, target, f.staged});
+    }
+    for (const RepairItem &item : run.report.before) {
+        const QString target = run.hostEnv + u'/' + item.path;
+        if (item.fix == RepairItem::Fix::MoveBack) {
+            const QString from = run.hostEnv + u'/' + item.foundAt;
+            if (!makeParent(target) || !QFile::rename(from, target)) {
+                rollback();
+                return writeError(item.path, from);
+            }
+            undo.append({Undo::Rename, target, from});
+        } else if (item.fix == RepairItem::Fix::Relink) {
+            QString linkTarget;
+            for (const RecordedFile &f : run.record.files) {
+                if (f.path == item.path)
+                    linkTarget = f.linkTarget;
+            }
+            if (QFileInfo::exists(target)) {
+                const QString old = oldFolder + item.path;
+                QDir().mkpath(QFileInfo(old).absolutePath());
+                if (!QFile::rename(target, old)) {
+                    rollback();
+                    return writeError(item.path, target);
+                }
+                undo.append({Undo::Rename, old, target});
+            }
+            if (linkTarget.contains(u'/') || !makeParent(target) || !QFile::link(linkTarget, target)) {
+                rollback();
+                return writeError(item.path, QStringLiteral("link -> %1").arg(linkTarget));
+            }
+            undo.append({Undo::RemoveLink, target, {}});
+        }
+    }
+    // Committed. A launcher someone edited is kept beside the new one, as the installer does.
+    for (const StagedFile &f : run.staged) {
+        if (!f.keepOld)
+            continue;
+        QString backup = run.hostEnv + u'/' + f.path + QStringLiteral(".user-backup");
+        for (int n = 2; QFileInfo::exists(backup); ++n)
+            backup = run.hostEnv + u'/' + f.path + QStringLiteral(".user-backup-%1").arg(n);
+        if (QFile::rename(oldFolder + f.path, backup))
+            log(run, QStringLiteral("kept your edited %1 as %2").arg(f.path, QDir(run.hostEnv).relativeFilePath(backup)));
+    }
+    log(run, QStringLiteral("repaired %1 files").arg(run.report.before.size()));
+    return Ok{};
+}
+
+void Repairer::registerKernel(Run &run)
+{
+    // The user's own Jupyter folder, not a system one: the only thing outside the environment
+    // repair touches, and the report says so.
+    if (run.record.kernelFolder.isEmpty())
+        return;
+    const QString target = SystemView::join(run.record.kernelFolder, QStringLiteral("kernel.json"));
+    const QString host = m_system.hostPath(target);
+    QFile ours(run.hostEnv + QStringLiteral("/kernel/kernel.json"));
+    if (host.isEmpty() || !ours.open(QIODevice::ReadOnly))
+        return;
+    const QByteArray bytes = ours.readAll();
+    QFile registered(host);
+    if (registered.open(QIODevice::ReadOnly) && registered.readAll() == bytes)
+        return;
+    registered.close();
+    if (run.options.dryRun) {
+        run.report.outside.append(tr("Would register the Jupyter kernel again in %1 (your user's Jupyter folder).")
+                                      .arg(run.record.kernelFolder));
+        return;
+    }
+    if (writeBytes(host, bytes, false)) {
+        run.report.outside.append(tr("Registered the Jupyter kernel again in %1 (your user's Jupyter folder).")
+                                      .arg(run.record.kernelFolder));
+        log(run, QStringLiteral("kernelspec written to %1").arg(target));
+    } else {
+        run.report.outside.append(tr("The Jupyter kernel could not be registered in %1. Start Jupyter with "
+                                     "start-jupyter instead.").arg(run.record.kernelFolder));
+    }
+}
+
+void Repairer::judgeFindings(Run &run)
+{
+    QSet<QString> repairedNames;
+    QSet<QString> recordedNames;
+    for (const RepairItem &i : run.report.before) {
+        if (i.fix != RepairItem::Fix::None)
+            repairedNames.insert(i.path.section(u'/', -1).toLower());
+    }
+    for (const RecordedFile &f : run.record.files)
+        recordedNames.insert(f.path.section(u'/', -1).toLower());
+
+    for (const DoctorFinding &finding : run.options.findings) {
+        RepairFindingOutcome outcome;
+        outcome.id = finding.id;
+        outcome.cause = finding.cause;
+        outcome.note = finding.fix.translated;
+        for (const DoctorAction &action : finding.actions) {
+            const QString library = action.params.value(QStringLiteral("library")).toString().toLower();
+            if (action.type == u"rewrite_kernelspec" && !run.record.kernelFolder.isEmpty()) {
+                outcome.handled = true;
+                outcome.note = tr("The environment's Jupyter kernel is registered as installed.");
+            } else if (action.type == u"prepend_path" && !run.record.launchers.isEmpty()) {
+                outcome.handled = true;
+                outcome.note = tr("The environment's launchers put its own libraries first. Start Python and "
+                                  "Jupyter with start-python and start-jupyter.");
+            } else if ((action.type == u"place_file" || action.type == u"fetch_library") && !library.isEmpty()
+                       && recordedNames.contains(library)) {
+                outcome.handled = true;
+                outcome.note = repairedNames.contains(library)
+                                   ? tr("%1 was restored from NVIDIA's archive.").arg(library)
+                                   : tr("The environment's own %1 is in place and unchanged.").arg(library);
+            } else if (action.type == u"remove_copy") {
+                outcome.note = tr("%1 is outside the environment; tfsetup does not change system folders. %2")
+                                   .arg(action.params.value(QStringLiteral("path")).toString(), finding.fix.translated);
+            } else if (action.type == u"verify" && run.options.catalog) {
+                outcome.handled = true;
+                outcome.note = tr("Verified after the repair.");
+            }
+            if (outcome.handled)
+                break;
+        }
+        run.report.findings.append(outcome);
+    }
+}
+
+} // namespace tfsetup::core
