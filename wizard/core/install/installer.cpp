@@ -396,7 +396,9 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
     for (const InstallArtifact &a : run.spec.artifacts) {
         if (a.kind == u"wheelhouse" || a.kind == u"python")
             continue;
-        const Result<QByteArray> digest = co_await QtConcurrent::run(&hashArtifact, a.path, m_cancel);
+        // Named futures: g++ 12 destroys temporaries of a co_await expression twice.
+        QFuture<Result<QByteArray>> hashing = QtConcurrent::run(&hashArtifact, a.path, m_cancel);
+        const Result<QByteArray> digest = co_await hashing;
         if (m_cancel->load())
             co_return cancelledError();
         if (!digest || *digest != a.sha256) {
@@ -472,7 +474,8 @@ QCoro::Task<Status> Installer::extractAndPlace(Run &run)
         const QString dest = run.hostUnpack + u'/' + QString::number(index++);
         QDir().mkpath(dest);
         log(run, QStringLiteral("unpacking %1").arg(QFileInfo(a.path).fileName()));
-        const Result<QList<ExtractedEntry>> entries = co_await QtConcurrent::run(&extractArchive, a.path, dest, m_cancel);
+        QFuture<Result<QList<ExtractedEntry>>> extracting = QtConcurrent::run(&extractArchive, a.path, dest, m_cancel);
+        const Result<QList<ExtractedEntry>> entries = co_await extracting;
         if (!entries)
             co_return entries.error();
         unpacked.append({a, *entries});
@@ -708,7 +711,8 @@ QCoro::Task<Status> Installer::verifyStaging(Run &run)
 {
     if (auto s = enter(run, InstallStep::Verify); !s)
         co_return s;
-    const QString problem = co_await QtConcurrent::run(&checkFiles, run.hostStaging, run.record.files, m_cancel);
+    QFuture<QString> checking = QtConcurrent::run(&checkFiles, run.hostStaging, run.record.files, m_cancel);
+    const QString problem = co_await checking;
     if (m_cancel->load())
         co_return cancelledError();
     if (!problem.isEmpty()) {
@@ -814,7 +818,8 @@ QCoro::Task<bool> Installer::isComplete(const InstallSpec &spec, const QString &
     const auto record = EnvironmentRecord::read(hostTarget);
     if (!record || record->fingerprint != spec.fingerprint())
         co_return false;
-    const QString problem = co_await QtConcurrent::run(&checkFiles, hostTarget, record->files, CancelFlag());
+    QFuture<QString> checking = QtConcurrent::run(&checkFiles, hostTarget, record->files, CancelFlag());
+    const QString problem = co_await checking;
     if (!problem.isEmpty())
         co_return false;
     if (!spec.pythonInterpreter.isEmpty() && !QFileInfo::exists(LauncherWriter::venvPython(
