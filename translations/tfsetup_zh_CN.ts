@@ -2,6 +2,212 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ArchiveReader</name>
+    <message>
+        <source>The archive %1 contains an entry that could write outside its folder, so nothing from it was installed. Download it again from the official site; if this keeps happening, the mirror serves a tampered file.</source>
+        <translation>压缩包 %1 中有一个条目可能会写到其所在文件夹之外，因此其中的任何内容都没有安装。请从官方网站重新下载；如果问题反复出现，说明该镜像提供的是被篡改过的文件。</translation>
+    </message>
+    <message>
+        <source>Cannot open the archive %1. Download it again; it may be incomplete.</source>
+        <translation>无法打开压缩包 %1。请重新下载；它可能不完整。</translation>
+    </message>
+    <message>
+        <source>The archive %1 is damaged. Download it again.</source>
+        <translation>压缩包 %1 已损坏。请重新下载。</translation>
+    </message>
+    <message>
+        <source>Unpacking was cancelled.</source>
+        <translation>解压已取消。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space and the permissions of the install folder.</source>
+        <translation>无法写入 %1。请检查磁盘剩余空间以及安装文件夹的权限。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1. Check the permissions of the install folder.</source>
+        <translation>无法创建文件夹 %1。请检查安装文件夹的权限。</translation>
+    </message>
+    <message>
+        <source>Cannot create the link %1. The install folder must be on a disk that supports links (not FAT or a network share).</source>
+        <translation>无法创建链接 %1。安装文件夹所在的磁盘必须支持链接（不能是 FAT 格式或网络共享）。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space on the disk.</source>
+        <translation>无法写入 %1。请检查磁盘剩余空间。</translation>
+    </message>
+</context>
+<context>
+    <name>ArchiveWriter</name>
+    <message>
+        <source>Cannot create the archive %1.</source>
+        <translation>无法创建压缩包 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot add %1 to the archive.</source>
+        <translation>无法将 %1 添加到压缩包中。</translation>
+    </message>
+    <message>
+        <source>Cannot finish the archive.</source>
+        <translation>无法完成压缩包的写入。</translation>
+    </message>
+</context>
+<context>
+    <name>ArtifactList</name>
+    <message>
+        <source>no checksum</source>
+        <translation>无校验和</translation>
+    </message>
+    <message>
+        <source>(optional)</source>
+        <translation>（可选）</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ArtifactResolver</name>
+    <message>
+        <source>The plan file has no recommended plan, so there is nothing to fetch. Run tfsetup plan again with other choices.</source>
+        <translation>方案文件中没有推荐方案，因此没有需要下载的内容。请换用其他选项重新运行 tfsetup plan。</translation>
+    </message>
+    <message>
+        <source>The plan file does not name a route and a TensorFlow version. Give the output of tfsetup plan --json.</source>
+        <translation>方案文件中没有指明路线和 TensorFlow 版本。请提供 tfsetup plan --json 的输出。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s manifest %1 could not be fetched and verified from any mirror. Check the internet connection or the mirror settings.</source>
+        <translation>无法从任何镜像获取并验证 NVIDIA 的清单文件 %1。请检查网络连接或镜像设置。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA redistributable manifest is known for CUDA %1. Use the full installer route (--cuda-from installer) instead.</source>
+        <translation>没有已知的 CUDA %1 的 NVIDIA 可再发行组件清单。请改用完整安装程序路线（--cuda-from installer）。</translation>
+    </message>
+    <message>
+        <source>NVIDIA has no redistributable archives for CUDA %1. tfsetup uses the CUDA %2 archives instead: they provide the same library names, but this combination is outside TensorFlow&apos;s tested configuration. For the tested toolkit, choose the full CUDA %1 installer (needs administrator rights).</source>
+        <translation>NVIDIA 没有为 CUDA %1 提供可再分发的压缩包。tfsetup 改用 CUDA %2 的压缩包：它们提供相同的库文件名，但这种组合不在 TensorFlow 的官方测试配置之内。如需经过测试的工具包，请选择完整的 CUDA %1 安装程序（需要管理员权限）。</translation>
+    </message>
+    <message>
+        <source>tfsetup has no pinned checksum for NVIDIA&apos;s %1; it was taken from NVIDIA over a verified connection.</source>
+        <translation>tfsetup 没有 NVIDIA 的 %1 的固定校验和；它是通过经过验证的连接从 NVIDIA 获取的。</translation>
+    </message>
+    <message>
+        <source>The sources catalog does not say which CUDA %1 components TensorFlow needs. Update tfsetup.</source>
+        <translation>来源目录中没有说明 TensorFlow 需要哪些 CUDA %1 组件。请更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s %1 has no %2 for %3.</source>
+        <translation>NVIDIA 的 %1 中没有适用于 %3 的 %2。</translation>
+    </message>
+    <message>
+        <source>tfsetup knows no full installer for CUDA %1. Use the portable route instead.</source>
+        <translation>tfsetup 不知道 CUDA %1 的完整安装程序。请改用便携路线。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s MD5 list for the CUDA %1 installer could not be read, so the installer has no checksum yet. Try again online, or choose to trust it on first use.</source>
+        <translation>无法读取 NVIDIA 为 CUDA %1 安装程序提供的 MD5 列表，因此该安装程序暂时没有校验和。请联网后重试，或选择在首次使用时信任它。</translation>
+    </message>
+    <message>
+        <source>NVIDIA publishes only an MD5 checksum for full installers; MD5 detects damage, not tampering.</source>
+        <translation>NVIDIA 只为完整安装程序发布 MD5 校验和；MD5 只能发现文件损坏，无法发现篡改。</translation>
+    </message>
+    <message>
+        <source>The full CUDA %1 installer changes the whole system and needs administrator rights; the display driver is not installed with it.</source>
+        <translation>完整的 CUDA %1 安装程序会改动整个系统，并且需要管理员权限；它不会同时安装显卡驱动程序。</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 on Windows needs zlibwapi.dll, which NVIDIA does not ship with it. tfsetup does not download it from unofficial sites; see the details.</source>
+        <translation>Windows 上的 cuDNN %1 需要 zlibwapi.dll，但 NVIDIA 没有随 cuDNN 一起提供该文件。tfsetup 不会从非官方网站下载它；请查看详细信息。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s %1 has no cuDNN for %2 and CUDA %3.</source>
+        <translation>NVIDIA 的 %1 中没有适用于 %2 和 CUDA %3 的 cuDNN。</translation>
+    </message>
+    <message>
+        <source>tfsetup knows no download of cuDNN %1 for %2.</source>
+        <translation>tfsetup 不知道适用于 %2 的 cuDNN %1 的下载地址。</translation>
+    </message>
+    <message>
+        <source>NVIDIA publishes no checksum for cuDNN %1 (%2), and tfsetup knows no independent one. It can only be used if you choose to trust the file on first use.</source>
+        <translation>NVIDIA 没有公布 cuDNN %1（%2）的校验和，tfsetup 也不知道其他独立来源的校验和。只有当你选择在首次使用时信任该文件，才能使用它。</translation>
+    </message>
+    <message>
+        <source>NVIDIA publishes no checksum for cuDNN %1; tfsetup checks it against an independently recorded SHA-256.</source>
+        <translation>NVIDIA 没有为 cuDNN %1 发布校验和；tfsetup 会用一个独立记录的 SHA-256 校验和来核对它。</translation>
+    </message>
+    <message>
+        <source>Python %1 is not installed. Install it with the system&apos;s package manager; tfsetup has no pinned relocatable Python for Linux yet.</source>
+        <translation>没有安装 Python %1。请用系统的包管理器安装它；tfsetup 目前还没有适用于 Linux 的固定版本可移植 Python。</translation>
+    </message>
+    <message>
+        <source>tfsetup knows no python.org installer for Python %1.</source>
+        <translation>tfsetup 不知道有适用于 Python %1 的 python.org 安装程序。</translation>
+    </message>
+    <message>
+        <source>tfsetup has no pinned checksum for %1. Compare it with the checksum on python.org&apos;s release page, or choose to trust it on first use.</source>
+        <translation>tfsetup 没有 %1 的预置校验和。请将它与 python.org 发布页面上的校验和进行比对，或选择在首次使用时信任它。</translation>
+    </message>
+</context>
+<context>
+    <name>Bundle</name>
+    <message>
+        <source>Cannot write %1. Check that the bundle folder is writable and has free space.</source>
+        <translation>无法写入 %1。请检查离线包文件夹是否可写、是否还有剩余空间。</translation>
+    </message>
+    <message>
+        <source>%1 is not a tfsetup bundle (it has no bundle.json). Choose the folder that tfsetup bundle wrote.</source>
+        <translation>%1 不是 tfsetup 离线包（其中没有 bundle.json）。请选择由 tfsetup bundle 生成的文件夹。</translation>
+    </message>
+    <message>
+        <source>The bundle description %1 is damaged or from an unknown tfsetup version. Write the bundle again.</source>
+        <translation>离线包描述文件 %1 已损坏，或来自未知版本的 tfsetup。请重新生成离线包。</translation>
+    </message>
+    <message>
+        <source>Checking the bundle was cancelled.</source>
+        <translation>离线包检查已取消。</translation>
+    </message>
+    <message>
+        <source>These files in the bundle do not match their checksums and were not used: %1. Copy the bundle again from the machine that wrote it.</source>
+        <translation>离线包中的以下文件与其校验和不符，未被使用：%1。请从生成该离线包的计算机上重新复制。</translation>
+    </message>
+    <message>
+        <source>These files are missing from the bundle: %1. Copy the whole bundle folder.</source>
+        <translation>离线包中缺少以下文件：%1。请复制整个离线包文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>BundleWriter</name>
+    <message>
+        <source>Cannot create the bundle folder %1.</source>
+        <translation>无法创建离线包文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>The artifact %1 has an unsafe path.</source>
+        <translation>文件 %1 的路径不安全。</translation>
+    </message>
+    <message>
+        <source>No official checksum exists for %1. Nothing was downloaded. If you accept these files as they are served now, run again with --trust-on-first-use; their checksums will be recorded in the bundle.</source>
+        <translation>%1 没有官方校验和。没有下载任何内容。如果你接受这些文件当前提供的样子，请加上 --trust-on-first-use 重新运行；它们的校验和会被记录到离线包中。</translation>
+    </message>
+    <message>
+        <source>Trusted on first use: no published checksum exists; this SHA-256 was recorded when the bundle was written.</source>
+        <translation>首次使用时信任：没有公开发布的校验和；此 SHA-256 是在写入离线包时记录的。</translation>
+    </message>
+    <message>
+        <source>%1 could not be downloaded from any source. Check the connection and the mirrors.</source>
+        <translation>无法从任何来源下载 %1。请检查网络连接和镜像。</translation>
+    </message>
+    <message>
+        <source>pip could not download %1 from %2. Check the index address (mirror) and that wheels exist for this Python and system.</source>
+        <translation>pip 无法从 %2 下载 %1。请检查索引地址（镜像），并确认存在适用于此 Python 和系统的 wheel 包。</translation>
+    </message>
+    <message>
+        <source>pip downloaded no wheel for %1.</source>
+        <translation>pip 没有为 %1 下载任何 wheel。</translation>
+    </message>
+</context>
+<context>
     <name>CacheText</name>
     <message>
         <source>The cached copy %1 does not match its checksum and was set aside as %2. It will be downloaded again.</source>
@@ -272,6 +478,340 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
         <source>The hardware file %1 is not a JSON object like the output of tfsetup detect --json.</source>
         <translation>硬件文件 %1 不是 JSON 对象（应与 tfsetup detect --json 的输出格式相同）。</translation>
     </message>
+    <message>
+        <source>Use this language (en, zh_CN) instead of the system&apos;s.</source>
+        <translation>使用此语言（en、zh_CN），而不是系统语言。</translation>
+    </message>
+    <message>
+        <source>Open the setup wizard.</source>
+        <translation>打开安装向导。</translation>
+    </message>
+    <message>
+        <source>Write the bundle into folder DIR.</source>
+        <translation>将离线包写入文件夹 DIR。</translation>
+    </message>
+    <message>
+        <source>Only check the bundle in DIR: every file against its checksum.</source>
+        <translation>只检查 DIR 中的离线包：逐一核对每个文件的校验和。</translation>
+    </message>
+    <message>
+        <source>Accept files for which no official checksum exists as they are served now, and record their checksums in the bundle.</source>
+        <translation>对于没有官方校验和的文件，接受其当前提供的样子，并将其校验和记录到离线包中。</translation>
+    </message>
+    <message>
+        <source>Leave out the pip wheels.</source>
+        <translation>不包含 pip wheel 文件。</translation>
+    </message>
+    <message>
+        <source>The Python that runs pip download (default python3).</source>
+        <translation>用于运行 pip download 的 Python（默认为 python3）。</translation>
+    </message>
+    <message>
+        <source>Download wheels for this platform tag (win_amd64, manylinux2014_x86_64, …). May be repeated.</source>
+        <translation>下载适用于此平台标签（win_amd64、manylinux2014_x86_64 等）的 wheel 包。可多次指定。</translation>
+    </message>
+    <message>
+        <source>Write a folder with every file a plan needs, their checksums and a pip wheelhouse, for machines without internet (install --offline --from DIR). Served by any web server, the folder is also a lab mirror.</source>
+        <translation>生成一个文件夹，包含某个方案所需的全部文件、它们的校验和以及一个 pip wheelhouse，供没有网络的计算机使用（install --offline --from DIR）。该文件夹由任意 Web 服务器提供访问时，也可以作为实验室镜像。</translation>
+    </message>
+    <message>
+        <source>All %1 files of the bundle match their checksums.
+</source>
+        <translation>离线包中的全部 %1 个文件都与其校验和相符。
+</translation>
+    </message>
+    <message>
+        <source>Give --out DIR (or --verify DIR).
+</source>
+        <translation>请提供 --out DIR（或 --verify DIR）。
+</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>Wrote %1 files to %2
+</source>
+        <translation>已将 %1 个文件写入 %2
+</translation>
+    </message>
+    <message>
+        <source>Open the setup wizard (the default), also over a --root folder</source>
+        <translation>打开安装向导（默认），也可用于 --root 文件夹</translation>
+    </message>
+    <message>
+        <source>Install an environment as a lab profile describes it, without questions</source>
+        <translation>按照实验室配置文件的描述安装环境，无需回答任何问题</translation>
+    </message>
+    <message>
+        <source>Prove an environment works: load its GPU libraries, then compute on the GPU</source>
+        <translation>验证环境是否可用：加载其 GPU 库，然后在 GPU 上进行计算</translation>
+    </message>
+    <message>
+        <source>List the official files of a plan with their checksums (mirrors, lab servers)</source>
+        <translation>列出某个方案的官方文件及其校验和（用于镜像、实验室服务器）</translation>
+    </message>
+    <message>
+        <source>Write an offline bundle of a plan&apos;s files for machines without internet</source>
+        <translation>为没有网络的计算机生成包含某个方案所需文件的离线包</translation>
+    </message>
+    <message>
+        <source>Explain why TensorFlow does not use the GPU, from this machine and a log</source>
+        <translation>根据本机情况和日志，解释 TensorFlow 为什么没有使用 GPU</translation>
+    </message>
+    <message>
+        <source>Repair an environment: restore damaged or moved files, launchers and kernel, then verify</source>
+        <translation>修复环境：恢复损坏或被移动的文件、启动脚本和内核，然后进行验证</translation>
+    </message>
+    <message>
+        <source>Cannot read the log %1. Check the path, or paste the log into a text file first.</source>
+        <translation>无法读取日志 %1。请检查路径，或先把日志粘贴到一个文本文件中。</translation>
+    </message>
+    <message>
+        <source>Check the Python environment in DIR (a venv or conda environment).</source>
+        <translation>检查 DIR 中的 Python 环境（venv 或 conda 环境）。</translation>
+    </message>
+    <message>
+        <source>The TensorFlow VERSION meant to run, when no --env says it (&quot;2.10&quot;).</source>
+        <translation>当没有 --env 指明时，要运行的 TensorFlow VERSION（如 &quot;2.10&quot;）。</translation>
+    </message>
+    <message>
+        <source>The environment is meant to run on the CPU: GPU messages are only explained.</source>
+        <translation>该环境设计为在 CPU 上运行：GPU 相关消息仅作解释。</translation>
+    </message>
+    <message>
+        <source>Read a TensorFlow log or traceback from FILE (&quot;-&quot; reads it from the input) and name its causes.</source>
+        <translation>从 FILE 读取 TensorFlow 日志或错误回溯（&quot;-&quot; 表示从标准输入读取），并指出其原因。</translation>
+    </message>
+    <message>
+        <source>Also write a report to FILE with your user name and home folder masked, in your language and in English, ready to paste into a chat or an issue.</source>
+        <translation>同时将报告写入 FILE，其中你的用户名和主文件夹会被隐去；报告包含你的语言和英文两个版本，可直接粘贴到聊天或 issue 中。</translation>
+    </message>
+    <message>
+        <source>Print the findings as one JSON document.</source>
+        <translation>以单个 JSON 文档输出发现的问题。</translation>
+    </message>
+    <message>
+        <source>Find out why TensorFlow does not use the GPU: check the machine, an environment and a log, and say what to do.</source>
+        <translation>找出 TensorFlow 没有使用 GPU 的原因：检查本机、环境和日志，并说明该怎么做。</translation>
+    </message>
+    <message>
+        <source>The environment folder %1 does not exist. Give the folder that holds the environment&apos;s python.</source>
+        <translation>环境文件夹 %1 不存在。请指定存放该环境 python 的文件夹。</translation>
+    </message>
+    <message>
+        <source>Install what the lab profile FILE describes.</source>
+        <translation>安装实验室配置文件 FILE 所描述的环境。</translation>
+    </message>
+    <message>
+        <source>Do not ask: install now (for unattended roll-outs).</source>
+        <translation>不询问，立即安装（用于无人值守的批量部署）。</translation>
+    </message>
+    <message>
+        <source>Put the environment in DIR instead of the profile&apos;s folder.</source>
+        <translation>将环境放在 DIR 中，而不是配置文件指定的文件夹中。</translation>
+    </message>
+    <message>
+        <source>Use only the files of the bundle given with --from; no network.</source>
+        <translation>只使用 --from 指定的离线包中的文件；不使用网络。</translation>
+    </message>
+    <message>
+        <source>The offline bundle folder (with artifacts.json).</source>
+        <translation>离线包文件夹（包含 artifacts.json）。</translation>
+    </message>
+    <message>
+        <source>Print the result as one JSON document.</source>
+        <translation>以单个 JSON 文档输出结果。</translation>
+    </message>
+    <message>
+        <source>Install a TensorFlow environment without questions, as a lab profile describes it.</source>
+        <translation>按照实验室配置文件的描述安装 TensorFlow 环境，无需回答任何问题。</translation>
+    </message>
+    <message>
+        <source>Give the lab profile with --profile FILE. Without one, start tfsetup without a command to use the wizard.</source>
+        <translation>请用 --profile FILE 指定实验室配置文件。如果没有配置文件，请不带命令启动 tfsetup 以使用向导。</translation>
+    </message>
+    <message>
+        <source>--offline and --from BUNDLE go together.</source>
+        <translation>--offline 和 --from BUNDLE 需要一起使用。</translation>
+    </message>
+    <message>
+        <source>This would install &quot;%1&quot; (TensorFlow %2, %3) into %4.
+Run again with --yes to install.
+</source>
+        <translation>将会把“%1”（TensorFlow %2，%3）安装到 %4。
+加上 --yes 重新运行即可安装。
+</translation>
+    </message>
+    <message>
+        <source>The environment %1 was already complete; nothing changed.
+</source>
+        <translation>环境 %1 已经是完整的，未做任何更改。
+</translation>
+    </message>
+    <message>
+        <source>Installed %1.
+</source>
+        <translation>已安装 %1。
+</translation>
+    </message>
+    <message>
+        <source>Start it with:
+</source>
+        <translation>启动方式：
+</translation>
+    </message>
+    <message>
+        <source>The environment folder to repair (the one holding environment.json).</source>
+        <translation>要修复的环境文件夹（包含 environment.json 的那个）。</translation>
+    </message>
+    <message>
+        <source>Only say what would be repaired; change and download nothing.</source>
+        <translation>只说明会修复哪些内容；不做任何更改，也不下载任何内容。</translation>
+    </message>
+    <message>
+        <source>A TensorFlow log or traceback (FILE): the doctor reads it and repair acts on what applies to the environment.</source>
+        <translation>TensorFlow 日志或错误回溯（FILE）：doctor 会读取它，repair 会处理其中与该环境相关的问题。</translation>
+    </message>
+    <message>
+        <source>The folder with earlier downloads (default: tfsetup&apos;s download folder).</source>
+        <translation>存放之前下载内容的文件夹（默认：tfsetup 的下载文件夹）。</translation>
+    </message>
+    <message>
+        <source>Download through this proxy (http://host:port).</source>
+        <translation>通过此代理下载（http://host:port）。</translation>
+    </message>
+    <message>
+        <source>Do not run verify after the repair.</source>
+        <translation>修复后不运行 verify。</translation>
+    </message>
+    <message>
+        <source>The library probe to use (default: beside tfsetup).</source>
+        <translation>要使用的库探测程序（默认：tfsetup 所在位置的那个）。</translation>
+    </message>
+    <message>
+        <source>Repair an environment: check every installed file against environment.json, take back what is missing or damaged from NVIDIA&apos;s archives, move misplaced files back, write the launchers and the Jupyter kernel again, then verify.</source>
+        <translation>修复环境：根据 environment.json 检查每个已安装的文件，从 NVIDIA 的压缩包中重新取回缺失或损坏的文件，把放错位置的文件移回原处，重新写入启动脚本和 Jupyter 内核，然后进行验证。</translation>
+    </message>
+    <message>
+        <source>Give the environment to repair with --env DIR. &quot;tfsetup wizard&quot; finds them for you.</source>
+        <translation>请用 --env DIR 指定要修复的环境。“tfsetup wizard”可以帮你找到它们。</translation>
+    </message>
+    <message>
+        <source>Cannot read the log %1.</source>
+        <translation>无法读取日志 %1。</translation>
+    </message>
+    <message>
+        <source>Resolve the plan in FILE (the output of tfsetup plan --json).</source>
+        <translation>解析 FILE 中的方案（tfsetup plan --json 的输出）。</translation>
+    </message>
+    <message>
+        <source>Without --plan: the TensorFlow VERSION (&quot;2.10&quot;).</source>
+        <translation>不使用 --plan 时：TensorFlow 版本 VERSION（如 &quot;2.10&quot;）。</translation>
+    </message>
+    <message>
+        <source>Without --plan: the target system, windows or linux.</source>
+        <translation>未指定 --plan 时：目标系统，windows 或 linux。</translation>
+    </message>
+    <message>
+        <source>Without --plan: the ROUTE (windows-native, linux-toolkit, linux-pip, …).</source>
+        <translation>不使用 --plan 时：指定 ROUTE 路线（windows-native、linux-toolkit、linux-pip 等）。</translation>
+    </message>
+    <message>
+        <source>Without --plan: a Python VERSION to install as well (&quot;3.10&quot;).</source>
+        <translation>不使用 --plan 时：同时安装的 Python 版本 VERSION（如 &quot;3.10&quot;）。</translation>
+    </message>
+    <message>
+        <source>Fetch from this mirror first: a URL or folder laid out like NVIDIA&apos;s server, or python=URL, pypi=URL or a PyPI preset (pypi=tuna). May be repeated.</source>
+        <translation>优先从此镜像下载：可以是目录结构与 NVIDIA 服务器相同的 URL 或文件夹，也可以是 python=URL、pypi=URL 或 PyPI 预设（pypi=tuna）。可多次指定。</translation>
+    </message>
+    <message>
+        <source>redist: portable archives, no administrator rights (default); installer: NVIDIA&apos;s full installer, with nvcc, needs administrator rights.</source>
+        <translation>redist：便携压缩包，不需要管理员权限（默认）；installer：NVIDIA 的完整安装程序，包含 nvcc，需要管理员权限。</translation>
+    </message>
+    <message>
+        <source>Also list optional parts (CUPTI for the profiler).</source>
+        <translation>同时列出可选组件（用于性能分析器的 CUPTI）。</translation>
+    </message>
+    <message>
+        <source>Treat URL as the official server of ORIGIN (nvidia, python, pypi), for labs that re-host it under the same layout.</source>
+        <translation>把 URL 当作 ORIGIN（nvidia、python、pypi）的官方服务器，适用于按相同目录结构重新托管这些文件的实验室。</translation>
+    </message>
+    <message>
+        <source>Also trust the certificates in this PEM file.</source>
+        <translation>同时信任此 PEM 文件中的证书。</translation>
+    </message>
+    <message>
+        <source>Cannot read the plan file %1.</source>
+        <translation>无法读取方案文件 %1。</translation>
+    </message>
+    <message>
+        <source>Give --plan FILE, or all of --tf VERSION, --os windows|linux and --route ROUTE.
+</source>
+        <translation>请提供 --plan FILE，或者同时提供 --tf VERSION、--os windows|linux 和 --route ROUTE。
+</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 is not in the tested configurations for %2.</source>
+        <translation>TensorFlow %1 不在 %2 的官方测试配置中。</translation>
+    </message>
+    <message>
+        <source>--cuda-from takes redist or installer.</source>
+        <translation>--cuda-from 的取值为 redist 或 installer。</translation>
+    </message>
+    <message>
+        <source>--origin takes ORIGIN=URL, for example nvidia=https://lab.example/nvidia.</source>
+        <translation>--origin 的格式为 ORIGIN=URL，例如 nvidia=https://lab.example/nvidia。</translation>
+    </message>
+    <message>
+        <source>Print the artifact list as one JSON document.</source>
+        <translation>以单个 JSON 文档输出文件列表。</translation>
+    </message>
+    <message>
+        <source>List the exact official files a plan needs, each with the checksum that will be accepted, and where they are fetched from.</source>
+        <translation>列出某个方案所需的确切官方文件，以及每个文件会被接受的校验和和下载来源。</translation>
+    </message>
+    <message>
+        <source>The environment folder to verify (the one holding environment.json).</source>
+        <translation>要验证的环境文件夹（包含 environment.json 的那个）。</translation>
+    </message>
+    <message>
+        <source>Run Python through FILE (the environment&apos;s start-python launcher) instead of the one the environment names.</source>
+        <translation>通过 FILE（该环境的 start-python 启动脚本）运行 Python，而不是使用环境中指定的 Python。</translation>
+    </message>
+    <message>
+        <source>The TensorFlow version to check for, when the environment does not say.</source>
+        <translation>环境中未注明时，要检查的 TensorFlow 版本。</translation>
+    </message>
+    <message>
+        <source>Whose library names to load: windows or linux.</source>
+        <translation>按哪个系统的库文件名加载：windows 或 linux。</translation>
+    </message>
+    <message>
+        <source>The CUDA version TensorFlow was built with.</source>
+        <translation>构建 TensorFlow 时所用的 CUDA 版本。</translation>
+    </message>
+    <message>
+        <source>The cuDNN version TensorFlow was built with.</source>
+        <translation>构建 TensorFlow 时所用的 cuDNN 版本。</translation>
+    </message>
+    <message>
+        <source>A folder that holds the environment&apos;s own copies of the libraries (repeatable).</source>
+        <translation>存放该环境自带库副本的文件夹（可多次指定）。</translation>
+    </message>
+    <message>
+        <source>The environment is meant to run on the processor.</source>
+        <translation>该环境预期在处理器（CPU）上运行。</translation>
+    </message>
+    <message>
+        <source>Prove that an environment works: load every GPU library TensorFlow will load, then import TensorFlow and compute on the GPU. Names the first step that fails and what to do.</source>
+        <translation>证明环境可以正常工作：加载 TensorFlow 会加载的每个 GPU 库，然后导入 TensorFlow 并在 GPU 上进行计算。如有失败，会指出第一个失败的步骤以及解决办法。</translation>
+    </message>
+    <message>
+        <source>Give --env DIR, or say what to check with --launcher FILE and --tf VERSION.</source>
+        <translation>请提供 --env DIR，或者用 --launcher FILE 和 --tf VERSION 指定要检查的内容。</translation>
+    </message>
 </context>
 <context>
     <name>CudaDriver</name>
@@ -286,6 +826,103 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
     <message>
         <source>CUDA could not list the GPUs. Restart the computer; if that does not help, reinstall the NVIDIA driver.</source>
         <translation>CUDA 无法列出 GPU。请重启计算机；如果仍然不行，请重新安装 NVIDIA 驱动程序。</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadText</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentInfo</name>
+    <message>
+        <source>The environment folder %1 does not exist. Give the folder tfsetup installed into.</source>
+        <translation>环境文件夹 %1 不存在。请指定 tfsetup 安装到的文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 is damaged (not a JSON object). Run tfsetup repair --env %2.</source>
+        <translation>%1 已损坏（不是 JSON 对象）。请运行 tfsetup repair --env %2。</translation>
+    </message>
+    <message>
+        <source>%1 has neither an environment.json nor a start-python launcher, so it is not an environment tfsetup made. Give the right folder, or name a launcher with --launcher.</source>
+        <translation>%1 中既没有 environment.json，也没有 start-python 启动脚本，因此它不是 tfsetup 创建的环境。请指定正确的文件夹，或用 --launcher 指定启动脚本。</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentRecord</name>
+    <message>
+        <source>This environment was made by a newer tfsetup. Update tfsetup to change it.</source>
+        <translation>此环境是由更新版本的 tfsetup 创建的。请先更新 tfsetup 再修改它。</translation>
+    </message>
+    <message>
+        <source>The environment record is damaged. Install the environment again.</source>
+        <translation>环境记录已损坏。请重新安装该环境。</translation>
+    </message>
+    <message>
+        <source>This folder has no environment record. Install the environment again.</source>
+        <translation>此文件夹中没有环境记录。请重新安装该环境。</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>none (this environment runs on the CPU)</source>
+        <translation>无（此环境在 CPU 上运行）</translation>
+    </message>
+    <message>
+        <source>TensorFlow environment &quot;%1&quot;</source>
+        <translation>TensorFlow 环境“%1”</translation>
+    </message>
+    <message>
+        <source>Paste this into a help request: it says what was installed.</source>
+        <translation>请求帮助时请粘贴以下内容：它说明了安装了哪些东西。</translation>
+    </message>
+    <message>
+        <source>Operating system</source>
+        <translation>操作系统</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>TensorFlow</source>
+        <translation>TensorFlow</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>cuDNN</source>
+        <translation>cuDNN</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver</source>
+        <translation>NVIDIA 驱动程序</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>路线</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>安装时间</translation>
+    </message>
+    <message>
+        <source>tfsetup</source>
+        <translation>tfsetup</translation>
     </message>
 </context>
 <context>
@@ -305,6 +942,78 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
     <message>
         <source>A record of the GPU table %1 lacks a name or a source. Fix the catalog file.</source>
         <translation>GPU 数据表 %1 中有一条记录缺少名称或来源。请修复该目录文件。</translation>
+    </message>
+</context>
+<context>
+    <name>Installer</name>
+    <message>
+        <source>The install was cancelled. Nothing was changed.</source>
+        <translation>安装已取消。没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space and that the install folder is yours.</source>
+        <translation>无法写入 %1。请检查剩余空间，并确认安装文件夹属于你自己。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 (%2)</source>
+        <translation>TensorFlow %1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>LabProfile</name>
+    <message>
+        <source>The lab profile %1 cannot be read or is not valid JSON. Ask the lab administrator for a working copy.</source>
+        <translation>无法读取实验室配置文件 %1，或它不是有效的 JSON。请向实验室管理员索取一份可用的副本。</translation>
+    </message>
+    <message>
+        <source>The lab profile %1 is for another version of tfsetup. Update tfsetup.</source>
+        <translation>实验室配置文件 %1 是为另一个版本的 tfsetup 编写的。请更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The lab profile %1 needs &quot;environment&quot; (letters, digits, . _ + -), &quot;installFolder&quot;, &quot;plan.route&quot; and &quot;plan.requirements&quot;.</source>
+        <translation>实验室配置文件 %1 需要包含 &quot;environment&quot;（字母、数字及 . _ + -）、&quot;installFolder&quot;、&quot;plan.route&quot; 和 &quot;plan.requirements&quot;。</translation>
+    </message>
+    <message>
+        <source>The lab profile names the lock file %1, which cannot be read. Put it beside the profile.</source>
+        <translation>实验室配置文件指定了锁定文件 %1，但无法读取该文件。请把它放在配置文件旁边。</translation>
+    </message>
+    <message>
+        <source>No Python %1 was found on PATH. Install it, or name the interpreter in the profile&apos;s &quot;interpreter&quot;.</source>
+        <translation>在 PATH 中没有找到 Python %1。请安装它，或在配置文件的 &quot;interpreter&quot; 中指定解释器。</translation>
+    </message>
+    <message>
+        <source>The offline bundle %1 lacks %2. Make the bundle again.</source>
+        <translation>离线包 %1 缺少 %2。请重新生成离线包。</translation>
+    </message>
+</context>
+<context>
+    <name>LauncherWriter</name>
+    <message>
+        <source>The launcher templates inside tfsetup are damaged. Reinstall tfsetup.</source>
+        <translation>tfsetup 内置的启动脚本模板已损坏。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The value of %1 cannot be written into a Windows batch file. Choose a folder whose name has no double quote.</source>
+        <translation>%1 的值无法写入 Windows 批处理文件。请选择名称中不含双引号的文件夹。</translation>
+    </message>
+    <message>
+        <source>A shell with this TensorFlow environment&apos;s Python and CUDA libraries first</source>
+        <translation>一个优先使用此 TensorFlow 环境中的 Python 和 CUDA 库的命令行窗口</translation>
+    </message>
+</context>
+<context>
+    <name>MirrorSet</name>
+    <message>
+        <source>Unknown mirror kind &quot;%1&quot;: use nvidia=, python= or pypi=.</source>
+        <translation>未知的镜像类型“%1”：请使用 nvidia=、python= 或 pypi=。</translation>
+    </message>
+    <message>
+        <source>The mirror &quot;%1&quot; is not a valid address. Give an http(s):// or file:// URL or a folder.</source>
+        <translation>镜像“%1”不是有效的地址。请提供 http(s):// 或 file:// URL，或者一个文件夹。</translation>
+    </message>
+    <message>
+        <source>The mirror folder &quot;%1&quot; does not exist. Check the path, or give an http(s):// URL.</source>
+        <translation>镜像文件夹“%1”不存在。请检查路径，或提供一个 http(s):// URL。</translation>
     </message>
 </context>
 <context>
@@ -343,6 +1052,29 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
     <message>
         <source>The NVIDIA driver could not list the GPUs. Restart the computer; if that does not help, reinstall the NVIDIA driver.</source>
         <translation>NVIDIA 驱动程序无法列出 GPU。请重启计算机；如果仍然不行，请重新安装 NVIDIA 驱动程序。</translation>
+    </message>
+</context>
+<context>
+    <name>PlacementRules</name>
+    <message>
+        <source>The placement rules %1 cannot be read. Reinstall tfsetup.</source>
+        <translation>无法读取放置规则 %1。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The placement rules %1 are damaged. Reinstall tfsetup.</source>
+        <translation>文件放置规则 %1 已损坏。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The placement rules are damaged. Reinstall tfsetup.</source>
+        <translation>文件放置规则已损坏。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>tfsetup does not know where NVIDIA&apos;s files go for %1 with the &quot;%2&quot; layout. Choose another route or update tfsetup.</source>
+        <translation>tfsetup 不知道在“%2”布局下 %1 的 NVIDIA 文件应放在哪里。请选择其他路线，或更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>Two files from NVIDIA&apos;s archives would land on %1. The downloaded archives do not belong together; plan again.</source>
+        <translation>NVIDIA 压缩包中有两个文件会被放到同一位置 %1。下载的这些压缩包不属于同一套组合；请重新制定方案。</translation>
     </message>
 </context>
 <context>
@@ -424,6 +1156,175 @@ Not possible here:
 </source>
         <translation>  - TensorFlow %1（%2 路线）：%3
 </translation>
+    </message>
+</context>
+<context>
+    <name>Probe</name>
+    <message>
+        <source>The library version table %1 cannot be read; the program files are damaged, reinstall tfsetup.</source>
+        <translation>无法读取库版本表 %1；程序文件已损坏，请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The library version table is not valid JSON; reinstall tfsetup.</source>
+        <translation>库版本表不是有效的 JSON；请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The option %1 needs a value.</source>
+        <translation>选项 %1 需要一个值。</translation>
+    </message>
+    <message>
+        <source>--sublibrary takes PARENT&gt;NAME, not &quot;%1&quot;.</source>
+        <translation>--sublibrary 的参数格式应为 PARENT&gt;NAME，而不是 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>Unknown option %1.</source>
+        <translation>未知选项 %1。</translation>
+    </message>
+    <message>
+        <source>The library probe answered with something that is not its report; reinstall tfsetup.</source>
+        <translation>库探测程序返回的内容不是它的报告；请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>Name the libraries to load (--library GROUP:NAME) or the versions TensorFlow was built with (--cuda VERSION --cudnn VERSION).</source>
+        <translation>请指定要加载的库（--library GROUP:NAME），或构建 TensorFlow 时所用的版本（--cuda VERSION --cudnn VERSION）。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeFinding</name>
+    <message>
+        <source>%1 is in %2 but could not be loaded: %3. A library it depends on is probably missing, or the file is damaged; run tfsetup repair.</source>
+        <translation>%1 位于 %2 中，但无法加载：%3。可能缺少它依赖的某个库，或者该文件已损坏；请运行 tfsetup repair。</translation>
+    </message>
+    <message>
+        <source>%1 could not be loaded: %2. TensorFlow will not use the GPU without it. Run tfsetup repair, or add the folder that holds it to the environment&apos;s library path.</source>
+        <translation>无法加载 %1：%2。缺少它，TensorFlow 将不会使用 GPU。请运行 tfsetup repair，或把包含它的文件夹添加到该环境的库路径中。</translation>
+    </message>
+    <message>
+        <source>%1, a part of %2, could not be loaded: %3. cuDNN loads its parts only when it needs them, so TensorFlow starts but convolutions fail. Put the complete cuDNN set in one folder (tfsetup repair does this).</source>
+        <translation>%1 是 %2 的一部分，但无法加载：%3。cuDNN 只在需要时才加载其各个部分，所以 TensorFlow 可以启动，但卷积运算会失败。请把完整的 cuDNN 文件放在同一个文件夹中（tfsetup repair 会帮你完成）。</translation>
+    </message>
+    <message>
+        <source>%1 was loaded from %2, not from the environment&apos;s own copy %3. Remove the other folder from the library path (LD_LIBRARY_PATH or PATH), or start TensorFlow through the environment&apos;s launcher.</source>
+        <translation>%1 是从 %2 加载的，而不是从环境自带的副本 %3 加载的。请把那个文件夹从库搜索路径（LD_LIBRARY_PATH 或 PATH）中移除，或通过环境的启动脚本启动 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>%1 (%2) is version %3, older than the %4 this TensorFlow was built with. Install version %4 or newer of it (tfsetup repair).</source>
+        <translation>%1（%2）的版本是 %3，比构建此 TensorFlow 时使用的 %4 旧。请安装 %4 或更新版本（tfsetup repair）。</translation>
+    </message>
+    <message>
+        <source>%1 at %2 says it is version %3, but its name promises version %4: this file is not what its name says. Delete it and let tfsetup repair put the genuine library back.</source>
+        <translation>位于 %2 的 %1 声称自己是 %3 版，但文件名表明它应是 %4 版：这个文件名不副实。请删除它，让 tfsetup repair 放回正版的库文件。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver library %1 could not be loaded: %2. Install the NVIDIA driver; without it TensorFlow can only use the processor.</source>
+        <translation>无法加载 NVIDIA 驱动程序库 %1：%2。请安装 NVIDIA 驱动程序；没有它，TensorFlow 只能使用处理器。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver supports CUDA up to %1, but this TensorFlow needs CUDA %2. Update the NVIDIA driver.</source>
+        <translation>NVIDIA 驱动程序最高支持 CUDA %1，但此 TensorFlow 需要 CUDA %2。请更新 NVIDIA 驱动程序。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver supports CUDA %1, older than the CUDA %2 this TensorFlow was built with. It usually still works (CUDA minor-version compatibility), but code compiled at run time can fail; update the driver if it does.</source>
+        <translation>NVIDIA 驱动程序支持的是 CUDA %1，比构建此 TensorFlow 所用的 CUDA %2 旧。通常仍然可以使用（CUDA 次版本兼容性），但运行时编译的代码可能会失败；如果出现这种情况，请更新驱动程序。</translation>
+    </message>
+    <message>
+        <source>%1 was loaded from %2; other copies exist: %3. Another program&apos;s library path may pick a different one.</source>
+        <translation>%1 是从 %2 加载的；还存在其他副本：%3。其他程序的库搜索路径可能会选中另一个副本。</translation>
+    </message>
+</context>
+<context>
+    <name>RedistManifest</name>
+    <message>
+        <source>The NVIDIA manifest %1 is not in the expected format, so none of its checksums are used. Try again later, or use another mirror.</source>
+        <translation>NVIDIA 清单 %1 的格式不符合预期，因此其中的校验和都不会被使用。请稍后重试，或换一个镜像。</translation>
+    </message>
+</context>
+<context>
+    <name>RepairReport</name>
+    <message>
+        <source>Every recorded file of %1 is in place and unchanged.</source>
+        <translation>%1 中记录的每个文件都在原位且未被改动。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recorded file(s) of %1 were not as installed:</source>
+        <translation>
+            <numerusform>%1 中有 %n 个已记录的文件与安装时不一致：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已被改动</translation>
+    </message>
+    <message>
+        <source>moved to %1</source>
+        <translation>已被移到 %1</translation>
+    </message>
+    <message>
+        <source>would move it back</source>
+        <translation>将移回原处</translation>
+    </message>
+    <message>
+        <source>moved back</source>
+        <translation>已移回原处</translation>
+    </message>
+    <message>
+        <source>would take it again from %1</source>
+        <translation>将从 %1 重新获取</translation>
+    </message>
+    <message>
+        <source>taken again from %1</source>
+        <translation>已从 %1 重新提取</translation>
+    </message>
+    <message>
+        <source>would write it again</source>
+        <translation>将重新写入</translation>
+    </message>
+    <message>
+        <source>written again</source>
+        <translation>已重新写入</translation>
+    </message>
+    <message>
+        <source>would link it again</source>
+        <translation>将重新链接</translation>
+    </message>
+    <message>
+        <source>linked again</source>
+        <translation>已重新链接</translation>
+    </message>
+    <message>
+        <source>Would download again: %1</source>
+        <translation>将重新下载：%1</translation>
+    </message>
+    <message>
+        <source>Downloaded again: %1</source>
+        <translation>已重新下载：%1</translation>
+    </message>
+    <message>
+        <source>Still not as recorded: %1</source>
+        <translation>仍与记录不符：%1</translation>
+    </message>
+    <message>
+        <source>Nothing was changed (--dry-run).</source>
+        <translation>没有做任何更改（--dry-run）。</translation>
+    </message>
+    <message>
+        <source>The environment is repaired.</source>
+        <translation>环境已修复。</translation>
+    </message>
+</context>
+<context>
+    <name>Repairer</name>
+    <message>
+        <source>The repair was cancelled. Nothing was changed.</source>
+        <translation>修复已取消。没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space and that the environment folder is yours, then repair again.</source>
+        <translation>无法写入 %1。请检查剩余空间，并确认环境文件夹属于你，然后再次修复。</translation>
     </message>
 </context>
 <context>
@@ -543,6 +1444,212 @@ Not possible here:
     <message>
         <source>What could not be checked:</source>
         <translation>无法检查的项目：</translation>
+    </message>
+</context>
+<context>
+    <name>SetupFlow</name>
+    <message>
+        <source>The offline bundle folder %1 does not exist. Choose the folder that holds bundle.json.</source>
+        <translation>离线包文件夹 %1 不存在。请选择包含 bundle.json 的文件夹。</translation>
+    </message>
+    <message>
+        <source>No checksum is published for %1, so tfsetup cannot check the download. Make an offline bundle with tfsetup bundle --trust-on-first-use on a trusted network, or choose another plan.</source>
+        <translation>%1 没有发布校验和，因此 tfsetup 无法校验下载的文件。请在可信的网络中用 tfsetup bundle --trust-on-first-use 制作一个离线包，或选择其他方案。</translation>
+    </message>
+    <message>
+        <source>%1 has no web address tfsetup can download from. Check the mirror settings.</source>
+        <translation>%1 没有 tfsetup 可以下载的网址。请检查镜像设置。</translation>
+    </message>
+    <message>
+        <source>Python %1 (64-bit) is needed to make the environment, and none was found. Install it, then scan this computer again.</source>
+        <translation>创建环境需要 Python %1（64 位），但没有找到。请安装它，然后重新扫描这台计算机。</translation>
+    </message>
+    <message>
+        <source>The offline bundle has no wheelhouse/requirements.txt. Make the bundle again.</source>
+        <translation>离线包中没有 wheelhouse/requirements.txt。请重新生成离线包。</translation>
+    </message>
+    <message>
+        <source>%1 must be installed by its own installer, which this wizard cannot run yet. Choose the portable route, or install it yourself and scan again.</source>
+        <translation>%1 必须用它自己的安装程序安装，而本向导目前还无法运行该安装程序。请选择便携路线，或自行安装后重新扫描。</translation>
+    </message>
+    <message>
+        <source>%1 has no SHA-256 checksum, so the installer cannot check it. Choose another plan.</source>
+        <translation>%1 没有 SHA-256 校验和，因此安装程序无法校验它。请选择其他方案。</translation>
+    </message>
+    <message>
+        <source>%1 has not been downloaded yet. Go back to the download step.</source>
+        <translation>%1 还没有下载。请返回下载步骤。</translation>
+    </message>
+    <message>
+        <source>Give a full folder path that starts with a drive, like C:\tfsetup-envs.</source>
+        <translation>请提供以盘符开头的完整文件夹路径，例如 C:\tfsetup-envs。</translation>
+    </message>
+    <message>
+        <source>Give a full folder path that starts with /, like /home/you/tfsetup-envs.</source>
+        <translation>请提供以 / 开头的完整文件夹路径，例如 /home/you/tfsetup-envs。</translation>
+    </message>
+    <message>
+        <source>This folder has characters outside English letters and digits. Some Python packages and NVIDIA tools fail in such folders on Windows; a folder like C:\tfsetup-envs is safer.</source>
+        <translation>此文件夹的路径中含有英文字母和数字以外的字符。在 Windows 上，有些 Python 包和 NVIDIA 工具在这样的文件夹中会出错；使用 C:\tfsetup-envs 这样的文件夹更稳妥。</translation>
+    </message>
+    <message>
+        <source>This folder path is long (%1 characters). Windows limits paths to %2 characters unless long paths are enabled, and pip places files deep inside the environment. Choose a shorter folder.</source>
+        <translation>这个文件夹路径较长（%1 个字符）。除非启用了长路径支持，否则 Windows 限制路径不超过 %2 个字符，而 pip 会把文件放在环境内很深的位置。请选择一个较短的文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>SmokeResult</name>
+    <message>
+        <source>Import TensorFlow</source>
+        <translation>导入 TensorFlow</translation>
+    </message>
+    <message>
+        <source>Find the GPU</source>
+        <translation>查找 GPU</translation>
+    </message>
+    <message>
+        <source>Run a convolution (cuDNN)</source>
+        <translation>运行卷积（cuDNN）</translation>
+    </message>
+    <message>
+        <source>Compute on the GPU</source>
+        <translation>在 GPU 上计算</translation>
+    </message>
+    <message>
+        <source>Check the devices</source>
+        <translation>检查设备</translation>
+    </message>
+    <message>
+        <source>Run a convolution</source>
+        <translation>运行卷积</translation>
+    </message>
+    <message>
+        <source>Compute on the processor</source>
+        <translation>在处理器上计算</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s Python could not be started: %1. Run tfsetup repair to rewrite the launchers.</source>
+        <translation>无法启动该环境的 Python：%1。请运行 tfsetup repair 重新写入启动脚本。</translation>
+    </message>
+    <message>
+        <source>The check did not finish in time. TensorFlow may be compiling GPU code for this card the first time (this can take many minutes); run tfsetup verify again.</source>
+        <translation>检查没有在规定时间内完成。TensorFlow 可能正在首次为这块显卡编译 GPU 代码（这可能需要很多分钟）；请再次运行 tfsetup verify。</translation>
+    </message>
+    <message>
+        <source>Python stopped with &quot;Illegal instruction&quot; while loading TensorFlow. This processor probably lacks an instruction set (AVX) the official TensorFlow packages require; use an older TensorFlow built without it or another computer.</source>
+        <translation>加载 TensorFlow 时 Python 因“Illegal instruction”（非法指令）而停止。这个处理器可能缺少官方 TensorFlow 安装包所需的指令集（AVX）；请使用不依赖该指令集构建的旧版 TensorFlow，或换一台计算机。</translation>
+    </message>
+    <message>
+        <source>Python stopped before the check could report (exit code %1). The details below show its last words; run tfsetup doctor with them.</source>
+        <translation>检查还没来得及报告结果，Python 就已退出（退出码 %1）。下方的详细信息显示了它最后的输出；请带上这些信息运行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>TensorFlow is not installed in this environment&apos;s Python. Run tfsetup repair, or install the environment again.</source>
+        <translation>该环境的 Python 中没有安装 TensorFlow。请运行 tfsetup repair，或重新安装该环境。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not be imported because the library %1 is missing. Run tfsetup repair, or add the folder that holds it to the environment&apos;s library path.</source>
+        <translation>无法导入 TensorFlow，因为缺少库 %1。请运行 tfsetup repair，或把包含它的文件夹添加到该环境的库路径中。</translation>
+    </message>
+    <message>
+        <source>Windows could not load a DLL TensorFlow needs. Install the Microsoft Visual C++ Redistributable (x64); if that does not help, run tfsetup doctor.</source>
+        <translation>Windows 无法加载 TensorFlow 需要的某个 DLL。请安装 Microsoft Visual C++ 可再发行程序包（x64）；如果仍然不行，请运行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>TensorFlow was built against an older NumPy than the one installed. Install the NumPy version this TensorFlow release names (tfsetup repair does).</source>
+        <translation>TensorFlow 构建时所用的 NumPy 比当前安装的版本旧。请安装此 TensorFlow 版本指定的 NumPy 版本（tfsetup repair 会这样做）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not be imported: %1. Run tfsetup doctor with the details below.</source>
+        <translation>无法导入 TensorFlow：%1。请根据下面的详细信息运行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 imported in %2 s</source>
+        <translation>TensorFlow %1 导入耗时 %2 秒</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not list its devices: %1. Run tfsetup doctor with the details below.</source>
+        <translation>TensorFlow 无法列出它的设备：%1。请带上下面的详细信息运行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>This TensorFlow package was built without GPU support (TensorFlow 2.11 and newer on native Windows, or a CPU-only package). Use WSL2 or TensorFlow 2.10 on Windows, or the GPU package on Linux.</source>
+        <translation>此 TensorFlow 安装包在构建时没有 GPU 支持（原生 Windows 上的 TensorFlow 2.11 及更新版本，或仅支持 CPU 的安装包）。请在 Windows 上使用 WSL2 或 TensorFlow 2.10，在 Linux 上使用 GPU 版安装包。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not load %1, so it ignores the GPU. Run tfsetup repair, or add the folder that holds these files to the environment&apos;s library path.</source>
+        <translation>TensorFlow 无法加载 %1，因此不会使用 GPU。请运行 tfsetup repair，或把存放这些文件的文件夹添加到环境的库搜索路径中。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver did not start (%1). Check that the NVIDIA driver is installed and the GPU is enabled, then restart the computer.</source>
+        <translation>NVIDIA 驱动程序没有启动（%1）。请检查 NVIDIA 驱动程序是否已安装、GPU 是否已启用，然后重启计算机。</translation>
+    </message>
+    <message>
+        <source>TensorFlow imported but sees no GPU. Run tfsetup doctor to find out which part is missing.</source>
+        <translation>TensorFlow 已导入，但看不到任何 GPU。请运行 tfsetup doctor，找出缺少的是哪一部分。</translation>
+    </message>
+    <message>
+        <source>No GPU, as planned: TensorFlow uses the processor</source>
+        <translation>按计划不使用 GPU：TensorFlow 使用处理器（CPU）运行</translation>
+    </message>
+    <message>
+        <source>TensorFlow sees %1</source>
+        <translation>TensorFlow 检测到 %1</translation>
+    </message>
+    <message>
+        <source>Memory growth could not be switched on, so TensorFlow may reserve all GPU memory at once: %1</source>
+        <translation>无法开启显存按需增长，因此 TensorFlow 可能会一次性占用全部 GPU 显存：%1</translation>
+    </message>
+    <message>
+        <source>The GPU ran out of memory. Close other programs that use the GPU (including other Jupyter notebooks) and run the check again.</source>
+        <translation>GPU 显存不足。请关闭其他正在使用 GPU 的程序（包括其他 Jupyter notebook），然后重新运行检查。</translation>
+    </message>
+    <message>
+        <source>This TensorFlow build has no code for this GPU&apos;s architecture. Choose a TensorFlow release that supports the card (tfsetup plan lists them).</source>
+        <translation>此 TensorFlow 版本不包含适用于这块 GPU 架构的代码。请选择支持这块显卡的 TensorFlow 版本（tfsetup plan 会列出）。</translation>
+    </message>
+    <message>
+        <source>The convolution did not run; see the details below.</source>
+        <translation>卷积没有运行；请查看下面的详细信息。</translation>
+    </message>
+    <message>
+        <source>TensorFlow found cuDNN %1 but was built with cuDNN %2; it needs the same major version and at least that minor version. Install cuDNN %2 or newer of that major version (tfsetup repair).</source>
+        <translation>TensorFlow 找到的是 cuDNN %1，但它是用 cuDNN %2 构建的；它需要主版本号相同、次版本号不低于该版本的 cuDNN。请安装同一主版本中 %2 或更新的 cuDNN（tfsetup repair）。</translation>
+    </message>
+    <message>
+        <source>The GPU works but cuDNN could not be used, so convolutions fail. cuDNN is missing, incomplete, or a different version than TensorFlow needs; run tfsetup repair.</source>
+        <translation>GPU 可以工作，但无法使用 cuDNN，因此卷积运算会失败。cuDNN 缺失、不完整，或者版本与 TensorFlow 所需的不同；请运行 tfsetup repair。</translation>
+    </message>
+    <message>
+        <source>The convolution failed: %1. Run tfsetup doctor with the details below.</source>
+        <translation>卷积失败：%1。请根据下面的详细信息运行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>The convolution ran on %1 instead of the GPU. Run tfsetup doctor.</source>
+        <translation>卷积运算在 %1 上运行，而不是在 GPU 上。请运行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>Convolution in %1 s on %2</source>
+        <translation>卷积耗时 %1 秒，运行于 %2</translation>
+    </message>
+    <message>
+        <source>The convolution gave a wrong result. The GPU or its driver is unreliable; update the driver and run the check again.</source>
+        <translation>卷积结果错误。GPU 或其驱动程序不可靠；请更新驱动程序，然后重新检查。</translation>
+    </message>
+    <message>
+        <source>The matrix product failed: %1. Run tfsetup doctor with the details below.</source>
+        <translation>矩阵乘法失败：%1。请带上下方的详细信息运行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>The matrix product ran on %1 instead of the GPU. Run tfsetup doctor.</source>
+        <translation>矩阵乘法运行在 %1 上，而不是 GPU 上。请运行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>The matrix product gave a wrong result. The GPU or its driver is unreliable; update the driver and run the check again.</source>
+        <translation>矩阵乘法结果错误。GPU 或其驱动程序不可靠；请更新驱动程序，然后重新检查。</translation>
+    </message>
+    <message>
+        <source>%1×%1 matrix product in %2 s (first run %3 s)</source>
+        <translation>%1×%1 矩阵乘法耗时 %2 秒（首次运行 %3 秒）</translation>
     </message>
 </context>
 <context>
@@ -799,6 +1906,22 @@ Not possible here:
         <source>Official TensorFlow packages need a processor with AVX. Use a newer computer or a hosted notebook service.</source>
         <translation>官方 TensorFlow 安装包需要支持 AVX 的处理器。请换一台较新的计算机，或使用云端 Notebook 服务。</translation>
     </message>
+    <message>
+        <source> or </source>
+        <comment>joins processor architectures: x86_64 or arm64</comment>
+        <translation> 或 </translation>
+    </message>
+</context>
+<context>
+    <name>SourceCatalog</name>
+    <message>
+        <source>The sources catalog %1 cannot be read. Reinstall tfsetup.</source>
+        <translation>无法读取来源目录 %1。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The sources catalog is not valid JSON. Reinstall tfsetup.</source>
+        <translation>来源目录不是有效的 JSON。请重新安装 tfsetup。</translation>
+    </message>
 </context>
 <context>
     <name>SystemView</name>
@@ -816,10 +1939,403 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>TfLogReader</name>
+    <message>
+        <source>The list of TensorFlow log messages (%1) cannot be read. Reinstall tfsetup.</source>
+        <translation>无法读取 TensorFlow 日志消息列表（%1）。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The list of TensorFlow log messages is damaged. Reinstall tfsetup.</source>
+        <translation>TensorFlow 日志消息列表已损坏。请重新安装 tfsetup。</translation>
+    </message>
+</context>
+<context>
+    <name>VerifyReport</name>
+    <message>
+        <source>The library probe tfsetup-probe is not next to tfsetup (%1). Reinstall tfsetup.</source>
+        <translation>库探测程序 tfsetup-probe 不在 tfsetup 旁边（%1）。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>tfsetup cannot write to the temporary folder; free some disk space.</source>
+        <translation>tfsetup 无法写入临时文件夹；请释放一些磁盘空间。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s launcher %1 could not be started: %2. Run tfsetup repair to rewrite it.</source>
+        <translation>无法启动该环境的启动脚本 %1：%2。请运行 tfsetup repair 重新生成它。</translation>
+    </message>
+    <message>
+        <source>Loading the GPU libraries did not finish in time%1.</source>
+        <translation>加载 GPU 库未能在规定时间内完成%1。</translation>
+    </message>
+    <message>
+        <source>Loading %1 crashed the library probe: that file is damaged or not a genuine NVIDIA library. Run tfsetup repair.</source>
+        <translation>加载 %1 时库探测程序崩溃了：该文件已损坏，或者不是真正的 NVIDIA 库。请运行 tfsetup repair。</translation>
+    </message>
+    <message>
+        <source>The library probe gave no report (exit code %1).</source>
+        <translation>库探测程序没有给出报告（退出码 %1）。</translation>
+    </message>
+    <message>
+        <source>Load the GPU libraries</source>
+        <translation>加载 GPU 库</translation>
+    </message>
+    <message>
+        <source>%1 of %2 libraries loaded</source>
+        <translation>已加载 %1 / %2 个库</translation>
+    </message>
+    <message>
+        <source>TensorFlow itself found working libraries, so this only matters to other programs that use this library path.</source>
+        <translation>TensorFlow 本身找到了可用的库，所以这只会影响使用此库路径的其他程序。</translation>
+    </message>
+    <message>
+        <source>The environment works: TensorFlow ran on the expected device.</source>
+        <translation>环境工作正常：TensorFlow 在预期的设备上运行。</translation>
+    </message>
+    <message>
+        <source>Verification failed at &quot;%1&quot;. Details: tfsetup verify --json.</source>
+        <translation>验证在“%1”这一步失败。详细信息：tfsetup verify --json。</translation>
+    </message>
+</context>
+<context>
     <name>VersionParsers</name>
     <message>
         <source>Could not read the version from %1. The file may be damaged or from an unsupported release; reinstall that component if the setup needs it.</source>
         <translation>无法从 %1 读取版本号。该文件可能已损坏，或来自不受支持的版本；如果安装需要该组件，请重新安装它。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Doctor</name>
+    <message>
+        <source>ERROR</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>WARNING</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>INFO</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>Processor</source>
+        <translation>处理器</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver</source>
+        <translation>NVIDIA 驱动程序</translation>
+    </message>
+    <message>
+        <source>CUDA toolkits</source>
+        <translation>CUDA 工具包</translation>
+    </message>
+    <message>
+        <source>cuDNN</source>
+        <translation>cuDNN</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>TensorFlow</source>
+        <translation>TensorFlow</translation>
+    </message>
+    <message>
+        <source>No problems found.</source>
+        <translation>未发现问题。</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Findings: %1 errors, %2 warnings, %3 notes</source>
+        <translation>发现的问题：%1 个错误，%2 个警告，%3 条提示</translation>
+    </message>
+    <message>
+        <source>Cannot write the report to %1. Choose a folder you can write to.</source>
+        <translation>无法把报告写入 %1。请选择一个你有写入权限的文件夹。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU was found, so TensorFlow will run on the CPU.</source>
+        <translation>没有找到 NVIDIA GPU，因此 TensorFlow 将在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>Nothing to do for CPU work. For GPU work you need a machine with an NVIDIA GPU (or a cloud notebook).</source>
+        <translation>如果只在 CPU 上运行，无需任何操作。要在 GPU 上运行，你需要一台装有 NVIDIA GPU 的计算机（或云端 Notebook）。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA GPU %1 was found, but no working NVIDIA driver.</source>
+        <translation>找到了 NVIDIA GPU %1，但没有找到可用的 NVIDIA 驱动程序。</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver %1 is older than %2, the oldest that runs CUDA %3, which TensorFlow %4 uses.</source>
+        <translation>NVIDIA 驱动程序 %1 版本过旧：TensorFlow %4 使用的 CUDA %3 至少需要 %2 版驱动程序。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 never uses the GPU on native Windows: GPU support ended with TensorFlow %2. Installing CUDA or cuDNN will not change that.</source>
+        <translation>TensorFlow %1 在原生 Windows 上从不使用 GPU：GPU 支持止于 TensorFlow %2。安装 CUDA 或 cuDNN 也不会改变这一点。</translation>
+    </message>
+    <message>
+        <source>Use TensorFlow %1 with Python up to the version it supports, or run a newer TensorFlow inside WSL2 (tfsetup plan --route wsl2).</source>
+        <translation>请使用 TensorFlow %1 并搭配它所支持的 Python 版本（不要更高），或在 WSL2 中运行更新的 TensorFlow（tfsetup plan --route wsl2）。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s Python %1 is outside the range TensorFlow %2 supports (%3).</source>
+        <translation>该环境的 Python %1 不在 TensorFlow %2 支持的范围内（%3）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 is built with CUDA %2, but the CUDA toolkits here are %3.</source>
+        <translation>TensorFlow %1 是用 CUDA %2 构建的，但这里的 CUDA 工具包是 %3。</translation>
+    </message>
+    <message>
+        <source>%1 CUDA toolkits are installed (%2); the order of their folders on the search path decides which libraries load.</source>
+        <translation>已安装 %1 个 CUDA 工具包（%2）；它们的文件夹在搜索路径中的顺序决定了会加载哪些库。</translation>
+    </message>
+    <message>
+        <source>Nothing to do unless another finding names a library from the wrong toolkit. tfsetup&apos;s launchers put the right folder first.</source>
+        <translation>无需处理，除非其他发现的问题指出某个库来自错误的工具包。tfsetup 的启动脚本会把正确的文件夹放在最前面。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 needs CUDA %2 (%3), but only another CUDA&apos;s runtime is on the search path (%4).</source>
+        <translation>TensorFlow %1 需要 CUDA %2（%3），但搜索路径中只有其他版本 CUDA 的运行库（%4）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 cannot load %2 of the CUDA %3 libraries it needs (%4), so it will run on the CPU.</source>
+        <translation>TensorFlow %1 无法加载它所需的 CUDA %3 库中的 %2 个（%4），因此将在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>Install CUDA %1 (tfsetup can fetch the official files) or let tfsetup repair the environment.</source>
+        <translation>安装 CUDA %1（tfsetup 可以获取官方文件），或让 tfsetup 修复该环境。</translation>
+    </message>
+    <message>
+        <source>The files exist but their folder is not searched: put it on %1 before other CUDA folders, or start Python through tfsetup&apos;s launcher, which does that.</source>
+        <translation>这些文件存在，但它们所在的文件夹不在搜索范围内：请把它加到 %1 中，并放在其他 CUDA 文件夹之前；或者通过 tfsetup 的启动脚本启动 Python，它会自动完成这一步。</translation>
+    </message>
+    <message>
+        <source>cuDNN (%1) is installed at %2, but that folder is not on the search path, so TensorFlow cannot load it.</source>
+        <translation>cuDNN（%1）安装在 %2，但该文件夹不在搜索路径中，因此 TensorFlow 无法加载它。</translation>
+    </message>
+    <message>
+        <source>Put %1 on %2, or start Python through tfsetup&apos;s launcher.</source>
+        <translation>把 %1 添加到 %2 中，或通过 tfsetup 的启动脚本启动 Python。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 needs cuDNN %2 (%3), but only another cuDNN major version is on the search path (%4).</source>
+        <translation>TensorFlow %1 需要 cuDNN %2（%3），但搜索路径中只有其他主版本的 cuDNN（%4）。</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 (%2) is not installed, so TensorFlow %3 will run on the CPU.</source>
+        <translation>没有安装 cuDNN %1（%2），因此 TensorFlow %3 将在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>Install cuDNN %1 for CUDA %2 (tfsetup can fetch the official archive) or let tfsetup repair the environment.</source>
+        <translation>安装适用于 CUDA %2 的 cuDNN %1（tfsetup 可以获取官方压缩包），或让 tfsetup 修复该环境。</translation>
+    </message>
+    <message>
+        <source>The cuDNN at %1 is incomplete: %2 of its parts are missing (%3), so convolutions fail even though cuDNN loads.</source>
+        <translation>%1 处的 cuDNN 不完整：缺少 %2 个组件（%3），因此即使 cuDNN 能够加载，卷积运算也会失败。</translation>
+    </message>
+    <message>
+        <source>Copy every file of the cuDNN archive&apos;s %1 folder next to %2, not only %3, or let tfsetup repair the environment.</source>
+        <translation>请把 cuDNN 压缩包中 %1 文件夹里的所有文件都复制到 %2 旁边，而不只是 %3；或者让 tfsetup 修复该环境。</translation>
+    </message>
+    <message>
+        <source>%1 copies of %2 are on the search path; only the first, %3, is ever loaded.</source>
+        <translation>搜索路径上有 %1 份 %2；只有第一份（%3）会被加载。</translation>
+    </message>
+    <message>
+        <source>Keep one copy: delete copies you put into System32 or other folders by hand, and order %1 so the toolkit TensorFlow needs comes first.</source>
+        <translation>只保留一份副本：删除你手动放到 System32 或其他文件夹中的副本，并调整 %1 的顺序，让 TensorFlow 需要的工具包排在最前面。</translation>
+    </message>
+    <message>
+        <source>The path %1 contains non-ASCII characters; some Python packages and CUDA tools fail on such paths.</source>
+        <translation>路径 %1 含有非 ASCII 字符；某些 Python 包和 CUDA 工具在这类路径上会出错。</translation>
+    </message>
+    <message>
+        <source>Create the environment in a folder whose path has only English letters, digits and no spaces, e.g. C:\tf or ~/tf.</source>
+        <translation>请在路径中只含英文字母和数字、且没有空格的文件夹中创建环境，例如 C:\tf 或 ~/tf。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s path is %1 characters long and Windows long paths are off: files deep inside TensorFlow may exceed Windows&apos; %2-character limit and fail to install or load.</source>
+        <translation>该环境的路径长度为 %1 个字符，而 Windows 长路径支持未开启：TensorFlow 内部很深的文件可能超过 Windows 的 %2 个字符限制，导致安装或加载失败。</translation>
+    </message>
+    <message>
+        <source>Use a short folder such as C:\tf, or enable long paths (LongPathsEnabled = 1) as an administrator.</source>
+        <translation>请使用较短的文件夹，例如 C:\tf，或以管理员身份启用长路径（LongPathsEnabled = 1）。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel &quot;%1&quot; starts %2, which no longer exists; notebooks with this kernel do not start.</source>
+        <translation>Jupyter 内核“%1”启动的是 %2，但它已不存在；使用此内核的 notebook 无法启动。</translation>
+    </message>
+    <message>
+        <source>Remove the kernel (jupyter kernelspec remove %1) or let tfsetup rewrite it for your environment.</source>
+        <translation>请删除该内核（jupyter kernelspec remove %1），或让 tfsetup 为你的环境重写它。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel &quot;%1&quot; runs a different environment than the terminal: a package or library that works in one may be missing in the other.</source>
+        <translation>Jupyter 内核“%1”运行的环境与终端中的不同：在一边能用的包或库，在另一边可能缺失。</translation>
+    </message>
+    <message>
+        <source>Pick the kernel of the environment you installed TensorFlow in (Kernel &gt; Change kernel), and run the doctor with --env on it.</source>
+        <translation>选择你安装了 TensorFlow 的那个环境的内核（Kernel &gt; Change kernel），并对该环境加上 --env 运行 doctor。</translation>
+    </message>
+    <message>
+        <source>Jupyter kernels exist, but none runs the environment %1: notebooks will not see its TensorFlow.</source>
+        <translation>已有 Jupyter 内核，但没有一个运行的是环境 %1：Notebook 将看不到其中的 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>Let tfsetup write a kernel for this environment, or run &quot;python -m ipykernel install --user&quot; with the environment&apos;s Python.</source>
+        <translation>让 tfsetup 为此环境写入一个内核，或用该环境的 Python 运行 &quot;python -m ipykernel install --user&quot;。</translation>
+    </message>
+    <message>
+        <source>Nothing to do.</source>
+        <translation>无需处理。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not load some CUDA libraries, so it runs on the CPU.</source>
+        <translation>TensorFlow 无法加载部分 CUDA 库，因此它在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not load the CUDA library %1, so it runs on the CPU.</source>
+        <translation>TensorFlow 无法加载 CUDA 库 %1，因此在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not load the cuDNN library %1, so it runs on the CPU.</source>
+        <translation>TensorFlow 无法加载 cuDNN 库 %1，因此在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>TensorFlow loaded cuDNN %1 but was built with cuDNN %2; it needs the same major version and an equal or newer minor version.</source>
+        <translation>TensorFlow 加载了 cuDNN %1，但它是用 cuDNN %2 构建的；它需要相同的主版本号，以及相同或更高的次版本号。</translation>
+    </message>
+    <message>
+        <source>The cuDNN found is not the version this TensorFlow was built with.</source>
+        <translation>找到的 cuDNN 不是构建此 TensorFlow 时使用的版本。</translation>
+    </message>
+    <message>
+        <source>The CUDA installed is not the version this TensorFlow was built with.</source>
+        <translation>已安装的 CUDA 不是构建此 TensorFlow 时所用的版本。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is too old for the CUDA version TensorFlow uses.</source>
+        <translation>NVIDIA 驱动程序版本过旧，不支持 TensorFlow 所用的 CUDA 版本。</translation>
+    </message>
+    <message>
+        <source>TensorFlow found no usable NVIDIA GPU: the driver is missing or not running, or there is no NVIDIA GPU.</source>
+        <translation>TensorFlow 没有找到可用的 NVIDIA GPU：驱动程序缺失或没有运行，或者没有 NVIDIA GPU。</translation>
+    </message>
+    <message>
+        <source>pip found no TensorFlow for this Python version (%1).</source>
+        <translation>pip 没有找到适用于此 Python 版本（%1）的 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>This TensorFlow has no ready-made GPU code for compute capability %1; the driver compiles it on first use, which can take 30 minutes or more.</source>
+        <translation>此 TensorFlow 没有为计算能力 %1 预先编译好的 GPU 代码；驱动程序会在首次使用时编译，这可能需要 30 分钟或更久。</translation>
+    </message>
+    <message>
+        <source>TensorFlow ignores this GPU: its compute capability %1 is below the %2 this TensorFlow needs.</source>
+        <translation>TensorFlow 忽略了这块 GPU：它的计算能力 %1 低于此 TensorFlow 所需的 %2。</translation>
+    </message>
+    <message>
+        <source>This processor lacks the %1 instructions the official TensorFlow builds use, so TensorFlow stops as soon as it is imported.</source>
+        <translation>此处理器不支持官方 TensorFlow 版本所用的 %1 指令，因此 TensorFlow 一导入就会退出。</translation>
+    </message>
+    <message>
+        <source>Windows could not load TensorFlow&apos;s native module: the Microsoft Visual C++ runtime (%1) is missing.</source>
+        <translation>Windows 无法加载 TensorFlow 的原生模块：缺少 Microsoft Visual C++ 运行库（%1）。</translation>
+    </message>
+    <message>
+        <source>The GPU ran out of memory.</source>
+        <translation>GPU 显存不足。</translation>
+    </message>
+    <message>
+        <source>TensorFlow created a GPU device: the GPU is in use.</source>
+        <translation>TensorFlow 已创建 GPU 设备：GPU 正在使用中。</translation>
+    </message>
+    <message>
+        <source>TensorFlow reported a problem (%1).</source>
+        <translation>TensorFlow 报告了一个问题（%1）。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup doctor --env DIR&quot; on the environment to see where %1 is expected and which copies exist, then let tfsetup repair it. Do not download single DLL files from websites.</source>
+        <translation>请对该环境运行 &quot;tfsetup doctor --env DIR&quot;，查看 %1 应该位于何处以及现有哪些副本，然后让 tfsetup 修复它。不要从网站下载单个 DLL 文件。</translation>
+    </message>
+    <message>
+        <source>Install the cuDNN version listed for this TensorFlow (tfsetup plan shows it) and remove older cuDNN copies that come first on the search path.</source>
+        <translation>安装此 TensorFlow 对应的 cuDNN 版本（tfsetup plan 会显示），并删除搜索路径上排在前面的旧版 cuDNN 副本。</translation>
+    </message>
+    <message>
+        <source>Install the CUDA version this TensorFlow was built with, or choose a TensorFlow that matches the CUDA you have (tfsetup plan).</source>
+        <translation>请安装构建此 TensorFlow 时所用的 CUDA 版本，或选择与你现有 CUDA 匹配的 TensorFlow（tfsetup plan）。</translation>
+    </message>
+    <message>
+        <source>Install or update the NVIDIA driver from nvidia.com (or your Linux distribution&apos;s driver package), restart, and check that nvidia-smi lists the GPU.</source>
+        <translation>请从 nvidia.com（或你的 Linux 发行版的驱动程序包）安装或更新 NVIDIA 驱动程序，重启后检查 nvidia-smi 是否列出了该 GPU。</translation>
+    </message>
+    <message>
+        <source>Create the environment with a Python version this TensorFlow supports (tfsetup plan lists them).</source>
+        <translation>使用此 TensorFlow 支持的 Python 版本创建环境（tfsetup plan 会列出）。</translation>
+    </message>
+    <message>
+        <source>Wait for the first run to finish once: later runs reuse the compiled code. Or choose a TensorFlow built for this GPU (tfsetup plan).</source>
+        <translation>请耐心等第一次运行完成：之后的运行会重用已编译的代码。或者选择为这块 GPU 构建的 TensorFlow（tfsetup plan）。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup plan&quot; to choose a TensorFlow and route that work on this machine.</source>
+        <translation>请运行 &quot;tfsetup plan&quot;，选择能在本机上运行的 TensorFlow 版本和路线。</translation>
+    </message>
+    <message>
+        <source>Install the latest Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 (x64) from microsoft.com, then start a new terminal.</source>
+        <translation>从 microsoft.com 安装最新的 Microsoft Visual C++ 可再发行程序包（Visual Studio 2015-2022，x64），然后打开一个新的终端。</translation>
+    </message>
+    <message>
+        <source>Use a smaller batch size, close other programs using the GPU (nvidia-smi lists them), or set TF_FORCE_GPU_ALLOW_GROWTH=true so TensorFlow takes memory only as needed.</source>
+        <translation>请减小批大小（batch size），关闭其他正在使用 GPU 的程序（nvidia-smi 会列出它们），或设置 TF_FORCE_GPU_ALLOW_GROWTH=true，让 TensorFlow 按需占用显存。</translation>
+    </message>
+    <message>
+        <source>TensorRT is an optional NVIDIA inference library; TensorFlow works on the GPU without it. This message is harmless.</source>
+        <translation>TensorRT 是 NVIDIA 的一个可选推理库；没有它，TensorFlow 也能在 GPU 上运行。此消息无害。</translation>
+    </message>
+    <message>
+        <source>TensorFlow&apos;s own note that a missing CUDA runtime does not matter on a machine without a GPU. Harmless by itself.</source>
+        <translation>这是 TensorFlow 自己的提示：在没有 GPU 的计算机上，缺少 CUDA 运行库并不要紧。本身无害。</translation>
+    </message>
+    <message>
+        <source>A notice about optional CPU instructions (AVX2, FMA, …) TensorFlow could use with a custom build. Harmless.</source>
+        <translation>这是一条关于可选 CPU 指令（AVX2、FMA 等）的提示，TensorFlow 在自行编译的版本中可以使用这些指令。无需理会。</translation>
+    </message>
+    <message>
+        <source>A notice that oneDNN speed-ups are on; results may differ in the last digits. Harmless.</source>
+        <translation>这是 oneDNN 加速已开启的提示；计算结果的最后几位数字可能略有不同。无害。</translation>
+    </message>
+    <message>
+        <source>The firmware or kernel does not say which NUMA node the GPU sits on, so TensorFlow assumes node 0. Harmless on a desktop or laptop.</source>
+        <translation>固件或内核没有说明 GPU 位于哪个 NUMA 节点，因此 TensorFlow 假定为节点 0。在台式机或笔记本电脑上无害。</translation>
+    </message>
+    <message>
+        <source>Two parts of TensorFlow registered the same CUDA plugin; the second is ignored. Harmless, the GPU still works.</source>
+        <translation>TensorFlow 的两个部分注册了同一个 CUDA 插件；第二个会被忽略。无需理会，GPU 仍然可以正常工作。</translation>
+    </message>
+    <message>
+        <source>TensorFlow looked for a GPU and CUDA libraries; this environment is meant to run on the CPU, so these messages are expected and harmless.</source>
+        <translation>TensorFlow 查找了 GPU 和 CUDA 库；此环境本来就是在 CPU 上运行的，因此出现这些消息是正常的，无害。</translation>
+    </message>
+    <message>
+        <source>A harmless notice.</source>
+        <translation>无害的提示。</translation>
     </message>
 </context>
 <context>
@@ -887,6 +2403,467 @@ Not possible here:
     <message>
         <source>%1 could not be downloaded from any mirror.</source>
         <translation>无法从任何镜像下载 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Installer</name>
+    <message>
+        <source>Checking the downloaded files</source>
+        <translation>正在检查已下载的文件</translation>
+    </message>
+    <message>
+        <source>Unpacking CUDA and cuDNN</source>
+        <translation>正在解压 CUDA 和 cuDNN</translation>
+    </message>
+    <message>
+        <source>Putting the libraries in place</source>
+        <translation>正在放置库文件</translation>
+    </message>
+    <message>
+        <source>Creating the Python environment</source>
+        <translation>正在创建 Python 环境</translation>
+    </message>
+    <message>
+        <source>Installing TensorFlow with pip</source>
+        <translation>正在用 pip 安装 TensorFlow</translation>
+    </message>
+    <message>
+        <source>Writing the launchers</source>
+        <translation>正在写入启动脚本</translation>
+    </message>
+    <message>
+        <source>Writing the environment record</source>
+        <translation>正在写入环境记录</translation>
+    </message>
+    <message>
+        <source>Verifying every file</source>
+        <translation>正在验证每个文件</translation>
+    </message>
+    <message>
+        <source>Switching to the new environment</source>
+        <translation>正在切换到新环境</translation>
+    </message>
+    <message>
+        <source>Registering the Jupyter kernel and shortcut</source>
+        <translation>正在注册 Jupyter 内核和快捷方式</translation>
+    </message>
+    <message>
+        <source>Choose a folder and an environment name without slashes, not starting with a dot.</source>
+        <translation>请选择一个文件夹，以及不含斜杠、不以点开头的环境名称。</translation>
+    </message>
+    <message>
+        <source>The install folder %1 cannot be used.</source>
+        <translation>无法使用安装文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 (%2)</source>
+        <translation>TensorFlow %1（%2）</translation>
+    </message>
+    <message>
+        <source>The folder %1 already exists and was not made by tfsetup. Choose another environment name, or move that folder away.</source>
+        <translation>文件夹 %1 已存在，且不是由 tfsetup 创建的。请换一个环境名称，或把该文件夹移走。</translation>
+    </message>
+    <message>
+        <source>The downloaded file %1 is missing or no longer matches its checksum. Download it again.</source>
+        <translation>下载的文件 %1 缺失，或已与其校验和不符。请重新下载。</translation>
+    </message>
+    <message>
+        <source>Two of NVIDIA&apos;s archives contain %1. The downloaded archives do not belong together; plan again.</source>
+        <translation>NVIDIA 的两个压缩包中都包含 %1。下载的压缩包不属于同一套；请重新制定方案。</translation>
+    </message>
+    <message>
+        <source>The cuDNN archive %1 lacks files that must be installed together (%2). Download the complete archive from NVIDIA again.</source>
+        <translation>cuDNN 压缩包 %1 缺少必须一起安装的文件（%2）。请重新从 NVIDIA 下载完整的压缩包。</translation>
+    </message>
+    <message>
+        <source>Python could not create the environment. On Debian and Ubuntu install the package python3-venv; on Windows repair the Python installation.</source>
+        <translation>Python 无法创建环境。在 Debian 和 Ubuntu 上请安装 python3-venv 软件包；在 Windows 上请修复 Python 安装。</translation>
+    </message>
+    <message>
+        <source>A package from the mirror does not match the hash in the lab&apos;s lock file. The mirror serves different files: ask the lab administrator.</source>
+        <translation>镜像中的某个包与实验室锁定文件中的哈希值不符。该镜像提供的文件不同：请联系实验室管理员。</translation>
+    </message>
+    <message>
+        <source>pip could not install TensorFlow. The log shows pip&apos;s own words; check the mirror address and the network, then try again.</source>
+        <translation>pip 无法安装 TensorFlow。日志中有 pip 自己的输出；请检查镜像地址和网络，然后重试。</translation>
+    </message>
+    <message>
+        <source>A file changed between unpacking and checking. The disk may be failing or another program (an antivirus) altered it; try again.</source>
+        <translation>有文件在解压后、校验前发生了变化。可能是磁盘出现故障，或有其他程序（如杀毒软件）修改了它；请重试。</translation>
+    </message>
+    <message>
+        <source>The environment %1 is in use. Close every program started from it (Python, Jupyter, shells) and install again.</source>
+        <translation>环境 %1 正在使用中。请关闭从该环境启动的所有程序（Python、Jupyter、命令行窗口），然后重新安装。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel could not be registered in %1. Start Jupyter with start-jupyter instead.</source>
+        <translation>无法在 %1 中注册 Jupyter 内核。请改用 start-jupyter 启动 Jupyter。</translation>
+    </message>
+    <message>
+        <source>The menu entry could not be written to %1.</source>
+        <translation>无法将菜单项写入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Repairer</name>
+    <message>
+        <source>Checking every installed file</source>
+        <translation>正在检查每个已安装的文件</translation>
+    </message>
+    <message>
+        <source>Getting the damaged files&apos; archives</source>
+        <translation>正在获取损坏文件所在的压缩包</translation>
+    </message>
+    <message>
+        <source>Preparing the replacements</source>
+        <translation>正在准备替换文件</translation>
+    </message>
+    <message>
+        <source>Putting the repaired files in place</source>
+        <translation>正在放置修复后的文件</translation>
+    </message>
+    <message>
+        <source>Checking the Jupyter kernel</source>
+        <translation>正在检查 Jupyter 内核</translation>
+    </message>
+    <message>
+        <source>Verifying the environment</source>
+        <translation>正在验证环境</translation>
+    </message>
+    <message>
+        <source>%1 is not an environment made by tfsetup (it has no environment.json). Choose the environment&apos;s folder, or install a new one.</source>
+        <translation>%1 不是由 tfsetup 创建的环境（其中没有 environment.json）。请选择环境所在的文件夹，或安装一个新环境。</translation>
+    </message>
+    <message>
+        <source>it came from the lab profile: install the profile again</source>
+        <translation>它来自实验室配置文件：请重新安装该配置文件</translation>
+    </message>
+    <message>
+        <source>tfsetup does not know where it came from: install the environment again</source>
+        <translation>tfsetup 不知道它的来源：请重新安装该环境</translation>
+    </message>
+    <message>
+        <source>%1 is needed to repair the environment, but it is not among the earlier downloads and tfsetup does not know where to download it. Put the file in the download folder, or install the environment again.</source>
+        <translation>修复该环境需要 %1，但它不在之前下载的文件中，tfsetup 也不知道从哪里下载它。请把该文件放到下载文件夹中，或重新安装该环境。</translation>
+    </message>
+    <message>
+        <source>The archive %1 does not hold the file %2 as it was installed. The environment was made from other files; install it again.</source>
+        <translation>压缩包 %1 中的文件 %2 与安装时的不一样。该环境是用其他文件创建的；请重新安装它。</translation>
+    </message>
+    <message>
+        <source>tfsetup cannot write %1 again for this environment. Install the environment again.</source>
+        <translation>tfsetup 无法为此环境重新写入 %1。请重新安装该环境。</translation>
+    </message>
+    <message>
+        <source>A replacement changed between unpacking and checking. The disk may be failing or another program (an antivirus) altered it; repair again.</source>
+        <translation>某个替换文件在解压和校验之间发生了变化。可能是磁盘出现故障，或是其他程序（如杀毒软件）修改了它；请再次修复。</translation>
+    </message>
+    <message>
+        <source>%1 is in use. Close every program started from the environment (Python, Jupyter, shells) and repair again.</source>
+        <translation>%1 正在使用中。请关闭从该环境启动的所有程序（Python、Jupyter、命令行窗口），然后再次修复。</translation>
+    </message>
+    <message>
+        <source>Would register the Jupyter kernel again in %1 (your user&apos;s Jupyter folder).</source>
+        <translation>将在 %1（你的用户 Jupyter 文件夹）中重新注册 Jupyter 内核。</translation>
+    </message>
+    <message>
+        <source>Registered the Jupyter kernel again in %1 (your user&apos;s Jupyter folder).</source>
+        <translation>已在 %1（你的用户 Jupyter 文件夹）中重新注册 Jupyter 内核。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel could not be registered in %1. Start Jupyter with start-jupyter instead.</source>
+        <translation>无法在 %1 中注册 Jupyter 内核。请改用 start-jupyter 启动 Jupyter。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s Jupyter kernel is registered as installed.</source>
+        <translation>该环境的 Jupyter 内核已按安装时的样子注册。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s launchers put its own libraries first. Start Python and Jupyter with start-python and start-jupyter.</source>
+        <translation>环境的启动脚本会优先使用环境自带的库。请用 start-python 和 start-jupyter 启动 Python 和 Jupyter。</translation>
+    </message>
+    <message>
+        <source>%1 was restored from NVIDIA&apos;s archive.</source>
+        <translation>%1 已从 NVIDIA 的压缩包中恢复。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s own %1 is in place and unchanged.</source>
+        <translation>该环境自身的 %1 在原位且未被改动。</translation>
+    </message>
+    <message>
+        <source>%1 is outside the environment; tfsetup does not change system folders. %2</source>
+        <translation>%1 位于环境之外；tfsetup 不会更改系统文件夹。%2</translation>
+    </message>
+    <message>
+        <source>Verified after the repair.</source>
+        <translation>修复后已验证。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::ChoosePage</name>
+    <message>
+        <source>tfsetup has not looked at your computer yet. Go back one page and let it scan.</source>
+        <translation>tfsetup 还没有检查你的计算机。请返回上一页，让它进行扫描。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1</source>
+        <translation>TensorFlow %1</translation>
+    </message>
+    <message>
+        <source>Python %1</source>
+        <translation>Python %1</translation>
+    </message>
+    <message>
+        <source>driver update</source>
+        <translation>更新驱动程序</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver</source>
+        <translation>NVIDIA 驱动程序</translation>
+    </message>
+    <message>
+        <source>WSL2</source>
+        <translation>WSL2</translation>
+    </message>
+    <message>
+        <source>CUDA %1</source>
+        <translation>CUDA %1</translation>
+    </message>
+    <message>
+        <source>cuDNN %1</source>
+        <translation>cuDNN %1</translation>
+    </message>
+    <message>
+        <source>Visual C++ runtime</source>
+        <translation>Visual C++ 运行库</translation>
+    </message>
+    <message>
+        <source>%1 (recommended)</source>
+        <translation>%1（推荐）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Windows, NVIDIA GPU</source>
+        <translation>Windows，NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>Linux, NVIDIA GPU (CUDA from pip)</source>
+        <translation>Linux，NVIDIA GPU（通过 pip 安装 CUDA）</translation>
+    </message>
+    <message>
+        <source>Linux, NVIDIA GPU (CUDA libraries from NVIDIA)</source>
+        <translation>Linux，NVIDIA GPU（CUDA 库来自 NVIDIA）</translation>
+    </message>
+    <message>
+        <source>WSL2 on Windows, NVIDIA GPU</source>
+        <translation>Windows 上的 WSL2，NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>Processor only (no GPU)</source>
+        <translation>仅处理器（不使用 GPU）</translation>
+    </message>
+    <message>
+        <source>AMD GPU with ROCm (experimental)</source>
+        <translation>AMD GPU，使用 ROCm（实验性）</translation>
+    </message>
+    <message>
+        <source>DirectX 12 GPU with DirectML (experimental)</source>
+        <translation>支持 DirectX 12 的 GPU，使用 DirectML（实验性）</translation>
+    </message>
+    <message>
+        <source>Apple GPU with Metal</source>
+        <translation>Apple GPU（Metal）</translation>
+    </message>
+    <message>
+        <source>graphics card</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 inside WSL2, using your %2, with Python %3.</source>
+        <translation>在 WSL2 中运行 TensorFlow %1，使用你的 %2，Python 版本为 %3。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 using your %2, with Python %3.</source>
+        <translation>使用你的 %2 运行 TensorFlow %1，搭配 Python %3。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on the processor only (no GPU), with Python %2.</source>
+        <translation>TensorFlow %1，仅使用处理器（不使用 GPU），Python %2。</translation>
+    </message>
+    <message>
+        <source>Recommended: %1</source>
+        <translation>推荐：%1</translation>
+    </message>
+    <message>
+        <source>Your choice: %1</source>
+        <translation>你的选择：%1</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 with CUDA %2 and cuDNN %3, as pip packages (%4)</source>
+        <translation>TensorFlow %1，使用 CUDA %2 和 cuDNN %3，以 pip 包形式提供（%4）</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1, as a pip package (%2)</source>
+        <translation>TensorFlow %1，以 pip 包形式安装（%2）</translation>
+    </message>
+    <message>
+        <source>%1, as a pip package</source>
+        <translation>%1，以 pip 包形式安装</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA</source>
+        <translation>来自 NVIDIA 的 CUDA %1 库</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 libraries from NVIDIA</source>
+        <translation>来自 NVIDIA 的 cuDNN %1 库</translation>
+    </message>
+    <message>
+        <source>The driver lets programs use your graphics card. Get it for your card from NVIDIA&apos;s driver download page (on Linux, from your distribution&apos;s driver tool), restart the computer, then run tfsetup again. Your files and programs stay as they are.</source>
+        <translation>驱动程序让程序能够使用你的显卡。请从 NVIDIA 的驱动程序下载页面获取适用于你显卡的驱动程序（Linux 上请使用发行版自带的驱动程序工具），重启计算机，然后再次运行 tfsetup。你的文件和程序都会保持原样。</translation>
+    </message>
+    <message>
+        <source>WSL2 runs Linux inside Windows; newer TensorFlow releases use the GPU only there. Open PowerShell as administrator, run &quot;wsl --install&quot;, restart, then run tfsetup inside the Linux window.</source>
+        <translation>WSL2 可以在 Windows 中运行 Linux；较新的 TensorFlow 版本只能在其中使用 GPU。请以管理员身份打开 PowerShell，运行 &quot;wsl --install&quot;，重启计算机，然后在 Linux 窗口中运行 tfsetup。</translation>
+    </message>
+    <message>
+        <source>These are Microsoft system files that many Windows programs share; installing them changes nothing else.</source>
+        <translation>这些是许多 Windows 程序共用的 Microsoft 系统文件；安装它们不会改变其他任何内容。</translation>
+    </message>
+    <message>
+        <source>A lab computer or a hosted notebook service with a GPU works without installing anything here.</source>
+        <translation>使用带 GPU 的实验室计算机或云端 Notebook 服务，无需在这里安装任何东西。</translation>
+    </message>
+    <message>
+        <source>What will be downloaded:</source>
+        <translation>将要下载的内容：</translation>
+    </message>
+    <message>
+        <source>Download sizes are shown on the next page.</source>
+        <translation>下载大小会在下一页显示。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow combination fits this computer as it is.</source>
+        <translation>没有适合这台计算机当前状况的 TensorFlow 组合。</translation>
+    </message>
+    <message>
+        <source>&quot;Not possible here&quot; below says why for each one.</source>
+        <translation>下方的“在本机上不可行”中说明了每种组合不可行的原因。</translation>
+    </message>
+    <message>
+        <source>Good to know:</source>
+        <translation>须知：</translation>
+    </message>
+    <message>
+        <source>The log file has the details: %1</source>
+        <translation>日志文件中有详细信息：%1</translation>
+    </message>
+    <message>
+        <source>Your TensorFlow setup</source>
+        <translation>你的 TensorFlow 安装方案</translation>
+    </message>
+    <message>
+        <source>tfsetup chose the combination that fits your computer best. You can pick another one below.</source>
+        <translation>tfsetup 已选出最适合你计算机的组合。你也可以在下面选择其他组合。</translation>
+    </message>
+    <message>
+        <source>Working out what fits your computer…</source>
+        <translation>正在找出适合你计算机的组合……</translation>
+    </message>
+    <message>
+        <source>Do this first:</source>
+        <translation>请先完成：</translation>
+    </message>
+    <message>
+        <source>Possible combinations (%1)</source>
+        <translation>可选的组合（%1）</translation>
+    </message>
+    <message>
+        <source>Not possible here (%1)</source>
+        <translation>在本机上不可行（%1）</translation>
+    </message>
+    <message>
+        <source>Advanced</source>
+        <translation>高级</translation>
+    </message>
+    <message>
+        <source>TensorFlow</source>
+        <translation>TensorFlow</translation>
+    </message>
+    <message>
+        <source>Runs on</source>
+        <translation>运行于</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>cuDNN</source>
+        <translation>cuDNN</translation>
+    </message>
+    <message>
+        <source>Needs first</source>
+        <translation>需先准备</translation>
+    </message>
+    <message>
+        <source>Possible combinations</source>
+        <translation>可选的组合</translation>
+    </message>
+    <message>
+        <source>Why not</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Combinations that do not fit this computer</source>
+        <translation>不适合这台计算机的组合</translation>
+    </message>
+    <message>
+        <source>&amp;TensorFlow version:</source>
+        <translation>TensorFlow 版本(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Python version:</source>
+        <translation>Python 版本(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>TensorFlow version</source>
+        <translation>TensorFlow 版本</translation>
+    </message>
+    <message>
+        <source>Python version</source>
+        <translation>Python 版本</translation>
+    </message>
+    <message>
+        <source>Best for this computer</source>
+        <translation>最适合这台计算机</translation>
+    </message>
+    <message>
+        <source>Use the &amp;processor only, not the GPU</source>
+        <translation>只使用处理器，不使用 GPU(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep the NVIDIA driver as it is (for computers where you cannot install drivers)</source>
+        <translation>保持 NVIDIA 驱动程序不变（适用于无法安装驱动程序的计算机）(&amp;K)</translation>
+    </message>
+    <message>
+        <source>A course may ask for a particular version. Combinations that do not fit it are listed under &quot;Not possible here&quot; with the reason.</source>
+        <translation>课程可能要求使用特定版本。与之不兼容的组合会列在“在本机上不可行”下，并附有原因。</translation>
     </message>
 </context>
 <context>
@@ -983,6 +2960,782 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>tfsetup::ui::DownloadPage</name>
+    <message>
+        <source>pending</source>
+        <comment>checksum status</comment>
+        <translation>待校验</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Checking</source>
+        <translation>正在校验</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>Paused at %p%</source>
+        <translation>已暂停（%p%）</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>verified (MD5 only)</source>
+        <comment>checksum status</comment>
+        <translation>已验证（仅 MD5）</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <comment>checksum status</comment>
+        <translation>已校验</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>mismatch</source>
+        <comment>checksum status</comment>
+        <translation>不匹配</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>already downloaded</source>
+        <translation>已下载</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>All %n file(s) are downloaded and their checksums verified.</source>
+        <translation>
+            <numerusform>全部 %n 个文件均已下载，校验和验证通过。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Downloads stopped. What arrived is kept: Resume continues where they stopped.</source>
+        <translation>下载已停止。已下载的部分会保留：点击“继续”会从停止处接着下载。</translation>
+    </message>
+    <message>
+        <source>Paused. Resume continues where the downloads stopped.</source>
+        <translation>已暂停。点击“继续”可从中断处继续下载。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 downloaded</source>
+        <translation>已下载 %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 downloaded</source>
+        <translation>已下载 %1</translation>
+    </message>
+    <message>
+        <source>(about %1 left)</source>
+        <translation>（大约还剩 %1）</translation>
+    </message>
+    <message>
+        <source>The log file has the details: %1</source>
+        <translation>日志文件中有详细信息：%1</translation>
+    </message>
+    <message>
+        <source>Downloading</source>
+        <translation>正在下载</translation>
+    </message>
+    <message>
+        <source>tfsetup downloads the official files and checks each one against its published checksum. You can go back meanwhile; the downloads keep going.</source>
+        <translation>tfsetup 会下载官方文件，并将每个文件与其公布的校验和进行核对。下载期间你可以返回上一步，下载会继续进行。</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Checksum</source>
+        <translation>校验和</translation>
+    </message>
+    <message>
+        <source>Downloads</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>There is nothing to download for this choice.</source>
+        <translation>这个选择没有需要下载的内容。</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Pause downloads</source>
+        <translation>暂停下载</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Resume downloads</source>
+        <translation>继续下载</translation>
+    </message>
+    <message>
+        <source>Continues paused or stopped downloads where they stopped, and tries failed ones again.</source>
+        <translation>从中断处继续已暂停或已停止的下载，并重试失败的下载。</translation>
+    </message>
+    <message>
+        <source>&amp;Stop downloads</source>
+        <translation>停止下载(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stop downloads</source>
+        <translation>停止下载</translation>
+    </message>
+    <message>
+        <source>Stops every download. What arrived is kept, so Resume does not start over.</source>
+        <translation>停止所有下载。已下载的部分会保留，因此继续下载时不会从头开始。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::FinishPage</name>
+    <message>
+        <source>This environment has no such launcher. Run tfsetup again to repair it.</source>
+        <translation>此环境没有这个启动脚本。请再次运行 tfsetup 进行修复。</translation>
+    </message>
+    <message>
+        <source>No terminal program was found. Open a terminal yourself and run:
+%1</source>
+        <translation>没有找到终端程序。请自己打开一个终端并运行：
+%1</translation>
+    </message>
+    <message>
+        <source>%1 could not be started. Open a terminal yourself and run:
+%2</source>
+        <translation>无法启动 %1。请自己打开一个终端并运行：
+%2</translation>
+    </message>
+    <message>
+        <source>The environment summary is on the clipboard. Paste it into a help request or a lab report.</source>
+        <translation>环境摘要已复制到剪贴板。可以把它粘贴到求助信息或实验报告中。</translation>
+    </message>
+    <message>
+        <source>No environment was made.</source>
+        <translation>没有创建任何环境。</translation>
+    </message>
+    <message>
+        <source>Done: TensorFlow works in your new environment.</source>
+        <translation>完成：TensorFlow 已在你的新环境中正常工作。</translation>
+    </message>
+    <message>
+        <source>The environment is installed, but the check found a problem. Run &quot;tfsetup doctor&quot; for the cause and what to do.</source>
+        <translation>环境已安装，但检查时发现了问题。请运行 &quot;tfsetup doctor&quot; 查看原因和解决办法。</translation>
+    </message>
+    <message>
+        <source>The environment is installed.</source>
+        <translation>环境已安装。</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Launchers:</source>
+        <translation>启动脚本：</translation>
+    </message>
+    <message>
+        <source>To use it, start Python with %1, open a terminal with the environment below, or pick &quot;%2&quot; as the kernel in Jupyter.</source>
+        <translation>要使用它，请用 %1 启动 Python，或通过下方的环境打开一个终端，或在 Jupyter 中选择“%2”作为内核。</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>准备就绪</translation>
+    </message>
+    <message>
+        <source>How to start working with TensorFlow.</source>
+        <translation>如何开始使用 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>Open a &amp;terminal</source>
+        <translation>打开终端(&amp;T)</translation>
+    </message>
+    <message>
+        <source>A terminal window where python and pip are the environment&apos;s own.</source>
+        <translation>打开一个终端窗口，其中的 python 和 pip 都是该环境自带的。</translation>
+    </message>
+    <message>
+        <source>Start &amp;Jupyter</source>
+        <translation>启动 Jupyter(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Starts JupyterLab from the environment in a terminal window; close that window to stop it.</source>
+        <translation>在终端窗口中从该环境启动 JupyterLab；关闭该窗口即可停止它。</translation>
+    </message>
+    <message>
+        <source>&amp;Copy summary</source>
+        <translation>复制摘要(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copies ENVIRONMENT.md: versions, folders and launchers, for help requests.</source>
+        <translation>复制 ENVIRONMENT.md：包括版本、文件夹和启动脚本，便于求助。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::InstallPage</name>
+    <message>
+        <source>Check the downloaded files</source>
+        <translation>校验下载的文件</translation>
+    </message>
+    <message>
+        <source>Unpack the archives</source>
+        <translation>解压压缩包</translation>
+    </message>
+    <message>
+        <source>Put each library where TensorFlow looks for it</source>
+        <translation>把每个库放到 TensorFlow 查找它的位置</translation>
+    </message>
+    <message>
+        <source>Create the Python environment</source>
+        <translation>创建 Python 环境</translation>
+    </message>
+    <message>
+        <source>Install TensorFlow with pip</source>
+        <translation>用 pip 安装 TensorFlow</translation>
+    </message>
+    <message>
+        <source>Write the launchers</source>
+        <translation>写入启动脚本</translation>
+    </message>
+    <message>
+        <source>Record what was installed</source>
+        <translation>记录安装内容</translation>
+    </message>
+    <message>
+        <source>Check the new environment</source>
+        <translation>检查新环境</translation>
+    </message>
+    <message>
+        <source>Move the environment into place</source>
+        <translation>把环境移动到最终位置</translation>
+    </message>
+    <message>
+        <source>Register the Jupyter kernel</source>
+        <translation>注册 Jupyter 内核</translation>
+    </message>
+    <message>
+        <source>Choose a plan and its options first: go back to those steps.</source>
+        <translation>请先选择方案及其选项：返回前面的步骤。</translation>
+    </message>
+    <message>
+        <source>Creating %1 with TensorFlow %2.</source>
+        <translation>正在创建 %1，使用 TensorFlow %2。</translation>
+    </message>
+    <message>
+        <source>Stopping… the install undoes what it did so far.</source>
+        <translation>正在停止……安装程序会撤销到目前为止所做的操作。</translation>
+    </message>
+    <message>
+        <source>Installing. This takes a few minutes; pip&apos;s output is shown on the right.</source>
+        <translation>正在安装。这需要几分钟；右侧会显示 pip 的输出。</translation>
+    </message>
+    <message>
+        <source>This environment was already complete; nothing needed to change.</source>
+        <translation>此环境已经是完整的，无需任何更改。</translation>
+    </message>
+    <message>
+        <source>The environment is ready. Next checks that TensorFlow works in it.</source>
+        <translation>环境已就绪。下一步将检查 TensorFlow 能否在其中正常工作。</translation>
+    </message>
+    <message>
+        <source>The install was stopped. Nothing was left behind; an environment that was there before is unchanged. Try again starts over.</source>
+        <translation>安装已停止。没有留下任何文件；之前已有的环境保持不变。点击“重试”会从头开始。</translation>
+    </message>
+    <message>
+        <source>The log file has the details: %1</source>
+        <translation>日志文件中有详细信息：%1</translation>
+    </message>
+    <message>
+        <source>Installing</source>
+        <translation>正在安装</translation>
+    </message>
+    <message>
+        <source>tfsetup builds the environment in a separate folder and moves it into place only when everything worked.</source>
+        <translation>tfsetup 会在一个单独的文件夹中构建环境，只有在一切顺利完成后才会把它移到目标位置。</translation>
+    </message>
+    <message>
+        <source>Install steps</source>
+        <translation>安装步骤</translation>
+    </message>
+    <message>
+        <source>Install log</source>
+        <translation>安装日志</translation>
+    </message>
+    <message>
+        <source>&amp;Stop install</source>
+        <translation>停止安装(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stops the install and removes what it made so far.</source>
+        <translation>停止安装，并删除目前已创建的内容。</translation>
+    </message>
+    <message>
+        <source>&amp;Try again</source>
+        <translation>重试(&amp;T)</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::LabProfilePage</name>
+    <message>
+        <source>Lab profiles (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the lab profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a lab profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder for the offline bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lab profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install exactly what your lab prepared, the same on every machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the profile your lab gave you: a file, or its address on the lab&apos;s server (http:// or https://).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lab.json or https://lab.example.edu/tfsetup/lab.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install now without further questions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For the lab&apos;s administrator: save the choices made in this wizard as a profile, or write an offline bundle of the files for machines without internet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prepare a profile…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prepare an offline bundle…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a plan in a new setup first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a plan and its options in a new setup first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloading the profile…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile could not be downloaded from %1. Check the address with your lab, or open the file instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a lab profile (it is not JSON). Check the address with your lab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check what the profile will do, then press Next.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TensorFlow&apos;s own CUDA packages or the processor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA %1, cuDNN %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 (%2), Python %3, %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation type="unfinished">任意</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mirrors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PyPI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jupyter kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not registered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Packages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pinned by the lab&apos;s hash lock %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The environment was already installed as the profile says.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Installed. Next verifies the environment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 for the lab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Choose a folder that is yours.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the profile as %1. Students open it here, or a script runs &quot;tfsetup install --profile&quot; with it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the offline bundle…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The offline bundle is in %1. Install from it with the Options page&apos;s offline bundle field, or &quot;tfsetup install --offline --from&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::OptionsPage</name>
+    <message>
+        <source>Folder for environments</source>
+        <translation>环境所在文件夹</translation>
+    </message>
+    <message>
+        <source>Offline bundle folder</source>
+        <translation>离线包文件夹</translation>
+    </message>
+    <message>
+        <source>Looking up the official files for this plan…</source>
+        <translation>正在查找此方案的官方文件……</translation>
+    </message>
+    <message>
+        <source>The folder where tfsetup creates your environment: a private copy of Python with TensorFlow and the NVIDIA libraries it needs. Nothing outside this folder is changed, and deleting the folder removes everything again.</source>
+        <translation>tfsetup 创建环境的文件夹：环境是一份私有的 Python 副本，其中包含 TensorFlow 及其所需的 NVIDIA 库。不会更改此文件夹以外的任何内容，删除该文件夹即可全部移除。</translation>
+    </message>
+    <message>
+        <source>The name of the environment&apos;s folder. Jupyter lists it under this name, so you can keep several environments side by side, for example one per course.</source>
+        <translation>环境文件夹的名称。Jupyter 会以这个名称列出它，所以你可以同时保留多个环境，例如每门课程一个。</translation>
+    </message>
+    <message>
+        <source>PyPI is where pip downloads Python packages such as TensorFlow. A mirror is a copy of it on a nearer server: in mainland China, Tsinghua (tuna), Alibaba Cloud (aliyun) or USTC are usually much faster. You can also type the address of your lab&apos;s own index.</source>
+        <translation>PyPI 是 pip 下载 TensorFlow 等 Python 包的地方。镜像是它在距离更近的服务器上的副本：在中国大陆，清华（tuna）、阿里云（aliyun）或中科大（USTC）的镜像通常要快得多。你也可以输入你们实验室自己的索引地址。</translation>
+    </message>
+    <message>
+        <source>A copy of NVIDIA&apos;s download server, for example one your lab runs, or a folder with the same layout. Leave it empty to download from NVIDIA. Wherever a file comes from, it must match NVIDIA&apos;s published checksum.</source>
+        <translation>NVIDIA 下载服务器的副本，例如你所在实验室运行的镜像，或具有相同目录结构的文件夹。留空则从 NVIDIA 下载。无论文件来自哪里，都必须与 NVIDIA 公布的校验和一致。</translation>
+    </message>
+    <message>
+        <source>Some campus and company networks reach the internet only through a proxy server. If your browser is set up with one, enter the same address here, like http://proxy.example.edu:3128. Otherwise leave it empty.</source>
+        <translation>有些校园网和公司网络只能通过代理服务器访问互联网。如果你的浏览器设置了代理，请在这里填写相同的地址，例如 http://proxy.example.edu:3128。否则请留空。</translation>
+    </message>
+    <message>
+        <source>Where downloaded files are kept. They are checked again before use, and a second install does not download them again.</source>
+        <translation>下载的文件保存在哪里。使用前会再次校验，第二次安装时不会重复下载。</translation>
+    </message>
+    <message>
+        <source>An offline bundle is a folder made with &quot;tfsetup bundle&quot; on a computer with internet. It holds every file one plan needs, so you can install without internet. Leave it empty to download.</source>
+        <translation>离线包是在有网络的计算机上用“tfsetup bundle”生成的文件夹。它包含某个方案所需的全部文件，因此无需网络即可安装。留空则从网上下载。</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Where the environment goes and where files come from. The suggestions work for most students.</source>
+        <translation>环境安装在哪里，以及文件从哪里获取。建议的设置适用于大多数同学。</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;PyPI mirror:</source>
+        <translation>PyPI 镜像(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>N&amp;VIDIA mirror:</source>
+        <translation>NVIDIA 镜像(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Pro&amp;xy:</source>
+        <translation>代理(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>&amp;Downloads:</source>
+        <translation>下载位置(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Offline &amp;bundle:</source>
+        <translation>离线包(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>What is this?</source>
+        <translation>这是什么？</translation>
+    </message>
+    <message>
+        <source>Bro&amp;wse…</source>
+        <translation>浏览(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Brow&amp;se…</source>
+        <translation>浏览(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>The environment is created in a folder inside this one.</source>
+        <translation>环境会创建在此文件夹下的一个子文件夹中。</translation>
+    </message>
+    <message>
+        <source>Letters, digits, dots and dashes; no slashes.</source>
+        <translation>字母、数字、点和短横线；不能包含斜杠。</translation>
+    </message>
+    <message>
+        <source>empty: download from NVIDIA</source>
+        <translation>留空：从 NVIDIA 下载</translation>
+    </message>
+    <message>
+        <source>empty: no proxy, or the system&apos;s</source>
+        <translation>留空：不使用代理，或使用系统代理</translation>
+    </message>
+    <message>
+        <source>empty: download over the internet</source>
+        <translation>留空：通过互联网下载</translation>
+    </message>
+    <message>
+        <source>PyPI (pypi.org, official)</source>
+        <translation>PyPI（pypi.org，官方）</translation>
+    </message>
+    <message>
+        <source>%1 (%2, China)</source>
+        <translation>%1（%2，中国）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::RepairPage</name>
+    <message>
+        <source>Choose the environment&apos;s folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repair an environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tfsetup checks every file it installed and puts back what is missing, damaged or moved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the environment that stopped working. Environments in the usual folders are listed; add another folder if yours is elsewhere.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>My TensorFlow is broken: here is the error it printed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste the error or the whole output of the failing program here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Fix</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — TensorFlow %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No environment made by tfsetup was found. Add the folder that holds yours.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking every file of the environment…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repairing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Damaged files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation type="unfinished">缺失</translation>
+    </message>
+    <message>
+        <source>changed since the install</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>moved to %1</source>
+        <translation type="unfinished">已被移到 %1</translation>
+    </message>
+    <message>
+        <source>move it back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>take it again from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>write it again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>link it again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the doctor found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outside the environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repaired. Next verifies that TensorFlow works again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Some files could not be repaired: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every installed file is in place and unchanged. Next verifies the environment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every installed file is in place. The doctor&apos;s findings say what else to do.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Fix to repair what is listed. Only these files change.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>tfsetup::ui::SetupWizard</name>
     <message>
         <source>TensorFlow GPU setup</source>
@@ -1011,6 +3764,53 @@ Not possible here:
     <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::VerifyPage</name>
+    <message>
+        <source>There is no environment to check yet: go back to the install step.</source>
+        <translation>还没有可供检查的环境：请返回安装步骤。</translation>
+    </message>
+    <message>
+        <source>Checking the environment: loading the libraries, importing TensorFlow and computing with it. The first start on a new graphics card can take several minutes.</source>
+        <translation>正在检查环境：加载库、导入 TensorFlow 并用它进行计算。在新显卡上首次启动可能需要几分钟。</translation>
+    </message>
+    <message>
+        <source>TensorFlow works in the new environment.</source>
+        <translation>TensorFlow 在新环境中工作正常。</translation>
+    </message>
+    <message>
+        <source>The environment does not work yet.</source>
+        <translation>该环境尚不能正常工作。</translation>
+    </message>
+    <message>
+        <source>You can still finish; &quot;tfsetup doctor&quot; looks for the cause in more detail.</source>
+        <translation>你仍然可以完成安装；&quot;tfsetup doctor&quot; 会更详细地查找原因。</translation>
+    </message>
+    <message>
+        <source>Checking</source>
+        <translation>正在检查</translation>
+    </message>
+    <message>
+        <source>tfsetup starts the new environment the way you will and checks each layer, from the libraries to a computation on the graphics card.</source>
+        <translation>tfsetup 会按照你今后使用的方式启动新环境，并逐层检查，从各个库一直到在显卡上进行计算。</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Check results</source>
+        <translation>检查结果</translation>
+    </message>
+    <message>
+        <source>Check &amp;again</source>
+        <translation>重新检查(&amp;A)</translation>
     </message>
 </context>
 <context>
@@ -1054,6 +3854,10 @@ Not possible here:
     <message>
         <source>Language</source>
         <translation>语言</translation>
+    </message>
+    <message>
+        <source>TensorFlow with GPU support, set up for you.</source>
+        <translation>为你安装好支持 GPU 的 TensorFlow。</translation>
     </message>
 </context>
 </TS>
