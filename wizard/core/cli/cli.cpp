@@ -18,6 +18,7 @@ int runVerify(const QStringList &arguments);
 int runSources(const QStringList &arguments);
 int runBundle(const QStringList &arguments);
 int runDoctor(const QStringList &arguments);
+int runRepair(const QStringList &arguments);
 
 const QList<Command> &commands()
 {
@@ -33,6 +34,7 @@ const QList<Command> &commands()
         {"sources", [] { return Cli::tr("List the official files of a plan with their checksums (mirrors, lab servers)"); }, runSources},
         {"bundle", [] { return Cli::tr("Write an offline bundle of a plan's files for machines without internet"); }, runBundle},
         {"doctor", [] { return Cli::tr("Explain why TensorFlow does not use the GPU, from this machine and a log"); }, runDoctor},
+        {"repair", [] { return Cli::tr("Repair an environment: restore damaged or moved files, launchers and kernel, then verify"); }, runRepair},
     };
     return list;
 }

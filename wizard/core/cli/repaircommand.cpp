@@ -1,0 +1,125 @@
+#include "cli/cli.h"
+
+#include "catalog/catalog.h"
+#include "doctor/doctor.h"
+#include "fetch/downloadcache.h"
+#include "repair/repair.h"
+
+#include <QCoro/QCoroTask>
+#include <QDir>
+#include <QFile>
+#include <QJsonObject>
+#include <QStandardPaths>
+
+namespace tfsetup::core::cli {
+
+int runRepair(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("env"),
+                      Cli::tr("The environment folder to repair (the one holding environment.json)."),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("dry-run"), Cli::tr("Only say what would be repaired; change and download nothing.")});
+    parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
+    parser.addOption({QStringLiteral("log"),
+                      Cli::tr("A TensorFlow log or traceback (FILE): the doctor reads it and repair acts on what "
+                              "applies to the environment."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("downloads"),
+                      Cli::tr("The folder with earlier downloads (default: tfsetup's download folder)."),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("proxy"), Cli::tr("Download through this proxy (http://host:port)."),
+                      QStringLiteral("URL")});
+    parser.addOption({QStringLiteral("no-verify"), Cli::tr("Do not run verify after the repair.")});
+    parser.addOption({QStringLiteral("probe"), Cli::tr("The library probe to use (default: beside tfsetup)."),
+                      QStringLiteral("FILE")});
+    addSystemOptions(parser);
+    if (const int code = parseOrExit(parser, arguments,
+                                     Cli::tr("Repair an environment: check every installed file against "
+                                             "environment.json, take back what is missing or damaged from NVIDIA's "
+                                             "archives, move misplaced files back, write the launchers and the "
+                                             "Jupyter kernel again, then verify."));
+        code >= 0)
+        return code;
+
+    const bool json = parser.isSet(QStringLiteral("json"));
+    auto fail = [json](const Error &error, int code) {
+        if (json) {
+            printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false},
+                                                {QStringLiteral("error"),
+                                                 QJsonObject{{QStringLiteral("code"), error.code},
+                                                             {QStringLiteral("message"), error.message},
+                                                             {QStringLiteral("detail"), error.detail}}}}));
+        }
+        printError(error);
+        return code;
+    };
+    if (!parser.isSet(QStringLiteral("env"))) {
+        return fail({QStringLiteral("usage"),
+                     Cli::tr("Give the environment to repair with --env DIR. \"tfsetup wizard\" finds them for you."),
+                     {}},
+                    UsageError);
+    }
+    auto system = systemFromOptions(parser);
+    if (!system)
+        return fail(system.error(), UsageError);
+    const bool rooted = parser.isSet(QStringLiteral("root"));
+    const QString env = parser.value(QStringLiteral("env"));
+
+    RepairOptions options;
+    // Over a --root folder the path is the imitated machine's; here it is this machine's.
+    options.environmentPath = rooted ? env : QDir(env).absolutePath();
+    options.dryRun = parser.isSet(QStringLiteral("dry-run"));
+    options.cacheDir = parser.isSet(QStringLiteral("downloads"))
+                           ? QDir(parser.value(QStringLiteral("downloads"))).absolutePath()
+                           : DownloadCache::defaultDir();
+    options.transfer.proxy = parser.value(QStringLiteral("proxy"));
+
+    auto catalog = Catalog::load();
+    if (!catalog)
+        return fail(catalog.error(), Failure);
+    if (parser.isSet(QStringLiteral("log"))) {
+        QFile logFile(parser.value(QStringLiteral("log")));
+        if (!logFile.open(QIODevice::ReadOnly)) {
+            return fail({QStringLiteral("log_unreadable"),
+                         Cli::tr("Cannot read the log %1.").arg(parser.value(QStringLiteral("log"))), {}},
+                        UsageError);
+        }
+        auto reader = TfLogReader::load();
+        if (!reader)
+            return fail(reader.error(), Failure);
+        DoctorOptions doctor;
+        doctor.envDir = options.environmentPath;
+        doctor.log = QString::fromUtf8(logFile.readAll());
+        const DoctorReport report = QCoro::waitFor(runDoctor(**system, *catalog, *reader, doctor));
+        options.findings = report.findings;
+    }
+    if (!parser.isSet(QStringLiteral("no-verify"))) {
+        options.catalog = &*catalog;
+        options.probe = parser.isSet(QStringLiteral("probe"))
+                            ? QDir(parser.value(QStringLiteral("probe"))).absolutePath()
+                            : QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
+                                                             {QCoreApplication::applicationDirPath()});
+    }
+
+    Repairer repairer(**system);
+    if (!json) {
+        QObject::connect(&repairer, &Repairer::stepStarted, &repairer,
+                         [](RepairStep, const QString &title) { printOut(title + QStringLiteral("…\n")); });
+    }
+    const Result<RepairReport> report = QCoro::waitFor(repairer.repair(options));
+    if (!report)
+        return fail(report.error(), Failure);
+    if (json) {
+        QJsonObject out = report->toJson();
+        out.insert(QStringLiteral("ok"), report->healthy() || (report->dryRun && report->after.isEmpty()));
+        printJson(QJsonDocument(out));
+    } else {
+        printOut(report->text());
+    }
+    if (report->dryRun)
+        return Success;
+    return report->healthy() ? Success : Failure;
+}
+
+} // namespace tfsetup::core::cli
