@@ -5,7 +5,9 @@
 #include "ui/downloadpage.h"
 #include "ui/finishpage.h"
 #include "ui/installpage.h"
+#include "ui/labprofilepage.h"
 #include "ui/optionspage.h"
+#include "ui/repairpage.h"
 #include "ui/verifypage.h"
 #include "ui/welcomepage.h"
 #include "fetch/downloadcache.h"
@@ -28,6 +30,8 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     , m_installPage(new InstallPage(m_state, this))
     , m_verifyPage(new VerifyPage(m_state, this))
     , m_finishPage(new FinishPage(m_state, this))
+    , m_repairPage(new RepairPage(m_state, this))
+    , m_labProfilePage(new LabProfilePage(m_state, this))
 {
     setObjectName(QStringLiteral("setupWizard"));
     setWizardStyle(QWizard::ModernStyle);
@@ -45,9 +49,41 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     setPage(InstallPageId, m_installPage);
     setPage(VerifyPageId, m_verifyPage);
     setPage(FinishPageId, m_finishPage);
+    setPage(RepairPageId, m_repairPage);
+    setPage(LabProfilePageId, m_labProfilePage);
+    connect(m_labProfilePage, &LabProfilePage::optionsSuggested, m_optionsPage, &OptionsPage::setBaseOptions);
     connect(&m_state, &WizardState::optionsChanged, this, &SetupWizard::applyTransferOptions);
     setStartId(WelcomePageId);
     retranslate();
+}
+
+int SetupWizard::nextId() const
+{
+    const WizardState::Mode mode = m_state.mode();
+    switch (currentId()) {
+    case WelcomePageId:
+        if (mode == WizardState::Mode::Repair)
+            return RepairPageId;
+        if (mode == WizardState::Mode::LabProfile)
+            return LabProfilePageId;
+        return DetectPageId;
+    case DetectPageId:
+        // The profile pins the plan: nothing to choose.
+        if (mode == WizardState::Mode::LabProfile && m_state.plan() && page(OptionsPageId))
+            return OptionsPageId;
+        break;
+    case RepairPageId:
+        return VerifyPageId;
+    case LabProfilePageId:
+        return m_labProfilePage->unattended() ? VerifyPageId : DetectPageId;
+    case FinishPageId:
+        return -1;
+    default:
+        break;
+    }
+    const int next = QWizard::nextId();
+    // The journeys' own pages come after Finish in id order and are reached only through the above.
+    return next == RepairPageId || next == LabProfilePageId ? -1 : next;
 }
 
 void SetupWizard::applyTransferOptions()

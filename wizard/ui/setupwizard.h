@@ -15,7 +15,9 @@ class DetectPage;
 class DownloadPage;
 class FinishPage;
 class InstallPage;
+class LabProfilePage;
 class OptionsPage;
+class RepairPage;
 class VerifyPage;
 class WelcomePage;
 
@@ -33,6 +35,9 @@ public:
         InstallPageId,
         VerifyPageId,
         FinishPageId,
+        // Journeys 3 and 2: after Welcome in their mode (nextId() routes by WizardState::Mode).
+        RepairPageId,
+        LabProfilePageId,
     };
 
     // translations may be null (no language switch then).
@@ -47,6 +52,14 @@ public:
     InstallPage *installPage() const { return m_installPage; }
     VerifyPage *verifyPage() const { return m_verifyPage; }
     FinishPage *finishPage() const { return m_finishPage; }
+    RepairPage *repairPage() const { return m_repairPage; }
+    LabProfilePage *labProfilePage() const { return m_labProfilePage; }
+
+    // New environment: Welcome, Detect, Choose, Options, Download, Install, Verify, Finish.
+    // Repair: Welcome, Repair, Verify, Finish. Lab profile: Welcome, Lab profile, then either
+    // Detect, Options, Download, Install (the profile's plan replaces Choose) or, unattended,
+    // straight to Verify; then Finish.
+    int nextId() const override;
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -65,6 +78,8 @@ private:
     InstallPage *m_installPage;
     VerifyPage *m_verifyPage;
     FinishPage *m_finishPage;
+    RepairPage *m_repairPage;
+    LabProfilePage *m_labProfilePage;
     QString m_proxy; // the proxy the Download page's downloader was made with
 };
 

@@ -1,0 +1,440 @@
+#include "ui/labprofilepage.h"
+
+#include "fetch/downloadcache.h"
+#include "fetch/downloader.h"
+#include "sources/bundle.h"
+
+#include <QCheckBox>
+#include <QCoro/QCoroNetworkReply>
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <QWizard>
+
+namespace tfsetup::ui {
+
+namespace {
+
+constexpr int profileTimeoutMs = 30000;
+
+core::Plan planOf(const core::LabProfile &profile)
+{
+    core::Plan plan;
+    plan.route = profile.route;
+    plan.tensorflow = profile.tensorflow;
+    plan.package = profile.package;
+    plan.python = profile.python;
+    plan.cuda = profile.cuda;
+    plan.cudnn = profile.cudnn;
+    return plan;
+}
+
+bool isRemote(const QString &text)
+{
+    return text.startsWith(QStringLiteral("http://"), Qt::CaseInsensitive)
+           || text.startsWith(QStringLiteral("https://"), Qt::CaseInsensitive);
+}
+
+} // namespace
+
+LabProfilePage::LabProfilePage(WizardState &state, QWidget *parent)
+    : QWizardPage(parent)
+    , m_state(state)
+    , m_intro(new QLabel(this))
+    , m_sourceEdit(new QLineEdit(this))
+    , m_browseButton(new QPushButton(this))
+    , m_openButton(new QPushButton(this))
+    , m_summary(new QLabel(this))
+    , m_unattendedCheck(new QCheckBox(this))
+    , m_progress(new QProgressBar(this))
+    , m_statusLabel(new QLabel(this))
+    , m_log(new QPlainTextEdit(this))
+    , m_adminLabel(new QLabel(this))
+    , m_prepareButton(new QPushButton(this))
+    , m_bundleButton(new QPushButton(this))
+    , m_installer(new core::Installer(state.system(), this))
+{
+    setObjectName(QStringLiteral("labProfilePage"));
+    m_intro->setObjectName(QStringLiteral("labProfileIntro"));
+    m_sourceEdit->setObjectName(QStringLiteral("labProfileSourceEdit"));
+    m_browseButton->setObjectName(QStringLiteral("labProfileBrowseButton"));
+    m_openButton->setObjectName(QStringLiteral("labProfileOpenButton"));
+    m_summary->setObjectName(QStringLiteral("labProfileSummary"));
+    m_unattendedCheck->setObjectName(QStringLiteral("labProfileUnattendedCheck"));
+    m_progress->setObjectName(QStringLiteral("labProfileProgress"));
+    m_statusLabel->setObjectName(QStringLiteral("labProfileStatusLabel"));
+    m_log->setObjectName(QStringLiteral("labProfileLog"));
+    m_adminLabel->setObjectName(QStringLiteral("labProfileAdminLabel"));
+    m_prepareButton->setObjectName(QStringLiteral("labProfilePrepareButton"));
+    m_bundleButton->setObjectName(QStringLiteral("labProfileBundleButton"));
+
+    for (QLabel *l : {m_intro, m_summary, m_statusLabel, m_adminLabel})
+        l->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_log->setReadOnly(true);
+    m_log->setMaximumHeight(100);
+    m_log->hide();
+    m_progress->hide();
+    m_unattendedCheck->setEnabled(false);
+
+    auto *sourceRow = new QHBoxLayout;
+    sourceRow->addWidget(m_sourceEdit, 1);
+    sourceRow->addWidget(m_browseButton);
+    sourceRow->addWidget(m_openButton);
+    auto *adminRow = new QHBoxLayout;
+    adminRow->addWidget(m_prepareButton);
+    adminRow->addWidget(m_bundleButton);
+    adminRow->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_intro);
+    layout->addLayout(sourceRow);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_unattendedCheck);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_statusLabel);
+    layout->addWidget(m_log);
+    layout->addStretch(1);
+    layout->addWidget(m_adminLabel);
+    layout->addLayout(adminRow);
+
+    m_pickFile = [this](bool save) {
+        const QString filter = tr("Lab profiles (*.json)");
+        return save ? QFileDialog::getSaveFileName(this, tr("Save the lab profile"), QString(), filter)
+                    : QFileDialog::getOpenFileName(this, tr("Open a lab profile"), QString(), filter);
+    };
+    m_pickFolder = [this] { return QFileDialog::getExistingDirectory(this, tr("Folder for the offline bundle")); };
+    connect(m_browseButton, &QPushButton::clicked, this, &LabProfilePage::browse);
+    connect(m_openButton, &QPushButton::clicked, this, &LabProfilePage::openProfile);
+    connect(m_sourceEdit, &QLineEdit::returnPressed, this, &LabProfilePage::openProfile);
+    connect(m_prepareButton, &QPushButton::clicked, this, &LabProfilePage::prepareProfile);
+    connect(m_bundleButton, &QPushButton::clicked, this, &LabProfilePage::prepareBundle);
+    connect(m_installer, &core::Installer::stepStarted, this,
+            [this](core::InstallStep step, const QString &title) {
+                m_progress->setRange(0, int(core::allInstallSteps().size()));
+                m_progress->setValue(int(core::allInstallSteps().indexOf(step)));
+                m_statusLabel->setText(title);
+            });
+    connect(m_installer, &core::Installer::logLine, m_log, &QPlainTextEdit::appendPlainText);
+    retranslate();
+}
+
+LabProfilePage::~LabProfilePage() = default;
+
+void LabProfilePage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        showProfile();
+    }
+    QWizardPage::changeEvent(event);
+}
+
+void LabProfilePage::retranslate()
+{
+    setTitle(tr("Lab profile"));
+    setSubTitle(tr("Install exactly what your lab prepared, the same on every machine."));
+    m_intro->setText(tr("Open the profile your lab gave you: a file, or its address on the lab's server "
+                        "(http:// or https://)."));
+    m_sourceEdit->setPlaceholderText(tr("lab.json or https://lab.example.edu/tfsetup/lab.json"));
+    m_browseButton->setText(tr("Browse…"));
+    m_openButton->setText(tr("&Open"));
+    m_unattendedCheck->setText(tr("Install now without further questions"));
+    m_adminLabel->setText(tr("For the lab's administrator: save the choices made in this wizard as a profile, or "
+                             "write an offline bundle of the files for machines without internet."));
+    m_prepareButton->setText(tr("Prepare a profile…"));
+    m_bundleButton->setText(tr("Prepare an offline bundle…"));
+    updateAdmin();
+}
+
+void LabProfilePage::updateAdmin()
+{
+    m_prepareButton->setEnabled(!m_busy && m_state.plan().has_value());
+    m_bundleButton->setEnabled(!m_busy && m_state.artifacts().has_value());
+    m_prepareButton->setToolTip(m_state.plan() ? QString() : tr("Choose a plan in a new setup first."));
+    m_bundleButton->setToolTip(m_state.artifacts() ? QString()
+                                                   : tr("Choose a plan and its options in a new setup first."));
+}
+
+void LabProfilePage::initializePage()
+{
+    updateAdmin();
+}
+
+void LabProfilePage::setBusy(bool busy)
+{
+    m_busy = busy;
+    for (QWidget *w : std::initializer_list<QWidget *>{m_sourceEdit, m_browseButton, m_openButton})
+        w->setEnabled(!busy);
+    m_unattendedCheck->setEnabled(!busy && m_profile.has_value());
+    m_progress->setVisible(busy);
+    if (busy)
+        m_progress->setRange(0, 0);
+    updateAdmin();
+    Q_EMIT completeChanged();
+}
+
+bool LabProfilePage::unattended() const
+{
+    return m_unattendedCheck->isChecked();
+}
+
+void LabProfilePage::browse()
+{
+    const QString path = m_pickFile ? m_pickFile(false) : QString();
+    if (path.isEmpty())
+        return;
+    m_sourceEdit->setText(QDir::toNativeSeparators(path));
+    openProfile();
+}
+
+void LabProfilePage::openProfile()
+{
+    const QString source = m_sourceEdit->text().trimmed();
+    if (m_busy || source.isEmpty())
+        return;
+    m_profile.reset();
+    m_outcome.reset();
+    m_summary->clear();
+    if (isRemote(source)) {
+        m_statusLabel->setText(tr("Downloading the profile…"));
+        setBusy(true);
+        runDownload(this, QUrl(source), ++m_generation);
+        return;
+    }
+    acceptProfile(source, core::LabProfile::load(QDir::fromNativeSeparators(source)));
+}
+
+QCoro::Task<> LabProfilePage::runDownload(QPointer<LabProfilePage> page, QUrl url, quint64 generation)
+{
+    QNetworkAccessManager network;
+    QNetworkRequest request(url);
+    request.setTransferTimeout(profileTimeoutMs);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+    std::unique_ptr<QNetworkReply> reply(network.get(request));
+    co_await qCoro(reply.get()).waitForFinished(std::chrono::milliseconds(profileTimeoutMs + 1000));
+    if (!page || generation != page->m_generation)
+        co_return;
+    core::Result<core::LabProfile> profile = core::Error{QStringLiteral("profile_download"), {}, {}};
+    if (!reply->isFinished() || reply->error() != QNetworkReply::NoError) {
+        profile = core::Error{QStringLiteral("profile_download"),
+                              tr("The profile could not be downloaded from %1. Check the address with your lab, "
+                                 "or open the file instead.").arg(url.toString()),
+                              reply->isFinished() ? reply->errorString() : QStringLiteral("timeout")};
+    } else {
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(reply->readAll(), &error);
+        profile = document.isObject()
+                      ? core::LabProfile::fromJson(document.object(), url.toString())
+                      : core::Result<core::LabProfile>(core::Error{
+                            QStringLiteral("profile_unreadable"),
+                            tr("%1 is not a lab profile (it is not JSON). Check the address with your lab.")
+                                .arg(url.toString()),
+                            error.errorString()});
+    }
+    page->setBusy(false);
+    page->acceptProfile(url.toString(), std::move(profile));
+}
+
+void LabProfilePage::acceptProfile(const QString &path, core::Result<core::LabProfile> profile)
+{
+    Q_UNUSED(path);
+    if (!profile) {
+        m_statusLabel->setText(profile.error().message);
+        m_unattendedCheck->setEnabled(false);
+        Q_EMIT completeChanged();
+        Q_EMIT profileOpened(false);
+        return;
+    }
+    m_profile = std::move(*profile);
+    m_statusLabel->setText(tr("Check what the profile will do, then press Next."));
+    m_unattendedCheck->setEnabled(true);
+    showProfile();
+    Q_EMIT completeChanged();
+    Q_EMIT profileOpened(true);
+}
+
+void LabProfilePage::showProfile()
+{
+    if (!m_profile)
+        return;
+    const core::LabProfile &p = *m_profile;
+    const QString folder = core::SystemView::join(core::LabProfile::expand(m_state.system(), p.installFolder), p.environment);
+    QString gpu = p.cuda.isEmpty() ? tr("TensorFlow's own CUDA packages or the processor")
+                                   : tr("CUDA %1, cuDNN %2").arg(p.cuda, p.cudnn);
+    QStringList rows;
+    auto row = [&rows](const QString &label, const QString &value) {
+        rows.append(QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(label.toHtmlEscaped(), value.toHtmlEscaped()));
+    };
+    row(tr("Profile"), p.title.isEmpty() ? p.path : p.title);
+    row(tr("Plan"), tr("TensorFlow %1 (%2), Python %3, %4")
+                        .arg(p.tensorflow.isEmpty() ? p.requirements.join(QStringLiteral(", ")) : p.tensorflow, p.route,
+                             p.python.isEmpty() ? tr("any") : p.python, gpu));
+    row(tr("Folder"), QDir::toNativeSeparators(folder));
+    row(tr("Mirrors"), p.indexUrls.isEmpty() ? tr("PyPI") : p.indexUrls.join(QStringLiteral(", ")));
+    if (!p.proxy.isEmpty())
+        row(tr("Proxy"), p.proxy);
+    row(tr("Jupyter kernel"), p.registerKernel ? (p.kernelDisplayName.isEmpty() ? p.kernelName : p.kernelDisplayName)
+                                               : tr("not registered"));
+    if (!p.requirementsLockFile.isEmpty())
+        row(tr("Packages"), tr("pinned by the lab's hash lock %1").arg(p.requirementsLockFile));
+    m_summary->setText(QStringLiteral("<table cellspacing=\"4\">") + rows.join(QString()) + QStringLiteral("</table>"));
+}
+
+bool LabProfilePage::isComplete() const
+{
+    return !m_busy && m_profile.has_value();
+}
+
+bool LabProfilePage::validatePage()
+{
+    if (!isComplete())
+        return false;
+    const core::LabProfile &p = *m_profile;
+    core::SetupOptions options = m_state.options();
+    options.prefix = core::LabProfile::expand(m_state.system(), p.installFolder);
+    options.name = p.environment;
+    options.pypiMirror = p.indexUrls.value(0);
+    options.proxy = p.proxy;
+    if (!unattended()) {
+        // Through the usual pages, starting from the profile's choices.
+        m_state.setPlan(planOf(p));
+        Q_EMIT optionsSuggested(options);
+        m_state.setOptions(options);
+        return true;
+    }
+    if (m_outcome) {
+        m_state.setInstalled(m_outcome);
+        return true;
+    }
+    auto spec = p.toSpec(m_state.system());
+    if (!spec) {
+        m_statusLabel->setText(spec.error().message);
+        return false;
+    }
+    m_state.setPlan(planOf(p));
+    m_state.setOptions(options);
+    m_log->clear();
+    m_log->show();
+    m_installing = true;
+    setBusy(true);
+    runInstall(this, std::move(*spec));
+    return false;
+}
+
+QCoro::Task<> LabProfilePage::runInstall(QPointer<LabProfilePage> page, core::InstallSpec spec)
+{
+    core::Installer *installer = page->m_installer;
+    core::Result<core::InstallOutcome> outcome = co_await installer->install(std::move(spec));
+    if (!page)
+        co_return;
+    page->m_installing = false;
+    page->setBusy(false);
+    if (!outcome) {
+        page->m_statusLabel->setText(outcome.error().message);
+        Q_EMIT page->installFinished(false);
+        co_return;
+    }
+    page->m_outcome = *outcome;
+    page->m_statusLabel->setText(outcome->unchanged ? tr("The environment was already installed as the profile says.")
+                                                    : tr("Installed. Next verifies the environment."));
+    Q_EMIT page->installFinished(true);
+    // Unattended: no extra click between the install and its verification.
+    if (page->wizard() && page->wizard()->currentPage() == page)
+        page->wizard()->next();
+}
+
+QJsonObject LabProfilePage::profileJson(const core::Plan &plan, const core::SetupOptions &options, const QString &title)
+{
+    const QString name = options.name.isEmpty() ? core::InstallSpec::defaultName(plan) : options.name;
+    QJsonObject planJson{{QStringLiteral("route"), plan.route},
+                         {QStringLiteral("tensorflow"), plan.tensorflow},
+                         {QStringLiteral("package"), plan.package},
+                         {QStringLiteral("python"), plan.python},
+                         {QStringLiteral("requirements"), QJsonArray{plan.requirement()}}};
+    if (!plan.cuda.isEmpty()) {
+        planJson.insert(QStringLiteral("cuda"), plan.cuda);
+        planJson.insert(QStringLiteral("cudnn"), plan.cudnn);
+    }
+    QJsonArray pypi;
+    if (isRemote(options.pypiMirror))
+        pypi.append(options.pypiMirror);
+    return QJsonObject{{QStringLiteral("schema"), 1},
+                       {QStringLiteral("title"), title},
+                       {QStringLiteral("environment"), name},
+                       {QStringLiteral("installFolder"), options.prefix},
+                       {QStringLiteral("plan"), planJson},
+                       {QStringLiteral("interpreter"), QString()},
+                       {QStringLiteral("mirrors"), QJsonObject{{QStringLiteral("pypi"), pypi},
+                                                               {QStringLiteral("trustedHosts"), QJsonArray()}}},
+                       {QStringLiteral("proxy"), options.proxy},
+                       {QStringLiteral("kernel"), QJsonObject{{QStringLiteral("name"), name},
+                                                              {QStringLiteral("register"), true}}},
+                       {QStringLiteral("desktopEntry"), true}};
+}
+
+void LabProfilePage::prepareProfile()
+{
+    if (!m_state.plan())
+        return;
+    const QString path = m_pickFile ? m_pickFile(true) : QString();
+    if (path.isEmpty())
+        return;
+    const QJsonObject json = profileJson(*m_state.plan(), m_state.options(),
+                                         tr("TensorFlow %1 for the lab").arg(m_state.plan()->tensorflow));
+    QSaveFile f(path);
+    const QByteArray bytes = QJsonDocument(json).toJson();
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        m_statusLabel->setText(tr("Cannot write %1. Choose a folder that is yours.").arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    m_statusLabel->setText(tr("Saved the profile as %1. Students open it here, or a script runs "
+                              "\"tfsetup install --profile\" with it.").arg(QDir::toNativeSeparators(path)));
+}
+
+void LabProfilePage::prepareBundle()
+{
+    if (!m_state.artifacts() || m_busy)
+        return;
+    const QString folder = m_pickFolder ? m_pickFolder() : QString();
+    if (folder.isEmpty())
+        return;
+    m_statusLabel->setText(tr("Writing the offline bundle…"));
+    setBusy(true);
+    runBundle(this, *m_state.artifacts(), folder);
+}
+
+QCoro::Task<> LabProfilePage::runBundle(QPointer<LabProfilePage> page, core::ArtifactList list, QString folder)
+{
+    core::TransferOptions transfer;
+    transfer.proxy = page->m_state.options().proxy;
+    transfer.caBundle = page->m_state.options().caBundle;
+    core::Downloader downloader(transfer, core::DownloadCache(core::DownloadCache::defaultDir()));
+    core::BundleWriter writer(downloader, page->m_state.system());
+    core::BundleOptions options;
+    options.directory = folder;
+    const core::Result<core::Bundle> bundle = co_await writer.write(std::move(list), options);
+    if (!page)
+        co_return;
+    page->setBusy(false);
+    page->m_statusLabel->setText(bundle ? tr("The offline bundle is in %1. Install from it with the Options page's "
+                                             "offline bundle field, or \"tfsetup install --offline --from\".")
+                                              .arg(QDir::toNativeSeparators(folder))
+                                        : bundle.error().message);
+    Q_EMIT page->bundleFinished(bool(bundle));
+}
+
+} // namespace tfsetup::ui

@@ -1,0 +1,391 @@
+#include "ui/repairpage.h"
+
+#include "catalog/catalog.h"
+#include "doctor/doctor.h"
+#include "fetch/downloadcache.h"
+#include "install/environmentrecord.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace tfsetup::ui {
+
+namespace {
+
+QCoro::Task<QList<core::DoctorFinding>> runDefaultDoctor(core::SystemView *system, QString environment, QString log)
+{
+    auto catalog = core::Catalog::load();
+    auto reader = core::TfLogReader::load();
+    if (!catalog || !reader)
+        co_return QList<core::DoctorFinding>{};
+    core::DoctorOptions options;
+    options.envDir = environment;
+    if (!log.trimmed().isEmpty())
+        options.log = log;
+    const core::DoctorReport report = co_await core::runDoctor(*system, *catalog, *reader, options);
+    co_return report.findings;
+}
+
+} // namespace
+
+RepairPage::RepairPage(WizardState &state, QWidget *parent)
+    : QWizardPage(parent)
+    , m_state(state)
+    , m_intro(new QLabel(this))
+    , m_environmentList(new QListWidget(this))
+    , m_browseButton(new QPushButton(this))
+    , m_brokenCheck(new QCheckBox(this))
+    , m_logEdit(new QPlainTextEdit(this))
+    , m_checkButton(new QPushButton(this))
+    , m_fixButton(new QPushButton(this))
+    , m_progress(new QProgressBar(this))
+    , m_statusLabel(new QLabel(this))
+    , m_problemTree(new QTreeWidget(this))
+    , m_logView(new QPlainTextEdit(this))
+{
+    setObjectName(QStringLiteral("repairPage"));
+    m_intro->setObjectName(QStringLiteral("repairIntro"));
+    m_environmentList->setObjectName(QStringLiteral("repairEnvironmentList"));
+    m_browseButton->setObjectName(QStringLiteral("repairBrowseButton"));
+    m_brokenCheck->setObjectName(QStringLiteral("repairBrokenCheck"));
+    m_logEdit->setObjectName(QStringLiteral("repairLogEdit"));
+    m_checkButton->setObjectName(QStringLiteral("repairCheckButton"));
+    m_fixButton->setObjectName(QStringLiteral("repairFixButton"));
+    m_progress->setObjectName(QStringLiteral("repairProgress"));
+    m_statusLabel->setObjectName(QStringLiteral("repairStatusLabel"));
+    m_problemTree->setObjectName(QStringLiteral("repairProblemTree"));
+    m_logView->setObjectName(QStringLiteral("repairLogView"));
+
+    m_intro->setWordWrap(true);
+    m_statusLabel->setWordWrap(true);
+    m_environmentList->setMaximumHeight(110);
+    m_logEdit->setMaximumHeight(90);
+    m_logEdit->setEnabled(false);
+    m_logView->setReadOnly(true);
+    m_logView->setMaximumHeight(80);
+    m_logView->hide();
+    m_progress->hide();
+    m_fixButton->setEnabled(false);
+    m_problemTree->setColumnCount(2);
+    m_problemTree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_problemTree->setWordWrap(true);
+
+    auto *pickRow = new QHBoxLayout;
+    pickRow->addWidget(m_environmentList, 1);
+    pickRow->addWidget(m_browseButton, 0, Qt::AlignTop);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_checkButton);
+    buttons->addWidget(m_fixButton);
+    buttons->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_intro);
+    layout->addLayout(pickRow);
+    layout->addWidget(m_brokenCheck);
+    layout->addWidget(m_logEdit);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_statusLabel);
+    layout->addWidget(m_problemTree, 1);
+    layout->addWidget(m_logView);
+
+    m_doctor = [this](QString environment, QString log) {
+        return runDefaultDoctor(&m_state.system(), std::move(environment), std::move(log));
+    };
+    m_pickFolder = [this] {
+        return QFileDialog::getExistingDirectory(this, tr("Choose the environment's folder"));
+    };
+    connect(m_browseButton, &QPushButton::clicked, this, &RepairPage::addFolder);
+    connect(m_checkButton, &QPushButton::clicked, this, &RepairPage::startCheck);
+    connect(m_fixButton, &QPushButton::clicked, this, &RepairPage::startFix);
+    connect(m_brokenCheck, &QCheckBox::toggled, m_logEdit, &QWidget::setEnabled);
+    connect(m_environmentList, &QListWidget::currentRowChanged, this, [this] {
+        m_report.reset();
+        m_fixed = false;
+        m_fixButton->setEnabled(false);
+        m_problemTree->clear();
+        m_statusLabel->clear();
+        Q_EMIT completeChanged();
+    });
+    retranslate();
+}
+
+RepairPage::~RepairPage() = default;
+
+void RepairPage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        showReport();
+    }
+    QWizardPage::changeEvent(event);
+}
+
+void RepairPage::retranslate()
+{
+    setTitle(tr("Repair an environment"));
+    setSubTitle(tr("tfsetup checks every file it installed and puts back what is missing, damaged or moved."));
+    m_intro->setText(tr("Choose the environment that stopped working. Environments in the usual folders are "
+                        "listed; add another folder if yours is elsewhere."));
+    m_browseButton->setText(tr("Add a folder…"));
+    m_brokenCheck->setText(tr("My TensorFlow is broken: here is the error it printed"));
+    m_logEdit->setPlaceholderText(tr("Paste the error or the whole output of the failing program here."));
+    m_checkButton->setText(tr("&Check"));
+    m_fixButton->setText(tr("&Fix"));
+    m_problemTree->setHeaderLabels({tr("What"), tr("Details")});
+}
+
+void RepairPage::initializePage()
+{
+    refreshEnvironments();
+}
+
+void RepairPage::refreshEnvironments()
+{
+    const QString previous = selectedEnvironment();
+    QStringList folders{core::SetupOptions::defaultPrefix(m_state.system())};
+    if (!m_state.options().prefix.isEmpty())
+        folders.append(m_state.options().prefix);
+    folders += m_extraFolders;
+    folders += m_userFolders;
+    const QStringList found = core::Repairer::discover(m_state.system(), folders);
+    m_environmentList->clear();
+    for (const QString &environment : found) {
+        QString label = QDir::toNativeSeparators(environment);
+        const QString host = m_state.system().hostPath(environment);
+        if (const auto record = core::EnvironmentRecord::read(host); record) {
+            const QString tensorflow = record->spec.value(QStringLiteral("tensorflow")).toString();
+            if (!tensorflow.isEmpty())
+                label = tr("%1 — TensorFlow %2").arg(label, tensorflow);
+        }
+        auto *item = new QListWidgetItem(label, m_environmentList);
+        item->setData(Qt::UserRole, environment);
+        if (environment == previous)
+            m_environmentList->setCurrentItem(item);
+    }
+    if (!m_environmentList->currentItem() && m_environmentList->count() > 0)
+        m_environmentList->setCurrentRow(0);
+    if (found.isEmpty())
+        m_statusLabel->setText(tr("No environment made by tfsetup was found. Add the folder that holds yours."));
+    Q_EMIT completeChanged();
+}
+
+void RepairPage::addFolder()
+{
+    const QString folder = m_pickFolder ? m_pickFolder() : QString();
+    if (folder.isEmpty())
+        return;
+    m_userFolders.append(QDir::fromNativeSeparators(folder));
+    refreshEnvironments();
+    // The folder just added is what the student means.
+    for (int row = 0; row < m_environmentList->count(); ++row) {
+        const QString environment = m_environmentList->item(row)->data(Qt::UserRole).toString();
+        if (environment == QDir::fromNativeSeparators(folder)
+            || environment.startsWith(QDir::fromNativeSeparators(folder) + u'/'))
+            m_environmentList->setCurrentRow(row);
+    }
+}
+
+QString RepairPage::selectedEnvironment() const
+{
+    const QListWidgetItem *item = m_environmentList->currentItem();
+    return item ? item->data(Qt::UserRole).toString() : QString();
+}
+
+core::RepairOptions RepairPage::repairOptions(bool dryRun) const
+{
+    core::RepairOptions options;
+    options.environmentPath = selectedEnvironment();
+    options.dryRun = dryRun;
+    options.cacheDir = m_state.options().cacheDir.isEmpty() ? core::DownloadCache::defaultDir()
+                                                             : m_state.options().cacheDir;
+    options.transfer.proxy = m_state.options().proxy;
+    options.transfer.caBundle = m_state.options().caBundle;
+    options.findings = m_findings;
+    return options;
+}
+
+void RepairPage::setBusy(bool busy)
+{
+    m_busy = busy;
+    for (QWidget *w : std::initializer_list<QWidget *>{m_environmentList, m_browseButton, m_brokenCheck, m_checkButton})
+        w->setEnabled(!busy);
+    m_logEdit->setEnabled(!busy && m_brokenCheck->isChecked());
+    m_fixButton->setEnabled(!busy && m_report && m_report->dryRun);
+    m_progress->setVisible(busy);
+    Q_EMIT completeChanged();
+}
+
+void RepairPage::startCheck()
+{
+    if (m_busy || selectedEnvironment().isEmpty())
+        return;
+    m_findings.clear();
+    m_report.reset();
+    m_fixed = false;
+    m_problemTree->clear();
+    m_logView->clear();
+    m_statusLabel->setText(tr("Checking every file of the environment…"));
+    m_progress->setRange(0, 0);
+    setBusy(true);
+    runRepair(this, repairOptions(true), m_brokenCheck->isChecked(), m_logEdit->toPlainText(), ++m_generation);
+}
+
+void RepairPage::startFix()
+{
+    if (m_busy || !m_report || selectedEnvironment().isEmpty())
+        return;
+    m_statusLabel->setText(tr("Repairing…"));
+    m_logView->clear();
+    m_logView->show();
+    m_progress->setRange(0, 0);
+    setBusy(true);
+    runRepair(this, repairOptions(false), false, {}, ++m_generation);
+}
+
+QCoro::Task<> RepairPage::runRepair(QPointer<RepairPage> page, core::RepairOptions options, bool withDoctor, QString log,
+                                    quint64 generation)
+{
+    QList<core::DoctorFinding> findings = options.findings;
+    if (withDoctor && page->m_doctor) {
+        const DoctorFunction doctor = page->m_doctor;
+        findings = co_await doctor(options.environmentPath, log);
+        if (!page)
+            co_return;
+        options.findings = findings;
+    }
+    auto *repairer = new core::Repairer(page->m_state.system(), nullptr, page);
+    page->m_repairer = repairer;
+    QObject::connect(repairer, &core::Repairer::stepStarted, page, [page](core::RepairStep, const QString &title) {
+        page->m_statusLabel->setText(title);
+    });
+    QObject::connect(repairer, &core::Repairer::logLine, page, [page](const QString &line) {
+        page->m_logView->appendPlainText(line);
+    });
+    QObject::connect(repairer, &core::Repairer::progress, page, [page](qint64 done, qint64 total) {
+        page->m_progress->setRange(0, int(total));
+        page->m_progress->setValue(int(done));
+    });
+    core::Result<core::RepairReport> report = co_await repairer->repair(std::move(options));
+    if (!page)
+        co_return;
+    repairer->deleteLater();
+    page->finishRepair(generation, std::move(findings), std::move(report));
+}
+
+void RepairPage::finishRepair(quint64 generation, QList<core::DoctorFinding> findings,
+                              core::Result<core::RepairReport> report)
+{
+    if (generation != m_generation)
+        return;
+    if (!report) {
+        m_report.reset();
+        setBusy(false);
+        m_statusLabel->setText(report.error().message);
+        Q_EMIT repaired(false);
+        return;
+    }
+    const bool wasFix = !report->dryRun;
+    m_findings = std::move(findings);
+    m_report = std::move(*report);
+    m_fixed = wasFix && m_report->after.isEmpty();
+    setBusy(false);
+    showReport();
+    if (wasFix)
+        Q_EMIT repaired(m_fixed);
+    else
+        Q_EMIT checked(!m_report->before.isEmpty() || !m_findings.isEmpty());
+}
+
+void RepairPage::showReport()
+{
+    if (!m_report)
+        return;
+    m_problemTree->clear();
+    const core::RepairReport &r = *m_report;
+    if (!r.before.isEmpty()) {
+        auto *files = new QTreeWidgetItem(m_problemTree, {tr("Damaged files"), QString::number(r.before.size())});
+        for (const core::RepairItem &item : r.before) {
+            QString problem;
+            switch (item.problem) {
+            case core::RepairItem::Problem::Missing: problem = tr("missing"); break;
+            case core::RepairItem::Problem::Altered: problem = tr("changed since the install"); break;
+            case core::RepairItem::Problem::Misplaced: problem = tr("moved to %1").arg(item.foundAt); break;
+            }
+            QString fix;
+            switch (item.fix) {
+            case core::RepairItem::Fix::MoveBack: fix = tr("move it back"); break;
+            case core::RepairItem::Fix::FromArchive: fix = tr("take it again from %1").arg(item.source); break;
+            case core::RepairItem::Fix::Regenerate: fix = tr("write it again"); break;
+            case core::RepairItem::Fix::Relink: fix = tr("link it again"); break;
+            case core::RepairItem::Fix::None: fix = item.note; break;
+            }
+            new QTreeWidgetItem(files, {item.path, problem + QStringLiteral(" → ") + fix});
+        }
+        files->setExpanded(true);
+    }
+    if (!m_findings.isEmpty()) {
+        auto *group = new QTreeWidgetItem(m_problemTree, {tr("What the doctor found"), QString::number(m_findings.size())});
+        for (const core::DoctorFinding &finding : m_findings) {
+            auto *item = new QTreeWidgetItem(group, {finding.summary.translated, finding.fix.translated});
+            for (const core::RepairFindingOutcome &outcome : r.findings) {
+                if (outcome.id == finding.id && outcome.handled)
+                    item->setText(1, outcome.note);
+            }
+            for (const QString &evidence : finding.evidence)
+                new QTreeWidgetItem(item, {tr("Evidence"), evidence});
+            item->setExpanded(true);
+        }
+        group->setExpanded(true);
+    }
+    for (const QString &line : r.outside)
+        new QTreeWidgetItem(m_problemTree, {tr("Outside the environment"), line});
+
+    if (!r.dryRun) {
+        m_statusLabel->setText(m_fixed ? tr("Repaired. Next verifies that TensorFlow works again.")
+                                       : tr("Some files could not be repaired: %1").arg(r.after.join(QStringLiteral(", "))));
+    } else if (r.before.isEmpty() && r.outside.isEmpty()) {
+        m_statusLabel->setText(m_findings.isEmpty()
+                                   ? tr("Every installed file is in place and unchanged. Next verifies the environment.")
+                                   : tr("Every installed file is in place. The doctor's findings say what else to do."));
+    } else {
+        m_statusLabel->setText(tr("Press Fix to repair what is listed. Only these files change."));
+        m_fixButton->setEnabled(true);
+    }
+}
+
+bool RepairPage::isComplete() const
+{
+    if (m_busy || !m_report)
+        return false;
+    return m_fixed || (m_report->dryRun && m_report->before.isEmpty());
+}
+
+bool RepairPage::validatePage()
+{
+    if (!isComplete())
+        return false;
+    // The Verify and Finish pages read the environment as the installer would have left it.
+    core::InstallOutcome outcome;
+    outcome.environmentPath = selectedEnvironment();
+    if (const auto record = core::EnvironmentRecord::read(m_state.system().hostPath(outcome.environmentPath)); record) {
+        for (const QString &launcher : record->launchers)
+            outcome.launchers.append(core::SystemView::join(outcome.environmentPath, launcher));
+        outcome.summary = record->summary();
+        outcome.kernelFolder = record->kernelFolder;
+    }
+    m_state.setInstalled(outcome);
+    return true;
+}
+
+} // namespace tfsetup::ui

@@ -1,0 +1,98 @@
+#pragma once
+
+#include "doctor/finding.h"
+#include "repair/repair.h"
+#include "ui/wizardstate.h"
+
+#include <QCoro/QCoroTask>
+#include <QPointer>
+#include <QWizardPage>
+
+#include <functional>
+
+class QCheckBox;
+class QLabel;
+class QListWidget;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTreeWidget;
+
+namespace tfsetup::ui {
+
+// Journey 3: an environment that worked and no longer does. The student picks one of the
+// environments found on this machine (or a folder), optionally pastes the error TensorFlow
+// printed; "Check" lists every damaged file and the doctor's findings with their evidence,
+// "Fix" repairs it with live progress; Next verifies it on the Verify page.
+class RepairPage final : public QWizardPage {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RepairPage)
+public:
+    using DoctorFunction = std::function<QCoro::Task<QList<core::DoctorFinding>>(QString environment, QString log)>;
+    using FolderPicker = std::function<QString()>;
+
+    explicit RepairPage(WizardState &state, QWidget *parent = nullptr);
+    ~RepairPage() override;
+
+    // Seams for tests: the doctor (default: runDoctor on the wizard's system view) and the
+    // folder dialog.
+    void setDoctorFunction(DoctorFunction doctor) { m_doctor = std::move(doctor); }
+    void setFolderPicker(FolderPicker picker) { m_pickFolder = std::move(picker); }
+    // Folders searched for environments besides the Options page's and the default one.
+    void setSearchFolders(QStringList folders) { m_extraFolders = std::move(folders); }
+
+    void initializePage() override;
+    bool isComplete() const override;
+    bool validatePage() override;
+
+    QString selectedEnvironment() const;
+    const std::optional<core::RepairReport> &report() const { return m_report; }
+
+public Q_SLOTS:
+    void refreshEnvironments();
+    void addFolder();
+    void startCheck();
+    void startFix();
+
+Q_SIGNALS:
+    void checked(bool problems);
+    void repaired(bool ok);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    static QCoro::Task<> runRepair(QPointer<RepairPage> page, core::RepairOptions options, bool withDoctor,
+                                   QString log, quint64 generation);
+    void finishRepair(quint64 generation, QList<core::DoctorFinding> findings, core::Result<core::RepairReport> report);
+    void setBusy(bool busy);
+    void showReport();
+    void retranslate();
+    core::RepairOptions repairOptions(bool dryRun) const;
+
+    WizardState &m_state;
+    QLabel *m_intro;
+    QListWidget *m_environmentList;
+    QPushButton *m_browseButton;
+    QCheckBox *m_brokenCheck;
+    QPlainTextEdit *m_logEdit;
+    QPushButton *m_checkButton;
+    QPushButton *m_fixButton;
+    QProgressBar *m_progress;
+    QLabel *m_statusLabel;
+    QTreeWidget *m_problemTree;
+    QPlainTextEdit *m_logView;
+
+    DoctorFunction m_doctor;
+    FolderPicker m_pickFolder;
+    QStringList m_extraFolders;
+    QStringList m_userFolders;
+    QList<core::DoctorFinding> m_findings;
+    std::optional<core::RepairReport> m_report;
+    QPointer<core::Repairer> m_repairer;
+    quint64 m_generation = 0;
+    bool m_busy = false;
+    bool m_fixed = false;
+};
+
+} // namespace tfsetup::ui
