@@ -221,7 +221,7 @@ void RepairPage::setBusy(bool busy)
     for (QWidget *w : std::initializer_list<QWidget *>{m_environmentList, m_browseButton, m_brokenCheck, m_checkButton})
         w->setEnabled(!busy);
     m_logEdit->setEnabled(!busy && m_brokenCheck->isChecked());
-    m_fixButton->setEnabled(!busy && m_report && m_report->dryRun);
+    m_fixButton->setEnabled(!busy && m_report && m_report->dryRun && m_report->changed());
     m_progress->setVisible(busy);
     Q_EMIT completeChanged();
 }
@@ -292,6 +292,7 @@ void RepairPage::finishRepair(quint64 generation, QList<core::DoctorFinding> fin
         m_report.reset();
         setBusy(false);
         m_statusLabel->setText(report.error().message);
+        qWarning().noquote() << "repair:" << report.error().code << report.error().detail;
         Q_EMIT repaired(false);
         return;
     }

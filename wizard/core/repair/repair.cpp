@@ -843,7 +843,7 @@ Status Repairer::stageGenerated(Run &run)
         if (!writeBytes(staged, generated->contents, generated->executable))
             return writeError(staged);
         run.staged.append({item->path, staged, digest, generated->executable,
-                           item->problem == RepairItem::Problem::Altered && item->path != u"ENVIRONMENT.md"});
+                           item->problem == RepairItem::Problem::Altered && run.record.launchers.contains(item->path)});
         log(run, QStringLiteral("staged %1 (written again)").arg(item->path));
     }
     if (!run.newDigests.isEmpty()) {
