@@ -3065,7 +3065,7 @@ Not possible here:
     </message>
     <message>
         <source>tfsetup downloads the official files and checks each one against its published checksum. You can go back meanwhile; the downloads keep going.</source>
-        <translation>tfsetup 会下载官方文件，并将每个文件与其公布的校验和进行核对。下载期间你可以返回上一步，下载会继续进行。</translation>
+        <translation>tfsetup 只下载官方文件，并逐一核对校验和。下载时可以返回上一步，下载不会中断。</translation>
     </message>
     <message>
         <source>File</source>
