@@ -1,0 +1,219 @@
+// The Lab profile page: a profile opened from a file and from the lab's server (loopback) shows
+// its plan, folder, mirror and kernel; a broken or missing profile says why and keeps Next off;
+// the admin's "prepare a profile" writes a file the installer's profile reader accepts.
+
+#include "install/labprofile.h"
+#include "system/rootedsystem.h"
+#include "ui/labprofilepage.h"
+#include "ui/optionspage.h"
+#include "ui/setupwizard.h"
+#include "ui/wizardstate.h"
+#include "support/loopbackserver.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace tfsetup;
+using namespace Qt::StringLiterals;
+using tfsetup::test::LoopbackServer;
+using tfsetup::test::Response;
+
+namespace {
+
+template<typename T>
+T *child(QWidget *parent, const QString &name)
+{
+    auto *widget = parent->findChild<T *>(name);
+    if (!widget)
+        qFatal("no child %s", qPrintable(name));
+    return widget;
+}
+
+QString profilePath()
+{
+    return qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/labprofile/lab.json"_s;
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestLabProfilePage final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void opensAFileAndShowsWhatItWillDo();
+    void opensFromTheLabServer();
+    void brokenProfileSaysWhy_data();
+    void brokenProfileSaysWhy();
+    void throughTheUsualPagesStartsFromTheProfile();
+    void preparesAProfileFromTheCurrentChoices();
+
+private:
+    void open(const QString &source)
+    {
+        child<QLineEdit>(m_page, u"labProfileSourceEdit"_s)->setText(source);
+        QTest::mouseClick(child<QPushButton>(m_page, u"labProfileOpenButton"_s), Qt::LeftButton);
+    }
+
+    std::unique_ptr<QTemporaryDir> m_root;
+    std::unique_ptr<core::RootedSystem> m_system;
+    std::unique_ptr<ui::SetupWizard> m_wizard;
+    ui::LabProfilePage *m_page = nullptr;
+};
+
+void TestLabProfilePage::init()
+{
+    m_root = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_root->isValid());
+    m_system = std::make_unique<core::RootedSystem>(m_root->path(), core::OsFamily::Linux,
+                                                    QHash<QString, QString>{{u"HOME"_s, u"/home/student"_s}});
+    m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
+    m_page = m_wizard->labProfilePage();
+    QCOMPARE(m_page->objectName(), u"labProfilePage"_s);
+    m_wizard->state().setMode(ui::WizardState::Mode::LabProfile);
+    m_wizard->show();
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::LabProfilePageId));
+}
+
+void TestLabProfilePage::cleanup()
+{
+    m_wizard.reset();
+    m_system.reset();
+    m_root.reset();
+}
+
+void TestLabProfilePage::opensAFileAndShowsWhatItWillDo()
+{
+    QVERIFY(!m_wizard->button(QWizard::NextButton)->isEnabled());
+    QVERIFY(!child<QCheckBox>(m_page, u"labProfileUnattendedCheck"_s)->isEnabled());
+    m_page->setFilePicker([](bool save) { return save ? QString() : profilePath(); });
+    QSignalSpy opened(m_page, &ui::LabProfilePage::profileOpened);
+    QTest::mouseClick(child<QPushButton>(m_page, u"labProfileBrowseButton"_s), Qt::LeftButton);
+    QCOMPARE(opened.count(), 1);
+    QVERIFY(opened.first().first().toBool());
+
+    const QString summary = child<QLabel>(m_page, u"labProfileSummary"_s)->text();
+    QVERIFY2(summary.contains(u"Deep learning lab, test term"_s), qPrintable(summary));
+    QVERIFY(summary.contains(u"2.15.1"_s));
+    QVERIFY(summary.contains(u"/home/student/tf-envs/tf2.15-lab"_s));
+    QVERIFY(summary.contains(u"https://pypi.lab.example.edu/simple/"_s));
+    QVERIFY(summary.contains(u"TensorFlow 2.15 (lab)"_s));
+    QVERIFY(child<QCheckBox>(m_page, u"labProfileUnattendedCheck"_s)->isEnabled());
+    QVERIFY(m_wizard->button(QWizard::NextButton)->isEnabled());
+}
+
+void TestLabProfilePage::opensFromTheLabServer()
+{
+    LoopbackServer server;
+    QVERIFY(server.start());
+    server.route("/tfsetup/lab.json", Response::bytes(readFile(profilePath()), "application/json"));
+    QSignalSpy opened(m_page, &ui::LabProfilePage::profileOpened);
+    open(server.url(u"/tfsetup/lab.json"_s).toString());
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
+    QVERIFY(opened.first().first().toBool());
+    QVERIFY(m_page->profile());
+    QCOMPARE(m_page->profile()->environment, u"tf2.15-lab"_s);
+    QCOMPARE(server.requests("/tfsetup/lab.json").size(), 1);
+
+    // A page that is not a profile (a captive portal) is refused with advice.
+    server.route("/portal", Response::htmlErrorPage());
+    open(server.url(u"/portal"_s).toString());
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, 20000);
+    QVERIFY(!opened.last().first().toBool());
+    QVERIFY(!m_page->profile());
+    QVERIFY(!child<QLabel>(m_page, u"labProfileStatusLabel"_s)->text().isEmpty());
+    QVERIFY(!m_wizard->button(QWizard::NextButton)->isEnabled());
+}
+
+void TestLabProfilePage::brokenProfileSaysWhy_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::newRow("missing file") << QByteArray();
+    QTest::newRow("other schema") << QByteArray(R"({"schema": 7})");
+    QTest::newRow("no environment") << QByteArray(R"({"schema": 1, "installFolder": "~/x", "plan": {"route": "linux-pip"}})");
+}
+
+void TestLabProfilePage::brokenProfileSaysWhy()
+{
+    QFETCH(QByteArray, contents);
+    const QString path = m_root->filePath(u"broken.json"_s);
+    if (!contents.isEmpty()) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(contents);
+    }
+    QSignalSpy opened(m_page, &ui::LabProfilePage::profileOpened);
+    open(path);
+    QCOMPARE(opened.count(), 1);
+    QVERIFY(!opened.first().first().toBool());
+    QVERIFY(!child<QLabel>(m_page, u"labProfileStatusLabel"_s)->text().isEmpty());
+    QVERIFY(child<QLabel>(m_page, u"labProfileSummary"_s)->text().isEmpty());
+    QVERIFY(!m_wizard->button(QWizard::NextButton)->isEnabled());
+}
+
+void TestLabProfilePage::throughTheUsualPagesStartsFromTheProfile()
+{
+    open(profilePath());
+    QSignalSpy suggested(m_page, &ui::LabProfilePage::optionsSuggested);
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DetectPageId));
+    QCOMPARE(suggested.count(), 1);
+    const auto &state = m_wizard->state();
+    QVERIFY(state.plan());
+    QCOMPARE(state.plan()->route, u"linux-pip"_s);
+    QCOMPARE(state.plan()->tensorflow, u"2.15.1"_s);
+    QCOMPARE(state.options().prefix, u"/home/student/tf-envs"_s);
+    QCOMPARE(state.options().name, u"tf2.15-lab"_s);
+    QCOMPARE(state.options().pypiMirror, u"https://pypi.lab.example.edu/simple/"_s);
+}
+
+void TestLabProfilePage::preparesAProfileFromTheCurrentChoices()
+{
+    auto *prepare = child<QPushButton>(m_page, u"labProfilePrepareButton"_s);
+    QVERIFY(!prepare->isEnabled()); // nothing chosen yet
+    QVERIFY(!child<QPushButton>(m_page, u"labProfileBundleButton"_s)->isEnabled());
+
+    core::Plan plan;
+    plan.route = u"linux-pip"_s;
+    plan.tensorflow = u"2.15.1"_s;
+    plan.package = u"tensorflow[and-cuda]"_s;
+    plan.python = u"3.11"_s;
+    core::SetupOptions options;
+    options.prefix = u"/home/student/lab-envs"_s;
+    options.pypiMirror = u"https://pypi.lab.example.edu/simple/"_s;
+    m_wizard->state().setPlan(plan);
+    m_wizard->state().setOptions(options);
+    m_page->initializePage();
+    QVERIFY(prepare->isEnabled());
+
+    const QString saved = m_root->filePath(u"prepared.json"_s);
+    m_page->setFilePicker([saved](bool save) { return save ? saved : QString(); });
+    QTest::mouseClick(prepare, Qt::LeftButton);
+    const auto profile = core::LabProfile::load(saved);
+    QVERIFY2(profile, qPrintable(profile ? QString() : profile.error().message));
+    QCOMPARE(profile->route, plan.route);
+    QCOMPARE(profile->tensorflow, plan.tensorflow);
+    QCOMPARE(profile->installFolder, options.prefix);
+    QCOMPARE(profile->indexUrls, QStringList{options.pypiMirror});
+    QCOMPARE(profile->environment, core::InstallSpec::defaultName(plan));
+    QVERIFY(!profile->requirements.isEmpty());
+    QVERIFY(child<QLabel>(m_page, u"labProfileStatusLabel"_s)->text().contains(u"prepared.json"_s));
+}
+
+QTEST_MAIN(TestLabProfilePage)
+#include "test_labprofilepage.moc"
