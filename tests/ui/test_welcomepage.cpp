@@ -60,15 +60,20 @@ void TestWelcomePage::choice_commitsMode_data()
 {
     QTest::addColumn<QString>("radio");
     QTest::addColumn<ui::WizardState::Mode>("mode");
-    QTest::newRow("new environment") << QStringLiteral("modeNewRadio") << ui::WizardState::Mode::NewEnvironment;
-    QTest::newRow("repair") << QStringLiteral("modeRepairRadio") << ui::WizardState::Mode::Repair;
-    QTest::newRow("lab profile") << QStringLiteral("modeLabRadio") << ui::WizardState::Mode::LabProfile;
+    QTest::addColumn<int>("page"); // each journey's first page after Welcome
+    QTest::newRow("new environment") << QStringLiteral("modeNewRadio") << ui::WizardState::Mode::NewEnvironment
+                                     << int(ui::SetupWizard::DetectPageId);
+    QTest::newRow("repair") << QStringLiteral("modeRepairRadio") << ui::WizardState::Mode::Repair
+                            << int(ui::SetupWizard::RepairPageId);
+    QTest::newRow("lab profile") << QStringLiteral("modeLabRadio") << ui::WizardState::Mode::LabProfile
+                                 << int(ui::SetupWizard::LabProfilePageId);
 }
 
 void TestWelcomePage::choice_commitsMode()
 {
     QFETCH(QString, radio);
     QFETCH(ui::WizardState::Mode, mode);
+    QFETCH(int, page);
 
     // Start from a different mode so the commit is visible.
     m_wizard->state().setMode(mode == ui::WizardState::Mode::Repair ? ui::WizardState::Mode::LabProfile
@@ -83,7 +88,7 @@ void TestWelcomePage::choice_commitsMode()
     QVERIFY(m_wizard->state().mode() != mode);
 
     m_wizard->next();
-    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DetectPageId));
+    QCOMPARE(m_wizard->currentId(), page);
     QCOMPARE(m_wizard->state().mode(), mode);
 }
 
@@ -115,7 +120,7 @@ void TestWelcomePage::keyboard_mnemonicSelectsChoice()
 
     // Enter goes on (Next is the default button) and commits.
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
-    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DetectPageId));
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::LabProfilePageId));
     QCOMPARE(m_wizard->state().mode(), ui::WizardState::Mode::LabProfile);
 }
 
