@@ -3322,167 +3322,167 @@ Not possible here:
     <name>tfsetup::ui::LabProfilePage</name>
     <message>
         <source>Lab profiles (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>实验室配置文件 (*.json)</translation>
     </message>
     <message>
         <source>Save the lab profile</source>
-        <translation type="unfinished"></translation>
+        <translation>保存实验室配置文件</translation>
     </message>
     <message>
         <source>Open a lab profile</source>
-        <translation type="unfinished"></translation>
+        <translation>打开实验室配置文件</translation>
     </message>
     <message>
         <source>Folder for the offline bundle</source>
-        <translation type="unfinished"></translation>
+        <translation>离线包所在文件夹</translation>
     </message>
     <message>
         <source>Lab profile</source>
-        <translation type="unfinished"></translation>
+        <translation>实验室配置文件</translation>
     </message>
     <message>
         <source>Install exactly what your lab prepared, the same on every machine.</source>
-        <translation type="unfinished"></translation>
+        <translation>完全按照实验室准备的内容安装，每台计算机都一样。</translation>
     </message>
     <message>
         <source>Open the profile your lab gave you: a file, or its address on the lab&apos;s server (http:// or https://).</source>
-        <translation type="unfinished"></translation>
+        <translation>打开实验室给你的配置文件：可以是一个文件，也可以是它在实验室服务器上的地址（http:// 或 https://）。</translation>
     </message>
     <message>
         <source>lab.json or https://lab.example.edu/tfsetup/lab.json</source>
-        <translation type="unfinished"></translation>
+        <translation>lab.json 或 https://lab.example.edu/tfsetup/lab.json</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览…</translation>
     </message>
     <message>
         <source>&amp;Open</source>
-        <translation type="unfinished"></translation>
+        <translation>打开(&amp;O)</translation>
     </message>
     <message>
         <source>Install now without further questions</source>
-        <translation type="unfinished"></translation>
+        <translation>立即安装，不再询问</translation>
     </message>
     <message>
         <source>For the lab&apos;s administrator: save the choices made in this wizard as a profile, or write an offline bundle of the files for machines without internet.</source>
-        <translation type="unfinished"></translation>
+        <translation>供实验室管理员使用：将在此向导中所做的选择保存为配置文件，或为没有网络的计算机生成包含所需文件的离线包。</translation>
     </message>
     <message>
         <source>Prepare a profile…</source>
-        <translation type="unfinished"></translation>
+        <translation>准备配置文件…</translation>
     </message>
     <message>
         <source>Prepare an offline bundle…</source>
-        <translation type="unfinished"></translation>
+        <translation>准备离线包…</translation>
     </message>
     <message>
         <source>Choose a plan in a new setup first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先在新的安装流程中选择方案。</translation>
     </message>
     <message>
         <source>Choose a plan and its options in a new setup first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先在新的安装流程中选择方案及其选项。</translation>
     </message>
     <message>
         <source>Downloading the profile…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在下载配置文件……</translation>
     </message>
     <message>
         <source>The profile could not be downloaded from %1. Check the address with your lab, or open the file instead.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法从 %1 下载配置文件。请向实验室核实地址，或改为直接打开文件。</translation>
     </message>
     <message>
         <source>%1 is not a lab profile (it is not JSON). Check the address with your lab.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是实验室配置文件（它不是 JSON 格式）。请向实验室核实地址。</translation>
     </message>
     <message>
         <source>Check what the profile will do, then press Next.</source>
-        <translation type="unfinished"></translation>
+        <translation>请查看该配置文件将执行的操作，然后点击“下一步”。</translation>
     </message>
     <message>
         <source>TensorFlow&apos;s own CUDA packages or the processor</source>
-        <translation type="unfinished"></translation>
+        <translation>TensorFlow 自带的 CUDA 包或处理器</translation>
     </message>
     <message>
         <source>CUDA %1, cuDNN %2</source>
-        <translation type="unfinished"></translation>
+        <translation>CUDA %1，cuDNN %2</translation>
     </message>
     <message>
         <source>Profile</source>
-        <translation type="unfinished"></translation>
+        <translation>配置文件</translation>
     </message>
     <message>
         <source>Plan</source>
-        <translation type="unfinished"></translation>
+        <translation>方案</translation>
     </message>
     <message>
         <source>TensorFlow %1 (%2), Python %3, %4</source>
-        <translation type="unfinished"></translation>
+        <translation>TensorFlow %1（%2），Python %3，%4</translation>
     </message>
     <message>
         <source>any</source>
-        <translation type="unfinished">任意</translation>
+        <translation>任意</translation>
     </message>
     <message>
         <source>Folder</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹</translation>
     </message>
     <message>
         <source>Mirrors</source>
-        <translation type="unfinished"></translation>
+        <translation>镜像</translation>
     </message>
     <message>
         <source>PyPI</source>
-        <translation type="unfinished"></translation>
+        <translation>PyPI</translation>
     </message>
     <message>
         <source>Proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>代理</translation>
     </message>
     <message>
         <source>Jupyter kernel</source>
-        <translation type="unfinished"></translation>
+        <translation>Jupyter 内核</translation>
     </message>
     <message>
         <source>not registered</source>
-        <translation type="unfinished"></translation>
+        <translation>未注册</translation>
     </message>
     <message>
         <source>Packages</source>
-        <translation type="unfinished"></translation>
+        <translation>软件包</translation>
     </message>
     <message>
         <source>pinned by the lab&apos;s hash lock %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已由实验室的哈希锁定文件 %1 固定</translation>
     </message>
     <message>
         <source>The environment was already installed as the profile says.</source>
-        <translation type="unfinished"></translation>
+        <translation>该环境已按配置文件的要求安装好了。</translation>
     </message>
     <message>
         <source>Installed. Next verifies the environment.</source>
-        <translation type="unfinished"></translation>
+        <translation>已安装。下一步将验证环境。</translation>
     </message>
     <message>
         <source>TensorFlow %1 for the lab</source>
-        <translation type="unfinished"></translation>
+        <translation>实验室用 TensorFlow %1</translation>
     </message>
     <message>
         <source>Cannot write %1. Choose a folder that is yours.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1。请选择一个属于你自己的文件夹。</translation>
     </message>
     <message>
         <source>Saved the profile as %1. Students open it here, or a script runs &quot;tfsetup install --profile&quot; with it.</source>
-        <translation type="unfinished"></translation>
+        <translation>配置文件已保存为 %1。学生可以在这里打开它，也可以由脚本用它运行 &quot;tfsetup install --profile&quot;。</translation>
     </message>
     <message>
         <source>Writing the offline bundle…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在生成离线包……</translation>
     </message>
     <message>
         <source>The offline bundle is in %1. Install from it with the Options page&apos;s offline bundle field, or &quot;tfsetup install --offline --from&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>离线包位于 %1。可以在“选项”页的离线包一栏中指定它进行安装，或者使用 &quot;tfsetup install --offline --from&quot;。</translation>
     </message>
 </context>
 <context>
@@ -3612,127 +3612,127 @@ Not possible here:
     <name>tfsetup::ui::RepairPage</name>
     <message>
         <source>Choose the environment&apos;s folder</source>
-        <translation type="unfinished"></translation>
+        <translation>选择环境所在的文件夹</translation>
     </message>
     <message>
         <source>Repair an environment</source>
-        <translation type="unfinished"></translation>
+        <translation>修复环境</translation>
     </message>
     <message>
         <source>tfsetup checks every file it installed and puts back what is missing, damaged or moved.</source>
-        <translation type="unfinished"></translation>
+        <translation>tfsetup 会检查它安装的每个文件，并恢复缺失、损坏或被移动的文件。</translation>
     </message>
     <message>
         <source>Choose the environment that stopped working. Environments in the usual folders are listed; add another folder if yours is elsewhere.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择出了问题的环境。下面列出了常用文件夹中的环境；如果你的环境在别处，请添加它所在的文件夹。</translation>
     </message>
     <message>
         <source>Add a folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>添加文件夹…</translation>
     </message>
     <message>
         <source>My TensorFlow is broken: here is the error it printed</source>
-        <translation type="unfinished"></translation>
+        <translation>我的 TensorFlow 出问题了：这是它输出的错误信息</translation>
     </message>
     <message>
         <source>Paste the error or the whole output of the failing program here.</source>
-        <translation type="unfinished"></translation>
+        <translation>请在此处粘贴错误信息，或出错程序的完整输出。</translation>
     </message>
     <message>
         <source>&amp;Check</source>
-        <translation type="unfinished"></translation>
+        <translation>检查(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Fix</source>
-        <translation type="unfinished"></translation>
+        <translation>修复(&amp;F)</translation>
     </message>
     <message>
         <source>What</source>
-        <translation type="unfinished"></translation>
+        <translation>项目</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished"></translation>
+        <translation>详细信息</translation>
     </message>
     <message>
         <source>%1 — TensorFlow %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — TensorFlow %2</translation>
     </message>
     <message>
         <source>No environment made by tfsetup was found. Add the folder that holds yours.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有找到由 tfsetup 创建的环境。请添加存放你的环境的文件夹。</translation>
     </message>
     <message>
         <source>Checking every file of the environment…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查环境中的每个文件……</translation>
     </message>
     <message>
         <source>Repairing…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在修复……</translation>
     </message>
     <message>
         <source>Damaged files</source>
-        <translation type="unfinished"></translation>
+        <translation>损坏的文件</translation>
     </message>
     <message>
         <source>missing</source>
-        <translation type="unfinished">缺失</translation>
+        <translation>缺失</translation>
     </message>
     <message>
         <source>changed since the install</source>
-        <translation type="unfinished"></translation>
+        <translation>安装后已被改动</translation>
     </message>
     <message>
         <source>moved to %1</source>
-        <translation type="unfinished">已被移到 %1</translation>
+        <translation>已被移到 %1</translation>
     </message>
     <message>
         <source>move it back</source>
-        <translation type="unfinished"></translation>
+        <translation>移回原处</translation>
     </message>
     <message>
         <source>take it again from %1</source>
-        <translation type="unfinished"></translation>
+        <translation>从 %1 重新获取</translation>
     </message>
     <message>
         <source>write it again</source>
-        <translation type="unfinished"></translation>
+        <translation>重新写入</translation>
     </message>
     <message>
         <source>link it again</source>
-        <translation type="unfinished"></translation>
+        <translation>重新链接</translation>
     </message>
     <message>
         <source>What the doctor found</source>
-        <translation type="unfinished"></translation>
+        <translation>doctor 发现的问题</translation>
     </message>
     <message>
         <source>Evidence</source>
-        <translation type="unfinished"></translation>
+        <translation>依据</translation>
     </message>
     <message>
         <source>Outside the environment</source>
-        <translation type="unfinished"></translation>
+        <translation>环境之外</translation>
     </message>
     <message>
         <source>Repaired. Next verifies that TensorFlow works again.</source>
-        <translation type="unfinished"></translation>
+        <translation>已修复。下一步将验证 TensorFlow 能否重新正常工作。</translation>
     </message>
     <message>
         <source>Some files could not be repaired: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>有些文件无法修复：%1</translation>
     </message>
     <message>
         <source>Every installed file is in place and unchanged. Next verifies the environment.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个已安装的文件都在原位且未被改动。下一步将验证环境。</translation>
     </message>
     <message>
         <source>Every installed file is in place. The doctor&apos;s findings say what else to do.</source>
-        <translation type="unfinished"></translation>
+        <translation>所有已安装的文件都在原位。doctor 发现的问题中说明了还需要做什么。</translation>
     </message>
     <message>
         <source>Press Fix to repair what is listed. Only these files change.</source>
-        <translation type="unfinished"></translation>
+        <translation>点击“修复”即可修复列出的内容。只有这些文件会被更改。</translation>
     </message>
 </context>
 <context>
