@@ -161,4 +161,19 @@ void printError(const Error &error)
     printErr(text);
 }
 
+QJsonObject errorJson(const Error &error)
+{
+    return QJsonObject{{QStringLiteral("code"), error.code},
+                       {QStringLiteral("message"), error.message},
+                       {QStringLiteral("detail"), error.detail}};
+}
+
+int fail(const Error &error, int code, bool json)
+{
+    if (json)
+        printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), errorJson(error)}}));
+    printError(error);
+    return code;
+}
+
 } // namespace tfsetup::core::cli

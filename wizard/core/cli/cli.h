@@ -6,6 +6,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QStringList>
 
 #include <functional>
@@ -49,5 +50,10 @@ void printErr(const QString &text);
 void printJson(const QJsonDocument &document);
 // "error: <message>" plus the log path, so a user can attach it.
 void printError(const Error &error);
+// {"code", "message", "detail"}: how every --json output spells an error.
+QJsonObject errorJson(const Error &error);
+// Reports a failure the way a command's --json asked for ({"ok": false, "error": …} on stdout,
+// always the message on stderr) and returns code.
+int fail(const Error &error, int code, bool json);
 
 } // namespace tfsetup::core::cli

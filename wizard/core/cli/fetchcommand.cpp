@@ -134,9 +134,7 @@ int runFetch(const QStringList &arguments)
             o.insert(QStringLiteral("algorithm"), request.checksum.algorithmName());
             o.insert(QStringLiteral("weak_checksum"), result->weakChecksum);
         } else {
-            o.insert(QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), result.error().code},
-                                                          {QStringLiteral("message"), result.error().message},
-                                                          {QStringLiteral("detail"), result.error().detail}});
+            o.insert(QStringLiteral("error"), errorJson(result.error()));
         }
         printJson(QJsonDocument(o));
     }

@@ -28,35 +28,25 @@ int runInstall(const QStringList &arguments)
         return code;
 
     const bool json = parser.isSet(QStringLiteral("json"));
-    auto fail = [json](const Error &error, int code) {
-        if (json) {
-            printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false},
-                                                {QStringLiteral("error"),
-                                                 QJsonObject{{QStringLiteral("code"), error.code},
-                                                             {QStringLiteral("message"), error.message},
-                                                             {QStringLiteral("detail"), error.detail}}}}));
-        }
-        printError(error);
-        return code;
-    };
+    auto failAs = [json](const Error &error, int code) { return fail(error, code, json); };
     if (!parser.isSet(QStringLiteral("profile"))) {
-        return fail({QStringLiteral("usage"),
+        return failAs({QStringLiteral("usage"),
                      Cli::tr("Give the lab profile with --profile FILE. Without one, start tfsetup without a command "
                              "to use the wizard."), {}},
                     UsageError);
     }
     if (parser.isSet(QStringLiteral("offline")) != parser.isSet(QStringLiteral("from"))) {
-        return fail({QStringLiteral("usage"), Cli::tr("--offline and --from BUNDLE go together."), {}}, UsageError);
+        return failAs({QStringLiteral("usage"), Cli::tr("--offline and --from BUNDLE go together."), {}}, UsageError);
     }
     auto system = systemFromOptions(parser);
     if (!system)
-        return fail(system.error(), UsageError);
+        return failAs(system.error(), UsageError);
     auto profile = LabProfile::load(parser.value(QStringLiteral("profile")));
     if (!profile)
-        return fail(profile.error(), Failure);
+        return failAs(profile.error(), Failure);
     auto spec = profile->toSpec(**system, parser.value(QStringLiteral("prefix")), parser.value(QStringLiteral("from")));
     if (!spec)
-        return fail(spec.error(), Failure);
+        return failAs(spec.error(), Failure);
     if (!parser.isSet(QStringLiteral("yes"))) {
         printOut(Cli::tr("This would install \"%1\" (TensorFlow %2, %3) into %4.\nRun again with --yes to install.\n")
                      .arg(spec->name, spec->tensorflow, spec->route, spec->environmentPath()));
@@ -76,7 +66,7 @@ int runInstall(const QStringList &arguments)
     });
     const Result<InstallOutcome> outcome = QCoro::waitFor(installer.install(*spec));
     if (!outcome)
-        return fail(outcome.error(), Failure);
+        return failAs(outcome.error(), Failure);
     if (json) {
         printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), true},
                                             {QStringLiteral("environment"), outcome->environmentPath},

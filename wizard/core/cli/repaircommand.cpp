@@ -43,26 +43,16 @@ int runRepair(const QStringList &arguments)
         return code;
 
     const bool json = parser.isSet(QStringLiteral("json"));
-    auto fail = [json](const Error &error, int code) {
-        if (json) {
-            printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false},
-                                                {QStringLiteral("error"),
-                                                 QJsonObject{{QStringLiteral("code"), error.code},
-                                                             {QStringLiteral("message"), error.message},
-                                                             {QStringLiteral("detail"), error.detail}}}}));
-        }
-        printError(error);
-        return code;
-    };
+    auto failAs = [json](const Error &error, int code) { return fail(error, code, json); };
     if (!parser.isSet(QStringLiteral("env"))) {
-        return fail({QStringLiteral("usage"),
+        return failAs({QStringLiteral("usage"),
                      Cli::tr("Give the environment to repair with --env DIR. \"tfsetup wizard\" finds them for you."),
                      {}},
                     UsageError);
     }
     auto system = systemFromOptions(parser);
     if (!system)
-        return fail(system.error(), UsageError);
+        return failAs(system.error(), UsageError);
     const bool rooted = parser.isSet(QStringLiteral("root"));
     const QString env = parser.value(QStringLiteral("env"));
 
@@ -77,17 +67,17 @@ int runRepair(const QStringList &arguments)
 
     auto catalog = Catalog::load();
     if (!catalog)
-        return fail(catalog.error(), Failure);
+        return failAs(catalog.error(), Failure);
     if (parser.isSet(QStringLiteral("log"))) {
         QFile logFile(parser.value(QStringLiteral("log")));
         if (!logFile.open(QIODevice::ReadOnly)) {
-            return fail({QStringLiteral("log_unreadable"),
+            return failAs({QStringLiteral("log_unreadable"),
                          Cli::tr("Cannot read the log %1.").arg(parser.value(QStringLiteral("log"))), {}},
                         UsageError);
         }
         auto reader = TfLogReader::load();
         if (!reader)
-            return fail(reader.error(), Failure);
+            return failAs(reader.error(), Failure);
         DoctorOptions doctor;
         doctor.envDir = options.environmentPath;
         doctor.log = QString::fromUtf8(logFile.readAll());
@@ -109,7 +99,7 @@ int runRepair(const QStringList &arguments)
     }
     const Result<RepairReport> report = QCoro::waitFor(repairer.repair(options));
     if (!report)
-        return fail(report.error(), Failure);
+        return failAs(report.error(), Failure);
     if (json) {
         QJsonObject out = report->toJson();
         out.insert(QStringLiteral("ok"), report->healthy() || (report->dryRun && report->after.isEmpty()));
