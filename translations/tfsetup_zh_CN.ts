@@ -3734,6 +3734,34 @@ Not possible here:
         <source>Press Fix to repair what is listed. Only these files change.</source>
         <translation>点击“修复”即可修复列出的内容。只有这些文件会被更改。</translation>
     </message>
+    <message>
+        <source>Save the diagnostic report</source>
+        <translation>保存诊断报告</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt)</source>
+        <translation>文本文件 (*.txt)</translation>
+    </message>
+    <message>
+        <source>Save a &amp;report…</source>
+        <translation>保存报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Writes what tfsetup found into a text file you can paste into a chat or a forum post. Your user name and home folder are masked.</source>
+        <translation>把 tfsetup 发现的情况写进一个文本文件，方便你粘贴到聊天或论坛帖子里。你的用户名和主文件夹会被隐去。</translation>
+    </message>
+    <message>
+        <source>Writing the report…</source>
+        <translation>正在写入报告……</translation>
+    </message>
+    <message>
+        <source>The report could not be made: tfsetup&apos;s catalog did not load. Reinstall tfsetup.</source>
+        <translation>无法生成报告：tfsetup 的知识目录没有加载成功。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The report is in %1. Your user name and home folder are masked; read it before you share it.</source>
+        <translation>报告已保存到 %1。其中你的用户名和主文件夹已被隐去；分享之前请先读一遍。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::SetupWizard</name>

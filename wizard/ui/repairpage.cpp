@@ -37,6 +37,20 @@ QCoro::Task<QList<core::DoctorFinding>> runDefaultDoctor(core::SystemView *syste
     co_return report.findings;
 }
 
+QCoro::Task<QString> makeDefaultReport(core::SystemView *system, QString environment, QString log)
+{
+    auto catalog = core::Catalog::load();
+    auto reader = core::TfLogReader::load();
+    if (!catalog || !reader)
+        co_return QString();
+    core::DoctorOptions options;
+    options.envDir = environment;
+    if (!log.trimmed().isEmpty())
+        options.log = log;
+    const core::DoctorReport report = co_await core::runDoctor(*system, *catalog, *reader, options);
+    co_return report.reportText(core::Redactor(*system));
+}
+
 } // namespace
 
 RepairPage::RepairPage(WizardState &state, QWidget *parent)
@@ -49,6 +63,7 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     , m_logEdit(new QPlainTextEdit(this))
     , m_checkButton(new QPushButton(this))
     , m_fixButton(new QPushButton(this))
+    , m_reportButton(new QPushButton(this))
     , m_progress(new QProgressBar(this))
     , m_statusLabel(new QLabel(this))
     , m_problemTree(new QTreeWidget(this))
@@ -62,6 +77,7 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     m_logEdit->setObjectName(QStringLiteral("repairLogEdit"));
     m_checkButton->setObjectName(QStringLiteral("repairCheckButton"));
     m_fixButton->setObjectName(QStringLiteral("repairFixButton"));
+    m_reportButton->setObjectName(QStringLiteral("repairReportButton"));
     m_progress->setObjectName(QStringLiteral("repairProgress"));
     m_statusLabel->setObjectName(QStringLiteral("repairStatusLabel"));
     m_problemTree->setObjectName(QStringLiteral("repairProblemTree"));
@@ -88,6 +104,7 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     buttons->addWidget(m_checkButton);
     buttons->addWidget(m_fixButton);
     buttons->addStretch(1);
+    buttons->addWidget(m_reportButton);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_intro);
     layout->addLayout(pickRow);
@@ -105,6 +122,15 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     m_pickFolder = [this] {
         return QFileDialog::getExistingDirectory(this, tr("Choose the environment's folder"));
     };
+    m_makeReport = [this](QString environment, QString log) {
+        return makeDefaultReport(&m_state.system(), std::move(environment), std::move(log));
+    };
+    m_pickSavePath = [this] {
+        return QFileDialog::getSaveFileName(this, tr("Save the diagnostic report"),
+                                            QDir::homePath() + QStringLiteral("/tfsetup-report.txt"),
+                                            tr("Text files (*.txt)"));
+    };
+    connect(m_reportButton, &QPushButton::clicked, this, &RepairPage::saveReport);
     connect(m_browseButton, &QPushButton::clicked, this, &RepairPage::addFolder);
     connect(m_checkButton, &QPushButton::clicked, this, &RepairPage::startCheck);
     connect(m_fixButton, &QPushButton::clicked, this, &RepairPage::startFix);
@@ -142,7 +168,44 @@ void RepairPage::retranslate()
     m_logEdit->setPlaceholderText(tr("Paste the error or the whole output of the failing program here."));
     m_checkButton->setText(tr("&Check"));
     m_fixButton->setText(tr("&Fix"));
+    m_reportButton->setText(tr("Save a &report…"));
+    m_reportButton->setToolTip(tr("Writes what tfsetup found into a text file you can paste into a chat or a forum "
+                                  "post. Your user name and home folder are masked."));
     m_problemTree->setHeaderLabels({tr("What"), tr("Details")});
+}
+
+void RepairPage::saveReport()
+{
+    const QString path = m_pickSavePath ? m_pickSavePath() : QString();
+    if (path.isEmpty())
+        return;
+    m_statusLabel->setText(tr("Writing the report…"));
+    m_reportButton->setEnabled(false);
+    const QString log = m_brokenCheck->isChecked() ? m_logEdit->toPlainText() : QString();
+    writeReport(this, m_makeReport, selectedEnvironment(), log, path);
+}
+
+QCoro::Task<> RepairPage::writeReport(QPointer<RepairPage> page, ReportFunction make, QString environment, QString log,
+                                      QString path)
+{
+    const QString text = co_await make(std::move(environment), std::move(log));
+    if (!page)
+        co_return;
+    page->m_reportButton->setEnabled(true);
+    const core::Status written = text.isEmpty()
+                                     ? core::Status(core::Error{QStringLiteral("report_empty"),
+                                                                tr("The report could not be made: tfsetup's catalog did "
+                                                                   "not load. Reinstall tfsetup."),
+                                                                {}})
+                                     : core::writeDoctorReport(path, text);
+    if (!written) {
+        page->m_statusLabel->setText(written.error().message);
+        co_return;
+    }
+    page->m_statusLabel->setText(tr("The report is in %1. Your user name and home folder are masked; read it "
+                                    "before you share it.")
+                                     .arg(QDir::toNativeSeparators(path)));
+    Q_EMIT page->reportSaved(path);
 }
 
 void RepairPage::initializePage()

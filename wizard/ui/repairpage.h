@@ -30,6 +30,9 @@ class RepairPage final : public QWizardPage {
 public:
     using DoctorFunction = std::function<QCoro::Task<QList<core::DoctorFinding>>(QString environment, QString log)>;
     using FolderPicker = std::function<QString()>;
+    // Builds the pasteable, redacted diagnostic report (the doctor's, as `doctor --report`).
+    using ReportFunction = std::function<QCoro::Task<QString>(QString environment, QString log)>;
+    using SavePathPicker = std::function<QString()>;
 
     explicit RepairPage(WizardState &state, QWidget *parent = nullptr);
     ~RepairPage() override;
@@ -38,6 +41,8 @@ public:
     // folder dialog.
     void setDoctorFunction(DoctorFunction doctor) { m_doctor = std::move(doctor); }
     void setFolderPicker(FolderPicker picker) { m_pickFolder = std::move(picker); }
+    void setReportFunction(ReportFunction report) { m_makeReport = std::move(report); }
+    void setSavePathPicker(SavePathPicker picker) { m_pickSavePath = std::move(picker); }
     // Folders searched for environments besides the Options page's and the default one.
     void setSearchFolders(QStringList folders) { m_extraFolders = std::move(folders); }
 
@@ -53,15 +58,21 @@ public Q_SLOTS:
     void addFolder();
     void startCheck();
     void startFix();
+    // One click: asks where, then writes the redacted report (user name and home folder masked)
+    // in the user's language and English, ready to paste into a chat or an issue tracker.
+    void saveReport();
 
 Q_SIGNALS:
     void checked(bool problems);
     void repaired(bool ok);
+    void reportSaved(const QString &path);
 
 protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    static QCoro::Task<> writeReport(QPointer<RepairPage> page, ReportFunction make, QString environment, QString log,
+                                     QString path);
     static QCoro::Task<> runRepair(QPointer<RepairPage> page, core::RepairOptions options, bool withDoctor,
                                    QString log, quint64 generation);
     void finishRepair(quint64 generation, QList<core::DoctorFinding> findings, core::Result<core::RepairReport> report);
@@ -78,6 +89,7 @@ private:
     QPlainTextEdit *m_logEdit;
     QPushButton *m_checkButton;
     QPushButton *m_fixButton;
+    QPushButton *m_reportButton;
     QProgressBar *m_progress;
     QLabel *m_statusLabel;
     QTreeWidget *m_problemTree;
@@ -85,6 +97,8 @@ private:
 
     DoctorFunction m_doctor;
     FolderPicker m_pickFolder;
+    ReportFunction m_makeReport;
+    SavePathPicker m_pickSavePath;
     QStringList m_extraFolders;
     QStringList m_userFolders;
     QList<core::DoctorFinding> m_findings;
