@@ -169,7 +169,8 @@ private Q_SLOTS:
         QCOMPARE(readAll(destination()), m_payload);
         const auto requests = m_server->requests("/a.bin");
         if (rangeSupported) {
-            QCOMPARE(requests.size(), 4);
+            // Four ranges, and perhaps more when a finished connection took over part of a slower one.
+            QVERIFY(requests.size() >= 4);
             QStringList ranges;
             for (const auto &rq : requests)
                 ranges.append(QString::fromLatin1(rq.header("range")));
@@ -177,6 +178,28 @@ private Q_SLOTS:
         } else {
             QCOMPARE(requests.last().header("range"), QByteArray());
         }
+    }
+
+    void fetch_finishedConnectionTakesOverASlowRange()
+    {
+        const QByteArray payload = m_payload;
+        // The first range asked for crawls; the others are fast.
+        m_server->handle("/a.bin", [payload](const tfsetup::test::RecordedRequest &, int hit) {
+            Response r = Response::bytes(payload);
+            if (hit == 1)
+                r.throttle(100 * 1024);
+            return r;
+        });
+        TransferOptions options = fastOptions();
+        options.minSegmentBytes = 256 * 1024;
+        Downloader downloader(options, DownloadCache(cacheDir()));
+        DownloadRequest req = request({m_server->url(QStringLiteral("/a.bin"))});
+        req.segments = 4;
+        const auto result = fetch(downloader, req);
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(readAll(destination()), m_payload);
+        // Four ranges plus at least one taken over from the slow one.
+        QVERIFY2(m_server->requests("/a.bin").size() >= 5, QByteArray::number(m_server->requests("/a.bin").size()).constData());
     }
 
     void fetch_refusesWhatIsNotTheFile_data()

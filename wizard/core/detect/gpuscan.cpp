@@ -217,8 +217,9 @@ QCoro::Task<void> scanGpus(SystemView &system, HardwareReport &report, DetectOpt
             addProblem(report, method, QStringLiteral("nvml_library_missing: ") + load.error);
         } else {
             std::shared_ptr<SharedLibrary> library = std::move(load.library);
-            const auto probe = co_await runOffThread<NvmlProbe>([library] { return probeNvml(*library); },
-                                                                options.processTimeout);
+            // Named, not a temporary: g++ 12 destroys temporaries of a co_await expression twice.
+            std::function<NvmlProbe()> work1 = [library] { return probeNvml(*library); };
+            const auto probe = co_await runOffThread<NvmlProbe>(std::move(work1), options.processTimeout);
             if (!probe) {
                 addProblem(report, method, QStringLiteral("timed out after %1 ms").arg(options.processTimeout.count()));
             } else {
@@ -238,8 +239,8 @@ QCoro::Task<void> scanGpus(SystemView &system, HardwareReport &report, DetectOpt
             addProblem(report, method, QStringLiteral("cuda_library_missing: ") + load.error);
         } else {
             std::shared_ptr<SharedLibrary> library = std::move(load.library);
-            const auto probe = co_await runOffThread<CudaDriverProbe>(
-                [library] { return probeCudaDriver(*library); }, options.processTimeout);
+            std::function<CudaDriverProbe()> work2 = [library] { return probeCudaDriver(*library); };
+            const auto probe = co_await runOffThread<CudaDriverProbe>(std::move(work2), options.processTimeout);
             if (!probe) {
                 addProblem(report, method, QStringLiteral("timed out after %1 ms").arg(options.processTimeout.count()));
             } else {

@@ -13,6 +13,7 @@
 #include <curl/curl.h>
 
 #include <cerrno>
+#include <list>
 #include <cstring>
 #include <mutex>
 
@@ -40,6 +41,8 @@ struct Segment {
     qint64 contentRangeTotal = -1;
     CURLcode result = CURLE_OK;
     bool finished = false;
+    // Another connection took over the second half of this range: stop at the new end.
+    bool shortened = false;
 
     qint64 length() const { return end < 0 ? -1 : end - start; }
     bool complete() const { return end >= 0 && written >= end - start; }
@@ -56,7 +59,9 @@ struct Job {
     QFile reader; // second handle for hashing bytes a later segment wrote before the frontier got there
     Hasher hasher;
     qint64 frontier = 0;
-    std::vector<Segment> segments;
+    // A list: curl keeps pointers to segments, and a finished connection may split a running
+    // segment (work stealing) while the others are in flight.
+    std::list<Segment> segments;
     const std::atomic<bool> *cancel = nullptr;
     qint64 networkBytes = 0;
     bool aborted = false;
@@ -117,7 +122,7 @@ void planSegments(Job &job, int wantedSegments, qint64 minSegmentBytes)
         const QJsonArray segs = o.value(QLatin1String("segments")).toArray();
         const bool sameFile = (job.expectedSize < 0 || total == job.expectedSize || total < 0) && !segs.isEmpty();
         if (sameFile) {
-            std::vector<Segment> restored;
+            std::list<Segment> restored;
             bool sane = true;
             qint64 expectedStart = 0;
             for (const QJsonValue &v : segs) {
@@ -314,17 +319,22 @@ size_t onData(char *data, size_t size, size_t count, void *userdata)
         }
     }
     const qint64 offset = s->requestOffset();
+    size_t take = bytes;
     if (s->end >= 0 && offset + qint64(bytes) > s->end) {
-        job.fail(Outcome::MirrorFailed, QStringLiteral("size_mismatch"),
-                 QStringLiteral("server sent more bytes than the %1 expected").arg(job.total));
-        return 0;
+        if (!s->shortened) {
+            job.fail(Outcome::MirrorFailed, QStringLiteral("size_mismatch"),
+                     QStringLiteral("server sent more bytes than the %1 expected").arg(job.total));
+            return 0;
+        }
+        // The rest of this range belongs to the connection that took it over.
+        take = size_t(std::max<qint64>(0, s->end - offset));
     }
     if (job.file.pos() != offset && !job.file.seek(offset)) {
         job.fail(Outcome::LocalFailure, QStringLiteral("write_failed"), job.file.errorString());
         return 0;
     }
     errno = 0;
-    if (job.file.write(data, qint64(bytes)) != qint64(bytes)) {
+    if (job.file.write(data, qint64(take)) != qint64(take)) {
         const int err = errno;
         job.fail(Outcome::LocalFailure,
                  err == ENOSPC ? QStringLiteral("disk_full")
@@ -334,14 +344,16 @@ size_t onData(char *data, size_t size, size_t count, void *userdata)
         return 0;
     }
     if (offset == job.frontier) {
-        job.hasher.addData(data, qsizetype(bytes));
-        job.frontier += qint64(bytes);
+        job.hasher.addData(data, qsizetype(take));
+        job.frontier += qint64(take);
     }
-    s->written += qint64(bytes);
-    job.networkBytes += qint64(bytes);
+    s->written += qint64(take);
+    job.networkBytes += qint64(take);
     if (!catchUp(job))
         return 0;
-    return bytes;
+    // A shortened segment that reached its new end stops its transfer (curl reports a write
+    // error, which the loop recognises as this segment being complete).
+    return take == bytes ? bytes : 0;
 }
 
 void classifyCurlError(Job &job, CURLcode code, CURL *easy)
@@ -437,6 +449,33 @@ CURL *makeEasy(Segment &s, const TransferOptions &options)
         curl_easy_setopt(easy, CURLOPT_RANGE, range.constData());
     }
     return easy;
+}
+
+// When a connection finished its range while others still run, it takes over the second half of
+// the largest remaining range, as aria2c does: no connection idles while a slow one lags.
+void stealWork(Job &job, CURLM *multi, const TransferOptions &options)
+{
+    Segment *victim = nullptr;
+    qint64 largest = 0;
+    for (Segment &s : job.segments) {
+        if (!s.easy || s.finished || s.end < 0)
+            continue;
+        const qint64 remaining = s.end - s.requestOffset();
+        if (remaining > largest) {
+            largest = remaining;
+            victim = &s;
+        }
+    }
+    if (!victim || largest < std::max<qint64>(options.minSegmentBytes, 64 * 1024))
+        return;
+    const qint64 mid = victim->requestOffset() + largest / 2;
+    auto it = std::find_if(job.segments.begin(), job.segments.end(), [victim](const Segment &s) { return &s == victim; });
+    Segment &taken = *job.segments.insert(std::next(it), Segment{mid, victim->end});
+    victim->end = mid;
+    victim->shortened = true;
+    taken.job = &job;
+    taken.easy = makeEasy(taken, options);
+    curl_multi_add_handle(multi, taken.easy);
 }
 
 } // namespace
@@ -601,6 +640,8 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char **>(&s));
             s->result = msg->data.result;
             s->finished = true;
+            if (s->result == CURLE_WRITE_ERROR && s->shortened && s->complete() && !job.aborted)
+                s->result = CURLE_OK; // stopped at its new end on purpose
             if (s->result != CURLE_OK && s->result != CURLE_WRITE_ERROR)
                 classifyCurlError(job, s->result, s->easy);
             else if (s->result == CURLE_OK && s->end < 0) // size was unknown: the stream's end is the end
@@ -608,6 +649,8 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
             else if (s->result == CURLE_OK && !s->complete())
                 job.fail(Outcome::Transient, QStringLiteral("dropped"),
                          QStringLiteral("connection closed after %1 of %2 bytes").arg(s->written).arg(s->length()));
+            if (s->result == CURLE_OK && s->complete() && !job.aborted && job.segments.size() > 1)
+                stealWork(job, multi, options);
         }
         if (running > 0 && !job.aborted)
             curl_multi_poll(multi, nullptr, 0, 100, nullptr);

@@ -568,6 +568,10 @@ ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, cons
     report.request = request;
     report.searchPath = system.pathList(system.os() == OsFamily::Windows ? QStringLiteral("PATH")
                                                                          : QStringLiteral("LD_LIBRARY_PATH"));
+    // Loaded libraries stay loaded, as in TensorFlow: later sub-libraries resolve against the
+    // earlier ones, and NVIDIA's libraries are not written to be unloaded (unloading them leaves
+    // their allocations unreachable, which leak checkers report).
+    std::vector<std::unique_ptr<SharedLibrary>> loaded;
     for (const ProbeLibrary &library : request.libraries) {
         ProbedLibrary p;
         p.library = library;
@@ -585,6 +589,7 @@ ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, cons
                 p.versionRaw = answer.raw;
                 p.versionError = answer.error;
             }
+            loaded.push_back(std::move(load.library));
         } else {
             p.error = load.error;
         }
@@ -606,6 +611,8 @@ ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, cons
         judge(system, request, query, p, report.findings);
         report.libraries.append(p);
     }
+    for (auto &library : loaded)
+        (void)library.release(); // never unloaded: see above
     return report;
 }
 
