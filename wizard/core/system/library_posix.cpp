@@ -35,7 +35,9 @@ LibraryLoad loadNativeLibrary(const QString &name)
     dlerror();
     // RTLD_LOCAL keeps probed symbols out of the global namespace; RTLD_NOW surfaces missing
     // dependencies at load time, as TensorFlow's own loader sees them.
-    void *handle = dlopen(name.toLocal8Bit().constData(), RTLD_NOW | RTLD_LOCAL);
+    // RTLD_NODELETE: NVIDIA's libraries are not written to be unloaded (TensorFlow never does);
+    // unmapping them strands what they allocated, and can run their destructors twice.
+    void *handle = dlopen(name.toLocal8Bit().constData(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!handle) {
         const char *err = dlerror();
         return {nullptr, err ? QString::fromLocal8Bit(err) : QStringLiteral("dlopen failed")};

@@ -568,9 +568,8 @@ ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, cons
     report.request = request;
     report.searchPath = system.pathList(system.os() == OsFamily::Windows ? QStringLiteral("PATH")
                                                                          : QStringLiteral("LD_LIBRARY_PATH"));
-    // Loaded libraries stay loaded, as in TensorFlow: later sub-libraries resolve against the
-    // earlier ones, and NVIDIA's libraries are not written to be unloaded (unloading them leaves
-    // their allocations unreachable, which leak checkers report).
+    // Loaded libraries stay loaded while the probe runs, as in TensorFlow: later sub-libraries
+    // resolve against the earlier ones.
     std::vector<std::unique_ptr<SharedLibrary>> loaded;
     for (const ProbeLibrary &library : request.libraries) {
         ProbedLibrary p;
@@ -611,8 +610,6 @@ ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, cons
         judge(system, request, query, p, report.findings);
         report.libraries.append(p);
     }
-    for (auto &library : loaded)
-        (void)library.release(); // never unloaded: see above
     return report;
 }
 
