@@ -170,7 +170,7 @@ HardwareReport HardwareReport::fromJson(const QJsonObject &json)
         g.name = getString(j, "name");
         g.computeCapability = getString(j, "compute_capability");
         const QJsonValue mem = j.value(QLatin1String("memory_mib"));
-        g.memoryMiB = mem.isDouble() ? qint64(mem.toDouble()) : -1;
+        g.memoryMiB = mem.toInteger(-1);
         g.pciId = getString(j, "pci_id").toLower();
         g.pciBusId = getString(j, "pci_bus_id");
         g.uuid = getString(j, "uuid");

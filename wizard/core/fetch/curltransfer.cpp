@@ -118,7 +118,7 @@ void planSegments(Job &job, int wantedSegments, qint64 minSegmentBytes)
     const qint64 partSize = QFileInfo(job.partPath).size();
     if (f.open(QIODevice::ReadOnly)) {
         const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
-        const qint64 total = qint64(o.value(QLatin1String("total")).toDouble(-1));
+        const qint64 total = o.value(QLatin1String("total")).toInteger(-1);
         const QJsonArray segs = o.value(QLatin1String("segments")).toArray();
         const bool sameFile = (job.expectedSize < 0 || total == job.expectedSize || total < 0) && !segs.isEmpty();
         if (sameFile) {
@@ -128,9 +128,9 @@ void planSegments(Job &job, int wantedSegments, qint64 minSegmentBytes)
             for (const QJsonValue &v : segs) {
                 const QJsonArray a = v.toArray();
                 Segment s;
-                s.start = qint64(a.at(0).toDouble());
-                s.end = qint64(a.at(1).toDouble(-1));
-                s.written = qint64(a.at(2).toDouble());
+                s.start = a.at(0).toInteger(-1);
+                s.end = a.at(1).toInteger(-1);
+                s.written = a.at(2).toInteger(-1);
                 if (s.start != expectedStart || s.written < 0 || (s.end >= 0 && s.written > s.end - s.start)
                     || s.start + s.written > partSize) {
                     sane = false;

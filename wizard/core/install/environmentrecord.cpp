@@ -69,7 +69,7 @@ Result<EnvironmentRecord> EnvironmentRecord::fromJson(const QJsonObject &json)
         f.origin = o.value(QStringLiteral("origin")).toString();
         f.linkTarget = o.value(QStringLiteral("link")).toString();
         f.sha256 = o.value(QStringLiteral("sha256")).toString().toLatin1();
-        f.size = qint64(o.value(QStringLiteral("size")).toDouble());
+        f.size = o.value(QStringLiteral("size")).toInteger();
         if (f.path.isEmpty() || f.path.contains(QStringLiteral("..")) || f.path.startsWith(u'/'))
             return Error{QStringLiteral("record_malformed"),
                          tr("The environment record is damaged. Install the environment again."), f.path};

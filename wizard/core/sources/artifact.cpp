@@ -135,7 +135,7 @@ Artifact Artifact::fromJson(const QJsonObject &o)
         a.urls.append(QUrl(u));
     a.sha256 = o.value(QStringLiteral("sha256")).toString();
     a.md5 = o.value(QStringLiteral("md5")).toString();
-    a.size = o.value(QStringLiteral("size")).isDouble() ? qint64(o.value(QStringLiteral("size")).toDouble()) : -1;
+    a.size = o.value(QStringLiteral("size")).toInteger(-1);
     a.manifest = o.value(QStringLiteral("manifest")).toString();
     a.archiveFormat = o.value(QStringLiteral("archive_format")).toString();
     a.relativePath = o.value(QStringLiteral("path")).toString();

@@ -115,7 +115,7 @@ Result<Bundle> Bundle::open(const QString &directory)
         file.artifact = o.value(QStringLiteral("artifact")).toString();
         file.sha256 = o.value(QStringLiteral("sha256")).toString();
         file.md5 = o.value(QStringLiteral("md5")).toString();
-        file.size = qint64(o.value(QStringLiteral("size")).toDouble(-1));
+        file.size = o.value(QStringLiteral("size")).toInteger(-1);
         if (!isSafeRelativePath(file.file))
             return malformed(QStringLiteral("unsafe file path \"%1\"").arg(file.file));
         if (!Checksum::parse(Checksum::Algorithm::Sha256, file.sha256) && !Checksum::parse(Checksum::Algorithm::Md5, file.md5))

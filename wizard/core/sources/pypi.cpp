@@ -42,7 +42,7 @@ WheelAvailability wheelsFor(const QJsonObject &releaseJson, const QString &pytho
         file.filename = o.value(QStringLiteral("filename")).toString();
         file.url = o.value(QStringLiteral("url")).toString();
         file.sha256 = o.value(QStringLiteral("digests")).toObject().value(QStringLiteral("sha256")).toString();
-        file.size = qint64(o.value(QStringLiteral("size")).toDouble(-1));
+        file.size = o.value(QStringLiteral("size")).toInteger(-1);
         file.yanked = o.value(QStringLiteral("yanked")).toBool();
         result.wheels.append(file);
         if (file.yanked || !file.filename.endsWith(QStringLiteral(".whl")))

@@ -99,8 +99,8 @@ Result<RedistManifest> RedistManifest::parse(const QByteArray &json, const QStri
             bytes = size.toString().toLongLong(&ok);
             if (!ok)
                 bytes = -1;
-        } else if (size.isDouble() && size.toDouble() == double(qint64(size.toDouble()))) {
-            bytes = qint64(size.toDouble());
+        } else if (size.isDouble()) {
+            bytes = size.toInteger(-1); // -1 for fractions and values beyond 64 bits
         }
         if (bytes <= 0 || bytes > maxArchiveBytes)
             return malformed(fileName, where + QStringLiteral(": size is missing, not a number or out of range"));
