@@ -2,10 +2,13 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLockFile>
 #include <QStandardPaths>
+#include <QUuid>
 
 #include <cstdio>
 
@@ -73,6 +76,29 @@ void DownloadCache::putIn(const Checksum &checksum, const QString &verifiedFile)
     (void)placeFile(verifiedFile, target, false);
 }
 
+std::unique_ptr<QLockFile> DownloadCache::lock(const Checksum &checksum, const std::atomic<bool> *cancel,
+                                               std::chrono::milliseconds patience) const
+{
+    if (!isEnabled() || !checksum.isValid())
+        return nullptr;
+    const QString path = pathFor(checksum) + QLatin1String(".lock");
+    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+        return nullptr;
+    auto lockFile = std::make_unique<QLockFile>(path);
+    // A fetch may hold the lock for many minutes: never call it stale by age. A holder that died
+    // on this machine is recognised by its process id; one on another machine only by patience.
+    lockFile->setStaleLockTime(0);
+    QElapsedTimer waited;
+    waited.start();
+    while (!lockFile->tryLock(200)) {
+        if (lockFile->error() == QLockFile::PermissionError || lockFile->error() == QLockFile::UnknownError)
+            return nullptr;
+        if ((cancel && cancel->load()) || waited.elapsed() > patience.count())
+            return nullptr;
+    }
+    return lockFile;
+}
+
 QString quarantineFile(const QString &path)
 {
     const QFileInfo info(path);
@@ -99,8 +125,8 @@ Status placeFile(const QString &source, const QString &destination, bool move)
         if (QFile::rename(source, destination))
             return Ok{};
     }
-    const QString temp = destination + QLatin1String(".tfsetup-tmp");
-    QFile::remove(temp);
+    // Unique per writer: several processes may place the same file at once.
+    const QString temp = destination + QLatin1String(".tfsetup-tmp-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
     if (!QFile::copy(source, temp)) {
         QFile::remove(temp);
         return Error{QStringLiteral("write_failed"),

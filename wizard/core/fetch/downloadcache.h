@@ -6,6 +6,10 @@
 #include <QString>
 
 #include <atomic>
+#include <chrono>
+#include <memory>
+
+class QLockFile;
 
 namespace tfsetup::core {
 
@@ -27,6 +31,15 @@ public:
     Result<bool> takeOut(const Checksum &checksum, const QString &destination, const std::atomic<bool> *cancel = nullptr) const;
     // Adds a verified file; best effort (a read-only shared cache is fine).
     void putIn(const Checksum &checksum, const QString &verifiedFile) const;
+
+    // Several tfsetup processes (a lab's machines on one shared folder, or unattended installs
+    // started together) agree through a lock file per checksum that only one of them fetches a
+    // file; the others wait, then take it out of the cache. Blocks (call it off the GUI thread)
+    // until the lock is held, `cancel` is set, or `patience` ran out. A lock whose process died
+    // is taken over. Null when there is nothing to lock (cache disabled, read-only shared cache,
+    // cancelled, or out of patience: then go ahead without it).
+    std::unique_ptr<QLockFile> lock(const Checksum &checksum, const std::atomic<bool> *cancel,
+                                    std::chrono::milliseconds patience) const;
 
 private:
     QString m_dir;

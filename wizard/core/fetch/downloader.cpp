@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLockFile>
 #include <QPointer>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
@@ -92,6 +93,17 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
         if (digest && *digest == request.checksum.hex) {
             out.kind = Kind::Ok;
             out.result = {request.destination, QFileInfo(request.destination).size(), {}, true, request.checksum.isWeak()};
+            return out;
+        }
+    }
+    // One process fetches a file into a shared cache; the others wait for it here.
+    std::unique_ptr<QLockFile> cacheLock;
+    if (m_cache.isEnabled() && !QFileInfo::exists(m_cache.pathFor(request.checksum))) {
+        progress.stage = DownloadProgress::Stage::Waiting;
+        reportProgress(progress);
+        cacheLock = m_cache.lock(request.checksum, &cancel, m_options.cacheLockPatience);
+        if (cancel.load()) {
+            out.kind = Kind::Cancelled;
             return out;
         }
     }

@@ -49,6 +49,9 @@ struct TransferOptions {
     // With several mirrors, ask them all first (HEAD) and start with the fastest that has the file.
     bool probeMirrors = true;
     std::chrono::milliseconds probeBudget{3000};
+    // How long to wait for another process that is fetching the same file into the shared cache
+    // before fetching it anyway.
+    std::chrono::milliseconds cacheLockPatience{std::chrono::minutes(30)};
 };
 
 } // namespace tfsetup::core
