@@ -1,11 +1,21 @@
 #include "sources/pypi.h"
+#include "sources/resolver.h"
+#include "sources/wheelcheck.h"
+
+#include "support/coroutinetest.h"
+#include "support/loopbackserver.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QElapsedTimer>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace tfsetup::core;
 using namespace Qt::StringLiterals;
+using tfsetup::test::LoopbackServer;
+using tfsetup::test::Response;
 
 namespace {
 
@@ -32,6 +42,56 @@ const QStringList tf210{
     u"tensorflow-2.10.0-cp310-cp310-macosx_10_14_x86_64.whl"_s,
     u"tensorflow-2.10.0.tar.gz"_s,
 };
+
+// TensorFlow 2.10.1's CPython wheels were cp37 to cp310 (the last native-Windows GPU release);
+// file names as PEP 427 spells them.
+QStringList tf2101Wheels()
+{
+    QStringList names;
+    for (const char *cp : {"cp37", "cp38", "cp39", "cp310"}) {
+        const QString tag = QString::fromLatin1(cp);
+        names.append(u"tensorflow-2.10.1-%1-%1-win_amd64.whl"_s.arg(tag));
+        names.append(u"tensorflow-2.10.1-%1-%1-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"_s.arg(tag));
+    }
+    names.append(u"tensorflow-2.10.1.tar.gz"_s);
+    return names;
+}
+
+QByteArray json(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+// The project document: "releases" keyed by version, each the list of that release's files.
+QJsonObject project(const QList<std::pair<QString, QJsonObject>> &releases)
+{
+    QJsonObject map;
+    for (const auto &[version, release] : releases)
+        map.insert(version, release.value(u"urls"_s));
+    return QJsonObject{{u"info"_s, QJsonObject{{u"name"_s, u"tensorflow"_s}}}, {u"releases"_s, map}};
+}
+
+ResolveRequest windowsRequest(const QString &python, const QString &requirement)
+{
+    ResolveRequest r;
+    r.route = u"windows-native"_s;
+    r.tensorflow = u"2.10.1"_s;
+    r.os = u"windows"_s;
+    r.python = python;
+    r.requirement = requirement;
+    return r;
+}
+
+ArtifactList listWithWheelhouse(const QString &requirement)
+{
+    ArtifactList list;
+    Artifact a;
+    a.name = u"tensorflow"_s;
+    a.kind = u"wheelhouse"_s;
+    a.requirement = requirement;
+    list.artifacts.append(a);
+    return list;
+}
 
 } // namespace
 
@@ -77,7 +137,207 @@ private Q_SLOTS:
         QCOMPARE(result.wheels.size(), 1);
         QVERIFY(!result.any());
     }
+
+    void wheelPythons_perOperatingSystem()
+    {
+        QCOMPARE(wheelPythons(release(tf2101Wheels()), u"windows"_s), (QStringList{u"3.7"_s, u"3.8"_s, u"3.9"_s, u"3.10"_s}));
+        QCOMPARE(wheelPythons(release(tf210), u"windows"_s), (QStringList{u"3.9"_s, u"3.10"_s}));
+        QCOMPARE(wheelPythons(release(tf210), u"linux"_s), QStringList{u"3.10"_s});
+        const QString yanked = u"tensorflow-2.10.0-cp39-cp39-win_amd64.whl"_s;
+        QCOMPARE(wheelPythons(release(tf210, yanked), u"windows"_s), QStringList{u"3.10"_s});
+    }
+
+    void newestRelease_finalAndNotYanked()
+    {
+        const QString only = u"tensorflow-2.10.2-cp310-cp310-win_amd64.whl"_s;
+        const QJsonObject doc = project({{u"2.10.0"_s, release(tf210)},
+                                         {u"2.10.1"_s, release(tf2101Wheels())},
+                                         {u"2.10.2"_s, release({only}, only)}, // every file yanked
+                                         {u"2.10.3rc0"_s, release(tf2101Wheels())},
+                                         {u"2.11.0"_s, release(tf2101Wheels())},
+                                         {u"2.1.0"_s, release(tf2101Wheels())}});
+        QCOMPARE(newestRelease(doc, u"2.10"_s), u"2.10.1"_s);
+        QCOMPARE(newestRelease(doc, u"2.1"_s), u"2.1.0"_s);
+        QCOMPARE(newestRelease(doc, u"2.12"_s), QString());
+        QCOMPARE(releaseOf(doc, u"2.10.1"_s).value(u"urls"_s).toArray().size(), tf2101Wheels().size());
+    }
+
+    void wheelQuery_data()
+    {
+        QTest::addColumn<QString>("requirement");
+        QTest::addColumn<bool>("readable");
+        QTest::addColumn<QString>("project");
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("prefix");
+        QTest::newRow("minor range") << u"tensorflow==2.10.*"_s << true << u"tensorflow"_s << QString() << u"2.10"_s;
+        QTest::newRow("extras") << u"tensorflow[and-cuda]==2.17.*"_s << true << u"tensorflow"_s << QString() << u"2.17"_s;
+        QTest::newRow("exact pin, old package name") << u"tensorflow-gpu==2.10.0"_s << true << u"tensorflow-gpu"_s
+                                                     << u"2.10.0"_s << QString();
+        QTest::newRow("normalized name") << u"TensorFlow_CPU == 2.10.*"_s << true << u"tensorflow-cpu"_s << QString()
+                                         << u"2.10"_s;
+        QTest::newRow("other operator") << u"tensorflow>=2.10,<2.11"_s << false << QString() << QString() << QString();
+        QTest::newRow("marker") << u"tensorflow==2.10.* ; sys_platform == 'win32'"_s << false << QString() << QString()
+                                << QString();
+        QTest::newRow("empty") << QString() << false << QString() << QString() << QString();
+    }
+
+    void wheelQuery()
+    {
+        QFETCH(QString, requirement);
+        QFETCH(bool, readable);
+        QFETCH(QString, project);
+        QFETCH(QString, version);
+        QFETCH(QString, prefix);
+        const auto q = WheelQuery::fromRequirement(requirement);
+        QCOMPARE(q.has_value(), readable);
+        if (!q)
+            return;
+        QCOMPARE(q->project, project);
+        QCOMPARE(q->version, version);
+        QCOMPARE(q->prefix, prefix);
+    }
+
+    void jsonBase()
+    {
+        QCOMPARE(WheelCheck::jsonBase(QUrl(u"https://pypi.org/simple/"_s)), QUrl(u"https://pypi.org/pypi"_s));
+        QCOMPARE(WheelCheck::jsonBase(QUrl(u"https://pypi.org/simple"_s)), QUrl(u"https://pypi.org/pypi"_s));
+        QCOMPARE(WheelCheck::jsonBase(QUrl(u"http://127.0.0.1:8080/"_s)), QUrl(u"http://127.0.0.1:8080/pypi"_s));
+    }
+
+    // The JSON API on loopback, as PyPI serves it (pypi/warehouse docs/user/api/json.md).
+    void check_data()
+    {
+        QTest::addColumn<QString>("requirement");
+        QTest::addColumn<QString>("python");
+        QTest::addColumn<QString>("os");
+        QTest::addColumn<bool>("warns");
+        QTest::addColumn<QByteArray>("asked");
+        QTest::newRow("range, Python 3.12 on Windows: warn") << u"tensorflow==2.10.*"_s << u"3.12"_s << u"windows"_s << true
+                                                            << QByteArray("/pypi/tensorflow/json");
+        QTest::newRow("range, Python 3.10: fine") << u"tensorflow==2.10.*"_s << u"3.10.11"_s << u"windows"_s << false
+                                                 << QByteArray("/pypi/tensorflow/json");
+        QTest::newRow("exact pin, release document") << u"tensorflow==2.10.1"_s << u"3.12"_s << u"windows"_s << true
+                                                    << QByteArray("/pypi/tensorflow/2.10.1/json");
+        QTest::newRow("exact pin, Linux 3.9: fine") << u"tensorflow==2.10.1"_s << u"3.9"_s << u"linux"_s << false
+                                                   << QByteArray("/pypi/tensorflow/2.10.1/json");
+        QTest::newRow("yanked cp311 wheel does not count") << u"tensorflow==2.10.*"_s << u"3.11"_s << u"windows"_s
+                                                          << true << QByteArray("/pypi/tensorflow/json");
+        QTest::newRow("no matching release") << u"tensorflow==2.99.*"_s << u"3.10"_s << u"windows"_s << true
+                                             << QByteArray("/pypi/tensorflow/json");
+    }
+
+    void check()
+    {
+        QFETCH(QString, requirement);
+        QFETCH(QString, python);
+        QFETCH(QString, os);
+        QFETCH(bool, warns);
+        QFETCH(QByteArray, asked);
+        QStringList files = tf2101Wheels();
+        const QString yanked = u"tensorflow-2.10.1-cp311-cp311-win_amd64.whl"_s;
+        files.append(yanked);
+        const QJsonObject tf2101 = release(files, yanked);
+        LoopbackServer server;
+        QVERIFY(server.start());
+        server.route("/pypi/tensorflow/json",
+                     Response::bytes(json(project({{u"2.10.0"_s, release(tf210)}, {u"2.10.1"_s, tf2101}})), "application/json"));
+        server.route("/pypi/tensorflow/2.10.1/json", Response::bytes(json(tf2101), "application/json"));
+
+        ArtifactList list = listWithWheelhouse(requirement);
+        WheelCheckOptions options;
+        options.pypiOrigin = server.url(u"/simple"_s);
+        ResolveRequest request = windowsRequest(python, requirement);
+        request.os = os;
+        QVERIFY(tfsetup::test::awaitTask(WheelCheck::run(request, options, &list)));
+        QCOMPARE(server.hits(asked), 1);
+        QCOMPARE(list.hasWarning(u"no_wheel"_s), warns);
+        QVERIFY2(list.artifacts.first().note.isEmpty(), qPrintable(list.artifacts.first().note));
+    }
+
+    void check_namesPythonAndOsAndTheWheelsThatExist()
+    {
+        LoopbackServer server;
+        QVERIFY(server.start());
+        server.route("/pypi/tensorflow/json",
+                     Response::bytes(json(project({{u"2.10.1"_s, release(tf2101Wheels())}})), "application/json"));
+        ArtifactList list = listWithWheelhouse(u"tensorflow==2.10.*"_s);
+        WheelCheckOptions options;
+        options.pypiOrigin = server.url(u"/simple/"_s);
+        QVERIFY(tfsetup::test::awaitTask(WheelCheck::run(windowsRequest(u"3.12"_s, u"tensorflow==2.10.*"_s), options, &list)));
+        QCOMPARE(list.warnings.size(), 1);
+        const QString message = list.warnings.first().message;
+        QVERIFY2(message.contains(u"2.10.1"_s) && message.contains(u"Python 3.12"_s) && message.contains(u"Windows"_s)
+                     && message.contains(u"3.7, 3.8, 3.9, 3.10"_s) && message.contains(u"Choose Python 3.10"_s),
+                 qPrintable(message));
+    }
+
+    void check_noWheelForTheOperatingSystemAtAll()
+    {
+        LoopbackServer server;
+        QVERIFY(server.start());
+        const QStringList linuxOnly{u"tensorflow-2.12.0-cp310-cp310-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"_s};
+        server.route("/pypi/tensorflow-gpu/2.12.0/json", Response::bytes(json(release(linuxOnly)), "application/json"));
+        ArtifactList list = listWithWheelhouse(u"tensorflow-gpu==2.12.0"_s);
+        WheelCheckOptions options;
+        options.pypiOrigin = server.url(u"/simple"_s);
+        QVERIFY(tfsetup::test::awaitTask(WheelCheck::run(windowsRequest(u"3.10"_s, u"tensorflow-gpu==2.12.0"_s), options, &list)));
+        QVERIFY(list.hasWarning(u"no_wheel"_s));
+        QVERIFY2(list.warnings.first().message.contains(u"no wheel for Windows"_s), qPrintable(list.warnings.first().message));
+    }
+
+    // A mirror or server without the JSON API, one that never answers, or an answer that is not
+    // the API's: no warning, the resolve goes on, and the wheelhouse says the check was not made.
+    void check_unanswered_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("404") << 0;
+        QTest::newRow("timeout") << 1;
+        QTest::newRow("html page") << 2;
+        QTest::newRow("refused") << 3;
+    }
+
+    void check_unanswered()
+    {
+        QFETCH(int, kind);
+        LoopbackServer server;
+        QVERIFY(server.start());
+        if (kind == 1)
+            server.route("/pypi/tensorflow/json", Response::bytes("{}", "application/json").delayHeaders(std::chrono::seconds(5)));
+        if (kind == 2)
+            server.route("/pypi/tensorflow/json", Response::htmlErrorPage());
+        QUrl origin = server.url(u"/simple"_s);
+        if (kind == 3) {
+            auto gone = std::make_unique<LoopbackServer>();
+            QVERIFY(gone->start());
+            origin = gone->url(u"/simple"_s); // nothing listens there any more
+        }
+        ArtifactList list = listWithWheelhouse(u"tensorflow==2.10.*"_s);
+        WheelCheckOptions options;
+        options.pypiOrigin = origin;
+        options.timeout = std::chrono::milliseconds(300);
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(tfsetup::test::awaitTask(WheelCheck::run(windowsRequest(u"3.12"_s, u"tensorflow==2.10.*"_s), options, &list)));
+        QVERIFY(clock.elapsed() < 4000);
+        QVERIFY(list.warnings.isEmpty());
+        QVERIFY2(list.artifacts.first().note.contains(u"not checked"_s), qPrintable(list.artifacts.first().note));
+    }
+
+    void check_skippedOffline()
+    {
+        LoopbackServer server;
+        QVERIFY(server.start());
+        QTemporaryDir bundle;
+        QVERIFY(bundle.isValid());
+        ArtifactList list = listWithWheelhouse(u"tensorflow==2.10.*"_s);
+        WheelCheckOptions options;
+        options.pypiOrigin = server.url(u"/simple"_s);
+        options.mirrors.add(Mirror{u"nvidia"_s, QUrl::fromLocalFile(bundle.path())});
+        QVERIFY(tfsetup::test::awaitTask(WheelCheck::run(windowsRequest(u"3.12"_s, u"tensorflow==2.10.*"_s), options, &list)));
+        QCOMPARE(server.requests().size(), 0);
+        QVERIFY(list.warnings.isEmpty());
+    }
 };
 
-QTEST_APPLESS_MAIN(TestSourcesPypi)
+QTEST_GUILESS_MAIN(TestSourcesPypi)
 #include "test_sources_pypi.moc"
