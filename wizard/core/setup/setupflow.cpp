@@ -1,5 +1,6 @@
 #include "setup/setupflow.h"
 
+#include "fetch/downloadcache.h"
 #include "sources/bundle.h"
 
 #include <QDir>
@@ -46,6 +47,34 @@ QString SetupOptions::defaultPrefix(const SystemView &system)
 {
     const QString home = system.homeDir();
     return SystemView::join(home.isEmpty() ? QDir::homePath() : home, QStringLiteral("tfsetup-envs"));
+}
+
+QString SetupOptions::defaultCacheDir(const SystemView &system)
+{
+    const QString overridden = system.env(QStringLiteral("TFSETUP_CACHE_DIR"));
+    const QString home = system.homeDir();
+    QString folder;
+    if (!overridden.isEmpty()) {
+        folder = system.normalize(overridden);
+    } else if (system.os() == OsFamily::Windows) {
+        const QString local = system.env(QStringLiteral("LOCALAPPDATA"));
+        const QString base = !local.isEmpty() ? system.normalize(local)
+                             : home.isEmpty() ? QString()
+                                              : SystemView::join(home, QStringLiteral("AppData/Local"));
+        if (!base.isEmpty())
+            folder = SystemView::join(base, QStringLiteral("cache/tfsetup/downloads"));
+    } else {
+        const QString xdg = system.env(QStringLiteral("XDG_CACHE_HOME"));
+        const QString base = xdg.startsWith(u'/')       ? system.normalize(xdg)
+                             : home.isEmpty()             ? QString()
+                             : system.os() == OsFamily::MacOS ? SystemView::join(home, QStringLiteral("Library/Caches"))
+                                                          : SystemView::join(home, QStringLiteral(".cache"));
+        if (!base.isEmpty())
+            folder = SystemView::join(base, QStringLiteral("tfsetup/downloads"));
+    }
+    const QString host = folder.isEmpty() ? QString() : system.hostPath(folder);
+    // A view without a home maps nowhere: this machine's folder is still a working choice.
+    return host.isEmpty() ? DownloadCache::defaultDir() : host;
 }
 
 QString SetupOptions::environmentPath(const Plan &plan) const

@@ -39,6 +39,11 @@ struct SetupOptions {
 
     // ~/tfsetup-envs (%USERPROFILE%\tfsetup-envs) in the view's spelling.
     static QString defaultPrefix(const SystemView &system);
+    // The view user's download folder, as a host path: TFSETUP_CACHE_DIR when the view sets it,
+    // else the user's cache folder (XDG_CACHE_HOME or ~/.cache; %LOCALAPPDATA%\cache on Windows,
+    // as Qt's GenericCacheLocation) + /tfsetup/downloads. On this machine that is
+    // DownloadCache::defaultDir(); on a fixture tree it lies inside the tree.
+    static QString defaultCacheDir(const SystemView &system);
     QString environmentPath(const Plan &plan) const;
 };
 
