@@ -2,6 +2,7 @@
 
 #include "install/installer.h"
 #include "install/labprofile.h"
+#include "setup/labsetup.h"
 #include "system/realsystem.h"
 
 #include <QCoro/QCoroTask>
@@ -19,6 +20,18 @@ int runInstall(const QStringList &arguments)
                       QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("offline"), Cli::tr("Use only the files of the bundle given with --from; no network.")});
     parser.addOption({QStringLiteral("from"), Cli::tr("The offline bundle folder (with artifacts.json)."), QStringLiteral("BUNDLE")});
+    parser.addOption({QStringLiteral("cache"),
+                      Cli::tr("Download into DIR and keep verified files there; many machines may share one folder "
+                              "(each file is fetched once)."),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("mirror"),
+                      Cli::tr("Fetch NVIDIA's files from this copy of NVIDIA's download tree first (URL or folder)."),
+                      QStringLiteral("URL|DIR")});
+    parser.addOption({QStringLiteral("origin"),
+                      Cli::tr("Treat URL as the official server of ORIGIN (nvidia, python, pypi), for labs that "
+                              "re-host it under the same layout."),
+                      QStringLiteral("ORIGIN=URL")});
+    parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
     addSystemOptions(parser);
     if (const int code = parseOrExit(parser, arguments,
@@ -44,7 +57,23 @@ int runInstall(const QStringList &arguments)
     auto profile = LabProfile::load(parser.value(QStringLiteral("profile")));
     if (!profile)
         return failAs(profile.error(), Failure);
-    auto spec = profile->toSpec(**system, parser.value(QStringLiteral("prefix")), parser.value(QStringLiteral("from")));
+    LabSetupOptions options;
+    options.prefixOverride = parser.value(QStringLiteral("prefix"));
+    options.bundleFolder = parser.value(QStringLiteral("from"));
+    options.cacheDir = parser.value(QStringLiteral("cache"));
+    options.nvidiaMirror = parser.value(QStringLiteral("mirror"));
+    options.caBundle = parser.value(QStringLiteral("ca-bundle"));
+    for (const QString &origin : parser.values(QStringLiteral("origin"))) {
+        const qsizetype eq = origin.indexOf(u'=');
+        const QUrl url(origin.mid(eq + 1), QUrl::StrictMode);
+        if (eq <= 0 || !url.isValid() || url.scheme().isEmpty()) {
+            return failAs({QStringLiteral("usage"),
+                           Cli::tr("--origin takes ORIGIN=URL, for example nvidia=https://lab.example/nvidia."), {}},
+                          UsageError);
+        }
+        options.originOverrides.append({origin.left(eq), url});
+    }
+    auto spec = profile->toSpec(**system, options.prefixOverride, options.bundleFolder);
     if (!spec)
         return failAs(spec.error(), Failure);
     if (!parser.isSet(QStringLiteral("yes"))) {
@@ -52,6 +81,16 @@ int runInstall(const QStringList &arguments)
                      .arg(spec->name, spec->tensorflow, spec->route, spec->environmentPath()));
         return UsageError;
     }
+
+    // The NVIDIA files of a toolkit route, through the (shared) cache; nothing for pip routes.
+    LabSetup setup(**system);
+    QObject::connect(&setup, &LabSetup::message, &setup, [json](const QString &line) {
+        if (!json)
+            printOut(QStringLiteral("    ") + line + u'\n');
+    });
+    spec = QCoro::waitFor(setup.prepare(*profile, options));
+    if (!spec)
+        return failAs(spec.error(), Failure);
 
     Installer installer(**system);
     const QList<InstallStep> steps = allInstallSteps();

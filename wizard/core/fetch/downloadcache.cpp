@@ -11,6 +11,7 @@
 #include <QUuid>
 
 #include <cstdio>
+#include <filesystem>
 
 namespace tfsetup::core {
 
@@ -120,24 +121,33 @@ Status placeFile(const QString &source, const QString &destination, bool move)
                      CacheText::tr("Cannot create the folder %1. Choose a folder you may write to.").arg(QDir::toNativeSeparators(destInfo.absolutePath())),
                      {}};
     }
-    if (move) {
-        QFile::remove(destination);
-        if (QFile::rename(source, destination))
-            return Ok{};
-    }
+    // Replaced in one step (rename over it): a reader never finds the destination missing,
+    // which matters when several processes place the same file in a shared folder.
+    const auto replace = [&destination](const QString &from) {
+        std::error_code error;
+        std::filesystem::rename(QFile(from).filesystemFileName(), QFile(destination).filesystemFileName(), error);
+        return !error;
+    };
+    if (move && replace(source))
+        return Ok{};
     // Unique per writer: several processes may place the same file at once.
     const QString temp = destination + QLatin1String(".tfsetup-tmp-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
-    if (!QFile::copy(source, temp)) {
+    // A hard link where the file system allows it (the cache and the download folder are usually
+    // on one disk: no second copy of a gigabyte archive), else a copy.
+    std::error_code linkError;
+    std::filesystem::create_hard_link(QFile(source).filesystemFileName(), QFile(temp).filesystemFileName(), linkError);
+    if (linkError && !QFile::copy(source, temp)) {
         QFile::remove(temp);
         return Error{QStringLiteral("write_failed"),
                      CacheText::tr("Cannot write %1. Check that the disk has room and that you may write there.").arg(QDir::toNativeSeparators(destination)),
                      {}};
     }
-    QFile::remove(destination);
-    if (!QFile::rename(temp, destination)) {
-        QFile::remove(temp);
+    const bool replaced = replace(temp);
+    // Renaming a hard link over another link to the same file does nothing (POSIX): the
+    // destination already is that file, and the temporary name goes.
+    QFile::remove(temp);
+    if (!replaced)
         return Error{QStringLiteral("write_failed"), CacheText::tr("Cannot write %1.").arg(QDir::toNativeSeparators(destination)), {}};
-    }
     if (move)
         QFile::remove(source);
     return Ok{};

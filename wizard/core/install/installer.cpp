@@ -190,6 +190,11 @@ void Installer::setCheckpoint(std::function<Status(InstallStep)> checkpoint)
 }
 
 QString Installer::stepTitle(InstallStep step) const
+void Installer::setDrillPoint(std::function<void(const QString &)> drill)
+{
+    m_drill = std::move(drill);
+}
+
 {
     switch (step) {
     case InstallStep::Prepare: return tr("Checking the downloaded files");
@@ -830,3 +835,7 @@ QCoro::Task<bool> Installer::isComplete(const InstallSpec &spec, const QString &
 }
 
 } // namespace tfsetup::core
+    if (replacing && m_drill)
+        m_drill(QStringLiteral("commit-set-aside"));
+    if (replacing && m_drill)
+        m_drill(QStringLiteral("commit-swapped"));

@@ -50,6 +50,10 @@ public:
 
     // For tests and fault drills: called as each step starts; an error fails that step.
     void setCheckpoint(std::function<Status(InstallStep)> checkpoint);
+    // For kill drills: called at the points inside a step where a crash is most harmful
+    // ("commit-set-aside": the old environment renamed away, the new one not yet in place;
+    // "commit-swapped": the new one in place, the old one not yet removed).
+    void setDrillPoint(std::function<void(const QString &point)> drill);
 
     // Removes staging folders a crash left in prefix (a host path) and finishes or undoes a swap
     // that was interrupted. Returns what it did, one line each (for the log).
@@ -88,3 +92,4 @@ private:
 };
 
 } // namespace tfsetup::core
+    std::function<void(const QString &)> m_drill;

@@ -69,6 +69,8 @@ Result<LabProfile> LabProfile::fromJson(const QJsonObject &json, const QString &
     const QJsonObject mirrors = json.value(QStringLiteral("mirrors")).toObject();
     p.indexUrls = strings(mirrors.value(QStringLiteral("pypi")));
     p.trustedHosts = strings(mirrors.value(QStringLiteral("trustedHosts")));
+    p.nvidiaMirror = mirrors.value(QStringLiteral("nvidia")).toString();
+    p.cacheFolder = json.value(QStringLiteral("cache")).toString();
     p.proxy = json.value(QStringLiteral("proxy")).toString();
     const QJsonObject kernel = json.value(QStringLiteral("kernel")).toObject();
     p.kernelName = kernel.value(QStringLiteral("name")).toString();

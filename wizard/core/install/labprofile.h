@@ -32,6 +32,8 @@ public:
     QString interpreter;     // explicit base interpreter; empty = find python<version> on PATH; "none" = no Python
     QStringList indexUrls;
     QStringList trustedHosts;
+    QString nvidiaMirror;    // the lab's copy of NVIDIA's download tree (URL or folder); empty = NVIDIA
+    QString cacheFolder;     // shared download cache (may hold ${VAR}); empty = the user's cache
     QString proxy;
     QString kernelName;
     QString kernelDisplayName;

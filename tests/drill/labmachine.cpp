@@ -1,0 +1,127 @@
+// One unattended lab install in its own process, as `tfsetup install --profile FILE --yes` does it
+// (LabSetup fetches the NVIDIA archives through the shared cache, the Installer builds the
+// environment), with what a drill needs on top: another sources catalog (so fixture manifests
+// can stand in for NVIDIA's pinned ones), and a SIGKILL at a chosen install step or drill point.
+//
+//   tfsetup_labmachine --profile FILE --prefix DIR --cache DIR --origin nvidia=URL
+//                      [--sources sources.json] [--kill-at STEP|POINT]
+//
+// Prints one JSON line: {"ok": true, "environment": …, "unchanged": …, "from_cache": N, "fetched": N}
+// or {"ok": false, "code": …, "message": …}. Exit code 0 on success.
+
+#include "install/installer.h"
+#include "install/labprofile.h"
+#include "setup/labsetup.h"
+#include "system/realsystem.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QCoro/QCoroTask>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <csignal>
+#include <cstdio>
+
+using namespace tfsetup::core;
+
+namespace {
+
+int report(const QJsonObject &object, int code)
+{
+    std::fputs(QJsonDocument(object).toJson(QJsonDocument::Compact).constData(), stdout);
+    std::fputs("\n", stdout);
+    std::fflush(stdout);
+    return code;
+}
+
+int failure(const Error &error)
+{
+    return report({{QStringLiteral("ok"), false}, {QStringLiteral("code"), error.code},
+                   {QStringLiteral("message"), error.message}, {QStringLiteral("detail"), error.detail}},
+                  1);
+}
+
+[[noreturn]] void die()
+{
+    std::fflush(stdout);
+    std::raise(SIGKILL);
+    std::abort();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addOptions({{QStringLiteral("profile"), QStringLiteral("lab profile"), QStringLiteral("FILE")},
+                       {QStringLiteral("prefix"), QStringLiteral("install folder"), QStringLiteral("DIR")},
+                       {QStringLiteral("cache"), QStringLiteral("shared download cache"), QStringLiteral("DIR")},
+                       {QStringLiteral("origin"), QStringLiteral("ORIGIN=URL"), QStringLiteral("ORIGIN=URL")},
+                       {QStringLiteral("sources"), QStringLiteral("sources catalog"), QStringLiteral("FILE")},
+                       {QStringLiteral("kill-at"), QStringLiteral("step id or drill point"), QStringLiteral("WHERE")}});
+    parser.process(app);
+
+    RealSystem system;
+    auto profile = LabProfile::load(parser.value(QStringLiteral("profile")));
+    if (!profile)
+        return failure(profile.error());
+
+    LabSetupOptions options;
+    options.prefixOverride = parser.value(QStringLiteral("prefix"));
+    options.cacheDir = parser.value(QStringLiteral("cache"));
+    options.resolveTimeout = std::chrono::seconds(60);
+    options.transfer.probeMirrors = false;
+    for (const QString &origin : parser.values(QStringLiteral("origin"))) {
+        const qsizetype eq = origin.indexOf(u'=');
+        options.originOverrides.append({origin.left(eq), QUrl(origin.mid(eq + 1))});
+    }
+    if (parser.isSet(QStringLiteral("sources"))) {
+        QFile f(parser.value(QStringLiteral("sources")));
+        if (!f.open(QIODevice::ReadOnly))
+            return failure({QStringLiteral("usage"), QStringLiteral("cannot read --sources"), f.fileName()});
+        auto sources = SourceCatalog::fromJson(f.readAll());
+        if (!sources)
+            return failure(sources.error());
+        options.sources = *sources;
+    }
+
+    LabSetup setup(system);
+    int fromCache = 0;
+    int fetched = 0;
+    QObject::connect(&setup, &LabSetup::message, &setup, [&](const QString &line) {
+        // The messages are translated; count by the untranslated build's wording.
+        if (line.contains(QStringLiteral("taken from the cache")))
+            ++fromCache;
+        else if (line.contains(QStringLiteral("downloaded from")))
+            ++fetched;
+    });
+    auto spec = QCoro::waitFor(setup.prepare(*profile, options));
+    if (!spec)
+        return failure(spec.error());
+
+    const QString killAt = parser.value(QStringLiteral("kill-at"));
+    Installer installer(system);
+    if (!killAt.isEmpty()) {
+        installer.setCheckpoint([killAt](InstallStep step) -> Status {
+            if (installStepId(step) == killAt)
+                die();
+            return Ok{};
+        });
+        installer.setDrillPoint([killAt](const QString &point) {
+            if (point == killAt)
+                die();
+        });
+    }
+    const auto outcome = QCoro::waitFor(installer.install(*spec));
+    if (!outcome)
+        return failure(outcome.error());
+    return report({{QStringLiteral("ok"), true},
+                   {QStringLiteral("environment"), outcome->environmentPath},
+                   {QStringLiteral("unchanged"), outcome->unchanged},
+                   {QStringLiteral("from_cache"), fromCache},
+                   {QStringLiteral("fetched"), fetched}},
+                  0);
+}

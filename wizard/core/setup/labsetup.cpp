@@ -1,0 +1,159 @@
+#include "setup/labsetup.h"
+
+#include "catalog/catalog.h"
+#include "fetch/downloadcache.h"
+#include "fetch/downloader.h"
+#include "setup/setupflow.h"
+
+#include <QDir>
+#include <QPointer>
+
+namespace tfsetup::core {
+
+LabSetup::LabSetup(SystemView &system, QObject *parent)
+    : QObject(parent)
+    , m_system(system)
+{
+}
+
+LabSetup::~LabSetup() = default;
+
+Plan LabSetup::planOf(const LabProfile &profile)
+{
+    Plan plan;
+    plan.route = profile.route;
+    plan.tensorflow = profile.tensorflow;
+    plan.package = profile.package;
+    plan.python = profile.python;
+    plan.pythonInstalled = true; // the profile names its interpreter, or finds it on PATH
+    plan.cuda = profile.cuda;
+    plan.cudnn = profile.cudnn;
+    return plan;
+}
+
+void LabSetup::cancel()
+{
+    m_cancelled = true;
+    if (m_downloader)
+        m_downloader->cancelAll();
+}
+
+QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupOptions options)
+{
+    m_cancelled = false;
+    auto spec = profile.toSpec(m_system, options.prefixOverride, options.bundleFolder);
+    if (!spec || !options.bundleFolder.isEmpty())
+        co_return spec; // a bundle brought every file along
+
+    auto catalog = Catalog::load();
+    if (!catalog)
+        co_return catalog.error();
+    const Route *route = catalog->route(profile.route);
+    if (!route) {
+        co_return Error{QStringLiteral("profile_route_unknown"),
+                        tr("The lab profile asks for the route \"%1\", which this tfsetup does not know. Update "
+                           "tfsetup or ask the lab administrator.")
+                            .arg(profile.route),
+                        {}};
+    }
+    if (route->cudaLibraries != u"toolkit" || profile.cuda.isEmpty())
+        co_return spec; // pip brings CUDA along, or there is none
+
+    SetupOptions setup;
+    setup.prefix = spec->prefix;
+    setup.name = spec->name;
+    setup.nvidiaMirror = options.nvidiaMirror.isEmpty() ? LabProfile::expand(m_system, profile.nvidiaMirror)
+                                                        : options.nvidiaMirror;
+    setup.proxy = profile.proxy;
+    setup.caBundle = options.caBundle;
+    setup.originOverrides = options.originOverrides;
+    setup.resolveTimeout = options.resolveTimeout;
+    setup.cacheDir = !options.cacheDir.isEmpty()        ? options.cacheDir
+                     : !profile.cacheFolder.isEmpty()   ? m_system.hostPath(LabProfile::expand(m_system, profile.cacheFolder))
+                                                        : DownloadCache::defaultDir();
+    if (setup.cacheDir.isEmpty()) {
+        co_return Error{QStringLiteral("profile_cache_unusable"),
+                        tr("The lab profile's cache folder %1 is not on this computer. Fix \"cache\" in the profile.")
+                            .arg(profile.cacheFolder),
+                        {}};
+    }
+
+    const Plan plan = planOf(profile);
+    const QString os = osFamilyName(m_system.os());
+    Q_EMIT message(tr("Finding the NVIDIA files for CUDA %1 and cuDNN %2…").arg(profile.cuda, profile.cudnn));
+    QPointer<LabSetup> self(this);
+    auto sources = options.sources ? Result<SourceCatalog>(*options.sources) : SourceCatalog::load();
+    if (!sources)
+        co_return sources.error();
+    auto mirrors = SetupFlow::mirrors(setup, *sources);
+    if (!mirrors)
+        co_return mirrors.error();
+    ArtifactResolver resolver(std::move(*sources), std::move(*mirrors));
+    for (const auto &[origin, base] : std::as_const(setup.originOverrides))
+        resolver.setOriginBase(origin, base);
+    resolver.setTimeout(setup.resolveTimeout);
+    if (!setup.caBundle.isEmpty())
+        resolver.setCaBundle(setup.caBundle);
+    ResolveRequest request = SetupFlow::resolveRequest(plan, os);
+    request.pythonInstalled = true; // the profile's interpreter, never a python.org installer
+    auto resolving = resolver.resolve(std::move(request));
+    auto list = co_await resolving;
+    if (!self)
+        co_return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
+    if (!list)
+        co_return list.error();
+    for (const Finding &w : std::as_const(list->warnings))
+        Q_EMIT message(tr("note: %1").arg(w.message));
+    if (m_cancelled)
+        co_return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
+
+    const DownloadPlan downloads = SetupFlow::downloadPlan(*list, setup);
+    if (!downloads.problems.isEmpty())
+        co_return Error{downloads.problems.constFirst().code, downloads.problems.constFirst().message, {}};
+
+    TransferOptions transfer = options.transfer;
+    if (transfer.proxy.isEmpty())
+        transfer.proxy = profile.proxy;
+    if (transfer.caBundle.isEmpty())
+        transfer.caBundle = options.caBundle;
+    Downloader downloader(transfer, DownloadCache(setup.cacheDir));
+    m_downloader = &downloader;
+    qint64 total = 0;
+    for (const DownloadRequest &r : downloads.requests)
+        total += std::max<qint64>(0, r.expectedSize);
+    qint64 done = 0;
+    QList<DownloadResult> results;
+    for (const DownloadRequest &request : downloads.requests) {
+        Q_EMIT message(tr("Fetching %1 (%2 MB)…").arg(request.name).arg(std::max<qint64>(0, request.expectedSize) / (1024 * 1024)));
+        auto fetching = downloader.fetch(request);
+        auto fetched = co_await fetching;
+        if (!self)
+            co_return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
+        if (!fetched) {
+            m_downloader = nullptr;
+            co_return fetched.error();
+        }
+        Q_EMIT message(fetched->fromCache ? tr("%1: taken from the cache, checksum verified.").arg(request.name)
+                                          : tr("%1: downloaded from %2, checksum verified.")
+                                                .arg(request.name, fetched->source.toDisplayString()));
+        done += std::max<qint64>(0, request.expectedSize);
+        Q_EMIT progress(done, total);
+        results.append(*fetched);
+    }
+    m_downloader = nullptr;
+
+    // Only the archives are taken from the flow's spec; everything else is the profile's.
+    HardwareReport none;
+    Plan withoutPython = plan;
+    withoutPython.python.clear();
+    auto fromFlow = SetupFlow::installSpec(withoutPython, *list, results, setup, none);
+    if (!fromFlow)
+        co_return fromFlow.error();
+    for (const InstallArtifact &a : std::as_const(fromFlow->artifacts)) {
+        if (a.isArchive())
+            spec->artifacts.append(a);
+    }
+    co_return spec;
+}
+
+} // namespace tfsetup::core
