@@ -272,6 +272,22 @@ private slots:
             QTest::newRow("Jupyter kernel of a deleted environment")
                 << pc << QStringList{u"jupyter_kernel_mismatch:warning"_s, u"jupyter_kernel_mismatch:warning"_s};
         }
+        {
+            WindowsPc pc;
+            pc.cudnnHeader = u"8.9.7"_s;
+            QTest::newRow("cuDNN 8.9 without zlibwapi.dll") << pc << QStringList{u"zlibwapi_missing:error"_s};
+        }
+        {
+            WindowsPc pc;
+            pc.cudnnHeader = u"8.9.7"_s;
+            pc.extra = {{toolkitDir + u"/v11.2/bin/zlibwapi.dll"_s, "MZ"}};
+            QTest::newRow("cuDNN 8.9 with zlibwapi.dll beside it") << pc << QStringList{};
+        }
+        {
+            WindowsPc pc;
+            pc.cudnnHeader = u"8.2.4"_s;
+            QTest::newRow("cuDNN 8.2 needs no zlibwapi.dll") << pc << QStringList{};
+        }
     }
 
     void windowsMachines()
@@ -373,6 +389,92 @@ private slots:
         QVERIFY(f->evidence[0].contains("v10.1"_L1));
         QCOMPARE(f->actions.first().type, u"prepend_path"_s);
         QVERIFY(f->actions.first().params.value("dir"_L1).toString().endsWith("/v11.2/bin"_L1));
+    }
+
+    void zlibwapiMissingNamesTheCopyTheFoldersAndTheFix()
+    {
+        WindowsPc pc;
+        pc.cudnnHeader = u"8.9.7"_s;
+        FixtureTree tree;
+        auto view = pc.build(tree);
+        QVERIFY(view);
+        const auto report = m_doctor.run(*view, u"C:/Users/student/tf210"_s);
+        QVERIFY(report);
+        const DoctorFinding *f = find(*report, u"zlibwapi_missing"_s);
+        QVERIFY(f);
+        QCOMPARE(f->id, u"zlibwapi_missing:cudnn64_8.dll"_s);
+        QCOMPARE(f->severity, Severity::Error);
+        const QString bin = u"C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/bin"_s;
+        QCOMPARE(f->evidence[0], u"loads: %1/cudnn64_8.dll (PATH)"_s.arg(bin));
+        QCOMPARE(f->evidence[1], u"cuDNN 8.9.7 according to C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/include/cudnn_version.h"_s);
+        QVERIFY2(f->evidence[2].startsWith(u"zlibwapi.dll: not found in "_s) && f->evidence[2].contains(bin + u" (PATH)"_s)
+                     && f->evidence[2].contains(u"C:/Windows/System32 (System32)"_s),
+                 qPrintable(f->evidence[2]));
+        // TensorFlow 2.10 was tested with cuDNN 8.1, which needs no zlibwapi.dll.
+        QVERIFY2(f->fix.english.contains(u"cuDNN 8.1"_s) && f->fix.english.contains(bin + u"/cudnn64_8.dll"_s),
+                 qPrintable(f->fix.english));
+        QCOMPARE(f->actions.size(), 2);
+        QCOMPARE(f->actions[0].type, u"fetch_library"_s);
+        QCOMPARE(f->actions[0].params.value("library"_L1).toString(), u"cudnn64_8.dll"_s);
+        QCOMPARE(f->actions[1].type, u"install_cudnn"_s);
+        QCOMPARE(f->actions[1].params.value("version"_L1).toString(), u"8.1"_s);
+    }
+
+    void zlibwapiInSystem32IsFound()
+    {
+        WindowsPc pc;
+        pc.cudnnHeader = u"8.9.7"_s;
+        pc.extra = {{u"C/Windows/System32/zlibwapi.dll"_s, "MZ"}};
+        FixtureTree tree;
+        auto view = pc.build(tree);
+        QVERIFY(view);
+        const auto report = m_doctor.run(*view, u"C:/Users/student/tf210"_s);
+        QVERIFY(report);
+        QVERIFY(!find(*report, u"zlibwapi_missing"_s));
+    }
+
+    // A tfsetup environment: its launchers put <env>\cuda\bin first on PATH, so the cuDNN there
+    // is the one that loads, whatever the toolkit on PATH holds.
+    void zlibwapiOnTheLauncherPath_data()
+    {
+        QTest::addColumn<QString>("envCudnn");
+        QTest::addColumn<bool>("zlibInEnv");
+        QTest::addColumn<bool>("finding");
+        QTest::newRow("cuDNN 8.9 swapped into the environment") << u"8.9.7"_s << false << true;
+        QTest::newRow("with a zlibwapi.dll beside it") << u"8.9.7"_s << true << false;
+        QTest::newRow("the environment's own cuDNN 8.1") << u"8.1.0"_s << false << false;
+    }
+
+    void zlibwapiOnTheLauncherPath()
+    {
+        QFETCH(QString, envCudnn);
+        QFETCH(bool, zlibInEnv);
+        QFETCH(bool, finding);
+        WindowsPc pc;
+        const QString env = u"C/Users/student/tfsetup/tf210"_s;
+        const QStringList v = envCudnn.split(u'.');
+        pc.extra = {{env + u"/environment.json"_s, "{}"},
+                    {env + u"/cuda/bin/cudnn64_8.dll"_s, "MZ"},
+                    {env + u"/cuda/include/cudnn_version.h"_s,
+                     "#define CUDNN_MAJOR " + v[0].toLatin1() + "\n#define CUDNN_MINOR " + v[1].toLatin1()
+                         + "\n#define CUDNN_PATCHLEVEL " + v[2].toLatin1() + "\n"},
+                    {env + u"/venv/pyvenv.cfg"_s, "home = C:\\Users\\student\\AppData\\Local\\Programs\\Python\\Python310\n"}};
+        if (zlibInEnv)
+            pc.extra.append({env + u"/cuda/bin/zlibwapi.dll"_s, "MZ"});
+        FixtureTree tree;
+        auto view = pc.build(tree);
+        QVERIFY(view);
+        const auto report = m_doctor.run(*view, u"C:/Users/student/tfsetup/tf210"_s);
+        QVERIFY(report);
+        const DoctorFinding *f = find(*report, u"zlibwapi_missing"_s);
+        QCOMPARE(f != nullptr, finding);
+        if (!f)
+            return;
+        QCOMPARE(f->evidence[0], u"loads: C:/Users/student/tfsetup/tf210/cuda/bin/cudnn64_8.dll (launcher)"_s);
+        QVERIFY(f->evidence[2].contains(u"C:/Users/student/tfsetup/tf210/cuda/bin (launcher)"_s));
+        // No TensorFlow version is known here: the fix names the tested cuDNN in words, and repair
+        // puts the environment's recorded cudnn64_8.dll back.
+        QCOMPARE(f->actions.first().type, u"fetch_library"_s);
     }
 
     void cpuOnlyMachineHasNoAlarms()

@@ -3,6 +3,7 @@
 #include "catalog/version.h"
 #include "detect/versionparsers.h"
 #include "doctor/tflogreader.h"
+#include "sources/sourcecatalog.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -82,6 +83,7 @@ public:
         checkToolkits();
         if (m_release && !m_cpuOnly && !m_windowsTooNew)
             checkRequiredLibraries();
+        checkZlibwapi();
         checkShadowing();
         checkPaths();
         checkJupyterKernels();
@@ -656,6 +658,128 @@ private:
             f.actions = {action("install_cudnn", {{u"version"_s, m_release->cudnn}})};
             add(std::move(f));
             break;
+        }
+    }
+
+    // The folder a tfsetup environment's launchers put first on PATH (resources/templates/launcher.*.in:
+    // "<env>\cuda\bin"), when the target is such an environment (its root holds environment.json)
+    // or its venv.
+    QString launcherDir() const
+    {
+        if (m_target.envDir.isEmpty())
+            return {};
+        for (const QString &root : {m_target.envDir, parentDir(m_target.envDir)}) {
+            const QString bin = SystemView::join(root, u"cuda/bin"_s);
+            if (m_system.isFile(SystemView::join(root, u"environment.json"_s)) && m_system.isDir(bin))
+                return bin;
+        }
+        return {};
+    }
+
+    // The version of the cuDNN whose library folder is dir: the cuDNN scan's header or versioned
+    // name for that folder, else a cudnn_version.h in the include folder beside it.
+    std::pair<QString, QString> cudnnVersionIn(const QString &dir) const
+    {
+        const QString key = m_system.identity(dir);
+        for (const CudnnInfo &c : m_hw.cudnn) {
+            QString libraryDir = parentDir(c.path);
+            if (c.source == u"header")
+                libraryDir = SystemView::join(parentDir(libraryDir), u"bin"_s);
+            if (m_system.identity(libraryDir) == key && c.version.contains(u'.'))
+                return {c.version, c.path};
+        }
+        const QString header = SystemView::join(parentDir(dir), u"include/cudnn_version.h"_s);
+        if (const auto bytes = m_system.readFile(header, 256 * 1024)) {
+            if (const auto v = parsers::parseCudnnHeader(*bytes))
+                return {*v, header};
+        }
+        return {};
+    }
+
+    // cuDNN 8.3 and newer on Windows load zlibwapi.dll, which NVIDIA does not ship with them
+    // (resources/catalog/sources.json "zlibwapi"). Windows looks for it like for any DLL: the folders
+    // of the search order, with the launcher's folder first for a tfsetup environment.
+    void checkZlibwapi()
+    {
+        if (m_system.os() != OsFamily::Windows)
+            return;
+        const auto sources = SourceCatalog::load();
+        if (!sources)
+            return;
+        QList<LibrarySearchDir> search;
+        if (const QString dir = launcherDir(); !dir.isEmpty())
+            search.append({m_system.normalize(dir), u"launcher"_s});
+        for (const LibrarySearchDir &d : m_search) {
+            if (search.isEmpty() || m_system.identity(d.dir) != m_system.identity(search.first().dir))
+                search.append(d);
+        }
+        // The cuDNN TensorFlow opens when the release is known, else every cuDNN on the path.
+        QStringList names;
+        const QStringList tfCudnn = m_release ? m_catalog.cudnnLibraries(m_release->cudnn, m_os) : QStringList();
+        if (!tfCudnn.isEmpty()) {
+            names = {tfCudnn.first()};
+        } else {
+            for (const LibrarySearchDir &d : search) {
+                for (const QString &name : m_system.entries(d.dir, {u"cudnn64_*.dll"_s}, QDir::Files | QDir::NoDotAndDotDot)) {
+                    if (!names.contains(name, Qt::CaseInsensitive))
+                        names.append(name);
+                }
+            }
+        }
+        for (const QString &name : names) {
+            QString loads, origin;
+            for (const LibrarySearchDir &d : search) {
+                if (m_system.isFile(SystemView::join(d.dir, name))) {
+                    loads = SystemView::join(d.dir, name);
+                    origin = d.origin;
+                    break;
+                }
+            }
+            if (loads.isEmpty())
+                continue;
+            const auto [cudnn, told] = cudnnVersionIn(parentDir(loads));
+            if (cudnn.isEmpty() || !sources->needsZlibwapi(cudnn, m_os))
+                continue;
+            const QString zlib = u"zlibwapi.dll"_s;
+            QStringList searched;
+            for (const LibrarySearchDir &d : search) {
+                if (m_system.isFile(SystemView::join(d.dir, zlib)))
+                    return;
+                searched.append(u"%1 (%2)"_s.arg(d.dir, d.origin));
+            }
+            DoctorFinding f;
+            f.id = u"zlibwapi_missing:"_s + name;
+            f.cause = u"zlibwapi_missing"_s;
+            f.severity = gpuSeverity(Severity::Error);
+            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                     "The cuDNN that loads (%1, version %2) needs zlibwapi.dll, but no "
+                                                     "folder of the search path has it, so cuDNN fails the first time "
+                                                     "TensorFlow uses it."),
+                                   {loads, cudnn});
+            const QString tested = m_release ? m_release->cudnn : QString();
+            f.fix = tested.isEmpty() || sources->needsZlibwapi(tested, m_os)
+                        ? doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                       "Use the cuDNN your TensorFlow was tested with (tfsetup's repair "
+                                                       "puts back the one it installed), or place a zlibwapi.dll you "
+                                                       "trust next to %1. NVIDIA does not ship zlibwapi.dll, and tfsetup "
+                                                       "does not download it from unofficial sites."),
+                                     {loads})
+                        : doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                       "Use cuDNN %1, which TensorFlow %2 was tested with and which does "
+                                                       "not need zlibwapi.dll: let tfsetup repair the environment or "
+                                                       "install cuDNN %1. Or place a zlibwapi.dll you trust next to %3. "
+                                                       "NVIDIA does not ship zlibwapi.dll, and tfsetup does not download "
+                                                       "it from unofficial sites."),
+                                     {tested, m_target.tensorflow, loads});
+            f.evidence = {u"loads: %1 (%2)"_s.arg(loads, origin), u"cuDNN %1 according to %2"_s.arg(cudnn, told),
+                          u"%1: not found in %2"_s.arg(zlib, searched.join(u"; "_s)),
+                          u"cuDNN %1 on Windows needs %2: %3"_s.arg(cudnn, zlib, sources->zlibwapiSource())};
+            // Repair restores a recorded cuDNN file of a tfsetup environment; install_cudnn for others.
+            f.actions = {action("fetch_library", {{u"library"_s, name}})};
+            if (!tested.isEmpty() && !sources->needsZlibwapi(tested, m_os))
+                f.actions.append(action("install_cudnn", {{u"version"_s, tested}}));
+            add(std::move(f));
+            return;
         }
     }
 
