@@ -1,6 +1,8 @@
 // `tfsetup install --profile FILE --yes`: unattended, progress on stdout, non-zero exit with a
 // clear message on failure, a second run that changes nothing.
 
+#include "support/loopbackserver.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -14,6 +16,7 @@ private Q_SLOTS:
     void installsThenChangesNothing();
     void withoutYesOnlyTells();
     void missingProfileFails();
+    void toolkitRouteFetchesFromTheLabMirror();
 
 private:
     struct Run {
@@ -84,6 +87,40 @@ void TestInstallCli::missingProfileFails()
     QVERIFY(run.err.contains(QStringLiteral("error:")));
     QCOMPARE(QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
              QStringLiteral("profile_unreadable"));
+}
+
+void TestInstallCli::toolkitRouteFetchesFromTheLabMirror()
+{
+    // NVIDIA's real (pinned) manifests, re-hosted by the lab; the archives themselves are not there.
+    using tfsetup::test::LoopbackServer;
+    using tfsetup::test::Response;
+    LoopbackServer lab;
+    QVERIFY(lab.start());
+    const QString manifests = qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/manifests/");
+    for (const auto &[path, file] : {std::pair{"/compute/cuda/redist/redistrib_12.5.1.json", "cuda/redistrib_12.5.1.json"},
+                                     std::pair{"/compute/cudnn/redist/redistrib_8.9.7.json", "cudnn/redistrib_8.9.7.json"}}) {
+        QFile f(manifests + QLatin1String(file));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        lab.route(path, Response::bytes(f.readAll(), "application/json"));
+    }
+    const QString path = m_home.filePath(QStringLiteral("toolkit.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"schema": 1, "title": "Toolkit lab", "environment": "tf-toolkit", "installFolder": "${HOME}/envs",
+                "interpreter": "none", "plan": {"route": "linux-toolkit", "tensorflow": "2.18.0", "cuda": "12.5",
+                "cudnn": "8.9"}, "kernel": {"register": false}, "desktopEntry": false})");
+    f.close();
+
+    const QString cache = m_home.filePath(QStringLiteral("shared-cache"));
+    const Run run = tfsetup({QStringLiteral("--profile"), path, QStringLiteral("--yes"), QStringLiteral("--cache"), cache,
+                             QStringLiteral("--origin"), QStringLiteral("nvidia=") + lab.url(QStringLiteral("/")).toString()});
+    QCOMPARE(run.exitCode, 1);
+    // The manifests were read from the lab, then the first archive was asked for there and named.
+    QCOMPARE(lab.hits("/compute/cuda/redist/redistrib_12.5.1.json"), 1);
+    QVERIFY2(run.out.contains(QStringLiteral("Fetching cuda_cudart")), qPrintable(run.out));
+    QVERIFY2(run.err.contains(QStringLiteral("cuda_cudart")), qPrintable(run.err));
+    QVERIFY(!QFile::exists(m_home.filePath(QStringLiteral("envs/tf-toolkit"))));
+    QVERIFY(QFileInfo(cache).isDir());
 }
 
 QTEST_GUILESS_MAIN(TestInstallCli)

@@ -88,6 +88,29 @@ void addSystemOptions(QCommandLineParser &parser)
                       QStringLiteral("windows|linux")});
 }
 
+void addOriginOption(QCommandLineParser &parser)
+{
+    parser.addOption({QStringLiteral("origin"),
+                      Cli::tr("Treat URL as the official server of ORIGIN (nvidia, python, pypi), for labs that "
+                              "re-host it under the same layout."),
+                      QStringLiteral("ORIGIN=URL")});
+}
+
+Result<QList<std::pair<QString, QUrl>>> originsFromOptions(const QCommandLineParser &parser)
+{
+    QList<std::pair<QString, QUrl>> origins;
+    for (const QString &spec : parser.values(QStringLiteral("origin"))) {
+        const qsizetype eq = spec.indexOf(u'=');
+        const QUrl url(spec.mid(eq + 1), QUrl::StrictMode);
+        if (eq <= 0 || !url.isValid() || url.scheme().isEmpty()) {
+            return Error{QStringLiteral("usage"),
+                         Cli::tr("--origin takes ORIGIN=URL, for example nvidia=https://lab.example/nvidia."), spec};
+        }
+        origins.append({spec.left(eq), url});
+    }
+    return origins;
+}
+
 Result<std::unique_ptr<SystemView>> systemFromOptions(const QCommandLineParser &parser)
 {
     if (!parser.isSet(QStringLiteral("root"))) {

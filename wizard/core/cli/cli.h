@@ -8,9 +8,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringList>
+#include <QUrl>
 
 #include <functional>
 #include <memory>
+#include <utility>
 
 namespace tfsetup::core::cli {
 
@@ -39,6 +41,10 @@ QString topLevelHelp();
 // --root DIR, --env-file FILE, --os windows|linux: the system view every scanning command uses.
 void addSystemOptions(QCommandLineParser &parser);
 Result<std::unique_ptr<SystemView>> systemFromOptions(const QCommandLineParser &parser);
+
+// --origin ORIGIN=URL (repeatable): serve an origin (nvidia, python, pypi) from a re-hosted copy.
+void addOriginOption(QCommandLineParser &parser);
+Result<QList<std::pair<QString, QUrl>>> originsFromOptions(const QCommandLineParser &parser);
 
 // Parses arguments; on --help prints help and returns Success, on a bad option prints the
 // error and returns UsageError; otherwise returns -1 to let the command go on.

@@ -27,10 +27,7 @@ int runInstall(const QStringList &arguments)
     parser.addOption({QStringLiteral("mirror"),
                       Cli::tr("Fetch NVIDIA's files from this copy of NVIDIA's download tree first (URL or folder)."),
                       QStringLiteral("URL|DIR")});
-    parser.addOption({QStringLiteral("origin"),
-                      Cli::tr("Treat URL as the official server of ORIGIN (nvidia, python, pypi), for labs that "
-                              "re-host it under the same layout."),
-                      QStringLiteral("ORIGIN=URL")});
+    addOriginOption(parser);
     parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
     addSystemOptions(parser);
@@ -63,16 +60,10 @@ int runInstall(const QStringList &arguments)
     options.cacheDir = parser.value(QStringLiteral("cache"));
     options.nvidiaMirror = parser.value(QStringLiteral("mirror"));
     options.caBundle = parser.value(QStringLiteral("ca-bundle"));
-    for (const QString &origin : parser.values(QStringLiteral("origin"))) {
-        const qsizetype eq = origin.indexOf(u'=');
-        const QUrl url(origin.mid(eq + 1), QUrl::StrictMode);
-        if (eq <= 0 || !url.isValid() || url.scheme().isEmpty()) {
-            return failAs({QStringLiteral("usage"),
-                           Cli::tr("--origin takes ORIGIN=URL, for example nvidia=https://lab.example/nvidia."), {}},
-                          UsageError);
-        }
-        options.originOverrides.append({origin.left(eq), url});
-    }
+    const auto origins = originsFromOptions(parser);
+    if (!origins)
+        return failAs(origins.error(), UsageError);
+    options.originOverrides = *origins;
     auto spec = profile->toSpec(**system, options.prefixOverride, options.bundleFolder);
     if (!spec)
         return failAs(spec.error(), Failure);

@@ -31,10 +31,7 @@ void addSourceOptions(QCommandLineParser &parser)
                               "installer, with nvcc, needs administrator rights."),
                       QStringLiteral("redist|installer"), QStringLiteral("redist")});
     parser.addOption({QStringLiteral("optional"), Cli::tr("Also list optional parts (CUPTI for the profiler).")});
-    parser.addOption({QStringLiteral("origin"),
-                      Cli::tr("Treat URL as the official server of ORIGIN (nvidia, python, pypi), for labs that "
-                              "re-host it under the same layout."),
-                      QStringLiteral("ORIGIN=URL")});
+    addOriginOption(parser);
     parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
 }
 
@@ -126,16 +123,14 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
         mirrors.add(*mirror);
     }
     auto resolver = std::make_unique<ArtifactResolver>(*sources, mirrors);
-    for (const QString &spec : parser.values(QStringLiteral("origin"))) {
-        const qsizetype eq = spec.indexOf(u'=');
-        const QUrl url(spec.mid(eq + 1), QUrl::StrictMode);
-        if (eq <= 0 || !url.isValid() || url.scheme().isEmpty()) {
-            printErr(Cli::tr("--origin takes ORIGIN=URL, for example nvidia=https://lab.example/nvidia."));
-            *exitCode = UsageError;
-            return std::nullopt;
-        }
-        resolver->setOriginBase(spec.left(eq), url);
+    const auto origins = originsFromOptions(parser);
+    if (!origins) {
+        printErr(origins.error().message);
+        *exitCode = UsageError;
+        return std::nullopt;
     }
+    for (const auto &[origin, url] : *origins)
+        resolver->setOriginBase(origin, url);
     resolver->setCaBundle(parser.value(QStringLiteral("ca-bundle")));
     return std::make_pair(std::move(resolver), request);
 }
