@@ -55,7 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const auto table = GpuTable::fromJson(input, QStringLiteral("fuzz"));
         tfsetup::fuzz::checkResult(table);
         if (table.ok()) {
-            for (const GpuRecord &record : table->records()) {
+            // Lookups scan the table: a few names are enough (thousands would time out on size alone).
+            for (const GpuRecord &record : table->records().mid(0, 16)) {
                 for (const QString &id : record.pciIds)
                     TFSETUP_FUZZ_CHECK(table->byPciId(id).has_value());
                 (void)table->byName(record.name);

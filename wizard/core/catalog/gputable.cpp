@@ -130,6 +130,10 @@ Result<GpuTable> GpuTable::fromJson(const QByteArray &json, const QString &origi
                              .arg(origin),
                          QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact))};
         }
+        QList<QStringList> keys{nameTokens(r.name)};
+        for (const QString &alias : std::as_const(r.aliases))
+            keys.append(nameTokens(alias));
+        table.m_keyTokens.append(keys);
         table.m_records.append(std::move(r));
     }
     return table;
@@ -152,16 +156,13 @@ std::optional<GpuRecord> GpuTable::byName(const QString &name) const
         return std::nullopt;
     const GpuRecord *best = nullptr;
     Match bestMatch;
-    for (const GpuRecord &r : m_records) {
-        QStringList keys = r.aliases;
-        keys.prepend(r.name);
-        for (const QString &key : std::as_const(keys)) {
-            const QStringList tokens = nameTokens(key);
+    for (qsizetype i = 0; i < m_records.size(); ++i) {
+        for (const QStringList &tokens : m_keyTokens.at(i)) {
             if (!containsTokens(query, tokens))
                 continue;
             const Match m{tokens.size(), tokens.join(QString()).size()};
             if (!best || m > bestMatch) {
-                best = &r;
+                best = &m_records.at(i);
                 bestMatch = m;
             }
         }

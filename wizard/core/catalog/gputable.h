@@ -33,6 +33,7 @@ public:
 
 private:
     QList<GpuRecord> m_records;
+    QList<QList<QStringList>> m_keyTokens; // per record: the name's and each alias's tokens, made once
 };
 
 } // namespace tfsetup::core
