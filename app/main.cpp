@@ -59,7 +59,9 @@ int runWizard(int argc, char **argv, const QStringList &args)
     core::Translations translations;
     QCommandLineParser parser;
     core::cli::addSystemOptions(parser);
-    parser.addOption({QStringLiteral("language"), core::cli::Cli::tr("Use this language (en, zh_CN) instead of the system's."),
+    parser.addOption({QStringLiteral("language"),
+                      core::cli::Cli::tr("Use this language (%1) instead of the system's.")
+                          .arg(core::Translations::available().join(QStringLiteral(", "))),
                       QStringLiteral("LANG")});
     QStringList wizardArgs = args.mid(1);
     wizardArgs[0] = args.value(0) + QStringLiteral(" wizard");

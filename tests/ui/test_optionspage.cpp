@@ -145,7 +145,9 @@ void TestOptionsPage::defaults_followThePlanAndHome()
     QCOMPARE(pypi->currentData().toString(), u"pypi"_s);
     for (const QString &preset : {u"tuna"_s, u"aliyun"_s, u"ustc"_s})
         QVERIFY2(pypi->findData(preset) >= 0, qPrintable(preset));
-    QVERIFY(!child<QLineEdit>(m_page, u"cacheEdit"_s)->text().isEmpty());
+    // The machine's own download folder (here the fixture tree's), not this host's.
+    QCOMPARE(child<QLineEdit>(m_page, u"cacheEdit"_s)->text(),
+             m_root->filePath(u"machine/home/student/.cache/tfsetup/downloads"_s));
     QVERIFY(nextButton()->isEnabled());
     QVERIFY(child<QLabel>(m_page, u"folderAdviceLabel"_s)->isHidden());
 }

@@ -327,7 +327,10 @@ void OptionsPage::load()
         m_pypiCombo->setEditText(pypi);
     m_nvidiaEdit->setText(settings->value(QStringLiteral("nvidiaMirror")).toString());
     m_proxyEdit->setText(settings->value(QStringLiteral("proxy")).toString());
-    m_cacheEdit->setText(text("cacheDir", m_base.cacheDir.isEmpty() ? core::DownloadCache::defaultDir() : m_base.cacheDir));
+    // The download folder of the machine the wizard looks at (a fixture tree with --root), not
+    // necessarily this one's.
+    m_cacheEdit->setText(text("cacheDir", m_base.cacheDir.isEmpty() ? core::SetupOptions::defaultCacheDir(m_state.system())
+                                                                     : m_base.cacheDir));
     m_bundleEdit->setText(settings->value(QStringLiteral("bundleDir")).toString());
     settings->endGroup();
 }

@@ -27,11 +27,15 @@ QString Translations::bestFor(const QLocale &locale)
         QString name = QLocale(ui).name(); // "zh_CN", "en_US"
         if (have.contains(name))
             return name;
-        // Simplified Chinese outside mainland China (Singapore) still reads zh_CN best.
+        // Chinese goes by script, not region: Singapore reads the Simplified catalogue, Hong Kong
+        // and Macau the Traditional one (written for Taiwan, the nearest there is).
         const QLocale l(ui);
-        if (l.language() == QLocale::Chinese && l.script() != QLocale::TraditionalChineseScript
-            && have.contains(QStringLiteral("zh_CN")))
-            return QStringLiteral("zh_CN");
+        if (l.language() == QLocale::Chinese) {
+            const QString chinese = l.script() == QLocale::TraditionalChineseScript ? QStringLiteral("zh_TW")
+                                                                                    : QStringLiteral("zh_CN");
+            if (have.contains(chinese))
+                return chinese;
+        }
         if (l.language() == QLocale::English)
             return QStringLiteral("en");
     }

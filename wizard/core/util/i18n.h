@@ -20,9 +20,10 @@ public:
 
     // Languages with an embedded translation, plus "en" (the source language).
     static QStringList available();
-    // "zh_CN" for a Chinese (Simplified) system locale, "en" when nothing fits.
+    // "zh_CN" for Simplified Chinese (zh_CN, zh_SG, zh_Hans), "zh_TW" for Traditional (zh_TW,
+    // zh_HK, zh_MO, zh_Hant), "en" when nothing fits.
     static QString bestFor(const QLocale &locale);
-    // Native name for the language switch: "English", "简体中文".
+    // Native name for the language switch: "English", "简体中文", "繁體中文".
     static QString nativeName(const QString &language);
 
     // Replaces the installed translators. Returns false when the language has no translation

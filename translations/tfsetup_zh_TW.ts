@@ -1,0 +1,3891 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_TW">
+<context>
+    <name>ArchiveReader</name>
+    <message>
+        <source>The archive %1 contains an entry that could write outside its folder, so nothing from it was installed. Download it again from the official site; if this keeps happening, the mirror serves a tampered file.</source>
+        <translation>壓縮檔 %1 中有一個條目可能會寫到其所在資料夾之外，因此其中的任何內容都沒有安裝。請從官方網站重新下載；如果問題反覆出現，說明該鏡像站提供的是被篡改過的檔案。</translation>
+    </message>
+    <message>
+        <source>Cannot open the archive %1. Download it again; it may be incomplete.</source>
+        <translation>無法開啟壓縮檔 %1。請重新下載；它可能不完整。</translation>
+    </message>
+    <message>
+        <source>The archive %1 is damaged. Download it again.</source>
+        <translation>壓縮檔 %1 已損壞。請重新下載。</translation>
+    </message>
+    <message>
+        <source>Unpacking was cancelled.</source>
+        <translation>解壓縮已取消。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space and the permissions of the install folder.</source>
+        <translation>無法寫入 %1。請檢查磁碟剩餘空間以及安裝資料夾的權限。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1. Check the permissions of the install folder.</source>
+        <translation>無法建立資料夾 %1。請檢查安裝資料夾的權限。</translation>
+    </message>
+    <message>
+        <source>Cannot create the link %1. The install folder must be on a disk that supports links (not FAT or a network share).</source>
+        <translation>無法建立連結 %1。安裝資料夾所在的磁碟必須支援連結（不能是 FAT 格式或網路共用）。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space on the disk.</source>
+        <translation>無法寫入 %1。請檢查磁碟剩餘空間。</translation>
+    </message>
+</context>
+<context>
+    <name>ArchiveWriter</name>
+    <message>
+        <source>Cannot create the archive %1.</source>
+        <translation>無法建立壓縮檔 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot add %1 to the archive.</source>
+        <translation>無法將 %1 新增到壓縮檔中。</translation>
+    </message>
+    <message>
+        <source>Cannot finish the archive.</source>
+        <translation>無法完成壓縮檔的寫入。</translation>
+    </message>
+</context>
+<context>
+    <name>ArtifactList</name>
+    <message>
+        <source>no checksum</source>
+        <translation>無校驗和</translation>
+    </message>
+    <message>
+        <source>(optional)</source>
+        <translation>（可選）</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ArtifactResolver</name>
+    <message>
+        <source>The plan file has no recommended plan, so there is nothing to fetch. Run tfsetup plan again with other choices.</source>
+        <translation>方案檔案中沒有推薦方案，因此沒有需要下載的內容。請換用其他選項重新執行 tfsetup plan。</translation>
+    </message>
+    <message>
+        <source>The plan file does not name a route and a TensorFlow version. Give the output of tfsetup plan --json.</source>
+        <translation>方案檔案中沒有指明路線和 TensorFlow 版本。請提供 tfsetup plan --json 的輸出。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s manifest %1 could not be fetched and verified from any mirror. Check the internet connection or the mirror settings.</source>
+        <translation>無法從任何鏡像站取得並驗證 NVIDIA 的清單檔案 %1。請檢查網路連線或鏡像站設定。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA redistributable manifest is known for CUDA %1. Use the full installer route (--cuda-from installer) instead.</source>
+        <translation>沒有已知的 CUDA %1 的 NVIDIA 可再發行元件清單。請改用完整安裝程式路線（--cuda-from installer）。</translation>
+    </message>
+    <message>
+        <source>NVIDIA has no redistributable archives for CUDA %1. tfsetup uses the CUDA %2 archives instead: they provide the same library names, but this combination is outside TensorFlow&apos;s tested configuration. For the tested toolkit, choose the full CUDA %1 installer (needs administrator rights).</source>
+        <translation>NVIDIA 沒有為 CUDA %1 提供可轉散發的壓縮檔。tfsetup 改用 CUDA %2 的壓縮檔：它們提供相同的函式庫檔名，但這種組合不在 TensorFlow 的官方測試組態之內。如需經過測試的工具包，請選擇完整的 CUDA %1 安裝程式（需要管理員權限）。</translation>
+    </message>
+    <message>
+        <source>tfsetup has no pinned checksum for NVIDIA&apos;s %1; it was taken from NVIDIA over a verified connection.</source>
+        <translation>tfsetup 沒有 NVIDIA 的 %1 的固定校驗和；它是透過經過驗證的連線從 NVIDIA 取得的。</translation>
+    </message>
+    <message>
+        <source>The sources catalog does not say which CUDA %1 components TensorFlow needs. Update tfsetup.</source>
+        <translation>來源目錄中沒有說明 TensorFlow 需要哪些 CUDA %1 元件。請更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s %1 has no %2 for %3.</source>
+        <translation>NVIDIA 的 %1 中沒有適用於 %3 的 %2。</translation>
+    </message>
+    <message>
+        <source>tfsetup knows no full installer for CUDA %1. Use the portable route instead.</source>
+        <translation>tfsetup 不知道 CUDA %1 的完整安裝程式。請改用可攜式路線。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s MD5 list for the CUDA %1 installer could not be read, so the installer has no checksum yet. Try again online, or choose to trust it on first use.</source>
+        <translation>無法讀取 NVIDIA 為 CUDA %1 安裝程式提供的 MD5 清單，因此該安裝程式暫時沒有校驗和。請連網後重試，或選擇在首次使用時信任它。</translation>
+    </message>
+    <message>
+        <source>NVIDIA publishes only an MD5 checksum for full installers; MD5 detects damage, not tampering.</source>
+        <translation>NVIDIA 只為完整安裝程式發布 MD5 校驗和；MD5 只能發現檔案損壞，無法發現篡改。</translation>
+    </message>
+    <message>
+        <source>The full CUDA %1 installer changes the whole system and needs administrator rights; the display driver is not installed with it.</source>
+        <translation>完整的 CUDA %1 安裝程式會改動整個系統，並且需要管理員權限；它不會同時安裝顯示卡驅動程式。</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 on Windows needs zlibwapi.dll, which NVIDIA does not ship with it. tfsetup does not download it from unofficial sites; see the details.</source>
+        <translation>Windows 上的 cuDNN %1 需要 zlibwapi.dll，但 NVIDIA 沒有隨 cuDNN 一起提供該檔案。tfsetup 不會從非官方網站下載它；請檢視詳細資訊。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s %1 has no cuDNN for %2 and CUDA %3.</source>
+        <translation>NVIDIA 的 %1 中沒有適用於 %2 和 CUDA %3 的 cuDNN。</translation>
+    </message>
+    <message>
+        <source>tfsetup knows no download of cuDNN %1 for %2.</source>
+        <translation>tfsetup 不知道適用於 %2 的 cuDNN %1 的下載網址。</translation>
+    </message>
+    <message>
+        <source>NVIDIA publishes no checksum for cuDNN %1 (%2), and tfsetup knows no independent one. It can only be used if you choose to trust the file on first use.</source>
+        <translation>NVIDIA 沒有公布 cuDNN %1（%2）的校驗和，tfsetup 也不知道其他獨立來源的校驗和。只有當你選擇在首次使用時信任該檔案，才能使用它。</translation>
+    </message>
+    <message>
+        <source>NVIDIA publishes no checksum for cuDNN %1; tfsetup checks it against an independently recorded SHA-256.</source>
+        <translation>NVIDIA 沒有為 cuDNN %1 發布校驗和；tfsetup 會用一個獨立記錄的 SHA-256 校驗和來核對它。</translation>
+    </message>
+    <message>
+        <source>Python %1 is not installed. Install it with the system&apos;s package manager; tfsetup has no pinned relocatable Python for Linux yet.</source>
+        <translation>沒有安裝 Python %1。請用系統的套件管理員安裝它；tfsetup 目前還沒有適用於 Linux 的固定版本可攜式 Python。</translation>
+    </message>
+    <message>
+        <source>tfsetup knows no python.org installer for Python %1.</source>
+        <translation>tfsetup 不知道有適用於 Python %1 的 python.org 安裝程式。</translation>
+    </message>
+    <message>
+        <source>tfsetup has no pinned checksum for %1. Compare it with the checksum on python.org&apos;s release page, or choose to trust it on first use.</source>
+        <translation>tfsetup 沒有 %1 的內建校驗和。請將它與 python.org 發布頁面上的校驗和進行比對，或選擇在首次使用時信任它。</translation>
+    </message>
+</context>
+<context>
+    <name>Bundle</name>
+    <message>
+        <source>Cannot write %1. Check that the bundle folder is writable and has free space.</source>
+        <translation>無法寫入 %1。請檢查離線包資料夾是否可寫、是否還有剩餘空間。</translation>
+    </message>
+    <message>
+        <source>%1 is not a tfsetup bundle (it has no bundle.json). Choose the folder that tfsetup bundle wrote.</source>
+        <translation>%1 不是 tfsetup 離線包（其中沒有 bundle.json）。請選擇由 tfsetup bundle 生成的資料夾。</translation>
+    </message>
+    <message>
+        <source>The bundle description %1 is damaged or from an unknown tfsetup version. Write the bundle again.</source>
+        <translation>離線包描述檔案 %1 已損壞，或來自未知版本的 tfsetup。請重新生成離線包。</translation>
+    </message>
+    <message>
+        <source>Checking the bundle was cancelled.</source>
+        <translation>離線包檢查已取消。</translation>
+    </message>
+    <message>
+        <source>These files in the bundle do not match their checksums and were not used: %1. Copy the bundle again from the machine that wrote it.</source>
+        <translation>離線包中的以下檔案與其校驗和不符，未被使用：%1。請從生成該離線包的電腦上重新複製。</translation>
+    </message>
+    <message>
+        <source>These files are missing from the bundle: %1. Copy the whole bundle folder.</source>
+        <translation>離線包中缺少以下檔案：%1。請複製整個離線包資料夾。</translation>
+    </message>
+</context>
+<context>
+    <name>BundleWriter</name>
+    <message>
+        <source>Cannot create the bundle folder %1.</source>
+        <translation>無法建立離線包資料夾 %1。</translation>
+    </message>
+    <message>
+        <source>The artifact %1 has an unsafe path.</source>
+        <translation>檔案 %1 的路徑不安全。</translation>
+    </message>
+    <message>
+        <source>No official checksum exists for %1. Nothing was downloaded. If you accept these files as they are served now, run again with --trust-on-first-use; their checksums will be recorded in the bundle.</source>
+        <translation>%1 沒有官方校驗和。沒有下載任何內容。如果你接受這些檔案目前提供的樣子，請加上 --trust-on-first-use 重新執行；它們的校驗和會被記錄到離線包中。</translation>
+    </message>
+    <message>
+        <source>Trusted on first use: no published checksum exists; this SHA-256 was recorded when the bundle was written.</source>
+        <translation>首次使用時信任：沒有公開發布的校驗和；此 SHA-256 是在寫入離線包時記錄的。</translation>
+    </message>
+    <message>
+        <source>%1 could not be downloaded from any source. Check the connection and the mirrors.</source>
+        <translation>無法從任何來源下載 %1。請檢查網路連線和鏡像站。</translation>
+    </message>
+    <message>
+        <source>pip could not download %1 from %2. Check the index address (mirror) and that wheels exist for this Python and system.</source>
+        <translation>pip 無法從 %2 下載 %1。請檢查索引網址（鏡像站），並確認存在適用於此 Python 和系統的 wheel 檔案。</translation>
+    </message>
+    <message>
+        <source>pip downloaded no wheel for %1.</source>
+        <translation>pip 沒有為 %1 下載任何 wheel。</translation>
+    </message>
+</context>
+<context>
+    <name>CacheText</name>
+    <message>
+        <source>The cached copy %1 does not match its checksum and was set aside as %2. It will be downloaded again.</source>
+        <translation>快取中的副本 %1 與其校驗和不符，已另存為 %2。它將被重新下載。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1. Choose a folder you may write to.</source>
+        <translation>無法建立資料夾 %1。請選擇一個你有寫入權限的資料夾。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check that the disk has room and that you may write there.</source>
+        <translation>無法寫入 %1。請檢查磁碟是否還有空間，以及你是否有權限寫入該位置。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>無法寫入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>Catalog</name>
+    <message>
+        <source>The knowledge catalog file %1 is damaged. Reinstall tfsetup, or remove the catalog override you gave.</source>
+        <translation>知識目錄檔案 %1 已損壞。請重新安裝 tfsetup，或去掉你指定的替代目錄。</translation>
+    </message>
+    <message>
+        <source>The knowledge catalog file %1 was written for another version of tfsetup. Update tfsetup.</source>
+        <translation>知識目錄檔案 %1 是為另一個版本的 tfsetup 編寫的。請更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the catalog folder you gave.</source>
+        <translation>無法讀取知識目錄檔案 %1。請重新安裝 tfsetup，或檢查你指定的目錄資料夾。</translation>
+    </message>
+</context>
+<context>
+    <name>Checksum</name>
+    <message>
+        <source>&quot;%1&quot; is not a valid %2 checksum (%3 hexadecimal digits expected). Copy it again from the official source.</source>
+        <translation>「%1」不是有效的 %2 校驗和（應為 %3 位十六進位數字）。請從官方來源重新複製。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1 to check it. Check that the file exists and that you may read it.</source>
+        <translation>無法讀取 %1 進行校驗。請檢查該檔案是否存在，以及你是否有權限讀取它。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Reading %1 failed.</source>
+        <translation>讀取 %1 失敗。</translation>
+    </message>
+</context>
+<context>
+    <name>Cli</name>
+    <message>
+        <source>Report this machine&apos;s GPUs, driver, CPU, Pythons, CUDA and cuDNN</source>
+        <translation>報告本機的 GPU、驅動程式、CPU、Python、CUDA 和 cuDNN</translation>
+    </message>
+    <message>
+        <source>Choose a working TensorFlow / CUDA / cuDNN / Python combination</source>
+        <translation>選擇一套可用的 TensorFlow / CUDA / cuDNN / Python 組合</translation>
+    </message>
+    <message>
+        <source>Download a file and verify its official checksum (resumable, mirrors, cache)</source>
+        <translation>下載檔案並核對其官方校驗和（支援斷點續傳、鏡像站和快取）</translation>
+    </message>
+    <message>
+        <source>Usage: tfsetup [COMMAND] [OPTIONS]
+Without a command, tfsetup opens the setup wizard.
+
+Commands:
+</source>
+        <translation>用法：tfsetup [COMMAND] [OPTIONS]
+不帶命令執行時，tfsetup 會開啟安裝精靈。
+
+命令：
+</translation>
+    </message>
+    <message>
+        <source>
+Options:
+  -h, --help     Show this help
+  -v, --version  Show the version
+
+Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
+</source>
+        <translation>
+選項：
+  -h, --help     顯示此說明
+  -v, --version  顯示版本
+
+執行 &quot;tfsetup COMMAND --help&quot; 檢視某個命令的選項。
+</translation>
+    </message>
+    <message>
+        <source>tfsetup: unknown command &quot;%1&quot;.</source>
+        <translation>tfsetup：未知命令 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>Scan the folder DIR as if it were the file-system root (a Windows drive C: is DIR/C).</source>
+        <translation>把資料夾 DIR 當作檔案系統根目錄來掃描（Windows 的 C: 磁碟機對應 DIR/C）。</translation>
+    </message>
+    <message>
+        <source>Take environment variables from FILE (KEY=VALUE lines) instead of this process.</source>
+        <translation>從 FILE（每行一個 KEY=VALUE）讀取環境變數，而不是使用目前處理程序的環境變數。</translation>
+    </message>
+    <message>
+        <source>The system the --root folder imitates: windows or linux.</source>
+        <translation>--root 資料夾所模擬的系統：windows 或 linux。</translation>
+    </message>
+    <message>
+        <source>--env-file and --os describe a --root folder; give --root DIR as well.</source>
+        <translation>--env-file 和 --os 用於描述 --root 資料夾，請同時提供 --root DIR。</translation>
+    </message>
+    <message>
+        <source>Unknown --os &quot;%1&quot;: use windows or linux.</source>
+        <translation>未知的 --os 值 &quot;%1&quot;：請使用 windows 或 linux。</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>錯誤：%1</translation>
+    </message>
+    <message>
+        <source>details: %1</source>
+        <translation>詳細資訊：%1</translation>
+    </message>
+    <message>
+        <source>The log of this run is %1</source>
+        <translation>本次執行的日誌：%1</translation>
+    </message>
+    <message>
+        <source>Print the report as one JSON document.</source>
+        <translation>以單個 JSON 文件輸出報告。</translation>
+    </message>
+    <message>
+        <source>Skip the search for Python interpreters.</source>
+        <translation>跳過對 Python 直譯器的搜尋。</translation>
+    </message>
+    <message>
+        <source>Report this machine&apos;s GPUs, driver, CPU, Pythons, CUDA toolkits and cuDNN copies.</source>
+        <translation>報告本機的 GPU、驅動程式、CPU、Python、CUDA 工具包和 cuDNN 副本。</translation>
+    </message>
+    <message>
+        <source>Where to fetch from; further URLs are mirrors tried in order.</source>
+        <translation>下載網址；其餘的 URL 作為鏡像站按順序嘗試。</translation>
+    </message>
+    <message>
+        <source>The official SHA-256 checksum the file must have.</source>
+        <translation>該檔案應有的官方 SHA-256 校驗和。</translation>
+    </message>
+    <message>
+        <source>An MD5 checksum, only where the official source publishes nothing stronger.</source>
+        <translation>MD5 校驗和，僅在官方來源沒有發布更強的校驗和時使用。</translation>
+    </message>
+    <message>
+        <source>The expected size in bytes.</source>
+        <translation>預期的檔案大小（位元組）。</translation>
+    </message>
+    <message>
+        <source>Where to save the verified file.</source>
+        <translation>校驗通過的檔案的儲存位置。</translation>
+    </message>
+    <message>
+        <source>Fetch over N parallel connections.</source>
+        <translation>使用 N 個並行連線下載。</translation>
+    </message>
+    <message>
+        <source>Use this proxy (http://, https:// or socks5h://).</source>
+        <translation>使用此代理（http://、https:// 或 socks5h://）。</translation>
+    </message>
+    <message>
+        <source>Also trust the certificates in this PEM file (lab or company proxies).</source>
+        <translation>同時信任此 PEM 檔案中的憑證（用於實驗室或公司的代理）。</translation>
+    </message>
+    <message>
+        <source>Keep verified files in this folder and reuse them.</source>
+        <translation>將校驗通過的檔案儲存在此資料夾中並重複使用。</translation>
+    </message>
+    <message>
+        <source>Do not use the download cache.</source>
+        <translation>不使用下載快取。</translation>
+    </message>
+    <message>
+        <source>Print the result as JSON.</source>
+        <translation>以 JSON 格式輸出結果。</translation>
+    </message>
+    <message>
+        <source>Download a file and verify its checksum. Exits 0 only when the file at --out is verified.</source>
+        <translation>下載檔案並核對其校驗和。只有當 --out 處的檔案校驗通過時，結束代碼才為 0。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an http:// or https:// address.</source>
+        <translation>&quot;%1&quot; 不是 http:// 或 https:// 網址。</translation>
+    </message>
+    <message>
+        <source>Give at least one URL, --out FILE, and exactly one of --sha256 or --md5.
+</source>
+        <translation>請提供至少一個 URL 和 --out FILE，並在 --sha256 與 --md5 中只選一個。
+</translation>
+    </message>
+    <message>
+        <source>--size needs a number of bytes.</source>
+        <translation>--size 需要一個位元組數。</translation>
+    </message>
+    <message>
+        <source>--segments needs a number from 1 to 16.</source>
+        <translation>--segments 需要 1 到 16 之間的數字。</translation>
+    </message>
+    <message>
+        <source>%1 s left</source>
+        <translation>剩餘 %1 秒</translation>
+    </message>
+    <message>
+        <source>Verified %1 (%2, %3)
+</source>
+        <translation>已校驗 %1（%2，%3）
+</translation>
+    </message>
+    <message>
+        <source>from the cache</source>
+        <translation>來自快取</translation>
+    </message>
+    <message>
+        <source>Note: only an MD5 checksum was available for this file; MD5 is weaker than SHA-256.</source>
+        <translation>注意：此檔案只有 MD5 校驗和可用；MD5 的可靠性不如 SHA-256。</translation>
+    </message>
+    <message>
+        <source>Plan for the machine described in FILE (the output of tfsetup detect --json) instead of this one.</source>
+        <translation>為 FILE 中描述的電腦（tfsetup detect --json 的輸出）制定方案，而不是為本機。</translation>
+    </message>
+    <message>
+        <source>Only consider TensorFlow VERSION (&quot;2.13&quot; or &quot;2.13.0&quot;).</source>
+        <translation>只考慮 TensorFlow VERSION（如 &quot;2.13&quot; 或 &quot;2.13.0&quot;）。</translation>
+    </message>
+    <message>
+        <source>Use Python VERSION (&quot;3.10&quot;).</source>
+        <translation>使用 Python VERSION（如 &quot;3.10&quot;）。</translation>
+    </message>
+    <message>
+        <source>Only consider ROUTE: windows-native, linux-pip, linux-toolkit, wsl2, cpu, rocm, directml or metal.</source>
+        <translation>只考慮 ROUTE 路線：windows-native、linux-pip、linux-toolkit、wsl2、cpu、rocm、directml 或 metal。</translation>
+    </message>
+    <message>
+        <source>Plan without a GPU.</source>
+        <translation>按沒有 GPU 的情況制定方案。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver cannot be changed here: reject combinations it is too old for.</source>
+        <translation>此處無法更換 NVIDIA 驅動程式：排除驅動程式版本過舊而無法支援的組合。</translation>
+    </message>
+    <message>
+        <source>Print the plan as one JSON document.</source>
+        <translation>以單個 JSON 文件輸出方案。</translation>
+    </message>
+    <message>
+        <source>Choose a TensorFlow / CUDA / cuDNN / Python combination that works on this machine, and say why the others do not.</source>
+        <translation>選擇一套能在本機上執行的 TensorFlow / CUDA / cuDNN / Python 組合，並說明其他組合為什麼不行。</translation>
+    </message>
+    <message>
+        <source>Unknown --route &quot;%1&quot;: use one of %2.</source>
+        <translation>未知的 --route 值 &quot;%1&quot;：請使用以下之一：%2。</translation>
+    </message>
+    <message>
+        <source>Cannot read the hardware file %1. Check the path.</source>
+        <translation>無法讀取硬體檔案 %1。請檢查路徑。</translation>
+    </message>
+    <message>
+        <source>The hardware file %1 is not a JSON object like the output of tfsetup detect --json.</source>
+        <translation>硬體檔案 %1 不是 JSON 物件（應與 tfsetup detect --json 的輸出格式相同）。</translation>
+    </message>
+    <message>
+        <source>Open the setup wizard.</source>
+        <translation>開啟安裝精靈。</translation>
+    </message>
+    <message>
+        <source>Write the bundle into folder DIR.</source>
+        <translation>將離線包寫入資料夾 DIR。</translation>
+    </message>
+    <message>
+        <source>Only check the bundle in DIR: every file against its checksum.</source>
+        <translation>只檢查 DIR 中的離線包：逐一核對每個檔案的校驗和。</translation>
+    </message>
+    <message>
+        <source>Accept files for which no official checksum exists as they are served now, and record their checksums in the bundle.</source>
+        <translation>對於沒有官方校驗和的檔案，接受其目前提供的樣子，並將其校驗和記錄到離線包中。</translation>
+    </message>
+    <message>
+        <source>Leave out the pip wheels.</source>
+        <translation>不包含 pip wheel 檔案。</translation>
+    </message>
+    <message>
+        <source>The Python that runs pip download (default python3).</source>
+        <translation>用於執行 pip download 的 Python（預設為 python3）。</translation>
+    </message>
+    <message>
+        <source>Download wheels for this platform tag (win_amd64, manylinux2014_x86_64, …). May be repeated.</source>
+        <translation>下載適用於此平台標籤（win_amd64、manylinux2014_x86_64 等）的 wheel 檔案。可多次指定。</translation>
+    </message>
+    <message>
+        <source>Write a folder with every file a plan needs, their checksums and a pip wheelhouse, for machines without internet (install --offline --from DIR). Served by any web server, the folder is also a lab mirror.</source>
+        <translation>生成一個資料夾，包含某個方案所需的全部檔案、它們的校驗和以及一個 pip wheelhouse，供沒有網路的電腦使用（install --offline --from DIR）。用任意 Web 伺服器提供這個資料夾，它也可以作為實驗室鏡像站。</translation>
+    </message>
+    <message>
+        <source>All %1 files of the bundle match their checksums.
+</source>
+        <translation>離線包中的全部 %1 個檔案都與其校驗和相符。
+</translation>
+    </message>
+    <message>
+        <source>Give --out DIR (or --verify DIR).
+</source>
+        <translation>請提供 --out DIR（或 --verify DIR）。
+</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>Wrote %1 files to %2
+</source>
+        <translation>已將 %1 個檔案寫入 %2
+</translation>
+    </message>
+    <message>
+        <source>Open the setup wizard (the default), also over a --root folder</source>
+        <translation>開啟安裝精靈（預設），也可用於 --root 資料夾</translation>
+    </message>
+    <message>
+        <source>Install an environment as a lab profile describes it, without questions</source>
+        <translation>按照實驗室設定檔的描述安裝環境，無需回答任何問題</translation>
+    </message>
+    <message>
+        <source>Prove an environment works: load its GPU libraries, then compute on the GPU</source>
+        <translation>驗證環境是否可用：載入其 GPU 函式庫，然後在 GPU 上進行計算</translation>
+    </message>
+    <message>
+        <source>List the official files of a plan with their checksums (mirrors, lab servers)</source>
+        <translation>列出某個方案的官方檔案及其校驗和（用於鏡像站、實驗室伺服器）</translation>
+    </message>
+    <message>
+        <source>Write an offline bundle of a plan&apos;s files for machines without internet</source>
+        <translation>為沒有網路的電腦生成包含某個方案所需檔案的離線包</translation>
+    </message>
+    <message>
+        <source>Explain why TensorFlow does not use the GPU, from this machine and a log</source>
+        <translation>根據本機情況和日誌，解釋 TensorFlow 為什麼沒有使用 GPU</translation>
+    </message>
+    <message>
+        <source>Repair an environment: restore damaged or moved files, launchers and kernel, then verify</source>
+        <translation>修復環境：恢復損壞或被移動的檔案、啟動指令碼和核心，然後進行驗證</translation>
+    </message>
+    <message>
+        <source>Cannot read the log %1. Check the path, or paste the log into a text file first.</source>
+        <translation>無法讀取日誌 %1。請檢查路徑，或先把日誌貼上到一個文字檔案中。</translation>
+    </message>
+    <message>
+        <source>Check the Python environment in DIR (a venv or conda environment).</source>
+        <translation>檢查 DIR 中的 Python 環境（venv 或 conda 環境）。</translation>
+    </message>
+    <message>
+        <source>The TensorFlow VERSION meant to run, when no --env says it (&quot;2.10&quot;).</source>
+        <translation>當沒有 --env 指明時，要執行的 TensorFlow VERSION（如 &quot;2.10&quot;）。</translation>
+    </message>
+    <message>
+        <source>The environment is meant to run on the CPU: GPU messages are only explained.</source>
+        <translation>該環境設計為在 CPU 上執行：GPU 相關訊息僅作解釋。</translation>
+    </message>
+    <message>
+        <source>Read a TensorFlow log or traceback from FILE (&quot;-&quot; reads it from the input) and name its causes.</source>
+        <translation>從 FILE 讀取 TensorFlow 日誌或錯誤回溯（&quot;-&quot; 表示從標準輸入讀取），並指出其原因。</translation>
+    </message>
+    <message>
+        <source>Also write a report to FILE with your user name and home folder masked, in your language and in English, ready to paste into a chat or an issue.</source>
+        <translation>同時將報告寫入 FILE，其中你的使用者名稱和主資料夾會被隱去；報告包含你的語言和英文兩個版本，可直接貼上到聊天或 issue 中。</translation>
+    </message>
+    <message>
+        <source>Print the findings as one JSON document.</source>
+        <translation>以單個 JSON 文件輸出發現的問題。</translation>
+    </message>
+    <message>
+        <source>Find out why TensorFlow does not use the GPU: check the machine, an environment and a log, and say what to do.</source>
+        <translation>找出 TensorFlow 沒有使用 GPU 的原因：檢查本機、環境和日誌，並說明該怎麼做。</translation>
+    </message>
+    <message>
+        <source>The environment folder %1 does not exist. Give the folder that holds the environment&apos;s python.</source>
+        <translation>環境資料夾 %1 不存在。請指定存放該環境 python 的資料夾。</translation>
+    </message>
+    <message>
+        <source>Install what the lab profile FILE describes.</source>
+        <translation>安裝實驗室設定檔 FILE 所描述的環境。</translation>
+    </message>
+    <message>
+        <source>Do not ask: install now (for unattended roll-outs).</source>
+        <translation>不詢問，立即安裝（用於無人值守的批次部署）。</translation>
+    </message>
+    <message>
+        <source>Put the environment in DIR instead of the profile&apos;s folder.</source>
+        <translation>將環境放在 DIR 中，而不是設定檔指定的資料夾中。</translation>
+    </message>
+    <message>
+        <source>Use only the files of the bundle given with --from; no network.</source>
+        <translation>只使用 --from 指定的離線包中的檔案；不使用網路。</translation>
+    </message>
+    <message>
+        <source>The offline bundle folder (with artifacts.json).</source>
+        <translation>離線包資料夾（包含 artifacts.json）。</translation>
+    </message>
+    <message>
+        <source>Print the result as one JSON document.</source>
+        <translation>以單個 JSON 文件輸出結果。</translation>
+    </message>
+    <message>
+        <source>Install a TensorFlow environment without questions, as a lab profile describes it.</source>
+        <translation>按照實驗室設定檔的描述安裝 TensorFlow 環境，無需回答任何問題。</translation>
+    </message>
+    <message>
+        <source>Give the lab profile with --profile FILE. Without one, start tfsetup without a command to use the wizard.</source>
+        <translation>請用 --profile FILE 指定實驗室設定檔。如果沒有設定檔，請不帶命令啟動 tfsetup 以使用精靈。</translation>
+    </message>
+    <message>
+        <source>--offline and --from BUNDLE go together.</source>
+        <translation>--offline 和 --from BUNDLE 需要一起使用。</translation>
+    </message>
+    <message>
+        <source>This would install &quot;%1&quot; (TensorFlow %2, %3) into %4.
+Run again with --yes to install.
+</source>
+        <translation>將會把「%1」（TensorFlow %2，%3）安裝到 %4。
+加上 --yes 重新執行即可安裝。
+</translation>
+    </message>
+    <message>
+        <source>The environment %1 was already complete; nothing changed.
+</source>
+        <translation>環境 %1 已經是完整的，未做任何更改。
+</translation>
+    </message>
+    <message>
+        <source>Installed %1.
+</source>
+        <translation>已安裝 %1。
+</translation>
+    </message>
+    <message>
+        <source>Start it with:
+</source>
+        <translation>啟動方式：
+</translation>
+    </message>
+    <message>
+        <source>The environment folder to repair (the one holding environment.json).</source>
+        <translation>要修復的環境資料夾（包含 environment.json 的那個）。</translation>
+    </message>
+    <message>
+        <source>Only say what would be repaired; change and download nothing.</source>
+        <translation>只說明會修復哪些內容；不做任何更改，也不下載任何內容。</translation>
+    </message>
+    <message>
+        <source>A TensorFlow log or traceback (FILE): the doctor reads it and repair acts on what applies to the environment.</source>
+        <translation>TensorFlow 日誌或錯誤回溯（FILE）：doctor 會讀取它，repair 會處理其中與該環境相關的問題。</translation>
+    </message>
+    <message>
+        <source>The folder with earlier downloads (default: tfsetup&apos;s download folder).</source>
+        <translation>存放之前下載內容的資料夾（預設：tfsetup 的下載資料夾）。</translation>
+    </message>
+    <message>
+        <source>Download through this proxy (http://host:port).</source>
+        <translation>透過此代理下載（http://host:port）。</translation>
+    </message>
+    <message>
+        <source>Do not run verify after the repair.</source>
+        <translation>修復後不執行 verify。</translation>
+    </message>
+    <message>
+        <source>The library probe to use (default: beside tfsetup).</source>
+        <translation>要使用的函式庫探測程式（預設：tfsetup 所在位置的那個）。</translation>
+    </message>
+    <message>
+        <source>Repair an environment: check every installed file against environment.json, take back what is missing or damaged from NVIDIA&apos;s archives, move misplaced files back, write the launchers and the Jupyter kernel again, then verify.</source>
+        <translation>修復環境：根據 environment.json 檢查每個已安裝的檔案，從 NVIDIA 的壓縮檔中重新取回缺失或損壞的檔案，把放錯位置的檔案移回原處，重新寫入啟動指令碼和 Jupyter 核心，然後進行驗證。</translation>
+    </message>
+    <message>
+        <source>Give the environment to repair with --env DIR. &quot;tfsetup wizard&quot; finds them for you.</source>
+        <translation>請用 --env DIR 指定要修復的環境。「tfsetup wizard」可以幫你找到它們。</translation>
+    </message>
+    <message>
+        <source>Cannot read the log %1.</source>
+        <translation>無法讀取日誌 %1。</translation>
+    </message>
+    <message>
+        <source>Resolve the plan in FILE (the output of tfsetup plan --json).</source>
+        <translation>解析 FILE 中的方案（tfsetup plan --json 的輸出）。</translation>
+    </message>
+    <message>
+        <source>Without --plan: the TensorFlow VERSION (&quot;2.10&quot;).</source>
+        <translation>不使用 --plan 時：TensorFlow 版本 VERSION（如 &quot;2.10&quot;）。</translation>
+    </message>
+    <message>
+        <source>Without --plan: the target system, windows or linux.</source>
+        <translation>未指定 --plan 時：目標系統，windows 或 linux。</translation>
+    </message>
+    <message>
+        <source>Without --plan: the ROUTE (windows-native, linux-toolkit, linux-pip, …).</source>
+        <translation>不使用 --plan 時：指定 ROUTE 路線（windows-native、linux-toolkit、linux-pip 等）。</translation>
+    </message>
+    <message>
+        <source>Without --plan: a Python VERSION to install as well (&quot;3.10&quot;).</source>
+        <translation>不使用 --plan 時：同時安裝的 Python 版本 VERSION（如 &quot;3.10&quot;）。</translation>
+    </message>
+    <message>
+        <source>Fetch from this mirror first: a URL or folder laid out like NVIDIA&apos;s server, or python=URL, pypi=URL or a PyPI preset (pypi=tuna). May be repeated.</source>
+        <translation>優先從此鏡像站下載：可以是目錄結構與 NVIDIA 伺服器相同的 URL 或資料夾，也可以是 python=URL、pypi=URL 或 PyPI 預設（pypi=tuna）。可多次指定。</translation>
+    </message>
+    <message>
+        <source>redist: portable archives, no administrator rights (default); installer: NVIDIA&apos;s full installer, with nvcc, needs administrator rights.</source>
+        <translation>redist：可攜式壓縮檔，不需要管理員權限（預設）；installer：NVIDIA 的完整安裝程式，包含 nvcc，需要管理員權限。</translation>
+    </message>
+    <message>
+        <source>Also list optional parts (CUPTI for the profiler).</source>
+        <translation>同時列出可選元件（用於效能分析器的 CUPTI）。</translation>
+    </message>
+    <message>
+        <source>Treat URL as the official server of ORIGIN (nvidia, python, pypi), for labs that re-host it under the same layout.</source>
+        <translation>把 URL 當作 ORIGIN（nvidia、python、pypi）的官方伺服器，適用於按相同目錄結構重新託管這些檔案的實驗室。</translation>
+    </message>
+    <message>
+        <source>Also trust the certificates in this PEM file.</source>
+        <translation>同時信任此 PEM 檔案中的憑證。</translation>
+    </message>
+    <message>
+        <source>Cannot read the plan file %1.</source>
+        <translation>無法讀取方案檔案 %1。</translation>
+    </message>
+    <message>
+        <source>Give --plan FILE, or all of --tf VERSION, --os windows|linux and --route ROUTE.
+</source>
+        <translation>請提供 --plan FILE，或者同時提供 --tf VERSION、--os windows|linux 和 --route ROUTE。
+</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 is not in the tested configurations for %2.</source>
+        <translation>TensorFlow %1 不在 %2 的官方測試組態中。</translation>
+    </message>
+    <message>
+        <source>--cuda-from takes redist or installer.</source>
+        <translation>--cuda-from 的取值為 redist 或 installer。</translation>
+    </message>
+    <message>
+        <source>--origin takes ORIGIN=URL, for example nvidia=https://lab.example/nvidia.</source>
+        <translation>--origin 的格式為 ORIGIN=URL，例如 nvidia=https://lab.example/nvidia。</translation>
+    </message>
+    <message>
+        <source>Print the artifact list as one JSON document.</source>
+        <translation>以單個 JSON 文件輸出檔案清單。</translation>
+    </message>
+    <message>
+        <source>List the exact official files a plan needs, each with the checksum that will be accepted, and where they are fetched from.</source>
+        <translation>列出某個方案所需的確切官方檔案，以及每個檔案會被接受的校驗和和下載來源。</translation>
+    </message>
+    <message>
+        <source>The environment folder to verify (the one holding environment.json).</source>
+        <translation>要驗證的環境資料夾（包含 environment.json 的那個）。</translation>
+    </message>
+    <message>
+        <source>Run Python through FILE (the environment&apos;s start-python launcher) instead of the one the environment names.</source>
+        <translation>透過 FILE（該環境的 start-python 啟動指令碼）執行 Python，而不是使用環境中指定的 Python。</translation>
+    </message>
+    <message>
+        <source>The TensorFlow version to check for, when the environment does not say.</source>
+        <translation>環境中未註明時，要檢查的 TensorFlow 版本。</translation>
+    </message>
+    <message>
+        <source>Whose library names to load: windows or linux.</source>
+        <translation>按哪個系統的函式庫檔名載入：windows 或 linux。</translation>
+    </message>
+    <message>
+        <source>The CUDA version TensorFlow was built with.</source>
+        <translation>建置 TensorFlow 時所用的 CUDA 版本。</translation>
+    </message>
+    <message>
+        <source>The cuDNN version TensorFlow was built with.</source>
+        <translation>建置 TensorFlow 時所用的 cuDNN 版本。</translation>
+    </message>
+    <message>
+        <source>A folder that holds the environment&apos;s own copies of the libraries (repeatable).</source>
+        <translation>存放該環境自帶函式庫副本的資料夾（可多次指定）。</translation>
+    </message>
+    <message>
+        <source>The environment is meant to run on the processor.</source>
+        <translation>該環境預期在處理器（CPU）上執行。</translation>
+    </message>
+    <message>
+        <source>Prove that an environment works: load every GPU library TensorFlow will load, then import TensorFlow and compute on the GPU. Names the first step that fails and what to do.</source>
+        <translation>證明環境可以正常工作：載入 TensorFlow 會載入的每個 GPU 函式庫，然後匯入 TensorFlow 並在 GPU 上進行計算。如有失敗，會指出第一個失敗的步驟以及解決辦法。</translation>
+    </message>
+    <message>
+        <source>Give --env DIR, or say what to check with --launcher FILE and --tf VERSION.</source>
+        <translation>請提供 --env DIR，或者用 --launcher FILE 和 --tf VERSION 指定要檢查的內容。</translation>
+    </message>
+    <message>
+        <source>Use this language (%1) instead of the system&apos;s.</source>
+        <translation>使用此語言（%1），而不是系統語言。</translation>
+    </message>
+</context>
+<context>
+    <name>CudaDriver</name>
+    <message>
+        <source>The NVIDIA driver&apos;s CUDA library is too old or damaged. Update or reinstall the NVIDIA driver.</source>
+        <translation>NVIDIA 驅動程式中的 CUDA 函式庫版本過舊或已損壞。請更新或重新安裝 NVIDIA 驅動程式。</translation>
+    </message>
+    <message>
+        <source>CUDA cannot start on this computer. Make sure an NVIDIA GPU is present and enabled, and install or update its driver.</source>
+        <translation>這台電腦無法啟動 CUDA。請確認電腦裝有 NVIDIA 顯示卡（GPU）且已啟用，然後安裝或更新它的驅動程式。</translation>
+    </message>
+    <message>
+        <source>CUDA could not list the GPUs. Restart the computer; if that does not help, reinstall the NVIDIA driver.</source>
+        <translation>CUDA 無法列出 GPU。請重新啟動電腦；如果仍然不行，請重新安裝 NVIDIA 驅動程式。</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadText</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分鐘</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小時 %2 分鐘</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentInfo</name>
+    <message>
+        <source>The environment folder %1 does not exist. Give the folder tfsetup installed into.</source>
+        <translation>環境資料夾 %1 不存在。請指定 tfsetup 安裝到的資料夾。</translation>
+    </message>
+    <message>
+        <source>%1 is damaged (not a JSON object). Run tfsetup repair --env %2.</source>
+        <translation>%1 已損壞（不是 JSON 物件）。請執行 tfsetup repair --env %2。</translation>
+    </message>
+    <message>
+        <source>%1 has neither an environment.json nor a start-python launcher, so it is not an environment tfsetup made. Give the right folder, or name a launcher with --launcher.</source>
+        <translation>%1 中既沒有 environment.json，也沒有 start-python 啟動指令碼，因此它不是 tfsetup 建立的環境。請指定正確的資料夾，或用 --launcher 指定啟動指令碼。</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentRecord</name>
+    <message>
+        <source>This environment was made by a newer tfsetup. Update tfsetup to change it.</source>
+        <translation>此環境是由更新版本的 tfsetup 建立的。請先更新 tfsetup 再修改它。</translation>
+    </message>
+    <message>
+        <source>The environment record is damaged. Install the environment again.</source>
+        <translation>環境記錄已損壞。請重新安裝該環境。</translation>
+    </message>
+    <message>
+        <source>This folder has no environment record. Install the environment again.</source>
+        <translation>此資料夾中沒有環境記錄。請重新安裝該環境。</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>none (this environment runs on the CPU)</source>
+        <translation>無（此環境在 CPU 上執行）</translation>
+    </message>
+    <message>
+        <source>TensorFlow environment &quot;%1&quot;</source>
+        <translation>TensorFlow 環境「%1」</translation>
+    </message>
+    <message>
+        <source>Paste this into a help request: it says what was installed.</source>
+        <translation>尋求協助時請貼上以下內容：它說明了安裝了哪些東西。</translation>
+    </message>
+    <message>
+        <source>Operating system</source>
+        <translation>作業系統</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>TensorFlow</source>
+        <translation>TensorFlow</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>cuDNN</source>
+        <translation>cuDNN</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver</source>
+        <translation>NVIDIA 驅動程式</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>路線</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>安裝時間</translation>
+    </message>
+    <message>
+        <source>tfsetup</source>
+        <translation>tfsetup</translation>
+    </message>
+</context>
+<context>
+    <name>GpuTable</name>
+    <message>
+        <source>Cannot read the GPU table %1. Reinstall tfsetup or point it at a readable catalog.</source>
+        <translation>無法讀取 GPU 資料表 %1。請重新安裝 tfsetup，或為它指定一個可讀取的目錄。</translation>
+    </message>
+    <message>
+        <source>The GPU table %1 is not valid JSON. Reinstall tfsetup or fix the catalog file.</source>
+        <translation>GPU 資料表 %1 不是有效的 JSON。請重新安裝 tfsetup 或修復該目錄檔案。</translation>
+    </message>
+    <message>
+        <source>The GPU table %1 has a format this version of tfsetup does not know. Use the catalog that came with it.</source>
+        <translation>GPU 資料表 %1 的格式是此版本 tfsetup 無法識別的。請使用 tfsetup 自帶的目錄。</translation>
+    </message>
+    <message>
+        <source>A record of the GPU table %1 lacks a name or a source. Fix the catalog file.</source>
+        <translation>GPU 資料表 %1 中有一條記錄缺少名稱或來源。請修復該目錄檔案。</translation>
+    </message>
+</context>
+<context>
+    <name>Installer</name>
+    <message>
+        <source>The install was cancelled. Nothing was changed.</source>
+        <translation>安裝已取消。沒有做任何更改。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space and that the install folder is yours.</source>
+        <translation>無法寫入 %1。請檢查剩餘空間，並確認安裝資料夾屬於你自己。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 (%2)</source>
+        <translation>TensorFlow %1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>LabProfile</name>
+    <message>
+        <source>The lab profile %1 cannot be read or is not valid JSON. Ask the lab administrator for a working copy.</source>
+        <translation>無法讀取實驗室設定檔 %1，或它不是有效的 JSON。請向實驗室管理員索取一份可用的副本。</translation>
+    </message>
+    <message>
+        <source>The lab profile %1 is for another version of tfsetup. Update tfsetup.</source>
+        <translation>實驗室設定檔 %1 是為另一個版本的 tfsetup 編寫的。請更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The lab profile %1 needs &quot;environment&quot; (letters, digits, . _ + -), &quot;installFolder&quot;, &quot;plan.route&quot; and &quot;plan.requirements&quot;.</source>
+        <translation>實驗室設定檔 %1 需要包含 &quot;environment&quot;（字母、數字及 . _ + -）、&quot;installFolder&quot;、&quot;plan.route&quot; 和 &quot;plan.requirements&quot;。</translation>
+    </message>
+    <message>
+        <source>The lab profile names the lock file %1, which cannot be read. Put it beside the profile.</source>
+        <translation>實驗室設定檔指定了鎖定檔案 %1，但無法讀取該檔案。請把它放在設定檔旁邊。</translation>
+    </message>
+    <message>
+        <source>No Python %1 was found on PATH. Install it, or name the interpreter in the profile&apos;s &quot;interpreter&quot;.</source>
+        <translation>在 PATH 中沒有找到 Python %1。請安裝它，或在設定檔的 &quot;interpreter&quot; 中指定直譯器。</translation>
+    </message>
+    <message>
+        <source>The offline bundle %1 lacks %2. Make the bundle again.</source>
+        <translation>離線包 %1 缺少 %2。請重新生成離線包。</translation>
+    </message>
+</context>
+<context>
+    <name>LauncherWriter</name>
+    <message>
+        <source>The launcher templates inside tfsetup are damaged. Reinstall tfsetup.</source>
+        <translation>tfsetup 內建的啟動指令碼範本已損壞。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The value of %1 cannot be written into a Windows batch file. Choose a folder whose name has no double quote.</source>
+        <translation>%1 的值無法寫入 Windows 批次檔。請選擇名稱中不含雙引號的資料夾。</translation>
+    </message>
+    <message>
+        <source>A shell with this TensorFlow environment&apos;s Python and CUDA libraries first</source>
+        <translation>一個優先使用此 TensorFlow 環境中的 Python 和 CUDA 函式庫的命令列視窗</translation>
+    </message>
+</context>
+<context>
+    <name>MirrorSet</name>
+    <message>
+        <source>Unknown mirror kind &quot;%1&quot;: use nvidia=, python= or pypi=.</source>
+        <translation>未知的鏡像站類型「%1」：請使用 nvidia=、python= 或 pypi=。</translation>
+    </message>
+    <message>
+        <source>The mirror &quot;%1&quot; is not a valid address. Give an http(s):// or file:// URL or a folder.</source>
+        <translation>鏡像站「%1」不是有效的網址。請提供 http(s):// 或 file:// URL，或者一個資料夾。</translation>
+    </message>
+    <message>
+        <source>The mirror folder &quot;%1&quot; does not exist. Check the path, or give an http(s):// URL.</source>
+        <translation>鏡像資料夾「%1」不存在。請檢查路徑，或提供一個 http(s):// URL。</translation>
+    </message>
+</context>
+<context>
+    <name>NvidiaSmi</name>
+    <message>
+        <source>nvidia-smi cannot reach the NVIDIA driver. Install the NVIDIA driver for your GPU (or repair it) and restart the computer.</source>
+        <translation>nvidia-smi 無法連線到 NVIDIA 驅動程式。請為你的 GPU 安裝（或修復）NVIDIA 驅動程式，然後重新啟動電腦。</translation>
+    </message>
+    <message>
+        <source>This NVIDIA driver&apos;s nvidia-smi does not know one of the queried fields. Updating the driver helps.</source>
+        <translation>目前 NVIDIA 驅動程式附帶的 nvidia-smi 不認識某個查詢欄位。更新驅動程式即可解決。</translation>
+    </message>
+    <message>
+        <source>nvidia-smi printed something tfsetup cannot read. Run nvidia-smi yourself to see whether the driver works.</source>
+        <translation>nvidia-smi 輸出了 tfsetup 無法解讀的內容。請自己執行 nvidia-smi，看看驅動程式是否正常工作。</translation>
+    </message>
+    <message>
+        <source>nvidia-smi lists no NVIDIA GPU. Check that the GPU is seated and enabled, and that the driver is installed.</source>
+        <translation>nvidia-smi 沒有列出任何 NVIDIA GPU。請檢查顯示卡是否插好並已啟用，以及驅動程式是否已安裝。</translation>
+    </message>
+    <message>
+        <source>nvidia-smi printed no driver version. Run nvidia-smi yourself to see whether the driver works.</source>
+        <translation>nvidia-smi 沒有輸出驅動程式版本。請自己執行 nvidia-smi，看看驅動程式是否正常工作。</translation>
+    </message>
+</context>
+<context>
+    <name>Nvml</name>
+    <message>
+        <source>The NVIDIA management library is too old or damaged. Update or reinstall the NVIDIA driver.</source>
+        <translation>NVIDIA 管理函式庫版本過舊或已損壞。請更新或重新安裝 NVIDIA 驅動程式。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver did not answer. Install or reinstall the NVIDIA driver and restart the computer.</source>
+        <translation>NVIDIA 驅動程式沒有回應。請安裝或重新安裝 NVIDIA 驅動程式，然後重新啟動電腦。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver could not list the GPUs. Restart the computer; if that does not help, reinstall the NVIDIA driver.</source>
+        <translation>NVIDIA 驅動程式無法列出 GPU。請重新啟動電腦；如果仍然不行，請重新安裝 NVIDIA 驅動程式。</translation>
+    </message>
+</context>
+<context>
+    <name>PlacementRules</name>
+    <message>
+        <source>The placement rules %1 cannot be read. Reinstall tfsetup.</source>
+        <translation>無法讀取放置規則 %1。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The placement rules %1 are damaged. Reinstall tfsetup.</source>
+        <translation>檔案放置規則 %1 已損壞。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The placement rules are damaged. Reinstall tfsetup.</source>
+        <translation>檔案放置規則已損壞。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>tfsetup does not know where NVIDIA&apos;s files go for %1 with the &quot;%2&quot; layout. Choose another route or update tfsetup.</source>
+        <translation>tfsetup 不知道在「%2」佈局下 %1 的 NVIDIA 檔案應放在哪裡。請選擇其他路線，或更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>Two files from NVIDIA&apos;s archives would land on %1. The downloaded archives do not belong together; plan again.</source>
+        <translation>NVIDIA 壓縮檔中有兩個檔案會被放到同一位置 %1。下載的這些壓縮檔不屬於同一套組合；請重新制定方案。</translation>
+    </message>
+</context>
+<context>
+    <name>PlanText</name>
+    <message>
+        <source>%1 on %2 with Python %3</source>
+        <translation>%1，%2 路線，Python %3</translation>
+    </message>
+    <message>
+        <source>, CUDA %1, cuDNN %2, driver %3 or newer</source>
+        <translation>，CUDA %1，cuDNN %2，驅動程式 %3 或更新版本</translation>
+    </message>
+    <message>
+        <source>Recommended: %1
+</source>
+        <translation>推薦：%1
+</translation>
+    </message>
+    <message>
+        <source>Why: %1
+</source>
+        <translation>理由：%1
+</translation>
+    </message>
+    <message>
+        <source>No TensorFlow combination fits this machine.
+</source>
+        <translation>沒有適合本機的 TensorFlow 組合。
+</translation>
+    </message>
+    <message>
+        <source>
+First:
+</source>
+        <translation>
+首先：
+</translation>
+    </message>
+    <message>
+        <source>
+Warnings:
+</source>
+        <translation>
+警告：
+</translation>
+    </message>
+    <message>
+        <source>
+Alternatives:
+</source>
+        <translation>
+備選方案：
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>  (%n more; use --json to see all)
+</source>
+        <translation>
+            <numerusform>  （還有 %n 個；使用 --json 檢視全部）
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>
+Not possible here:
+</source>
+        <translation>
+在本機上不可行：
+</translation>
+    </message>
+    <message>
+        <source>  - %1: %2
+</source>
+        <translation>  - %1：%2
+</translation>
+    </message>
+    <message>
+        <source>  - TensorFlow %1 on %2: %3
+</source>
+        <translation>  - TensorFlow %1（%2 路線）：%3
+</translation>
+    </message>
+</context>
+<context>
+    <name>Probe</name>
+    <message>
+        <source>The library version table %1 cannot be read; the program files are damaged, reinstall tfsetup.</source>
+        <translation>無法讀取函式庫版本表 %1；程式檔案已損壞，請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The library version table is not valid JSON; reinstall tfsetup.</source>
+        <translation>函式庫版本表不是有效的 JSON；請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The option %1 needs a value.</source>
+        <translation>選項 %1 需要一個值。</translation>
+    </message>
+    <message>
+        <source>--sublibrary takes PARENT&gt;NAME, not &quot;%1&quot;.</source>
+        <translation>--sublibrary 的引數格式應為 PARENT&gt;NAME，而不是 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>Unknown option %1.</source>
+        <translation>未知選項 %1。</translation>
+    </message>
+    <message>
+        <source>The library probe answered with something that is not its report; reinstall tfsetup.</source>
+        <translation>函式庫探測程式傳回的內容不是它的報告；請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>Name the libraries to load (--library GROUP:NAME) or the versions TensorFlow was built with (--cuda VERSION --cudnn VERSION).</source>
+        <translation>請指定要載入的函式庫（--library GROUP:NAME），或建置 TensorFlow 時所用的版本（--cuda VERSION --cudnn VERSION）。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeFinding</name>
+    <message>
+        <source>%1 is in %2 but could not be loaded: %3. A library it depends on is probably missing, or the file is damaged; run tfsetup repair.</source>
+        <translation>%1 位於 %2 中，但無法載入：%3。可能缺少它依賴的某個函式庫，或者該檔案已損壞；請執行 tfsetup repair。</translation>
+    </message>
+    <message>
+        <source>%1 could not be loaded: %2. TensorFlow will not use the GPU without it. Run tfsetup repair, or add the folder that holds it to the environment&apos;s library path.</source>
+        <translation>無法載入 %1：%2。缺少它，TensorFlow 將不會使用 GPU。請執行 tfsetup repair，或把包含它的資料夾新增到該環境的函式庫路徑中。</translation>
+    </message>
+    <message>
+        <source>%1, a part of %2, could not be loaded: %3. cuDNN loads its parts only when it needs them, so TensorFlow starts but convolutions fail. Put the complete cuDNN set in one folder (tfsetup repair does this).</source>
+        <translation>%1 是 %2 的一部分，但無法載入：%3。cuDNN 只在需要時才載入其各個部分，所以 TensorFlow 可以啟動，但卷積運算會失敗。請把完整的 cuDNN 檔案放在同一個資料夾中（tfsetup repair 會幫你完成）。</translation>
+    </message>
+    <message>
+        <source>%1 was loaded from %2, not from the environment&apos;s own copy %3. Remove the other folder from the library path (LD_LIBRARY_PATH or PATH), or start TensorFlow through the environment&apos;s launcher.</source>
+        <translation>%1 是從 %2 載入的，而不是從環境自帶的副本 %3 載入的。請把那個資料夾從函式庫搜尋路徑（LD_LIBRARY_PATH 或 PATH）中移除，或透過環境的啟動指令碼啟動 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>%1 (%2) is version %3, older than the %4 this TensorFlow was built with. Install version %4 or newer of it (tfsetup repair).</source>
+        <translation>%1（%2）的版本是 %3，比建置此 TensorFlow 時使用的 %4 舊。請安裝 %4 或更新版本（tfsetup repair）。</translation>
+    </message>
+    <message>
+        <source>%1 at %2 says it is version %3, but its name promises version %4: this file is not what its name says. Delete it and let tfsetup repair put the genuine library back.</source>
+        <translation>位於 %2 的 %1 聲稱自己是 %3 版，但檔名表明它應是 %4 版：這個檔案名不副實。請刪除它，讓 tfsetup repair 放回正版的函式庫檔案。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver library %1 could not be loaded: %2. Install the NVIDIA driver; without it TensorFlow can only use the processor.</source>
+        <translation>無法載入 NVIDIA 驅動程式函式庫 %1：%2。請安裝 NVIDIA 驅動程式；沒有它，TensorFlow 只能使用處理器。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver supports CUDA up to %1, but this TensorFlow needs CUDA %2. Update the NVIDIA driver.</source>
+        <translation>NVIDIA 驅動程式最高支援 CUDA %1，但此 TensorFlow 需要 CUDA %2。請更新 NVIDIA 驅動程式。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver supports CUDA %1, older than the CUDA %2 this TensorFlow was built with. It usually still works (CUDA minor-version compatibility), but code compiled at run time can fail; update the driver if it does.</source>
+        <translation>NVIDIA 驅動程式支援的是 CUDA %1，比建置此 TensorFlow 所用的 CUDA %2 舊。通常仍然可以使用（CUDA 次版本相容性），但執行時編譯的程式碼可能會失敗；如果出現這種情況，請更新驅動程式。</translation>
+    </message>
+    <message>
+        <source>%1 was loaded from %2; other copies exist: %3. Another program&apos;s library path may pick a different one.</source>
+        <translation>%1 是從 %2 載入的；還存在其他副本：%3。其他程式的函式庫搜尋路徑可能會選中另一個副本。</translation>
+    </message>
+</context>
+<context>
+    <name>RedistManifest</name>
+    <message>
+        <source>The NVIDIA manifest %1 is not in the expected format, so none of its checksums are used. Try again later, or use another mirror.</source>
+        <translation>NVIDIA 清單 %1 的格式不符合預期，因此其中的校驗和都不會被使用。請稍後重試，或換一個鏡像站。</translation>
+    </message>
+</context>
+<context>
+    <name>RepairReport</name>
+    <message>
+        <source>Every recorded file of %1 is in place and unchanged.</source>
+        <translation>%1 中記錄的每個檔案都在原位且未被改動。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recorded file(s) of %1 were not as installed:</source>
+        <translation>
+            <numerusform>%1 中有 %n 個已記錄的檔案與安裝時不一致：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已被改動</translation>
+    </message>
+    <message>
+        <source>moved to %1</source>
+        <translation>已被移到 %1</translation>
+    </message>
+    <message>
+        <source>would move it back</source>
+        <translation>將移回原處</translation>
+    </message>
+    <message>
+        <source>moved back</source>
+        <translation>已移回原處</translation>
+    </message>
+    <message>
+        <source>would take it again from %1</source>
+        <translation>將從 %1 重新取得</translation>
+    </message>
+    <message>
+        <source>taken again from %1</source>
+        <translation>已從 %1 重新提取</translation>
+    </message>
+    <message>
+        <source>would write it again</source>
+        <translation>將重新寫入</translation>
+    </message>
+    <message>
+        <source>written again</source>
+        <translation>已重新寫入</translation>
+    </message>
+    <message>
+        <source>would link it again</source>
+        <translation>將重新連結</translation>
+    </message>
+    <message>
+        <source>linked again</source>
+        <translation>已重新連結</translation>
+    </message>
+    <message>
+        <source>Would download again: %1</source>
+        <translation>將重新下載：%1</translation>
+    </message>
+    <message>
+        <source>Downloaded again: %1</source>
+        <translation>已重新下載：%1</translation>
+    </message>
+    <message>
+        <source>Still not as recorded: %1</source>
+        <translation>仍與記錄不符：%1</translation>
+    </message>
+    <message>
+        <source>Nothing was changed (--dry-run).</source>
+        <translation>沒有做任何更改（--dry-run）。</translation>
+    </message>
+    <message>
+        <source>The environment is repaired.</source>
+        <translation>環境已修復。</translation>
+    </message>
+</context>
+<context>
+    <name>Repairer</name>
+    <message>
+        <source>The repair was cancelled. Nothing was changed.</source>
+        <translation>修復已取消。沒有做任何更改。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space and that the environment folder is yours, then repair again.</source>
+        <translation>無法寫入 %1。請檢查剩餘空間，並確認環境資料夾屬於你，然後再次修復。</translation>
+    </message>
+</context>
+<context>
+    <name>ReportSummary</name>
+    <message>
+        <source>%1 under WSL2</source>
+        <translation>WSL2 中的 %1</translation>
+    </message>
+    <message>
+        <source>%1 under WSL1</source>
+        <translation>WSL1 中的 %1</translation>
+    </message>
+    <message>
+        <source>System: %1</source>
+        <translation>系統：%1</translation>
+    </message>
+    <message>
+        <source>System: %1, %2</source>
+        <translation>系統：%1，%2</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU was found. TensorFlow can still run on the CPU.</source>
+        <translation>沒有找到 NVIDIA 顯示卡（GPU）。TensorFlow 仍然可以在 CPU 上執行。</translation>
+    </message>
+    <message>
+        <source>Your GPU: %1 (compute capability unknown)</source>
+        <translation>你的顯示卡：%1（運算能力未知）</translation>
+    </message>
+    <message>
+        <source>Your GPU: %1, compute capability %2</source>
+        <translation>你的顯示卡：%1，運算能力 %2</translation>
+    </message>
+    <message>
+        <source>, %1 GiB of memory</source>
+        <translation>，顯示記憶體 %1 GiB</translation>
+    </message>
+    <message>
+        <source>Other graphics: %1 (%2); TensorFlow&apos;s CUDA build cannot use it.</source>
+        <translation>其他顯示卡：%1（%2）；TensorFlow 的 CUDA 版本無法使用它。</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver %1</source>
+        <translation>NVIDIA 驅動程式 %1</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver %1 supports CUDA up to %2</source>
+        <translation>NVIDIA 驅動程式 %1，最高支援 CUDA %2</translation>
+    </message>
+    <message>
+        <source>No working NVIDIA driver was found. Install the driver for your GPU from NVIDIA first.</source>
+        <translation>沒有找到可用的 NVIDIA 驅動程式。請先從 NVIDIA 官網為你的顯示卡安裝驅動程式。</translation>
+    </message>
+    <message>
+        <source>unknown processor</source>
+        <translation>未知處理器</translation>
+    </message>
+    <message>
+        <source>Processor: %1 (whether it has the AVX instructions TensorFlow needs could not be checked)</source>
+        <translation>處理器：%1（無法檢查它是否支援 TensorFlow 所需的 AVX 指令）</translation>
+    </message>
+    <message>
+        <source>Processor: %1, with the AVX instructions TensorFlow needs</source>
+        <translation>處理器：%1，支援 TensorFlow 所需的 AVX 指令</translation>
+    </message>
+    <message>
+        <source>Processor: %1. It lacks AVX, which official TensorFlow builds since 1.6 need.</source>
+        <translation>處理器：%1。它不支援 AVX，而從 1.6 版起的官方 TensorFlow 版本都需要 AVX。</translation>
+    </message>
+    <message>
+        <source>No Python was found; tfsetup can install one.</source>
+        <translation>沒有找到 Python；tfsetup 可以幫你安裝。</translation>
+    </message>
+    <message>
+        <source>Python found: %1</source>
+        <translation>已找到 Python：%1</translation>
+    </message>
+    <message>
+        <source>No CUDA toolkit is installed (tfsetup can bring the parts TensorFlow needs).</source>
+        <translation>沒有安裝 CUDA 工具包（tfsetup 可以提供 TensorFlow 所需的部分）。</translation>
+    </message>
+    <message>
+        <source>CUDA toolkit %1 in %2</source>
+        <translation>CUDA 工具包 %1，位於 %2</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 in %2</source>
+        <translation>cuDNN %1，位於 %2</translation>
+    </message>
+    <message>
+        <source>The Microsoft Visual C++ runtime is missing (%1).</source>
+        <translation>缺少 Microsoft Visual C++ 執行階段函式庫（%1）。</translation>
+    </message>
+    <message>
+        <source>tfsetup could not ask the NVIDIA driver library (NVML) about your GPU.</source>
+        <translation>tfsetup 無法透過 NVIDIA 驅動程式函式庫（NVML）查詢你的顯示卡資訊。</translation>
+    </message>
+    <message>
+        <source>tfsetup could not ask the CUDA driver about your GPU.</source>
+        <translation>tfsetup 無法透過 CUDA 驅動程式查詢你的顯示卡資訊。</translation>
+    </message>
+    <message>
+        <source>The nvidia-smi tool that comes with the NVIDIA driver did not answer.</source>
+        <translation>NVIDIA 驅動程式附帶的 nvidia-smi 工具沒有回應。</translation>
+    </message>
+    <message>
+        <source>tfsetup could not read the list of devices plugged into the computer.</source>
+        <translation>tfsetup 無法讀取連線到這台電腦的裝置清單。</translation>
+    </message>
+    <message>
+        <source>tfsetup could not check every Python installation.</source>
+        <translation>tfsetup 無法檢查所有的 Python 安裝。</translation>
+    </message>
+    <message>
+        <source>The check &quot;%1&quot; did not work.</source>
+        <translation>檢查項「%1」沒有成功。</translation>
+    </message>
+    <message>
+        <source>What could not be checked:</source>
+        <translation>無法檢查的項目：</translation>
+    </message>
+</context>
+<context>
+    <name>SetupFlow</name>
+    <message>
+        <source>The offline bundle folder %1 does not exist. Choose the folder that holds bundle.json.</source>
+        <translation>離線包資料夾 %1 不存在。請選擇包含 bundle.json 的資料夾。</translation>
+    </message>
+    <message>
+        <source>No checksum is published for %1, so tfsetup cannot check the download. Make an offline bundle with tfsetup bundle --trust-on-first-use on a trusted network, or choose another plan.</source>
+        <translation>%1 沒有發布校驗和，因此 tfsetup 無法校驗下載的檔案。請在可信的網路中用 tfsetup bundle --trust-on-first-use 製作一個離線包，或選擇其他方案。</translation>
+    </message>
+    <message>
+        <source>%1 has no web address tfsetup can download from. Check the mirror settings.</source>
+        <translation>%1 沒有 tfsetup 可以下載的網址。請檢查鏡像站設定。</translation>
+    </message>
+    <message>
+        <source>Python %1 (64-bit) is needed to make the environment, and none was found. Install it, then scan this computer again.</source>
+        <translation>建立環境需要 Python %1（64 位），但沒有找到。請安裝它，然後重新掃描這台電腦。</translation>
+    </message>
+    <message>
+        <source>The offline bundle has no wheelhouse/requirements.txt. Make the bundle again.</source>
+        <translation>離線包中沒有 wheelhouse/requirements.txt。請重新生成離線包。</translation>
+    </message>
+    <message>
+        <source>%1 must be installed by its own installer, which this wizard cannot run yet. Choose the portable route, or install it yourself and scan again.</source>
+        <translation>%1 必須用它自己的安裝程式安裝，而本精靈目前還無法執行該安裝程式。請選擇可攜式路線，或自行安裝後重新掃描。</translation>
+    </message>
+    <message>
+        <source>%1 has no SHA-256 checksum, so the installer cannot check it. Choose another plan.</source>
+        <translation>%1 沒有 SHA-256 校驗和，因此安裝程式無法校驗它。請選擇其他方案。</translation>
+    </message>
+    <message>
+        <source>%1 has not been downloaded yet. Go back to the download step.</source>
+        <translation>%1 還沒有下載。請返回下載步驟。</translation>
+    </message>
+    <message>
+        <source>Give a full folder path that starts with a drive, like C:\tfsetup-envs.</source>
+        <translation>請提供以磁碟機代號開頭的完整資料夾路徑，例如 C:\tfsetup-envs。</translation>
+    </message>
+    <message>
+        <source>Give a full folder path that starts with /, like /home/you/tfsetup-envs.</source>
+        <translation>請提供以 / 開頭的完整資料夾路徑，例如 /home/you/tfsetup-envs。</translation>
+    </message>
+    <message>
+        <source>This folder has characters outside English letters and digits. Some Python packages and NVIDIA tools fail in such folders on Windows; a folder like C:\tfsetup-envs is safer.</source>
+        <translation>此資料夾的路徑中含有英文字母和數字以外的字元。在 Windows 上，有些 Python 套件和 NVIDIA 工具在這樣的資料夾中會出錯；使用 C:\tfsetup-envs 這樣的資料夾更穩妥。</translation>
+    </message>
+    <message>
+        <source>This folder path is long (%1 characters). Windows limits paths to %2 characters unless long paths are enabled, and pip places files deep inside the environment. Choose a shorter folder.</source>
+        <translation>這個資料夾路徑較長（%1 個字元）。除非啟用了長路徑支援，否則 Windows 限制路徑不超過 %2 個字元，而 pip 會把檔案放在環境內很深的位置。請選擇一個較短的資料夾。</translation>
+    </message>
+</context>
+<context>
+    <name>SmokeResult</name>
+    <message>
+        <source>Import TensorFlow</source>
+        <translation>匯入 TensorFlow</translation>
+    </message>
+    <message>
+        <source>Find the GPU</source>
+        <translation>查詢 GPU</translation>
+    </message>
+    <message>
+        <source>Run a convolution (cuDNN)</source>
+        <translation>執行卷積（cuDNN）</translation>
+    </message>
+    <message>
+        <source>Compute on the GPU</source>
+        <translation>在 GPU 上計算</translation>
+    </message>
+    <message>
+        <source>Check the devices</source>
+        <translation>檢查裝置</translation>
+    </message>
+    <message>
+        <source>Run a convolution</source>
+        <translation>執行卷積</translation>
+    </message>
+    <message>
+        <source>Compute on the processor</source>
+        <translation>在處理器上計算</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s Python could not be started: %1. Run tfsetup repair to rewrite the launchers.</source>
+        <translation>無法啟動該環境的 Python：%1。請執行 tfsetup repair 重新寫入啟動指令碼。</translation>
+    </message>
+    <message>
+        <source>The check did not finish in time. TensorFlow may be compiling GPU code for this card the first time (this can take many minutes); run tfsetup verify again.</source>
+        <translation>檢查沒有在規定時間內完成。TensorFlow 可能正在首次為這張顯示卡編譯 GPU 程式碼（這可能需要很多分鐘）；請再次執行 tfsetup verify。</translation>
+    </message>
+    <message>
+        <source>Python stopped with &quot;Illegal instruction&quot; while loading TensorFlow. This processor probably lacks an instruction set (AVX) the official TensorFlow packages require; use an older TensorFlow built without it or another computer.</source>
+        <translation>載入 TensorFlow 時 Python 因「Illegal instruction」（非法指令）而停止。這個處理器可能缺少官方 TensorFlow 安裝套件所需的指令集（AVX）；請使用不依賴該指令集建置的舊版 TensorFlow，或換一台電腦。</translation>
+    </message>
+    <message>
+        <source>Python stopped before the check could report (exit code %1). The details below show its last words; run tfsetup doctor with them.</source>
+        <translation>檢查還沒來得及報告結果，Python 就已結束（結束代碼 %1）。下方的詳細資訊顯示了它最後的輸出；請帶上這些資訊執行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>TensorFlow is not installed in this environment&apos;s Python. Run tfsetup repair, or install the environment again.</source>
+        <translation>該環境的 Python 中沒有安裝 TensorFlow。請執行 tfsetup repair，或重新安裝該環境。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not be imported because the library %1 is missing. Run tfsetup repair, or add the folder that holds it to the environment&apos;s library path.</source>
+        <translation>無法匯入 TensorFlow，因為缺少函式庫 %1。請執行 tfsetup repair，或把包含它的資料夾新增到該環境的函式庫路徑中。</translation>
+    </message>
+    <message>
+        <source>Windows could not load a DLL TensorFlow needs. Install the Microsoft Visual C++ Redistributable (x64); if that does not help, run tfsetup doctor.</source>
+        <translation>Windows 無法載入 TensorFlow 需要的某個 DLL。請安裝 Microsoft Visual C++ 可轉散發套件（x64）；如果仍然不行，請執行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>TensorFlow was built against an older NumPy than the one installed. Install the NumPy version this TensorFlow release names (tfsetup repair does).</source>
+        <translation>TensorFlow 建置時所用的 NumPy 比目前安裝的版本舊。請安裝此 TensorFlow 版本指定的 NumPy 版本（tfsetup repair 會這樣做）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not be imported: %1. Run tfsetup doctor with the details below.</source>
+        <translation>無法匯入 TensorFlow：%1。請根據下面的詳細資訊執行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 imported in %2 s</source>
+        <translation>TensorFlow %1 匯入耗時 %2 秒</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not list its devices: %1. Run tfsetup doctor with the details below.</source>
+        <translation>TensorFlow 無法列出它的裝置：%1。請帶上下面的詳細資訊執行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>This TensorFlow package was built without GPU support (TensorFlow 2.11 and newer on native Windows, or a CPU-only package). Use WSL2 or TensorFlow 2.10 on Windows, or the GPU package on Linux.</source>
+        <translation>此 TensorFlow 安裝套件在建置時沒有 GPU 支援（原生 Windows 上的 TensorFlow 2.11 及更新版本，或僅支援 CPU 的安裝套件）。請在 Windows 上使用 WSL2 或 TensorFlow 2.10，在 Linux 上使用 GPU 版安裝套件。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not load %1, so it ignores the GPU. Run tfsetup repair, or add the folder that holds these files to the environment&apos;s library path.</source>
+        <translation>TensorFlow 無法載入 %1，因此不會使用 GPU。請執行 tfsetup repair，或把存放這些檔案的資料夾新增到環境的函式庫搜尋路徑中。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver did not start (%1). Check that the NVIDIA driver is installed and the GPU is enabled, then restart the computer.</source>
+        <translation>NVIDIA 驅動程式沒有啟動（%1）。請檢查 NVIDIA 驅動程式是否已安裝、GPU 是否已啟用，然後重新啟動電腦。</translation>
+    </message>
+    <message>
+        <source>TensorFlow imported but sees no GPU. Run tfsetup doctor to find out which part is missing.</source>
+        <translation>TensorFlow 已匯入，但看不到任何 GPU。請執行 tfsetup doctor，找出缺少的是哪一部分。</translation>
+    </message>
+    <message>
+        <source>No GPU, as planned: TensorFlow uses the processor</source>
+        <translation>按計劃不使用 GPU：TensorFlow 使用處理器（CPU）執行</translation>
+    </message>
+    <message>
+        <source>TensorFlow sees %1</source>
+        <translation>TensorFlow 偵測到 %1</translation>
+    </message>
+    <message>
+        <source>Memory growth could not be switched on, so TensorFlow may reserve all GPU memory at once: %1</source>
+        <translation>無法開啟顯示記憶體按需增長，因此 TensorFlow 可能會一次性佔用全部 GPU 顯示記憶體：%1</translation>
+    </message>
+    <message>
+        <source>The GPU ran out of memory. Close other programs that use the GPU (including other Jupyter notebooks) and run the check again.</source>
+        <translation>GPU 顯示記憶體不足。請關閉其他正在使用 GPU 的程式（包括其他 Jupyter notebook），然後重新執行檢查。</translation>
+    </message>
+    <message>
+        <source>This TensorFlow build has no code for this GPU&apos;s architecture. Choose a TensorFlow release that supports the card (tfsetup plan lists them).</source>
+        <translation>此 TensorFlow 版本不包含適用於這個 GPU 架構的程式碼。請選擇支援這張顯示卡的 TensorFlow 版本（tfsetup plan 會列出）。</translation>
+    </message>
+    <message>
+        <source>The convolution did not run; see the details below.</source>
+        <translation>卷積沒有執行；請檢視下面的詳細資訊。</translation>
+    </message>
+    <message>
+        <source>TensorFlow found cuDNN %1 but was built with cuDNN %2; it needs the same major version and at least that minor version. Install cuDNN %2 or newer of that major version (tfsetup repair).</source>
+        <translation>TensorFlow 找到的是 cuDNN %1，但它是用 cuDNN %2 建置的；它需要主版本號相同、次版本號不低於該版本的 cuDNN。請安裝同一主版本中 %2 或更新的 cuDNN（tfsetup repair）。</translation>
+    </message>
+    <message>
+        <source>The GPU works but cuDNN could not be used, so convolutions fail. cuDNN is missing, incomplete, or a different version than TensorFlow needs; run tfsetup repair.</source>
+        <translation>GPU 可以工作，但無法使用 cuDNN，因此卷積運算會失敗。cuDNN 缺失、不完整，或者版本與 TensorFlow 所需的不同；請執行 tfsetup repair。</translation>
+    </message>
+    <message>
+        <source>The convolution failed: %1. Run tfsetup doctor with the details below.</source>
+        <translation>卷積失敗：%1。請根據下面的詳細資訊執行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>The convolution ran on %1 instead of the GPU. Run tfsetup doctor.</source>
+        <translation>卷積運算在 %1 上執行，而不是在 GPU 上。請執行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>Convolution in %1 s on %2</source>
+        <translation>卷積耗時 %1 秒，執行於 %2</translation>
+    </message>
+    <message>
+        <source>The convolution gave a wrong result. The GPU or its driver is unreliable; update the driver and run the check again.</source>
+        <translation>卷積結果錯誤。GPU 或其驅動程式不可靠；請更新驅動程式，然後重新檢查。</translation>
+    </message>
+    <message>
+        <source>The matrix product failed: %1. Run tfsetup doctor with the details below.</source>
+        <translation>矩陣乘法失敗：%1。請帶上下方的詳細資訊執行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>The matrix product ran on %1 instead of the GPU. Run tfsetup doctor.</source>
+        <translation>矩陣乘法執行在 %1 上，而不是 GPU 上。請執行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>The matrix product gave a wrong result. The GPU or its driver is unreliable; update the driver and run the check again.</source>
+        <translation>矩陣乘法結果錯誤。GPU 或其驅動程式不可靠；請更新驅動程式，然後重新檢查。</translation>
+    </message>
+    <message>
+        <source>%1×%1 matrix product in %2 s (first run %3 s)</source>
+        <translation>%1×%1 矩陣乘法耗時 %2 秒（首次執行 %3 秒）</translation>
+    </message>
+</context>
+<context>
+    <name>Solver</name>
+    <message>
+        <source>an unnamed GPU</source>
+        <translation>未命名的 GPU</translation>
+    </message>
+    <message>
+        <source>The compute capability of the %1 is unknown, so tfsetup cannot check it against TensorFlow %2; run tfsetup detect on the machine itself.</source>
+        <translation>%1 的運算能力未知，因此 tfsetup 無法判斷它是否適用於 TensorFlow %2；請在那台電腦上直接執行 tfsetup detect。</translation>
+    </message>
+    <message>
+        <source>The catalog does not say which GPUs TensorFlow %1 supports.</source>
+        <translation>目錄中沒有說明 TensorFlow %1 支援哪些 GPU。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 (CUDA %2) runs on compute capability %3 and newer; the %4 has %5.</source>
+        <translation>TensorFlow %1（CUDA %2）需要運算能力 %3 或更高；%4 的運算能力是 %5。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 is built with CUDA %2, which targets compute capability up to %3; the %4 (%5) needs CUDA %6 or newer.</source>
+        <translation>TensorFlow %1 是用 CUDA %2 建置的，它最高支援運算能力 %3；%4（%5）需要 CUDA %6 或更新版本。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 is built with CUDA %2, which targets compute capability up to %3; the %4 (%5) is newer than any CUDA the catalog knows.</source>
+        <translation>TensorFlow %1 是用 CUDA %2 建置的，它最高支援運算能力 %3；%4（%5）太新，目錄中已知的 CUDA 版本都不支援它。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 has GPU code for compute capability %2 only; none of it runs on the %3 (%4).</source>
+        <translation>TensorFlow %1 只包含面向運算能力 %2 的 GPU 程式碼，其中沒有能在 %3（%4）上執行的。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 has no machine code for the %2 (compute capability %3): the driver compiles its PTX for %4 when TensorFlow starts, which takes minutes the first time.</source>
+        <translation>TensorFlow %1 沒有適用於 %2（運算能力 %3）的機器碼：TensorFlow 啟動時，驅動程式會編譯其面向運算能力 %4 的 PTX 程式碼，第一次啟動需要幾分鐘。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 is built with CUDA %2, which predates the %3 (compute capability %4; CUDA %2 targets up to %5): code compiled while TensorFlow runs goes through the driver&apos;s PTX JIT, so the first start is slow and some operations are reported to fail.</source>
+        <translation>TensorFlow %1 是用 CUDA %2 建置的，而 CUDA %2 發布時還沒有 %3（運算能力 %4；CUDA %2 最高支援 %5）：TensorFlow 執行時編譯的程式碼要經過驅動程式的 PTX JIT，所以第一次啟動較慢，而且有報告稱部分操作會失敗。</translation>
+    </message>
+    <message>
+        <source>tfsetup could not confirm %1 from a primary source; the plan assumes it.</source>
+        <translation>關於「%1」，tfsetup 無法從一手來源確認；本方案暫按此假定。</translation>
+    </message>
+    <message>
+        <source>The %1 route runs on %2; this machine runs %3.</source>
+        <translation>%1 路線適用於 %2；本機執行的是 %3。</translation>
+    </message>
+    <message>
+        <source>WSL1 has no GPU access. Convert this distribution to WSL2 (wsl --set-version &lt;distribution&gt; 2).</source>
+        <translation>WSL1 無法使用 GPU。請把這個發行版轉換為 WSL2（wsl --set-version &lt;distribution&gt; 2）。</translation>
+    </message>
+    <message>
+        <source>This is WSL2, where the GPU driver is the Windows one: use the wsl2 route.</source>
+        <translation>這裡是 WSL2，GPU 驅動程式用的是 Windows 中的驅動程式：請使用 wsl2 路線。</translation>
+    </message>
+    <message>
+        <source>The wsl2 route is for Windows machines and for WSL2 itself; this is plain Linux.</source>
+        <translation>wsl2 路線適用於 Windows 電腦和 WSL2 本身；這裡是普通的 Linux。</translation>
+    </message>
+    <message>
+        <source>GPU support in WSL2 needs Windows 10 build %1 or newer; this Windows is build %2. Update Windows.</source>
+        <translation>WSL2 中的 GPU 支援需要 Windows 10 內部版本 %1 或更高；此 Windows 的內部版本是 %2。請更新 Windows。</translation>
+    </message>
+    <message>
+        <source>There is no official TensorFlow package for %1 on %2.</source>
+        <translation>沒有適用於 %1（%2）的官方 TensorFlow 安裝套件。</translation>
+    </message>
+    <message>
+        <source>The %1 route needs a %2 processor; this machine is %3.</source>
+        <translation>%1 路線需要 %2 處理器；本機是 %3。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU was found; the %1 route needs one.</source>
+        <translation>沒有找到 NVIDIA GPU；%1 路線需要 NVIDIA GPU。</translation>
+    </message>
+    <message>
+        <source>The %1 route needs an NVIDIA GPU; this machine has %2.</source>
+        <translation>%1 路線需要 NVIDIA GPU；本機的顯示卡是 %2。</translation>
+    </message>
+    <message>
+        <source>The %1 route needs an AMD GPU; none was found.</source>
+        <translation>%1 路線需要 AMD GPU，但沒有找到。</translation>
+    </message>
+    <message>
+        <source>The %1 route needs a Mac with Apple silicon.</source>
+        <translation>%1 路線需要搭載 Apple 晶片的 Mac。</translation>
+    </message>
+    <message>
+        <source>The %1 route needs a DirectX 12 GPU; none was found.</source>
+        <translation>%1 路線需要支援 DirectX 12 的 GPU，但沒有找到。</translation>
+    </message>
+    <message>
+        <source>Official TensorFlow packages use AVX instructions since TensorFlow %1; this processor (%2) has no AVX.</source>
+        <translation>從 TensorFlow %1 起，官方 TensorFlow 安裝套件都使用 AVX 指令；此處理器（%2）不支援 AVX。</translation>
+    </message>
+    <message>
+        <source>name unknown</source>
+        <translation>名稱未知</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 has no GPU support on native Windows: the last release with it is %2. Use WSL2 for newer releases, or TensorFlow %2 here.</source>
+        <translation>TensorFlow %1 在原生 Windows 上不支援 GPU：最後一個支援 GPU 的版本是 %2。要使用更新的版本，請改用 WSL2，或在這裡使用 TensorFlow %2。</translation>
+    </message>
+    <message>
+        <source>every detail of the %1 route</source>
+        <translation>%1 路線的全部細節</translation>
+    </message>
+    <message>
+        <source>that TensorFlow %1 is published for %2 on %3</source>
+        <translation>TensorFlow %1 提供適用於 %2（%3）的版本</translation>
+    </message>
+    <message>
+        <source>the package name %1 for TensorFlow %2</source>
+        <translation>TensorFlow %2 的套件名稱 %1</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 supports Python %2; you asked for Python %3.</source>
+        <translation>TensorFlow %1 支援 Python %2；而你指定的是 Python %3。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on the %2 route needs Python %3 or newer, which it does not support (%4).</source>
+        <translation>在 %2 路線上，TensorFlow %1 需要 Python %3 或更新版本，但 TensorFlow %1 並不支援這些版本（它支援 %4）。</translation>
+    </message>
+    <message>
+        <source>Install Python %1 (TensorFlow %2 supports Python %3).</source>
+        <translation>安裝 Python %1（TensorFlow %2 支援 Python %3）。</translation>
+    </message>
+    <message>
+        <source>Install Python %1: TensorFlow %2 supports Python %3, and this machine has %4.</source>
+        <translation>安裝 Python %1：TensorFlow %2 支援 Python %3，而本機上的是 %4。</translation>
+    </message>
+    <message>
+        <source>which GPU architectures TensorFlow %1&apos;s packages contain</source>
+        <translation>TensorFlow %1 的安裝套件包含哪些 GPU 架構</translation>
+    </message>
+    <message>
+        <source>%1 (compute capability %2)</source>
+        <translation>%1（運算能力 %2）</translation>
+    </message>
+    <message>
+        <source>TensorFlow will not use the %1.</source>
+        <translation>TensorFlow 不會使用 %1。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 needs CUDA %2, and PTX JIT needs the driver CUDA %2 shipped with, %3 or newer on %4; yours is %5.</source>
+        <translation>TensorFlow %1 需要 CUDA %2，而 PTX JIT 需要 CUDA %2 隨附的驅動程式，即 %4 上的 %3 或更新版本；你的是 %5。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 needs CUDA %2, which needs driver %3 or newer on %4; yours is %5.</source>
+        <translation>TensorFlow %1 需要 CUDA %2，而 CUDA %2 在 %4 上需要 %3 或更新版本的驅動程式；你的是 %5。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 needs CUDA %2; your driver supports CUDA up to %3. It needs driver %4 or newer on %5.</source>
+        <translation>TensorFlow %1 需要 CUDA %2；你的驅動程式最高只支援 CUDA %3。在 %5 上需要 %4 或更新版本的驅動程式。</translation>
+    </message>
+    <message>
+        <source>Install the NVIDIA driver, %1 or newer (TensorFlow %2 needs CUDA %3).</source>
+        <translation>安裝 %1 或更新版本的 NVIDIA 驅動程式（TensorFlow %2 需要 CUDA %3）。</translation>
+    </message>
+    <message>
+        <source>Update the NVIDIA driver to %1 or newer.</source>
+        <translation>將 NVIDIA 驅動程式更新到 %1 或更新版本。</translation>
+    </message>
+    <message>
+        <source>Install CUDA %1 (TensorFlow %2 opens %3).</source>
+        <translation>安裝 CUDA %1（TensorFlow %2 會載入 %3）。</translation>
+    </message>
+    <message>
+        <source>Install cuDNN %1 (TensorFlow %2 opens %3).</source>
+        <translation>安裝 cuDNN %1（TensorFlow %2 會載入 %3）。</translation>
+    </message>
+    <message>
+        <source>Install the Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 (x64); TensorFlow needs msvcp140.dll.</source>
+        <translation>安裝 Microsoft Visual C++ 可轉散發套件（Visual Studio 2015-2022，x64）；TensorFlow 需要 msvcp140.dll。</translation>
+    </message>
+    <message>
+        <source>Install WSL2 with a Linux distribution (wsl --install) and run tfsetup inside it: TensorFlow %1 uses the GPU there, while native Windows GPU support ended with TensorFlow %2.</source>
+        <translation>安裝 WSL2 和一個 Linux 發行版（wsl --install），然後在其中執行 tfsetup：TensorFlow %1 在那裡可以使用 GPU，而原生 Windows 上的 GPU 支援止於 TensorFlow %2。</translation>
+    </message>
+    <message>
+        <source>Install AMD ROCm for your GPU first; AMD lists which Radeon and Instinct GPUs each ROCm release supports.</source>
+        <translation>請先為你的 GPU 安裝 AMD ROCm；AMD 官方列出了每個 ROCm 版本支援哪些 Radeon 和 Instinct GPU。</translation>
+    </message>
+    <message>
+        <source>Prepare the %1 route (%2).</source>
+        <translation>準備 %1 路線（%2）。</translation>
+    </message>
+    <message>
+        <source>The %1 route is offered as an experiment: tfsetup cannot confirm that it supports your GPU.</source>
+        <translation>%1 路線屬於實驗性選項：tfsetup 無法確認它是否支援你的 GPU。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1&apos;s tested configuration runs natively on your %2.</source>
+        <translation>TensorFlow %1 的官方測試組態可以在你的 %2 上原生執行。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 uses your GPU through the %2 route.</source>
+        <translation>TensorFlow %1 透過 %2 路線使用你的 GPU。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 runs on your %2 inside WSL2; native Windows GPU support ended with TensorFlow %3.</source>
+        <translation>TensorFlow %1 在 WSL2 中使用你的 %2 執行；原生 Windows 上的 GPU 支援止於 TensorFlow %3。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 can use your %2 only through PTX JIT: slow first start.</source>
+        <translation>TensorFlow %1 只能透過 PTX JIT 使用你的 %2：第一次啟動會比較慢。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 runs on the CPU.</source>
+        <translation>TensorFlow %1 在 CPU 上執行。</translation>
+    </message>
+    <message>
+        <source>No GPU route fits this machine, so TensorFlow %1 runs on the CPU.</source>
+        <translation>沒有適合本機的 GPU 路線，因此 TensorFlow %1 將在 CPU 上執行。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on the experimental %2 route.</source>
+        <translation>TensorFlow %1，使用實驗性的 %2 路線。</translation>
+    </message>
+    <message>
+        <source>CUDA %1 and cuDNN %2 come as pip packages, so only the NVIDIA driver (%3 or newer) must be installed.</source>
+        <translation>CUDA %1 和 cuDNN %2 以 pip 套件的形式提供，所以只需要安裝 NVIDIA 驅動程式（%3 或更新版本）。</translation>
+    </message>
+    <message>
+        <source>It needs CUDA %1, cuDNN %2 and driver %3 or newer.</source>
+        <translation>它需要 CUDA %1、cuDNN %2 以及 %3 或更新版本的驅動程式。</translation>
+    </message>
+    <message>
+        <source>It uses the installed Python %1.</source>
+        <translation>它使用已安裝的 Python %1。</translation>
+    </message>
+    <message>
+        <source>It needs Python %1, which tfsetup installs.</source>
+        <translation>它需要 Python %1，tfsetup 會幫你安裝。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 is newer and listed as an alternative, but the catalog could not confirm all of its facts.</source>
+        <translation>TensorFlow %1 版本更新，已列為備選方案，但目錄無法確認它的全部資訊。</translation>
+    </message>
+    <message>
+        <source>The hardware report does not name the operating system; the plan assumes Linux. Give --os to choose.</source>
+        <translation>硬體報告中沒有註明作業系統；本方案假定為 Linux。可以用 --os 指定。</translation>
+    </message>
+    <message>
+        <source>The catalog has no TensorFlow release %1 for this machine&apos;s routes.</source>
+        <translation>目錄中沒有適用於本機可用路線的 TensorFlow %1 版本。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow release in the catalog can use your %1 here; the rejected combinations say why.</source>
+        <translation>目錄中沒有哪個 TensorFlow 版本能在這裡使用你的 %1；被排除的組合中說明了原因。</translation>
+    </message>
+    <message>
+        <source>Official TensorFlow packages need a processor with AVX. Use a newer computer or a hosted notebook service.</source>
+        <translation>官方 TensorFlow 安裝套件需要支援 AVX 的處理器。請換一台較新的電腦，或使用雲端 Notebook 服務。</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <comment>joins processor architectures: x86_64 or arm64</comment>
+        <translation> 或 </translation>
+    </message>
+</context>
+<context>
+    <name>SourceCatalog</name>
+    <message>
+        <source>The sources catalog %1 cannot be read. Reinstall tfsetup.</source>
+        <translation>無法讀取來源目錄 %1。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The sources catalog is not valid JSON. Reinstall tfsetup.</source>
+        <translation>來源目錄不是有效的 JSON。請重新安裝 tfsetup。</translation>
+    </message>
+</context>
+<context>
+    <name>SystemView</name>
+    <message>
+        <source>Cannot read the environment file %1. Check the path and that it is readable.</source>
+        <translation>無法讀取環境檔案 %1。請檢查路徑以及該檔案是否可讀。</translation>
+    </message>
+    <message>
+        <source>Line %1 of the environment file %2 is not KEY=VALUE. Fix or remove that line.</source>
+        <translation>環境檔案 %2 的第 %1 行不是 KEY=VALUE 格式。請修正或刪除該行。</translation>
+    </message>
+    <message>
+        <source>The folder %1 given as the system root does not exist. Give an existing folder.</source>
+        <translation>作為系統根目錄指定的資料夾 %1 不存在。請指定一個已存在的資料夾。</translation>
+    </message>
+</context>
+<context>
+    <name>TfLogReader</name>
+    <message>
+        <source>The list of TensorFlow log messages (%1) cannot be read. Reinstall tfsetup.</source>
+        <translation>無法讀取 TensorFlow 日誌訊息清單（%1）。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The list of TensorFlow log messages is damaged. Reinstall tfsetup.</source>
+        <translation>TensorFlow 日誌訊息清單已損壞。請重新安裝 tfsetup。</translation>
+    </message>
+</context>
+<context>
+    <name>VerifyReport</name>
+    <message>
+        <source>The library probe tfsetup-probe is not next to tfsetup (%1). Reinstall tfsetup.</source>
+        <translation>函式庫探測程式 tfsetup-probe 不在 tfsetup 旁邊（%1）。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>tfsetup cannot write to the temporary folder; free some disk space.</source>
+        <translation>tfsetup 無法寫入暫存資料夾；請釋放一些磁碟空間。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s launcher %1 could not be started: %2. Run tfsetup repair to rewrite it.</source>
+        <translation>無法啟動該環境的啟動指令碼 %1：%2。請執行 tfsetup repair 重新生成它。</translation>
+    </message>
+    <message>
+        <source>Loading the GPU libraries did not finish in time%1.</source>
+        <translation>載入 GPU 函式庫未能在規定時間內完成%1。</translation>
+    </message>
+    <message>
+        <source>Loading %1 crashed the library probe: that file is damaged or not a genuine NVIDIA library. Run tfsetup repair.</source>
+        <translation>載入 %1 時函式庫探測程式崩潰了：該檔案已損壞，或者不是真正的 NVIDIA 函式庫。請執行 tfsetup repair。</translation>
+    </message>
+    <message>
+        <source>The library probe gave no report (exit code %1).</source>
+        <translation>函式庫探測程式沒有給出報告（結束代碼 %1）。</translation>
+    </message>
+    <message>
+        <source>Load the GPU libraries</source>
+        <translation>載入 GPU 函式庫</translation>
+    </message>
+    <message>
+        <source>%1 of %2 libraries loaded</source>
+        <translation>已載入 %1 / %2 個函式庫</translation>
+    </message>
+    <message>
+        <source>TensorFlow itself found working libraries, so this only matters to other programs that use this library path.</source>
+        <translation>TensorFlow 本身找到了可用的函式庫，所以這只會影響使用此函式庫路徑的其他程式。</translation>
+    </message>
+    <message>
+        <source>The environment works: TensorFlow ran on the expected device.</source>
+        <translation>環境工作正常：TensorFlow 在預期的裝置上執行。</translation>
+    </message>
+    <message>
+        <source>Verification failed at &quot;%1&quot;. Details: tfsetup verify --json.</source>
+        <translation>驗證在「%1」這一步失敗。詳細資訊：tfsetup verify --json。</translation>
+    </message>
+</context>
+<context>
+    <name>VersionParsers</name>
+    <message>
+        <source>Could not read the version from %1. The file may be damaged or from an unsupported release; reinstall that component if the setup needs it.</source>
+        <translation>無法從 %1 讀取版本號。該檔案可能已損壞，或來自不受支援的版本；如果安裝需要該元件，請重新安裝它。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Doctor</name>
+    <message>
+        <source>ERROR</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <source>WARNING</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>INFO</source>
+        <translation>資訊</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系統</translation>
+    </message>
+    <message>
+        <source>Processor</source>
+        <translation>處理器</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver</source>
+        <translation>NVIDIA 驅動程式</translation>
+    </message>
+    <message>
+        <source>CUDA toolkits</source>
+        <translation>CUDA 工具包</translation>
+    </message>
+    <message>
+        <source>cuDNN</source>
+        <translation>cuDNN</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>環境</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>TensorFlow</source>
+        <translation>TensorFlow</translation>
+    </message>
+    <message>
+        <source>No problems found.</source>
+        <translation>未發現問題。</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本機</translation>
+    </message>
+    <message>
+        <source>Findings: %1 errors, %2 warnings, %3 notes</source>
+        <translation>發現的問題：%1 個錯誤，%2 個警告，%3 條提示</translation>
+    </message>
+    <message>
+        <source>Cannot write the report to %1. Choose a folder you can write to.</source>
+        <translation>無法把報告寫入 %1。請選擇一個你有寫入權限的資料夾。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU was found, so TensorFlow will run on the CPU.</source>
+        <translation>沒有找到 NVIDIA GPU，因此 TensorFlow 將在 CPU 上執行。</translation>
+    </message>
+    <message>
+        <source>Nothing to do for CPU work. For GPU work you need a machine with an NVIDIA GPU (or a cloud notebook).</source>
+        <translation>如果只在 CPU 上執行，無需任何操作。要在 GPU 上執行，你需要一台裝有 NVIDIA GPU 的電腦（或雲端 Notebook）。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA GPU %1 was found, but no working NVIDIA driver.</source>
+        <translation>找到了 NVIDIA GPU %1，但沒有找到可用的 NVIDIA 驅動程式。</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver %1 is older than %2, the oldest that runs CUDA %3, which TensorFlow %4 uses.</source>
+        <translation>NVIDIA 驅動程式 %1 版本過舊：TensorFlow %4 使用的 CUDA %3 至少需要 %2 版驅動程式。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 never uses the GPU on native Windows: GPU support ended with TensorFlow %2. Installing CUDA or cuDNN will not change that.</source>
+        <translation>TensorFlow %1 在原生 Windows 上從不使用 GPU：GPU 支援止於 TensorFlow %2。安裝 CUDA 或 cuDNN 也不會改變這一點。</translation>
+    </message>
+    <message>
+        <source>Use TensorFlow %1 with Python up to the version it supports, or run a newer TensorFlow inside WSL2 (tfsetup plan --route wsl2).</source>
+        <translation>請使用 TensorFlow %1 並搭配它所支援的 Python 版本（不要更高），或在 WSL2 中執行更新的 TensorFlow（tfsetup plan --route wsl2）。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s Python %1 is outside the range TensorFlow %2 supports (%3).</source>
+        <translation>該環境的 Python %1 不在 TensorFlow %2 支援的範圍內（%3）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 is built with CUDA %2, but the CUDA toolkits here are %3.</source>
+        <translation>TensorFlow %1 是用 CUDA %2 建置的，但這裡的 CUDA 工具包是 %3。</translation>
+    </message>
+    <message>
+        <source>%1 CUDA toolkits are installed (%2); the order of their folders on the search path decides which libraries load.</source>
+        <translation>已安裝 %1 個 CUDA 工具包（%2）；它們的資料夾在搜尋路徑中的順序決定了會載入哪些函式庫。</translation>
+    </message>
+    <message>
+        <source>Nothing to do unless another finding names a library from the wrong toolkit. tfsetup&apos;s launchers put the right folder first.</source>
+        <translation>無需處理，除非其他發現的問題指出某個函式庫來自錯誤的工具包。tfsetup 的啟動指令碼會把正確的資料夾放在最前面。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 needs CUDA %2 (%3), but only another CUDA&apos;s runtime is on the search path (%4).</source>
+        <translation>TensorFlow %1 需要 CUDA %2（%3），但搜尋路徑中只有其他版本 CUDA 的執行階段函式庫（%4）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 cannot load %2 of the CUDA %3 libraries it needs (%4), so it will run on the CPU.</source>
+        <translation>TensorFlow %1 無法載入它所需的 CUDA %3 函式庫中的 %2 個（%4），因此將在 CPU 上執行。</translation>
+    </message>
+    <message>
+        <source>Install CUDA %1 (tfsetup can fetch the official files) or let tfsetup repair the environment.</source>
+        <translation>安裝 CUDA %1（tfsetup 可以取得官方檔案），或讓 tfsetup 修復該環境。</translation>
+    </message>
+    <message>
+        <source>The files exist but their folder is not searched: put it on %1 before other CUDA folders, or start Python through tfsetup&apos;s launcher, which does that.</source>
+        <translation>這些檔案存在，但它們所在的資料夾不在搜尋範圍內：請把它加到 %1 中，並放在其他 CUDA 資料夾之前；或者透過 tfsetup 的啟動指令碼啟動 Python，它會自動完成這一步。</translation>
+    </message>
+    <message>
+        <source>cuDNN (%1) is installed at %2, but that folder is not on the search path, so TensorFlow cannot load it.</source>
+        <translation>cuDNN（%1）安裝在 %2，但該資料夾不在搜尋路徑中，因此 TensorFlow 無法載入它。</translation>
+    </message>
+    <message>
+        <source>Put %1 on %2, or start Python through tfsetup&apos;s launcher.</source>
+        <translation>把 %1 新增到 %2 中，或透過 tfsetup 的啟動指令碼啟動 Python。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 needs cuDNN %2 (%3), but only another cuDNN major version is on the search path (%4).</source>
+        <translation>TensorFlow %1 需要 cuDNN %2（%3），但搜尋路徑中只有其他主版本的 cuDNN（%4）。</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 (%2) is not installed, so TensorFlow %3 will run on the CPU.</source>
+        <translation>沒有安裝 cuDNN %1（%2），因此 TensorFlow %3 將在 CPU 上執行。</translation>
+    </message>
+    <message>
+        <source>Install cuDNN %1 for CUDA %2 (tfsetup can fetch the official archive) or let tfsetup repair the environment.</source>
+        <translation>安裝適用於 CUDA %2 的 cuDNN %1（tfsetup 可以取得官方壓縮檔），或讓 tfsetup 修復該環境。</translation>
+    </message>
+    <message>
+        <source>The cuDNN at %1 is incomplete: %2 of its parts are missing (%3), so convolutions fail even though cuDNN loads.</source>
+        <translation>%1 處的 cuDNN 不完整：缺少 %2 個元件（%3），因此即使 cuDNN 能夠載入，卷積運算也會失敗。</translation>
+    </message>
+    <message>
+        <source>Copy every file of the cuDNN archive&apos;s %1 folder next to %2, not only %3, or let tfsetup repair the environment.</source>
+        <translation>請把 cuDNN 壓縮檔中 %1 資料夾裡的所有檔案都複製到 %2 旁邊，而不只是 %3；或者讓 tfsetup 修復該環境。</translation>
+    </message>
+    <message>
+        <source>%1 copies of %2 are on the search path; only the first, %3, is ever loaded.</source>
+        <translation>搜尋路徑上有 %1 份 %2；只有第一份（%3）會被載入。</translation>
+    </message>
+    <message>
+        <source>Keep one copy: delete copies you put into System32 or other folders by hand, and order %1 so the toolkit TensorFlow needs comes first.</source>
+        <translation>只保留一份副本：刪除你手動放到 System32 或其他資料夾中的副本，並調整 %1 的順序，讓 TensorFlow 需要的工具包排在最前面。</translation>
+    </message>
+    <message>
+        <source>The path %1 contains non-ASCII characters; some Python packages and CUDA tools fail on such paths.</source>
+        <translation>路徑 %1 含有非 ASCII 字元；某些 Python 套件和 CUDA 工具在這類路徑上會出錯。</translation>
+    </message>
+    <message>
+        <source>Create the environment in a folder whose path has only English letters, digits and no spaces, e.g. C:\tf or ~/tf.</source>
+        <translation>請在路徑中只含英文字母和數字、且沒有空格的資料夾中建立環境，例如 C:\tf 或 ~/tf。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s path is %1 characters long and Windows long paths are off: files deep inside TensorFlow may exceed Windows&apos; %2-character limit and fail to install or load.</source>
+        <translation>該環境的路徑長度為 %1 個字元，而 Windows 長路徑支援未開啟：TensorFlow 內部很深的檔案可能超過 Windows 的 %2 個字元限制，導致安裝或載入失敗。</translation>
+    </message>
+    <message>
+        <source>Use a short folder such as C:\tf, or enable long paths (LongPathsEnabled = 1) as an administrator.</source>
+        <translation>請使用較短的資料夾，例如 C:\tf，或以管理員身份啟用長路徑（LongPathsEnabled = 1）。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel &quot;%1&quot; starts %2, which no longer exists; notebooks with this kernel do not start.</source>
+        <translation>Jupyter 核心「%1」啟動的是 %2，但它已不存在；使用此核心的 notebook 無法啟動。</translation>
+    </message>
+    <message>
+        <source>Remove the kernel (jupyter kernelspec remove %1) or let tfsetup rewrite it for your environment.</source>
+        <translation>請刪除該核心（jupyter kernelspec remove %1），或讓 tfsetup 為你的環境重寫它。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel &quot;%1&quot; runs a different environment than the terminal: a package or library that works in one may be missing in the other.</source>
+        <translation>Jupyter 核心「%1」執行的環境與終端機中的不同：在一邊能用的套件或函式庫，在另一邊可能缺失。</translation>
+    </message>
+    <message>
+        <source>Pick the kernel of the environment you installed TensorFlow in (Kernel &gt; Change kernel), and run the doctor with --env on it.</source>
+        <translation>選擇你安裝了 TensorFlow 的那個環境的核心（Kernel &gt; Change kernel），並對該環境加上 --env 執行 doctor。</translation>
+    </message>
+    <message>
+        <source>Jupyter kernels exist, but none runs the environment %1: notebooks will not see its TensorFlow.</source>
+        <translation>已有 Jupyter 核心，但沒有一個執行的是環境 %1：Notebook 將看不到其中的 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>Let tfsetup write a kernel for this environment, or run &quot;python -m ipykernel install --user&quot; with the environment&apos;s Python.</source>
+        <translation>讓 tfsetup 為此環境寫入一個核心，或用該環境的 Python 執行 &quot;python -m ipykernel install --user&quot;。</translation>
+    </message>
+    <message>
+        <source>Nothing to do.</source>
+        <translation>無需處理。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not load some CUDA libraries, so it runs on the CPU.</source>
+        <translation>TensorFlow 無法載入部分 CUDA 函式庫，因此它在 CPU 上執行。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not load the CUDA library %1, so it runs on the CPU.</source>
+        <translation>TensorFlow 無法載入 CUDA 函式庫 %1，因此在 CPU 上執行。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not load the cuDNN library %1, so it runs on the CPU.</source>
+        <translation>TensorFlow 無法載入 cuDNN 函式庫 %1，因此在 CPU 上執行。</translation>
+    </message>
+    <message>
+        <source>TensorFlow loaded cuDNN %1 but was built with cuDNN %2; it needs the same major version and an equal or newer minor version.</source>
+        <translation>TensorFlow 載入了 cuDNN %1，但它是用 cuDNN %2 建置的；它需要相同的主版本號，以及相同或更高的次版本號。</translation>
+    </message>
+    <message>
+        <source>The cuDNN found is not the version this TensorFlow was built with.</source>
+        <translation>找到的 cuDNN 不是建置此 TensorFlow 時使用的版本。</translation>
+    </message>
+    <message>
+        <source>The CUDA installed is not the version this TensorFlow was built with.</source>
+        <translation>已安裝的 CUDA 不是建置此 TensorFlow 時所用的版本。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is too old for the CUDA version TensorFlow uses.</source>
+        <translation>NVIDIA 驅動程式版本過舊，不支援 TensorFlow 所用的 CUDA 版本。</translation>
+    </message>
+    <message>
+        <source>TensorFlow found no usable NVIDIA GPU: the driver is missing or not running, or there is no NVIDIA GPU.</source>
+        <translation>TensorFlow 沒有找到可用的 NVIDIA GPU：驅動程式缺失或沒有執行，或者沒有 NVIDIA GPU。</translation>
+    </message>
+    <message>
+        <source>pip found no TensorFlow for this Python version (%1).</source>
+        <translation>pip 沒有找到適用於此 Python 版本（%1）的 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>This TensorFlow has no ready-made GPU code for compute capability %1; the driver compiles it on first use, which can take 30 minutes or more.</source>
+        <translation>此 TensorFlow 沒有為運算能力 %1 預先編譯好的 GPU 程式碼；驅動程式會在首次使用時編譯，這可能需要 30 分鐘或更久。</translation>
+    </message>
+    <message>
+        <source>TensorFlow ignores this GPU: its compute capability %1 is below the %2 this TensorFlow needs.</source>
+        <translation>TensorFlow 忽略了這個 GPU：它的運算能力 %1 低於此 TensorFlow 所需的 %2。</translation>
+    </message>
+    <message>
+        <source>This processor lacks the %1 instructions the official TensorFlow builds use, so TensorFlow stops as soon as it is imported.</source>
+        <translation>此處理器不支援官方 TensorFlow 版本所用的 %1 指令，因此 TensorFlow 一匯入就會結束。</translation>
+    </message>
+    <message>
+        <source>Windows could not load TensorFlow&apos;s native module: the Microsoft Visual C++ runtime (%1) is missing.</source>
+        <translation>Windows 無法載入 TensorFlow 的原生模組：缺少 Microsoft Visual C++ 執行階段函式庫（%1）。</translation>
+    </message>
+    <message>
+        <source>The GPU ran out of memory.</source>
+        <translation>GPU 顯示記憶體不足。</translation>
+    </message>
+    <message>
+        <source>TensorFlow created a GPU device: the GPU is in use.</source>
+        <translation>TensorFlow 已建立 GPU 裝置：GPU 正在使用中。</translation>
+    </message>
+    <message>
+        <source>TensorFlow reported a problem (%1).</source>
+        <translation>TensorFlow 報告了一個問題（%1）。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup doctor --env DIR&quot; on the environment to see where %1 is expected and which copies exist, then let tfsetup repair it. Do not download single DLL files from websites.</source>
+        <translation>請對該環境執行 &quot;tfsetup doctor --env DIR&quot;，檢視 %1 應該位於何處以及現有哪些副本，然後讓 tfsetup 修復它。不要從網站下載單個 DLL 檔案。</translation>
+    </message>
+    <message>
+        <source>Install the cuDNN version listed for this TensorFlow (tfsetup plan shows it) and remove older cuDNN copies that come first on the search path.</source>
+        <translation>安裝此 TensorFlow 對應的 cuDNN 版本（tfsetup plan 會顯示），並刪除搜尋路徑上排在前面的舊版 cuDNN 副本。</translation>
+    </message>
+    <message>
+        <source>Install the CUDA version this TensorFlow was built with, or choose a TensorFlow that matches the CUDA you have (tfsetup plan).</source>
+        <translation>請安裝建置此 TensorFlow 時所用的 CUDA 版本，或選擇與你現有 CUDA 相符的 TensorFlow（tfsetup plan）。</translation>
+    </message>
+    <message>
+        <source>Install or update the NVIDIA driver from nvidia.com (or your Linux distribution&apos;s driver package), restart, and check that nvidia-smi lists the GPU.</source>
+        <translation>請從 nvidia.com（或你的 Linux 發行版的驅動程式套件）安裝或更新 NVIDIA 驅動程式，重新啟動後檢查 nvidia-smi 是否列出了該 GPU。</translation>
+    </message>
+    <message>
+        <source>Create the environment with a Python version this TensorFlow supports (tfsetup plan lists them).</source>
+        <translation>使用此 TensorFlow 支援的 Python 版本建立環境（tfsetup plan 會列出）。</translation>
+    </message>
+    <message>
+        <source>Wait for the first run to finish once: later runs reuse the compiled code. Or choose a TensorFlow built for this GPU (tfsetup plan).</source>
+        <translation>請耐心等第一次執行完成：之後的執行會重複使用已編譯的程式碼。或者選擇為這個 GPU 建置的 TensorFlow（tfsetup plan）。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup plan&quot; to choose a TensorFlow and route that work on this machine.</source>
+        <translation>請執行 &quot;tfsetup plan&quot;，選擇能在本機上執行的 TensorFlow 版本和路線。</translation>
+    </message>
+    <message>
+        <source>Install the latest Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 (x64) from microsoft.com, then start a new terminal.</source>
+        <translation>從 microsoft.com 安裝最新的 Microsoft Visual C++ 可轉散發套件（Visual Studio 2015-2022，x64），然後開啟一個新的終端機。</translation>
+    </message>
+    <message>
+        <source>Use a smaller batch size, close other programs using the GPU (nvidia-smi lists them), or set TF_FORCE_GPU_ALLOW_GROWTH=true so TensorFlow takes memory only as needed.</source>
+        <translation>請減小批次大小（batch size），關閉其他正在使用 GPU 的程式（nvidia-smi 會列出它們），或設定 TF_FORCE_GPU_ALLOW_GROWTH=true，讓 TensorFlow 按需佔用顯示記憶體。</translation>
+    </message>
+    <message>
+        <source>TensorRT is an optional NVIDIA inference library; TensorFlow works on the GPU without it. This message is harmless.</source>
+        <translation>TensorRT 是 NVIDIA 的一個可選推論函式庫；沒有它，TensorFlow 也能在 GPU 上執行。此訊息無害。</translation>
+    </message>
+    <message>
+        <source>TensorFlow&apos;s own note that a missing CUDA runtime does not matter on a machine without a GPU. Harmless by itself.</source>
+        <translation>這是 TensorFlow 自己的提示：在沒有 GPU 的電腦上，缺少 CUDA 執行階段函式庫並不要緊。本身無害。</translation>
+    </message>
+    <message>
+        <source>A notice about optional CPU instructions (AVX2, FMA, …) TensorFlow could use with a custom build. Harmless.</source>
+        <translation>這是一條關於可選 CPU 指令（AVX2、FMA 等）的提示，TensorFlow 在自行編譯的版本中可以使用這些指令。無需理會。</translation>
+    </message>
+    <message>
+        <source>A notice that oneDNN speed-ups are on; results may differ in the last digits. Harmless.</source>
+        <translation>這是 oneDNN 加速已開啟的提示；計算結果的最後幾位數字可能略有不同。無害。</translation>
+    </message>
+    <message>
+        <source>The firmware or kernel does not say which NUMA node the GPU sits on, so TensorFlow assumes node 0. Harmless on a desktop or laptop.</source>
+        <translation>韌體或核心沒有說明 GPU 位於哪個 NUMA 節點，因此 TensorFlow 假定為節點 0。在桌上型或筆記型電腦上無害。</translation>
+    </message>
+    <message>
+        <source>Two parts of TensorFlow registered the same CUDA plugin; the second is ignored. Harmless, the GPU still works.</source>
+        <translation>TensorFlow 的兩個部分註冊了同一個 CUDA 外掛；第二個會被忽略。無需理會，GPU 仍然可以正常工作。</translation>
+    </message>
+    <message>
+        <source>TensorFlow looked for a GPU and CUDA libraries; this environment is meant to run on the CPU, so these messages are expected and harmless.</source>
+        <translation>TensorFlow 尋找了 GPU 和 CUDA 函式庫；此環境本來就是在 CPU 上執行的，因此出現這些訊息是正常的，無害。</translation>
+    </message>
+    <message>
+        <source>A harmless notice.</source>
+        <translation>無害的提示。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Downloader</name>
+    <message>
+        <source>The download of %1 is missing its address, its checksum or its destination.</source>
+        <translation>%1 的下載任務缺少網址、校驗和或儲存位置。</translation>
+    </message>
+    <message>
+        <source>The download was cancelled.</source>
+        <translation>下載已取消。</translation>
+    </message>
+    <message>
+        <source>The download of %1 was stopped. What arrived is kept; starting it again resumes it.</source>
+        <translation>%1 的下載已停止。已下載的部分會保留，再次開始即可繼續下載。</translation>
+    </message>
+    <message>
+        <source>The disk is full while saving %1. Free some space (it needs %2 MB) or choose another folder, then try again; the download resumes.</source>
+        <translation>儲存 %1 時磁碟已滿。請釋放一些空間（需要 %2 MB）或選擇其他資料夾，然後重試；下載會從中斷處繼續。</translation>
+    </message>
+    <message>
+        <source>You may not write to the folder of %1. Choose a folder in your own user folder.</source>
+        <translation>你沒有權限寫入 %1 所在的資料夾。請選擇你自己使用者資料夾中的某個位置。</translation>
+    </message>
+    <message>
+        <source>Saving %1 failed. Check the disk and the folder&apos;s permissions.</source>
+        <translation>儲存 %1 失敗。請檢查磁碟以及該資料夾的權限。</translation>
+    </message>
+    <message>
+        <source>%1 does not match its official %2 checksum, so it was not used. The bad file was set aside as %3. Try again later or another mirror; if it keeps happening, something between you and the server changes the file.</source>
+        <translation>%1 與官方 %2 校驗和不符，因此沒有使用。損壞的檔案已另存為 %3。請稍後重試或換一個鏡像站；如果問題反覆出現，說明你和伺服器之間有某個環節修改了檔案。</translation>
+    </message>
+    <message>
+        <source>%1 is not on the server (404 Not Found). The mirror may be incomplete; try another mirror.</source>
+        <translation>伺服器上沒有 %1（404 Not Found）。該鏡像站可能不完整；請換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s name could not be resolved while fetching %1. Check the internet connection or the proxy setting.</source>
+        <translation>下載 %1 時無法解析伺服器名稱。請檢查網路連線或代理設定。</translation>
+    </message>
+    <message>
+        <source>Could not connect to the server for %1. Check the internet connection, the proxy, or try a mirror.</source>
+        <translation>無法連線到 %1 所在的伺服器。請檢查網路連線和代理，或換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate for %1 could not be verified, so nothing was downloaded. A lab or company proxy may need its certificate added (CA bundle setting).</source>
+        <translation>無法驗證伺服器為 %1 提供的憑證，因此沒有下載任何內容。如果你在實驗室或公司網路中透過代理上網，可能需要新增該代理的憑證（CA 憑證組合設定）。</translation>
+    </message>
+    <message>
+        <source>The server tried to send %1 over an unencrypted connection; that was refused.</source>
+        <translation>伺服器試圖透過未加密的連線傳送 %1，已被拒絕。</translation>
+    </message>
+    <message>
+        <source>The connection kept stalling or dropping while fetching %1. What arrived is kept; try again to resume.</source>
+        <translation>下載 %1 時連線反覆停滯或中斷。已下載的部分會保留，重試即可繼續下載。</translation>
+    </message>
+    <message>
+        <source>The server sent a web page instead of %1 (often a login or error page). Try another mirror.</source>
+        <translation>伺服器傳回的是網頁而不是 %1（通常是登入頁或錯誤頁）。請換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s %1 has a different size than the official one. Try another mirror.</source>
+        <translation>伺服器上的 %1 與官方檔案的大小不同。請換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>%1 could not be downloaded from any mirror.</source>
+        <translation>無法從任何鏡像站下載 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Installer</name>
+    <message>
+        <source>Checking the downloaded files</source>
+        <translation>正在檢查已下載的檔案</translation>
+    </message>
+    <message>
+        <source>Unpacking CUDA and cuDNN</source>
+        <translation>正在解壓縮 CUDA 和 cuDNN</translation>
+    </message>
+    <message>
+        <source>Putting the libraries in place</source>
+        <translation>正在放置函式庫檔案</translation>
+    </message>
+    <message>
+        <source>Creating the Python environment</source>
+        <translation>正在建立 Python 環境</translation>
+    </message>
+    <message>
+        <source>Installing TensorFlow with pip</source>
+        <translation>正在用 pip 安裝 TensorFlow</translation>
+    </message>
+    <message>
+        <source>Writing the launchers</source>
+        <translation>正在寫入啟動指令碼</translation>
+    </message>
+    <message>
+        <source>Writing the environment record</source>
+        <translation>正在寫入環境記錄</translation>
+    </message>
+    <message>
+        <source>Verifying every file</source>
+        <translation>正在驗證每個檔案</translation>
+    </message>
+    <message>
+        <source>Switching to the new environment</source>
+        <translation>正在切換到新環境</translation>
+    </message>
+    <message>
+        <source>Registering the Jupyter kernel and shortcut</source>
+        <translation>正在註冊 Jupyter 核心和捷徑</translation>
+    </message>
+    <message>
+        <source>Choose a folder and an environment name without slashes, not starting with a dot.</source>
+        <translation>請選擇一個資料夾，以及不含斜槓、不以點開頭的環境名稱。</translation>
+    </message>
+    <message>
+        <source>The install folder %1 cannot be used.</source>
+        <translation>無法使用安裝資料夾 %1。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 (%2)</source>
+        <translation>TensorFlow %1（%2）</translation>
+    </message>
+    <message>
+        <source>The folder %1 already exists and was not made by tfsetup. Choose another environment name, or move that folder away.</source>
+        <translation>資料夾 %1 已存在，且不是由 tfsetup 建立的。請換一個環境名稱，或把該資料夾移走。</translation>
+    </message>
+    <message>
+        <source>The downloaded file %1 is missing or no longer matches its checksum. Download it again.</source>
+        <translation>下載的檔案 %1 缺失，或已與其校驗和不符。請重新下載。</translation>
+    </message>
+    <message>
+        <source>Two of NVIDIA&apos;s archives contain %1. The downloaded archives do not belong together; plan again.</source>
+        <translation>NVIDIA 的兩個壓縮檔中都包含 %1。下載的壓縮檔不屬於同一套；請重新制定方案。</translation>
+    </message>
+    <message>
+        <source>The cuDNN archive %1 lacks files that must be installed together (%2). Download the complete archive from NVIDIA again.</source>
+        <translation>cuDNN 壓縮檔 %1 缺少必須一起安裝的檔案（%2）。請重新從 NVIDIA 下載完整的壓縮檔。</translation>
+    </message>
+    <message>
+        <source>Python could not create the environment. On Debian and Ubuntu install the package python3-venv; on Windows repair the Python installation.</source>
+        <translation>Python 無法建立環境。在 Debian 和 Ubuntu 上請安裝 python3-venv 套件；在 Windows 上請修復 Python 安裝。</translation>
+    </message>
+    <message>
+        <source>A package from the mirror does not match the hash in the lab&apos;s lock file. The mirror serves different files: ask the lab administrator.</source>
+        <translation>鏡像站中的某個套件與實驗室鎖定檔案中的雜湊值不符。該鏡像站提供的檔案不同：請聯絡實驗室管理員。</translation>
+    </message>
+    <message>
+        <source>pip could not install TensorFlow. The log shows pip&apos;s own words; check the mirror address and the network, then try again.</source>
+        <translation>pip 無法安裝 TensorFlow。日誌中有 pip 自己的輸出；請檢查鏡像站網址和網路，然後重試。</translation>
+    </message>
+    <message>
+        <source>A file changed between unpacking and checking. The disk may be failing or another program (an antivirus) altered it; try again.</source>
+        <translation>有檔案在解壓縮後、校驗前發生了變化。可能是磁碟出現故障，或有其他程式（如防毒軟體）修改了它；請重試。</translation>
+    </message>
+    <message>
+        <source>The environment %1 is in use. Close every program started from it (Python, Jupyter, shells) and install again.</source>
+        <translation>環境 %1 正在使用中。請關閉從該環境啟動的所有程式（Python、Jupyter、命令列視窗），然後重新安裝。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel could not be registered in %1. Start Jupyter with start-jupyter instead.</source>
+        <translation>無法在 %1 中註冊 Jupyter 核心。請改用 start-jupyter 啟動 Jupyter。</translation>
+    </message>
+    <message>
+        <source>The menu entry could not be written to %1.</source>
+        <translation>無法將選單項目寫入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Repairer</name>
+    <message>
+        <source>Checking every installed file</source>
+        <translation>正在檢查每個已安裝的檔案</translation>
+    </message>
+    <message>
+        <source>Getting the damaged files&apos; archives</source>
+        <translation>正在取得損壞檔案所在的壓縮檔</translation>
+    </message>
+    <message>
+        <source>Preparing the replacements</source>
+        <translation>正在準備替換檔案</translation>
+    </message>
+    <message>
+        <source>Putting the repaired files in place</source>
+        <translation>正在放置修復後的檔案</translation>
+    </message>
+    <message>
+        <source>Checking the Jupyter kernel</source>
+        <translation>正在檢查 Jupyter 核心</translation>
+    </message>
+    <message>
+        <source>Verifying the environment</source>
+        <translation>正在驗證環境</translation>
+    </message>
+    <message>
+        <source>%1 is not an environment made by tfsetup (it has no environment.json). Choose the environment&apos;s folder, or install a new one.</source>
+        <translation>%1 不是由 tfsetup 建立的環境（其中沒有 environment.json）。請選擇環境所在的資料夾，或安裝一個新環境。</translation>
+    </message>
+    <message>
+        <source>it came from the lab profile: install the profile again</source>
+        <translation>它來自實驗室設定檔：請重新安裝該設定檔</translation>
+    </message>
+    <message>
+        <source>tfsetup does not know where it came from: install the environment again</source>
+        <translation>tfsetup 不知道它的來源：請重新安裝該環境</translation>
+    </message>
+    <message>
+        <source>%1 is needed to repair the environment, but it is not among the earlier downloads and tfsetup does not know where to download it. Put the file in the download folder, or install the environment again.</source>
+        <translation>修復該環境需要 %1，但它不在之前下載的檔案中，tfsetup 也不知道從哪裡下載它。請把該檔案放到下載資料夾中，或重新安裝該環境。</translation>
+    </message>
+    <message>
+        <source>The archive %1 does not hold the file %2 as it was installed. The environment was made from other files; install it again.</source>
+        <translation>壓縮檔 %1 中的檔案 %2 與安裝時的不一樣。該環境是用其他檔案建立的；請重新安裝它。</translation>
+    </message>
+    <message>
+        <source>tfsetup cannot write %1 again for this environment. Install the environment again.</source>
+        <translation>tfsetup 無法為此環境重新寫入 %1。請重新安裝該環境。</translation>
+    </message>
+    <message>
+        <source>A replacement changed between unpacking and checking. The disk may be failing or another program (an antivirus) altered it; repair again.</source>
+        <translation>某個替換檔案在解壓縮和校驗之間發生了變化。可能是磁碟出現故障，或是其他程式（如防毒軟體）修改了它；請再次修復。</translation>
+    </message>
+    <message>
+        <source>%1 is in use. Close every program started from the environment (Python, Jupyter, shells) and repair again.</source>
+        <translation>%1 正在使用中。請關閉從該環境啟動的所有程式（Python、Jupyter、命令列視窗），然後再次修復。</translation>
+    </message>
+    <message>
+        <source>Would register the Jupyter kernel again in %1 (your user&apos;s Jupyter folder).</source>
+        <translation>將在 %1（你的使用者 Jupyter 資料夾）中重新註冊 Jupyter 核心。</translation>
+    </message>
+    <message>
+        <source>Registered the Jupyter kernel again in %1 (your user&apos;s Jupyter folder).</source>
+        <translation>已在 %1（你的使用者 Jupyter 資料夾）中重新註冊 Jupyter 核心。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel could not be registered in %1. Start Jupyter with start-jupyter instead.</source>
+        <translation>無法在 %1 中註冊 Jupyter 核心。請改用 start-jupyter 啟動 Jupyter。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s Jupyter kernel is registered as installed.</source>
+        <translation>該環境的 Jupyter 核心已按安裝時的樣子註冊。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s launchers put its own libraries first. Start Python and Jupyter with start-python and start-jupyter.</source>
+        <translation>環境的啟動指令碼會優先使用環境自帶的函式庫。請用 start-python 和 start-jupyter 啟動 Python 和 Jupyter。</translation>
+    </message>
+    <message>
+        <source>%1 was restored from NVIDIA&apos;s archive.</source>
+        <translation>%1 已從 NVIDIA 的壓縮檔中恢復。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s own %1 is in place and unchanged.</source>
+        <translation>該環境自身的 %1 在原位且未被改動。</translation>
+    </message>
+    <message>
+        <source>%1 is outside the environment; tfsetup does not change system folders. %2</source>
+        <translation>%1 位於環境之外；tfsetup 不會更改系統資料夾。%2</translation>
+    </message>
+    <message>
+        <source>Verified after the repair.</source>
+        <translation>修復後已驗證。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::ChoosePage</name>
+    <message>
+        <source>tfsetup has not looked at your computer yet. Go back one page and let it scan.</source>
+        <translation>tfsetup 還沒有檢查你的電腦。請返回上一頁，讓它進行掃描。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1</source>
+        <translation>TensorFlow %1</translation>
+    </message>
+    <message>
+        <source>Python %1</source>
+        <translation>Python %1</translation>
+    </message>
+    <message>
+        <source>driver update</source>
+        <translation>更新驅動程式</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver</source>
+        <translation>NVIDIA 驅動程式</translation>
+    </message>
+    <message>
+        <source>WSL2</source>
+        <translation>WSL2</translation>
+    </message>
+    <message>
+        <source>CUDA %1</source>
+        <translation>CUDA %1</translation>
+    </message>
+    <message>
+        <source>cuDNN %1</source>
+        <translation>cuDNN %1</translation>
+    </message>
+    <message>
+        <source>Visual C++ runtime</source>
+        <translation>Visual C++ 執行階段函式庫</translation>
+    </message>
+    <message>
+        <source>%1 (recommended)</source>
+        <translation>%1（推薦）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>無</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>無</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Windows, NVIDIA GPU</source>
+        <translation>Windows，NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>Linux, NVIDIA GPU (CUDA from pip)</source>
+        <translation>Linux，NVIDIA GPU（透過 pip 安裝 CUDA）</translation>
+    </message>
+    <message>
+        <source>Linux, NVIDIA GPU (CUDA libraries from NVIDIA)</source>
+        <translation>Linux，NVIDIA GPU（CUDA 函式庫來自 NVIDIA）</translation>
+    </message>
+    <message>
+        <source>WSL2 on Windows, NVIDIA GPU</source>
+        <translation>Windows 上的 WSL2，NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>Processor only (no GPU)</source>
+        <translation>僅處理器（不使用 GPU）</translation>
+    </message>
+    <message>
+        <source>AMD GPU with ROCm (experimental)</source>
+        <translation>AMD GPU，使用 ROCm（實驗性）</translation>
+    </message>
+    <message>
+        <source>DirectX 12 GPU with DirectML (experimental)</source>
+        <translation>支援 DirectX 12 的 GPU，使用 DirectML（實驗性）</translation>
+    </message>
+    <message>
+        <source>Apple GPU with Metal</source>
+        <translation>Apple GPU（Metal）</translation>
+    </message>
+    <message>
+        <source>graphics card</source>
+        <translation>顯示卡</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 inside WSL2, using your %2, with Python %3.</source>
+        <translation>在 WSL2 中執行 TensorFlow %1，使用你的 %2，Python 版本為 %3。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 using your %2, with Python %3.</source>
+        <translation>使用你的 %2 執行 TensorFlow %1，搭配 Python %3。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on the processor only (no GPU), with Python %2.</source>
+        <translation>TensorFlow %1，僅使用處理器（不使用 GPU），Python %2。</translation>
+    </message>
+    <message>
+        <source>Recommended: %1</source>
+        <translation>推薦：%1</translation>
+    </message>
+    <message>
+        <source>Your choice: %1</source>
+        <translation>你的選擇：%1</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 with CUDA %2 and cuDNN %3, as pip packages (%4)</source>
+        <translation>TensorFlow %1，使用 CUDA %2 和 cuDNN %3，以 pip 套件形式提供（%4）</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1, as a pip package (%2)</source>
+        <translation>TensorFlow %1，以 pip 套件形式安裝（%2）</translation>
+    </message>
+    <message>
+        <source>%1, as a pip package</source>
+        <translation>%1，以 pip 套件形式安裝</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA</source>
+        <translation>來自 NVIDIA 的 CUDA %1 函式庫</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 libraries from NVIDIA</source>
+        <translation>來自 NVIDIA 的 cuDNN %1 函式庫</translation>
+    </message>
+    <message>
+        <source>The driver lets programs use your graphics card. Get it for your card from NVIDIA&apos;s driver download page (on Linux, from your distribution&apos;s driver tool), restart the computer, then run tfsetup again. Your files and programs stay as they are.</source>
+        <translation>驅動程式讓程式能夠使用你的顯示卡。請從 NVIDIA 的驅動程式下載頁面取得適用於你顯示卡的驅動程式（Linux 上請使用發行版自帶的驅動程式工具），重新啟動電腦，然後再次執行 tfsetup。你的檔案和程式都會保持原樣。</translation>
+    </message>
+    <message>
+        <source>WSL2 runs Linux inside Windows; newer TensorFlow releases use the GPU only there. Open PowerShell as administrator, run &quot;wsl --install&quot;, restart, then run tfsetup inside the Linux window.</source>
+        <translation>WSL2 可以在 Windows 中執行 Linux；較新的 TensorFlow 版本只能在其中使用 GPU。請以管理員身份開啟 PowerShell，執行 &quot;wsl --install&quot;，重新啟動電腦，然後在 Linux 視窗中執行 tfsetup。</translation>
+    </message>
+    <message>
+        <source>These are Microsoft system files that many Windows programs share; installing them changes nothing else.</source>
+        <translation>這些是許多 Windows 程式共用的 Microsoft 系統檔案；安裝它們不會改變其他任何內容。</translation>
+    </message>
+    <message>
+        <source>A lab computer or a hosted notebook service with a GPU works without installing anything here.</source>
+        <translation>使用帶 GPU 的實驗室電腦或雲端 Notebook 服務，無需在這裡安裝任何東西。</translation>
+    </message>
+    <message>
+        <source>What will be downloaded:</source>
+        <translation>將要下載的內容：</translation>
+    </message>
+    <message>
+        <source>Download sizes are shown on the next page.</source>
+        <translation>下載大小會在下一頁顯示。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow combination fits this computer as it is.</source>
+        <translation>沒有適合這台電腦目前狀況的 TensorFlow 組合。</translation>
+    </message>
+    <message>
+        <source>&quot;Not possible here&quot; below says why for each one.</source>
+        <translation>下方的「在本機上不可行」中說明了每種組合不可行的原因。</translation>
+    </message>
+    <message>
+        <source>Good to know:</source>
+        <translation>須知：</translation>
+    </message>
+    <message>
+        <source>The log file has the details: %1</source>
+        <translation>記錄檔中有詳細資訊：%1</translation>
+    </message>
+    <message>
+        <source>Your TensorFlow setup</source>
+        <translation>你的 TensorFlow 安裝方案</translation>
+    </message>
+    <message>
+        <source>tfsetup chose the combination that fits your computer best. You can pick another one below.</source>
+        <translation>tfsetup 已選出最適合你電腦的組合。你也可以在下面選擇其他組合。</translation>
+    </message>
+    <message>
+        <source>Working out what fits your computer…</source>
+        <translation>正在找出適合你電腦的組合……</translation>
+    </message>
+    <message>
+        <source>Do this first:</source>
+        <translation>請先完成：</translation>
+    </message>
+    <message>
+        <source>Possible combinations (%1)</source>
+        <translation>可選的組合（%1）</translation>
+    </message>
+    <message>
+        <source>Not possible here (%1)</source>
+        <translation>在本機上不可行（%1）</translation>
+    </message>
+    <message>
+        <source>Advanced</source>
+        <translation>進階</translation>
+    </message>
+    <message>
+        <source>TensorFlow</source>
+        <translation>TensorFlow</translation>
+    </message>
+    <message>
+        <source>Runs on</source>
+        <translation>執行於</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>cuDNN</source>
+        <translation>cuDNN</translation>
+    </message>
+    <message>
+        <source>Needs first</source>
+        <translation>需先準備</translation>
+    </message>
+    <message>
+        <source>Possible combinations</source>
+        <translation>可選的組合</translation>
+    </message>
+    <message>
+        <source>Why not</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Combinations that do not fit this computer</source>
+        <translation>不適合這台電腦的組合</translation>
+    </message>
+    <message>
+        <source>&amp;TensorFlow version:</source>
+        <translation>TensorFlow 版本(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Python version:</source>
+        <translation>Python 版本(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>TensorFlow version</source>
+        <translation>TensorFlow 版本</translation>
+    </message>
+    <message>
+        <source>Python version</source>
+        <translation>Python 版本</translation>
+    </message>
+    <message>
+        <source>Best for this computer</source>
+        <translation>最適合這台電腦</translation>
+    </message>
+    <message>
+        <source>Use the &amp;processor only, not the GPU</source>
+        <translation>只使用處理器，不使用 GPU(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep the NVIDIA driver as it is (for computers where you cannot install drivers)</source>
+        <translation>保持 NVIDIA 驅動程式不變（適用於無法安裝驅動程式的電腦）(&amp;K)</translation>
+    </message>
+    <message>
+        <source>A course may ask for a particular version. Combinations that do not fit it are listed under &quot;Not possible here&quot; with the reason.</source>
+        <translation>課程可能要求使用特定版本。與之不相容的組合會列在「在本機上不可行」下，並附有原因。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::DetectPage</name>
+    <message>
+        <source>Your computer</source>
+        <translation>你的電腦</translation>
+    </message>
+    <message>
+        <source>tfsetup looks at your graphics card, its driver, the processor and what is already installed. Nothing is changed on your computer.</source>
+        <translation>tfsetup 會檢視你的顯示卡、顯示卡驅動程式、處理器以及已經安裝的軟體。不會對你的電腦做任何更改。</translation>
+    </message>
+    <message>
+        <source>Looking at your computer… This takes a few seconds.</source>
+        <translation>正在檢查你的電腦……需要幾秒鐘。</translation>
+    </message>
+    <message>
+        <source>Scan a&amp;gain</source>
+        <translation>重新掃描(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Scan again</source>
+        <translation>重新掃描</translation>
+    </message>
+    <message>
+        <source>&amp;Copy report</source>
+        <translation>複製報告(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy report</source>
+        <translation>複製報告</translation>
+    </message>
+    <message>
+        <source>Copies what was found, as text and as JSON, for example to ask for help.</source>
+        <translation>以文字和 JSON 兩種格式複製偵測結果，例如用來向別人求助。</translation>
+    </message>
+    <message>
+        <source>Hide &amp;details</source>
+        <translation>隱藏詳細資訊(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Show &amp;details</source>
+        <translation>顯示詳細資訊(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Show details</source>
+        <translation>顯示詳細資訊</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>項目</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Found by</source>
+        <translation>偵測方式</translation>
+    </message>
+    <message>
+        <source>Full report</source>
+        <translation>完整報告</translation>
+    </message>
+    <message>
+        <source>Some checks did not work. That is often harmless when another check found the same thing; &quot;Show details&quot; tells why.</source>
+        <translation>有些檢查沒有成功。如果其他檢查已經找到了同樣的資訊，這通常沒有影響；點選「顯示詳細資訊」可以檢視原因。</translation>
+    </message>
+    <message>
+        <source>The log file has everything tfsetup tried: %1</source>
+        <translation>記錄檔記錄了 tfsetup 嘗試過的所有操作：%1</translation>
+    </message>
+    <message>
+        <source>none found</source>
+        <translation>未找到</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n found</source>
+        <translation>
+            <numerusform>找到 %n 個</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::DownloadPage</name>
+    <message>
+        <source>pending</source>
+        <comment>checksum status</comment>
+        <translation>待校驗</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Checking</source>
+        <translation>正在校驗</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>Paused at %p%</source>
+        <translation>已暫停（%p%）</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暫停</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>verified (MD5 only)</source>
+        <comment>checksum status</comment>
+        <translation>已驗證（僅 MD5）</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <comment>checksum status</comment>
+        <translation>已校驗</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>已拒絕</translation>
+    </message>
+    <message>
+        <source>mismatch</source>
+        <comment>checksum status</comment>
+        <translation>不相符</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>already downloaded</source>
+        <translation>已下載</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>All %n file(s) are downloaded and their checksums verified.</source>
+        <translation>
+            <numerusform>全部 %n 個檔案均已下載，校驗和驗證通過。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Downloads stopped. What arrived is kept: Resume continues where they stopped.</source>
+        <translation>下載已停止。已下載的部分會保留：點選「繼續」會從停止處接著下載。</translation>
+    </message>
+    <message>
+        <source>Paused. Resume continues where the downloads stopped.</source>
+        <translation>已暫停。點選「繼續」可從中斷處繼續下載。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 downloaded</source>
+        <translation>已下載 %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 downloaded</source>
+        <translation>已下載 %1</translation>
+    </message>
+    <message>
+        <source>(about %1 left)</source>
+        <translation>（大約還剩 %1）</translation>
+    </message>
+    <message>
+        <source>The log file has the details: %1</source>
+        <translation>記錄檔中有詳細資訊：%1</translation>
+    </message>
+    <message>
+        <source>Downloading</source>
+        <translation>正在下載</translation>
+    </message>
+    <message>
+        <source>tfsetup downloads the official files and checks each one against its published checksum. You can go back meanwhile; the downloads keep going.</source>
+        <translation>tfsetup 只下載官方檔案，並逐一核對校驗和。下載時可以返回上一步，下載不會中斷。</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>檔案</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>進度</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation>剩餘時間</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>來源</translation>
+    </message>
+    <message>
+        <source>Checksum</source>
+        <translation>校驗和</translation>
+    </message>
+    <message>
+        <source>Downloads</source>
+        <translation>下載</translation>
+    </message>
+    <message>
+        <source>There is nothing to download for this choice.</source>
+        <translation>這個選擇沒有需要下載的內容。</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暫停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Pause downloads</source>
+        <translation>暫停下載</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>繼續(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Resume downloads</source>
+        <translation>繼續下載</translation>
+    </message>
+    <message>
+        <source>Continues paused or stopped downloads where they stopped, and tries failed ones again.</source>
+        <translation>從中斷處繼續已暫停或已停止的下載，並重試失敗的下載。</translation>
+    </message>
+    <message>
+        <source>&amp;Stop downloads</source>
+        <translation>停止下載(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stop downloads</source>
+        <translation>停止下載</translation>
+    </message>
+    <message>
+        <source>Stops every download. What arrived is kept, so Resume does not start over.</source>
+        <translation>停止所有下載。已下載的部分會保留，因此繼續下載時不會從頭開始。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::FinishPage</name>
+    <message>
+        <source>This environment has no such launcher. Run tfsetup again to repair it.</source>
+        <translation>此環境沒有這個啟動指令碼。請再次執行 tfsetup 進行修復。</translation>
+    </message>
+    <message>
+        <source>No terminal program was found. Open a terminal yourself and run:
+%1</source>
+        <translation>沒有找到終端機程式。請自己開啟一個終端機並執行：
+%1</translation>
+    </message>
+    <message>
+        <source>%1 could not be started. Open a terminal yourself and run:
+%2</source>
+        <translation>無法啟動 %1。請自己開啟一個終端機並執行：
+%2</translation>
+    </message>
+    <message>
+        <source>The environment summary is on the clipboard. Paste it into a help request or a lab report.</source>
+        <translation>環境摘要已複製到剪貼簿。可以把它貼上到求助資訊或實驗報告中。</translation>
+    </message>
+    <message>
+        <source>No environment was made.</source>
+        <translation>沒有建立任何環境。</translation>
+    </message>
+    <message>
+        <source>Done: TensorFlow works in your new environment.</source>
+        <translation>完成：TensorFlow 已在你的新環境中正常工作。</translation>
+    </message>
+    <message>
+        <source>The environment is installed, but the check found a problem. Run &quot;tfsetup doctor&quot; for the cause and what to do.</source>
+        <translation>環境已安裝，但檢查時發現了問題。請執行 &quot;tfsetup doctor&quot; 檢視原因和解決辦法。</translation>
+    </message>
+    <message>
+        <source>The environment is installed.</source>
+        <translation>環境已安裝。</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>資料夾：%1</translation>
+    </message>
+    <message>
+        <source>Launchers:</source>
+        <translation>啟動指令碼：</translation>
+    </message>
+    <message>
+        <source>To use it, start Python with %1, open a terminal with the environment below, or pick &quot;%2&quot; as the kernel in Jupyter.</source>
+        <translation>要使用它，請用 %1 啟動 Python，或透過下方的環境開啟一個終端機，或在 Jupyter 中選擇「%2」作為核心。</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>準備就緒</translation>
+    </message>
+    <message>
+        <source>How to start working with TensorFlow.</source>
+        <translation>如何開始使用 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>Open a &amp;terminal</source>
+        <translation>開啟終端機(&amp;T)</translation>
+    </message>
+    <message>
+        <source>A terminal window where python and pip are the environment&apos;s own.</source>
+        <translation>開啟一個終端機視窗，其中的 python 和 pip 都是該環境自帶的。</translation>
+    </message>
+    <message>
+        <source>Start &amp;Jupyter</source>
+        <translation>啟動 Jupyter(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Starts JupyterLab from the environment in a terminal window; close that window to stop it.</source>
+        <translation>在終端機視窗中從該環境啟動 JupyterLab；關閉該視窗即可停止它。</translation>
+    </message>
+    <message>
+        <source>&amp;Copy summary</source>
+        <translation>複製摘要(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copies ENVIRONMENT.md: versions, folders and launchers, for help requests.</source>
+        <translation>複製 ENVIRONMENT.md：包括版本、資料夾和啟動指令碼，便於求助。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::InstallPage</name>
+    <message>
+        <source>Check the downloaded files</source>
+        <translation>校驗下載的檔案</translation>
+    </message>
+    <message>
+        <source>Unpack the archives</source>
+        <translation>解開壓縮檔</translation>
+    </message>
+    <message>
+        <source>Put each library where TensorFlow looks for it</source>
+        <translation>把每個函式庫放到 TensorFlow 查詢它的位置</translation>
+    </message>
+    <message>
+        <source>Create the Python environment</source>
+        <translation>建立 Python 環境</translation>
+    </message>
+    <message>
+        <source>Install TensorFlow with pip</source>
+        <translation>用 pip 安裝 TensorFlow</translation>
+    </message>
+    <message>
+        <source>Write the launchers</source>
+        <translation>寫入啟動指令碼</translation>
+    </message>
+    <message>
+        <source>Record what was installed</source>
+        <translation>記錄安裝內容</translation>
+    </message>
+    <message>
+        <source>Check the new environment</source>
+        <translation>檢查新環境</translation>
+    </message>
+    <message>
+        <source>Move the environment into place</source>
+        <translation>把環境移動到最終位置</translation>
+    </message>
+    <message>
+        <source>Register the Jupyter kernel</source>
+        <translation>註冊 Jupyter 核心</translation>
+    </message>
+    <message>
+        <source>Choose a plan and its options first: go back to those steps.</source>
+        <translation>請先選擇方案及其選項：返回前面的步驟。</translation>
+    </message>
+    <message>
+        <source>Creating %1 with TensorFlow %2.</source>
+        <translation>正在建立 %1，使用 TensorFlow %2。</translation>
+    </message>
+    <message>
+        <source>Stopping… the install undoes what it did so far.</source>
+        <translation>正在停止……安裝程式會復原目前為止所做的操作。</translation>
+    </message>
+    <message>
+        <source>Installing. This takes a few minutes; pip&apos;s output is shown on the right.</source>
+        <translation>正在安裝。這需要幾分鐘；右側會顯示 pip 的輸出。</translation>
+    </message>
+    <message>
+        <source>This environment was already complete; nothing needed to change.</source>
+        <translation>此環境已經是完整的，無需任何更改。</translation>
+    </message>
+    <message>
+        <source>The environment is ready. Next checks that TensorFlow works in it.</source>
+        <translation>環境已就緒。下一步將檢查 TensorFlow 能否在其中正常工作。</translation>
+    </message>
+    <message>
+        <source>The install was stopped. Nothing was left behind; an environment that was there before is unchanged. Try again starts over.</source>
+        <translation>安裝已停止。沒有留下任何檔案；之前已有的環境保持不變。點選「重試」會從頭開始。</translation>
+    </message>
+    <message>
+        <source>The log file has the details: %1</source>
+        <translation>記錄檔中有詳細資訊：%1</translation>
+    </message>
+    <message>
+        <source>Installing</source>
+        <translation>正在安裝</translation>
+    </message>
+    <message>
+        <source>tfsetup builds the environment in a separate folder and moves it into place only when everything worked.</source>
+        <translation>tfsetup 會在一個單獨的資料夾中建置環境，只有在一切順利完成後才會把它移到目標位置。</translation>
+    </message>
+    <message>
+        <source>Install steps</source>
+        <translation>安裝步驟</translation>
+    </message>
+    <message>
+        <source>Install log</source>
+        <translation>安裝日誌</translation>
+    </message>
+    <message>
+        <source>&amp;Stop install</source>
+        <translation>停止安裝(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stops the install and removes what it made so far.</source>
+        <translation>停止安裝，並刪除目前已建立的內容。</translation>
+    </message>
+    <message>
+        <source>&amp;Try again</source>
+        <translation>重試(&amp;T)</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::LabProfilePage</name>
+    <message>
+        <source>Lab profiles (*.json)</source>
+        <translation>實驗室設定檔 (*.json)</translation>
+    </message>
+    <message>
+        <source>Save the lab profile</source>
+        <translation>儲存實驗室設定檔</translation>
+    </message>
+    <message>
+        <source>Open a lab profile</source>
+        <translation>開啟實驗室設定檔</translation>
+    </message>
+    <message>
+        <source>Folder for the offline bundle</source>
+        <translation>離線包所在資料夾</translation>
+    </message>
+    <message>
+        <source>Lab profile</source>
+        <translation>實驗室設定檔</translation>
+    </message>
+    <message>
+        <source>Install exactly what your lab prepared, the same on every machine.</source>
+        <translation>完全按照實驗室準備的內容安裝，每台電腦都一樣。</translation>
+    </message>
+    <message>
+        <source>Open the profile your lab gave you: a file, or its address on the lab&apos;s server (http:// or https://).</source>
+        <translation>開啟實驗室給你的設定檔：可以是一個檔案，也可以是它在實驗室伺服器上的網址（http:// 或 https://）。</translation>
+    </message>
+    <message>
+        <source>lab.json or https://lab.example.edu/tfsetup/lab.json</source>
+        <translation>lab.json 或 https://lab.example.edu/tfsetup/lab.json</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>瀏覽…</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>開啟(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Install now without further questions</source>
+        <translation>立即安裝，不再詢問</translation>
+    </message>
+    <message>
+        <source>For the lab&apos;s administrator: save the choices made in this wizard as a profile, or write an offline bundle of the files for machines without internet.</source>
+        <translation>供實驗室管理員使用：將在此精靈中所做的選擇儲存為設定檔，或為沒有網路的電腦生成包含所需檔案的離線包。</translation>
+    </message>
+    <message>
+        <source>Prepare a profile…</source>
+        <translation>準備設定檔…</translation>
+    </message>
+    <message>
+        <source>Prepare an offline bundle…</source>
+        <translation>準備離線包…</translation>
+    </message>
+    <message>
+        <source>Choose a plan in a new setup first.</source>
+        <translation>請先在新的安裝流程中選擇方案。</translation>
+    </message>
+    <message>
+        <source>Choose a plan and its options in a new setup first.</source>
+        <translation>請先在新的安裝流程中選擇方案及其選項。</translation>
+    </message>
+    <message>
+        <source>Downloading the profile…</source>
+        <translation>正在下載設定檔……</translation>
+    </message>
+    <message>
+        <source>The profile could not be downloaded from %1. Check the address with your lab, or open the file instead.</source>
+        <translation>無法從 %1 下載設定檔。請向實驗室核實網址，或改為直接開啟檔案。</translation>
+    </message>
+    <message>
+        <source>%1 is not a lab profile (it is not JSON). Check the address with your lab.</source>
+        <translation>%1 不是實驗室設定檔（它不是 JSON 格式）。請向實驗室核實網址。</translation>
+    </message>
+    <message>
+        <source>Check what the profile will do, then press Next.</source>
+        <translation>請檢視該設定檔將執行的操作，然後點選「下一步」。</translation>
+    </message>
+    <message>
+        <source>TensorFlow&apos;s own CUDA packages or the processor</source>
+        <translation>TensorFlow 自帶的 CUDA 套件或處理器</translation>
+    </message>
+    <message>
+        <source>CUDA %1, cuDNN %2</source>
+        <translation>CUDA %1，cuDNN %2</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>設定檔</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 (%2), Python %3, %4</source>
+        <translation>TensorFlow %1（%2），Python %3，%4</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>資料夾</translation>
+    </message>
+    <message>
+        <source>Mirrors</source>
+        <translation>鏡像站</translation>
+    </message>
+    <message>
+        <source>PyPI</source>
+        <translation>PyPI</translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <source>Jupyter kernel</source>
+        <translation>Jupyter 核心</translation>
+    </message>
+    <message>
+        <source>not registered</source>
+        <translation>未註冊</translation>
+    </message>
+    <message>
+        <source>Packages</source>
+        <translation>套件</translation>
+    </message>
+    <message>
+        <source>pinned by the lab&apos;s hash lock %1</source>
+        <translation>已由實驗室的雜湊鎖定檔案 %1 固定</translation>
+    </message>
+    <message>
+        <source>The environment was already installed as the profile says.</source>
+        <translation>該環境已按設定檔的要求安裝好了。</translation>
+    </message>
+    <message>
+        <source>Installed. Next verifies the environment.</source>
+        <translation>已安裝。下一步將驗證環境。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 for the lab</source>
+        <translation>實驗室用 TensorFlow %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Choose a folder that is yours.</source>
+        <translation>無法寫入 %1。請選擇一個屬於你自己的資料夾。</translation>
+    </message>
+    <message>
+        <source>Saved the profile as %1. Students open it here, or a script runs &quot;tfsetup install --profile&quot; with it.</source>
+        <translation>設定檔已儲存為 %1。學生可以在這裡開啟它，也可以由指令碼用它執行 &quot;tfsetup install --profile&quot;。</translation>
+    </message>
+    <message>
+        <source>Writing the offline bundle…</source>
+        <translation>正在生成離線包……</translation>
+    </message>
+    <message>
+        <source>The offline bundle is in %1. Install from it with the Options page&apos;s offline bundle field, or &quot;tfsetup install --offline --from&quot;.</source>
+        <translation>離線包位於 %1。可以在「選項」頁的離線包一欄中指定它進行安裝，或者使用 &quot;tfsetup install --offline --from&quot;。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::OptionsPage</name>
+    <message>
+        <source>Folder for environments</source>
+        <translation>環境所在資料夾</translation>
+    </message>
+    <message>
+        <source>Offline bundle folder</source>
+        <translation>離線包資料夾</translation>
+    </message>
+    <message>
+        <source>Looking up the official files for this plan…</source>
+        <translation>正在查詢此方案的官方檔案……</translation>
+    </message>
+    <message>
+        <source>The folder where tfsetup creates your environment: a private copy of Python with TensorFlow and the NVIDIA libraries it needs. Nothing outside this folder is changed, and deleting the folder removes everything again.</source>
+        <translation>tfsetup 建立環境的資料夾：環境是一份私有的 Python 副本，其中包含 TensorFlow 及其所需的 NVIDIA 函式庫。不會更改此資料夾以外的任何內容，刪除該資料夾即可全部移除。</translation>
+    </message>
+    <message>
+        <source>The name of the environment&apos;s folder. Jupyter lists it under this name, so you can keep several environments side by side, for example one per course.</source>
+        <translation>環境資料夾的名稱。Jupyter 會以這個名稱列出它，所以你可以同時保留多個環境，例如每門課程一個。</translation>
+    </message>
+    <message>
+        <source>PyPI is where pip downloads Python packages such as TensorFlow. A mirror is a copy of it on a nearer server: in mainland China, Tsinghua (tuna), Alibaba Cloud (aliyun) or USTC are usually much faster. You can also type the address of your lab&apos;s own index.</source>
+        <translation>PyPI 是 pip 下載 TensorFlow 等 Python 套件的地方。鏡像站是它在距離更近的伺服器上的副本：在中國大陸，清華（tuna）、阿里雲（aliyun）或中科大（USTC）的鏡像站通常要快得多。你也可以輸入你們實驗室自己的索引網址。</translation>
+    </message>
+    <message>
+        <source>A copy of NVIDIA&apos;s download server, for example one your lab runs, or a folder with the same layout. Leave it empty to download from NVIDIA. Wherever a file comes from, it must match NVIDIA&apos;s published checksum.</source>
+        <translation>NVIDIA 下載伺服器的副本，例如你所在實驗室執行的鏡像站，或具有相同目錄結構的資料夾。留空則從 NVIDIA 下載。無論檔案來自哪裡，都必須與 NVIDIA 公布的校驗和一致。</translation>
+    </message>
+    <message>
+        <source>Some campus and company networks reach the internet only through a proxy server. If your browser is set up with one, enter the same address here, like http://proxy.example.edu:3128. Otherwise leave it empty.</source>
+        <translation>有些校園網路和公司網路只能透過代理伺服器連上網際網路。如果你的瀏覽器設定了代理伺服器，請在這裡填寫相同的網址，例如 http://proxy.example.edu:3128。否則請留空。</translation>
+    </message>
+    <message>
+        <source>Where downloaded files are kept. They are checked again before use, and a second install does not download them again.</source>
+        <translation>下載的檔案儲存在哪裡。使用前會再次校驗，第二次安裝時不會重複下載。</translation>
+    </message>
+    <message>
+        <source>An offline bundle is a folder made with &quot;tfsetup bundle&quot; on a computer with internet. It holds every file one plan needs, so you can install without internet. Leave it empty to download.</source>
+        <translation>離線包是在有網路的電腦上用「tfsetup bundle」生成的資料夾。它包含某個方案所需的全部檔案，因此無需網路即可安裝。留空則從網路上下載。</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>選項</translation>
+    </message>
+    <message>
+        <source>Where the environment goes and where files come from. The suggestions work for most students.</source>
+        <translation>環境安裝在哪裡，以及檔案從哪裡取得。建議的設定適用於大多數同學。</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>資料夾(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;PyPI mirror:</source>
+        <translation>PyPI 鏡像站(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>N&amp;VIDIA mirror:</source>
+        <translation>NVIDIA 鏡像站(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Pro&amp;xy:</source>
+        <translation>代理(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>&amp;Downloads:</source>
+        <translation>下載位置(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Offline &amp;bundle:</source>
+        <translation>離線包(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>What is this?</source>
+        <translation>這是什麼？</translation>
+    </message>
+    <message>
+        <source>Bro&amp;wse…</source>
+        <translation>瀏覽(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Brow&amp;se…</source>
+        <translation>瀏覽(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>The environment is created in a folder inside this one.</source>
+        <translation>環境會建立在此資料夾下的一個子資料夾中。</translation>
+    </message>
+    <message>
+        <source>Letters, digits, dots and dashes; no slashes.</source>
+        <translation>字母、數字、點和短橫線；不能包含斜槓。</translation>
+    </message>
+    <message>
+        <source>empty: download from NVIDIA</source>
+        <translation>留空：從 NVIDIA 下載</translation>
+    </message>
+    <message>
+        <source>empty: no proxy, or the system&apos;s</source>
+        <translation>留空：不使用代理，或使用系統代理</translation>
+    </message>
+    <message>
+        <source>empty: download over the internet</source>
+        <translation>留空：透過網際網路下載</translation>
+    </message>
+    <message>
+        <source>PyPI (pypi.org, official)</source>
+        <translation>PyPI（pypi.org，官方）</translation>
+    </message>
+    <message>
+        <source>%1 (%2, China)</source>
+        <translation>%1（%2，中國）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::RepairPage</name>
+    <message>
+        <source>Choose the environment&apos;s folder</source>
+        <translation>選擇環境所在的資料夾</translation>
+    </message>
+    <message>
+        <source>Repair an environment</source>
+        <translation>修復環境</translation>
+    </message>
+    <message>
+        <source>tfsetup checks every file it installed and puts back what is missing, damaged or moved.</source>
+        <translation>tfsetup 會檢查它安裝的每個檔案，並恢復缺失、損壞或被移動的檔案。</translation>
+    </message>
+    <message>
+        <source>Choose the environment that stopped working. Environments in the usual folders are listed; add another folder if yours is elsewhere.</source>
+        <translation>請選擇出了問題的環境。下面列出了常用資料夾中的環境；如果你的環境在別處，請新增它所在的資料夾。</translation>
+    </message>
+    <message>
+        <source>Add a folder…</source>
+        <translation>新增資料夾…</translation>
+    </message>
+    <message>
+        <source>My TensorFlow is broken: here is the error it printed</source>
+        <translation>我的 TensorFlow 出問題了：這是它輸出的錯誤訊息</translation>
+    </message>
+    <message>
+        <source>Paste the error or the whole output of the failing program here.</source>
+        <translation>請在此處貼上錯誤訊息，或出錯程式的完整輸出。</translation>
+    </message>
+    <message>
+        <source>&amp;Check</source>
+        <translation>檢查(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Fix</source>
+        <translation>修復(&amp;F)</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>項目</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>詳細資訊</translation>
+    </message>
+    <message>
+        <source>%1 — TensorFlow %2</source>
+        <translation>%1 — TensorFlow %2</translation>
+    </message>
+    <message>
+        <source>No environment made by tfsetup was found. Add the folder that holds yours.</source>
+        <translation>沒有找到由 tfsetup 建立的環境。請新增存放你的環境的資料夾。</translation>
+    </message>
+    <message>
+        <source>Checking every file of the environment…</source>
+        <translation>正在檢查環境中的每個檔案……</translation>
+    </message>
+    <message>
+        <source>Repairing…</source>
+        <translation>正在修復……</translation>
+    </message>
+    <message>
+        <source>Damaged files</source>
+        <translation>損壞的檔案</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>changed since the install</source>
+        <translation>安裝後已被改動</translation>
+    </message>
+    <message>
+        <source>moved to %1</source>
+        <translation>已被移到 %1</translation>
+    </message>
+    <message>
+        <source>move it back</source>
+        <translation>移回原處</translation>
+    </message>
+    <message>
+        <source>take it again from %1</source>
+        <translation>從 %1 重新取得</translation>
+    </message>
+    <message>
+        <source>write it again</source>
+        <translation>重新寫入</translation>
+    </message>
+    <message>
+        <source>link it again</source>
+        <translation>重新連結</translation>
+    </message>
+    <message>
+        <source>What the doctor found</source>
+        <translation>doctor 發現的問題</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>依據</translation>
+    </message>
+    <message>
+        <source>Outside the environment</source>
+        <translation>環境之外</translation>
+    </message>
+    <message>
+        <source>Repaired. Next verifies that TensorFlow works again.</source>
+        <translation>已修復。下一步將驗證 TensorFlow 能否重新正常工作。</translation>
+    </message>
+    <message>
+        <source>Some files could not be repaired: %1</source>
+        <translation>有些檔案無法修復：%1</translation>
+    </message>
+    <message>
+        <source>Every installed file is in place and unchanged. Next verifies the environment.</source>
+        <translation>每個已安裝的檔案都在原位且未被改動。下一步將驗證環境。</translation>
+    </message>
+    <message>
+        <source>Every installed file is in place. The doctor&apos;s findings say what else to do.</source>
+        <translation>所有已安裝的檔案都在原位。doctor 發現的問題中說明了還需要做什麼。</translation>
+    </message>
+    <message>
+        <source>Press Fix to repair what is listed. Only these files change.</source>
+        <translation>點選「修復」即可修復列出的內容。只有這些檔案會被更改。</translation>
+    </message>
+    <message>
+        <source>Save the diagnostic report</source>
+        <translation>儲存診斷報告</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt)</source>
+        <translation>文字檔案 (*.txt)</translation>
+    </message>
+    <message>
+        <source>Save a &amp;report…</source>
+        <translation>儲存報告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Writes what tfsetup found into a text file you can paste into a chat or a forum post. Your user name and home folder are masked.</source>
+        <translation>把 tfsetup 發現的情況寫進一個文字檔案，方便你貼上到聊天或論壇貼文裡。你的使用者名稱和主資料夾會被隱去。</translation>
+    </message>
+    <message>
+        <source>Writing the report…</source>
+        <translation>正在寫入報告……</translation>
+    </message>
+    <message>
+        <source>The report could not be made: tfsetup&apos;s catalog did not load. Reinstall tfsetup.</source>
+        <translation>無法生成報告：tfsetup 的知識目錄沒有載入成功。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The report is in %1. Your user name and home folder are masked; read it before you share it.</source>
+        <translation>報告已儲存到 %1。其中你的使用者名稱和主資料夾已被隱去；分享之前請先讀一遍。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::SetupWizard</name>
+    <message>
+        <source>TensorFlow GPU setup</source>
+        <translation>TensorFlow GPU 安裝精靈</translation>
+    </message>
+    <message>
+        <source>&lt; &amp;Back</source>
+        <translation>&lt; 上一步(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Next &gt;</source>
+        <translation>下一步(&amp;N) &gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Install</source>
+        <translation>安裝(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Finish</source>
+        <translation>完成(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>說明(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::VerifyPage</name>
+    <message>
+        <source>There is no environment to check yet: go back to the install step.</source>
+        <translation>還沒有可供檢查的環境：請返回安裝步驟。</translation>
+    </message>
+    <message>
+        <source>Checking the environment: loading the libraries, importing TensorFlow and computing with it. The first start on a new graphics card can take several minutes.</source>
+        <translation>正在檢查環境：載入函式庫、匯入 TensorFlow 並用它進行計算。在新顯示卡上首次啟動可能需要幾分鐘。</translation>
+    </message>
+    <message>
+        <source>TensorFlow works in the new environment.</source>
+        <translation>TensorFlow 在新環境中工作正常。</translation>
+    </message>
+    <message>
+        <source>The environment does not work yet.</source>
+        <translation>該環境尚不能正常工作。</translation>
+    </message>
+    <message>
+        <source>You can still finish; &quot;tfsetup doctor&quot; looks for the cause in more detail.</source>
+        <translation>你仍然可以完成安裝；&quot;tfsetup doctor&quot; 會更詳細地查詢原因。</translation>
+    </message>
+    <message>
+        <source>Checking</source>
+        <translation>正在檢查</translation>
+    </message>
+    <message>
+        <source>tfsetup starts the new environment the way you will and checks each layer, from the libraries to a computation on the graphics card.</source>
+        <translation>tfsetup 會按照你今後使用的方式啟動新環境，並逐層檢查，從各個函式庫一直到在顯示卡上進行計算。</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>檢查項</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>Check results</source>
+        <translation>檢查結果</translation>
+    </message>
+    <message>
+        <source>Check &amp;again</source>
+        <translation>重新檢查(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::WelcomePage</name>
+    <message>
+        <source>Welcome</source>
+        <translation>歡迎</translation>
+    </message>
+    <message>
+        <source>This wizard sets up TensorFlow with GPU support on this computer. It checks your hardware, picks versions that work together, downloads them from the official sites and tests the result.</source>
+        <translation>本精靈會在這台電腦上安裝支援 GPU 的 TensorFlow。它會檢查你的硬體，挑選能夠相互配合的版本，從官方網站下載，並測試安裝結果。</translation>
+    </message>
+    <message>
+        <source>&amp;Set up a new TensorFlow environment</source>
+        <translation>設定新的 TensorFlow 環境(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Choose this if you have not installed TensorFlow with tfsetup yet.</source>
+        <translation>如果你還沒有用 tfsetup 安裝過 TensorFlow，請選擇此項。</translation>
+    </message>
+    <message>
+        <source>&amp;Repair an existing environment</source>
+        <translation>修復現有環境(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Choose this if TensorFlow is installed but does not find the GPU or fails to start.</source>
+        <translation>如果 TensorFlow 已經安裝，但找不到 GPU 或無法啟動，請選擇此項。</translation>
+    </message>
+    <message>
+        <source>Use a lab &amp;profile</source>
+        <translation>使用實驗室設定檔(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Choose this if your course or lab gave you a profile file that fixes the versions to install.</source>
+        <translation>如果你的課程或實驗室給了你一個指定了安裝版本的設定檔，請選擇此項。</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>語言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>語言</translation>
+    </message>
+    <message>
+        <source>TensorFlow with GPU support, set up for you.</source>
+        <translation>為你安裝好支援 GPU 的 TensorFlow。</translation>
+    </message>
+</context>
+</TS>
