@@ -1,6 +1,7 @@
 // tfsetup: no arguments opens the wizard; a subcommand runs headless (see `tfsetup --help`).
 
 #include "cli/cli.h"
+#include "setup/setupsession.h"
 #include "system/realsystem.h"
 #include "ui/setupwizard.h"
 #include "util/i18n.h"
@@ -78,6 +79,10 @@ int runWizard(int argc, char **argv, const QStringList &args)
         return core::cli::UsageError;
     }
     ui::SetupWizard wizard(**system, &translations);
+    // Progress is kept (and an unfinished setup offered) for this machine only, not for a
+    // fixture tree shown with --root.
+    if (!parser.isSet(QStringLiteral("root")))
+        wizard.setSessionFile(core::SetupSession::defaultPath());
     wizard.show();
     return app.exec();
 }

@@ -127,7 +127,10 @@ void TestWelcomePage::keyboard_mnemonicSelectsChoice()
 void TestWelcomePage::widgets_haveObjectAndAccessibleNames()
 {
     const auto buttons = m_page->findChildren<QAbstractButton *>();
-    QCOMPARE(buttons.size(), 3);
+    // The three journeys; "Continue the setup" and "Start over" show only with a saved setup.
+    QCOMPARE(std::count_if(buttons.cbegin(), buttons.cend(), [this](QAbstractButton *b) { return b->isVisibleTo(m_page); }),
+             3);
+    QCOMPARE(buttons.size(), 5);
     for (QAbstractButton *button : buttons) {
         QVERIFY2(!button->objectName().isEmpty(), qPrintable(button->text()));
         QVERIFY2(!button->accessibleName().isEmpty(), qPrintable(button->objectName()));

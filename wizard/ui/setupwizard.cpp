@@ -14,7 +14,9 @@
 #include "util/i18n.h"
 
 #include <QEvent>
+#include <QFileInfo>
 #include <QIcon>
+#include <QTimer>
 
 namespace tfsetup::ui {
 
@@ -53,6 +55,24 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     setPage(LabProfilePageId, m_labProfilePage);
     connect(m_labProfilePage, &LabProfilePage::optionsSuggested, m_optionsPage, &OptionsPage::setBaseOptions);
     connect(&m_state, &WizardState::optionsChanged, this, &SetupWizard::applyTransferOptions);
+    // The saved setup follows every change from the Options page on.
+    connect(this, &QWizard::currentIdChanged, this, &SetupWizard::saveSession);
+    connect(&m_state, &WizardState::planChanged, this, &SetupWizard::saveSession);
+    connect(&m_state, &WizardState::optionsChanged, this, &SetupWizard::saveSession);
+    connect(&m_state, &WizardState::downloadsChanged, this, &SetupWizard::saveSession);
+    connect(m_welcomePage, &WelcomePage::startOverRequested, this, [this] {
+        // Only the record goes: downloaded files stay in the download folder for the next setup.
+        core::SetupSession::discard(m_sessionPath);
+        m_saved.reset();
+    });
+    connect(this, &QWizard::currentIdChanged, this, &SetupWizard::continueTowardsGoal);
+    connect(m_downloadPage, &DownloadPage::allVerified, this, &SetupWizard::continueTowardsGoal);
+    connect(m_installPage, &InstallPage::finished, this, [this](bool ok) {
+        if (ok)
+            continueTowardsGoal();
+        else
+            m_resumeGoal = -1; // the student reads the error and decides
+    });
     setStartId(WelcomePageId);
     retranslate();
 }
@@ -62,6 +82,8 @@ int SetupWizard::nextId() const
     const WizardState::Mode mode = m_state.mode();
     switch (currentId()) {
     case WelcomePageId:
+        if (m_resumeJump >= 0)
+            return m_resumeJump;
         if (mode == WizardState::Mode::Repair)
             return RepairPageId;
         if (mode == WizardState::Mode::LabProfile)
@@ -84,6 +106,119 @@ int SetupWizard::nextId() const
     const int next = QWizard::nextId();
     // The journeys' own pages come after Finish in id order and are reached only through the above.
     return next == RepairPageId || next == LabProfilePageId ? -1 : next;
+}
+
+bool SetupWizard::validateCurrentPage()
+{
+    if (!QWizard::validateCurrentPage())
+        return false;
+    if (currentId() == WelcomePageId) {
+        m_resumeJump = -1;
+        m_resumeGoal = -1;
+        if (m_welcomePage->continueChosen() && m_saved)
+            restoreSession(*m_saved); // a copy: saving replaces m_saved
+    }
+    return true;
+}
+
+void SetupWizard::setSessionFile(const QString &path)
+{
+    m_sessionPath = path;
+    m_saved.reset();
+    if (!path.isEmpty())
+        m_saved = core::SetupSession::load(path);
+    offerSavedSession();
+}
+
+void SetupWizard::offerSavedSession()
+{
+    if (!m_saved) {
+        m_welcomePage->setSavedSetup({}, 0, 0);
+        return;
+    }
+    const core::SetupSession::DownloadedBytes bytes = m_saved->downloadedBytes();
+    m_welcomePage->setSavedSetup(m_saved->environmentName(), bytes.done, bytes.total);
+}
+
+void SetupWizard::restoreSession(core::SetupSession session)
+{
+    qInfo().noquote() << "Continuing the setup of" << session.environmentPath() << "from"
+                      << core::SetupSession::stepName(session.step);
+    m_state.setHardware(session.hardware);
+    m_state.setPlan(session.plan);
+    using Step = core::SetupSession::Step;
+    if (session.step == Step::Options || !session.artifacts) {
+        m_resumeJump = OptionsPageId;
+        m_resumeGoal = -1;
+        return;
+    }
+    m_optionsPage->setBaseOptions(session.options);
+    m_state.setOptions(session.options);
+    m_state.setArtifacts(*session.artifacts);
+    m_state.setDownloads(session.downloads());
+    // Install and Verify need the Download page's verified results: it checks what is on disk
+    // (finished files are not fetched again, .part files are resumed) and the wizard goes on to
+    // the page reached as soon as each page before it completes. The installer clears what an
+    // interrupted install left and leaves a complete environment as it is.
+    m_resumeJump = DownloadPageId;
+    m_resumeGoal = session.step == Step::Install ? InstallPageId
+                   : session.step == Step::Verify ? VerifyPageId
+                                                  : -1;
+}
+
+void SetupWizard::continueTowardsGoal()
+{
+    if (m_resumeGoal < 0)
+        return;
+    const int id = currentId();
+    if (id < DownloadPageId || id >= m_resumeGoal) {
+        m_resumeGoal = -1; // reached, or the student went elsewhere
+        return;
+    }
+    if (!currentPage() || !currentPage()->isComplete())
+        return; // its own signal (all verified, installed) brings us back here
+    // Later: the page's own completion handling runs first.
+    QTimer::singleShot(0, this, [this, id] {
+        if (currentId() == id && m_resumeGoal > id && currentPage()->isComplete())
+            next();
+    });
+}
+
+void SetupWizard::saveSession()
+{
+    if (m_sessionPath.isEmpty())
+        return;
+    const int id = currentId();
+    if (id == FinishPageId) {
+        // Done: nothing to continue. (Verify's verdict is on the Finish page and in the log.)
+        if (m_saved || QFileInfo::exists(m_sessionPath))
+            core::SetupSession::discard(m_sessionPath);
+        m_saved.reset();
+        return;
+    }
+    using Step = core::SetupSession::Step;
+    std::optional<Step> step;
+    switch (id) {
+    case OptionsPageId: step = Step::Options; break;
+    case DownloadPageId: step = Step::Download; break;
+    case InstallPageId: step = Step::Install; break;
+    case VerifyPageId: step = Step::Verify; break;
+    default: break; // Welcome, Detect, Choose: an earlier saved setup stays as it was
+    }
+    if (!step || m_state.mode() == WizardState::Mode::Repair || !m_state.plan() || !m_state.hardware())
+        return;
+    core::SetupSession session;
+    session.step = *step;
+    session.plan = *m_state.plan();
+    session.hardware = *m_state.hardware();
+    session.options = m_state.options();
+    session.artifacts = m_state.artifacts();
+    if (session.step != Step::Options && !session.artifacts)
+        return; // an unattended lab install: the lab profile is the record
+    if (const core::Status saved = session.save(m_sessionPath); !saved)
+        qWarning().noquote() << saved.error().message << saved.error().detail;
+    else
+        m_saved = std::move(session);
 }
 
 void SetupWizard::applyTransferOptions()

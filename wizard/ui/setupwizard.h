@@ -1,8 +1,11 @@
 #pragma once
 
+#include "setup/setupsession.h"
 #include "ui/wizardstate.h"
 
 #include <QWizard>
+
+#include <optional>
 
 namespace tfsetup::core {
 class Translations;
@@ -60,6 +63,15 @@ public:
     // Detect, Options, Download, Install (the profile's plan replaces Choose) or, unattended,
     // straight to Verify; then Finish.
     int nextId() const override;
+    bool validateCurrentPage() override;
+
+    // Keeps the setup's progress in this file (core::SetupSession) from the Options page on, so
+    // it can be continued after a restart, and offers to continue one found there. Empty (the
+    // default, and for fixture trees) keeps nothing.
+    void setSessionFile(const QString &path);
+    QString sessionFile() const { return m_sessionPath; }
+    // The unfinished setup the Welcome page offers, if any.
+    const std::optional<core::SetupSession> &savedSession() const { return m_saved; }
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -67,6 +79,10 @@ protected:
 private:
     void retranslate();
     void applyTransferOptions();
+    void offerSavedSession();
+    void restoreSession(core::SetupSession session);
+    void saveSession();
+    void continueTowardsGoal();
 
     WizardState m_state;
     core::Translations *m_translations;
@@ -81,6 +97,10 @@ private:
     RepairPage *m_repairPage;
     LabProfilePage *m_labProfilePage;
     QString m_proxy; // the proxy the Download page's downloader was made with
+    QString m_sessionPath;
+    std::optional<core::SetupSession> m_saved;
+    int m_resumeJump = -1; // where Next on Welcome leads when continuing
+    int m_resumeGoal = -1; // the page the saved setup had reached; earlier pages go on by themselves
 };
 
 } // namespace tfsetup::ui

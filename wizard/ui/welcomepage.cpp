@@ -8,6 +8,8 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
+#include <QPushButton>
 #include <QRadioButton>
 #include <QSignalBlocker>
 #include <QStyle>
@@ -29,6 +31,9 @@ QLabel *hintLabel(const QString &objectName, QWidget *parent)
     return label;
 }
 
+// Not a WizardState::Mode: continuing is a new environment whose first steps are done.
+constexpr int continueId = 100;
+
 } // namespace
 
 WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, QWidget *parent)
@@ -37,6 +42,9 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     , m_translations(translations)
     , m_intro(new QLabel(this))
     , m_modes(new QButtonGroup(this))
+    , m_continueRadio(new QRadioButton(this))
+    , m_continueHint(hintLabel(QStringLiteral("continueHint"), this))
+    , m_startOverButton(new QPushButton(this))
     , m_newRadio(new QRadioButton(this))
     , m_repairRadio(new QRadioButton(this))
     , m_labRadio(new QRadioButton(this))
@@ -51,6 +59,8 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     // and a three-line subtitle (as in Chinese) would be cut off.
     m_intro->setObjectName(QStringLiteral("welcomeIntro"));
     m_intro->setWordWrap(true);
+    m_continueRadio->setObjectName(QStringLiteral("modeContinueRadio"));
+    m_startOverButton->setObjectName(QStringLiteral("startOverButton"));
     m_newRadio->setObjectName(QStringLiteral("modeNewRadio"));
     m_repairRadio->setObjectName(QStringLiteral("modeRepairRadio"));
     m_labRadio->setObjectName(QStringLiteral("modeLabRadio"));
@@ -58,10 +68,13 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     m_languageLabel->setObjectName(QStringLiteral("languageLabel"));
     m_languageLabel->setBuddy(m_languageCombo);
 
+    m_modes->addButton(m_continueRadio, continueId);
     m_modes->addButton(m_newRadio, int(WizardState::Mode::NewEnvironment));
     m_modes->addButton(m_repairRadio, int(WizardState::Mode::Repair));
     m_modes->addButton(m_labRadio, int(WizardState::Mode::LabProfile));
     connect(m_modes, &QButtonGroup::idToggled, this, &WelcomePage::completeChanged);
+    connect(m_modes, &QButtonGroup::idClicked, this, [this](int id) { m_preferContinue = id == continueId; });
+    connect(m_startOverButton, &QPushButton::clicked, this, &WelcomePage::startOver);
 
     // The combo lists each language in its own script, so it stays readable whatever is shown.
     if (m_translations) {
@@ -82,6 +95,12 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     layout->addLayout(languageRow);
     layout->addWidget(m_intro);
     layout->addSpacing(12);
+    auto *continueRow = new QHBoxLayout;
+    continueRow->addWidget(m_continueRadio, 1);
+    continueRow->addWidget(m_startOverButton);
+    layout->addLayout(continueRow);
+    layout->addWidget(m_continueHint);
+    layout->addSpacing(8);
     layout->addWidget(m_newRadio);
     layout->addWidget(m_newHint);
     layout->addSpacing(8);
@@ -92,13 +111,41 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     layout->addWidget(m_labHint);
     layout->addStretch(1);
 
+    setSavedSetup({}, 0, 0);
     syncLanguageCombo();
     retranslate();
 }
 
+void WelcomePage::setSavedSetup(const QString &environment, qint64 done, qint64 total)
+{
+    m_savedEnvironment = environment;
+    m_savedDone = done;
+    m_savedTotal = total;
+    const bool offered = !environment.isEmpty();
+    for (QWidget *w : std::initializer_list<QWidget *>{m_continueRadio, m_continueHint, m_startOverButton})
+        w->setVisible(offered);
+    if (offered && m_preferContinue) {
+        m_continueRadio->setChecked(true);
+    } else if (!offered && m_continueRadio->isChecked()) {
+        m_newRadio->setChecked(true);
+    }
+    retranslate();
+    Q_EMIT completeChanged();
+}
+
+void WelcomePage::startOver()
+{
+    m_preferContinue = false;
+    setSavedSetup({}, 0, 0);
+    m_newRadio->setChecked(true);
+    m_newRadio->setFocus();
+    Q_EMIT startOverRequested();
+}
+
 void WelcomePage::initializePage()
 {
-    if (QAbstractButton *button = m_modes->button(int(m_state.mode())))
+    QAbstractButton *button = hasSavedSetup() && m_preferContinue ? m_continueRadio : m_modes->button(int(m_state.mode()));
+    if (button)
         button->setChecked(true);
     syncLanguageCombo();
 }
@@ -108,7 +155,8 @@ bool WelcomePage::validatePage()
     const int id = m_modes->checkedId();
     if (id < 0)
         return false;
-    m_state.setMode(WizardState::Mode(id));
+    m_continueChosen = id == continueId;
+    m_state.setMode(m_continueChosen ? WizardState::Mode::NewEnvironment : WizardState::Mode(id));
     return true;
 }
 
@@ -140,6 +188,23 @@ void WelcomePage::retranslate()
     m_labHint->setText(tr("Choose this if your course or lab gave you a profile file that fixes "
                           "the versions to install."));
     m_languageLabel->setText(tr("&Language:"));
+    if (m_savedTotal > 0) {
+        const QLocale locale;
+        m_continueRadio->setText(tr("&Continue the setup of %1 (downloaded %2 of %3)")
+                                     .arg(m_savedEnvironment,
+                                          locale.formattedDataSize(m_savedDone, 1, QLocale::DataSizeTraditionalFormat),
+                                          locale.formattedDataSize(m_savedTotal, 1, QLocale::DataSizeTraditionalFormat)));
+    } else {
+        m_continueRadio->setText(tr("&Continue the setup of %1").arg(m_savedEnvironment));
+    }
+    m_continueHint->setText(tr("tfsetup was closed before this setup finished. It continues where it stopped; "
+                               "files already downloaded are not downloaded again."));
+    m_startOverButton->setText(tr("Start &over"));
+    m_startOverButton->setToolTip(tr("Forget the unfinished setup and start a new one. Downloaded files are kept."));
+    m_startOverButton->setAccessibleName(tr("Start over"));
+    m_startOverButton->setAccessibleDescription(m_startOverButton->toolTip());
+    m_continueRadio->setAccessibleName(m_continueRadio->text().remove(u'&'));
+    m_continueRadio->setAccessibleDescription(m_continueHint->text());
 
     m_newRadio->setAccessibleName(m_newRadio->text().remove(u'&'));
     m_newRadio->setAccessibleDescription(m_newHint->text());

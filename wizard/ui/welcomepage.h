@@ -5,6 +5,7 @@
 class QButtonGroup;
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QRadioButton;
 
 namespace tfsetup::core {
@@ -28,6 +29,17 @@ public:
     bool validatePage() override;
     bool isComplete() const override;
 
+    // An unfinished setup to offer first: "Continue the setup of <environment> (downloaded
+    // done of total)"; total <= 0 leaves the sizes out. An empty environment hides the offer.
+    void setSavedSetup(const QString &environment, qint64 done, qint64 total);
+    bool hasSavedSetup() const { return !m_savedEnvironment.isEmpty(); }
+    // The student chose to continue the saved setup (valid after validatePage()).
+    bool continueChosen() const { return m_continueChosen; }
+
+Q_SIGNALS:
+    // "Start over": forget the saved setup (the downloaded files stay).
+    void startOverRequested();
+
 protected:
     void changeEvent(QEvent *event) override;
 
@@ -35,11 +47,20 @@ private:
     void retranslate();
     void selectLanguage(int index);
     void syncLanguageCombo();
+    void startOver();
 
     WizardState &m_state;
     core::Translations *m_translations;
     QLabel *m_intro;
     QButtonGroup *m_modes;
+    QRadioButton *m_continueRadio;
+    QLabel *m_continueHint;
+    QPushButton *m_startOverButton;
+    QString m_savedEnvironment;
+    qint64 m_savedDone = 0;
+    qint64 m_savedTotal = 0;
+    bool m_continueChosen = false;
+    bool m_preferContinue = true; // until the student picks something else
     QRadioButton *m_newRadio;
     QRadioButton *m_repairRadio;
     QRadioButton *m_labRadio;
