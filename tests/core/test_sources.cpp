@@ -210,6 +210,7 @@ private Q_SLOTS:
         serveNvidia(*m_official);
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsNative()));
         QVERIFY(list);
         QVERIFY2(list->ok(), why(*list).constData());
@@ -233,10 +234,13 @@ private Q_SLOTS:
         const Artifact *python = (*list)->find(u"python"_s);
         QVERIFY(python);
         QCOMPARE(python->kind, u"python-installer"_s);
-        QCOMPARE(python->urls.last().toString(), u"https://www.python.org/ftp/python/3.10.11/python-3.10.11-amd64.exe"_s);
+        QCOMPARE(python->urls.last().path(), u"/ftp/python/3.10.11/python-3.10.11-amd64.exe"_s);
+        QCOMPARE(catalog().pythonWindowsUrl(), u"https://www.python.org/ftp/python/{version}/python-{version}-amd64.exe"_s);
         QVERIFY(python->installArguments.contains(u"PrependPath=0"_s));
         QVERIFY(python->installArguments.contains(u"InstallAllUsers=0"_s));
         QVERIFY(python->needsTrustOnFirstUse());
+        QVERIFY((*list)->hasWarning(u"python_no_pin"_s));
+        QCOMPARE(m_official->hits("/api/v2/downloads/release/"), 0); // never over plain http
     }
 
     void unpinnedManifest_fromNvidiaItself_isUsedWithAWarning()
@@ -245,6 +249,7 @@ private Q_SLOTS:
         m_official->route("/compute/cuda/redist/redistrib_11.2.2.json", Response::bytes(readData(u"cuda/redistrib_11.8.0.json"_s)));
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsNative()));
         QVERIFY(list && list->ok());
         QVERIFY((*list)->hasWarning(u"manifest_unpinned"_s));
@@ -259,6 +264,7 @@ private Q_SLOTS:
         m_official->route("/compute/cuda/redist/redistrib_11.2.2.json", Response::bytes(evil));
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsNative()));
         QVERIFY(list);
         QVERIFY(!list->ok());
@@ -306,6 +312,7 @@ private Q_SLOTS:
     {
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s));
         ResolveRequest r = windowsNative();
         r.cudaFrom = u"installer"_s;
         const auto list = tfsetup::test::awaitTask(resolver.resolve(r));
@@ -398,6 +405,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("base");
         QTest::newRow("bare URL is NVIDIA") << u"http://lab.example/nv/"_s << u"nvidia"_s << u"http://lab.example/nv"_s;
         QTest::newRow("python") << u"python=https://lab.example/py"_s << u"python"_s << u"https://lab.example/py"_s;
+        QTest::newRow("python-build-standalone") << u"python-build-standalone=https://lab.example/pbs/"_s
+                                                 << u"python-build-standalone"_s << u"https://lab.example/pbs"_s;
         QTest::newRow("pypi preset") << u"pypi=aliyun"_s << u"pypi"_s << u"https://mirrors.aliyun.com/pypi/simple"_s;
         QTest::newRow("file URL") << u"file:///srv/nvidia"_s << u"nvidia"_s << u"file:///srv/nvidia"_s;
         QTest::newRow("unknown kind") << u"conda=http://x"_s << QString() << QString();

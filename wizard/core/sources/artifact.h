@@ -17,8 +17,9 @@ namespace tfsetup::core {
 struct Artifact {
     // How far the accepted checksum can be trusted, strongest first.
     enum class Trust {
-        Official,     // SHA-256 from the publisher (NVIDIA manifest verified against its pin)
-        OfficialMd5,  // MD5 only, from the publisher's list (NVIDIA md5sum.txt)
+        Official,     // SHA-256 from the publisher (NVIDIA manifest verified against its pin, python.org's
+                      // API, python-build-standalone's SHA256SUMS)
+        OfficialMd5,  // MD5 only, from the publisher's list (NVIDIA md5sum.txt, python.org's API for older files)
         ThirdParty,   // SHA-256 pinned in the catalog from an independent source (nixpkgs)
         IndexHash,    // pip checks the index's hashes (wheels)
         None,         // nothing published anywhere: needs an explicit trust-on-first-use choice
@@ -28,9 +29,10 @@ struct Artifact {
     QString version;       // "12.3.101"
     QString platform;      // "linux-x86_64", "windows-x86_64"
     QString kind;          // what the installer does with it, see kinds below
-    QString source;        // "nvidia-redist", "nvidia-cudnn-archive", "nvidia-installer", "python.org", "pypi"
+    QString source;        // "nvidia-redist", "nvidia-cudnn-archive", "nvidia-installer", "python.org",
+                           // "python-build-standalone", "pypi"
     QString manifest;      // "redistrib_12.3.2.json" where the checksum came from a manifest
-    QString archiveFormat; // "tar.xz", "zip", "tgz", "exe", "run", "wheel"
+    QString archiveFormat; // "tar.xz", "tar.gz", "zip", "tgz", "exe", "run", "wheel"
     QString relativePath;  // path below the origin ("compute/cuda/redist/cuda_cudart/…"); bundle layout too
     QList<QUrl> urls;      // official URL last, mirrors first, in the order they are tried
     QString sha256;        // lower-case hex; empty when none is known
@@ -42,11 +44,11 @@ struct Artifact {
     QStringList installArguments; // silent install (installers); "{prefix}" is the target folder
     QString requirement;          // wheelhouse: the pip requirement ("tensorflow[and-cuda]==2.17.*")
     QString indexUrl;             // wheelhouse: the index pip uses
-    QString checksumUrl;          // where the publisher lists the checksum (md5sum.txt) when not yet known
+    QString checksumUrl;          // where the publisher lists the checksum (md5sum.txt, SHA256SUMS, python.org's API)
     QString note;                 // why the artifact is what it is, for the details view
 
     // Kinds: "cuda-redist-archive", "cudnn-archive", "cuda-installer", "python-installer",
-    // "wheelhouse".
+    // "python-archive" (a relocatable CPython unpacked into the environment), "wheelhouse".
     static QString trustName(Trust trust);
     static Trust trustFromName(const QString &name, bool *ok = nullptr);
 

@@ -196,7 +196,10 @@ QCoro::Task<Status> Bundle::verifyAsync() const
 
 QString BundleWriter::bundlePathOf(const Artifact &artifact)
 {
-    const QString origin = artifact.source == u"python.org" ? QStringLiteral("python") : QStringLiteral("nvidia");
+    // One folder per origin, laid out like it, so the bundle serves as a mirror of each.
+    const QString origin = artifact.source == u"python.org"                ? QStringLiteral("python")
+                           : artifact.source == u"python-build-standalone" ? QStringLiteral("python-build-standalone")
+                                                                           : QStringLiteral("nvidia");
     return origin + u'/' + artifact.relativePath;
 }
 

@@ -31,9 +31,12 @@ Result<Mirror> MirrorSet::parse(const QString &spec, const SourceCatalog *catalo
     if (eq > 0 && (colon < 0 || eq < colon)) {
         mirror.origin = rest.left(eq);
         rest = rest.mid(eq + 1);
-        if (mirror.origin != u"nvidia" && mirror.origin != u"python" && mirror.origin != u"pypi") {
+        if (mirror.origin != u"nvidia" && mirror.origin != u"python" && mirror.origin != u"pypi"
+            && mirror.origin != u"python-build-standalone") {
             return Error{QStringLiteral("mirror_invalid"),
-                         tr("Unknown mirror kind \"%1\": use nvidia=, python= or pypi=.").arg(mirror.origin), spec};
+                         tr("Unknown mirror kind \"%1\": use nvidia=, python=, python-build-standalone= or pypi=.")
+                             .arg(mirror.origin),
+                         spec};
         }
         if (mirror.origin == u"pypi" && catalog) {
             if (const auto preset = catalog->pypiMirror(rest))

@@ -16,7 +16,7 @@ class SourceCatalog;
 // compute/cudnn/redist/…). A mirror changes where bytes come from, never which checksum is
 // accepted: checksums always come from pinned manifests or the catalog.
 struct Mirror {
-    QString origin; // "nvidia", "python", "pypi"
+    QString origin; // "nvidia", "python", "python-build-standalone", "pypi"
     QUrl base;      // without a trailing slash
 
     bool isLocal() const { return base.isLocalFile(); }
@@ -29,7 +29,8 @@ class MirrorSet {
     Q_DECLARE_TR_FUNCTIONS(MirrorSet)
 
 public:
-    // "URL", "DIR", "file:///DIR" (NVIDIA), or "ORIGIN=…" for python and pypi; for pypi a preset
+    // "URL", "DIR", "file:///DIR" (NVIDIA), or "ORIGIN=…" for python, python-build-standalone and
+    // pypi; for pypi a preset
     // name from the catalog ("pypi=tuna") stands for its URL.
     static Result<Mirror> parse(const QString &spec, const SourceCatalog *catalog = nullptr);
 

@@ -1,6 +1,7 @@
 #include "sources/resolver.h"
 
 #include "catalog/version.h"
+#include "sources/pythonsources.h"
 
 #include <QCoro/QCoroNetworkReply>
 #include <QCryptographicHash>
@@ -42,6 +43,12 @@ QString md5For(const QByteArray &md5sums, const QString &fileName)
             return line.left(32).toLower();
     }
     return {};
+}
+
+// "{version}" and "{tag}" of a python-build-standalone record.
+QString filledIn(QString text, const StandalonePython &build)
+{
+    return text.replace(QStringLiteral("{version}"), build.version).replace(QStringLiteral("{tag}"), build.tag);
 }
 
 } // namespace
@@ -210,7 +217,8 @@ QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest reque
         if (const Status s = co_await addCudnn(request, &list); !s)
             co_return s.error();
     }
-    addPython(request, &list);
+    if (const Status s = co_await addPython(request, &list); !s)
+        co_return s.error();
     addWheelhouse(request, &list);
     co_return list;
 }
@@ -432,22 +440,31 @@ QCoro::Task<Status> ArtifactResolver::addCudnn(ResolveRequest request, ArtifactL
     co_return Ok{};
 }
 
-void ArtifactResolver::addPython(const ResolveRequest &request, ArtifactList *list) const
+QCoro::Task<Status> ArtifactResolver::addPython(ResolveRequest request, ArtifactList *list)
 {
     if (request.pythonInstalled || request.python.isEmpty())
-        return;
-    if (request.os != u"windows") {
-        list->warnings.append(finding("python_not_provided",
-                                      tr("Python %1 is not installed. Install it with the system's package manager; "
-                                         "tfsetup has no pinned relocatable Python for Linux yet.")
-                                          .arg(request.python)));
-        return;
-    }
+        co_return Ok{};
+    if (request.os == u"windows")
+        co_return co_await addPythonInstaller(request, list);
+    co_return co_await addStandalonePython(request, list);
+}
+
+QCoro::Task<Result<QByteArray>> ArtifactResolver::getChecksumSource(QUrl url)
+{
+    // Checksums come from the publisher over verified TLS, never from a mirror or plain HTTP.
+    if (url.scheme() != u"https")
+        co_return Error{QStringLiteral("not_tls"), {}, url.toString() + QStringLiteral(": not https, not asked")};
+    auto bytes = co_await get(url);
+    co_return bytes;
+}
+
+QCoro::Task<Status> ArtifactResolver::addPythonInstaller(ResolveRequest request, ArtifactList *list)
+{
     const auto release = m_catalog.pythonRelease(request.python);
     if (!release) {
         list->warnings.append(finding("python_not_provided",
                                       tr("tfsetup knows no python.org installer for Python %1.").arg(request.python)));
-        return;
+        co_return Ok{};
     }
     const QUrl official(QString(m_catalog.pythonWindowsUrl()).replace(QStringLiteral("{version}"), release->version));
     Artifact a;
@@ -460,13 +477,109 @@ void ArtifactResolver::addPython(const ResolveRequest &request, ArtifactList *li
     a.archiveFormat = archiveFormatOf(a.relativePath);
     a.urls = urlsFor(QStringLiteral("python"), a.relativePath);
     a.installArguments = m_catalog.pythonWindowsArguments();
-    a.trust = Artifact::Trust::None;
-    a.note = m_catalog.pythonChecksumNote();
-    list->warnings.append(finding("python_no_pin",
-                                  tr("tfsetup has no pinned checksum for %1. Compare it with the checksum on python.org's "
-                                     "release page, or choose to trust it on first use.")
-                                      .arg(a.fileName())));
+
+    // python.org's own downloads API: the release's id by name, then that release's files.
+    const PythonChecksumApi &api = m_catalog.pythonChecksumApi();
+    const QString python = QStringLiteral("python");
+    std::optional<PythonOrgChecksum> published;
+    QString why;
+    if (api.releasePath.isEmpty() || api.releaseFilesPath.isEmpty()) {
+        why = QStringLiteral("the sources catalog names no python.org API");
+    } else {
+        const QUrl releaseUrl = officialUrl(python, QString(api.releasePath).replace(QStringLiteral("{version}"), release->version));
+        const auto releases = co_await getChecksumSource(releaseUrl);
+        const QString id = releases ? pythonOrgReleaseId(*releases, release->version) : QString();
+        if (!releases) {
+            why = releases.error().detail;
+        } else if (id.isEmpty()) {
+            why = releaseUrl.toString() + QStringLiteral(": no release named Python ") + release->version;
+        } else {
+            const QUrl filesUrl = officialUrl(python, QString(api.releaseFilesPath).replace(QStringLiteral("{id}"), id));
+            const auto files = co_await getChecksumSource(filesUrl);
+            if (files)
+                published = pythonOrgFileChecksum(*files, a.fileName());
+            if (!files)
+                why = files.error().detail;
+            else if (!published)
+                why = filesUrl.toString() + QStringLiteral(": no checksum listed for ") + a.fileName();
+            else
+                a.checksumUrl = filesUrl.toString();
+        }
+    }
+    if (published) {
+        a.sha256 = published->sha256;
+        a.md5 = published->md5;
+        a.size = published->size;
+    }
+    if (!a.sha256.isEmpty()) {
+        a.trust = Artifact::Trust::Official;
+    } else if (!a.md5.isEmpty()) {
+        a.trust = Artifact::Trust::OfficialMd5;
+        a.note = tr("python.org publishes only an MD5 checksum for this installer; MD5 detects damage, not tampering.");
+        list->warnings.append(finding("python_md5_only",
+                                      tr("python.org publishes only an MD5 checksum for %1. It detects a damaged "
+                                         "download, not a deliberately altered one.")
+                                          .arg(a.fileName())));
+    } else {
+        a.trust = Artifact::Trust::None;
+        a.note = m_catalog.pythonChecksumNote() + QStringLiteral(" (") + why + u')';
+        list->warnings.append(finding("python_no_pin",
+                                      tr("python.org's checksum for %1 could not be read from python.org. Compare the "
+                                         "file with the checksum on python.org's release page, or choose to trust it "
+                                         "on first use.")
+                                          .arg(a.fileName())));
+    }
     list->artifacts.append(a);
+    co_return Ok{};
+}
+
+QCoro::Task<Status> ArtifactResolver::addStandalonePython(ResolveRequest request, ArtifactList *list)
+{
+    const auto build = m_catalog.standalonePython(request.python);
+    const StandaloneLayout &layout = m_catalog.standaloneLayout();
+    const QString platform = redistPlatform(request.os);
+    if (!build || layout.origin.isEmpty() || (!layout.platform.isEmpty() && layout.platform != platform)) {
+        list->warnings.append(finding("python_not_provided",
+                                      tr("Python %1 is not installed, and tfsetup knows no relocatable build of it. "
+                                         "Install it with the system's package manager.")
+                                          .arg(request.python)));
+        co_return Ok{};
+    }
+    const QString file = filledIn(layout.file, *build);
+    Artifact a;
+    a.name = QStringLiteral("python");
+    a.version = build->version;
+    a.platform = platform;
+    a.kind = QStringLiteral("python-archive");
+    a.source = layout.origin;
+    a.relativePath = filledIn(layout.path, *build).replace(QStringLiteral("{file}"), file);
+    a.archiveFormat = archiveFormatOf(a.relativePath);
+    a.urls = urlsFor(layout.origin, a.relativePath);
+
+    // The release's SHA256SUMS from the publisher itself; a mirror may serve the archive only.
+    const QUrl sumsUrl = officialUrl(layout.origin, filledIn(layout.checksums, *build));
+    const auto sums = co_await getChecksumSource(sumsUrl);
+    if (sums)
+        a.sha256 = sha256FromSums(*sums, file);
+    list->warnings.append(finding("python_relocatable",
+                                  tr("Python %1 is not installed. tfsetup unpacks the relocatable CPython %2 build "
+                                     "(python-build-standalone, release %3) into the environment's own folder; nothing "
+                                     "outside it changes.")
+                                      .arg(request.python, build->version, build->tag)));
+    if (!a.sha256.isEmpty()) {
+        a.trust = Artifact::Trust::Official;
+        a.checksumUrl = sumsUrl.toString();
+    } else {
+        a.trust = Artifact::Trust::None;
+        a.note = sums ? sumsUrl.toString() + QStringLiteral(": no line for ") + file : sums.error().detail;
+        list->warnings.append(finding("python_checksum_unavailable",
+                                      tr("The SHA-256 of %1 could not be read from the SHA256SUMS of "
+                                         "python-build-standalone's release %2. Try again online, or choose to trust "
+                                         "the file on first use.")
+                                          .arg(file, build->tag)));
+    }
+    list->artifacts.append(a);
+    co_return Ok{};
 }
 
 void ArtifactResolver::addWheelhouse(const ResolveRequest &request, ArtifactList *list) const

@@ -38,7 +38,9 @@ struct ResolveRequest {
 // Turns a plan into the exact list of official files, each with the checksum that will be
 // accepted. Manifests come from the mirrors first, then NVIDIA; a pinned manifest is accepted
 // only when its SHA-256 equals the pin, whoever served it; a manifest without a pin is accepted
-// only from the official origin itself (over verified TLS), never from a mirror.
+// only from the official origin itself (over verified TLS), never from a mirror. Python's checksums
+// likewise come from python.org's downloads API or python-build-standalone's SHA256SUMS, over https
+// from the official origin only.
 class ArtifactResolver {
     Q_DECLARE_TR_FUNCTIONS(ArtifactResolver)
 
@@ -68,6 +70,7 @@ public:
 
 private:
     QCoro::Task<Result<QByteArray>> get(QUrl url);
+    QCoro::Task<Result<QByteArray>> getChecksumSource(QUrl url);
     QUrl officialUrl(const QString &origin, const QString &relativePath) const;
     QList<QUrl> urlsFor(const QString &origin, const QString &relativePath) const;
 
@@ -75,7 +78,9 @@ private:
     static void keepManifest(const QString &product, const FetchedManifest &fetched, ArtifactList *list);
     QCoro::Task<Status> addCudaInstaller(ResolveRequest request, ArtifactList *list);
     QCoro::Task<Status> addCudnn(ResolveRequest request, ArtifactList *list);
-    void addPython(const ResolveRequest &request, ArtifactList *list) const;
+    QCoro::Task<Status> addPython(ResolveRequest request, ArtifactList *list);
+    QCoro::Task<Status> addPythonInstaller(ResolveRequest request, ArtifactList *list);
+    QCoro::Task<Status> addStandalonePython(ResolveRequest request, ArtifactList *list);
     void addWheelhouse(const ResolveRequest &request, ArtifactList *list) const;
 
     SourceCatalog m_catalog;

@@ -124,6 +124,28 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
         needSource(o, QStringLiteral("python ") + str(o, "version"));
         c.m_pythonReleases.append({str(o, "minor"), str(o, "version"), str(o, "source"), verifiedOf(o)});
     }
+    const QJsonObject api = python.value(QStringLiteral("checksum_api")).toObject();
+    c.m_pythonChecksumApi = {str(api, "release"), str(api, "release_files"), str(api, "source")};
+    if (!api.isEmpty())
+        needSource(api, QStringLiteral("python checksum_api"));
+    const QJsonObject standalone = python.value(QStringLiteral("standalone")).toObject();
+    c.m_standaloneLayout = {str(standalone, "origin"), str(standalone, "platform"), str(standalone, "file"),
+                            str(standalone, "path"), str(standalone, "checksums"), str(standalone, "interpreter"),
+                            str(standalone, "source")};
+    if (!standalone.isEmpty()) {
+        needSource(standalone, QStringLiteral("python standalone"));
+        const StandaloneLayout &l = c.m_standaloneLayout;
+        if (l.origin.isEmpty() || l.file.isEmpty() || l.path.isEmpty() || l.checksums.isEmpty() || l.interpreter.isEmpty())
+            c.m_problems.append(QStringLiteral("python standalone: origin, file, path, checksums and interpreter are all needed"));
+    }
+    for (const QJsonValue &v : standalone.value(QStringLiteral("releases")).toArray()) {
+        const QJsonObject o = v.toObject();
+        needSource(o, QStringLiteral("python standalone ") + str(o, "version"));
+        const StandalonePython p{str(o, "minor"), str(o, "version"), str(o, "tag"), str(o, "source"), verifiedOf(o)};
+        if (p.minor.isEmpty() || p.version.isEmpty() || p.tag.isEmpty())
+            c.m_problems.append(QStringLiteral("python standalone %1: minor, version and tag are all needed").arg(p.version));
+        c.m_standalonePythons.append(p);
+    }
     for (const QJsonValue &v : root.value(QStringLiteral("pypi_mirrors")).toArray()) {
         const QJsonObject o = v.toObject();
         needSource(o, QStringLiteral("pypi mirror ") + str(o, "name"));
@@ -214,6 +236,15 @@ std::optional<PythonRelease> SourceCatalog::pythonRelease(const QString &minor) 
     for (const PythonRelease &r : m_pythonReleases) {
         if (r.minor == minor)
             return r;
+    }
+    return std::nullopt;
+}
+
+std::optional<StandalonePython> SourceCatalog::standalonePython(const QString &minor) const
+{
+    for (const StandalonePython &p : m_standalonePythons) {
+        if (p.minor == minor)
+            return p;
     }
     return std::nullopt;
 }

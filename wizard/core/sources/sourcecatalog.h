@@ -63,6 +63,30 @@ struct PythonRelease {
     bool verified = true;
 };
 
+// python.org's downloads API, relative to the "python" origin: where a release's per-file
+// checksums are read at resolve time. "{version}" and "{id}" are replaced.
+struct PythonChecksumApi {
+    QString releasePath;      // "api/v2/downloads/release/?name=Python%20{version}"
+    QString releaseFilesPath; // "api/v2/downloads/release_file/?release={id}"
+    QString source;
+};
+
+// A relocatable CPython build (python-build-standalone) for Linux, per Python minor.
+struct StandalonePython {
+    QString minor, version, tag, source;
+    bool verified = true;
+};
+
+struct StandaloneLayout {
+    QString origin;      // "python-build-standalone"
+    QString platform;    // "linux-x86_64"
+    QString file;        // "cpython-{version}+{tag}-…-install_only.tar.gz"
+    QString path;        // "{tag}/{file}", below the origin
+    QString checksums;   // "{tag}/SHA256SUMS", below the origin
+    QString interpreter; // "python/bin/python3", inside the archive
+    QString source;
+};
+
 struct PypiMirror {
     QString name, url, region, source;
     bool verified = true;
@@ -91,6 +115,9 @@ public:
     QStringList pythonWindowsArguments() const { return m_pythonWindowsArguments; }
     QString pythonChecksumNote() const { return m_pythonChecksumNote; }
     std::optional<PythonRelease> pythonRelease(const QString &minor) const;
+    const PythonChecksumApi &pythonChecksumApi() const { return m_pythonChecksumApi; }
+    std::optional<StandalonePython> standalonePython(const QString &minor) const;
+    const StandaloneLayout &standaloneLayout() const { return m_standaloneLayout; }
 
     const QList<PypiMirror> &pypiMirrors() const { return m_pypiMirrors; }
     std::optional<PypiMirror> pypiMirror(const QString &name) const;
@@ -109,6 +136,9 @@ private:
     QString m_pythonWindowsUrl, m_pythonChecksumNote;
     QStringList m_pythonWindowsArguments;
     QList<PythonRelease> m_pythonReleases;
+    PythonChecksumApi m_pythonChecksumApi;
+    StandaloneLayout m_standaloneLayout;
+    QList<StandalonePython> m_standalonePythons;
     QList<PypiMirror> m_pypiMirrors;
     QString m_zlibMin, m_zlibMax, m_zlibOs, m_zlibSource;
     QStringList m_problems;
