@@ -170,6 +170,7 @@ struct Installer::Run {
     QString libraryFolder;
     bool hasNvvm = false;
     QString kernelFolder; // target path
+    QString interpreter;  // host path of the interpreter the venv was made from; empty without a venv
 };
 
 Installer::Installer(SystemView &system, QObject *parent)
@@ -552,18 +553,82 @@ QCoro::Task<Status> Installer::extractAndPlace(Run &run)
     co_return Ok{};
 }
 
+const InstallArtifact *Installer::pythonArchiveOf(const InstallSpec &spec)
+{
+    for (const InstallArtifact &a : spec.artifacts) {
+        if (a.kind == u"python-archive")
+            return &a;
+    }
+    return nullptr;
+}
+
+QCoro::Task<Result<QString>> Installer::unpackPython(Run &run, InstallArtifact archive)
+{
+    // Unpacked beside the environment's files first, so a malformed archive leaves nothing in it.
+    const QString unpack = run.hostStaging + QStringLiteral("/.unpack-python");
+    if (!QDir().mkpath(unpack))
+        co_return writeError(run.spec.environmentPath());
+    log(run, QStringLiteral("unpacking %1").arg(QFileInfo(archive.path).fileName()));
+    QFuture<Result<QList<ExtractedEntry>>> extracting = QtConcurrent::run(&extractArchive, archive.path, unpack, m_cancel);
+    const Result<QList<ExtractedEntry>> entries = co_await extracting;
+    if (m_cancel->load())
+        co_return cancelledError();
+    if (!entries)
+        co_return entries.error();
+    // python-build-standalone's install_only layout: everything below one top folder "python/".
+    const QString top = QStringLiteral("python");
+    const QString interpreter = m_system.os() == OsFamily::Windows ? QStringLiteral("python/python.exe")
+                                                                   : QStringLiteral("python/bin/python3");
+    bool hasInterpreter = false;
+    for (const ExtractedEntry &e : *entries) {
+        if (e.path != top && !e.path.startsWith(top + u'/')) {
+            co_return Error{QStringLiteral("python_archive_layout"),
+                            tr("The Python archive %1 is not laid out as a relocatable Python (everything in one "
+                               "folder named python). Download it again from the official release.")
+                                .arg(QFileInfo(archive.path).fileName()),
+                            e.path};
+        }
+        hasInterpreter = hasInterpreter || e.path == interpreter;
+    }
+    if (!hasInterpreter) {
+        co_return Error{QStringLiteral("python_archive_layout"),
+                        tr("The Python archive %1 has no %2. Download it again from the official release.")
+                            .arg(QFileInfo(archive.path).fileName(), interpreter),
+                        {}};
+    }
+    if (!QDir().rename(unpack + u'/' + top, run.hostStaging + u'/' + top))
+        co_return writeError(run.spec.environmentPath() + u'/' + top, unpack);
+    QDir(unpack).removeRecursively();
+    const QString origin = QStringLiteral("python %1 (%2)").arg(archive.version, archive.platform);
+    for (const ExtractedEntry &e : *entries) {
+        if (e.kind == ExtractedEntry::File)
+            run.record.files.append({e.path, e.sha256, e.size, origin, {}});
+        else if (e.kind == ExtractedEntry::Link)
+            run.record.files.append({e.path, {}, 0, origin, e.linkTarget});
+    }
+    log(run, QStringLiteral("unpacked Python %1 into %2").arg(archive.version, top));
+    co_return QString(run.hostStaging + u'/' + interpreter);
+}
+
 QCoro::Task<Status> Installer::createPython(Run &run)
 {
     if (auto s = enter(run, InstallStep::Python); !s)
         co_return s;
-    if (run.spec.pythonInterpreter.isEmpty()) {
+    QString interpreter = run.spec.pythonInterpreter;
+    if (const InstallArtifact *archive = pythonArchiveOf(run.spec)) {
+        const Result<QString> unpacked = co_await unpackPython(run, *archive);
+        if (!unpacked)
+            co_return unpacked.error();
+        interpreter = *unpacked;
+    }
+    if (interpreter.isEmpty()) {
         log(run, QStringLiteral("no interpreter chosen: libraries only"));
         Q_EMIT stepFinished(InstallStep::Python);
         co_return Ok{};
     }
     const QString venv = run.hostStaging + QStringLiteral("/venv");
     QStringList venvArguments{QStringLiteral("-m"), QStringLiteral("venv"), venv};
-    const ProcessResult r = co_await watched(run, run.spec.pythonInterpreter, venvArguments, venvTimeout);
+    const ProcessResult r = co_await watched(run, interpreter, venvArguments, venvTimeout);
     if (m_cancel->load())
         co_return cancelledError();
     const QString python = LauncherWriter::venvPython(m_system.os(), run.hostStaging);
@@ -573,16 +638,46 @@ QCoro::Task<Status> Installer::createPython(Run &run)
                            "python3-venv; on Windows repair the Python installation."),
                         r.error + QString::fromUtf8(r.standardOutput + r.standardError).right(2000)};
     }
+    run.interpreter = interpreter;
     run.record.pythonVersion = pyvenvVersion(venv);
     Q_EMIT stepFinished(InstallStep::Python);
     co_return Ok{};
+}
+
+QStringList Installer::relocateVenv(const QString &hostVenv, const QString &from, const QString &to)
+{
+    QStringList done;
+    if (from.isEmpty() || from == to)
+        return done;
+    QFile cfg(hostVenv + QStringLiteral("/pyvenv.cfg"));
+    if (cfg.open(QIODevice::ReadOnly)) {
+        const QByteArray old = cfg.readAll();
+        cfg.close();
+        QByteArray moved = old;
+        moved.replace(from.toUtf8(), to.toUtf8());
+        if (moved != old && writeBytes(cfg.fileName(), moved, false))
+            done.append(QStringLiteral("pyvenv.cfg now names %1").arg(to));
+    }
+    for (const QString &folder : {QStringLiteral("/bin"), QStringLiteral("/Scripts")}) {
+        QDirIterator it(hostVenv + folder, QDir::Files | QDir::System | QDir::NoDotAndDotDot);
+        while (it.hasNext()) {
+            const QString link = it.next();
+            const QString target = QFileInfo(link).symLinkTarget();
+            if (!QFileInfo(link).isSymLink() || !target.startsWith(from + u'/'))
+                continue;
+            const QString moved = to + target.mid(from.size());
+            if (QFile::remove(link) && QFile::link(moved, link))
+                done.append(QStringLiteral("%1 now points to %2").arg(QFileInfo(link).fileName(), moved));
+        }
+    }
+    return done;
 }
 
 QCoro::Task<Status> Installer::installPackages(Run &run)
 {
     if (auto s = enter(run, InstallStep::Packages); !s)
         co_return s;
-    if (run.spec.pythonInterpreter.isEmpty()
+    if (run.interpreter.isEmpty()
         || (run.spec.effectiveRequirements().isEmpty() && run.spec.requirementsLock.isEmpty())) {
         Q_EMIT stepFinished(InstallStep::Packages);
         co_return Ok{};
@@ -777,6 +872,11 @@ Status Installer::commit(Run &run)
     }
     if (replacing && !QDir(previous).removeRecursively())
         log(run, QStringLiteral("could not remove %1 yet; the next run will").arg(previous));
+    // A venv made from the environment's own Python names it by the staging path until now.
+    if (run.interpreter.startsWith(run.hostStaging + u'/')) {
+        for (const QString &line : relocateVenv(run.hostTarget + QStringLiteral("/venv"), run.hostStaging, run.hostTarget))
+            log(run, line);
+    }
     Q_EMIT stepFinished(InstallStep::Commit);
     return Ok{};
 }
@@ -827,7 +927,7 @@ QCoro::Task<bool> Installer::isComplete(const InstallSpec &spec, const QString &
     const QString problem = co_await checking;
     if (!problem.isEmpty())
         co_return false;
-    if (!spec.pythonInterpreter.isEmpty() && !QFileInfo::exists(LauncherWriter::venvPython(
+    if ((!spec.pythonInterpreter.isEmpty() || pythonArchiveOf(spec)) && !QFileInfo::exists(LauncherWriter::venvPython(
                                                    OsFamily::Linux, hostTarget))
         && !QFileInfo::exists(LauncherWriter::venvPython(OsFamily::Windows, hostTarget)))
         co_return false;

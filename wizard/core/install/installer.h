@@ -59,6 +59,10 @@ public:
     // that was interrupted. Returns what it did, one line each (for the log).
     static QStringList recoverLeftovers(const QString &hostPrefix);
 
+    // After the environment moved from staging to its folder: pyvenv.cfg and the venv's links that
+    // named the staging folder name the final one. Returns what changed, one line each.
+    static QStringList relocateVenv(const QString &hostVenv, const QString &from, const QString &to);
+
     // pip's arguments after "python -m pip install" (pure; tested on its own).
     static QStringList pipInstallArguments(const InstallSpec &spec, const QString &lockFile,
                                            const QStringList &wheelhouses);
@@ -74,6 +78,8 @@ private:
     QString stepTitle(InstallStep step) const;
     Status enter(Run &run, InstallStep step);
     QCoro::Task<Status> extractAndPlace(Run &run);
+    static const InstallArtifact *pythonArchiveOf(const InstallSpec &spec);
+    QCoro::Task<Result<QString>> unpackPython(Run &run, InstallArtifact archive);
     QCoro::Task<Status> createPython(Run &run);
     QCoro::Task<Status> installPackages(Run &run);
     Status writeLaunchers(Run &run);

@@ -15,7 +15,8 @@ struct Plan;
 // One local, already verified file the installer consumes. The downloader and the sources step
 // produce these; the installer checks the SHA-256 again before using a file.
 struct InstallArtifact {
-    QString kind;      // "cuda-redist-archive" | "cudnn-archive" | "wheelhouse" | "python"
+    QString kind;      // "cuda-redist-archive" | "cudnn-archive" | "wheelhouse" | "python" |
+                       // "python-archive" (a relocatable CPython: unpacked into <env>/python, the venv made from it)
     QString component; // "cuda_cudart", "libcublas", "cudnn", …
     QString version;   // "11.8.89", "8.9.7.29"
     QString platform;  // "windows-x86_64" | "linux-x86_64"
