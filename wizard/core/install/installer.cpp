@@ -190,12 +190,12 @@ void Installer::setCheckpoint(std::function<Status(InstallStep)> checkpoint)
     m_checkpoint = std::move(checkpoint);
 }
 
-QString Installer::stepTitle(InstallStep step) const
 void Installer::setDrillPoint(std::function<void(const QString &)> drill)
 {
     m_drill = std::move(drill);
 }
 
+QString Installer::stepTitle(InstallStep step) const
 {
     switch (step) {
     case InstallStep::Prepare: return tr("Checking the downloaded files");
@@ -865,11 +865,15 @@ Status Installer::commit(Run &run)
                         "shells) and install again.").arg(run.spec.environmentPath()),
                      run.hostTarget};
     }
+    if (replacing && m_drill)
+        m_drill(QStringLiteral("commit-set-aside"));
     if (!QDir().rename(run.hostStaging, run.hostTarget)) {
         if (replacing)
             QDir().rename(previous, run.hostTarget);
         return writeError(run.spec.environmentPath(), run.hostStaging);
     }
+    if (replacing && m_drill)
+        m_drill(QStringLiteral("commit-swapped"));
     if (replacing && !QDir(previous).removeRecursively())
         log(run, QStringLiteral("could not remove %1 yet; the next run will").arg(previous));
     // A venv made from the environment's own Python names it by the staging path until now.
@@ -935,7 +939,3 @@ QCoro::Task<bool> Installer::isComplete(const InstallSpec &spec, const QString &
 }
 
 } // namespace tfsetup::core
-    if (replacing && m_drill)
-        m_drill(QStringLiteral("commit-set-aside"));
-    if (replacing && m_drill)
-        m_drill(QStringLiteral("commit-swapped"));

@@ -95,7 +95,7 @@ private:
     SystemView &m_system;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::function<Status(InstallStep)> m_checkpoint;
+    std::function<void(const QString &)> m_drill;
 };
 
 } // namespace tfsetup::core
-    std::function<void(const QString &)> m_drill;
