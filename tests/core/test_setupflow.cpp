@@ -115,6 +115,7 @@ private Q_SLOTS:
     void downloadPlan_fetchesOnlyVerifiableFiles();
     void installSpec_mapsDownloadsToArtifacts_data();
     void installSpec_mapsDownloadsToArtifacts();
+    void installSpec_relocatablePythonStandsInForAMissingOne();
     void pythonFor_prefersARealInstallation_data();
     void pythonFor_prefersARealInstallation();
     void adviseOnPath_warnsWhereWindowsToolsBreak_data();
@@ -365,6 +366,31 @@ void TestSetupFlow::installSpec_mapsDownloadsToArtifacts()
     QCOMPARE(spec->indexUrls, indexUrls);
     QCOMPARE(spec->trustedHosts, trustedHosts);
     QCOMPARE(spec->effectiveRequirements(), QStringList{u"tensorflow==2.18.*"_s});
+}
+
+void TestSetupFlow::installSpec_relocatablePythonStandsInForAMissingOne()
+{
+    Plan plan = cpuPlan();
+    plan.python = u"3.9"_s; // the machine has only 3.11
+    plan.pythonInstalled = false;
+    ArtifactList list;
+    list.artifacts = {archive(u"python"_s, u"python-archive"_s,
+                              u"cpython-3.9.25+20251031-x86_64-unknown-linux-gnu-install_only.tar.gz"_s, sha),
+                      wheelhouse(u"https://pypi.tuna.tsinghua.edu.cn/simple"_s)};
+    SetupOptions options;
+    options.prefix = u"/home/student/tfsetup-envs"_s;
+    options.cacheDir = u"/var/cache/tfsetup"_s;
+    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, options);
+    QCOMPARE(downloads.requests.size(), 1); // the Python archive goes through the downloader
+    const QList<DownloadResult> results{{downloads.requests.first().destination, 1234,
+                                         downloads.requests.first().urls.first(), false, false}};
+    const auto spec = SetupFlow::installSpec(
+        plan, list, results, options, machineWith({{u"/usr/bin/python3.11"_s, u"3.11.2"_s, u"system"_s, 64, u"path"_s}}));
+    QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
+    QVERIFY(spec->pythonInterpreter.isEmpty());
+    QCOMPARE(spec->artifacts.size(), 1);
+    QCOMPARE(spec->artifacts.first().kind, u"python-archive"_s);
+    QCOMPARE(QString::fromLatin1(spec->artifacts.first().sha256), sha);
 }
 
 void TestSetupFlow::pythonFor_prefersARealInstallation_data()

@@ -229,7 +229,10 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
     if (hardware.driver)
         spec.driver = hardware.driver->version;
     spec.pythonInterpreter = pythonFor(plan, hardware);
-    if (spec.pythonInterpreter.isEmpty() && !plan.python.isEmpty()) {
+    // A relocatable Python among the artifacts is unpacked into the environment and makes the venv.
+    const bool bringsPython = std::any_of(list.artifacts.cbegin(), list.artifacts.cend(),
+                                          [](const Artifact &a) { return a.kind == u"python-archive"; });
+    if (spec.pythonInterpreter.isEmpty() && !plan.python.isEmpty() && !bringsPython) {
         return Error{QStringLiteral("python_missing"),
                      tr("Python %1 (64-bit) is needed to make the environment, and none was found. Install it, then "
                         "scan this computer again.")
@@ -265,7 +268,7 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
             }
             continue;
         }
-        if (a.kind != u"cuda-redist-archive" && a.kind != u"cudnn-archive") {
+        if (a.kind != u"cuda-redist-archive" && a.kind != u"cudnn-archive" && a.kind != u"python-archive") {
             if (a.optional)
                 continue;
             return Error{QStringLiteral("artifact_unsupported"),
