@@ -676,6 +676,8 @@ void ChoosePage::retranslate()
     m_alternativesTable->setAccessibleName(tr("Possible combinations"));
     m_rejectedTree->setHeaderLabels({tr("TensorFlow"), tr("Runs on"), tr("Why not")});
     m_rejectedTree->setAccessibleName(tr("Combinations that do not fit this computer"));
+    m_tabs->setAccessibleName(tr("Other combinations"));
+    m_summaryArea->setAccessibleName(tr("The chosen combination"));
     m_tfLabel->setText(tr("&TensorFlow version:"));
     m_pythonLabel->setText(tr("&Python version:"));
     m_tfCombo->setAccessibleName(tr("TensorFlow version"));

@@ -331,6 +331,9 @@ void InstallPage::retranslate()
     setTitle(tr("Installing"));
     setSubTitle(tr("tfsetup builds the environment in a separate folder and moves it into place only when "
                    "everything worked."));
+    m_log->setAccessibleName(tr("Install log"));
+    m_stepList->setAccessibleName(tr("Install steps"));
+    m_progress->setAccessibleName(tr("Install progress"));
     const auto steps = core::allInstallSteps();
     for (int i = 0; i < steps.size() && i < m_steps.size(); ++i)
         setStep(steps.at(i), m_steps.at(i));

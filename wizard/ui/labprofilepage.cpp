@@ -150,6 +150,7 @@ void LabProfilePage::retranslate()
     m_intro->setText(tr("Open the profile your lab gave you: a file, or its address on the lab's server "
                         "(http:// or https://)."));
     m_sourceEdit->setPlaceholderText(tr("lab.json or https://lab.example.edu/tfsetup/lab.json"));
+    m_sourceEdit->setAccessibleName(tr("Profile file or address"));
     m_browseButton->setText(tr("Browse…"));
     m_openButton->setText(tr("&Open"));
     m_unattendedCheck->setText(tr("Install now without further questions"));

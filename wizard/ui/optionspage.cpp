@@ -124,6 +124,20 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
             form->addRow(QString(), m_folderAdvice);
     }
 
+    // Tab goes along each row (field, Browse, What is this?) before the next row, as it reads;
+    // creation order would visit every field first and all the help links last.
+    QList<QWidget *> chain;
+    for (int i = 0; i < topics.size(); ++i) {
+        chain.append(fields.at(i));
+        if (i == 0)
+            chain.append(m_folderBrowse);
+        if (i == topics.size() - 1)
+            chain.append(m_bundleBrowse);
+        chain.append(m_helpLinks.at(i));
+    }
+    for (int i = 1; i < chain.size(); ++i)
+        setTabOrder(chain.at(i - 1), chain.at(i));
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_helpLabel);
@@ -364,8 +378,9 @@ void OptionsPage::retranslate()
 {
     setTitle(tr("Options"));
     setSubTitle(tr("Where the environment goes and where files come from. The suggestions work for most students."));
-    const QStringList labels{tr("&Folder:"), tr("&Name:"), tr("&PyPI mirror:"), tr("N&VIDIA mirror:"),
-                             tr("Pro&xy:"),  tr("&Downloads:"), tr("Offline &bundle:")};
+    // Alt+N is Next and Alt+B is Back on this page: the name and bundle rows use other letters.
+    const QStringList labels{tr("&Folder:"), tr("N&ame:"), tr("&PyPI mirror:"), tr("N&VIDIA mirror:"),
+                             tr("Pro&xy:"),  tr("&Downloads:"), tr("Offline b&undle:")};
     for (int i = 0; i < m_rowLabels.size(); ++i)
         m_rowLabels.at(i)->setText(labels.at(i));
     for (QPushButton *help : std::as_const(m_helpLinks)) {

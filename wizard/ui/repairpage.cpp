@@ -172,6 +172,9 @@ void RepairPage::retranslate()
     m_reportButton->setToolTip(tr("Writes what tfsetup found into a text file you can paste into a chat or a forum "
                                   "post. Your user name and home folder are masked."));
     m_problemTree->setHeaderLabels({tr("What"), tr("Details")});
+    m_problemTree->setAccessibleName(tr("What the check found"));
+    m_environmentList->setAccessibleName(tr("Environments"));
+    m_logEdit->setAccessibleName(tr("The error TensorFlow printed"));
 }
 
 void RepairPage::saveReport()

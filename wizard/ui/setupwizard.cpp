@@ -16,6 +16,7 @@
 #include <QEvent>
 #include <QFileInfo>
 #include <QIcon>
+#include <QPushButton>
 #include <QTimer>
 
 namespace tfsetup::ui {
@@ -74,6 +75,13 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
             m_resumeGoal = -1; // the student reads the error and decides
     });
     setStartId(WelcomePageId);
+    // Enter always means Next (or Finish), wherever the focus is: a page's own buttons would
+    // otherwise take over as the default while focused, and Enter on the Detect page would scan
+    // again instead of going on. Space still presses the focused button.
+    for (const int id : pageIds()) {
+        for (QPushButton *button : page(id)->findChildren<QPushButton *>())
+            button->setAutoDefault(false);
+    }
     retranslate();
 }
 

@@ -1,0 +1,283 @@
+// The first-time journey with the keyboard alone (QTest::keyClick: Alt+letter, Tab, Space,
+// Enter; no mouse), under the offscreen platform: Welcome → Detect (a canned machine without an
+// NVIDIA GPU, with this host's real Python) → Choose → Options (the PyPI index typed in, a "What
+// is this?" opened, Tab along a row) → Download → Install (a real venv, pip from a loopback
+// index with a stand-in TensorFlow wheel) → Verify → Finish (the summary copied, Finish pressed).
+
+#include "system/realsystem.h"
+#include "ui/choosepage.h"
+#include "ui/detectpage.h"
+#include "ui/downloadpage.h"
+#include "ui/finishpage.h"
+#include "ui/installpage.h"
+#include "ui/optionspage.h"
+#include "ui/setupwizard.h"
+#include "ui/verifypage.h"
+#include "ui/wizardstate.h"
+#include "support/loopbackserver.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QComboBox>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace tfsetup;
+using namespace Qt::StringLiterals;
+using tfsetup::test::LoopbackServer;
+using tfsetup::test::Response;
+
+namespace {
+
+template<typename T>
+T *child(QWidget *parent, const QString &name)
+{
+    auto *widget = parent->findChild<T *>(name);
+    if (!widget)
+        qFatal("no child %s", qPrintable(name));
+    return widget;
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// A pure-Python wheel (PEP 427 layout) of the stand-in tensorflow package, named and versioned
+// as the plan's requirement asks.
+bool buildWheel(const QString &python, const QString &path, const QString &distribution, const QString &version,
+                const QByteArray &module)
+{
+    const QString script = uR"(
+import base64, hashlib, sys, zipfile
+path, dist, version, module = sys.argv[1], sys.argv[2], sys.argv[3], open(sys.argv[4], "rb").read()
+info = f"{dist}-{version}.dist-info"
+files = {
+  "tensorflow/__init__.py": module,
+  f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n".encode(),
+  f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+}
+record = []
+with zipfile.ZipFile(path, "w") as z:
+  for name, data in files.items():
+    z.writestr(name, data)
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    record.append(f"{name},sha256={digest},{len(data)}")
+  record.append(f"{info}/RECORD,,")
+  z.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
+)"_s;
+    const QString modulePath = path + u".module.py"_s;
+    QFile m(modulePath);
+    if (!m.open(QIODevice::WriteOnly) || m.write(module) != module.size())
+        return false;
+    m.close();
+    QProcess p;
+    p.start(python, {u"-c"_s, script, path, distribution, version, modulePath});
+    return p.waitForFinished(60000) && p.exitCode() == 0;
+}
+
+} // namespace
+
+class TestJourneyKeyboard final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void firstTimeStudent_withTheKeyboardOnly();
+
+private:
+    // Alt+letter on whatever has the focus, as a student would press it.
+    void alt(Qt::Key key) { QTest::keyClick(focused(), key, Qt::AltModifier); }
+    void key(Qt::Key key) { QTest::keyClick(focused(), key); }
+    QWidget *focused() const
+    {
+        QWidget *w = QApplication::focusWidget();
+        return w ? w : m_wizard.get();
+    }
+    // Tab until a widget of that name has the focus; false after a full round without it.
+    bool tabTo(const QString &name)
+    {
+        for (int i = 0; i < 60; ++i) {
+            if (QApplication::focusWidget() && QApplication::focusWidget()->objectName() == name)
+                return true;
+            key(Qt::Key_Tab);
+        }
+        return false;
+    }
+    QString focusName() const { return QApplication::focusWidget() ? QApplication::focusWidget()->objectName() : QString(); }
+    bool nextEnabled() const { return m_wizard->button(QWizard::NextButton)->isEnabled(); }
+
+    QTemporaryDir m_dir;
+    QString m_python;
+    QString m_pythonVersion;
+    std::unique_ptr<core::RealSystem> m_system;
+    std::unique_ptr<ui::SetupWizard> m_wizard;
+};
+
+void TestJourneyKeyboard::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    const QString python = QStandardPaths::findExecutable(u"python3"_s);
+    if (python.isEmpty())
+        QSKIP("python3 is not installed");
+    QProcess probe;
+    probe.start(python, {u"-c"_s, u"import sys, platform, venv, ensurepip; print(sys.executable); "
+                                  u"print(platform.python_version())"_s});
+    if (!probe.waitForFinished(30000) || probe.exitCode() != 0)
+        QSKIP("python3 cannot make virtual environments here (python3-venv missing)");
+    const QStringList lines = QString::fromUtf8(probe.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2);
+    m_python = lines.at(0).trimmed();
+    m_pythonVersion = lines.at(1).trimmed();
+    qputenv("HOME", m_dir.filePath(u"home"_s).toLocal8Bit());
+    qputenv("XDG_DATA_HOME", m_dir.filePath(u"home/.local/share"_s).toLocal8Bit());
+    qputenv("JUPYTER_DATA_DIR", m_dir.filePath(u"home/.local/share/jupyter"_s).toLocal8Bit());
+    qputenv("TFSETUP_CACHE_DIR", m_dir.filePath(u"cache"_s).toLocal8Bit());
+    qputenv("PIP_CONFIG_FILE", "/dev/null");
+    qputenv("FAKE_TF_MODE", "no_gpu");
+    QDir().mkpath(m_dir.filePath(u"home"_s));
+}
+
+void TestJourneyKeyboard::firstTimeStudent_withTheKeyboardOnly()
+{
+    LoopbackServer index;
+    QVERIFY(index.start());
+
+    m_system = std::make_unique<core::RealSystem>();
+    m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
+    m_wizard->resize(900, 700);
+    QJsonObject machine =
+        QJsonDocument::fromJson(readFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/solver/linux_no_gpu.json"_s))
+            .object();
+    machine[u"pythons"_s] = QJsonArray{QJsonObject{{u"path"_s, m_python}, {u"version"_s, m_pythonVersion},
+                                                   {u"kind"_s, u"system"_s}, {u"bits"_s, 64}, {u"source"_s, u"path"_s}}};
+    const core::HardwareReport report = core::HardwareReport::fromJson(machine);
+    m_wizard->detectPage()->setDetectFunction([report](core::SystemView &) -> QCoro::Task<core::HardwareReport> {
+        return [](core::HardwareReport r) -> QCoro::Task<core::HardwareReport> { co_return r; }(report);
+    });
+    const QString ini = m_dir.filePath(u"settings.ini"_s);
+    m_wizard->optionsPage()->setSettingsFactory(
+        [ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); });
+    m_wizard->verifyPage()->setProbePath(QFileInfo(qEnvironmentVariable("TFSETUP_BINARY")).dir().filePath(
+        u"tfsetup-probe"_s));
+    QList<QStringList> launched;
+    m_wizard->finishPage()->setLaunchFunction([&launched](const QString &program, const QStringList &args,
+                                                          const QString &) {
+        launched.append(QStringList{program} + args);
+        return true;
+    });
+    m_wizard->finishPage()->setFindProgram([](const QString &name) {
+        return name == u"xterm" ? u"/usr/bin/xterm"_s : QString();
+    });
+    QSignalSpy finished(m_wizard.get(), &QDialog::finished);
+    m_wizard->show();
+    QApplication::setActiveWindow(m_wizard.get());
+    QVERIFY(QTest::qWaitForWindowActive(m_wizard.get()));
+
+    // Welcome: the arrows move between the journeys, Enter goes on with the default (Next).
+    QTRY_COMPARE(m_wizard->currentId(), int(ui::SetupWizard::WelcomePageId));
+    QVERIFY(tabTo(u"modeNewRadio"_s));
+    key(Qt::Key_Down);
+    QCOMPARE(focusName(), u"modeRepairRadio"_s);
+    key(Qt::Key_Up);
+    QVERIFY(child<QAbstractButton>(m_wizard.get(), u"modeNewRadio"_s)->isChecked());
+    key(Qt::Key_Return);
+
+    // Detect: Next waits for the scan; Alt+N then.
+    QTRY_COMPARE(m_wizard->currentId(), int(ui::SetupWizard::DetectPageId));
+    QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(), 10'000);
+    alt(Qt::Key_N);
+
+    // Choose: the solver's plan; Enter accepts it.
+    QTRY_COMPARE(m_wizard->currentId(), int(ui::SetupWizard::ChoosePageId));
+    QTRY_VERIFY_WITH_TIMEOUT(m_wizard->choosePage()->chosenPlan().has_value(), 20'000);
+    QTRY_VERIFY(nextEnabled());
+    const core::Plan plan = *m_wizard->choosePage()->chosenPlan();
+    key(Qt::Key_Return);
+
+    QString distribution = plan.package.section(u'[', 0, 0);
+    const QString normalized = QString(distribution).replace(u'_', u'-').toLower();
+    QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/verify/fake_tensorflow/tensorflow/__init__.py"_s);
+    module.replace(QByteArray("__version__ = \"2.99.0\""), QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
+    const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + plan.tensorflow + u"-py3-none-any.whl"_s;
+    const QString wheel = m_dir.filePath(wheelName);
+    QVERIFY(buildWheel(m_python, wheel, distribution, plan.tensorflow, module));
+    const QByteArray wheelBytes = readFile(wheel);
+    const QByteArray digest = QCryptographicHash::hash(wheelBytes, QCryptographicHash::Sha256).toHex();
+    index.route("/simple/" + normalized.toUtf8() + "/",
+                Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8() + "#sha256="
+                                    + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
+                                "text/html"));
+    index.route("/files/" + wheelName.toUtf8(), Response::bytes(wheelBytes));
+
+    // Options: Alt+F reaches the folder; Tab goes along its row (Browse, What is this?) and on
+    // to the name; Space opens the help; Alt+P reaches the mirror, typed in.
+    QTRY_COMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    alt(Qt::Key_F);
+    QCOMPARE(focusName(), u"folderEdit"_s);
+    key(Qt::Key_Tab);
+    QCOMPARE(focusName(), u"folderBrowseButton"_s);
+    key(Qt::Key_Tab);
+    QCOMPARE(focusName(), u"folderHelp"_s);
+    key(Qt::Key_Space);
+    QVERIFY(child<QLabel>(m_wizard->optionsPage(), u"helpLabel"_s)->isVisible());
+    key(Qt::Key_Tab);
+    QCOMPARE(focusName(), u"nameEdit"_s);
+    alt(Qt::Key_P);
+    QCOMPARE(focusName(), u"pypiMirrorCombo"_s);
+    QTest::keyClick(focused(), Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(focused(), index.url(u"/simple"_s).toString());
+    QCOMPARE(m_wizard->optionsPage()->options().pypiMirror, index.url(u"/simple"_s).toString());
+    QVERIFY(nextEnabled());
+    QSignalSpy resolved(m_wizard->optionsPage(), &ui::OptionsPage::resolved);
+    alt(Qt::Key_N);
+    QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
+    QCOMPARE(resolved.first().first().toBool(), true);
+
+    // Download: nothing of its own for a CPU plan.
+    QTRY_COMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+    QVERIFY(nextEnabled());
+    alt(Qt::Key_N);
+
+    // Install: a real venv and pip from the loopback index.
+    QTRY_COMPARE(m_wizard->currentId(), int(ui::SetupWizard::InstallPageId));
+    ui::InstallPage *install = m_wizard->installPage();
+    QTRY_VERIFY_WITH_TIMEOUT(install->isComplete() || install->error(), 240'000);
+    QVERIFY2(!install->error(), qPrintable(install->error() ? install->error()->message + u'\n' + install->error()->detail
+                                                           : QString()));
+    QTRY_VERIFY(nextEnabled());
+    key(Qt::Key_Return);
+
+    // Verify: the smoke test through the environment's launcher.
+    QTRY_COMPARE(m_wizard->currentId(), int(ui::SetupWizard::VerifyPageId));
+    QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(), 120'000);
+    alt(Qt::Key_N);
+
+    // Finish: Tab to "Copy summary", Space; then Alt+F finishes.
+    QTRY_COMPARE(m_wizard->currentId(), int(ui::SetupWizard::FinishPageId));
+    QVERIFY(tabTo(u"copySummaryButton"_s));
+    key(Qt::Key_Space);
+    QVERIFY(child<QLabel>(m_wizard->finishPage(), u"messageLabel"_s)->isVisible());
+    QVERIFY(m_wizard->button(QWizard::FinishButton)->isVisible());
+    alt(Qt::Key_F);
+    QTRY_COMPARE(finished.count(), 1); // a mnemonic clicks after a short animation
+    QCOMPARE(finished.first().first().toInt(), int(QDialog::Accepted));
+}
+
+QTEST_MAIN(TestJourneyKeyboard)
+#include "test_journey_keyboard.moc"
