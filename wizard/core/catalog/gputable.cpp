@@ -117,8 +117,10 @@ Result<GpuTable> GpuTable::fromJson(const QByteArray &json, const QString &origi
         r.vendor = o.value(QLatin1String("vendor")).toString();
         r.name = o.value(QLatin1String("name")).toString();
         r.aliases = stringList(o.value(QLatin1String("aliases")));
-        for (const QString &id : stringList(o.value(QLatin1String("pci_ids"))))
-            r.pciIds.append(id.toLower());
+        for (const QString &id : stringList(o.value(QLatin1String("pci_ids")))) {
+            if (const QString normal = id.trimmed().toLower(); !normal.isEmpty()) // as byPciId() compares
+                r.pciIds.append(normal);
+        }
         r.computeCapability = o.value(QLatin1String("compute_capability")).toString();
         r.architecture = o.value(QLatin1String("architecture")).toString();
         r.source = o.value(QLatin1String("source")).toString();
