@@ -42,8 +42,7 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     const QIcon icon(QStringLiteral(":/resources/icons/tfsetup.svg"));
     setWindowIcon(icon);
     setPixmap(QWizard::LogoPixmap, icon.pixmap(48, 48));
-    // Long enough for a GPU name, a driver line and a path without wrapping every sentence.
-    setMinimumSize(720, 540);
+    updateMinimumSize();
     setPage(WelcomePageId, m_welcomePage);
     setPage(DetectPageId, m_detectPage);
     setPage(ChoosePageId, m_choosePage);
@@ -244,10 +243,25 @@ void SetupWizard::applyTransferOptions()
         transfer, core::DownloadCache(core::DownloadCache::defaultDir())));
 }
 
+void SetupWizard::updateMinimumSize()
+{
+    // Long enough for a GPU name, a driver line and a path without wrapping every sentence: 720 ×
+    // 540 at a 9 pt font, the usual UI size on Windows and Linux desktops. A larger font (a
+    // desktop's text scaling, a student who needs bigger letters) gets proportionally more room;
+    // otherwise wrapped text runs out of height, and QWizard's header, which holds two lines of
+    // subtitle and never grows, cuts the third off.
+    const QFont f = font();
+    const double scale = f.pointSizeF() > 0 ? f.pointSizeF() / 9.0 : f.pixelSize() > 0 ? f.pixelSize() / 12.0 : 1.0;
+    const double factor = std::max(1.0, scale);
+    setMinimumSize(int(720 * factor), int(540 * factor));
+}
+
 void SetupWizard::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
+    if (event->type() == QEvent::FontChange)
+        updateMinimumSize();
     QWizard::changeEvent(event);
 }
 

@@ -78,6 +78,7 @@ protected:
 
 private:
     void retranslate();
+    void updateMinimumSize();
     void applyTransferOptions();
     void offerSavedSession();
     void restoreSession(core::SetupSession session);
