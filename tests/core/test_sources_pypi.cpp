@@ -8,6 +8,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
@@ -336,6 +338,71 @@ private Q_SLOTS:
         QVERIFY(tfsetup::test::awaitTask(WheelCheck::run(windowsRequest(u"3.12"_s, u"tensorflow==2.10.*"_s), options, &list)));
         QCOMPARE(server.requests().size(), 0);
         QVERIFY(list.warnings.isEmpty());
+    }
+
+    // Through the resolver: the "pypi" origin, overridden as labs and tests do, is where the JSON
+    // API is asked; the warning is in the list before anything downloads.
+    void resolver_warnsInTheList()
+    {
+        LoopbackServer server;
+        QVERIFY(server.start());
+        server.route("/pypi/tensorflow/json",
+                     Response::bytes(json(project({{u"2.10.1"_s, release(tf2101Wheels())}})), "application/json"));
+        auto catalog = SourceCatalog::load();
+        QVERIFY(catalog);
+        ArtifactResolver resolver(*catalog, MirrorSet());
+        resolver.setOriginBase(u"pypi"_s, server.url(u"/simple"_s));
+        ResolveRequest r;
+        r.route = u"linux-pip"_s;
+        r.tensorflow = u"2.10.1"_s;
+        r.os = u"linux"_s;
+        r.python = u"3.12"_s;
+        r.requirement = u"tensorflow==2.10.*"_s;
+        const auto list = tfsetup::test::awaitTask(resolver.resolve(r));
+        QVERIFY(list);
+        QVERIFY(list->ok());
+        QVERIFY((*list)->hasWarning(u"no_wheel"_s));
+        QCOMPARE(server.hits("/pypi/tensorflow/json"), 1);
+    }
+
+    // `tfsetup sources` shows the warning in its text and JSON output.
+    void command_showsTheWarning_data()
+    {
+        QTest::addColumn<bool>("asJson");
+        QTest::newRow("json") << true;
+        QTest::newRow("text") << false;
+    }
+
+    void command_showsTheWarning()
+    {
+        QFETCH(bool, asJson);
+        LoopbackServer server;
+        QVERIFY(server.start());
+        server.route("/pypi/tensorflow/json",
+                     Response::bytes(json(project({{u"2.10.1"_s, release(tf2101Wheels())}})), "application/json"));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile plan(dir.filePath(u"plan.json"_s));
+        QVERIFY(plan.open(QIODevice::WriteOnly));
+        plan.write(R"({"route": "linux-pip", "tensorflow": "2.10.1", "os": "linux", "python": "3.12",
+                       "python_installed": true, "requirement": "tensorflow==2.10.*"})");
+        plan.close();
+        QStringList arguments{u"sources"_s, u"--plan"_s, plan.fileName(), u"--origin"_s,
+                              u"pypi="_s + server.url(u"/simple"_s).toString()};
+        if (asJson)
+            arguments.append(u"--json"_s);
+        QProcess p;
+        p.start(qEnvironmentVariable("TFSETUP_BINARY"), arguments);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray out = p.readAllStandardOutput();
+        if (asJson) {
+            const QJsonArray warnings = QJsonDocument::fromJson(out).object().value(u"warnings"_s).toArray();
+            QCOMPARE(warnings.size(), 1);
+            QCOMPARE(warnings.first().toObject().value(u"code"_s).toString(), u"no_wheel"_s);
+        } else {
+            QVERIFY2(out.contains("warning: tensorflow 2.10.1 has no wheel for Python 3.12 on Linux"), out.constData());
+        }
     }
 };
 

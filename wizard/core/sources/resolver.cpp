@@ -2,6 +2,7 @@
 
 #include "catalog/version.h"
 #include "sources/pythonsources.h"
+#include "sources/wheelcheck.h"
 
 #include <QCoro/QCoroNetworkReply>
 #include <QCryptographicHash>
@@ -220,6 +221,9 @@ QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest reque
     if (const Status s = co_await addPython(request, &list); !s)
         co_return s.error();
     addWheelhouse(request, &list);
+    // Warn before anything downloads when PyPI has no TensorFlow wheel for this Python/OS (wheelcheck.h).
+    auto wheels = WheelCheck::run(request, {officialUrl(QStringLiteral("pypi"), {}), m_mirrors, m_timeout, m_caBundle}, &list);
+    co_await wheels;
     co_return list;
 }
 
