@@ -701,16 +701,17 @@ private:
     // of the search order, with the launcher's folder first for a tfsetup environment.
     void checkZlibwapi()
     {
-        if (m_system.os() != OsFamily::Windows)
+        if (m_system.os() != OsFamily::Windows || m_windowsTooNew)
             return;
         const auto sources = SourceCatalog::load();
         if (!sources)
             return;
         QList<LibrarySearchDir> search;
-        if (const QString dir = launcherDir(); !dir.isEmpty())
-            search.append({m_system.normalize(dir), u"launcher"_s});
+        const QString launcher = launcherDir();
+        if (!launcher.isEmpty())
+            search.append({m_system.normalize(launcher), u"launcher"_s});
         for (const LibrarySearchDir &d : m_search) {
-            if (search.isEmpty() || m_system.identity(d.dir) != m_system.identity(search.first().dir))
+            if (launcher.isEmpty() || m_system.identity(d.dir) != m_system.identity(launcher))
                 search.append(d);
         }
         // The cuDNN TensorFlow opens when the release is known, else every cuDNN on the path.
