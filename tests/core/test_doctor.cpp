@@ -288,6 +288,13 @@ private slots:
             pc.cudnnHeader = u"8.2.4"_s;
             QTest::newRow("cuDNN 8.2 needs no zlibwapi.dll") << pc << QStringList{};
         }
+        {
+            WindowsPc pc;
+            pc.tensorflow = u"2.15.0"_s;
+            pc.cudnnHeader = u"8.9.7"_s;
+            QTest::newRow("cuDNN 8.9 under TF 2.15, which cannot use the GPU on native Windows")
+                << pc << QStringList{u"windows_native_gpu_unsupported:error"_s};
+        }
     }
 
     void windowsMachines()
