@@ -365,6 +365,29 @@ private Q_SLOTS:
         QCOMPARE(server.hits("/pypi/tensorflow/json"), 1);
     }
 
+    // "pypi-json" moves only the JSON API; pip's index stays where it was.
+    void resolver_jsonApiOverride()
+    {
+        LoopbackServer server;
+        QVERIFY(server.start());
+        server.route("/api/tensorflow/2.10.1/json", Response::bytes(json(release(tf2101Wheels())), "application/json"));
+        auto catalog = SourceCatalog::load();
+        QVERIFY(catalog);
+        ArtifactResolver resolver(*catalog, MirrorSet());
+        resolver.setOriginBase(u"pypi-json"_s, server.url(u"/api/"_s));
+        ResolveRequest r;
+        r.route = u"linux-pip"_s;
+        r.tensorflow = u"2.10.1"_s;
+        r.os = u"linux"_s;
+        r.python = u"3.12"_s;
+        r.requirement = u"tensorflow==2.10.1"_s;
+        const auto list = tfsetup::test::awaitTask(resolver.resolve(r));
+        QVERIFY(list && list->ok());
+        QVERIFY((*list)->hasWarning(u"no_wheel"_s));
+        QCOMPARE(server.hits("/api/tensorflow/2.10.1/json"), 1);
+        QCOMPARE((*list)->find(u"tensorflow"_s)->indexUrl, u"https://pypi.org/simple"_s);
+    }
+
     // `tfsetup sources` shows the warning in its text and JSON output.
     void command_showsTheWarning_data()
     {

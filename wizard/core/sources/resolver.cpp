@@ -222,7 +222,7 @@ QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest reque
         co_return s.error();
     addWheelhouse(request, &list);
     // Warn before anything downloads when PyPI has no TensorFlow wheel for this Python/OS (wheelcheck.h).
-    auto wheels = WheelCheck::run(request, {officialUrl(QStringLiteral("pypi"), {}), m_mirrors, m_timeout, m_caBundle}, &list);
+    auto wheels = WheelCheck::run(request, {officialUrl(QStringLiteral("pypi"), {}), m_originOverrides, m_mirrors, m_timeout, m_caBundle}, &list);
     co_await wheels;
     co_return list;
 }

@@ -124,7 +124,11 @@ QCoro::Task<> WheelCheck::run(ResolveRequest request, WheelCheckOptions options,
                           .arg(requirement, python));
         co_return;
     }
-    const QUrl base = WheelCheck::jsonBase(options.pypiOrigin);
+    QUrl base = WheelCheck::jsonBase(options.pypiOrigin);
+    for (const auto &[origin, url] : options.originOverrides) {
+        if (origin == u"pypi-json")
+            base = QUrl(url.toString(QUrl::StripTrailingSlash));
+    }
     const QUrl url(query->version.isEmpty()
                        ? QStringLiteral("%1/%2/json").arg(base.toString(), query->project)
                        : QStringLiteral("%1/%2/%3/json").arg(base.toString(), query->project, query->version));

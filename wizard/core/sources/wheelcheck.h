@@ -5,11 +5,13 @@
 
 #include <QCoro/QCoroTask>
 #include <QCoreApplication>
+#include <QList>
 #include <QString>
 #include <QUrl>
 
 #include <chrono>
 #include <optional>
+#include <utility>
 
 namespace tfsetup::core {
 
@@ -28,6 +30,7 @@ struct WheelQuery {
 
 struct WheelCheckOptions {
     QUrl pypiOrigin;   // the index the catalog names ("https://pypi.org/simple"), or its override
+    QList<std::pair<QString, QUrl>> originOverrides; // "pypi-json": the JSON API base itself (labs, tests)
     MirrorSet mirrors; // local-folder mirrors mean an offline bundle: nothing is asked then
     std::chrono::milliseconds timeout{8000}; // capped at maxTimeout
     QString caBundle;
@@ -37,9 +40,10 @@ struct WheelCheckOptions {
 
 // Early warning that pip will find no TensorFlow wheel for the plan's Python and OS, read from
 // PyPI's JSON API (pypi/warehouse docs/user/api/json.md): GET <base>/pypi/<project>/<version>/json
-// for an exact pin, GET <base>/pypi/<project>/json (its "releases") for "==X.Y.*", where <base> is
-// the PyPI origin without its "/simple". Mirrors are not asked: none of the catalog's presets is
-// known to serve the release documents, and a lab index need not either.
+// for an exact pin, GET <base>/pypi/<project>/json (its "releases") for "==X.Y.*", where <base>/pypi
+// is the PyPI origin without its "/simple", or the "pypi-json" origin override when one is set.
+// Mirrors are not asked: none of the catalog's presets is known to serve the release documents, and
+// a lab index need not either.
 //
 // Adds a "no_wheel" warning to list when the release has no wheel for the Python and OS (naming
 // the Pythons it has wheels for). Never fails: when the answer is missing (no network, timeout,
