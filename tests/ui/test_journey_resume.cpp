@@ -110,6 +110,7 @@ private Q_SLOTS:
     void reachedInstall_goesOnByItself();
     void startOver_forgetsTheSetupButKeepsTheFiles();
     void corruptSavedSetup_isIgnored();
+    void repairFinishing_keepsTheSavedSetup();
 
 private:
     // A wizard over the fixture machine that keeps its progress in the default session file.
@@ -378,6 +379,24 @@ void TestJourneyResume::corruptSavedSetup_isIgnored()
     QVERIFY(child<QRadioButton>(m_wizard.get(), u"modeNewRadio"_s)->isChecked());
     clickNext();
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DetectPageId));
+}
+
+void TestJourneyResume::repairFinishing_keepsTheSavedSetup()
+{
+    m_wizard = newWizard();
+    commitOptions(*m_wizard);
+    m_wizard->setStartId(ui::SetupWizard::OptionsPageId);
+    m_wizard->show();
+    QTRY_VERIFY(QFile::exists(core::SetupSession::defaultPath()));
+    m_wizard.reset();
+
+    // Another day: a repair, start to Finish. The unfinished setup is still there afterwards.
+    m_wizard = newWizard();
+    m_wizard->state().setMode(ui::WizardState::Mode::Repair);
+    m_wizard->setStartId(ui::SetupWizard::FinishPageId);
+    m_wizard->show();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::FinishPageId));
+    QVERIFY(QFile::exists(core::SetupSession::defaultPath()));
 }
 
 QTEST_MAIN(TestJourneyResume)

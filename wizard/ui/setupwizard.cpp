@@ -14,7 +14,6 @@
 #include "util/i18n.h"
 
 #include <QEvent>
-#include <QFileInfo>
 #include <QIcon>
 #include <QPushButton>
 #include <QTimer>
@@ -197,10 +196,12 @@ void SetupWizard::saveSession()
         return;
     const int id = currentId();
     if (id == FinishPageId) {
-        // Done: nothing to continue. (Verify's verdict is on the Finish page and in the log.)
-        if (m_saved || QFileInfo::exists(m_sessionPath))
+        // This setup is done: nothing to continue. (Verify's verdict is on the Finish page and in
+        // the log.) A repair, or an unattended lab install, finishing leaves a saved setup alone.
+        if (m_state.mode() != WizardState::Mode::Repair && m_state.artifacts()) {
             core::SetupSession::discard(m_sessionPath);
-        m_saved.reset();
+            m_saved.reset();
+        }
         return;
     }
     using Step = core::SetupSession::Step;
