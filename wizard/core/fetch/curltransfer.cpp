@@ -488,6 +488,10 @@ QString proxyFor(const QUrl &url, const TransferOptions &options)
         if (!qEnvironmentVariableIsEmpty(name))
             return {}; // libcurl honours these (and no_proxy) itself
     }
+    // One lookup at a time: transfers ask from several worker threads, and the system's proxy
+    // library behind Qt's factory (libproxy) is not known to be safe to call concurrently.
+    static std::mutex lookup;
+    const std::lock_guard<std::mutex> oneAtATime(lookup);
     const QList<QNetworkProxy> proxies = QNetworkProxyFactory::systemProxyForQuery(QNetworkProxyQuery(url));
     for (const QNetworkProxy &p : proxies) {
         if (p.type() == QNetworkProxy::HttpProxy)

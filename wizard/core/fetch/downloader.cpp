@@ -1,6 +1,7 @@
 #include "fetch/downloader.h"
 
 #include "fetch/curltransfer.h"
+#include "util/handover.h"
 
 #include <QCoro/QCoroFuture>
 #include <QDir>
@@ -233,8 +234,13 @@ QCoro::Task<Result<DownloadResult>> Downloader::fetch(DownloadRequest request)
 
     QPointer<Downloader> self(this);
     // The future is a named local: g++ 12 destroys temporaries inside a co_await expression twice.
-    QFuture<Outcome> job = QtConcurrent::run(&m_pool, [this, request, flag] { return runJob(request, *flag); });
+    QFuture<Outcome> job = QtConcurrent::run(&m_pool, [this, request, flag] {
+        Outcome done = runJob(request, *flag);
+        TFSETUP_HANDOVER_RELEASE(flag.get());
+        return done;
+    });
     const Outcome out = co_await job;
+    TFSETUP_HANDOVER_ACQUIRE(flag.get());
     if (!self)
         co_return Error{QStringLiteral("cancelled"), tr("The download was cancelled."), {}};
     m_cancelFlags.remove(request.name);
