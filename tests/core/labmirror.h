@@ -126,6 +126,7 @@ public:
         return {QStringLiteral("--profile"), profile, QStringLiteral("--prefix"), prefix,
                 QStringLiteral("--cache"), cache, QStringLiteral("--origin"),
                 QStringLiteral("nvidia=") + server.url(QStringLiteral("/")).toString(),
+                QStringLiteral("--origin"), QStringLiteral("pypi-json=") + server.url(QStringLiteral("/pypi")).toString(),
                 QStringLiteral("--sources"), sourcesPath()};
     }
 

@@ -471,7 +471,7 @@ void TestSetupFlow::toolkitPlan_onLoopback_reachesAnInstallSpec()
     options.prefix = u"/home/student/tfsetup-envs"_s;
     options.cacheDir = cache.path();
     options.pypiMirror = u"tuna"_s;
-    options.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)}};
+    options.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)}, {u"pypi-json"_s, nvidia.url(u"/pypi"_s)}};
     options.resolveTimeout = std::chrono::seconds(5);
 
     const auto list = tfsetup::test::awaitTask(SetupFlow::resolveArtifacts(gpuPlan(), u"linux"_s, options));

@@ -105,6 +105,7 @@ private Q_SLOTS:
         serveNvidia(*m_official);
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxToolkit()));
         QVERIFY(list);
         QVERIFY2(list->ok(), why(*list).constData());
@@ -141,6 +142,7 @@ private Q_SLOTS:
         serveNvidia(*m_official);
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         ResolveRequest r = linuxToolkit();
         r.includeOptional = true;
         const auto list = tfsetup::test::awaitTask(resolver.resolve(r));
@@ -164,6 +166,7 @@ private Q_SLOTS:
         mirrors.add(*parsed);
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxToolkit()));
         QVERIFY(list && list->ok());
         QCOMPARE(mirror.hits("/nv/compute/cuda/redist/redistrib_12.5.1.json"), 1);
@@ -189,6 +192,7 @@ private Q_SLOTS:
         mirrors.add(*parsed);
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s)); // serves nothing
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxToolkit()));
         QVERIFY(list);
         QVERIFY2(list->ok(), why(*list).constData());
@@ -210,6 +214,7 @@ private Q_SLOTS:
         serveNvidia(*m_official);
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsNative()));
         QVERIFY(list);
@@ -249,6 +254,7 @@ private Q_SLOTS:
         m_official->route("/compute/cuda/redist/redistrib_11.2.2.json", Response::bytes(readData(u"cuda/redistrib_11.8.0.json"_s)));
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsNative()));
         QVERIFY(list && list->ok());
@@ -264,6 +270,7 @@ private Q_SLOTS:
         m_official->route("/compute/cuda/redist/redistrib_11.2.2.json", Response::bytes(evil));
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsNative()));
         QVERIFY(list);
@@ -276,6 +283,7 @@ private Q_SLOTS:
     {
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxToolkit()));
         QVERIFY(list);
         QVERIFY(!list->ok());
@@ -290,6 +298,7 @@ private Q_SLOTS:
                                           "fedcba9876543210fedcba9876543210  local_installers/cuda_11.2.2_461.33_win10.exe\n"));
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         ResolveRequest r = windowsNative();
         r.cudaFrom = u"installer"_s;
         r.pythonInstalled = true;
@@ -312,6 +321,7 @@ private Q_SLOTS:
     {
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s));
         ResolveRequest r = windowsNative();
         r.cudaFrom = u"installer"_s;
@@ -349,6 +359,7 @@ private Q_SLOTS:
         serveNvidia(*m_official);
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxToolkit()));
         QVERIFY(list && list->ok());
         const QJsonObject json = (*list)->toJson();

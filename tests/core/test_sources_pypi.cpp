@@ -365,6 +365,32 @@ private Q_SLOTS:
         QCOMPARE(server.hits("/pypi/tensorflow/json"), 1);
     }
 
+    // A lab's own index (not a public mirror preset) is asked itself: such a machine may not
+    // reach pypi.org, and the lab's index is what pip installs from. A preset still asks pypi.org.
+    void resolver_asksALabsOwnIndex()
+    {
+        LoopbackServer lab;
+        QVERIFY(lab.start());
+        lab.route("/pypi/tensorflow/2.10.1/json", Response::bytes(json(release(tf2101Wheels())), "application/json"));
+        auto catalog = SourceCatalog::load();
+        QVERIFY(catalog);
+        MirrorSet mirrors;
+        auto index = MirrorSet::parse(u"pypi="_s + lab.url(u"/simple/"_s).toString(), &*catalog);
+        QVERIFY(index);
+        mirrors.add(*index);
+        ArtifactResolver resolver(*catalog, mirrors);
+        ResolveRequest r;
+        r.route = u"linux-pip"_s;
+        r.tensorflow = u"2.10.1"_s;
+        r.os = u"linux"_s;
+        r.python = u"3.12"_s;
+        r.requirement = u"tensorflow==2.10.1"_s;
+        const auto list = tfsetup::test::awaitTask(resolver.resolve(r));
+        QVERIFY(list && list->ok());
+        QVERIFY((*list)->hasWarning(u"no_wheel"_s));
+        QCOMPARE(lab.hits("/pypi/tensorflow/2.10.1/json"), 1);
+    }
+
     // "pypi-json" moves only the JSON API; pip's index stays where it was.
     void resolver_jsonApiOverride()
     {

@@ -200,6 +200,7 @@ private Q_SLOTS:
         mirrors.add(*MirrorSet::parse(u"python="_s + m_mirror->url(u"/"_s).toString()));
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setCaBundle(m_caFile);
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsPlan()));
         QVERIFY(list);
@@ -229,6 +230,7 @@ private Q_SLOTS:
         servePythonOrg(*m_official, "", md5);
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setCaBundle(m_caFile);
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsPlan()));
         QVERIFY(list && list->ok());
@@ -281,6 +283,7 @@ private Q_SLOTS:
         }
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python"_s, m_official ? origin : QUrl(u"https://127.0.0.1:9/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setCaBundle(m_caFile);
         resolver.setTimeout(std::chrono::seconds(5));
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsPlan()));
@@ -310,6 +313,7 @@ private Q_SLOTS:
         mirrors.add(*MirrorSet::parse(u"python-build-standalone="_s + m_mirror->url(u"/"_s).toString()));
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setCaBundle(m_caFile);
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         QVERIFY(list);
@@ -359,6 +363,7 @@ private Q_SLOTS:
             m_official->route("/20251031/SHA256SUMS", Response::bytes(sums));
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setCaBundle(m_caFile);
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         QVERIFY(list && list->ok());
@@ -374,6 +379,7 @@ private Q_SLOTS:
     {
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setCaBundle(m_caFile);
         ResolveRequest old = linuxPlan();
         old.python = u"3.6"_s;
@@ -588,6 +594,7 @@ private:
     {
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setCaBundle(m_caFile);
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         if (!list || !list->ok() || !(*list)->find(u"python"_s))

@@ -228,7 +228,7 @@ void TestOptionsPage::next_resolvesAndCommitsDownloads()
                  Response::bytes(readManifest(u"cudnn/redistrib_8.9.7.json"_s), "application/json"));
     open(core::OsFamily::Linux, toolkitPlan(), {{u"HOME"_s, u"/home/student"_s}});
     core::SetupOptions base;
-    base.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)}};
+    base.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)}, {u"pypi-json"_s, nvidia.url(u"/pypi"_s)}};
     base.resolveTimeout = std::chrono::seconds(5);
     m_page->setBaseOptions(base);
     const QString cache = m_root->filePath(u"downloads"_s);
@@ -284,19 +284,19 @@ void TestOptionsPage::choices_areRemembered()
     child<QLineEdit>(m_page, u"folderEdit"_s)->setText(u"/data/envs"_s);
     child<QLineEdit>(m_page, u"proxyEdit"_s)->setText(u"http://proxy.campus.example:3128"_s);
     auto *pypi = child<QComboBox>(m_page, u"pypiMirrorCombo"_s);
-    pypi->setEditText(u"http://pypi.lab.example:8080/simple"_s);
+    pypi->setEditText(u"http://127.0.0.1:9/simple"_s);
     QSignalSpy resolved(m_page, &ui::OptionsPage::resolved);
     QTest::mouseClick(nextButton(), Qt::LeftButton);
     QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
     QCOMPARE(resolved.first().first().toBool(), true);
-    QCOMPARE(m_wizard->state().options().pypiMirror, u"http://pypi.lab.example:8080/simple"_s);
+    QCOMPARE(m_wizard->state().options().pypiMirror, u"http://127.0.0.1:9/simple"_s);
     QVERIFY(m_wizard->state().downloads().isEmpty()); // a CPU plan is pip's alone
 
     // A new wizard, as on the next start, reads them back.
     open(core::OsFamily::Linux, cpuPlan(), {{u"HOME"_s, u"/home/student"_s}});
     QCOMPARE(child<QLineEdit>(m_page, u"folderEdit"_s)->text(), u"/data/envs"_s);
     QCOMPARE(child<QLineEdit>(m_page, u"proxyEdit"_s)->text(), u"http://proxy.campus.example:3128"_s);
-    QCOMPARE(m_page->options().pypiMirror, u"http://pypi.lab.example:8080/simple"_s);
+    QCOMPARE(m_page->options().pypiMirror, u"http://127.0.0.1:9/simple"_s);
     QSettings settings(m_ini, QSettings::IniFormat);
     QCOMPARE(settings.value(u"options/prefix"_s).toString(), u"/data/envs"_s);
 }

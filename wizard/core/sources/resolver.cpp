@@ -222,7 +222,17 @@ QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest reque
         co_return s.error();
     addWheelhouse(request, &list);
     // Warn before anything downloads when PyPI has no TensorFlow wheel for this Python/OS (wheelcheck.h).
-    auto wheels = WheelCheck::run(request, {officialUrl(QStringLiteral("pypi"), {}), m_originOverrides, m_mirrors, m_timeout, m_caBundle}, &list);
+    // A lab's or campus's own index (not one of the public mirror presets) is asked itself: such a
+    // machine may not reach pypi.org at all, and the lab's index is what pip will install from.
+    QUrl pypiJson = officialUrl(QStringLiteral("pypi"), {});
+    if (const QList<Mirror> pypi = m_mirrors.forOrigin(QStringLiteral("pypi")); !pypi.isEmpty()) {
+        const QString index = pypi.first().base.toString(QUrl::StripTrailingSlash);
+        const bool preset = std::any_of(m_catalog.pypiMirrors().cbegin(), m_catalog.pypiMirrors().cend(),
+                                        [&index](const PypiMirror &m) { return QUrl(m.url).toString(QUrl::StripTrailingSlash) == index; });
+        if (!preset)
+            pypiJson = pypi.first().base;
+    }
+    auto wheels = WheelCheck::run(request, {pypiJson, m_originOverrides, m_mirrors, m_timeout, m_caBundle}, &list);
     co_await wheels;
     co_return list;
 }

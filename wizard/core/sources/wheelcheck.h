@@ -29,7 +29,7 @@ struct WheelQuery {
 };
 
 struct WheelCheckOptions {
-    QUrl pypiOrigin;   // the index the catalog names ("https://pypi.org/simple"), or its override
+    QUrl pypiOrigin;   // the index asked: pypi.org's ("https://pypi.org/simple"), its override, or a lab's own index
     QList<std::pair<QString, QUrl>> originOverrides; // "pypi-json": the JSON API base itself (labs, tests)
     MirrorSet mirrors; // local-folder mirrors mean an offline bundle: nothing is asked then
     std::chrono::milliseconds timeout{8000}; // capped at maxTimeout
