@@ -137,16 +137,32 @@
         <translation>NVIDIA 没有为 cuDNN %1 发布校验和；tfsetup 会用一个独立记录的 SHA-256 校验和来核对它。</translation>
     </message>
     <message>
-        <source>Python %1 is not installed. Install it with the system&apos;s package manager; tfsetup has no pinned relocatable Python for Linux yet.</source>
-        <translation>没有安装 Python %1。请用系统的包管理器安装它；tfsetup 目前还没有适用于 Linux 的固定版本可移植 Python。</translation>
-    </message>
-    <message>
         <source>tfsetup knows no python.org installer for Python %1.</source>
         <translation>tfsetup 不知道有适用于 Python %1 的 python.org 安装程序。</translation>
     </message>
     <message>
-        <source>tfsetup has no pinned checksum for %1. Compare it with the checksum on python.org&apos;s release page, or choose to trust it on first use.</source>
-        <translation>tfsetup 没有 %1 的预置校验和。请将它与 python.org 发布页面上的校验和进行比对，或选择在首次使用时信任它。</translation>
+        <source>python.org publishes only an MD5 checksum for this installer; MD5 detects damage, not tampering.</source>
+        <translation>python.org 只为这个安装程序公布了 MD5 校验和；MD5 能发现损坏，但发现不了篡改。</translation>
+    </message>
+    <message>
+        <source>python.org publishes only an MD5 checksum for %1. It detects a damaged download, not a deliberately altered one.</source>
+        <translation>python.org 只为 %1 公布了 MD5 校验和。它能发现下载损坏，但发现不了有意的篡改。</translation>
+    </message>
+    <message>
+        <source>python.org&apos;s checksum for %1 could not be read from python.org. Compare the file with the checksum on python.org&apos;s release page, or choose to trust it on first use.</source>
+        <translation>无法从 python.org 读取 %1 的校验和。请将文件与 python.org 发布页面上的校验和比对，或选择首次使用时信任它。</translation>
+    </message>
+    <message>
+        <source>Python %1 is not installed, and tfsetup knows no relocatable build of it. Install it with the system&apos;s package manager.</source>
+        <translation>未安装 Python %1，tfsetup 也不知道它的可迁移版本。请用系统的软件包管理器安装它。</translation>
+    </message>
+    <message>
+        <source>Python %1 is not installed. tfsetup unpacks the relocatable CPython %2 build (python-build-standalone, release %3) into the environment&apos;s own folder; nothing outside it changes.</source>
+        <translation>未安装 Python %1。tfsetup 会把可迁移的 CPython %2（python-build-standalone，发布版 %3）解压到环境自己的文件夹中；环境之外的任何东西都不会改变。</translation>
+    </message>
+    <message>
+        <source>The SHA-256 of %1 could not be read from the SHA256SUMS of python-build-standalone&apos;s release %2. Try again online, or choose to trust the file on first use.</source>
+        <translation>无法从 python-build-standalone 发布版 %2 的 SHA256SUMS 中读取 %1 的 SHA-256。请联网后重试，或选择首次使用时信任该文件。</translation>
     </message>
 </context>
 <context>
@@ -479,10 +495,6 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
         <translation>硬件文件 %1 不是 JSON 对象（应与 tfsetup detect --json 的输出格式相同）。</translation>
     </message>
     <message>
-        <source>Use this language (en, zh_CN) instead of the system&apos;s.</source>
-        <translation>使用此语言（en、zh_CN），而不是系统语言。</translation>
-    </message>
-    <message>
         <source>Open the setup wizard.</source>
         <translation>打开安装向导。</translation>
     </message>
@@ -812,6 +824,18 @@ Run again with --yes to install.
         <source>Give --env DIR, or say what to check with --launcher FILE and --tf VERSION.</source>
         <translation>请提供 --env DIR，或者用 --launcher FILE 和 --tf VERSION 指定要检查的内容。</translation>
     </message>
+    <message>
+        <source>Use this language (%1) instead of the system&apos;s.</source>
+        <translation>使用此语言（%1），而不是系统语言。</translation>
+    </message>
+    <message>
+        <source>Download into DIR and keep verified files there; many machines may share one folder (each file is fetched once).</source>
+        <translation>下载到 DIR 并在那里保留已校验的文件；多台机器可以共用一个文件夹（每个文件只下载一次）。</translation>
+    </message>
+    <message>
+        <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder).</source>
+        <translation>优先从这份 NVIDIA 下载目录的副本（URL 或文件夹）获取 NVIDIA 的文件。</translation>
+    </message>
 </context>
 <context>
     <name>CudaDriver</name>
@@ -1004,16 +1028,16 @@ Run again with --yes to install.
 <context>
     <name>MirrorSet</name>
     <message>
-        <source>Unknown mirror kind &quot;%1&quot;: use nvidia=, python= or pypi=.</source>
-        <translation>未知的镜像类型“%1”：请使用 nvidia=、python= 或 pypi=。</translation>
-    </message>
-    <message>
         <source>The mirror &quot;%1&quot; is not a valid address. Give an http(s):// or file:// URL or a folder.</source>
         <translation>镜像“%1”不是有效的地址。请提供 http(s):// 或 file:// URL，或者一个文件夹。</translation>
     </message>
     <message>
         <source>The mirror folder &quot;%1&quot; does not exist. Check the path, or give an http(s):// URL.</source>
         <translation>镜像文件夹“%1”不存在。请检查路径，或提供一个 http(s):// URL。</translation>
+    </message>
+    <message>
+        <source>Unknown mirror kind &quot;%1&quot;: use nvidia=, python=, python-build-standalone= or pypi=.</source>
+        <translation>未知的镜像类型“%1”：请使用 nvidia=、python=、python-build-standalone= 或 pypi=。</translation>
     </message>
 </context>
 <context>
@@ -1495,6 +1519,21 @@ Not possible here:
     <message>
         <source>This folder path is long (%1 characters). Windows limits paths to %2 characters unless long paths are enabled, and pip places files deep inside the environment. Choose a shorter folder.</source>
         <translation>这个文件夹路径较长（%1 个字符）。除非启用了长路径支持，否则 Windows 限制路径不超过 %2 个字符，而 pip 会把文件放在环境内很深的位置。请选择一个较短的文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>SetupSession</name>
+    <message>
+        <source>The saved setup was written by another version of tfsetup and cannot be continued.</source>
+        <translation>保存的安装进度由另一个版本的 tfsetup 写入，无法继续。</translation>
+    </message>
+    <message>
+        <source>The saved setup is incomplete and cannot be continued.</source>
+        <translation>保存的安装进度不完整，无法继续。</translation>
+    </message>
+    <message>
+        <source>The setup&apos;s progress could not be saved in %1; it cannot be continued after a restart.</source>
+        <translation>安装进度无法保存到 %1；重启后将无法继续这次安装。</translation>
     </message>
 </context>
 <context>
@@ -2004,6 +2043,29 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>WheelCheck</name>
+    <message>
+        <source>Whether PyPI has a wheel of %1 for Python %2 was not checked: tfsetup reads only &quot;name==version&quot; requirements.</source>
+        <translation>未检查 PyPI 上是否有适用于 Python %2 的 %1 wheel：tfsetup 只识别“名称==版本”形式的依赖要求。</translation>
+    </message>
+    <message>
+        <source>Whether PyPI has a wheel of %1 for Python %2 on %3 was not checked (%4); pip will tell when it installs.</source>
+        <translation>未检查 PyPI 上是否有适用于 %3 上 Python %2 的 %1 wheel（%4）；pip 安装时会给出结果。</translation>
+    </message>
+    <message>
+        <source>PyPI has no release of %1 matching %2, so pip cannot install it. Choose another TensorFlow version or check the plan.</source>
+        <translation>PyPI 上没有与 %2 匹配的 %1 版本，pip 无法安装它。请选择其他 TensorFlow 版本，或检查方案。</translation>
+    </message>
+    <message>
+        <source>%1 %2 has no wheel for %3 at all, so pip cannot install it there. Choose another TensorFlow version or route.</source>
+        <translation>%1 %2 完全没有适用于 %3 的 wheel，pip 无法在那里安装它。请选择其他 TensorFlow 版本或安装路线。</translation>
+    </message>
+    <message>
+        <source>%1 %2 has no wheel for Python %3 on %4; its %4 wheels are for Python %5. Choose Python %6.</source>
+        <translation>%1 %2 没有适用于 %4 上 Python %3 的 wheel；它的 %4 wheel 只支持 Python %5。请选择 Python %6。</translation>
+    </message>
+</context>
+<context>
     <name>tfsetup::core::Doctor</name>
     <message>
         <source>ERROR</source>
@@ -2337,6 +2399,18 @@ Not possible here:
         <source>A harmless notice.</source>
         <translation>无害的提示。</translation>
     </message>
+    <message>
+        <source>The cuDNN that loads (%1, version %2) needs zlibwapi.dll, but no folder of the search path has it, so cuDNN fails the first time TensorFlow uses it.</source>
+        <translation>会被加载的 cuDNN（%1，版本 %2）需要 zlibwapi.dll，但搜索路径中的文件夹都没有它，因此 TensorFlow 第一次使用 cuDNN 时就会失败。</translation>
+    </message>
+    <message>
+        <source>Use the cuDNN your TensorFlow was tested with (tfsetup&apos;s repair puts back the one it installed), or place a zlibwapi.dll you trust next to %1. NVIDIA does not ship zlibwapi.dll, and tfsetup does not download it from unofficial sites.</source>
+        <translation>请使用你的 TensorFlow 经过测试的 cuDNN（tfsetup 的修复功能会放回它安装过的那一份），或者把一个你信任的 zlibwapi.dll 放到 %1 旁边。NVIDIA 不提供 zlibwapi.dll，tfsetup 也不会从非官方网站下载它。</translation>
+    </message>
+    <message>
+        <source>Use cuDNN %1, which TensorFlow %2 was tested with and which does not need zlibwapi.dll: let tfsetup repair the environment or install cuDNN %1. Or place a zlibwapi.dll you trust next to %3. NVIDIA does not ship zlibwapi.dll, and tfsetup does not download it from unofficial sites.</source>
+        <translation>请使用 cuDNN %1：TensorFlow %2 用它测试过，而且它不需要 zlibwapi.dll。可以让 tfsetup 修复环境，或安装 cuDNN %1。也可以把一个你信任的 zlibwapi.dll 放到 %3 旁边。NVIDIA 不提供 zlibwapi.dll，tfsetup 也不会从非官方网站下载它。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::Downloader</name>
@@ -2502,6 +2576,49 @@ Not possible here:
     <message>
         <source>The menu entry could not be written to %1.</source>
         <translation>无法将菜单项写入 %1。</translation>
+    </message>
+    <message>
+        <source>The Python archive %1 is not laid out as a relocatable Python (everything in one folder named python). Download it again from the official release.</source>
+        <translation>Python 压缩包 %1 的结构不是可迁移的 Python（所有内容都在一个名为 python 的文件夹中）。请从官方发布页面重新下载。</translation>
+    </message>
+    <message>
+        <source>The Python archive %1 has no %2. Download it again from the official release.</source>
+        <translation>Python 压缩包 %1 中没有 %2。请从官方发布页面重新下载。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::LabSetup</name>
+    <message>
+        <source>The lab profile asks for the route &quot;%1&quot;, which this tfsetup does not know. Update tfsetup or ask the lab administrator.</source>
+        <translation>实验室配置文件要求使用安装路线“%1”，这个版本的 tfsetup 不认识它。请更新 tfsetup 或询问实验室管理员。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s cache folder %1 is not on this computer. Fix &quot;cache&quot; in the profile.</source>
+        <translation>实验室配置文件中的缓存文件夹 %1 不在这台电脑上。请修改配置文件中的“cache”。</translation>
+    </message>
+    <message>
+        <source>Finding the NVIDIA files for CUDA %1 and cuDNN %2…</source>
+        <translation>正在查找 CUDA %1 和 cuDNN %2 所需的 NVIDIA 文件…</translation>
+    </message>
+    <message>
+        <source>The installation was cancelled.</source>
+        <translation>安装已取消。</translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>Fetching %1 (%2 MB)…</source>
+        <translation>正在获取 %1（%2 MB）…</translation>
+    </message>
+    <message>
+        <source>%1: taken from the cache, checksum verified.</source>
+        <translation>%1：取自缓存，校验和已验证。</translation>
+    </message>
+    <message>
+        <source>%1: downloaded from %2, checksum verified.</source>
+        <translation>%1：已从 %2 下载，校验和已验证。</translation>
     </message>
 </context>
 <context>
@@ -2864,6 +2981,14 @@ Not possible here:
     <message>
         <source>A course may ask for a particular version. Combinations that do not fit it are listed under &quot;Not possible here&quot; with the reason.</source>
         <translation>课程可能要求使用特定版本。与之不兼容的组合会列在“在本机上不可行”下，并附有原因。</translation>
+    </message>
+    <message>
+        <source>Other combinations</source>
+        <translation>其他组合</translation>
+    </message>
+    <message>
+        <source>The chosen combination</source>
+        <translation>选定的组合</translation>
     </message>
 </context>
 <context>
@@ -3317,6 +3442,10 @@ Not possible here:
         <source>&amp;Try again</source>
         <translation>重试(&amp;T)</translation>
     </message>
+    <message>
+        <source>Install progress</source>
+        <translation>安装进度</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::LabProfilePage</name>
@@ -3484,6 +3613,10 @@ Not possible here:
         <source>The offline bundle is in %1. Install from it with the Options page&apos;s offline bundle field, or &quot;tfsetup install --offline --from&quot;.</source>
         <translation>离线包位于 %1。可以在“选项”页的离线包一栏中指定它进行安装，或者使用 &quot;tfsetup install --offline --from&quot;。</translation>
     </message>
+    <message>
+        <source>Profile file or address</source>
+        <translation>配置文件路径或地址</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::OptionsPage</name>
@@ -3540,10 +3673,6 @@ Not possible here:
         <translation>文件夹(&amp;F)：</translation>
     </message>
     <message>
-        <source>&amp;Name:</source>
-        <translation>名称(&amp;N)：</translation>
-    </message>
-    <message>
         <source>&amp;PyPI mirror:</source>
         <translation>PyPI 镜像(&amp;P)：</translation>
     </message>
@@ -3558,10 +3687,6 @@ Not possible here:
     <message>
         <source>&amp;Downloads:</source>
         <translation>下载位置(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>Offline &amp;bundle:</source>
-        <translation>离线包(&amp;B)：</translation>
     </message>
     <message>
         <source>What is this?</source>
@@ -3606,6 +3731,14 @@ Not possible here:
     <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>N&amp;ame:</source>
+        <translation>名称(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Offline b&amp;undle:</source>
+        <translation>离线包(&amp;U)：</translation>
     </message>
 </context>
 <context>
@@ -3762,6 +3895,18 @@ Not possible here:
         <source>The report is in %1. Your user name and home folder are masked; read it before you share it.</source>
         <translation>报告已保存到 %1。其中你的用户名和主文件夹已被隐去；分享之前请先读一遍。</translation>
     </message>
+    <message>
+        <source>What the check found</source>
+        <translation>检查发现的问题</translation>
+    </message>
+    <message>
+        <source>Environments</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <source>The error TensorFlow printed</source>
+        <translation>TensorFlow 输出的错误</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::SetupWizard</name>
@@ -3886,6 +4031,30 @@ Not possible here:
     <message>
         <source>TensorFlow with GPU support, set up for you.</source>
         <translation>为你安装好支持 GPU 的 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>&amp;Continue the setup of %1 (downloaded %2 of %3)</source>
+        <translation>继续安装 %1（已下载 %2 / %3）(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Continue the setup of %1</source>
+        <translation>继续安装 %1(&amp;C)</translation>
+    </message>
+    <message>
+        <source>tfsetup was closed before this setup finished. It continues where it stopped; files already downloaded are not downloaded again.</source>
+        <translation>tfsetup 在这次安装完成前被关闭了。它会从停下的地方继续；已下载的文件不会重新下载。</translation>
+    </message>
+    <message>
+        <source>Start &amp;over</source>
+        <translation>重新开始(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Forget the unfinished setup and start a new one. Downloaded files are kept.</source>
+        <translation>放弃未完成的安装，开始新的安装。已下载的文件会保留。</translation>
+    </message>
+    <message>
+        <source>Start over</source>
+        <translation>重新开始</translation>
     </message>
 </context>
 </TS>

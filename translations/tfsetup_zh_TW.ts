@@ -137,16 +137,32 @@
         <translation>NVIDIA 沒有為 cuDNN %1 發布校驗和；tfsetup 會用一個獨立記錄的 SHA-256 校驗和來核對它。</translation>
     </message>
     <message>
-        <source>Python %1 is not installed. Install it with the system&apos;s package manager; tfsetup has no pinned relocatable Python for Linux yet.</source>
-        <translation>沒有安裝 Python %1。請用系統的套件管理員安裝它；tfsetup 目前還沒有適用於 Linux 的固定版本可攜式 Python。</translation>
-    </message>
-    <message>
         <source>tfsetup knows no python.org installer for Python %1.</source>
         <translation>tfsetup 不知道有適用於 Python %1 的 python.org 安裝程式。</translation>
     </message>
     <message>
-        <source>tfsetup has no pinned checksum for %1. Compare it with the checksum on python.org&apos;s release page, or choose to trust it on first use.</source>
-        <translation>tfsetup 沒有 %1 的內建校驗和。請將它與 python.org 發布頁面上的校驗和進行比對，或選擇在首次使用時信任它。</translation>
+        <source>python.org publishes only an MD5 checksum for this installer; MD5 detects damage, not tampering.</source>
+        <translation>python.org 只為這個安裝程式公布了 MD5 校驗和；MD5 能發現損壞，但發現不了篡改。</translation>
+    </message>
+    <message>
+        <source>python.org publishes only an MD5 checksum for %1. It detects a damaged download, not a deliberately altered one.</source>
+        <translation>python.org 只為 %1 公布了 MD5 校驗和。它能發現下載損壞，但發現不了有意的篡改。</translation>
+    </message>
+    <message>
+        <source>python.org&apos;s checksum for %1 could not be read from python.org. Compare the file with the checksum on python.org&apos;s release page, or choose to trust it on first use.</source>
+        <translation>無法從 python.org 讀取 %1 的校驗和。請將檔案與 python.org 發布頁面上的校驗和比對，或選擇首次使用時信任它。</translation>
+    </message>
+    <message>
+        <source>Python %1 is not installed, and tfsetup knows no relocatable build of it. Install it with the system&apos;s package manager.</source>
+        <translation>未安裝 Python %1，tfsetup 也不知道它的可遷移版本。請用系統的軟體套件管理員安裝它。</translation>
+    </message>
+    <message>
+        <source>Python %1 is not installed. tfsetup unpacks the relocatable CPython %2 build (python-build-standalone, release %3) into the environment&apos;s own folder; nothing outside it changes.</source>
+        <translation>未安裝 Python %1。tfsetup 會把可遷移的 CPython %2（python-build-standalone，發布版 %3）解壓縮到環境自己的資料夾中；環境之外的任何東西都不會改變。</translation>
+    </message>
+    <message>
+        <source>The SHA-256 of %1 could not be read from the SHA256SUMS of python-build-standalone&apos;s release %2. Try again online, or choose to trust the file on first use.</source>
+        <translation>無法從 python-build-standalone 發布版 %2 的 SHA256SUMS 中讀取 %1 的 SHA-256。請連網後重試，或選擇首次使用時信任該檔案。</translation>
     </message>
 </context>
 <context>
@@ -812,6 +828,14 @@ Run again with --yes to install.
         <source>Use this language (%1) instead of the system&apos;s.</source>
         <translation>使用此語言（%1），而不是系統語言。</translation>
     </message>
+    <message>
+        <source>Download into DIR and keep verified files there; many machines may share one folder (each file is fetched once).</source>
+        <translation>下載到 DIR 並在那裡保留已校驗的檔案；多台機器可以共用一個資料夾（每個檔案只下載一次）。</translation>
+    </message>
+    <message>
+        <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder).</source>
+        <translation>優先從這份 NVIDIA 下載目錄的副本（URL 或資料夾）取得 NVIDIA 的檔案。</translation>
+    </message>
 </context>
 <context>
     <name>CudaDriver</name>
@@ -1004,16 +1028,16 @@ Run again with --yes to install.
 <context>
     <name>MirrorSet</name>
     <message>
-        <source>Unknown mirror kind &quot;%1&quot;: use nvidia=, python= or pypi=.</source>
-        <translation>未知的鏡像站類型「%1」：請使用 nvidia=、python= 或 pypi=。</translation>
-    </message>
-    <message>
         <source>The mirror &quot;%1&quot; is not a valid address. Give an http(s):// or file:// URL or a folder.</source>
         <translation>鏡像站「%1」不是有效的網址。請提供 http(s):// 或 file:// URL，或者一個資料夾。</translation>
     </message>
     <message>
         <source>The mirror folder &quot;%1&quot; does not exist. Check the path, or give an http(s):// URL.</source>
         <translation>鏡像資料夾「%1」不存在。請檢查路徑，或提供一個 http(s):// URL。</translation>
+    </message>
+    <message>
+        <source>Unknown mirror kind &quot;%1&quot;: use nvidia=, python=, python-build-standalone= or pypi=.</source>
+        <translation>未知的鏡像站類型「%1」：請使用 nvidia=、python=、python-build-standalone= 或 pypi=。</translation>
     </message>
 </context>
 <context>
@@ -1495,6 +1519,21 @@ Not possible here:
     <message>
         <source>This folder path is long (%1 characters). Windows limits paths to %2 characters unless long paths are enabled, and pip places files deep inside the environment. Choose a shorter folder.</source>
         <translation>這個資料夾路徑較長（%1 個字元）。除非啟用了長路徑支援，否則 Windows 限制路徑不超過 %2 個字元，而 pip 會把檔案放在環境內很深的位置。請選擇一個較短的資料夾。</translation>
+    </message>
+</context>
+<context>
+    <name>SetupSession</name>
+    <message>
+        <source>The saved setup was written by another version of tfsetup and cannot be continued.</source>
+        <translation>儲存的安裝進度由另一個版本的 tfsetup 寫入，無法繼續。</translation>
+    </message>
+    <message>
+        <source>The saved setup is incomplete and cannot be continued.</source>
+        <translation>儲存的安裝進度不完整，無法繼續。</translation>
+    </message>
+    <message>
+        <source>The setup&apos;s progress could not be saved in %1; it cannot be continued after a restart.</source>
+        <translation>安裝進度無法儲存到 %1；重新啟動後將無法繼續這次安裝。</translation>
     </message>
 </context>
 <context>
@@ -2004,6 +2043,29 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>WheelCheck</name>
+    <message>
+        <source>Whether PyPI has a wheel of %1 for Python %2 was not checked: tfsetup reads only &quot;name==version&quot; requirements.</source>
+        <translation>未檢查 PyPI 上是否有適用於 Python %2 的 %1 wheel：tfsetup 只識別「名稱==版本」形式的相依需求。</translation>
+    </message>
+    <message>
+        <source>Whether PyPI has a wheel of %1 for Python %2 on %3 was not checked (%4); pip will tell when it installs.</source>
+        <translation>未檢查 PyPI 上是否有適用於 %3 上 Python %2 的 %1 wheel（%4）；pip 安裝時會給出結果。</translation>
+    </message>
+    <message>
+        <source>PyPI has no release of %1 matching %2, so pip cannot install it. Choose another TensorFlow version or check the plan.</source>
+        <translation>PyPI 上沒有與 %2 相符的 %1 版本，pip 無法安裝它。請選擇其他 TensorFlow 版本，或檢查方案。</translation>
+    </message>
+    <message>
+        <source>%1 %2 has no wheel for %3 at all, so pip cannot install it there. Choose another TensorFlow version or route.</source>
+        <translation>%1 %2 完全沒有適用於 %3 的 wheel，pip 無法在那裡安裝它。請選擇其他 TensorFlow 版本或安裝路線。</translation>
+    </message>
+    <message>
+        <source>%1 %2 has no wheel for Python %3 on %4; its %4 wheels are for Python %5. Choose Python %6.</source>
+        <translation>%1 %2 沒有適用於 %4 上 Python %3 的 wheel；它的 %4 wheel 只支援 Python %5。請選擇 Python %6。</translation>
+    </message>
+</context>
+<context>
     <name>tfsetup::core::Doctor</name>
     <message>
         <source>ERROR</source>
@@ -2337,6 +2399,18 @@ Not possible here:
         <source>A harmless notice.</source>
         <translation>無害的提示。</translation>
     </message>
+    <message>
+        <source>The cuDNN that loads (%1, version %2) needs zlibwapi.dll, but no folder of the search path has it, so cuDNN fails the first time TensorFlow uses it.</source>
+        <translation>會被載入的 cuDNN（%1，版本 %2）需要 zlibwapi.dll，但搜尋路徑中的資料夾都沒有它，因此 TensorFlow 第一次使用 cuDNN 時就會失敗。</translation>
+    </message>
+    <message>
+        <source>Use the cuDNN your TensorFlow was tested with (tfsetup&apos;s repair puts back the one it installed), or place a zlibwapi.dll you trust next to %1. NVIDIA does not ship zlibwapi.dll, and tfsetup does not download it from unofficial sites.</source>
+        <translation>請使用你的 TensorFlow 經過測試的 cuDNN（tfsetup 的修復功能會放回它安裝過的那一份），或者把一個你信任的 zlibwapi.dll 放到 %1 旁邊。NVIDIA 不提供 zlibwapi.dll，tfsetup 也不會從非官方網站下載它。</translation>
+    </message>
+    <message>
+        <source>Use cuDNN %1, which TensorFlow %2 was tested with and which does not need zlibwapi.dll: let tfsetup repair the environment or install cuDNN %1. Or place a zlibwapi.dll you trust next to %3. NVIDIA does not ship zlibwapi.dll, and tfsetup does not download it from unofficial sites.</source>
+        <translation>請使用 cuDNN %1：TensorFlow %2 用它測試過，而且它不需要 zlibwapi.dll。可以讓 tfsetup 修復環境，或安裝 cuDNN %1。也可以把一個你信任的 zlibwapi.dll 放到 %3 旁邊。NVIDIA 不提供 zlibwapi.dll，tfsetup 也不會從非官方網站下載它。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::Downloader</name>
@@ -2502,6 +2576,49 @@ Not possible here:
     <message>
         <source>The menu entry could not be written to %1.</source>
         <translation>無法將選單項目寫入 %1。</translation>
+    </message>
+    <message>
+        <source>The Python archive %1 is not laid out as a relocatable Python (everything in one folder named python). Download it again from the official release.</source>
+        <translation>Python 壓縮檔 %1 的結構不是可遷移的 Python（所有內容都在一個名為 python 的資料夾中）。請從官方發布頁面重新下載。</translation>
+    </message>
+    <message>
+        <source>The Python archive %1 has no %2. Download it again from the official release.</source>
+        <translation>Python 壓縮檔 %1 中沒有 %2。請從官方發布頁面重新下載。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::LabSetup</name>
+    <message>
+        <source>The lab profile asks for the route &quot;%1&quot;, which this tfsetup does not know. Update tfsetup or ask the lab administrator.</source>
+        <translation>實驗室設定檔要求使用安裝路線「%1」，這個版本的 tfsetup 不認識它。請更新 tfsetup 或詢問實驗室管理員。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s cache folder %1 is not on this computer. Fix &quot;cache&quot; in the profile.</source>
+        <translation>實驗室設定檔中的快取資料夾 %1 不在這台電腦上。請修改設定檔中的「cache」。</translation>
+    </message>
+    <message>
+        <source>Finding the NVIDIA files for CUDA %1 and cuDNN %2…</source>
+        <translation>正在查詢 CUDA %1 和 cuDNN %2 所需的 NVIDIA 檔案…</translation>
+    </message>
+    <message>
+        <source>The installation was cancelled.</source>
+        <translation>安裝已取消。</translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>Fetching %1 (%2 MB)…</source>
+        <translation>正在取得 %1（%2 MB）…</translation>
+    </message>
+    <message>
+        <source>%1: taken from the cache, checksum verified.</source>
+        <translation>%1：取自快取，校驗和已驗證。</translation>
+    </message>
+    <message>
+        <source>%1: downloaded from %2, checksum verified.</source>
+        <translation>%1：已從 %2 下載，校驗和已驗證。</translation>
     </message>
 </context>
 <context>
@@ -2864,6 +2981,14 @@ Not possible here:
     <message>
         <source>A course may ask for a particular version. Combinations that do not fit it are listed under &quot;Not possible here&quot; with the reason.</source>
         <translation>課程可能要求使用特定版本。與之不相容的組合會列在「在本機上不可行」下，並附有原因。</translation>
+    </message>
+    <message>
+        <source>Other combinations</source>
+        <translation>其他組合</translation>
+    </message>
+    <message>
+        <source>The chosen combination</source>
+        <translation>選定的組合</translation>
     </message>
 </context>
 <context>
@@ -3317,6 +3442,10 @@ Not possible here:
         <source>&amp;Try again</source>
         <translation>重試(&amp;T)</translation>
     </message>
+    <message>
+        <source>Install progress</source>
+        <translation>安裝進度</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::LabProfilePage</name>
@@ -3484,6 +3613,10 @@ Not possible here:
         <source>The offline bundle is in %1. Install from it with the Options page&apos;s offline bundle field, or &quot;tfsetup install --offline --from&quot;.</source>
         <translation>離線包位於 %1。可以在「選項」頁的離線包一欄中指定它進行安裝，或者使用 &quot;tfsetup install --offline --from&quot;。</translation>
     </message>
+    <message>
+        <source>Profile file or address</source>
+        <translation>設定檔路徑或網址</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::OptionsPage</name>
@@ -3540,10 +3673,6 @@ Not possible here:
         <translation>資料夾(&amp;F)：</translation>
     </message>
     <message>
-        <source>&amp;Name:</source>
-        <translation>名稱(&amp;N)：</translation>
-    </message>
-    <message>
         <source>&amp;PyPI mirror:</source>
         <translation>PyPI 鏡像站(&amp;P)：</translation>
     </message>
@@ -3558,10 +3687,6 @@ Not possible here:
     <message>
         <source>&amp;Downloads:</source>
         <translation>下載位置(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>Offline &amp;bundle:</source>
-        <translation>離線包(&amp;B)：</translation>
     </message>
     <message>
         <source>What is this?</source>
@@ -3606,6 +3731,14 @@ Not possible here:
     <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>N&amp;ame:</source>
+        <translation>名稱(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Offline b&amp;undle:</source>
+        <translation>離線包(&amp;U)：</translation>
     </message>
 </context>
 <context>
@@ -3762,6 +3895,18 @@ Not possible here:
         <source>The report is in %1. Your user name and home folder are masked; read it before you share it.</source>
         <translation>報告已儲存到 %1。其中你的使用者名稱和主資料夾已被隱去；分享之前請先讀一遍。</translation>
     </message>
+    <message>
+        <source>What the check found</source>
+        <translation>檢查發現的問題</translation>
+    </message>
+    <message>
+        <source>Environments</source>
+        <translation>環境</translation>
+    </message>
+    <message>
+        <source>The error TensorFlow printed</source>
+        <translation>TensorFlow 輸出的錯誤</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::SetupWizard</name>
@@ -3886,6 +4031,30 @@ Not possible here:
     <message>
         <source>TensorFlow with GPU support, set up for you.</source>
         <translation>為你安裝好支援 GPU 的 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>&amp;Continue the setup of %1 (downloaded %2 of %3)</source>
+        <translation>繼續安裝 %1（已下載 %2 / %3）(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Continue the setup of %1</source>
+        <translation>繼續安裝 %1(&amp;C)</translation>
+    </message>
+    <message>
+        <source>tfsetup was closed before this setup finished. It continues where it stopped; files already downloaded are not downloaded again.</source>
+        <translation>tfsetup 在這次安裝完成前被關閉了。它會從停下的地方繼續；已下載的檔案不會重新下載。</translation>
+    </message>
+    <message>
+        <source>Start &amp;over</source>
+        <translation>重新開始(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Forget the unfinished setup and start a new one. Downloaded files are kept.</source>
+        <translation>放棄未完成的安裝，開始新的安裝。已下載的檔案會保留。</translation>
+    </message>
+    <message>
+        <source>Start over</source>
+        <translation>重新開始</translation>
     </message>
 </context>
 </TS>
