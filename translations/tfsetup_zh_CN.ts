@@ -3256,6 +3256,14 @@ Not possible here:
         <source>Stops every download. What arrived is kept, so Resume does not start over.</source>
         <translation>停止所有下载。已下载的部分会保留，因此继续下载时不会从头开始。</translation>
     </message>
+    <message>
+        <source>Please note before the downloads:</source>
+        <translation>下载前请注意：</translation>
+    </message>
+    <message>
+        <source>Notes about the files</source>
+        <translation>关于这些文件的提示</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::FinishPage</name>

@@ -3256,6 +3256,14 @@ Not possible here:
         <source>Stops every download. What arrived is kept, so Resume does not start over.</source>
         <translation>停止所有下載。已下載的部分會保留，因此繼續下載時不會從頭開始。</translation>
     </message>
+    <message>
+        <source>Please note before the downloads:</source>
+        <translation>下載前請注意：</translation>
+    </message>
+    <message>
+        <source>Notes about the files</source>
+        <translation>關於這些檔案的提示</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::FinishPage</name>

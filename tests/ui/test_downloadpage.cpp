@@ -77,6 +77,7 @@ private Q_SLOTS:
     void backAndNext_keepsDownloadsAndNeverRefetches();
     void cancel_stopsAndResumeContinues();
     void nothingToDownload_letsThrough();
+    void sourceWarnings_areShownBeforeDownloading();
 
 private:
     core::DownloadRequest request(const QString &name, const QByteArray &path, const QByteArray &payload) const;
@@ -372,6 +373,24 @@ void TestDownloadPage::nothingToDownload_letsThrough()
     QVERIFY(!m_table->isVisible());
     QVERIFY(m_page->isComplete());
     QCOMPARE(m_page->fetchCount(), 0);
+}
+
+void TestDownloadPage::sourceWarnings_areShownBeforeDownloading()
+{
+    core::ArtifactList list;
+    list.warnings.append({QStringLiteral("no_wheel"), QStringLiteral("tensorflow 2.10.1 has no wheel for Python 3.12 on Windows.")});
+    m_wizard->state().setArtifacts(list);
+    openWith({});
+    auto *notes = child<QLabel>(m_page, "notesLabel");
+    QVERIFY(notes->isVisible());
+    QVERIFY(notes->text().contains(QLatin1String("no wheel for Python 3.12")));
+    QVERIFY(!notes->accessibleName().isEmpty());
+
+    // Without warnings the box is not there.
+    m_wizard->back();
+    m_wizard->state().setArtifacts(core::ArtifactList());
+    m_wizard->next();
+    QVERIFY(!notes->isVisible());
 }
 
 QTEST_MAIN(TestDownloadPage)

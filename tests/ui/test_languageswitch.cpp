@@ -131,6 +131,7 @@ void TestLanguageSwitch::combo_listsLanguagesInTheirOwnScript()
     QVERIFY(combo->isVisible());
     QCOMPARE(combo->itemText(combo->findData(QStringLiteral("en"))), QStringLiteral("English"));
     QCOMPARE(combo->itemText(combo->findData(QStringLiteral("zh_CN"))), QStringLiteral("简体中文"));
+    QCOMPARE(combo->itemText(combo->findData(QStringLiteral("zh_TW"))), QStringLiteral("繁體中文"));
     QCOMPARE(combo->currentData().toString(), QStringLiteral("en"));
 }
 

@@ -62,6 +62,7 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     , m_table(new QTableWidget(this))
     , m_errorLabel(new QLabel(this))
     , m_emptyLabel(new QLabel(this))
+    , m_notesLabel(new QLabel(this))
     , m_pauseButton(new QPushButton(this))
     , m_resumeButton(new QPushButton(this))
     , m_cancelButton(new QPushButton(this))
@@ -72,6 +73,7 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     m_table->setObjectName(QStringLiteral("downloadTable"));
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_emptyLabel->setObjectName(QStringLiteral("emptyLabel"));
+    m_notesLabel->setObjectName(QStringLiteral("notesLabel"));
     m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
     m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
     m_cancelButton->setObjectName(QStringLiteral("cancelDownloadsButton"));
@@ -79,13 +81,16 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     setDownloader(std::make_unique<core::Downloader>(core::TransferOptions{},
                                                      core::DownloadCache(core::DownloadCache::defaultDir())));
 
-    for (QLabel *label : {m_overallLabel, m_errorLabel, m_emptyLabel}) {
+    for (QLabel *label : {m_overallLabel, m_errorLabel, m_emptyLabel, m_notesLabel}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     }
     m_errorLabel->setFrameShape(QFrame::StyledPanel);
     m_errorLabel->setMargin(6);
+    m_notesLabel->setFrameShape(QFrame::StyledPanel);
+    m_notesLabel->setMargin(6);
+    m_notesLabel->hide();
     m_overallProgress->setRange(0, progressScale);
 
     m_table->setColumnCount(ColumnCount);
@@ -112,6 +117,7 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     buttons->addWidget(m_cancelButton);
 
     auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_notesLabel);
     layout->addWidget(m_overallLabel);
     layout->addWidget(m_overallProgress);
     layout->addWidget(m_emptyLabel);
@@ -145,6 +151,7 @@ DownloadPage::RowState DownloadPage::rowState(int row) const
 
 void DownloadPage::initializePage()
 {
+    updateNotes();
     syncRows();
     if (!m_paused && !m_cancelled) {
         for (int i = 0; i < m_rows.size(); ++i) {
@@ -562,6 +569,20 @@ void DownloadPage::changeEvent(QEvent *event)
     QWizardPage::changeEvent(event);
 }
 
+void DownloadPage::updateNotes()
+{
+    // The sources step's warnings, shown before anything downloads: a TensorFlow without a wheel
+    // for this Python, a CUDA outside TensorFlow's tested set, a checksum weaker than SHA-256.
+    QStringList notes;
+    if (const auto &list = m_state.artifacts()) {
+        for (const core::Finding &w : list->warnings)
+            notes.append(QStringLiteral("• ") + w.message);
+    }
+    m_notesLabel->setVisible(!notes.isEmpty());
+    m_notesLabel->setText(notes.isEmpty() ? QString() : tr("Please note before the downloads:") + u'\n' + notes.join(u'\n'));
+    m_notesLabel->setAccessibleName(tr("Notes about the files"));
+}
+
 void DownloadPage::retranslate()
 {
     setTitle(tr("Downloading"));
@@ -571,6 +592,7 @@ void DownloadPage::retranslate()
         {tr("File"), tr("Progress"), tr("Speed"), tr("Time left"), tr("From"), tr("Checksum")});
     m_table->setAccessibleName(tr("Downloads"));
     m_emptyLabel->setText(tr("There is nothing to download for this choice."));
+    updateNotes();
     m_pauseButton->setText(tr("&Pause"));
     m_pauseButton->setAccessibleName(tr("Pause downloads"));
     m_resumeButton->setText(tr("&Resume"));

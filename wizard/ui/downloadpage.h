@@ -95,6 +95,7 @@ private:
     void updateOverall();
     void updateButtons();
     void retranslate();
+    void updateNotes();
 
     WizardState &m_state;
     std::unique_ptr<core::Downloader> m_downloader;
@@ -110,6 +111,7 @@ private:
     QTableWidget *m_table;
     QLabel *m_errorLabel;
     QLabel *m_emptyLabel;
+    QLabel *m_notesLabel; // what the sources step warned about (no wheel for this Python, an untested CUDA, …)
     QPushButton *m_pauseButton;
     QPushButton *m_resumeButton;
     QPushButton *m_cancelButton;
