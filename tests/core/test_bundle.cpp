@@ -1,3 +1,4 @@
+#include "support/files.h"
 #include "sources/bundle.h"
 
 #include "support/coroutinetest.h"
@@ -34,11 +35,7 @@ bool writeFile(const QString &path, const QByteArray &bytes)
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using tfsetup::test::readFile;
 
 Artifact archive(const QString &name, const QString &relativePath, const QByteArray &payload, const QUrl &url)
 {

@@ -2,6 +2,7 @@
 // buttons start the launchers through the launch seam (no terminal opens in tests), and "Copy
 // summary" puts ENVIRONMENT.md on the clipboard.
 
+#include "uitest.h"
 #include "system/rootedsystem.h"
 #include "ui/finishpage.h"
 #include "ui/setupwizard.h"
@@ -22,14 +23,7 @@ Q_DECLARE_METATYPE(tfsetup::core::OsFamily)
 
 namespace {
 
-template<typename T>
-T *child(QWidget *parent, const QString &name)
-{
-    auto *widget = parent->findChild<T *>(name);
-    if (!widget)
-        qFatal("no child %s", qPrintable(name));
-    return widget;
-}
+using tfsetup::test::child;
 
 struct Launch {
     QString program;

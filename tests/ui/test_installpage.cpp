@@ -2,6 +2,7 @@
 // verified downloads, options), steps and log follow the installer, Next waits for a finished
 // environment, Stop leaves nothing behind, a failed step says why and Try again starts over.
 
+#include "uitest.h"
 #include "core/test_install_archives.h"
 #include "install/installer.h"
 #include "setup/setupflow.h"
@@ -41,14 +42,7 @@ QString sha256(const QString &path)
     return QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex());
 }
 
-template<typename T>
-T *child(QWidget *parent, const QString &name)
-{
-    auto *widget = parent->findChild<T *>(name);
-    if (!widget)
-        qFatal("no child %s", qPrintable(name));
-    return widget;
-}
+using tfsetup::test::child;
 
 } // namespace
 

@@ -4,6 +4,7 @@
 // the profile's interpreter is "none"), the Verify page (a canned passing report) confirms it and
 // Finish shows it. Opening the same profile again changes nothing.
 
+#include "uitest.h"
 #include "install/environmentrecord.h"
 #include "system/rootedsystem.h"
 #include "ui/labprofilepage.h"
@@ -29,14 +30,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-template<typename T>
-T *child(QWidget *parent, const QString &name)
-{
-    auto *widget = parent->findChild<T *>(name);
-    if (!widget)
-        qFatal("no child %s", qPrintable(name));
-    return widget;
-}
+using tfsetup::test::child;
 
 QCoro::Task<core::VerifyReport> cannedVerify(core::SystemView &, core::VerifyRequest, core::Catalog)
 {

@@ -3,6 +3,7 @@
 // "repair", finds the environment listed, checks it, presses Fix, and the Verify page (a canned
 // passing report) confirms it before Finish. The environment ends byte-identical to the install.
 
+#include "uitest.h"
 #include "install/installer.h"
 #include "system/rootedsystem.h"
 #include "ui/finishpage.h"
@@ -31,14 +32,7 @@ namespace {
 
 const QString environment = u"/home/student/tfsetup-envs/tf2.15-cpu"_s;
 
-template<typename T>
-T *child(QWidget *parent, const QString &name)
-{
-    auto *widget = parent->findChild<T *>(name);
-    if (!widget)
-        qFatal("no child %s", qPrintable(name));
-    return widget;
-}
+using tfsetup::test::child;
 
 QCoro::Task<core::VerifyReport> cannedVerify(core::SystemView &, core::VerifyRequest, core::Catalog)
 {

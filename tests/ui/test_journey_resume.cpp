@@ -7,6 +7,7 @@
 // goes on by itself through a Download page with nothing left to fetch; "Start over" forgets the
 // setup and keeps the downloaded files; a corrupt saved file is ignored with a log line.
 
+#include "uitest.h"
 #include "fetch/downloader.h"
 #include "install/archive.h"
 #include "setup/setupsession.h"
@@ -40,14 +41,7 @@ using tfsetup::test::Response;
 
 namespace {
 
-template<typename T>
-T *child(QWidget *parent, const QString &name)
-{
-    auto *widget = parent->findChild<T *>(name);
-    if (!widget)
-        qFatal("no child %s", qPrintable(name));
-    return widget;
-}
+using tfsetup::test::child;
 
 QByteArray readAll(const QString &path)
 {

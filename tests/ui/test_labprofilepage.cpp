@@ -2,6 +2,8 @@
 // its plan, folder, mirror and kernel; a broken or missing profile says why and keeps Next off;
 // the admin's "prepare a profile" writes a file the installer's profile reader accepts.
 
+#include "uitest.h"
+#include "support/files.h"
 #include "install/labprofile.h"
 #include "system/rootedsystem.h"
 #include "ui/labprofilepage.h"
@@ -27,25 +29,14 @@ using tfsetup::test::Response;
 
 namespace {
 
-template<typename T>
-T *child(QWidget *parent, const QString &name)
-{
-    auto *widget = parent->findChild<T *>(name);
-    if (!widget)
-        qFatal("no child %s", qPrintable(name));
-    return widget;
-}
+using tfsetup::test::child;
 
 QString profilePath()
 {
     return qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/labprofile/lab.json"_s;
 }
 
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using tfsetup::test::readFile;
 
 } // namespace
 

@@ -3,6 +3,7 @@
 // against NVIDIA's layout on loopback) that commits artifacts and download requests, and choices
 // remembered in a settings file.
 
+#include "uitest.h"
 #include "support/loopbackserver.h"
 #include "system/rootedsystem.h"
 #include "ui/downloadpage.h"
@@ -55,14 +56,7 @@ QByteArray readManifest(const QString &relative)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-template<typename T>
-T *child(QWidget *parent, const QString &name)
-{
-    auto *widget = parent->findChild<T *>(name);
-    if (!widget)
-        qFatal("no child %s", qPrintable(name));
-    return widget;
-}
+using tfsetup::test::child;
 
 } // namespace
 

@@ -3,6 +3,7 @@
 // (the doctor answers through its seam), its damaged launcher listed, fixed with progress, and
 // committed to the state for the Verify page. A folder picked by hand is searched too.
 
+#include "uitest.h"
 #include "install/installer.h"
 #include "system/rootedsystem.h"
 #include "ui/repairpage.h"
@@ -29,14 +30,7 @@ namespace {
 
 const QString prefix = u"/home/student/tfsetup-envs"_s;
 
-template<typename T>
-T *child(QWidget *parent, const QString &name)
-{
-    auto *widget = parent->findChild<T *>(name);
-    if (!widget)
-        qFatal("no child %s", qPrintable(name));
-    return widget;
-}
+using tfsetup::test::child;
 
 QByteArray digest(const QString &path)
 {

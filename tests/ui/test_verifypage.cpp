@@ -2,6 +2,7 @@
 // layer with ✓ / ✗ and its evidence, explains the first failure, lets Next through either way and
 // commits the report. Reports are the smoke test's canned documents from tests/data/verify/smoke.
 
+#include "uitest.h"
 #include "system/rootedsystem.h"
 #include "ui/setupwizard.h"
 #include "ui/verifypage.h"
@@ -60,14 +61,7 @@ QCoro::Task<core::VerifyReport> delayedReport(QString smokeFile)
     co_return cannedReport(smokeFile);
 }
 
-template<typename T>
-T *child(QWidget *parent, const QString &name)
-{
-    auto *widget = parent->findChild<T *>(name);
-    if (!widget)
-        qFatal("no child %s", qPrintable(name));
-    return widget;
-}
+using tfsetup::test::child;
 
 } // namespace
 
