@@ -2585,6 +2585,14 @@ Not possible here:
         <source>The Python archive %1 has no %2. Download it again from the official release.</source>
         <translation>Python 压缩包 %1 中没有 %2。请从官方发布页面重新下载。</translation>
     </message>
+    <message>
+        <source>The Python %1 installer did not finish (%2). Start %3 yourself to see why, or install Python %1 from python.org, then scan this computer again.</source>
+        <translation>Python %1 安装程序没有完成（%2）。请自己运行 %3 查看原因，或者从 python.org 安装 Python %1，然后重新扫描这台电脑。</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>退出码 %1</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::LabSetup</name>

@@ -2585,6 +2585,14 @@ Not possible here:
         <source>The Python archive %1 has no %2. Download it again from the official release.</source>
         <translation>Python 壓縮檔 %1 中沒有 %2。請從官方發布頁面重新下載。</translation>
     </message>
+    <message>
+        <source>The Python %1 installer did not finish (%2). Start %3 yourself to see why, or install Python %1 from python.org, then scan this computer again.</source>
+        <translation>Python %1 安裝程式沒有完成（%2）。請自行執行 %3 查看原因，或者從 python.org 安裝 Python %1，然後重新掃描這台電腦。</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>結束代碼 %1</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::LabSetup</name>

@@ -116,6 +116,7 @@ private Q_SLOTS:
     void installSpec_mapsDownloadsToArtifacts_data();
     void installSpec_mapsDownloadsToArtifacts();
     void installSpec_relocatablePythonStandsInForAMissingOne();
+    void installSpec_pythonOrgInstallerWithItsMd5();
     void pythonFor_prefersARealInstallation_data();
     void pythonFor_prefersARealInstallation();
     void adviseOnPath_warnsWhereWindowsToolsBreak_data();
@@ -391,6 +392,34 @@ void TestSetupFlow::installSpec_relocatablePythonStandsInForAMissingOne()
     QCOMPARE(spec->artifacts.size(), 1);
     QCOMPARE(spec->artifacts.first().kind, u"python-archive"_s);
     QCOMPARE(QString::fromLatin1(spec->artifacts.first().sha256), sha);
+}
+
+void TestSetupFlow::installSpec_pythonOrgInstallerWithItsMd5()
+{
+    Plan plan = cpuPlan();
+    plan.python = u"3.10"_s;
+    plan.pythonInstalled = false;
+    Artifact setup = archive(u"python"_s, u"python-installer"_s, u"python-3.10.11-amd64.exe"_s, QString());
+    setup.md5 = u"0123456789abcdef0123456789abcdef"_s; // python.org published no SHA-256 for it
+    setup.trust = Artifact::Trust::OfficialMd5;
+    setup.installArguments = {u"/quiet"_s, u"TargetDir={prefix}"_s};
+    ArtifactList list;
+    list.artifacts = {setup, wheelhouse(u"https://pypi.tuna.tsinghua.edu.cn/simple"_s)};
+    SetupOptions options;
+    options.prefix = u"C:/Users/student/tfsetup-envs"_s;
+    options.cacheDir = u"/var/cache/tfsetup"_s;
+    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, options);
+    QCOMPARE(downloads.requests.size(), 1);
+    const QList<DownloadResult> results{{downloads.requests.first().destination, 1234,
+                                         downloads.requests.first().urls.first(), false, true}};
+    const auto spec = SetupFlow::installSpec(plan, list, results, options, machineWith({}));
+    QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
+    QCOMPARE(spec->artifacts.size(), 1);
+    const core::InstallArtifact &a = spec->artifacts.first();
+    QCOMPARE(a.kind, u"python-installer"_s);
+    QVERIFY(a.sha256.isEmpty());
+    QCOMPARE(a.md5, QByteArray("0123456789abcdef0123456789abcdef"));
+    QCOMPARE(a.arguments, setup.installArguments);
 }
 
 void TestSetupFlow::pythonFor_prefersARealInstallation_data()

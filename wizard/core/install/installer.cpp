@@ -22,6 +22,7 @@ namespace tfsetup::core {
 namespace {
 
 constexpr auto venvTimeout = std::chrono::minutes(5);
+constexpr auto pythonInstallerTimeout = std::chrono::minutes(20);
 constexpr auto pipTimeout = std::chrono::minutes(60);
 constexpr auto quickTimeout = std::chrono::minutes(2);
 
@@ -100,9 +101,19 @@ QString pyvenvVersion(const QString &hostVenv)
 // with init-captures inside coroutines.
 using CancelFlag = std::shared_ptr<std::atomic<bool>>;
 
-Result<QByteArray> hashArtifact(const QString &path, const CancelFlag &cancel)
+// The venv's interpreter below a host folder, in the host's spelling (LauncherWriter::venvPython
+// spells a Windows target's path the Windows way, which a fixture drive on Linux cannot open).
+QString hostVenvPython(OsFamily os, const QString &hostEnvironment)
 {
-    return hashFile(Checksum::Algorithm::Sha256, path, cancel.get());
+    return hostEnvironment + (os == OsFamily::Windows ? QStringLiteral("/venv/Scripts/python.exe")
+                                                      : QStringLiteral("/venv/bin/python"));
+}
+
+// By SHA-256; by MD5 only where the publisher gives nothing stronger (python.org's older installers).
+Result<QByteArray> hashArtifact(const InstallArtifact &artifact, const CancelFlag &cancel)
+{
+    const auto algorithm = artifact.sha256.isEmpty() ? Checksum::Algorithm::Md5 : Checksum::Algorithm::Sha256;
+    return hashFile(algorithm, artifact.path, cancel.get());
 }
 
 Result<QList<ExtractedEntry>> extractArchive(const QString &path, const QString &dest, const CancelFlag &cancel)
@@ -403,15 +414,16 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
         if (a.kind == u"wheelhouse" || a.kind == u"python")
             continue;
         // Named futures: g++ 12 destroys temporaries of a co_await expression twice.
-        QFuture<Result<QByteArray>> hashing = QtConcurrent::run(&hashArtifact, a.path, m_cancel);
+        QFuture<Result<QByteArray>> hashing = QtConcurrent::run(&hashArtifact, a, m_cancel);
         const Result<QByteArray> digest = co_await hashing;
         if (m_cancel->load())
             co_return cancelledError();
-        if (!digest || *digest != a.sha256) {
+        const QByteArray expected = a.sha256.isEmpty() ? a.md5 : a.sha256;
+        if (!digest || expected.isEmpty() || *digest != expected) {
             co_return Error{QStringLiteral("artifact_changed"),
                             tr("The downloaded file %1 is missing or no longer matches its checksum. Download it "
                                "again.").arg(QFileInfo(a.path).fileName()),
-                            digest ? QStringLiteral("expected %1, found %2").arg(QString::fromLatin1(a.sha256),
+                            digest ? QStringLiteral("expected %1, found %2").arg(QString::fromLatin1(expected),
                                                                                  QString::fromLatin1(*digest))
                                    : digest.error().detail};
         }
@@ -610,6 +622,39 @@ QCoro::Task<Result<QString>> Installer::unpackPython(Run &run, InstallArtifact a
     co_return QString(run.hostStaging + u'/' + interpreter);
 }
 
+QCoro::Task<Result<QString>> Installer::runPythonInstaller(Run &run, InstallArtifact setup)
+{
+    // python.org's installer registers where it put Python (for the py launcher and "Apps"), so it
+    // installs straight into its final folder, per user, beside the environments: no PATH change,
+    // nothing for all users. Environments of the same Python version share it.
+    const QString target = SystemView::join(run.spec.prefix, QStringLiteral(".python-") + setup.version);
+    const QString hostTarget = m_system.hostPath(target);
+    const QString interpreter = hostTarget + QStringLiteral("/python.exe");
+    if (QFileInfo::exists(interpreter)) {
+        log(run, QStringLiteral("Python %1 is already installed in %2").arg(setup.version, target));
+        co_return interpreter;
+    }
+    const QString nativeTarget = m_system.os() == OsFamily::Windows ? QString(target).replace(u'/', u'\\') : target;
+    QStringList arguments;
+    for (QString a : std::as_const(setup.arguments))
+        arguments.append(a.replace(QStringLiteral("{prefix}"), nativeTarget));
+    // The installer file was verified against its published checksum in the Prepare step.
+    const ProcessResult r = co_await watched(run, setup.path, arguments, pythonInstallerTimeout);
+    if (m_cancel->load())
+        co_return cancelledError();
+    if (!r.succeeded() || !QFileInfo::exists(interpreter)) {
+        co_return Error{QStringLiteral("python_install_failed"),
+                        tr("The Python %1 installer did not finish (%2). Start %3 yourself to see why, or install "
+                           "Python %1 from python.org, then scan this computer again.")
+                            .arg(setup.version,
+                                 r.error.isEmpty() ? tr("exit code %1").arg(r.exitCode) : r.error,
+                                 QDir::toNativeSeparators(setup.path)),
+                        QString::fromUtf8(r.standardOutput + r.standardError).right(2000)};
+    }
+    log(run, QStringLiteral("installed Python %1 into %2").arg(setup.version, target));
+    co_return interpreter;
+}
+
 QCoro::Task<Status> Installer::createPython(Run &run)
 {
     if (auto s = enter(run, InstallStep::Python); !s)
@@ -622,6 +667,16 @@ QCoro::Task<Status> Installer::createPython(Run &run)
         interpreter = *unpacked;
     }
     if (interpreter.isEmpty()) {
+        const auto setup = std::find_if(run.spec.artifacts.cbegin(), run.spec.artifacts.cend(),
+                                        [](const InstallArtifact &a) { return a.kind == u"python-installer"; });
+        if (setup != run.spec.artifacts.cend()) {
+            const Result<QString> installed = co_await runPythonInstaller(run, *setup);
+            if (!installed)
+                co_return installed.error();
+            interpreter = *installed;
+        }
+    }
+    if (interpreter.isEmpty()) {
         log(run, QStringLiteral("no interpreter chosen: libraries only"));
         Q_EMIT stepFinished(InstallStep::Python);
         co_return Ok{};
@@ -631,7 +686,7 @@ QCoro::Task<Status> Installer::createPython(Run &run)
     const ProcessResult r = co_await watched(run, interpreter, venvArguments, venvTimeout);
     if (m_cancel->load())
         co_return cancelledError();
-    const QString python = LauncherWriter::venvPython(m_system.os(), run.hostStaging);
+    const QString python = hostVenvPython(m_system.os(), run.hostStaging);
     if (!r.succeeded() || !QFileInfo::exists(python)) {
         co_return Error{QStringLiteral("venv_failed"),
                         tr("Python could not create the environment. On Debian and Ubuntu install the package "
@@ -696,7 +751,7 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
         if (a.kind == u"wheelhouse")
             wheelhouses.append(a.path);
     }
-    const QString python = LauncherWriter::venvPython(m_system.os(), run.hostStaging);
+    const QString python = hostVenvPython(m_system.os(), run.hostStaging);
     QStringList pipArguments{QStringLiteral("-m"), QStringLiteral("pip")};
     pipArguments += pipInstallArguments(run.spec, lockFile, wheelhouses);
     const ProcessResult r = co_await watched(run, python, pipArguments, pipTimeout);
@@ -931,9 +986,11 @@ QCoro::Task<bool> Installer::isComplete(const InstallSpec &spec, const QString &
     const QString problem = co_await checking;
     if (!problem.isEmpty())
         co_return false;
-    if ((!spec.pythonInterpreter.isEmpty() || pythonArchiveOf(spec)) && !QFileInfo::exists(LauncherWriter::venvPython(
-                                                   OsFamily::Linux, hostTarget))
-        && !QFileInfo::exists(LauncherWriter::venvPython(OsFamily::Windows, hostTarget)))
+    const bool bringsPython = std::any_of(spec.artifacts.cbegin(), spec.artifacts.cend(), [](const InstallArtifact &a) {
+        return a.kind == u"python-archive" || a.kind == u"python-installer";
+    });
+    if ((!spec.pythonInterpreter.isEmpty() || bringsPython) && !QFileInfo::exists(hostVenvPython(OsFamily::Linux, hostTarget))
+        && !QFileInfo::exists(hostVenvPython(OsFamily::Windows, hostTarget)))
         co_return false;
     co_return true;
 }

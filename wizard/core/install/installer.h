@@ -80,6 +80,7 @@ private:
     QCoro::Task<Status> extractAndPlace(Run &run);
     static const InstallArtifact *pythonArchiveOf(const InstallSpec &spec);
     QCoro::Task<Result<QString>> unpackPython(Run &run, InstallArtifact archive);
+    QCoro::Task<Result<QString>> runPythonInstaller(Run &run, InstallArtifact setup);
     QCoro::Task<Status> createPython(Run &run);
     QCoro::Task<Status> installPackages(Run &run);
     Status writeLaunchers(Run &run);

@@ -35,7 +35,9 @@ QJsonObject InstallArtifact::toJson() const
                        {QStringLiteral("version"), version},
                        {QStringLiteral("platform"), platform},
                        {QStringLiteral("sha256"), QString::fromLatin1(sha256)},
-                       {QStringLiteral("origin"), origin}};
+                       {QStringLiteral("md5"), QString::fromLatin1(md5)},
+                       {QStringLiteral("origin"), origin},
+                       {QStringLiteral("arguments"), toArray(arguments)}};
 }
 
 InstallArtifact InstallArtifact::fromJson(const QJsonObject &json)
@@ -46,8 +48,11 @@ InstallArtifact InstallArtifact::fromJson(const QJsonObject &json)
     a.version = json.value(QStringLiteral("version")).toString();
     a.platform = json.value(QStringLiteral("platform")).toString();
     a.sha256 = json.value(QStringLiteral("sha256")).toString().toLower().toLatin1();
+    a.md5 = json.value(QStringLiteral("md5")).toString().toLower().toLatin1();
     a.path = json.value(QStringLiteral("path")).toString();
     a.origin = json.value(QStringLiteral("origin")).toString();
+    for (const QJsonValue &v : json.value(QStringLiteral("arguments")).toArray())
+        a.arguments.append(v.toString());
     return a;
 }
 

@@ -13,16 +13,20 @@ namespace tfsetup::core {
 struct Plan;
 
 // One local, already verified file the installer consumes. The downloader and the sources step
-// produce these; the installer checks the SHA-256 again before using a file.
+// produce these; the installer checks the SHA-256 (MD5 where nothing stronger is published) again
+// before using a file.
 struct InstallArtifact {
-    QString kind;      // "cuda-redist-archive" | "cudnn-archive" | "wheelhouse" | "python" |
-                       // "python-archive" (a relocatable CPython: unpacked into <env>/python, the venv made from it)
+    QString kind;      // "cuda-redist-archive" | "cudnn-archive" | "wheelhouse" | "python-archive" (a relocatable
+                       // CPython: unpacked into <env>/python, the venv made from it) | "python-installer"
+                       // (python.org's Windows installer, run per user into <prefix>/.python-<version>)
     QString component; // "cuda_cudart", "libcublas", "cudnn", …
     QString version;   // "11.8.89", "8.9.7.29"
     QString platform;  // "windows-x86_64" | "linux-x86_64"
     QByteArray sha256; // lower-case hex; for a wheelhouse folder: empty (each wheel is pinned by the lock)
     QString path;      // host path of the file (a folder for a wheelhouse)
     QString origin;    // where it came from (URL or bundle), for the record
+    QStringList arguments; // "python-installer": its silent, per-user arguments; "{prefix}" is the target folder
+    QByteArray md5;        // lower-case hex, only where the publisher gives nothing stronger (python.org, older files)
 
     bool isArchive() const;
     QJsonObject toJson() const;

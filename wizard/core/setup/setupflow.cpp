@@ -230,8 +230,10 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
         spec.driver = hardware.driver->version;
     spec.pythonInterpreter = pythonFor(plan, hardware);
     // A relocatable Python among the artifacts is unpacked into the environment and makes the venv.
-    const bool bringsPython = std::any_of(list.artifacts.cbegin(), list.artifacts.cend(),
-                                          [](const Artifact &a) { return a.kind == u"python-archive"; });
+    // So does python.org's installer on Windows (run per user, beside the environments).
+    const bool bringsPython = std::any_of(list.artifacts.cbegin(), list.artifacts.cend(), [](const Artifact &a) {
+        return a.kind == u"python-archive" || a.kind == u"python-installer";
+    });
     if (spec.pythonInterpreter.isEmpty() && !plan.python.isEmpty() && !bringsPython) {
         return Error{QStringLiteral("python_missing"),
                      tr("Python %1 (64-bit) is needed to make the environment, and none was found. Install it, then "
@@ -268,7 +270,8 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
             }
             continue;
         }
-        if (a.kind != u"cuda-redist-archive" && a.kind != u"cudnn-archive" && a.kind != u"python-archive") {
+        if (a.kind != u"cuda-redist-archive" && a.kind != u"cudnn-archive" && a.kind != u"python-archive"
+            && a.kind != u"python-installer") {
             if (a.optional)
                 continue;
             return Error{QStringLiteral("artifact_unsupported"),
@@ -277,7 +280,7 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
                              .arg(a.fileName().isEmpty() ? a.name : a.fileName()),
                          a.kind};
         }
-        if (a.sha256.isEmpty()) {
+        if (a.sha256.isEmpty() && (a.kind != u"python-installer" || a.md5.isEmpty())) {
             return Error{QStringLiteral("artifact_unverifiable"),
                          tr("%1 has no SHA-256 checksum, so the installer cannot check it. Choose another plan.")
                              .arg(a.fileName()),
@@ -301,7 +304,9 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
             origin = result->source.isEmpty() ? (a.urls.isEmpty() ? QString() : a.urls.constLast().toString())
                                               : result->source.toString();
         }
-        spec.artifacts.append(InstallArtifact{a.kind, a.name, a.version, a.platform, a.sha256.toLatin1(), path, origin});
+        spec.artifacts.append(
+            InstallArtifact{a.kind, a.name, a.version, a.platform, a.sha256.toLatin1(), path, origin,
+                            a.installArguments, a.sha256.isEmpty() ? a.md5.toLatin1() : QByteArray()});
     }
     return spec;
 }
