@@ -2,11 +2,16 @@
 // request and mirrors, artifacts to download requests, verified downloads to the installer's
 // spec, and the advice on install folders. Resolution runs against NVIDIA's layout on loopback.
 
+#include "fetch/downloader.h"
 #include "setup/setupflow.h"
+#include "setup/setupsession.h"
+#include "sources/firstuse.h"
 #include "support/coroutinetest.h"
 #include "support/loopbackserver.h"
 #include "system/rootedsystem.h"
 
+#include <QCryptographicHash>
+#include <QDate>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -123,6 +128,10 @@ private Q_SLOTS:
     void adviseOnPath_warnsWhereWindowsToolsBreak();
     void toolkitPlan_onLoopback_reachesAnInstallSpec();
     void defaultPrefix_isUnderHome();
+    void firstUse_acceptsPlainHttpOnlyFromMirrorsAndLoopback_data();
+    void firstUse_acceptsPlainHttpOnlyFromMirrorsAndLoopback();
+    void noChecksumAnywhere_isFetchedOnlyWithTrustOnFirstUse();
+    void firstUse_missingFile_namesIt();
 };
 
 void TestSetupFlow::resolveRequest_copiesThePlan_data()
@@ -541,6 +550,141 @@ void TestSetupFlow::defaultPrefix_isUnderHome()
     SetupOptions options;
     options.prefix = u"/home/student/tfsetup-envs"_s;
     QCOMPARE(options.environmentPath(cpuPlan()), u"/home/student/tfsetup-envs/tf2.16-cpu"_s);
+}
+
+void TestSetupFlow::firstUse_acceptsPlainHttpOnlyFromMirrorsAndLoopback_data()
+{
+    QTest::addColumn<QUrl>("url");
+    QTest::addColumn<bool>("official");
+    QTest::addColumn<bool>("accepted");
+    QTest::newRow("official over https") << QUrl(u"https://developer.download.nvidia.com/x.zip"_s) << true << true;
+    QTest::newRow("official over plain http") << QUrl(u"http://developer.download.nvidia.com/x.zip"_s) << true << false;
+    QTest::newRow("official on loopback") << QUrl(u"http://127.0.0.1:8080/x.zip"_s) << true << true;
+    QTest::newRow("a lab mirror over plain http") << QUrl(u"http://mirror.lab.example/x.zip"_s) << false << true;
+    QTest::newRow("ftp") << QUrl(u"ftp://mirror.lab.example/x.zip"_s) << false << false;
+}
+
+void TestSetupFlow::firstUse_acceptsPlainHttpOnlyFromMirrorsAndLoopback()
+{
+    QFETCH(QUrl, url);
+    QFETCH(bool, official);
+    QFETCH(bool, accepted);
+    QCOMPARE(core::FirstUse::acceptsUrl(url, official), accepted);
+}
+
+void TestSetupFlow::noChecksumAnywhere_isFetchedOnlyWithTrustOnFirstUse()
+{
+    LoopbackServer server;
+    QVERIFY(server.start());
+    QByteArray payload;
+    for (int i = 0; i < 200'000; ++i)
+        payload.append(char(i * 7 % 251));
+    const QString rel = u"compute/redist/cudnn/v8.1.0/cudnn-11.2-windows-x64-v8.1.0.77.zip"_s;
+    server.route("/" + rel.toUtf8(), Response::bytes(payload));
+    Artifact cudnn = archive(u"cudnn"_s, u"cudnn-archive"_s, u"unused.zip"_s, QString());
+    cudnn.relativePath = rel;
+    cudnn.urls = {server.url(u"/"_s + rel)};
+    cudnn.size = -1;
+    ArtifactList list;
+    list.artifacts = {archive(u"cuda_cudart"_s, u"cuda-redist-archive"_s, u"cudart-archive.tar.xz"_s, sha), cudnn,
+                      wheelhouse(u"https://pypi.org/simple"_s)};
+    QTemporaryDir cache;
+    SetupOptions options;
+    options.cacheDir = cache.path();
+    const QString destination = SetupFlow::destinationFor(cudnn, cache.path());
+
+    // Without the choice: a problem, and nothing is fetched.
+    const core::DownloadPlan refused = SetupFlow::downloadPlan(list, options);
+    QCOMPARE(refused.problems.size(), 1);
+    QCOMPARE(refused.problems.first().code, u"artifact_unverifiable"_s);
+    QVERIFY(refused.firstUse.isEmpty());
+    const auto untouched = tfsetup::test::awaitTask(SetupFlow::fetchFirstUse(list, options));
+    QVERIFY(untouched && untouched->ok());
+    QVERIFY((*untouched)->find(u"cudnn"_s)->sha256.isEmpty());
+    QCOMPARE(server.hits("/" + rel.toUtf8()), 0);
+
+    // With it: listed apart, fetched once, and what was seen is recorded.
+    options.trustOnFirstUse = true;
+    const core::DownloadPlan chosen = SetupFlow::downloadPlan(list, options);
+    QVERIFY(chosen.problems.isEmpty());
+    QCOMPARE(chosen.firstUse.size(), 1);
+    QCOMPARE(chosen.firstUse.first().name, u"cudnn"_s);
+    QCOMPARE(chosen.requests.size(), 1); // cudart only, for now
+    const auto fetched = tfsetup::test::awaitTask(SetupFlow::fetchFirstUse(list, options));
+    QVERIFY(fetched);
+    QVERIFY2(fetched->ok(), qPrintable(fetched->ok() ? QString() : fetched->error().message + u'\n' + fetched->error().detail));
+    const ArtifactList &trusted = **fetched;
+    const Artifact *recorded = trusted.find(u"cudnn"_s);
+    const QString seen = QString::fromLatin1(QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex());
+    QCOMPARE(recorded->sha256, seen);
+    QCOMPARE(recorded->trust, Artifact::Trust::None); // still shown as what it is
+    QCOMPARE(recorded->size, qint64(payload.size()));
+    QVERIFY2(recorded->note.contains(u"first use"_s), qPrintable(recorded->note));
+    QVERIFY2(recorded->note.contains(QDate::currentDate().toString(Qt::ISODate).left(7)), qPrintable(recorded->note));
+    QCOMPARE(server.hits("/" + rel.toUtf8()), 1);
+    QVERIFY(QFileInfo(destination).isFile());
+    QVERIFY(!QFileInfo::exists(destination + u".part"_s));
+
+    // From now on an ordinary, checked download, even without the choice: the Downloader finds
+    // the file in place and verifies it without asking the server again.
+    options.trustOnFirstUse = false;
+    const core::DownloadPlan after = SetupFlow::downloadPlan(trusted, options);
+    QVERIFY(after.problems.isEmpty());
+    QVERIFY(after.firstUse.isEmpty());
+    QCOMPARE(after.requests.size(), 2);
+    const auto request = std::find_if(after.requests.cbegin(), after.requests.cend(),
+                                      [&](const core::DownloadRequest &r) { return r.destination == destination; });
+    QVERIFY(request != after.requests.cend());
+    QCOMPARE(request->checksum.algorithm, core::Checksum::Algorithm::Sha256);
+    QCOMPARE(QString::fromLatin1(request->checksum.hex), seen);
+    core::Downloader downloader(core::TransferOptions{}, core::DownloadCache());
+    const auto downloaded = tfsetup::test::awaitTask(downloader.fetch(*request));
+    QVERIFY(downloaded);
+    QVERIFY2(downloaded->ok(), qPrintable(downloaded->ok() ? QString() : downloaded->error().message));
+    QVERIFY((*downloaded)->fromCache);
+    QCOMPARE((*downloaded)->path, destination);
+    QCOMPARE(server.hits("/" + rel.toUtf8()), 1);
+
+    // A saved setup keeps the recorded checksum, and its downloads are checked against it.
+    core::SetupSession session;
+    session.step = core::SetupSession::Step::Download;
+    session.plan = gpuPlan();
+    session.options = options;
+    session.artifacts = trusted;
+    const auto loaded = core::SetupSession::fromJson(session.toJson());
+    QVERIFY2(loaded, qPrintable(loaded ? QString() : loaded.error().message + u'\n' + loaded.error().detail));
+    QVERIFY(loaded->artifacts);
+    const Artifact *reloaded = loaded->artifacts->find(u"cudnn"_s);
+    QCOMPARE(reloaded->sha256, seen);
+    QCOMPARE(reloaded->note, recorded->note);
+    QCOMPARE(reloaded->trust, Artifact::Trust::None);
+    QCOMPARE(loaded->downloads().size(), 2);
+}
+
+void TestSetupFlow::firstUse_missingFile_namesIt()
+{
+    LoopbackServer server;
+    QVERIFY(server.start());
+    const QString rel = u"compute/redist/cudnn/v8.1.0/cudnn-11.2-windows-x64-v8.1.0.77.zip"_s;
+    Artifact cudnn = archive(u"cudnn"_s, u"cudnn-archive"_s, u"unused.zip"_s, QString());
+    cudnn.relativePath = rel;
+    cudnn.urls = {server.url(u"/"_s + rel)}; // not routed: 404
+    ArtifactList list;
+    list.artifacts = {cudnn};
+    QTemporaryDir cache;
+    SetupOptions options;
+    options.cacheDir = cache.path();
+    options.trustOnFirstUse = true;
+    const auto fetched = tfsetup::test::awaitTask(SetupFlow::fetchFirstUse(list, options));
+    QVERIFY(fetched);
+    QVERIFY(!fetched->ok());
+    QCOMPARE(fetched->error().code, u"download_failed"_s);
+    QVERIFY2(fetched->error().message.contains(u"cudnn-11.2-windows-x64-v8.1.0.77.zip"_s),
+             qPrintable(fetched->error().message));
+    QVERIFY2(fetched->error().detail.contains(rel), qPrintable(fetched->error().detail));
+    const QString destination = SetupFlow::destinationFor(cudnn, cache.path());
+    QVERIFY(!QFileInfo::exists(destination));
+    QVERIFY(!QFileInfo::exists(destination + u".part"_s));
 }
 
 QTEST_GUILESS_MAIN(TestSetupFlow)

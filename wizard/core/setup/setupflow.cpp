@@ -2,7 +2,9 @@
 
 #include "fetch/downloadcache.h"
 #include "sources/bundle.h"
+#include "sources/firstuse.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -171,9 +173,15 @@ DownloadPlan SetupFlow::downloadPlan(const ArtifactList &list, const SetupOption
             continue; // pip fetches these, checking the index's hashes
         if (!bundlePath(bundle, a).isEmpty())
             continue;
-        if (a.needsTrustOnFirstUse()) {
+        // A SHA-256 beside Trust::None was recorded on first use (fetchFirstUse, a bundle).
+        const bool recorded = a.trust == Artifact::Trust::None && !a.sha256.isEmpty();
+        if (a.needsTrustOnFirstUse() && !recorded) {
             if (a.optional)
                 continue;
+            if (options.trustOnFirstUse) {
+                out.firstUse.append(a);
+                continue;
+            }
             out.problems.append(Finding{
                 QStringLiteral("artifact_unverifiable"),
                 tr("No checksum is published for %1, so tfsetup cannot check the download. Make an offline bundle "
@@ -196,6 +204,35 @@ DownloadPlan SetupFlow::downloadPlan(const ArtifactList &list, const SetupOption
         out.requests.append(request);
     }
     return out;
+}
+
+QCoro::Task<Result<ArtifactList>> SetupFlow::fetchFirstUse(ArtifactList list, SetupOptions options,
+                                                            std::shared_ptr<const std::atomic<bool>> cancel)
+{
+    if (!options.trustOnFirstUse)
+        co_return list;
+    const QList<Artifact> firstUse = downloadPlan(list, options).firstUse;
+    for (const Artifact &a : firstUse) {
+        FirstUseOptions fetchOptions;
+        fetchOptions.proxy = options.proxy.trimmed();
+        fetchOptions.caBundle = options.caBundle;
+        fetchOptions.cancel = cancel;
+        const QString destination = destinationFor(a, options.cacheDir);
+        auto fetched = co_await FirstUse::fetch(a, destination, std::move(fetchOptions));
+        if (!fetched)
+            co_return fetched.error();
+        for (Artifact &listed : list.artifacts) {
+            if (listed.name != a.name || listed.relativePath != a.relativePath)
+                continue;
+            listed.sha256 = fetched->sha256;
+            if (listed.size < 0)
+                listed.size = fetched->size;
+            listed.note = tr("Trusted on first use: no checksum is published anywhere; this SHA-256 was recorded "
+                             "when the file was downloaded on %1.")
+                              .arg(QDateTime::currentDateTimeUtc().date().toString(Qt::ISODate));
+        }
+    }
+    co_return list;
 }
 
 QString SetupFlow::pythonFor(const Plan &plan, const HardwareReport &hardware)

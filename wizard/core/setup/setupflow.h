@@ -17,7 +17,9 @@
 #include <QString>
 #include <QUrl>
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <utility>
 
 namespace tfsetup::core {
@@ -36,6 +38,10 @@ struct SetupOptions {
     // Serve an origin from elsewhere as if it were the official one (labs, tests).
     QList<std::pair<QString, QUrl>> originOverrides;
     std::chrono::milliseconds resolveTimeout{30000};
+    // The student accepted files that have no published checksum anywhere: they are fetched once
+    // (fetchFirstUse) and the SHA-256 seen is recorded and checked from then on. Chosen each time,
+    // never remembered.
+    bool trustOnFirstUse = false;
 
     // ~/tfsetup-envs (%USERPROFILE%\tfsetup-envs) in the view's spelling.
     static QString defaultPrefix(const SystemView &system);
@@ -59,6 +65,10 @@ struct PathAdvice {
 struct DownloadPlan {
     QList<DownloadRequest> requests;
     QList<Finding> problems; // blocking: the plan cannot be installed from these artifacts
+    // Without any published checksum, with SetupOptions::trustOnFirstUse: fetched by
+    // SetupFlow::fetchFirstUse into SetupFlow::destinationFor(artifact, cacheDir) before the
+    // Downloader runs. Without the option they are "artifact_unverifiable" problems instead.
+    QList<Artifact> firstUse;
 };
 
 // The setup flow in core: plan + options → artifacts → download requests → install spec. The same
@@ -81,7 +91,15 @@ public:
     // Where an artifact's download lands: cacheDir/<file name>.
     static QString destinationFor(const Artifact &artifact, const QString &cacheDir);
     // The Downloader's requests for the artifacts it fetches.
+    // An artifact whose SHA-256 was recorded on first use is an ordinary request from then on.
     static DownloadPlan downloadPlan(const ArtifactList &list, const SetupOptions &options);
+
+    // Fetches the plan's first-use artifacts (needs options.trustOnFirstUse; otherwise the list comes
+    // back unchanged) into their destinations and returns the list with each one's `sha256` set to
+    // what was seen and a `note` saying so with the date; `trust` stays None. The Downloader then
+    // finds each file in place and verifies it against that SHA-256. `cancel`, when set, stops it.
+    static QCoro::Task<Result<ArtifactList>> fetchFirstUse(ArtifactList list, SetupOptions options,
+                                                           std::shared_ptr<const std::atomic<bool>> cancel = {});
 
     // Interpreter a venv is made from: an installed Python of the plan's minor version, a real
     // installation preferred over someone's venv. Empty when none.

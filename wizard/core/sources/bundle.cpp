@@ -2,6 +2,7 @@
 
 #include "fetch/checksum.h"
 #include "fetch/downloadcache.h"
+#include "sources/firstuse.h"
 #include "sources/redistmanifest.h"
 
 #include <QCoro/QCoroFuture>
@@ -317,70 +318,23 @@ QCoro::Task<Result<BundleFile>> BundleWriter::fetchArtifact(Artifact artifact, B
         co_return out;
     }
     if (trustFirstUse) {
-        QStringList tried;
-        for (const QUrl &url : artifact.urls) {
-            if (url.isLocalFile())
-                continue;
-            auto digest = co_await fetchTrustingFirstUse(url, destination, options.stallTimeout);
-            if (!digest) {
-                tried.append(digest.error().detail);
-                continue;
-            }
-            out.sha256 = *digest;
-            out.size = QFileInfo(destination).size();
-            co_return out;
-        }
-        co_return Error{QStringLiteral("download_failed"),
-                        tr("%1 could not be downloaded from any source. Check the connection and the mirrors.")
-                            .arg(artifact.fileName()),
-                        tried.join(u'\n')};
+        Artifact remote = artifact; // the local copies were tried above
+        remote.urls.removeIf([](const QUrl &url) { return url.isLocalFile(); });
+        FirstUseOptions firstUse;
+        firstUse.caBundle = options.caBundle;
+        firstUse.stallTimeout = options.stallTimeout;
+        auto fetched = co_await FirstUse::fetch(std::move(remote), destination, std::move(firstUse));
+        if (!fetched)
+            co_return fetched.error();
+        out.sha256 = fetched->sha256;
+        out.size = fetched->size;
+        co_return out;
     }
     auto result = co_await m_downloader.fetch(artifact.toDownloadRequest(destination));
     if (!result)
         co_return result.error();
     out.size = result->bytes;
     co_return out;
-}
-
-QCoro::Task<Result<QString>> BundleWriter::fetchTrustingFirstUse(QUrl url, QString destination,
-                                                                std::chrono::milliseconds stall)
-{
-    QNetworkAccessManager network;
-    QNetworkRequest request(url);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-    std::unique_ptr<QNetworkReply> reply(network.get(request));
-    const QString part = destination + QStringLiteral(".part");
-    QFile out(part);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        co_return Error{QStringLiteral("bundle_write_failed"), {}, part + QStringLiteral(": ") + out.errorString()};
-    Hasher hasher(Checksum::Algorithm::Sha256);
-    while (true) {
-        const QByteArray chunk = reply->readAll();
-        if (!chunk.isEmpty()) {
-            hasher.addData(chunk);
-            out.write(chunk);
-        }
-        if (reply->isFinished() && reply->bytesAvailable() == 0)
-            break;
-        if (!co_await qCoro(reply.get()).waitForReadyRead(stall) && !reply->isFinished()) {
-            reply->abort();
-            out.remove();
-            co_return Error{QStringLiteral("timeout"), {}, url.toString() + QStringLiteral(": stalled")};
-        }
-    }
-    out.close();
-    if (reply->error() != QNetworkReply::NoError) {
-        out.remove();
-        co_return Error{QStringLiteral("download_failed"), {}, url.toString() + QStringLiteral(": ") + reply->errorString()};
-    }
-    const QString contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
-    if (contentType.startsWith(QStringLiteral("text/html"))) {
-        out.remove();
-        co_return Error{QStringLiteral("html_page"), {}, url.toString() + QStringLiteral(": an HTML page, not the file")};
-    }
-    if (const Status s = placeFile(part, destination, true); !s)
-        co_return s.error();
-    co_return QString::fromLatin1(hasher.finalHex());
 }
 
 QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheelhouse(Artifact artifact, BundleOptions options)

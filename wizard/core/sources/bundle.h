@@ -95,7 +95,6 @@ public:
 private:
     QCoro::Task<Result<BundleFile>> fetchArtifact(Artifact artifact, BundleOptions options);
     QCoro::Task<Result<QList<BundleFile>>> fetchWheelhouse(Artifact artifact, BundleOptions options);
-    QCoro::Task<Result<QString>> fetchTrustingFirstUse(QUrl url, QString destination, std::chrono::milliseconds stall);
 
     Downloader &m_downloader;
     SystemView &m_system;
