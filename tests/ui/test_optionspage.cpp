@@ -1,7 +1,8 @@
 // The Options page: defaults from the plan and the home folder, a "What is this?" for every term,
 // Next gated on a usable folder and name, Windows folder advice, resolution on Next (awaited,
 // against NVIDIA's layout on loopback) that commits artifacts and download requests, and choices
-// remembered in a settings file.
+// remembered in a settings file. Files without any published checksum need the explicit
+// trust-on-first-use choice, made each time.
 
 #include "uitest.h"
 #include "support/loopbackserver.h"
@@ -13,8 +14,11 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
@@ -50,6 +54,19 @@ core::Plan toolkitPlan()
     return p;
 }
 
+// TensorFlow 2.10 on native Windows: CUDA 11.2 (served from the 11.8 manifest) and cuDNN 8.1,
+// whose Windows archive has no published checksum anywhere.
+core::Plan windowsPlan()
+{
+    core::Plan p = cpuPlan();
+    p.route = u"windows-native"_s;
+    p.tensorflow = u"2.10.1"_s;
+    p.python = u"3.10"_s;
+    p.cuda = u"11.2"_s;
+    p.cudnn = u"8.1"_s;
+    return p;
+}
+
 QByteArray readManifest(const QString &relative)
 {
     QFile f(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/manifests/"_s + relative);
@@ -77,6 +94,7 @@ private Q_SLOTS:
     void next_resolvesAndCommitsDownloads();
     void resolveFailure_staysWithTheReason();
     void choices_areRemembered();
+    void noChecksumAnywhere_needsTheExplicitChoice();
 
 private:
     void open(core::OsFamily os, const core::Plan &plan, const QHash<QString, QString> &env);
@@ -293,6 +311,79 @@ void TestOptionsPage::choices_areRemembered()
     QCOMPARE(m_page->options().pypiMirror, u"http://127.0.0.1:9/simple"_s);
     QSettings settings(m_ini, QSettings::IniFormat);
     QCOMPARE(settings.value(u"options/prefix"_s).toString(), u"/data/envs"_s);
+}
+
+void TestOptionsPage::noChecksumAnywhere_needsTheExplicitChoice()
+{
+    LoopbackServer nvidia;
+    QVERIFY(nvidia.start());
+    nvidia.route("/compute/cuda/redist/redistrib_11.2.2.json",
+                 Response::bytes(readManifest(u"cuda/redistrib_11.8.0.json"_s), "application/json"));
+    QByteArray payload;
+    for (int i = 0; i < 100'000; ++i)
+        payload.append(char(i * 13 % 251));
+    const QByteArray cudnnPath = "/compute/redist/cudnn/v8.1.0/cudnn-11.2-windows-x64-v8.1.0.77.zip";
+    nvidia.route(cudnnPath, Response::bytes(payload));
+    open(core::OsFamily::Windows, windowsPlan(), {{u"USERPROFILE"_s, u"C:\\Users\\student"_s}});
+    core::SetupOptions base;
+    // Nothing reaches the internet: NVIDIA and python.org are the loopback server, PyPI's JSON is nowhere.
+    base.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)},
+                            {u"python"_s, nvidia.url(u"/"_s)},
+                            {u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)}};
+    base.resolveTimeout = std::chrono::seconds(5);
+    m_page->setBaseOptions(base);
+    const QString cache = m_root->filePath(u"downloads"_s);
+    child<QLineEdit>(m_page, u"cacheEdit"_s)->setText(cache);
+    auto *trust = child<QCheckBox>(m_page, u"trustOnFirstUseCheck"_s);
+    auto *status = child<QLabel>(m_page, u"statusLabel"_s);
+    QVERIFY(trust->isHidden());
+    QVERIFY(!trust->isChecked());
+    QVERIFY(!trust->accessibleName().isEmpty());
+
+    // Without the choice Next stays here, names the file and offers the choice, unchecked.
+    QSignalSpy resolved(m_page, &ui::OptionsPage::resolved);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        resolved.clear();
+        QTest::mouseClick(nextButton(), Qt::LeftButton);
+        QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
+        QCOMPARE(resolved.first().first().toBool(), false);
+        QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+        QVERIFY2(status->text().contains(u"cudnn-11.2-windows-x64-v8.1.0.77.zip"_s), qPrintable(status->text()));
+        QVERIFY(trust->isVisible());
+        QVERIFY(!trust->isChecked());
+        QVERIFY(child<QLabel>(m_page, u"trustOnFirstUseRiskLabel"_s)->isVisible());
+    }
+    QCOMPARE(nvidia.hits(cudnnPath), 0);
+    QVERIFY(m_wizard->state().downloads().isEmpty());
+
+    // With it, Next fetches the file, records what was seen and goes on.
+    trust->setChecked(true);
+    resolved.clear();
+    QTest::mouseClick(nextButton(), Qt::LeftButton);
+    QVERIFY(resolved.count() > 0 || resolved.wait(15'000));
+    QVERIFY2(resolved.first().first().toBool(), qPrintable(status->text()));
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+    QCOMPARE(nvidia.hits(cudnnPath), 1);
+    const ui::WizardState &state = m_wizard->state();
+    QVERIFY(state.artifacts());
+    const core::Artifact *cudnn = state.artifacts()->find(u"cudnn"_s);
+    QVERIFY(cudnn);
+    const QString seen = QString::fromLatin1(QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex());
+    QCOMPARE(cudnn->sha256, seen);
+    QCOMPARE(cudnn->trust, core::Artifact::Trust::None);
+    QVERIFY2(cudnn->note.contains(u"first use"_s), qPrintable(cudnn->note));
+    const QString destination = core::SetupFlow::destinationFor(*cudnn, cache);
+    QVERIFY(QFileInfo(destination).isFile());
+    const auto &requests = state.downloads();
+    const auto request = std::find_if(requests.cbegin(), requests.cend(),
+                                      [&](const core::DownloadRequest &r) { return r.destination == destination; });
+    QVERIFY(request != requests.cend());
+    QCOMPARE(QString::fromLatin1(request->checksum.hex), seen);
+    m_wizard->downloadPage()->cancelDownloads();
+    // Nothing about the choice is remembered for the next run.
+    QSettings settings(m_ini, QSettings::IniFormat);
+    for (const QString &key : settings.allKeys())
+        QVERIFY2(!key.contains(u"trust"_s, Qt::CaseInsensitive), qPrintable(key));
 }
 
 QTEST_MAIN(TestOptionsPage)

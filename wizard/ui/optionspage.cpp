@@ -5,6 +5,7 @@
 #include "sources/sourcecatalog.h"
 #include "ui/wizardstate.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
@@ -52,6 +53,8 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     , m_bundleEdit(new QLineEdit(this))
     , m_bundleBrowse(new QPushButton(this))
     , m_helpLabel(new QLabel(this))
+    , m_trustCheck(new QCheckBox(this))
+    , m_trustRisk(new QLabel(this))
     , m_statusLabel(new QLabel(this))
     , m_busy(new QProgressBar(this))
 {
@@ -68,9 +71,11 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     m_bundleBrowse->setObjectName(QStringLiteral("bundleBrowseButton"));
     m_helpLabel->setObjectName(QStringLiteral("helpLabel"));
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    m_trustCheck->setObjectName(QStringLiteral("trustOnFirstUseCheck"));
+    m_trustRisk->setObjectName(QStringLiteral("trustOnFirstUseRiskLabel"));
     m_busy->setObjectName(QStringLiteral("resolveProgress"));
 
-    for (QLabel *label : {m_folderAdvice, m_helpLabel, m_statusLabel}) {
+    for (QLabel *label : {m_folderAdvice, m_helpLabel, m_trustRisk, m_statusLabel}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -80,6 +85,7 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     m_helpLabel->hide();
     m_folderAdvice->hide();
     m_statusLabel->hide();
+    showTrustChoice(false);
     m_busy->setRange(0, 0);
     m_busy->hide();
 
@@ -135,6 +141,7 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
             chain.append(m_bundleBrowse);
         chain.append(m_helpLinks.at(i));
     }
+    chain.append(m_trustCheck);
     for (int i = 1; i < chain.size(); ++i)
         setTabOrder(chain.at(i - 1), chain.at(i));
 
@@ -142,6 +149,8 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     layout->addLayout(form);
     layout->addWidget(m_helpLabel);
     layout->addStretch(1);
+    layout->addWidget(m_trustCheck);
+    layout->addWidget(m_trustRisk);
     layout->addWidget(m_busy);
     layout->addWidget(m_statusLabel);
 
@@ -164,7 +173,11 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     retranslate();
 }
 
-OptionsPage::~OptionsPage() = default;
+OptionsPage::~OptionsPage()
+{
+    if (m_cancelFirstUse)
+        m_cancelFirstUse->store(true);
+}
 
 core::SetupOptions OptionsPage::options() const
 {
@@ -177,6 +190,7 @@ core::SetupOptions OptionsPage::options() const
     o.proxy = m_proxyEdit->text().trimmed();
     o.cacheDir = m_cacheEdit->text().trimmed();
     o.bundleDir = m_bundleEdit->text().trimmed();
+    o.trustOnFirstUse = !m_trustCheck->isHidden() && m_trustCheck->isChecked();
     return o;
 }
 
@@ -187,7 +201,17 @@ void OptionsPage::initializePage()
     if (m_state.plan())
         m_nameEdit->setText(core::InstallSpec::defaultName(*m_state.plan()));
     m_statusLabel->hide();
+    // Trusting files without a checksum is chosen each time, never carried over.
+    showTrustChoice(false);
     updateAdvice();
+}
+
+void OptionsPage::cleanupPage()
+{
+    // Back while the first-use files are downloading: stop them.
+    if (m_cancelFirstUse)
+        m_cancelFirstUse->store(true);
+    QWizardPage::cleanupPage();
 }
 
 bool OptionsPage::isComplete() const
@@ -201,7 +225,9 @@ bool OptionsPage::isComplete() const
 QString OptionsPage::optionsKey(const core::SetupOptions &o) const
 {
     const QString plan = m_state.plan() ? QString::fromUtf8(QJsonDocument(m_state.plan()->toJson()).toJson()) : QString();
-    return QStringList{plan, o.prefix, o.name, o.pypiMirror, o.nvidiaMirror, o.proxy, o.cacheDir, o.bundleDir}.join(u'\n');
+    return QStringList{plan,       o.prefix,   o.name,      o.pypiMirror, o.nvidiaMirror,
+                       o.proxy,    o.cacheDir, o.bundleDir, o.trustOnFirstUse ? QStringLiteral("trust") : QString()}
+        .join(u'\n');
 }
 
 bool OptionsPage::validatePage()
@@ -214,15 +240,10 @@ bool OptionsPage::validatePage()
         m_state.setOptions(current);
         return true;
     }
-    m_resolving = true;
     const quint64 generation = ++m_generation;
-    m_busy->show();
+    setBusy(true);
     m_statusLabel->setText(tr("Looking up the official files for this plan…"));
     m_statusLabel->show();
-    for (QWidget *w : std::initializer_list<QWidget *>{m_folderEdit, m_nameEdit, m_pypiCombo, m_nvidiaEdit, m_proxyEdit,
-                                                       m_cacheEdit, m_bundleEdit, m_folderBrowse, m_bundleBrowse})
-        w->setEnabled(false);
-    Q_EMIT completeChanged();
     runResolve(this, *m_state.plan(), core::osFamilyName(m_state.system().os()), current, generation);
     return false;
 }
@@ -240,12 +261,7 @@ void OptionsPage::finishResolve(quint64 generation, core::SetupOptions options, 
 {
     if (generation != m_generation)
         return;
-    m_resolving = false;
-    m_busy->hide();
-    for (QWidget *w : std::initializer_list<QWidget *>{m_folderEdit, m_nameEdit, m_pypiCombo, m_nvidiaEdit, m_proxyEdit,
-                                                       m_cacheEdit, m_bundleEdit, m_folderBrowse, m_bundleBrowse})
-        w->setEnabled(true);
-    Q_EMIT completeChanged();
+    setBusy(false);
 
     QString problem;
     core::DownloadPlan downloads;
@@ -255,8 +271,14 @@ void OptionsPage::finishResolve(quint64 generation, core::SetupOptions options, 
     } else {
         downloads = core::SetupFlow::downloadPlan(*list, options);
         QStringList messages;
-        for (const core::Finding &f : std::as_const(downloads.problems))
+        bool unverifiable = false;
+        for (const core::Finding &f : std::as_const(downloads.problems)) {
             messages.append(f.message);
+            unverifiable = unverifiable || f.code == u"artifact_unverifiable";
+        }
+        if (unverifiable)
+            messages.append(tr("To download them anyway, tick the box below."));
+        showTrustChoice(unverifiable || !downloads.firstUse.isEmpty());
         problem = messages.join(u'\n');
     }
     if (!problem.isEmpty()) {
@@ -265,15 +287,78 @@ void OptionsPage::finishResolve(quint64 generation, core::SetupOptions options, 
         Q_EMIT resolved(false);
         return;
     }
+    if (!downloads.firstUse.isEmpty()) {
+        // The student chose to trust these files: fetch them now, record what was seen, then commit.
+        QStringList files;
+        for (const core::Artifact &a : std::as_const(downloads.firstUse))
+            files.append(a.fileName().isEmpty() ? a.name : a.fileName());
+        setBusy(true);
+        m_statusLabel->setText(tr("Downloading %1 and recording its SHA-256…").arg(files.join(QStringLiteral(", "))));
+        m_statusLabel->show();
+        if (m_cancelFirstUse)
+            m_cancelFirstUse->store(true);
+        m_cancelFirstUse = std::make_shared<std::atomic<bool>>(false);
+        runFirstUse(this, *list, std::move(options), generation, m_cancelFirstUse);
+        return;
+    }
+    commit(options, *list, downloads);
+}
+
+QCoro::Task<> OptionsPage::runFirstUse(QPointer<OptionsPage> page, core::ArtifactList list, core::SetupOptions options,
+                                       quint64 generation, std::shared_ptr<std::atomic<bool>> cancel)
+{
+    auto fetched = co_await core::SetupFlow::fetchFirstUse(std::move(list), options, std::move(cancel));
+    if (!page)
+        co_return;
+    page->finishFirstUse(generation, std::move(options), std::move(fetched));
+}
+
+void OptionsPage::finishFirstUse(quint64 generation, core::SetupOptions options, core::Result<core::ArtifactList> list)
+{
+    if (generation != m_generation)
+        return;
+    setBusy(false);
+    if (!list) {
+        qWarning().noquote() << "Trust on first use failed:" << list.error().code << list.error().detail;
+        m_statusLabel->setText(list.error().message);
+        m_statusLabel->show();
+        Q_EMIT resolved(false);
+        return;
+    }
+    commit(options, *list, core::SetupFlow::downloadPlan(*list, options));
+}
+
+void OptionsPage::commit(const core::SetupOptions &options, const core::ArtifactList &list,
+                         const core::DownloadPlan &downloads)
+{
     m_statusLabel->hide();
     m_resolvedKey = optionsKey(options);
     save(options);
     m_state.setOptions(options);
-    m_state.setArtifacts(*list);
+    m_state.setArtifacts(list);
     m_state.setDownloads(downloads.requests);
     Q_EMIT resolved(true);
     if (wizard() && wizard()->currentPage() == this)
         wizard()->next();
+}
+
+void OptionsPage::setBusy(bool busy)
+{
+    m_resolving = busy;
+    m_busy->setVisible(busy);
+    for (QWidget *w : std::initializer_list<QWidget *>{m_folderEdit, m_nameEdit, m_pypiCombo, m_nvidiaEdit, m_proxyEdit,
+                                                       m_cacheEdit, m_bundleEdit, m_folderBrowse, m_bundleBrowse,
+                                                       m_trustCheck})
+        w->setEnabled(!busy);
+    Q_EMIT completeChanged();
+}
+
+void OptionsPage::showTrustChoice(bool show)
+{
+    if (!show)
+        m_trustCheck->setChecked(false); // unchecked whenever it appears again
+    m_trustCheck->setVisible(show);
+    m_trustRisk->setVisible(show);
 }
 
 void OptionsPage::showHelp(const QString &topic)
@@ -388,6 +473,11 @@ void OptionsPage::retranslate()
         help->setAccessibleDescription(m_rowLabels.at(m_helpLinks.indexOf(help))->text().remove(u'&'));
     }
     m_folderBrowse->setText(tr("Bro&wse…"));
+    m_trustCheck->setText(
+        tr("Download the files without a published checksum anyway, and record their SHA-256 (&trust on first use)"));
+    m_trustCheck->setAccessibleName(tr("Trust files without a published checksum on first use"));
+    m_trustRisk->setText(tr("Nothing can prove these files are the originals: a hostile network or mirror could "
+                            "swap them. Their SHA-256 is recorded, so any later change is caught."));
     m_bundleBrowse->setText(tr("Brow&se…"));
     m_folderEdit->setToolTip(tr("The environment is created in a folder inside this one."));
     m_nameEdit->setToolTip(tr("Letters, digits, dots and dashes; no slashes."));

@@ -8,9 +8,11 @@
 #include <QPointer>
 #include <QWizardPage>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -26,7 +28,9 @@ class WizardState;
 // mirrors (PyPI presets from the sources catalog, an NVIDIA mirror or lab folder), proxy, the
 // download folder and an offline bundle. Every term has a "What is this?" link. Next resolves the
 // plan's artifacts (awaited, never blocking) and commits them with the download requests; the
-// choices are remembered for next time.
+// choices are remembered for next time. Files without any published checksum stop there until
+// the student ticks "trust on first use" (never remembered): Next then fetches them, records
+// their SHA-256 and commits as usual.
 class OptionsPage final : public QWizardPage {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(OptionsPage)
@@ -48,6 +52,7 @@ public:
     void initializePage() override;
     bool validatePage() override;
     bool isComplete() const override;
+    void cleanupPage() override;
 
 Q_SIGNALS:
     void resolved(bool ok);
@@ -59,6 +64,12 @@ private:
     static QCoro::Task<> runResolve(QPointer<OptionsPage> page, core::Plan plan, QString os,
                                     core::SetupOptions options, quint64 generation);
     void finishResolve(quint64 generation, core::SetupOptions options, core::Result<core::ArtifactList> list);
+    static QCoro::Task<> runFirstUse(QPointer<OptionsPage> page, core::ArtifactList list, core::SetupOptions options,
+                                     quint64 generation, std::shared_ptr<std::atomic<bool>> cancel);
+    void finishFirstUse(quint64 generation, core::SetupOptions options, core::Result<core::ArtifactList> list);
+    void commit(const core::SetupOptions &options, const core::ArtifactList &list, const core::DownloadPlan &downloads);
+    void setBusy(bool busy);
+    void showTrustChoice(bool show);
     void showHelp(const QString &topic);
     void updateAdvice();
     void load();
@@ -73,6 +84,7 @@ private:
     quint64 m_generation = 0;
     QString m_resolvedKey; // options + plan the committed artifacts were resolved for
     QString m_helpTopic;
+    std::shared_ptr<std::atomic<bool>> m_cancelFirstUse; // set to stop the first-use fetch
 
     QLineEdit *m_folderEdit;
     QPushButton *m_folderBrowse;
@@ -85,6 +97,8 @@ private:
     QLineEdit *m_bundleEdit;
     QPushButton *m_bundleBrowse;
     QLabel *m_helpLabel;
+    QCheckBox *m_trustCheck;
+    QLabel *m_trustRisk;
     QLabel *m_statusLabel;
     QProgressBar *m_busy;
     QList<QLabel *> m_rowLabels;
