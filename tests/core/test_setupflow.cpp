@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTest>
 
 using namespace tfsetup;
@@ -132,6 +133,7 @@ private Q_SLOTS:
     void firstUse_acceptsPlainHttpOnlyFromMirrorsAndLoopback();
     void noChecksumAnywhere_isFetchedOnlyWithTrustOnFirstUse();
     void firstUse_missingFile_namesIt();
+    void firstUse_stopsOnCancelAndOnStall();
 };
 
 void TestSetupFlow::resolveRequest_copiesThePlan_data()
@@ -684,6 +686,42 @@ void TestSetupFlow::firstUse_missingFile_namesIt()
     QVERIFY2(fetched->error().detail.contains(rel), qPrintable(fetched->error().detail));
     const QString destination = SetupFlow::destinationFor(cudnn, cache.path());
     QVERIFY(!QFileInfo::exists(destination));
+    QVERIFY(!QFileInfo::exists(destination + u".part"_s));
+}
+
+void TestSetupFlow::firstUse_stopsOnCancelAndOnStall()
+{
+    LoopbackServer server;
+    QVERIFY(server.start());
+    server.route("/slow.zip", Response::bytes(QByteArray(1024 * 1024, 's')).throttle(16 * 1024));
+    server.route("/silent.zip", Response::bytes(QByteArray(1024, 's')).delayHeaders(std::chrono::seconds(5)));
+    QTemporaryDir cache;
+    Artifact a = archive(u"cudnn"_s, u"cudnn-archive"_s, u"slow.zip"_s, QString());
+    const QString destination = cache.filePath(u"slow.zip"_s);
+
+    // Cancelled: stops within moments, nothing left behind.
+    a.urls = {server.url(u"/slow.zip"_s)};
+    core::FirstUseOptions options;
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    options.cancel = cancel;
+    QTimer::singleShot(300, [cancel] { cancel->store(true); });
+    const auto cancelled = tfsetup::test::awaitTask(core::FirstUse::fetch(a, destination, options));
+    QVERIFY(cancelled);
+    QVERIFY(!cancelled->ok());
+    QCOMPARE(cancelled->error().code, u"cancelled"_s);
+    QVERIFY(cancelled->error().message.contains(u"slow.zip"_s));
+    QVERIFY(!QFileInfo::exists(destination));
+    QVERIFY(!QFileInfo::exists(destination + u".part"_s));
+
+    // Stalled: no byte for the stall timeout, this source is given up and the error names the file.
+    a.urls = {server.url(u"/silent.zip"_s)};
+    core::FirstUseOptions stalling;
+    stalling.stallTimeout = std::chrono::milliseconds(600);
+    const auto stalled = tfsetup::test::awaitTask(core::FirstUse::fetch(a, destination, stalling));
+    QVERIFY(stalled);
+    QVERIFY(!stalled->ok());
+    QCOMPARE(stalled->error().code, u"download_failed"_s);
+    QVERIFY2(stalled->error().detail.contains(u"stalled"_s), qPrintable(stalled->error().detail));
     QVERIFY(!QFileInfo::exists(destination + u".part"_s));
 }
 
