@@ -211,10 +211,6 @@
         <translation>首次使用时信任：没有公开发布的校验和；此 SHA-256 是在写入离线包时记录的。</translation>
     </message>
     <message>
-        <source>%1 could not be downloaded from any source. Check the connection and the mirrors.</source>
-        <translation>无法从任何来源下载 %1。请检查网络连接和镜像。</translation>
-    </message>
-    <message>
         <source>pip could not download %1 from %2. Check the index address (mirror) and that wheels exist for this Python and system.</source>
         <translation>pip 无法从 %2 下载 %1。请检查索引地址（镜像），并确认存在适用于此 Python 和系统的 wheel 包。</translation>
     </message>
@@ -950,6 +946,17 @@ Run again with --yes to install.
     </message>
 </context>
 <context>
+    <name>FirstUse</name>
+    <message>
+        <source>The download of %1 was cancelled.</source>
+        <translation>%1 的下载已取消。</translation>
+    </message>
+    <message>
+        <source>%1 could not be downloaded from any source. Check the connection and the mirrors.</source>
+        <translation>无法从任何来源下载 %1。请检查网络连接和镜像。</translation>
+    </message>
+</context>
+<context>
     <name>GpuTable</name>
     <message>
         <source>Cannot read the GPU table %1. Reinstall tfsetup or point it at a readable catalog.</source>
@@ -1519,6 +1526,10 @@ Not possible here:
     <message>
         <source>This folder path is long (%1 characters). Windows limits paths to %2 characters unless long paths are enabled, and pip places files deep inside the environment. Choose a shorter folder.</source>
         <translation>这个文件夹路径较长（%1 个字符）。除非启用了长路径支持，否则 Windows 限制路径不超过 %2 个字符，而 pip 会把文件放在环境内很深的位置。请选择一个较短的文件夹。</translation>
+    </message>
+    <message>
+        <source>Trusted on first use: no checksum is published anywhere; this SHA-256 was recorded when the file was downloaded on %1.</source>
+        <translation>首次使用时信任：任何地方都没有公布它的校验和；这个 SHA-256 是在 %1 下载该文件时记录的。</translation>
     </message>
 </context>
 <context>
@@ -3755,6 +3766,26 @@ Not possible here:
     <message>
         <source>Offline b&amp;undle:</source>
         <translation>离线包(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>To download them anyway, tick the box below.</source>
+        <translation>如仍要下载它们，请勾选下面的选项。</translation>
+    </message>
+    <message>
+        <source>Downloading %1 and recording its SHA-256…</source>
+        <translation>正在下载 %1 并记录它的 SHA-256…</translation>
+    </message>
+    <message>
+        <source>Download the files without a published checksum anyway, and record their SHA-256 (&amp;trust on first use)</source>
+        <translation>仍然下载没有公布校验和的文件，并记录它们的 SHA-256（首次使用时信任）(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Trust files without a published checksum on first use</source>
+        <translation>首次使用时信任没有公布校验和的文件</translation>
+    </message>
+    <message>
+        <source>Nothing can prove these files are the originals: a hostile network or mirror could swap them. Their SHA-256 is recorded, so any later change is caught.</source>
+        <translation>没有任何办法证明这些文件是原版：恶意的网络或镜像可能会替换它们。它们的 SHA-256 会被记录下来，之后的任何改动都会被发现。</translation>
     </message>
 </context>
 <context>

@@ -211,10 +211,6 @@
         <translation>首次使用時信任：沒有公開發布的校驗和；此 SHA-256 是在寫入離線包時記錄的。</translation>
     </message>
     <message>
-        <source>%1 could not be downloaded from any source. Check the connection and the mirrors.</source>
-        <translation>無法從任何來源下載 %1。請檢查網路連線和鏡像站。</translation>
-    </message>
-    <message>
         <source>pip could not download %1 from %2. Check the index address (mirror) and that wheels exist for this Python and system.</source>
         <translation>pip 無法從 %2 下載 %1。請檢查索引網址（鏡像站），並確認存在適用於此 Python 和系統的 wheel 檔案。</translation>
     </message>
@@ -950,6 +946,17 @@ Run again with --yes to install.
     </message>
 </context>
 <context>
+    <name>FirstUse</name>
+    <message>
+        <source>The download of %1 was cancelled.</source>
+        <translation>%1 的下載已取消。</translation>
+    </message>
+    <message>
+        <source>%1 could not be downloaded from any source. Check the connection and the mirrors.</source>
+        <translation>無法從任何來源下載 %1。請檢查網路連線和鏡像站。</translation>
+    </message>
+</context>
+<context>
     <name>GpuTable</name>
     <message>
         <source>Cannot read the GPU table %1. Reinstall tfsetup or point it at a readable catalog.</source>
@@ -1519,6 +1526,10 @@ Not possible here:
     <message>
         <source>This folder path is long (%1 characters). Windows limits paths to %2 characters unless long paths are enabled, and pip places files deep inside the environment. Choose a shorter folder.</source>
         <translation>這個資料夾路徑較長（%1 個字元）。除非啟用了長路徑支援，否則 Windows 限制路徑不超過 %2 個字元，而 pip 會把檔案放在環境內很深的位置。請選擇一個較短的資料夾。</translation>
+    </message>
+    <message>
+        <source>Trusted on first use: no checksum is published anywhere; this SHA-256 was recorded when the file was downloaded on %1.</source>
+        <translation>首次使用時信任：任何地方都沒有公布它的校驗和；這個 SHA-256 是在 %1 下載該檔案時記錄的。</translation>
     </message>
 </context>
 <context>
@@ -3755,6 +3766,26 @@ Not possible here:
     <message>
         <source>Offline b&amp;undle:</source>
         <translation>離線包(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>To download them anyway, tick the box below.</source>
+        <translation>如仍要下載它們，請勾選下面的選項。</translation>
+    </message>
+    <message>
+        <source>Downloading %1 and recording its SHA-256…</source>
+        <translation>正在下載 %1 並記錄它的 SHA-256…</translation>
+    </message>
+    <message>
+        <source>Download the files without a published checksum anyway, and record their SHA-256 (&amp;trust on first use)</source>
+        <translation>仍然下載沒有公布校驗和的檔案，並記錄它們的 SHA-256（首次使用時信任）(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Trust files without a published checksum on first use</source>
+        <translation>首次使用時信任沒有公布校驗和的檔案</translation>
+    </message>
+    <message>
+        <source>Nothing can prove these files are the originals: a hostile network or mirror could swap them. Their SHA-256 is recorded, so any later change is caught.</source>
+        <translation>沒有任何辦法證明這些檔案是原版：惡意的網路或鏡像站可能會替換它們。它們的 SHA-256 會被記錄下來，之後的任何改動都會被發現。</translation>
     </message>
 </context>
 <context>

@@ -17,7 +17,6 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QCoro/QCoroTask>
-#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -78,15 +77,7 @@ int main(int argc, char **argv)
         const qsizetype eq = origin.indexOf(u'=');
         options.originOverrides.append({origin.left(eq), QUrl(origin.mid(eq + 1))});
     }
-    if (parser.isSet(QStringLiteral("sources"))) {
-        QFile f(parser.value(QStringLiteral("sources")));
-        if (!f.open(QIODevice::ReadOnly))
-            return failure({QStringLiteral("usage"), QStringLiteral("cannot read --sources"), f.fileName()});
-        auto sources = SourceCatalog::fromJson(f.readAll());
-        if (!sources)
-            return failure(sources.error());
-        options.sources = *sources;
-    }
+    options.sourcesCatalog = parser.value(QStringLiteral("sources"));
 
     LabSetup setup(system);
     int fromCache = 0;

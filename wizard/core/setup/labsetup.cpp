@@ -5,7 +5,6 @@
 #include "fetch/downloader.h"
 #include "setup/setupflow.h"
 
-#include <QDir>
 #include <QPointer>
 
 namespace tfsetup::core {
@@ -68,6 +67,7 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
     setup.caBundle = options.caBundle;
     setup.originOverrides = options.originOverrides;
     setup.resolveTimeout = options.resolveTimeout;
+    setup.sourcesCatalog = options.sourcesCatalog;
     setup.cacheDir = !options.cacheDir.isEmpty()        ? options.cacheDir
                      : !profile.cacheFolder.isEmpty()   ? m_system.hostPath(LabProfile::expand(m_system, profile.cacheFolder))
                                                         : DownloadCache::defaultDir();
@@ -82,21 +82,7 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
     const QString os = osFamilyName(m_system.os());
     Q_EMIT message(tr("Finding the NVIDIA files for CUDA %1 and cuDNN %2…").arg(profile.cuda, profile.cudnn));
     QPointer<LabSetup> self(this);
-    auto sources = options.sources ? Result<SourceCatalog>(*options.sources) : SourceCatalog::load();
-    if (!sources)
-        co_return sources.error();
-    auto mirrors = SetupFlow::mirrors(setup, *sources);
-    if (!mirrors)
-        co_return mirrors.error();
-    ArtifactResolver resolver(std::move(*sources), std::move(*mirrors));
-    for (const auto &[origin, base] : std::as_const(setup.originOverrides))
-        resolver.setOriginBase(origin, base);
-    resolver.setTimeout(setup.resolveTimeout);
-    if (!setup.caBundle.isEmpty())
-        resolver.setCaBundle(setup.caBundle);
-    ResolveRequest request = SetupFlow::resolveRequest(plan, os);
-    request.pythonInstalled = true; // the profile's interpreter, never a python.org installer
-    auto resolving = resolver.resolve(std::move(request));
+    auto resolving = SetupFlow::resolveArtifacts(plan, os, setup);
     auto list = co_await resolving;
     if (!self)
         co_return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};

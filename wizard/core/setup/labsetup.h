@@ -4,7 +4,6 @@
 #include "install/installspec.h"
 #include "install/labprofile.h"
 #include "solver/plan.h"
-#include "sources/sourcecatalog.h"
 #include "system/systemview.h"
 #include "util/result.h"
 
@@ -13,7 +12,6 @@
 #include <QUrl>
 
 #include <chrono>
-#include <optional>
 #include <utility>
 
 namespace tfsetup::core {
@@ -29,7 +27,7 @@ struct LabSetupOptions {
     QList<std::pair<QString, QUrl>> originOverrides; // serve an origin from elsewhere (labs, tests)
     std::chrono::milliseconds resolveTimeout{30000};
     TransferOptions transfer;
-    std::optional<SourceCatalog> sources; // tests: another sources catalog; empty: the built-in one
+    QString sourcesCatalog; // drills: another sources.json (SetupOptions::sourcesCatalog); empty: the built-in one
 };
 
 // The files a lab profile needs, fetched: the NVIDIA archives of a toolkit route, resolved from

@@ -133,7 +133,7 @@ Result<MirrorSet> SetupFlow::mirrors(const SetupOptions &options, const SourceCa
 
 QCoro::Task<Result<ArtifactList>> SetupFlow::resolveArtifacts(Plan plan, QString os, SetupOptions options)
 {
-    auto catalog = SourceCatalog::load();
+    auto catalog = options.sourcesCatalog.isEmpty() ? SourceCatalog::load() : SourceCatalog::load(options.sourcesCatalog);
     if (!catalog)
         co_return catalog.error();
     auto mirrorSet = mirrors(options, *catalog);

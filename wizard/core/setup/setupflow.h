@@ -42,6 +42,9 @@ struct SetupOptions {
     // (fetchFirstUse) and the SHA-256 seen is recorded and checked from then on. Chosen each time,
     // never remembered.
     bool trustOnFirstUse = false;
+    // Another sources catalog (sources.json) instead of the built-in one: drills and tests whose
+    // fixture manifests stand in for NVIDIA's pinned ones. Empty: the built-in catalog.
+    QString sourcesCatalog;
 
     // ~/tfsetup-envs (%USERPROFILE%\tfsetup-envs) in the view's spelling.
     static QString defaultPrefix(const SystemView &system);
