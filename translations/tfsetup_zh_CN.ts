@@ -2422,6 +2422,14 @@ Not possible here:
         <source>Use cuDNN %1, which TensorFlow %2 was tested with and which does not need zlibwapi.dll: let tfsetup repair the environment or install cuDNN %1. Or place a zlibwapi.dll you trust next to %3. NVIDIA does not ship zlibwapi.dll, and tfsetup does not download it from unofficial sites.</source>
         <translation>请使用 cuDNN %1：TensorFlow %2 用它测试过，而且它不需要 zlibwapi.dll。可以让 tfsetup 修复环境，或安装 cuDNN %1。也可以把一个你信任的 zlibwapi.dll 放到 %3 旁边。NVIDIA 不提供 zlibwapi.dll，tfsetup 也不会从非官方网站下载它。</translation>
     </message>
+    <message>
+        <source>cuDNN could not find zlibwapi.dll, which cuDNN 8.3 and newer need on Windows, so the first GPU computation that uses cuDNN stops the program.</source>
+        <translation>cuDNN 找不到 zlibwapi.dll；在 Windows 上，cuDNN 8.3 及更新版本需要它，因此第一次用到 cuDNN 的 GPU 计算就会让程序停止。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup doctor --env DIR&quot; to see which cuDNN loads, then use the cuDNN your TensorFlow was tested with (8.1 for TensorFlow 2.5 to 2.10 on Windows), which needs no zlibwapi.dll; tfsetup repair puts it back. Or place a zlibwapi.dll you trust next to cudnn64_8.dll. NVIDIA does not ship it; do not download it from random websites.</source>
+        <translation>运行“tfsetup doctor --env DIR”查看加载的是哪个 cuDNN，然后改用你的 TensorFlow 经过测试的 cuDNN（Windows 上 TensorFlow 2.5 到 2.10 对应 8.1），它不需要 zlibwapi.dll；tfsetup 的修复功能会把它放回去。也可以把一个你信任的 zlibwapi.dll 放到 cudnn64_8.dll 旁边。NVIDIA 不提供这个文件；不要从来历不明的网站下载。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::Downloader</name>

@@ -126,6 +126,8 @@ private slots:
                                           << QString();
         QTest::newRow("out of GPU memory, one finding for the whole traceback")
             << u"oom_traceback.txt"_s << false << QStringList{u"out_of_memory:error"_s} << QString();
+        QTest::newRow("cuDNN 8.4 on Windows without zlibwapi.dll")
+            << u"zlibwapi_missing.txt"_s << false << QStringList{u"zlibwapi_missing:error"_s} << QString();
         QTest::newRow("MSVC runtime DLLs missing")
             << u"msvc_runtime_missing.txt"_s << false << QStringList{u"msvc_runtime_missing:error"_s} << QString();
         QTest::newRow("pip finds no TensorFlow for this Python")

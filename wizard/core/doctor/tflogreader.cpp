@@ -35,6 +35,8 @@ QList<DoctorAction> actionsFor(const QString &cause, const QString &subject, con
         return {action("install_driver")};
     if (cause == u"msvc_runtime_missing")
         return {action("install_msvc_runtime")};
+    if (cause == u"zlibwapi_missing")
+        return {action("install_cudnn")}; // the cuDNN TensorFlow was tested with (8.1 for native Windows) needs no zlib
     if (cause == u"python_version_unsupported")
         return {action("recreate_env")};
     if (cause == u"out_of_memory") {
@@ -263,6 +265,10 @@ DoctorText causeSummary(const QString &cause, const QString &subject, const QStr
                                             "Windows could not load TensorFlow's native module: the Microsoft Visual "
                                             "C++ runtime (%1) is missing."),
                           {subject.isEmpty() ? QStringLiteral("msvcp140.dll, msvcp140_1.dll") : subject});
+    if (cause == u"zlibwapi_missing")
+        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                            "cuDNN could not find zlibwapi.dll, which cuDNN 8.3 and newer need on "
+                                            "Windows, so the first GPU computation that uses cuDNN stops the program."));
     if (cause == u"out_of_memory")
         return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
                                             "The GPU ran out of memory."));
@@ -310,6 +316,13 @@ DoctorText causeFix(const QString &cause, const QString &subject, const QString 
         return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
                                             "Install the latest Microsoft Visual C++ Redistributable for Visual Studio "
                                             "2015-2022 (x64) from microsoft.com, then start a new terminal."));
+    if (cause == u"zlibwapi_missing")
+        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                            "Run \"tfsetup doctor --env DIR\" to see which cuDNN loads, then use the "
+                                            "cuDNN your TensorFlow was tested with (8.1 for TensorFlow 2.5 to 2.10 on "
+                                            "Windows), which needs no zlibwapi.dll; tfsetup repair puts it back. Or "
+                                            "place a zlibwapi.dll you trust next to cudnn64_8.dll. NVIDIA does not ship "
+                                            "it; do not download it from random websites."));
     if (cause == u"out_of_memory")
         return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
                                             "Use a smaller batch size, close other programs using the GPU (nvidia-smi "
