@@ -294,7 +294,7 @@ void TestOptionsPage::choices_areRemembered()
 {
     open(core::OsFamily::Linux, cpuPlan(), {{u"HOME"_s, u"/home/student"_s}});
     child<QLineEdit>(m_page, u"folderEdit"_s)->setText(u"/data/envs"_s);
-    child<QLineEdit>(m_page, u"proxyEdit"_s)->setText(u"http://proxy.campus.example:3128"_s);
+    child<QLineEdit>(m_page, u"proxyEdit"_s)->setText(u"http://127.0.0.1:9"_s);
     auto *pypi = child<QComboBox>(m_page, u"pypiMirrorCombo"_s);
     pypi->setEditText(u"http://127.0.0.1:9/simple"_s);
     QSignalSpy resolved(m_page, &ui::OptionsPage::resolved);
@@ -307,7 +307,7 @@ void TestOptionsPage::choices_areRemembered()
     // A new wizard, as on the next start, reads them back.
     open(core::OsFamily::Linux, cpuPlan(), {{u"HOME"_s, u"/home/student"_s}});
     QCOMPARE(child<QLineEdit>(m_page, u"folderEdit"_s)->text(), u"/data/envs"_s);
-    QCOMPARE(child<QLineEdit>(m_page, u"proxyEdit"_s)->text(), u"http://proxy.campus.example:3128"_s);
+    QCOMPARE(child<QLineEdit>(m_page, u"proxyEdit"_s)->text(), u"http://127.0.0.1:9"_s);
     QCOMPARE(m_page->options().pypiMirror, u"http://127.0.0.1:9/simple"_s);
     QSettings settings(m_ini, QSettings::IniFormat);
     QCOMPARE(settings.value(u"options/prefix"_s).toString(), u"/data/envs"_s);
