@@ -6,6 +6,7 @@
 // through the environment's launcher) → Finish. Next is checked at every step.
 
 #include "uitest.h"
+#include "journeyhost.h"
 #include "support/files.h"
 #include "system/realsystem.h"
 #include "ui/choosepage.h"
@@ -67,8 +68,7 @@ private:
     void clickNext() { QTest::mouseClick(button(QWizard::NextButton), Qt::LeftButton); }
 
     QTemporaryDir m_dir;
-    QString m_python;
-    QString m_pythonVersion;
+    tfsetup::test::JourneyHost m_host;
     std::unique_ptr<core::RealSystem> m_system;
     std::unique_ptr<ui::SetupWizard> m_wizard;
 };
@@ -76,27 +76,10 @@ private:
 void TestJourneyStudent::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    const QString python = QStandardPaths::findExecutable(u"python3"_s);
-    if (python.isEmpty())
-        QSKIP("python3 is not installed");
-    QProcess probe;
-    probe.start(python, {u"-c"_s, u"import sys, platform, venv, ensurepip; print(sys.executable); "
-                                  u"print(platform.python_version())"_s});
-    if (!probe.waitForFinished(30000) || probe.exitCode() != 0)
-        QSKIP("python3 cannot make virtual environments here (python3-venv missing)");
-    const QStringList lines = QString::fromUtf8(probe.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
-    QCOMPARE(lines.size(), 2);
-    m_python = lines.at(0).trimmed();
-    m_pythonVersion = lines.at(1).trimmed();
-    // Everything the wizard writes outside the environment (kernelspec, desktop entry, downloads,
-    // settings) lands in the temporary folder, never in the user's home.
-    qputenv("HOME", m_dir.filePath(u"home"_s).toLocal8Bit());
-    qputenv("XDG_DATA_HOME", m_dir.filePath(u"home/.local/share"_s).toLocal8Bit());
-    qputenv("JUPYTER_DATA_DIR", m_dir.filePath(u"home/.local/share/jupyter"_s).toLocal8Bit());
-    qputenv("TFSETUP_CACHE_DIR", m_dir.filePath(u"cache"_s).toLocal8Bit());
-    qputenv("PIP_CONFIG_FILE", "/dev/null");
-    qputenv("FAKE_TF_MODE", "no_gpu");
-    QDir().mkpath(m_dir.filePath(u"home"_s));
+    if (const QString why = m_host.prepare(m_dir); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    QVERIFY(!m_host.python.isEmpty());
+    QVERIFY(!m_host.pythonVersion.isEmpty());
 }
 
 void TestJourneyStudent::firstTimeStudent_fromWelcomeToFinish()
@@ -105,33 +88,8 @@ void TestJourneyStudent::firstTimeStudent_fromWelcomeToFinish()
     QVERIFY(index.start());
 
     m_system = std::make_unique<core::RealSystem>();
-    m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
-    m_wizard->resize(900, 700);
-
-    // The machine: no NVIDIA GPU, this host's Python as the only interpreter.
-    QJsonObject machine =
-        QJsonDocument::fromJson(readFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/solver/linux_no_gpu.json"_s))
-            .object();
-    machine[u"pythons"_s] = QJsonArray{QJsonObject{{u"path"_s, m_python}, {u"version"_s, m_pythonVersion},
-                                                   {u"kind"_s, u"system"_s}, {u"bits"_s, 64}, {u"source"_s, u"path"_s}}};
-    const core::HardwareReport report = core::HardwareReport::fromJson(machine);
-    m_wizard->detectPage()->setDetectFunction([report](core::SystemView &) -> QCoro::Task<core::HardwareReport> {
-        return [](core::HardwareReport r) -> QCoro::Task<core::HardwareReport> { co_return r; }(report);
-    });
-    const QString ini = m_dir.filePath(u"settings.ini"_s);
-    m_wizard->optionsPage()->setSettingsFactory(
-        [ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); });
-    m_wizard->verifyPage()->setProbePath(QFileInfo(qEnvironmentVariable("TFSETUP_BINARY")).dir().filePath(
-        u"tfsetup-probe"_s));
     QList<QStringList> launched;
-    m_wizard->finishPage()->setLaunchFunction([&launched](const QString &program, const QStringList &args,
-                                                          const QString &) {
-        launched.append(QStringList{program} + args);
-        return true;
-    });
-    m_wizard->finishPage()->setFindProgram([](const QString &name) {
-        return name == u"xterm" ? u"/usr/bin/xterm"_s : QString();
-    });
+    m_wizard = m_host.wizard(*m_system, m_dir, &launched);
     m_wizard->show();
 
     // Welcome.
@@ -160,7 +118,7 @@ void TestJourneyStudent::firstTimeStudent_fromWelcomeToFinish()
     module.replace(QByteArray("__version__ = \"2.99.0\""), QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
     const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + plan.tensorflow + u"-py3-none-any.whl"_s;
     const QString wheel = m_dir.filePath(wheelName);
-    QVERIFY(buildWheel(m_python, wheel, distribution, plan.tensorflow, module));
+    QVERIFY(buildWheel(m_host.python, wheel, distribution, plan.tensorflow, module));
     const QByteArray wheelBytes = readFile(wheel);
     const QByteArray digest = QCryptographicHash::hash(wheelBytes, QCryptographicHash::Sha256).toHex();
     index.route("/simple/" + normalized.toUtf8() + "/",

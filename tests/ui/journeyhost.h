@@ -1,0 +1,97 @@
+#pragma once
+
+// What the first-time journeys (tests/ui/test_journey_student.cpp, test_journey_keyboard.cpp)
+// share: this host's Python, which makes the environment's real venv, the user's folders moved
+// into a temporary one, and a wizard over this machine whose scan returns a canned report (no
+// NVIDIA GPU, that Python as the only interpreter) and whose Finish page only records launches.
+
+#include "support/files.h"
+#include "system/systemview.h"
+#include "ui/detectpage.h"
+#include "ui/finishpage.h"
+#include "ui/optionspage.h"
+#include "ui/setupwizard.h"
+#include "ui/verifypage.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace tfsetup::test {
+
+struct JourneyHost {
+    QString python;        // sys.executable of the host's python3
+    QString pythonVersion; // "3.11.2"
+
+    // Finds python3 and checks it can make venvs; moves HOME, XDG_DATA_HOME, Jupyter's folder,
+    // tfsetup's download cache and pip's configuration into `dir`. Returns why the journey cannot
+    // run here (the test skips), or an empty string; `python` is empty if python3 answered oddly.
+    QString prepare(const QTemporaryDir &dir)
+    {
+        const QString found = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        if (found.isEmpty())
+            return QStringLiteral("python3 is not installed");
+        QProcess probe;
+        probe.start(found, {QStringLiteral("-c"), QStringLiteral("import sys, platform, venv, ensurepip; "
+                                                                 "print(sys.executable); print(platform.python_version())")});
+        if (!probe.waitForFinished(30000) || probe.exitCode() != 0)
+            return QStringLiteral("python3 cannot make virtual environments here (python3-venv missing)");
+        const QStringList lines = QString::fromUtf8(probe.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+        if (lines.size() != 2)
+            return {}; // python stays empty: the test fails on it
+        python = lines.at(0).trimmed();
+        pythonVersion = lines.at(1).trimmed();
+        // Everything the wizard writes outside the environment (kernelspec, desktop entry,
+        // downloads, settings) lands in the temporary folder, never in the user's home.
+        qputenv("HOME", dir.filePath(QStringLiteral("home")).toLocal8Bit());
+        qputenv("XDG_DATA_HOME", dir.filePath(QStringLiteral("home/.local/share")).toLocal8Bit());
+        qputenv("JUPYTER_DATA_DIR", dir.filePath(QStringLiteral("home/.local/share/jupyter")).toLocal8Bit());
+        qputenv("TFSETUP_CACHE_DIR", dir.filePath(QStringLiteral("cache")).toLocal8Bit());
+        qputenv("PIP_CONFIG_FILE", "/dev/null");
+        qputenv("FAKE_TF_MODE", "no_gpu");
+        QDir().mkpath(dir.filePath(QStringLiteral("home")));
+        return {};
+    }
+
+    // The wizard for the journey; programs the Finish page would start are appended to *launched.
+    std::unique_ptr<ui::SetupWizard> wizard(core::SystemView &system, const QTemporaryDir &dir,
+                                            QList<QStringList> *launched) const
+    {
+        auto w = std::make_unique<ui::SetupWizard>(system, nullptr);
+        w->resize(900, 700);
+        QJsonObject machine = QJsonDocument::fromJson(readFile(qEnvironmentVariable("TFSETUP_TEST_DATA")
+                                                               + QStringLiteral("/solver/linux_no_gpu.json")))
+                                  .object();
+        machine[QStringLiteral("pythons")] = QJsonArray{QJsonObject{{QStringLiteral("path"), python},
+                                                                    {QStringLiteral("version"), pythonVersion},
+                                                                    {QStringLiteral("kind"), QStringLiteral("system")},
+                                                                    {QStringLiteral("bits"), 64},
+                                                                    {QStringLiteral("source"), QStringLiteral("path")}}};
+        const core::HardwareReport report = core::HardwareReport::fromJson(machine);
+        w->detectPage()->setDetectFunction([report](core::SystemView &) -> QCoro::Task<core::HardwareReport> {
+            return [](core::HardwareReport r) -> QCoro::Task<core::HardwareReport> { co_return r; }(report);
+        });
+        const QString ini = dir.filePath(QStringLiteral("settings.ini"));
+        w->optionsPage()->setSettingsFactory([ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); });
+        w->verifyPage()->setProbePath(
+            QFileInfo(qEnvironmentVariable("TFSETUP_BINARY")).dir().filePath(QStringLiteral("tfsetup-probe")));
+        w->finishPage()->setLaunchFunction([launched](const QString &program, const QStringList &args, const QString &) {
+            launched->append(QStringList{program} + args);
+            return true;
+        });
+        w->finishPage()->setFindProgram([](const QString &name) {
+            return name == u"xterm" ? QStringLiteral("/usr/bin/xterm") : QString();
+        });
+        return w;
+    }
+};
+
+} // namespace tfsetup::test
