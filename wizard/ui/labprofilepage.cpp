@@ -1,5 +1,7 @@
 #include "ui/labprofilepage.h"
 
+#include "setup/labsetup.h"
+
 #include "fetch/downloadcache.h"
 #include "fetch/downloader.h"
 #include "sources/bundle.h"
@@ -321,25 +323,40 @@ bool LabProfilePage::validatePage()
         m_state.setInstalled(m_outcome);
         return true;
     }
-    auto spec = p.toSpec(m_state.system());
-    if (!spec) {
-        m_statusLabel->setText(spec.error().message);
-        return false;
-    }
     m_state.setPlan(planOf(p));
     m_state.setOptions(options);
     m_log->clear();
     m_log->show();
     m_installing = true;
     setBusy(true);
-    runInstall(this, std::move(*spec));
+    runInstall(this, p, options.cacheDir);
     return false;
 }
 
-QCoro::Task<> LabProfilePage::runInstall(QPointer<LabProfilePage> page, core::InstallSpec spec)
+QCoro::Task<> LabProfilePage::runInstall(QPointer<LabProfilePage> page, core::LabProfile profile, QString cacheDir)
 {
+    // As `tfsetup install --profile`: a toolkit route's NVIDIA archives are fetched first, through
+    // the lab's mirror and cache (LabSetup), then installed.
+    core::LabSetup setup(page->m_state.system());
+    connect(&setup, &core::LabSetup::message, page.data(), [page](const QString &line) {
+        if (page)
+            page->m_log->appendPlainText(line);
+    });
+    core::LabSetupOptions options;
+    options.cacheDir = cacheDir;
+    auto preparing = setup.prepare(std::move(profile), std::move(options));
+    core::Result<core::InstallSpec> spec = co_await preparing;
+    if (!page)
+        co_return;
+    if (!spec) {
+        page->m_installing = false;
+        page->setBusy(false);
+        page->m_statusLabel->setText(spec.error().message);
+        Q_EMIT page->installFinished(false);
+        co_return;
+    }
     core::Installer *installer = page->m_installer;
-    core::Result<core::InstallOutcome> outcome = co_await installer->install(std::move(spec));
+    core::Result<core::InstallOutcome> outcome = co_await installer->install(std::move(*spec));
     if (!page)
         co_return;
     page->m_installing = false;

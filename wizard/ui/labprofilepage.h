@@ -71,7 +71,7 @@ protected:
 
 private:
     static QCoro::Task<> runDownload(QPointer<LabProfilePage> page, QUrl url, quint64 generation);
-    static QCoro::Task<> runInstall(QPointer<LabProfilePage> page, core::InstallSpec spec);
+    static QCoro::Task<> runInstall(QPointer<LabProfilePage> page, core::LabProfile profile, QString cacheDir);
     static QCoro::Task<> runBundle(QPointer<LabProfilePage> page, core::ArtifactList list, QString folder);
     void acceptProfile(const QString &path, core::Result<core::LabProfile> profile);
     void showProfile();
