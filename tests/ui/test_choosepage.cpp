@@ -79,6 +79,9 @@ private Q_SLOTS:
     void nothingFits_keepsNextDisabledAndSaysWhatToDo();
     void backAndNext_keepsChoiceWithoutSolvingAgain();
     void newScan_solvesAgain();
+    void cpuAlternative_isTheFallbackBesideAGpuPlan();
+    void list_showsWhatMattersAndTheRestBehindShowAll();
+    void rejectionReasons_areWholeForTheKeyboard();
 
 private:
     // Opens the wizard on the Choose page for a report and waits for the first solution.
@@ -406,6 +409,139 @@ void TestChoosePage::newScan_solvesAgain()
     m_page->initializePage();
     QVERIFY(solved.count() == 1 || solved.wait(10'000));
     QCOMPARE(m_page->chosenPlan()->route, QStringLiteral("linux-pip"));
+}
+
+void TestChoosePage::cpuAlternative_isTheFallbackBesideAGpuPlan()
+{
+    const core::HardwareReport hardware = cannedReport(QStringLiteral("linux_rtx3060_driver535"));
+    const core::Solution expected = solveDirectly(hardware);
+    QVERIFY(expected.recommended && expected.recommended->route != u"cpu");
+    openFor(hardware);
+
+    auto *table = child<QTableWidget>(m_page, "alternativesTable");
+    int cpuRow = -1;
+    for (int row = 1; row < table->rowCount() && cpuRow < 0; ++row) {
+        if (expected.alternatives.at(row - 1).route == u"cpu")
+            cpuRow = row;
+    }
+    QVERIFY(cpuRow > 0);
+    // The best CPU plan is one of the rows shown without "Show all".
+    QVERIFY(!table->isRowHidden(cpuRow));
+    table->setCurrentCell(cpuRow, 0);
+    QCOMPARE(m_page->chosenPlan()->route, QStringLiteral("cpu"));
+    const QString why = child<QLabel>(m_page, "whyLabel")->text();
+    // A GPU plan fits this machine: the CPU plan must not claim that none does.
+    QVERIFY2(!why.contains(QLatin1String("No GPU route fits")), qPrintable(why));
+    QVERIFY2(why.contains(QLatin1String("fallback")), qPrintable(why));
+    QVERIFY(!table->item(cpuRow, 0)->toolTip().contains(QLatin1String("No GPU route fits")));
+
+    // Without any GPU the old sentence is still the true one.
+    const core::Solution cpuOnly = solveDirectly(cannedReport(QStringLiteral("linux_no_gpu")));
+    QVERIFY(cpuOnly.recommended);
+    QVERIFY(!cpuOnly.recommended->why.contains(QLatin1String("fallback")));
+}
+
+void TestChoosePage::list_showsWhatMattersAndTheRestBehindShowAll()
+{
+    const core::HardwareReport hardware = cannedReport(QStringLiteral("windows_gtx1060_old_driver"));
+    const core::Solution expected = solveDirectly(hardware);
+    openFor(hardware);
+    auto *table = child<QTableWidget>(m_page, "alternativesTable");
+    auto *tree = child<QTreeWidget>(m_page, "rejectedTree");
+    auto *showAll = child<QCheckBox>(m_page, "showAllCheck");
+    const auto visibleRows = [table] {
+        int n = 0;
+        for (int row = 0; row < table->rowCount(); ++row)
+            n += table->isRowHidden(row) ? 0 : 1;
+        return n;
+    };
+    const auto visibleRejections = [tree] {
+        int n = 0;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            n += tree->topLevelItem(i)->isHidden() ? 0 : 1;
+        return n;
+    };
+    const int allRows = int(expected.alternatives.size()) + 1;
+    QCOMPARE(table->rowCount(), allRows);
+    QVERIFY(showAll->isVisible());
+    QVERIFY(!showAll->isChecked());
+
+    // A few rows: the recommendation first, nothing of TensorFlow 1.x or Python 3.6.
+    const int shown = visibleRows();
+    QVERIFY2(shown > 1 && shown < allRows, qPrintable(QString::number(shown)));
+    QVERIFY(!table->isRowHidden(0));
+    for (int row = 0; row < table->rowCount(); ++row) {
+        if (table->isRowHidden(row))
+            continue;
+        QVERIFY2(!table->item(row, 0)->text().startsWith(QLatin1String("1.")), qPrintable(table->item(row, 0)->text()));
+        QVERIFY2(table->item(row, 2)->text() != u"3.6", qPrintable(table->item(row, 0)->text()));
+    }
+    const int shownRejected = visibleRejections();
+    QVERIFY(shownRejected > 0 && shownRejected < tree->topLevelItemCount());
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        if (!tree->topLevelItem(i)->isHidden())
+            QVERIFY2(!tree->topLevelItem(i)->text(0).startsWith(QLatin1String("1.")),
+                     qPrintable(tree->topLevelItem(i)->text(0)));
+    }
+    // The tab says how many of how many.
+    auto *tabs = child<QTabWidget>(m_page, "choiceTabs");
+    QVERIFY2(tabs->tabText(0).contains(QStringLiteral("%1 of %2").arg(shown).arg(allRows)), qPrintable(tabs->tabText(0)));
+
+    // "Show all" (reachable by keyboard: a check box with a mnemonic) lists every row.
+    QVERIFY(showAll->focusPolicy() & Qt::TabFocus);
+    QVERIFY(showAll->text().contains(u'&'));
+    showAll->click();
+    QCOMPARE(visibleRows(), allRows);
+    QCOMPARE(visibleRejections(), tree->topLevelItemCount());
+    QVERIFY(tabs->tabText(0).contains(QString::number(allRows)));
+    showAll->click();
+    QCOMPARE(visibleRows(), shown);
+
+    // A row chosen from the full list stays in sight when the list is short again.
+    showAll->click();
+    int oldRow = -1;
+    for (int row = 1; row < table->rowCount() && oldRow < 0; ++row) {
+        if (table->item(row, 0)->text().startsWith(QLatin1String("1.")) || table->item(row, 2)->text() == u"3.6")
+            oldRow = row;
+    }
+    if (oldRow > 0) {
+        table->setCurrentCell(oldRow, 0);
+        showAll->click();
+        QVERIFY(!table->isRowHidden(oldRow));
+        QCOMPARE(table->currentRow(), oldRow);
+    }
+}
+
+void TestChoosePage::rejectionReasons_areWholeForTheKeyboard()
+{
+    const core::HardwareReport hardware = cannedReport(QStringLiteral("windows_gtx1060_old_driver"));
+    openFor(hardware);
+    auto *tabs = child<QTabWidget>(m_page, "choiceTabs");
+    auto *tree = child<QTreeWidget>(m_page, "rejectedTree");
+    auto *details = child<QLabel>(m_page, "rejectionDetails");
+    QVERIFY(!details->isVisible());
+    tabs->setCurrentWidget(tree);
+    // The first row shown is explained at once, whole and wrapped.
+    QVERIFY(details->isVisible());
+    QVERIFY(details->wordWrap());
+
+    // Down and Up move through the rows; each one's every reason is there in full, no "…".
+    tree->setFocus();
+    QTest::keyClick(tree, Qt::Key_Home);
+    for (int step = 0; step < 3; ++step) {
+        QTreeWidgetItem *item = tree->currentItem();
+        QVERIFY(item);
+        if (item->parent())
+            item = item->parent();
+        const QString text = details->text();
+        for (int r = 0; r < item->childCount(); ++r)
+            QVERIFY2(text.contains(item->child(r)->text(2)), qPrintable(text));
+        QVERIFY(!text.contains(u'…'));
+        QTest::keyClick(tree, Qt::Key_Down);
+    }
+    // Back on the combinations tab the details go away.
+    tabs->setCurrentIndex(0);
+    QVERIFY(!details->isVisible());
 }
 
 QTEST_MAIN(TestChoosePage)

@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QScrollArea>
+#include <QSet>
 #include <QSignalBlocker>
 #include <QStyle>
 #include <QTabWidget>
@@ -84,6 +85,9 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     , m_tabs(new QTabWidget(this))
     , m_alternativesTable(new QTableWidget)
     , m_rejectedTree(new QTreeWidget)
+    , m_showAllCheck(new QCheckBox(this))
+    , m_detailsArea(new QScrollArea(this))
+    , m_rejectionDetails(new QLabel)
     , m_advancedTab(new QWidget)
     , m_tfLabel(new QLabel)
     , m_tfCombo(new QComboBox)
@@ -107,6 +111,9 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_tabs->setObjectName(QStringLiteral("choiceTabs"));
     m_alternativesTable->setObjectName(QStringLiteral("alternativesTable"));
     m_rejectedTree->setObjectName(QStringLiteral("rejectedTree"));
+    m_showAllCheck->setObjectName(QStringLiteral("showAllCheck"));
+    m_detailsArea->setObjectName(QStringLiteral("rejectionDetailsArea"));
+    m_rejectionDetails->setObjectName(QStringLiteral("rejectionDetails"));
     m_advancedTab->setObjectName(QStringLiteral("advancedTab"));
     m_tfCombo->setObjectName(QStringLiteral("tfVersionCombo"));
     m_pythonCombo->setObjectName(QStringLiteral("pythonVersionCombo"));
@@ -119,7 +126,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_busyIndicator->setMaximumWidth(160);
 
     for (QLabel *label : {m_recommendationLabel, m_whyLabel, m_warningsLabel, m_downloadsLabel, m_errorLabel,
-                          m_actionsTitle, m_pinHint}) {
+                          m_actionsTitle, m_pinHint, m_rejectionDetails}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -184,6 +191,17 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_rejectedTree->header()->setStretchLastSection(true);
     m_rejectedTree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_rejectedTree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    // A reason longer than its column is elided there; the row the keyboard or mouse is on has
+    // its reasons in full, wrapped, under the list.
+    connect(m_rejectedTree, &QTreeWidget::currentItemChanged, this, &ChoosePage::showRejectionDetails);
+    m_detailsArea->setWidget(m_rejectionDetails);
+    m_detailsArea->setWidgetResizable(true);
+    m_detailsArea->setFrameShape(QFrame::StyledPanel);
+    m_detailsArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_detailsArea->setMaximumHeight(m_rejectionDetails->fontMetrics().lineSpacing() * 4 + 12);
+    m_rejectionDetails->setMargin(4);
+    m_detailsArea->hide();
+    connect(m_showAllCheck, &QCheckBox::toggled, this, &ChoosePage::applyFilter);
 
     auto *pins = new QFormLayout;
     pins->addRow(m_tfLabel, m_tfCombo);
@@ -207,6 +225,8 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_tabs->addTab(m_rejectedTree, QString());
     m_tabs->addTab(m_advancedTab, QString());
     m_tabs->setMinimumHeight(170);
+    m_tabs->setCornerWidget(m_showAllCheck, Qt::TopRightCorner);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &ChoosePage::showRejectionDetails);
 
     auto *busyRow = new QHBoxLayout;
     busyRow->addWidget(m_busyIndicator);
@@ -216,6 +236,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     layout->addLayout(busyRow);
     layout->addWidget(m_summaryArea, 3);
     layout->addWidget(m_tabs, 2);
+    layout->addWidget(m_detailsArea);
 
     retranslate();
     showState();
@@ -269,6 +290,7 @@ void ChoosePage::solve()
                               {}};
         fillAlternatives();
         fillRejected();
+        applyFilter();
         showChosen();
         showState();
         Q_EMIT completeChanged();
@@ -334,9 +356,99 @@ void ChoosePage::finishSolving(Outcome outcome)
         fillPins();
     fillAlternatives();
     fillRejected();
+    applyFilter();
     showState();
     Q_EMIT completeChanged();
     Q_EMIT solved();
+}
+
+QStringList ChoosePage::recentReleases() const
+{
+    // The few newest releases in the catalog, the one recommended and the one pinned: what a
+    // student compares. Older ones (TensorFlow 1.x, Python 3.6) stay behind "Show all".
+    constexpr int newest = 3;
+    QStringList minors;
+    if (m_knowledge) {
+        for (const core::TfRelease &release : m_knowledge->catalog.releases()) {
+            if (!minors.contains(release.minor()))
+                minors.append(release.minor());
+        }
+    }
+    std::sort(minors.begin(), minors.end(), [](const QString &a, const QString &b) { return core::version::less(b, a); });
+    QStringList recent = minors.mid(0, newest);
+    if (m_solution && m_solution->recommended)
+        recent.append(core::version::majorMinor(m_solution->recommended->tensorflow));
+    if (const QString pinned = m_tfCombo->currentData().toString(); !pinned.isEmpty())
+        recent.append(core::version::majorMinor(pinned));
+    return recent;
+}
+
+void ChoosePage::applyFilter()
+{
+    const bool all = m_showAllCheck->isChecked();
+    const QStringList recent = recentReleases();
+    m_shownAlternatives = 0;
+    m_shownRejected = 0;
+    int hidden = 0;
+    // Alternatives: the recommendation, the best plan of each route, and the best plan of each
+    // recent release on each route (another Python of the same plan is a detail).
+    QSet<QString> routesSeen;
+    QSet<QString> releasesSeen;
+    const int current = m_alternativesTable->currentRow();
+    for (int row = 0; row < m_alternativesTable->rowCount(); ++row) {
+        const core::Plan *plan = planAt(row);
+        if (!plan)
+            continue;
+        const QString minor = core::version::majorMinor(plan->tensorflow);
+        const QString release = plan->route + u'|' + minor;
+        const bool firstOfRoute = !routesSeen.contains(plan->route);
+        const bool firstOfRelease = !releasesSeen.contains(release);
+        routesSeen.insert(plan->route);
+        releasesSeen.insert(release);
+        const bool recommended = m_solution && m_solution->recommended && row == 0;
+        const bool matters = recommended || firstOfRoute || (firstOfRelease && recent.contains(minor));
+        const bool show = all || matters || row == current;
+        m_alternativesTable->setRowHidden(row, !show);
+        m_shownAlternatives += show ? 1 : 0;
+        hidden += show ? 0 : 1;
+    }
+    // Rejections: a whole route that does not fit, and recent releases.
+    for (int i = 0; i < m_rejectedTree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_rejectedTree->topLevelItem(i);
+        const QString tensorflow = item->data(0, Qt::UserRole).toString();
+        const bool matters = tensorflow.isEmpty() || recent.contains(core::version::majorMinor(tensorflow));
+        const bool show = all || matters || item == m_rejectedTree->currentItem();
+        item->setHidden(!show);
+        m_shownRejected += show ? 1 : 0;
+        hidden += show ? 0 : 1;
+    }
+    // Nothing to show or hide: no toggle.
+    m_showAllCheck->setVisible(all || hidden > 0);
+    retranslate();
+}
+
+void ChoosePage::showRejectionDetails()
+{
+    const bool onRejected = m_tabs->currentWidget() == m_rejectedTree;
+    QTreeWidgetItem *item = m_rejectedTree->currentItem();
+    if (item && item->parent())
+        item = item->parent();
+    if (!item && onRejected) {
+        for (int i = 0; i < m_rejectedTree->topLevelItemCount() && !item; ++i) {
+            if (!m_rejectedTree->topLevelItem(i)->isHidden())
+                item = m_rejectedTree->topLevelItem(i);
+        }
+    }
+    if (!onRejected || !item) {
+        m_detailsArea->hide();
+        m_rejectionDetails->clear();
+        return;
+    }
+    const QString heading = item->data(0, Qt::UserRole).toString().isEmpty()
+                                ? tr("Every TensorFlow release on %1:").arg(item->text(1))
+                                : tr("TensorFlow %1 on %2:").arg(item->text(0), item->text(1));
+    m_rejectionDetails->setText(heading + u'\n' + item->toolTip(0));
+    m_detailsArea->show();
 }
 
 void ChoosePage::fillPins()
@@ -458,6 +570,7 @@ void ChoosePage::fillRejected()
         item->setText(0, rejection.tensorflow.isEmpty() ? tr("any")
                                                         : core::version::majorMinor(rejection.tensorflow));
         item->setText(1, routeTitle(rejection.route));
+        item->setData(0, Qt::UserRole, rejection.tensorflow);
         item->setText(2, rejection.reasons.isEmpty() ? QString() : rejection.reasons.first().message);
         QStringList reasons;
         for (const core::Finding &reason : rejection.reasons)
@@ -484,6 +597,8 @@ void ChoosePage::choosePlan(int row)
     if (!plan)
         return;
     m_chosen = *plan;
+    if (m_alternativesTable->isRowHidden(row))
+        applyFilter();
     showChosen();
     Q_EMIT completeChanged();
 }
@@ -668,8 +783,17 @@ void ChoosePage::retranslate()
     m_actionsTitle->setText(tr("Do this first:"));
     const int alternatives = m_solution ? int(m_solution->alternatives.size()) + (m_solution->recommended ? 1 : 0) : 0;
     const int rejected = m_solution ? int(m_solution->rejected.size()) : 0;
-    m_tabs->setTabText(0, tr("Possible combinations (%1)").arg(alternatives));
-    m_tabs->setTabText(1, tr("Not possible here (%1)").arg(rejected));
+    // "3 of 12" while "Show all" hides some: the count never hides that there are more.
+    m_tabs->setTabText(0, m_shownAlternatives < alternatives
+                              ? tr("Possible combinations (%1 of %2)").arg(m_shownAlternatives).arg(alternatives)
+                              : tr("Possible combinations (%1)").arg(alternatives));
+    m_tabs->setTabText(1, m_shownRejected < rejected
+                              ? tr("Not possible here (%1 of %2)").arg(m_shownRejected).arg(rejected)
+                              : tr("Not possible here (%1)").arg(rejected));
+    m_showAllCheck->setText(tr("Show &all"));
+    m_showAllCheck->setToolTip(tr("Also lists older TensorFlow releases and every Python version of each "
+                                  "combination."));
+    m_detailsArea->setAccessibleName(tr("Why this combination does not fit"));
     m_tabs->setTabText(2, tr("Advanced"));
     m_alternativesTable->setHorizontalHeaderLabels(
         {tr("TensorFlow"), tr("Runs on"), tr("Python"), tr("CUDA"), tr("cuDNN"), tr("Needs first")});

@@ -72,6 +72,11 @@ private:
     void fillPins();
     void fillAlternatives();
     void fillRejected();
+    // Hides what a student need not read (old releases, other Pythons of the same plan) unless
+    // "Show all" is ticked; the chosen row is always shown.
+    void applyFilter();
+    QStringList recentReleases() const;
+    void showRejectionDetails();
     const core::Plan *planAt(int row) const; // row of the alternatives table
     void choosePlan(int row);
     void showChosen();
@@ -106,6 +111,11 @@ private:
     QTabWidget *m_tabs;
     QTableWidget *m_alternativesTable;
     QTreeWidget *m_rejectedTree;
+    QCheckBox *m_showAllCheck;
+    QScrollArea *m_detailsArea;
+    QLabel *m_rejectionDetails; // the current rejection's reasons in full, wrapped
+    int m_shownAlternatives = 0;
+    int m_shownRejected = 0;
     QWidget *m_advancedTab;
     QLabel *m_tfLabel;
     QComboBox *m_tfCombo;

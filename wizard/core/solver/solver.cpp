@@ -650,6 +650,23 @@ Solution Solver::solve(const HardwareReport &report, const SolverConstraints &co
         return routeOrder.indexOf(a.route) < routeOrder.indexOf(b.route);
     });
 
+    // A CPU plan's first sentence can say that no GPU route fits only once every route was tried:
+    // beside a GPU plan it is the fallback, not the only way.
+    if (std::any_of(plans.cbegin(), plans.cend(), [](const Plan &p) { return p.tier != 3; })) {
+        for (Plan &p : plans) {
+            if (p.tier != 3)
+                continue;
+            const QString tf = version::majorMinor(p.tensorflow);
+            const QString alone = tr("No GPU route fits this machine, so TensorFlow %1 runs on the CPU.").arg(tf);
+            if (p.why.startsWith(alone)) {
+                p.why.replace(0, alone.size(),
+                              tr("TensorFlow %1 on the processor only: the fallback that works without the GPU, "
+                                 "slower but with nothing to install for the graphics card.")
+                                  .arg(tf));
+            }
+        }
+    }
+
     qsizetype chosen = -1;
     if (!plans.isEmpty() && plans.first().tier < 4)
         chosen = 0;
