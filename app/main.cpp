@@ -51,27 +51,57 @@ int runHeadless(int argc, char **argv, const QStringList &args)
     return core::cli::dispatch(args);
 }
 
-// `tfsetup` alone, or `tfsetup wizard [--root DIR --env-file FILE --os windows|linux] [--language L]`:
-// the wizard over this machine or over a fixture tree (demonstrations, screenshots, lab training).
-int runWizard(int argc, char **argv, const QStringList &args)
+// The wizard's own options: those of a --root folder and --language.
+void addWizardOptions(QCommandLineParser &parser)
 {
-    QApplication app(argc, argv);
-    setIdentity();
-    core::Translations translations;
-    QCommandLineParser parser;
     core::cli::addSystemOptions(parser);
     parser.addOption({QStringLiteral("language"),
                       core::cli::Cli::tr("Use this language (%1) instead of the system's.")
                           .arg(core::Translations::available().join(QStringLiteral(", "))),
                       QStringLiteral("LANG")});
-    QStringList wizardArgs = args.mid(1);
-    wizardArgs[0] = args.value(0) + QStringLiteral(" wizard");
-    if (args.size() > 1) {
-        if (const int code = core::cli::parseOrExit(parser, wizardArgs, core::cli::Cli::tr("Open the setup wizard.")); code >= 0)
+}
+
+// `tfsetup` alone, or `tfsetup wizard [--root DIR --env-file FILE --os windows|linux] [--language L]`:
+// the wizard over this machine or over a fixture tree (demonstrations, screenshots, lab training).
+// `wizardArgs` are the wizard's arguments after the program name.
+int runWizard(int argc, char **argv, const QString &program, const QStringList &wizardArgs)
+{
+    const QStringList parserArgs = QStringList{program + QStringLiteral(" wizard")} + wizardArgs;
+    QString language;
+    {
+        // Help, usage errors and a missing display are answered before QApplication exists: it
+        // aborts the process when it cannot reach a display.
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        core::Translations translations;
+        translations.setLanguage(core::Translations::bestFor(QLocale::system()));
+        QCommandLineParser parser;
+        addWizardOptions(parser);
+        if (const int code = core::cli::parseOrExit(parser, parserArgs, core::cli::Cli::tr("Open the setup wizard."));
+            code >= 0)
             return code;
+        language = parser.value(QStringLiteral("language"));
+        if (!language.isEmpty() && !core::Translations::available().contains(language)) {
+            core::cli::printErr(core::cli::Cli::tr("tfsetup: there is no translation \"%1\". Choose one of: %2.")
+                                    .arg(language, core::Translations::available().join(QStringLiteral(", "))));
+            return core::cli::UsageError;
+        }
+        if (!hasDisplay()) {
+            core::cli::printErr(core::cli::Cli::tr("tfsetup: the wizard needs a graphical display, and there is none "
+                                                   "here (DISPLAY and WAYLAND_DISPLAY are unset). Start it on the "
+                                                   "desktop, or use the commands listed by \"tfsetup --help\", for "
+                                                   "example \"tfsetup detect\"."));
+            return core::cli::Failure;
+        }
     }
-    translations.setLanguage(parser.isSet(QStringLiteral("language")) ? parser.value(QStringLiteral("language"))
-                                                                      : core::Translations::bestFor(QLocale::system()));
+
+    QApplication app(argc, argv);
+    setIdentity();
+    core::Translations translations;
+    translations.setLanguage(language.isEmpty() ? core::Translations::bestFor(QLocale::system()) : language);
+    QCommandLineParser parser;
+    addWizardOptions(parser);
+    parser.parse(parserArgs); // checked above
     core::RunLog::start();
     auto system = core::cli::systemFromOptions(parser);
     if (!system) {
@@ -96,7 +126,7 @@ int main(int argc, char **argv)
         args.append(QString::fromLocal8Bit(argv[i]));
 
     if (args.value(1) == u"wizard")
-        return runWizard(argc, argv, args);
+        return runWizard(argc, argv, args.value(0), args.mid(2));
     if (args.size() > 1)
         return runHeadless(argc, argv, args);
     if (!hasDisplay()) {
@@ -105,5 +135,5 @@ int main(int argc, char **argv)
         return runHeadless(argc, argv, args);
     }
 
-    return runWizard(argc, argv, args);
+    return runWizard(argc, argv, args.value(0), {});
 }

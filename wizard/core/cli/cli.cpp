@@ -4,7 +4,9 @@
 #include "system/rootedsystem.h"
 #include "util/runlog.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 
 #include <cstdio>
 
@@ -141,12 +143,24 @@ int parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const 
 {
     parser.setApplicationDescription(description);
     const QCommandLineOption help = parser.addHelpOption();
+    // QCommandLineParser's usage line names the program by its full path and without the
+    // command; show what to type instead: "tfsetup repair [options]".
+    const QString program = arguments.value(0).section(u' ', 0, 0);
+    const QString command = arguments.value(0).section(u' ', 1);
+    const QString typed = QFileInfo(program).fileName() + (command.isEmpty() ? QString() : u' ' + command);
+    const auto helpText = [&] {
+        QString text = parser.helpText();
+        const QString shown = QCoreApplication::arguments().value(0);
+        if (const qsizetype at = shown.isEmpty() ? -1 : text.indexOf(shown); at >= 0)
+            text.replace(at, shown.size(), typed);
+        return text;
+    };
     if (!parser.parse(arguments)) {
-        printErr(parser.errorText() + u'\n' + parser.helpText());
+        printErr(parser.errorText() + u'\n' + helpText());
         return UsageError;
     }
     if (parser.isSet(help)) {
-        printOut(parser.helpText());
+        printOut(helpText());
         return Success;
     }
     return -1;
