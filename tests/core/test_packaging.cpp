@@ -2,6 +2,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QRegularExpression>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -54,12 +57,14 @@ private Q_SLOTS:
         QVERIFY(version.output.startsWith("tfsetup "));
 
         const QString validator = QStandardPaths::findExecutable(QStringLiteral("desktop-file-validate"));
-        if (!validator.isEmpty()) {
+        QVERIFY2(!validator.isEmpty(), "desktop-file-validate is not installed (package desktop-file-utils)");
+        {
             const Run check = run(validator, {prefix + QStringLiteral("/share/applications/io.github.tfsetup.tfsetup.desktop")});
             QVERIFY2(check.exitCode == 0, check.output.constData());
         }
         const QString appstream = QStandardPaths::findExecutable(QStringLiteral("appstreamcli"));
-        if (!appstream.isEmpty()) {
+        QVERIFY2(!appstream.isEmpty(), "appstreamcli is not installed (package appstream)");
+        {
             const Run check = run(appstream, {QStringLiteral("validate"), QStringLiteral("--no-net"),
                                               prefix + QStringLiteral("/share/metainfo/io.github.tfsetup.tfsetup.metainfo.xml")});
             QVERIFY2(check.exitCode == 0, check.output.constData());
@@ -81,6 +86,57 @@ private Q_SLOTS:
         QVERIFY(contents.output.contains("io.github.tfsetup.tfsetup.desktop"));
         const Run fields = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), out + u'/' + debs.first(), QStringLiteral("Depends")});
         QVERIFY2(fields.output.contains("libqt6widgets6"), fields.output.constData());
+
+        // Every library the installed programs link comes from a package the .deb depends on,
+        // and so does what is loaded at run time without being linked: Qt's SVG image plugin
+        // (icon and logo) and python3-venv (environments).
+        QStringList depends;
+        for (const QString &alternatives : QString::fromUtf8(fields.output).split(u',')) {
+            for (const QString &one : alternatives.split(u'|'))
+                depends.append(one.trimmed().section(u' ', 0, 0));
+        }
+        for (const char *runtime : {"libqt6svg6", "python3-venv", "python3"})
+            QVERIFY2(depends.contains(QLatin1String(runtime)), runtime);
+        const QString installed = m_dir.filePath(QStringLiteral("prefix-deps"));
+        QCOMPARE(run(QStringLiteral("cmake"), {QStringLiteral("--install"), m_buildDir, QStringLiteral("--prefix"), installed}).exitCode, 0);
+        for (const char *binary : {"bin/tfsetup", "bin/tfsetup-probe"}) {
+            const QString file = installed + u'/' + QLatin1String(binary);
+            // The libraries it names itself (NEEDED), where the loader finds them (ldd).
+            const Run dynamic = run(QStringLiteral("readelf"), {QStringLiteral("-d"), file});
+            QCOMPARE(dynamic.exitCode, 0);
+            const Run ldd = run(QStringLiteral("ldd"), {file});
+            QCOMPARE(ldd.exitCode, 0);
+            QHash<QString, QString> found; // "libQt6Widgets.so.6" -> "/lib/x86_64-linux-gnu/libQt6Widgets.so.6"
+            for (const QString &line : QString::fromUtf8(ldd.output).split(u'\n', Qt::SkipEmptyParts)) {
+                if (line.contains(QLatin1String(" => /")))
+                    found.insert(line.section(QStringLiteral(" => "), 0, 0).trimmed(),
+                                 line.section(QStringLiteral(" => "), 1).section(u' ', 0, 0));
+            }
+            static const QRegularExpression needed(QStringLiteral("\\(NEEDED\\).*\\[(.+)\\]"));
+            int checked = 0;
+            for (auto it = needed.globalMatch(QString::fromUtf8(dynamic.output)); it.hasNext();) {
+                const QString name = it.next().captured(1);
+                if (name.startsWith(QLatin1String("libasan")) || name.startsWith(QLatin1String("libubsan"))
+                    || name.startsWith(QLatin1String("libtsan")))
+                    continue; // a sanitizer build's own runtime
+                QVERIFY2(found.contains(name), qPrintable(name));
+                // dpkg knows each file under one spelling: /lib/… or /usr/lib/… (merged /usr).
+                const QString real = QFileInfo(found.value(name)).canonicalFilePath();
+                Run owner = run(QStringLiteral("dpkg"), {QStringLiteral("-S"), real});
+                if (owner.exitCode != 0) {
+                    QString other = real;
+                    other = other.startsWith(QLatin1String("/usr/")) ? other.mid(4) : QStringLiteral("/usr") + other;
+                    owner = run(QStringLiteral("dpkg"), {QStringLiteral("-S"), other});
+                }
+                QVERIFY2(owner.exitCode == 0, qPrintable(real + u": " + QString::fromUtf8(owner.output)));
+                const QString package = QString::fromUtf8(owner.output).section(u':', 0, 0).trimmed();
+                QVERIFY2(depends.contains(package),
+                         qPrintable(QStringLiteral("%1 needs %2 from %3, which the .deb does not depend on (%4)")
+                                        .arg(QLatin1String(binary), name, package, depends.join(u' '))));
+                ++checked;
+            }
+            QVERIFY2(checked >= 5, binary);
+        }
     }
 
 private:
