@@ -19,7 +19,9 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -58,6 +60,8 @@ private Q_SLOTS:
     void failedStep_saysWhy_andTryAgainWorks_data();
     void failedStep_saysWhy_andTryAgainWorks();
     void missingDownload_saysWhatToDo();
+    void progress_movesThroughTheSteps();
+    void log_wrapsAndFollowsUnlessScrolledUp();
 
 private:
     core::Artifact artifact(const QString &name, const QString &kind, const QString &file, const QList<Entry> &entries);
@@ -249,6 +253,87 @@ void TestInstallPage::missingDownload_saysWhatToDo()
     QVERIFY(child<QLabel>(m_page, u"statusLabel"_s)->text().contains(u"download step"_s));
     QVERIFY(!nextButton()->isEnabled());
     QCOMPARE(leftovers(), QStringList());
+}
+
+void TestInstallPage::progress_movesThroughTheSteps()
+{
+    open();
+    QSignalSpy finished(m_page, &ui::InstallPage::finished);
+    auto *bar = child<QProgressBar>(m_page, u"installProgress"_s);
+    auto *busy = child<QProgressBar>(m_page, u"stepBusyIndicator"_s);
+    auto *now = child<QLabel>(m_page, u"currentStepLabel"_s);
+    core::Installer *installer = m_page->installer();
+    QList<int> values;
+    bool busyShown = true;
+    bool sawPackages = false;
+    bool pipMoved = false;
+    QString packagesText;
+    // Each checkpoint runs as its step starts: the bar is read there.
+    installer->setCheckpoint([&](InstallStep step) -> core::Status {
+        values.append(bar->value());
+        // The first step may start before the window is on screen: shown, not necessarily visible.
+        busyShown = busyShown && !busy->isHidden() && !now->isHidden();
+        if (step == InstallStep::Packages) {
+            sawPackages = true;
+            packagesText = now->text();
+            // pip's lines move the bar on within its (long) step.
+            const int before = bar->value();
+            for (int i = 0; i < 20; ++i)
+                Q_EMIT installer->logLine(u"Collecting package-%1"_s.arg(i));
+            pipMoved = bar->value() > before;
+        }
+        return core::Ok{};
+    });
+    m_wizard->show();
+    QVERIFY(finish(finished));
+    QCOMPARE(finished.first().first().toBool(), true);
+
+    QVERIFY(values.size() >= 8);
+    for (qsizetype i = 1; i < values.size(); ++i)
+        QVERIFY2(values.at(i) >= values.at(i - 1), qPrintable(QString::number(i)));
+    // Not 0 % then 100 %: most steps start somewhere in between.
+    const auto between = std::count_if(values.cbegin(), values.cend(),
+                                       [bar](int v) { return v > 0 && v < bar->maximum(); });
+    QVERIFY2(between >= values.size() - 2, qPrintable(QString::number(between)));
+    QVERIFY(busyShown);
+    QVERIFY(sawPackages);
+    QVERIFY(pipMoved);
+    QVERIFY2(packagesText.contains(u"pip"_s), qPrintable(packagesText));
+    QCOMPARE(bar->value(), bar->maximum());
+    QVERIFY(!busy->isVisible());
+    QVERIFY(!now->isVisible());
+}
+
+void TestInstallPage::log_wrapsAndFollowsUnlessScrolledUp()
+{
+    open();
+    QSignalSpy finished(m_page, &ui::InstallPage::finished);
+    m_wizard->show();
+    QVERIFY(finish(finished));
+    auto *log = child<QPlainTextEdit>(m_page, u"installLog"_s);
+    QCOMPARE(log->lineWrapMode(), QPlainTextEdit::WidgetWidth);
+    core::Installer *installer = m_page->installer();
+    const QString longLine = u"Downloading https://files.pythonhosted.org/packages/tensorflow-2.10.1-cp310-cp310-"
+                             u"win_amd64.whl (455.9 MB) "_s.repeated(3);
+    const auto emitLines = [installer, &longLine](int n) {
+        for (int i = 0; i < n; ++i)
+            Q_EMIT installer->logLine(u"%1 %2"_s.arg(i).arg(longLine));
+        QCoreApplication::processEvents();
+    };
+    emitLines(200);
+    QScrollBar *vertical = log->verticalScrollBar();
+    QVERIFY(vertical->maximum() > 0);
+    QCOMPARE(vertical->value(), vertical->maximum()); // follows the newest line
+    QCOMPARE(log->horizontalScrollBar()->maximum(), 0); // long lines wrap instead
+
+    // Scrolled up to read: new lines do not pull the view away.
+    vertical->setValue(0);
+    emitLines(50);
+    QCOMPARE(vertical->value(), 0);
+    // Back at the end: it follows again.
+    vertical->setValue(vertical->maximum());
+    emitLines(50);
+    QCOMPARE(vertical->value(), vertical->maximum());
 }
 
 QTEST_MAIN(TestInstallPage)

@@ -24,6 +24,26 @@ namespace {
 constexpr int maxLogBlocks = 5000;
 constexpr int progressScale = 1000;
 
+// Each step's usual share of an install's time (pip and unpacking dominate); the bar is only an
+// indication, so these are rough weights, not measurements.
+int stepWeight(core::InstallStep step)
+{
+    using S = core::InstallStep;
+    switch (step) {
+    case S::Packages: return 50;
+    case S::Extract: return 15;
+    case S::Python: return 10;
+    case S::Verify: return 8;
+    case S::Place: return 5;
+    case S::Register: return 3;
+    default: return 2;
+    }
+}
+
+// pip prints a few lines per package; its share of the bar fills as they come without knowing
+// how many packages there are: halfway after this many lines, never quite full.
+constexpr double pipHalfwayLines = 40;
+
 QString stepText(core::InstallStep step)
 {
     using S = core::InstallStep;
@@ -62,6 +82,8 @@ InstallPage::InstallPage(WizardState &state, QWidget *parent)
     , m_summaryLabel(new QLabel(this))
     , m_stepList(new QListWidget(this))
     , m_progress(new QProgressBar(this))
+    , m_stepBusy(new QProgressBar(this))
+    , m_currentStep(new QLabel(this))
     , m_log(new QPlainTextEdit(this))
     , m_statusLabel(new QLabel(this))
     , m_cancelButton(new QPushButton(this))
@@ -71,12 +93,14 @@ InstallPage::InstallPage(WizardState &state, QWidget *parent)
     m_summaryLabel->setObjectName(QStringLiteral("summaryLabel"));
     m_stepList->setObjectName(QStringLiteral("stepList"));
     m_progress->setObjectName(QStringLiteral("installProgress"));
+    m_stepBusy->setObjectName(QStringLiteral("stepBusyIndicator"));
+    m_currentStep->setObjectName(QStringLiteral("currentStepLabel"));
     m_log->setObjectName(QStringLiteral("installLog"));
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     m_cancelButton->setObjectName(QStringLiteral("cancelInstallButton"));
     m_retryButton->setObjectName(QStringLiteral("retryButton"));
 
-    for (QLabel *label : {m_summaryLabel, m_statusLabel}) {
+    for (QLabel *label : {m_summaryLabel, m_statusLabel, m_currentStep}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -89,9 +113,16 @@ InstallPage::InstallPage(WizardState &state, QWidget *parent)
     m_stepList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(maxLogBlocks);
-    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // pip's long lines wrap: a student reads them without scrolling sideways.
+    m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_log->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_log->setFont(QFont(QStringLiteral("monospace")));
     m_progress->setRange(0, progressScale);
+    m_stepBusy->setRange(0, 0);
+    m_stepBusy->setTextVisible(false);
+    m_stepBusy->setMaximumWidth(80);
+    m_stepBusy->hide();
+    m_currentStep->hide();
     m_retryButton->hide();
 
     for (core::InstallStep step : core::allInstallSteps()) {
@@ -106,7 +137,7 @@ InstallPage::InstallPage(WizardState &state, QWidget *parent)
     connect(m_installer, &core::Installer::logLine, this, &InstallPage::appendLog);
     connect(m_installer, &core::Installer::progress, this, [this](qint64 done, qint64 total) {
         if (total > 0)
-            m_progress->setValue(int(double(std::min(done, total)) * progressScale / double(total)));
+            setFraction(double(std::min(done, total)) / double(total));
     });
     connect(m_cancelButton, &QPushButton::clicked, this, &InstallPage::cancelInstall);
     connect(m_retryButton, &QPushButton::clicked, this, &InstallPage::startInstall);
@@ -118,6 +149,7 @@ InstallPage::InstallPage(WizardState &state, QWidget *parent)
     splitter->setStretchFactor(1, 1);
 
     auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_stepBusy);
     buttons->addWidget(m_progress, 1);
     buttons->addWidget(m_retryButton);
     buttons->addWidget(m_cancelButton);
@@ -125,6 +157,7 @@ InstallPage::InstallPage(WizardState &state, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summaryLabel);
     layout->addWidget(splitter, 1);
+    layout->addWidget(m_currentStep);
     layout->addLayout(buttons);
     layout->addWidget(m_statusLabel);
 
@@ -181,6 +214,10 @@ void InstallPage::startInstall()
     m_state.setVerified(std::nullopt);
     for (int i = 0; i < m_steps.size(); ++i)
         setStep(core::allInstallSteps().at(i), StepState::Pending);
+    m_current = -1;
+    m_fraction = 0;
+    m_pipLines = 0;
+    m_shown = 0;
     m_progress->setValue(0);
     m_log->clear();
 
@@ -238,6 +275,7 @@ void InstallPage::finishInstall(core::Result<core::InstallOutcome> result)
             if (m_steps.at(i) == StepState::Running)
                 setStep(core::allInstallSteps().at(i), StepState::Done);
         }
+        m_shown = progressScale;
         m_progress->setValue(progressScale);
     } else {
         m_error = result.error();
@@ -256,11 +294,50 @@ void InstallPage::finishInstall(core::Result<core::InstallOutcome> result)
 void InstallPage::onStepStarted(core::InstallStep step)
 {
     setStep(step, StepState::Running);
+    m_current = int(core::allInstallSteps().indexOf(step));
+    m_fraction = 0;
+    m_pipLines = 0;
+    updateProgress();
 }
 
 void InstallPage::onStepFinished(core::InstallStep step)
 {
     setStep(step, StepState::Done);
+    if (int(core::allInstallSteps().indexOf(step)) == m_current)
+        m_fraction = 1;
+    updateProgress();
+}
+
+void InstallPage::setFraction(double fraction)
+{
+    m_fraction = std::clamp(fraction, 0.0, 1.0);
+    updateProgress();
+}
+
+void InstallPage::updateProgress()
+{
+    // Steps before the running one count as done, whether they ran or were not needed.
+    const auto steps = core::allInstallSteps();
+    int total = 0;
+    double done = 0;
+    for (int i = 0; i < steps.size(); ++i) {
+        const int weight = stepWeight(steps.at(i));
+        total += weight;
+        if (i < m_current || (i < m_steps.size() && m_steps.at(i) == StepState::Done))
+            done += weight;
+        else if (i == m_current)
+            done += weight * m_fraction;
+    }
+    const int value = total > 0 ? int(done * progressScale / total) : 0;
+    // Within one install the bar only moves forward, even when a step's own count starts over.
+    m_shown = std::max(m_shown, std::min(value, progressScale));
+    m_progress->setValue(m_shown);
+    m_progress->setAccessibleDescription(tr("%1 % done").arg(m_shown * 100 / progressScale));
+    const bool running = m_running && m_current >= 0 && m_current < steps.size();
+    m_stepBusy->setVisible(running);
+    m_currentStep->setVisible(running);
+    if (running)
+        m_currentStep->setText(tr("Now: %1…").arg(stepText(steps.at(m_current))));
 }
 
 void InstallPage::setStep(core::InstallStep step, StepState state)
@@ -281,6 +358,10 @@ void InstallPage::setStep(core::InstallStep step, StepState state)
 
 void InstallPage::appendLog(const QString &line)
 {
+    if (m_running && m_current >= 0 && core::allInstallSteps().value(m_current) == core::InstallStep::Packages) {
+        ++m_pipLines;
+        setFraction(0.95 * m_pipLines / (m_pipLines + pipHalfwayLines));
+    }
     QScrollBar *bar = m_log->verticalScrollBar();
     const bool atEnd = bar->value() == bar->maximum();
     m_log->appendPlainText(line);
@@ -294,6 +375,10 @@ void InstallPage::updateStatus()
     m_cancelButton->setEnabled(m_running && !m_cancelled);
     m_cancelButton->setVisible(m_running || !m_error);
     m_retryButton->setVisible(!m_running && m_error && m_error->code != u"not_ready");
+    if (!m_running) {
+        m_stepBusy->hide();
+        m_currentStep->hide();
+    }
     QString text;
     if (m_running) {
         text = tr("Installing. This takes a few minutes; pip's output is shown on the right.");

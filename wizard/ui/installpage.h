@@ -60,6 +60,10 @@ private:
     void onStepFinished(core::InstallStep step);
     void setStep(core::InstallStep step, StepState state);
     void appendLog(const QString &line);
+    // Step-weighted: each step's share of the bar is its usual share of the time; within a step
+    // the installer's own progress, or pip's output lines, move it on. Never moves back.
+    void setFraction(double fraction);
+    void updateProgress();
     void updateStatus();
     void retranslate();
 
@@ -70,10 +74,16 @@ private:
     std::optional<core::Error> m_error;
     std::optional<core::InstallOutcome> m_outcome;
     QList<StepState> m_steps;
+    int m_current = -1;      // index of the running step
+    double m_fraction = 0;   // how far the running step is, 0..1
+    int m_pipLines = 0;      // pip's output lines in the running step
+    int m_shown = 0;         // the bar's value, never lowered during one install
 
     QLabel *m_summaryLabel;
     QListWidget *m_stepList;
     QProgressBar *m_progress;
+    QProgressBar *m_stepBusy; // moving while a step runs, whatever it reports
+    QLabel *m_currentStep;
     QPlainTextEdit *m_log;
     QLabel *m_statusLabel;
     QPushButton *m_cancelButton;
