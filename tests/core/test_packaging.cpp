@@ -108,9 +108,12 @@ private Q_SLOTS:
             QCOMPARE(ldd.exitCode, 0);
             QHash<QString, QString> found; // "libQt6Widgets.so.6" -> "/lib/x86_64-linux-gnu/libQt6Widgets.so.6"
             for (const QString &line : QString::fromUtf8(ldd.output).split(u'\n', Qt::SkipEmptyParts)) {
-                if (line.contains(QLatin1String(" => /")))
+                if (line.contains(QLatin1String(" => /"))) {
                     found.insert(line.section(QStringLiteral(" => "), 0, 0).trimmed(),
                                  line.section(QStringLiteral(" => "), 1).section(u' ', 0, 0));
+                } else if (const QString path = line.trimmed().section(u' ', 0, 0); path.startsWith(u'/')) {
+                    found.insert(QFileInfo(path).fileName(), path); // the loader: "\t/lib64/ld-linux-x86-64.so.2 (0x…)"
+                }
             }
             static const QRegularExpression needed(QStringLiteral("\\(NEEDED\\).*\\[(.+)\\]"));
             int checked = 0;
