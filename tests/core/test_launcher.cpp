@@ -15,6 +15,7 @@
 
 using namespace tfsetup;
 using core::GeneratedFile;
+using core::JupyterSettings;
 using core::LauncherContext;
 using core::LauncherSettings;
 using core::LauncherWriter;
@@ -188,8 +189,28 @@ void TestLauncher::windowsLaunchers()
     for (const auto &[name, v] : m_settings.variables)
         QVERIFY2(text.contains(*quoting::batchSet(name, v)), qPrintable(name));
     QVERIFY(text.contains(QStringLiteral("\"%TFSETUP_ENV%\\venv\\Scripts\\python.exe\" %*")));
-    QVERIFY(QString::fromUtf8(find(*files, QStringLiteral("start-jupyter.bat"))->contents)
-                .contains(QStringLiteral("python.exe\" \"-m\" \"jupyter\" \"lab\" %*")));
+    // start-jupyter runs the first front end whose module imports, in the data's order.
+    const QString jupyterBat = QString::fromUtf8(find(*files, QStringLiteral("start-jupyter.bat"))->contents);
+    QStringList checks;
+    for (const JupyterSettings::FrontEnd &f : m_settings.jupyter.frontEnds) {
+        const QString check = QStringLiteral("python.exe\" -c \"import %1\" >nul 2>&1").arg(f.module);
+        QVERIFY2(jupyterBat.contains(check), qPrintable(f.name));
+        checks.append(check);
+    }
+    QVERIFY(jupyterBat.indexOf(checks.first()) < jupyterBat.indexOf(checks.last()));
+    QVERIFY(jupyterBat.contains(QStringLiteral("python.exe\" \"-m\" \"jupyterlab\" %*")));
+    QVERIFY(jupyterBat.contains(QStringLiteral("exit /b 1")));
+    const QString jupyterPs = QString::fromUtf8(find(*files, QStringLiteral("start-jupyter.ps1"))->contents);
+    QVERIFY(jupyterPs.contains(QStringLiteral("$TfsetupFronts += ,@('jupyterlab', '-m', 'jupyterlab')")));
+    QVERIFY(jupyterPs.contains(QStringLiteral("@TfsetupArgs @args")));
+    QVERIFY(jupyterPs.indexOf(QStringLiteral("'jupyterlab', '-m'")) < jupyterPs.indexOf(QStringLiteral("'notebook', '-m'")));
+    // The environment's chosen front end is tried first.
+    LauncherContext notebook = context;
+    notebook.jupyterFrontEnd = QStringLiteral("notebook");
+    const auto chosen = LauncherWriter::launchers(m_settings, notebook);
+    QVERIFY(chosen);
+    const QString chosenBat = QString::fromUtf8(find(*chosen, QStringLiteral("start-jupyter.bat"))->contents);
+    QVERIFY(chosenBat.indexOf(QStringLiteral("\"import notebook\"")) < chosenBat.indexOf(QStringLiteral("\"import jupyterlab\"")));
     QVERIFY(QString::fromUtf8(find(*files, QStringLiteral("shell.bat"))->contents).contains(QStringLiteral("cmd /k")));
 
     const GeneratedFile *ps1 = find(*files, QStringLiteral("start-python.ps1"));
@@ -212,9 +233,11 @@ void TestLauncher::kernelSpecCarriesTheLauncherVariables()
         context.xlaDataDir = true;
         context.displayName = QStringLiteral("TF ") + value;
         context.inheritedSearchPath = {QStringLiteral("/keep/me")};
+        context.inheritedPath = {QStringLiteral("/usr/bin"), value + QStringLiteral("/venv/bin")};
         const QByteArray json = QJsonDocument(LauncherWriter::kernelSpec(m_settings, context)).toJson();
         const QJsonObject spec = QJsonDocument::fromJson(json).object();
         QCOMPARE(spec.value(QStringLiteral("argv")).toArray().at(0).toString(), LauncherWriter::venvPython(os, value));
+        QCOMPARE(spec.value(QStringLiteral("argv")).toArray().at(2).toString(), m_settings.jupyter.kernelModule);
         QCOMPARE(spec.value(QStringLiteral("display_name")).toString(), context.displayName);
         const QJsonObject env = spec.value(QStringLiteral("env")).toObject();
         for (const auto &[name, v] : m_settings.variables)
@@ -225,6 +248,8 @@ void TestLauncher::kernelSpecCarriesTheLauncherVariables()
         } else {
             QCOMPARE(env.value(QStringLiteral("LD_LIBRARY_PATH")).toString(), value + QStringLiteral("/cuda/lib:/keep/me"));
             QCOMPARE(env.value(QStringLiteral("XLA_FLAGS")).toString(), QStringLiteral("--xla_gpu_cuda_data_dir=") + value + QStringLiteral("/cuda"));
+            // The venv's programs first (once), then the PATH the install saw.
+            QCOMPARE(env.value(QStringLiteral("PATH")).toString(), value + QStringLiteral("/venv/bin:/usr/bin"));
         }
     }
 }
@@ -327,6 +352,44 @@ void TestLauncher::shLaunchersRunForReal()
     QCOMPARE(seen.value(QStringLiteral("TF_FORCE_GPU_ALLOW_GROWTH")).toString(), QStringLiteral("true"));
     QVERIFY(seen.value(QStringLiteral("XLA_FLAGS")).toString().startsWith(QStringLiteral("--xla_gpu_cuda_data_dir=")));
     QVERIFY(seen.value(QStringLiteral("XLA_FLAGS")).toString().endsWith(QStringLiteral("/cuda --xla_dump_to=/tmp/x")));
+
+    // start-jupyter runs the first front end that imports, with the extra arguments; stand-in
+    // modules on PYTHONPATH play the front ends.
+    const QString fronts = dir.filePath(QStringLiteral("fronts"));
+    for (const QString &module : {QStringLiteral("jupyterlab"), QStringLiteral("notebook")}) {
+        QVERIFY(QDir().mkpath(fronts + u'/' + module));
+        QFile init(fronts + u'/' + module + QStringLiteral("/__init__.py"));
+        QVERIFY(init.open(QIODevice::WriteOnly));
+        init.close();
+        QFile main(fronts + u'/' + module + QStringLiteral("/__main__.py"));
+        QVERIFY(main.open(QIODevice::WriteOnly));
+        main.write("import json, sys\nprint(json.dumps({'front': '" + module.toUtf8() + "', 'argv': sys.argv[1:]}))\n");
+        main.close();
+    }
+    QProcessEnvironment withFronts = environment;
+    withFronts.insert(QStringLiteral("PYTHONPATH"), fronts);
+    QProcess jupyter;
+    jupyter.setProcessEnvironment(withFronts);
+    jupyter.start(env + QStringLiteral("/start-jupyter"), {QStringLiteral("--no-browser"), QStringLiteral("a b")});
+    QVERIFY(jupyter.waitForFinished(30000));
+    QVERIFY2(jupyter.exitCode() == 0, jupyter.readAllStandardError().constData());
+    const QJsonObject ran = QJsonDocument::fromJson(jupyter.readAllStandardOutput()).object();
+    QCOMPARE(ran.value(QStringLiteral("front")).toString(), QStringLiteral("jupyterlab"));
+    QCOMPARE(ran.value(QStringLiteral("argv")).toArray(), (QJsonArray{QStringLiteral("--no-browser"), QStringLiteral("a b")}));
+    // With no front end importable: a message and a failure, not a Python traceback.
+    QProcess probe;
+    probe.start(python, {QStringLiteral("-c"), QStringLiteral("import importlib.util as u, sys; "
+                                                              "sys.exit(any(u.find_spec(m) for m in "
+                                                              "('jupyterlab', 'notebook', 'jupyter_server')))")});
+    QVERIFY(probe.waitForFinished(30000));
+    if (probe.exitCode() == 0) {
+        QProcess none;
+        none.setProcessEnvironment(environment);
+        none.start(env + QStringLiteral("/start-jupyter"), {});
+        QVERIFY(none.waitForFinished(30000));
+        QCOMPARE(none.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(none.readAllStandardError()).contains(QStringLiteral("JupyterLab")));
+    }
 
     QProcess shell;
     shell.setProcessEnvironment(environment);

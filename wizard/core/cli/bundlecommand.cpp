@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 
 #include "fetch/downloader.h"
+#include "install/launchers.h"
 #include "sources/bundle.h"
 #include "sources/resolver.h"
 #include "system/realsystem.h"
@@ -31,6 +32,10 @@ int runBundle(const QStringList &arguments)
     parser.addOption({QStringLiteral("pip-platform"),
                       Cli::tr("Download wheels for this platform tag (win_amd64, manylinux2014_x86_64, …). May be repeated."),
                       QStringLiteral("TAG")});
+    parser.addOption({QStringLiteral("jupyter"),
+                      Cli::tr("The Jupyter front end whose wheels join the kernel's: lab (default), notebook, server "
+                              "or none."),
+                      QStringLiteral("NAME")});
     if (const int code = parseOrExit(parser, arguments,
                                      Cli::tr("Write a folder with every file a plan needs, their checksums and a pip "
                                              "wheelhouse, for machines without internet (install --offline --from DIR). "
@@ -51,6 +56,16 @@ int runBundle(const QStringList &arguments)
         }
         printOut(Cli::tr("All %1 files of the bundle match their checksums.\n").arg(bundle->files().size()));
         return Success;
+    }
+    std::optional<QString> jupyter;
+    if (parser.isSet(QStringLiteral("jupyter"))) {
+        jupyter = parser.value(QStringLiteral("jupyter"));
+        if (*jupyter == u"none")
+            jupyter = QString();
+        else if (!JupyterSettings::builtIn().frontEnd(*jupyter)) {
+            printErr(Cli::tr("Unknown Jupyter front end %1: use lab, notebook, server or none.\n").arg(*jupyter));
+            return UsageError;
+        }
     }
     if (!parser.isSet(QStringLiteral("out"))) {
         printErr(Cli::tr("Give --out DIR (or --verify DIR).\n") + parser.helpText());
@@ -78,6 +93,7 @@ int runBundle(const QStringList &arguments)
     options.python = parser.value(QStringLiteral("pip-python"));
     options.pythonVersion = request.python;
     options.pipPlatforms = parser.values(QStringLiteral("pip-platform"));
+    options.jupyter = jupyter;
     options.caBundle = transfer.caBundle;
     const Result<Bundle> bundle = QCoro::waitFor(writer.write(*list, options));
     if (!bundle) {

@@ -352,6 +352,17 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
     if (spec.kernelDisplayName.isEmpty())
         run.spec.kernelDisplayName = tr("TensorFlow %1 (%2)").arg(spec.tensorflow, spec.name);
 
+    // A hash lock is all pip installs: without the kernel's packages the registered kernel could
+    // never start, so such an environment is refused before anything changes.
+    if (const QStringList missing = spec.missingFromLock(); !missing.isEmpty()) {
+        co_return Error{QStringLiteral("lock_lacks_jupyter"),
+                        tr("The hash-locked requirements file does not pin %1, which the environment's Jupyter "
+                           "kernel needs. Add %1 with its hashes to the lock file (or make the offline bundle "
+                           "again), then install again.")
+                            .arg(missing.join(QStringLiteral(", "))),
+                        spec.requirementsLock.left(3000)};
+    }
+
     // --- Prepare ---
     if (auto s = enter(run, InstallStep::Prepare); !s)
         co_return s.error();
@@ -791,6 +802,9 @@ Status Installer::writeLaunchers(Run &run)
     context.xlaDataDir = run.hasNvvm;
     context.displayName = run.spec.kernelDisplayName;
     context.kernelName = run.spec.kernelName;
+    context.jupyterFrontEnd = run.spec.jupyter;
+    if (m_system.os() != OsFamily::Windows)
+        context.inheritedPath = m_system.pathList(QStringLiteral("PATH"));
     // The kernelspec cannot filter at start-up, so the filtering happens now.
     const bool windows = m_system.os() == OsFamily::Windows;
     const QStringList patterns = windows ? run.launchers.windowsShadow : run.launchers.linuxShadow;

@@ -1,10 +1,12 @@
 #include "install/installspec.h"
 
+#include "install/launchers.h"
 #include "solver/plan.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 namespace tfsetup::core {
 
@@ -56,9 +58,52 @@ InstallArtifact InstallArtifact::fromJson(const QJsonObject &json)
     return a;
 }
 
+QStringList InstallSpec::jupyterRequirements() const
+{
+    const JupyterSettings &data = JupyterSettings::builtIn();
+    QStringList out = data.kernelRequirements;
+    if (const JupyterSettings::FrontEnd *f = data.frontEnd(jupyter))
+        out += f->requirements;
+    return out;
+}
+
 QStringList InstallSpec::effectiveRequirements() const
 {
-    return requirements;
+    if (requirements.isEmpty())
+        return requirements;
+    QStringList out = requirements;
+    QSet<QString> named;
+    for (const QString &r : requirements)
+        named.insert(requirementProject(r));
+    for (const QString &r : jupyterRequirements()) {
+        if (!named.contains(requirementProject(r))) {
+            named.insert(requirementProject(r));
+            out.append(r);
+        }
+    }
+    return out;
+}
+
+QStringList InstallSpec::missingFromLock() const
+{
+    if (requirementsLock.isEmpty())
+        return {};
+    // A requirements file: one requirement per logical line ("\" continues it), "#" comments,
+    // options such as --hash after the requirement.
+    QString text = requirementsLock;
+    text.replace(QStringLiteral("\\\r\n"), QStringLiteral(" ")).replace(QStringLiteral("\\\n"), QStringLiteral(" "));
+    QSet<QString> pinned;
+    for (const QString &line : text.split(u'\n')) {
+        const QString trimmed = line.section(u'#', 0, 0).trimmed();
+        if (!trimmed.isEmpty() && !trimmed.startsWith(u'-'))
+            pinned.insert(requirementProject(trimmed));
+    }
+    QStringList missing;
+    for (const QString &r : jupyterRequirements()) {
+        if (!pinned.contains(requirementProject(r)))
+            missing.append(requirementProject(r));
+    }
+    return missing;
 }
 
 int InstallSpec::cudnnMajor() const
@@ -81,6 +126,7 @@ InstallSpec InstallSpec::fromPlan(const Plan &plan)
     spec.cudnn = plan.cudnn;
     spec.driverMin = plan.driverMin;
     spec.requirements = QStringList{plan.requirement()} + plan.plugins;
+    spec.jupyter = JupyterSettings::builtIn().defaultFrontEnd;
     spec.name = defaultName(plan);
     return spec;
 }
@@ -112,6 +158,7 @@ QJsonObject InstallSpec::toJson() const
                             ? QString()
                             : QString::fromLatin1(QCryptographicHash::hash(requirementsLock.toUtf8(),
                                                                            QCryptographicHash::Sha256).toHex())},
+                       {QStringLiteral("jupyter"), jupyter},
                        {QStringLiteral("kernel_name"), kernelName},
                        {QStringLiteral("artifacts"), artifactList}};
 }

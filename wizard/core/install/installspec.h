@@ -57,6 +57,10 @@ struct InstallSpec {
     QString proxy;
     bool offline = false;         // pip may use the wheelhouse artifacts only
 
+    // Jupyter (launchers.json "jupyter"): the kernel's packages (ipykernel) go into every
+    // environment with Python; a front end's ("lab" | "notebook" | "server") only when chosen.
+    // Empty: no front end. fromPlan() chooses the data's default.
+    QString jupyter;
     QString kernelName;           // Jupyter kernel name; empty = the environment name
     QString kernelDisplayName;
     bool registerKernel = true;
@@ -65,8 +69,15 @@ struct InstallSpec {
     QList<InstallArtifact> artifacts;
 
     QString environmentPath() const { return SystemView::join(prefix, name); }
-    // The pip requirements actually installed.
+    // The pip requirements actually installed: `requirements`, then the kernel's and the chosen
+    // front end's packages that `requirements` does not name already. Empty without requirements
+    // (no Python).
     QStringList effectiveRequirements() const;
+    // The Jupyter packages (kernel, chosen front end) a hash lock must pin: the projects of
+    // those `requirementsLock` does not name. Empty without a lock.
+    QStringList missingFromLock() const;
+    // The Jupyter packages this spec needs, as requirement specifiers.
+    QStringList jupyterRequirements() const;
     // cuDNN major version of the cuDNN archive, 0 without one.
     int cudnnMajor() const;
 

@@ -1,5 +1,6 @@
 #include "install/labprofile.h"
 
+#include "install/launchers.h"
 #include "sources/bundle.h"
 
 #include <QDir>
@@ -72,6 +73,23 @@ Result<LabProfile> LabProfile::fromJson(const QJsonObject &json, const QString &
     p.nvidiaMirror = mirrors.value(QStringLiteral("nvidia")).toString();
     p.cacheFolder = json.value(QStringLiteral("cache")).toString();
     p.proxy = json.value(QStringLiteral("proxy")).toString();
+    const JupyterSettings &jupyter = JupyterSettings::builtIn();
+    const QJsonValue front = json.value(QStringLiteral("jupyter"));
+    if (front.isUndefined() || front.isNull() || front == QJsonValue(true)) {
+        p.jupyter = jupyter.defaultFrontEnd;
+    } else if (front.isString() && jupyter.frontEnd(front.toString())) {
+        p.jupyter = front.toString();
+    } else if (front != QJsonValue(false)) {
+        QStringList names;
+        for (const JupyterSettings::FrontEnd &f : jupyter.frontEnds)
+            names.append(u'"' + f.name + u'"');
+        return Error{QStringLiteral("profile_jupyter_unknown"),
+                     tr("The lab profile %1 asks for the Jupyter front end %2; use one of %3, true or false.")
+                         .arg(path, QString::fromUtf8(QJsonDocument(QJsonArray{front}).toJson(QJsonDocument::Compact))
+                                        .mid(1).chopped(1),
+                              names.join(QStringLiteral(", "))),
+                     {}};
+    }
     const QJsonObject kernel = json.value(QStringLiteral("kernel")).toObject();
     p.kernelName = kernel.value(QStringLiteral("name")).toString();
     p.kernelDisplayName = kernel.value(QStringLiteral("displayName")).toString();
@@ -119,6 +137,7 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
     spec.indexUrls = indexUrls;
     spec.trustedHosts = trustedHosts;
     spec.proxy = proxy;
+    spec.jupyter = jupyter;
     spec.kernelName = kernelName;
     spec.kernelDisplayName = kernelDisplayName;
     spec.registerKernel = registerKernel;

@@ -35,6 +35,10 @@ public:
     QString nvidiaMirror;    // the lab's copy of NVIDIA's download tree (URL or folder); empty = NVIDIA
     QString cacheFolder;     // shared download cache (may hold ${VAR}); empty = the user's cache
     QString proxy;
+    // The Jupyter front end beside the kernel (launchers.json "jupyter"): "lab", "notebook",
+    // "server"; empty: none. JSON "jupyter": a front end's name, true (the default, JupyterLab)
+    // or false; missing: the default.
+    QString jupyter;
     QString kernelName;
     QString kernelDisplayName;
     QString requirementsLockFile; // relative to the profile

@@ -62,7 +62,129 @@ bool isAscii(const QString &text)
     return true;
 }
 
+bool isModuleName(const QString &module)
+{
+    static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$"));
+    return name.match(module).hasMatch();
+}
+
+QStringList stringList(const QJsonValue &value)
+{
+    QStringList out;
+    for (const QJsonValue &v : value.toArray())
+        out.append(v.toString());
+    return out;
+}
+
+Result<JupyterSettings> parseJupyter(const QJsonObject &jupyter)
+{
+    JupyterSettings j;
+    const QJsonObject kernel = jupyter.value(QStringLiteral("kernel")).toObject();
+    j.kernelRequirements = stringList(kernel.value(QStringLiteral("requirements")));
+    j.kernelModule = kernel.value(QStringLiteral("module")).toString();
+    if (j.kernelRequirements.isEmpty() || !isModuleName(j.kernelModule)
+        || kernel.value(QStringLiteral("source")).toString().isEmpty())
+        return settingsError(QStringLiteral("jupyter.kernel"));
+    for (const QJsonValue &value : jupyter.value(QStringLiteral("frontEnds")).toArray()) {
+        const QJsonObject o = value.toObject();
+        JupyterSettings::FrontEnd f;
+        f.name = o.value(QStringLiteral("name")).toString();
+        f.title = o.value(QStringLiteral("title")).toString();
+        f.requirements = stringList(o.value(QStringLiteral("requirements")));
+        f.module = o.value(QStringLiteral("module")).toString();
+        f.arguments = stringList(o.value(QStringLiteral("arguments")));
+        // The module goes into an import line of each shell's script; only plain names pass.
+        if (f.name.isEmpty() || f.requirements.isEmpty() || !isModuleName(f.module) || f.arguments.isEmpty()
+            || o.value(QStringLiteral("source")).toString().isEmpty())
+            return settingsError(QStringLiteral("jupyter front end %1").arg(f.name));
+        j.frontEnds.append(f);
+    }
+    j.defaultFrontEnd = jupyter.value(QStringLiteral("default")).toString();
+    if (j.frontEnds.isEmpty() || !j.frontEnd(j.defaultFrontEnd))
+        return settingsError(QStringLiteral("jupyter front ends"));
+    return j;
+}
+
+// Text that cmd's echo prints as is: ^ & | < > escaped with ^, % doubled (delayed expansion is off).
+QString batchEcho(const QString &text)
+{
+    QString out;
+    for (const QChar c : text) {
+        if (c == u'^' || c == u'&' || c == u'|' || c == u'<' || c == u'>')
+            out += u'^';
+        if (c == u'%')
+            out += u'%';
+        out += c;
+    }
+    return QStringLiteral("echo ") + out + QStringLiteral(" 1>&2");
+}
+
+QString noFrontEndMessage(const JupyterSettings &jupyter)
+{
+    QStringList titles;
+    for (const JupyterSettings::FrontEnd &f : jupyter.frontEnds)
+        titles.append(f.title);
+    return QCoreApplication::translate("LauncherWriter",
+                                       "This environment has no Jupyter server (%1). Run tfsetup again with "
+                                       "Jupyter chosen, or install JupyterLab into the environment.")
+        .arg(titles.join(QStringLiteral(", ")));
+}
+
 } // namespace
+
+const JupyterSettings::FrontEnd *JupyterSettings::frontEnd(const QString &name) const
+{
+    for (const FrontEnd &f : frontEnds) {
+        if (f.name == name)
+            return &f;
+    }
+    return nullptr;
+}
+
+QList<JupyterSettings::FrontEnd> JupyterSettings::preferring(const QString &first) const
+{
+    QList<FrontEnd> out;
+    if (const FrontEnd *f = frontEnd(first))
+        out.append(*f);
+    for (const FrontEnd &f : frontEnds) {
+        if (f.name != first)
+            out.append(f);
+    }
+    return out;
+}
+
+Result<JupyterSettings> JupyterSettings::load(const QString &folder)
+{
+    QFile f(folder + QStringLiteral("/launchers.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return settingsError(f.fileName());
+    return parseJupyter(QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("jupyter")).toObject());
+}
+
+const JupyterSettings &JupyterSettings::builtIn()
+{
+    // Immutable data compiled into the program; reading it once is as pure as reading it each time.
+    static const JupyterSettings settings = [] {
+        auto loaded = load();
+        return loaded ? *loaded : JupyterSettings{};
+    }();
+    return settings;
+}
+
+QString normalizedProjectName(const QString &name)
+{
+    static const QRegularExpression separators(QStringLiteral("[-_.]+"));
+    return QString(name).replace(separators, QStringLiteral("-")).toLower();
+}
+
+QString requirementProject(const QString &requirement)
+{
+    // PEP 508: the name is the leading run of letters, digits, "-", "_", "."; extras, versions,
+    // markers and URLs follow it.
+    static const QRegularExpression name(QStringLiteral("^\\s*([A-Za-z0-9][A-Za-z0-9._-]*)"));
+    const QRegularExpressionMatch m = name.match(requirement);
+    return m.hasMatch() ? normalizedProjectName(m.captured(1)) : QString();
+}
 
 Result<LauncherSettings> LauncherSettings::load(const QString &folder)
 {
@@ -101,12 +223,16 @@ Result<LauncherSettings> LauncherSettings::load(const QString &folder)
         l.run = o.value(QStringLiteral("run")).toString();
         for (const QJsonValue &a : o.value(QStringLiteral("arguments")).toArray())
             l.arguments.append(a.toString());
-        if (l.name.isEmpty() || (l.run != u"python" && l.run != u"shell"))
+        if (l.name.isEmpty() || (l.run != u"python" && l.run != u"shell" && l.run != u"jupyter"))
             return settingsError(QStringLiteral("launcher %1").arg(l.name));
         s.launchers.append(l);
     }
     if (s.launchers.isEmpty())
         return settingsError(QStringLiteral("no launchers"));
+    auto jupyter = parseJupyter(root.value(QStringLiteral("jupyter")).toObject());
+    if (!jupyter)
+        return jupyter.error();
+    s.jupyter = *jupyter;
     return s;
 }
 
@@ -201,6 +327,49 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
             if (l.run == u"shell") {
                 batRun = QStringLiteral("cmd /k");
                 psRun = QStringLiteral("& powershell.exe -NoExit -NoLogo");
+            } else if (l.run == u"jupyter") {
+                // The first front end whose module imports runs; none: say so and fail.
+                const QString python = QStringLiteral("\"%TFSETUP_ENV%\\venv\\Scripts\\python.exe\"");
+                const QList<JupyterSettings::FrontEnd> fronts = settings.jupyter.preferring(context.jupyterFrontEnd);
+                QStringList checks;
+                QStringList runs;
+                QStringList psFronts;
+                for (int i = 0; i < fronts.size(); ++i) {
+                    const JupyterSettings::FrontEnd &f = fronts.at(i);
+                    checks.append(python + QStringLiteral(" -c \"import %1\" >nul 2>&1").arg(f.module));
+                    checks.append(QStringLiteral("if not errorlevel 1 goto tfsetup_front_%1").arg(i + 1));
+                    QStringList batArgs;
+                    QStringList psArgs{quoting::powershell(f.module)};
+                    for (const QString &a : f.arguments + l.arguments) {
+                        batArgs.append(u'"' + a + u'"');
+                        psArgs.append(quoting::powershell(a));
+                    }
+                    runs.append(QStringLiteral(":tfsetup_front_%1").arg(i + 1));
+                    runs.append(python + u' ' + batArgs.join(u' ') + QStringLiteral(" %*"));
+                    if (i + 1 < fronts.size())
+                        runs.append(QStringLiteral("exit /b %ERRORLEVEL%"));
+                    psFronts.append(QStringLiteral("    $TfsetupFronts += ,@(%1)").arg(psArgs.join(QStringLiteral(", "))));
+                }
+                const QString message = noFrontEndMessage(settings.jupyter);
+                batRun = (checks + QStringList{batchEcho(message), QStringLiteral("exit /b 1")} + runs).join(u'\n');
+                psRun = QStringLiteral("$TfsetupFronts = @()\n") + psFronts.join(u'\n')
+                        + QStringLiteral("\n"
+                                         "    $TfsetupRan = $false\n"
+                                         "    foreach ($TfsetupFront in $TfsetupFronts) {\n"
+                                         "        & \"$TfsetupEnv\\venv\\Scripts\\python.exe\" -c ('import ' + $TfsetupFront[0]) 2>$null | Out-Null\n"
+                                         "        if ($LASTEXITCODE -eq 0) {\n"
+                                         "            $TfsetupArgs = $TfsetupFront[1..($TfsetupFront.Count - 1)]\n"
+                                         "            & \"$TfsetupEnv\\venv\\Scripts\\python.exe\" @TfsetupArgs @args\n"
+                                         "            $TfsetupRan = $true\n"
+                                         "            break\n"
+                                         "        }\n"
+                                         "    }\n"
+                                         "    if (-not $TfsetupRan) {\n"
+                                         "        [Console]::Error.WriteLine(")
+                        + quoting::powershell(message)
+                        + QStringLiteral(")\n"
+                                         "        $global:LASTEXITCODE = 1\n"
+                                         "    }");
             } else {
                 QStringList batArgs;
                 QStringList psArgs;
@@ -251,6 +420,21 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
         QString run;
         if (l.run == u"shell") {
             run = QStringLiteral("exec \"${SHELL:-/bin/sh}\" \"$@\"");
+        } else if (l.run == u"jupyter") {
+            // The first front end whose module imports runs; none: say so and fail.
+            QStringList lines;
+            for (const JupyterSettings::FrontEnd &f : settings.jupyter.preferring(context.jupyterFrontEnd)) {
+                QStringList args;
+                for (const QString &a : f.arguments + l.arguments)
+                    args.append(quoting::shell(a));
+                lines.append(QStringLiteral("if \"$TFSETUP_ENV/venv/bin/python\" -c %1 >/dev/null 2>&1; then\n"
+                                            "    exec \"$TFSETUP_ENV/venv/bin/python\" %2 \"$@\"\n"
+                                            "fi")
+                                 .arg(quoting::shell(QStringLiteral("import ") + f.module), args.join(u' ')));
+            }
+            lines.append(QStringLiteral("printf '%s\\n' ") + quoting::shell(noFrontEndMessage(settings.jupyter))
+                         + QStringLiteral(" >&2\nexit 1"));
+            run = lines.join(u'\n');
         } else {
             QStringList args;
             for (const QString &a : l.arguments)
@@ -289,6 +473,13 @@ QList<std::pair<QString, QString>> LauncherWriter::kernelEnvironment(const Launc
             libs.append(SystemView::join(root, p));
         libs += context.inheritedSearchPath;
         env.append({QStringLiteral("LD_LIBRARY_PATH"), libs.join(u':')});
+        const QString bin = SystemView::join(root, QStringLiteral("venv/bin"));
+        QStringList path{bin};
+        for (const QString &entry : context.inheritedPath) {
+            if (entry != bin)
+                path.append(entry);
+        }
+        env.append({QStringLiteral("PATH"), path.join(u':')});
         env.append({QStringLiteral("VIRTUAL_ENV"), SystemView::join(root, QStringLiteral("venv"))});
         if (context.xlaDataDir) {
             env.append({QStringLiteral("XLA_FLAGS"),
@@ -306,7 +497,7 @@ QJsonObject LauncherWriter::kernelSpec(const LauncherSettings &settings, const L
         env.insert(name, value);
     return QJsonObject{
         {QStringLiteral("argv"), QJsonArray{venvPython(context.os, context.environmentPath), QStringLiteral("-m"),
-                                            QStringLiteral("ipykernel_launcher"), QStringLiteral("-f"),
+                                            settings.jupyter.kernelModule, QStringLiteral("-f"),
                                             QStringLiteral("{connection_file}")}},
         {QStringLiteral("display_name"), context.displayName},
         {QStringLiteral("language"), QStringLiteral("python")},

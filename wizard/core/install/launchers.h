@@ -14,14 +14,44 @@
 
 namespace tfsetup::core {
 
+// What Jupyter needs in an environment: launchers.json's "jupyter" section. Package names are
+// pip requirement specifiers; modules are what `python -m` runs and what an import looks for.
+struct JupyterSettings {
+    struct FrontEnd {
+        QString name;             // "lab" | "notebook" | "server"
+        QString title;            // "JupyterLab"
+        QStringList requirements; // "jupyterlab"
+        QString module;           // "jupyterlab": start-jupyter runs this front end when it imports
+        QStringList arguments;    // after the interpreter: "-m", "jupyterlab"
+    };
+    QStringList kernelRequirements; // "ipykernel": in every environment with Python
+    QString kernelModule;           // "ipykernel_launcher", run by the kernelspec
+    QList<FrontEnd> frontEnds;      // in the order start-jupyter tries them
+    QString defaultFrontEnd;        // "lab"
+
+    const FrontEnd *frontEnd(const QString &name) const;
+    // Front ends with `first` (when known) moved to the front.
+    QList<FrontEnd> preferring(const QString &first) const;
+
+    static Result<JupyterSettings> load(const QString &folder = QStringLiteral(":/resources/templates"));
+    // The built-in data, read once; empty lists if it is damaged (LauncherSettings::load reports that).
+    static const JupyterSettings &builtIn();
+};
+
+// PEP 503 normalized project name: lower case, runs of "-", "_", "." as one "-".
+QString normalizedProjectName(const QString &name);
+// The project a requirement specifier names ("ipykernel>=6" → "ipykernel"), normalized.
+QString requirementProject(const QString &requirement);
+
 // What every launcher sets, what counts as shadowing, and which launchers exist: data from
 // resources/templates/launchers.json plus the launcher.{sh,bat,ps1}.in templates.
 struct LauncherSettings {
     struct Launcher {
         QString name;          // "start-python"
-        QString run;           // "python" | "shell"
-        QStringList arguments; // after the interpreter: "-m", "jupyter", "lab"
+        QString run;           // "python" | "shell" | "jupyter" (the first front end that imports)
+        QStringList arguments; // after the interpreter, for "python": "-m", "idlelib"
     };
+    JupyterSettings jupyter;
     QList<std::pair<QString, QString>> variables; // name, value, in file order
     QStringList windowsShadow; // patterns relative to a PATH entry
     QStringList linuxShadow;   // patterns relative to an LD_LIBRARY_PATH entry
@@ -45,6 +75,12 @@ struct LauncherContext {
     // (Windows PATH, Linux LD_LIBRARY_PATH) and pip's nvidia/*/lib folders, relative to the environment.
     QStringList inheritedSearchPath;
     QStringList pipLibraryFolders;
+    // Linux, for the kernelspec: the inherited PATH at install time; the venv's bin goes first,
+    // so a notebook's `!pip` and subprocesses find the environment's own programs.
+    QStringList inheritedPath;
+    // The Jupyter front end chosen for the environment: start-jupyter tries it first. Empty: the
+    // data's order.
+    QString jupyterFrontEnd;
 };
 
 struct GeneratedFile {

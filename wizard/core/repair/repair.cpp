@@ -772,6 +772,9 @@ Status Repairer::stageGenerated(Run &run)
             desktop = true;
     }
     context.kernelName = run.record.spec.value(QStringLiteral("kernel_name")).toString(run.record.name);
+    context.jupyterFrontEnd = run.record.spec.value(QStringLiteral("jupyter")).toString();
+    if (!run.windows)
+        context.inheritedPath = m_system.pathList(QStringLiteral("PATH"));
     // The display name is not in the record: take it from a kernel.json that is still intact.
     QStringList kernelFiles{run.hostEnv + QStringLiteral("/kernel/kernel.json")};
     if (!run.record.kernelFolder.isEmpty())

@@ -263,6 +263,8 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
         spec.name = options.name.trimmed();
     spec.prefix = options.prefix;
     spec.proxy = options.proxy.trimmed();
+    if (!options.jupyter)
+        spec.jupyter.clear();
     if (hardware.driver)
         spec.driver = hardware.driver->version;
     spec.pythonInterpreter = pythonFor(plan, hardware);

@@ -45,6 +45,9 @@ struct SetupOptions {
     // Another sources catalog (sources.json) instead of the built-in one: drills and tests whose
     // fixture manifests stand in for NVIDIA's pinned ones. Empty: the built-in catalog.
     QString sourcesCatalog;
+    // Install a Jupyter front end (JupyterLab, launchers.json's default) beside the kernel, which
+    // every environment gets.
+    bool jupyter = true;
 
     // ~/tfsetup-envs (%USERPROFILE%\tfsetup-envs) in the view's spelling.
     static QString defaultPrefix(const SystemView &system);

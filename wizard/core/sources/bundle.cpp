@@ -2,6 +2,7 @@
 
 #include "fetch/checksum.h"
 #include "fetch/downloadcache.h"
+#include "install/launchers.h"
 #include "sources/firstuse.h"
 #include "sources/redistmanifest.h"
 
@@ -354,6 +355,12 @@ QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheelhouse(Artifact ar
     if (!options.caBundle.isEmpty())
         args << QStringLiteral("--cert") << options.caBundle;
     args << artifact.requirement;
+    // An environment installed from the bundle must be able to start its Jupyter kernel: the
+    // lock written below is all pip may install from it.
+    const JupyterSettings &jupyter = JupyterSettings::builtIn();
+    args << jupyter.kernelRequirements;
+    if (const JupyterSettings::FrontEnd *f = jupyter.frontEnd(options.jupyter.value_or(jupyter.defaultFrontEnd)))
+        args << f->requirements;
     const ProcessResult run = co_await m_system.run(options.python, args, options.pipTimeout);
     if (!run.succeeded()) {
         co_return Error{QStringLiteral("pip_download_failed"),

@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <atomic>
+#include <optional>
 #include <chrono>
 
 namespace tfsetup::core {
@@ -74,6 +75,10 @@ struct BundleOptions {
     QString pythonVersion;                      // target "3.10": pip downloads for it, not the running one
     QStringList pipPlatforms;                   // target wheel platforms; empty: the running machine's
     QString caBundle;                           // extra CA for an https index (lab proxies)
+    // The Jupyter packages downloaded beside the plan's requirement (launchers.json "jupyter"):
+    // the kernel's always, and this front end's ("lab", "notebook", "server"); nullopt: the
+    // data's default front end; empty: the kernel's only.
+    std::optional<QString> jupyter;
     std::chrono::milliseconds pipTimeout{std::chrono::minutes(30)};
     std::chrono::milliseconds stallTimeout{std::chrono::seconds(60)};
 };
