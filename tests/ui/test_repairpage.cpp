@@ -15,6 +15,8 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -63,6 +65,9 @@ private Q_SLOTS:
     void findsCheckesAndFixes();
     void cleanEnvironmentGoesStraightOn();
     void pickedFolderIsSearched();
+    void pastedLogWithoutEnvironment_isReadOnThePage();
+    void foreignEnvironment_isExaminedNotRepaired_data();
+    void foreignEnvironment_isExaminedNotRepaired();
 
 private:
     void install(const QString &name, const QString &into = prefix)
@@ -179,6 +184,100 @@ void TestRepairPage::pickedFolderIsSearched()
     QTest::mouseClick(child<QPushButton>(m_page, u"repairBrowseButton"_s), Qt::LeftButton);
     QCOMPARE(child<QListWidget>(m_page, u"repairEnvironmentList"_s)->count(), 2);
     QCOMPARE(m_page->selectedEnvironment(), u"/data/envs/tf-elsewhere"_s);
+}
+
+void TestRepairPage::pastedLogWithoutEnvironment_isReadOnThePage()
+{
+    auto *list = child<QListWidget>(m_page, u"repairEnvironmentList"_s);
+    list->setCurrentRow(-1);
+    QVERIFY(m_page->selectedEnvironment().isEmpty());
+    QStringList asked;
+    m_page->setDoctorFunction([&asked](QString environment, QString log) {
+        asked = {environment, log};
+        return cannedDoctor(std::move(environment), std::move(log));
+    });
+    child<QCheckBox>(m_page, u"repairBrokenCheck"_s)->setChecked(true);
+    child<QPlainTextEdit>(m_page, u"repairLogEdit"_s)
+        ->setPlainText(u"Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open"_s);
+    QSignalSpy checked(m_page, &ui::RepairPage::checked);
+    QTest::mouseClick(child<QPushButton>(m_page, u"repairCheckButton"_s), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 20000);
+    QCOMPARE(checked.first().first().toBool(), true);
+    QCOMPARE(asked.value(0), QString());
+    QVERIFY(asked.value(1).contains(u"libcudnn.so.8"_s));
+
+    // The findings are on the page, with their evidence, in words without "doctor".
+    auto *tree = child<QTreeWidget>(m_page, u"repairProblemTree"_s);
+    QCOMPARE(tree->topLevelItemCount(), 1);
+    QTreeWidgetItem *group = tree->topLevelItem(0);
+    QVERIFY2(!group->text(0).contains(u"doctor"_s, Qt::CaseInsensitive), qPrintable(group->text(0)));
+    QCOMPARE(group->child(0)->text(0), u"Jupyter does not list the environment's kernel"_s);
+    QCOMPARE(group->child(0)->text(1), u"Register the kernel again"_s);
+    QVERIFY(group->child(0)->child(1)->text(1).contains(u"libcudnn.so.8"_s));
+    const QString status = child<QLabel>(m_page, u"repairStatusLabel"_s)->text();
+    QVERIFY2(status.contains(u"error you pasted"_s), qPrintable(status));
+    QVERIFY(!child<QPushButton>(m_page, u"repairFixButton"_s)->isEnabled());
+    QVERIFY(!m_page->isComplete());
+
+    // Without an environment and without an error there is nothing to read.
+    child<QPlainTextEdit>(m_page, u"repairLogEdit"_s)->clear();
+    QTest::mouseClick(child<QPushButton>(m_page, u"repairCheckButton"_s), Qt::LeftButton);
+    QCOMPARE(checked.count(), 1);
+}
+
+void TestRepairPage::foreignEnvironment_isExaminedNotRepaired_data()
+{
+    QTest::addColumn<QString>("marker"); // what makes the folder a Python environment
+    QTest::newRow("conda") << u"conda-meta/history"_s;
+    QTest::newRow("venv") << u"pyvenv.cfg"_s;
+}
+
+void TestRepairPage::foreignEnvironment_isExaminedNotRepaired()
+{
+    QFETCH(QString, marker);
+    const QString folder = u"/home/student/miniconda3/envs/tf"_s;
+    const QString file = m_system->hostPath(folder + u'/' + marker);
+    QVERIFY(QDir().mkpath(QFileInfo(file).path()));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("home = /usr/bin\n");
+    f.close();
+    QStringList asked;
+    m_page->setDoctorFunction([&asked](QString environment, QString log) {
+        asked = {environment, log};
+        return cannedDoctor(std::move(environment), std::move(log));
+    });
+    m_page->setFolderPicker([folder] { return folder; });
+    QTest::mouseClick(child<QPushButton>(m_page, u"repairBrowseButton"_s), Qt::LeftButton);
+    auto *list = child<QListWidget>(m_page, u"repairEnvironmentList"_s);
+    QCOMPARE(list->count(), 2);
+    QCOMPARE(m_page->selectedEnvironment(), folder);
+    QVERIFY(m_page->selectedIsForeign());
+    QVERIFY2(list->currentItem()->text().contains(u"not made by tfsetup"_s), qPrintable(list->currentItem()->text()));
+
+    QSignalSpy checked(m_page, &ui::RepairPage::checked);
+    QTest::mouseClick(child<QPushButton>(m_page, u"repairCheckButton"_s), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 20000);
+    QCOMPARE(asked.value(0), folder);
+    auto *tree = child<QTreeWidget>(m_page, u"repairProblemTree"_s);
+    QCOMPARE(tree->topLevelItemCount(), 1);
+    QCOMPARE(tree->topLevelItem(0)->child(0)->text(0), u"Jupyter does not list the environment's kernel"_s);
+    // The page says why it will not repair it; nothing offers to.
+    const QString status = child<QLabel>(m_page, u"repairStatusLabel"_s)->text();
+    QVERIFY2(status.contains(u"only examines it"_s), qPrintable(status));
+    QVERIFY2(status.contains(u"environment.json"_s), qPrintable(status));
+    QVERIFY(!child<QPushButton>(m_page, u"repairFixButton"_s)->isEnabled());
+    QVERIFY(!m_page->isComplete());
+    QVERIFY(!m_page->report());
+
+    // Back on tfsetup's own environment, Check checks its files again.
+    list->setCurrentRow(0);
+    QVERIFY(!m_page->selectedIsForeign());
+    QSignalSpy checkedAgain(m_page, &ui::RepairPage::checked);
+    QTest::mouseClick(child<QPushButton>(m_page, u"repairCheckButton"_s), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(checkedAgain.count(), 1, 20000);
+    QVERIFY(m_page->report());
+    QVERIFY(m_page->isComplete());
 }
 
 QTEST_MAIN(TestRepairPage)

@@ -137,6 +137,7 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     connect(m_brokenCheck, &QCheckBox::toggled, m_logEdit, &QWidget::setEnabled);
     connect(m_environmentList, &QListWidget::currentRowChanged, this, [this] {
         m_report.reset();
+        m_diagnosed = false;
         m_fixed = false;
         m_fixButton->setEnabled(false);
         m_problemTree->clear();
@@ -161,8 +162,8 @@ void RepairPage::retranslate()
 {
     setTitle(tr("Repair an environment"));
     setSubTitle(tr("tfsetup checks every file it installed and puts back what is missing, damaged or moved."));
-    m_intro->setText(tr("Choose the environment that stopped working. Environments in the usual folders are "
-                        "listed; add another folder if yours is elsewhere."));
+    m_intro->setText(tr("Choose the environment that stopped working, or add its folder (a conda or venv one is "
+                        "examined but not repaired). With none chosen, Check reads the error you paste."));
     m_browseButton->setText(tr("Add a folder…"));
     m_brokenCheck->setText(tr("My TensorFlow is broken: here is the error it printed"));
     m_logEdit->setPlaceholderText(tr("Paste the error or the whole output of the failing program here."));
@@ -239,10 +240,22 @@ void RepairPage::refreshEnvironments()
         if (environment == previous)
             m_environmentList->setCurrentItem(item);
     }
+    for (const QString &folder : std::as_const(m_foreignFolders)) {
+        if (found.contains(folder))
+            continue;
+        auto *item = new QListWidgetItem(tr("%1 — not made by tfsetup: examined, not repaired")
+                                             .arg(QDir::toNativeSeparators(folder)),
+                                         m_environmentList);
+        item->setData(Qt::UserRole, folder);
+        item->setData(Qt::UserRole + 1, true);
+        if (folder == previous)
+            m_environmentList->setCurrentItem(item);
+    }
     if (!m_environmentList->currentItem() && m_environmentList->count() > 0)
         m_environmentList->setCurrentRow(0);
-    if (found.isEmpty())
-        m_statusLabel->setText(tr("No environment made by tfsetup was found. Add the folder that holds yours."));
+    if (m_environmentList->count() == 0)
+        m_statusLabel->setText(tr("No environment made by tfsetup was found. Add the folder that holds yours, or "
+                                  "paste the error below and press Check."));
     Q_EMIT completeChanged();
 }
 
@@ -251,7 +264,14 @@ void RepairPage::addFolder()
     const QString folder = m_pickFolder ? m_pickFolder() : QString();
     if (folder.isEmpty())
         return;
-    m_userFolders.append(QDir::fromNativeSeparators(folder));
+    const QString picked = QDir::fromNativeSeparators(folder);
+    m_userFolders.append(picked);
+    // A conda or venv environment of the student's own: the doctor can still look at it.
+    const core::SystemView &system = m_state.system();
+    const bool python = system.isFile(core::SystemView::join(picked, QStringLiteral("pyvenv.cfg")))
+                        || system.isDir(core::SystemView::join(picked, QStringLiteral("conda-meta")));
+    if (python && core::Repairer::discover(m_state.system(), {picked}).isEmpty() && !m_foreignFolders.contains(picked))
+        m_foreignFolders.append(picked);
     refreshEnvironments();
     // The folder just added is what the student means.
     for (int row = 0; row < m_environmentList->count(); ++row) {
@@ -266,6 +286,12 @@ QString RepairPage::selectedEnvironment() const
 {
     const QListWidgetItem *item = m_environmentList->currentItem();
     return item ? item->data(Qt::UserRole).toString() : QString();
+}
+
+bool RepairPage::selectedIsForeign() const
+{
+    const QListWidgetItem *item = m_environmentList->currentItem();
+    return item && item->data(Qt::UserRole + 1).toBool();
 }
 
 core::RepairOptions RepairPage::repairOptions(bool dryRun) const
@@ -294,13 +320,24 @@ void RepairPage::setBusy(bool busy)
 
 void RepairPage::startCheck()
 {
-    if (m_busy || selectedEnvironment().isEmpty())
+    const QString log = m_brokenCheck->isChecked() ? m_logEdit->toPlainText() : QString();
+    const bool doctorOnly = selectedEnvironment().isEmpty() || selectedIsForeign();
+    if (m_busy || (selectedEnvironment().isEmpty() && log.trimmed().isEmpty()))
         return;
     m_findings.clear();
     m_report.reset();
     m_fixed = false;
+    m_diagnosed = false;
     m_problemTree->clear();
     m_logView->clear();
+    if (doctorOnly) {
+        m_statusLabel->setText(selectedEnvironment().isEmpty() ? tr("Reading the error you pasted…")
+                                                               : tr("Examining the environment…"));
+        m_progress->setRange(0, 0);
+        setBusy(true);
+        runDiagnosis(this, m_doctor, selectedEnvironment(), log, ++m_generation);
+        return;
+    }
     m_statusLabel->setText(tr("Checking every file of the environment…"));
     m_progress->setRange(0, 0);
     setBusy(true);
@@ -374,8 +411,71 @@ void RepairPage::finishRepair(quint64 generation, QList<core::DoctorFinding> fin
         Q_EMIT checked(!m_report->before.isEmpty() || !m_findings.isEmpty());
 }
 
+QCoro::Task<> RepairPage::runDiagnosis(QPointer<RepairPage> page, DoctorFunction doctor, QString environment,
+                                        QString log, quint64 generation)
+{
+    QList<core::DoctorFinding> findings;
+    if (doctor)
+        findings = co_await doctor(std::move(environment), std::move(log));
+    if (!page)
+        co_return;
+    page->finishDiagnosis(generation, std::move(findings));
+}
+
+void RepairPage::finishDiagnosis(quint64 generation, QList<core::DoctorFinding> findings)
+{
+    if (generation != m_generation)
+        return;
+    m_findings = std::move(findings);
+    m_diagnosed = true;
+    setBusy(false);
+    showReport();
+    Q_EMIT checked(!m_findings.isEmpty());
+}
+
+void RepairPage::showFindings(const core::RepairReport *report)
+{
+    if (m_findings.isEmpty())
+        return;
+    auto *group = new QTreeWidgetItem(m_problemTree, {tr("What the diagnosis found"), QString::number(m_findings.size())});
+    for (const core::DoctorFinding &finding : std::as_const(m_findings)) {
+        auto *item = new QTreeWidgetItem(group, {finding.summary.translated, finding.fix.translated});
+        if (report) {
+            for (const core::RepairFindingOutcome &outcome : report->findings) {
+                if (outcome.id == finding.id && outcome.handled)
+                    item->setText(1, outcome.note);
+            }
+        }
+        for (const QString &evidence : finding.evidence)
+            new QTreeWidgetItem(item, {tr("Evidence"), evidence});
+        item->setExpanded(true);
+    }
+    group->setExpanded(true);
+}
+
 void RepairPage::showReport()
 {
+    if (m_diagnosed && !m_report) {
+        // The doctor alone: nothing here is tfsetup's to repair.
+        m_problemTree->clear();
+        showFindings(nullptr);
+        QString status;
+        if (selectedIsForeign()) {
+            status = tr("tfsetup did not make this environment, so it only examines it: it repairs only "
+                        "environments it installed itself, whose record of every file (environment.json) proves "
+                        "what belongs there.");
+            status += u' ' + (m_findings.isEmpty() ? tr("Nothing wrong was found.")
+                                                   : tr("The findings below say what to do."));
+        } else {
+            status = m_findings.isEmpty() ? tr("Nothing in the pasted error points to a known cause. Save a report "
+                                               "and ask for help with it.")
+                                          : tr("The findings below come from the error you pasted. Choose the "
+                                               "environment as well to check its files.");
+        }
+        m_statusLabel->setText(status);
+        m_fixButton->setEnabled(false);
+        return;
+    }
     if (!m_report)
         return;
     m_problemTree->clear();
@@ -401,20 +501,7 @@ void RepairPage::showReport()
         }
         files->setExpanded(true);
     }
-    if (!m_findings.isEmpty()) {
-        auto *group = new QTreeWidgetItem(m_problemTree, {tr("What the doctor found"), QString::number(m_findings.size())});
-        for (const core::DoctorFinding &finding : m_findings) {
-            auto *item = new QTreeWidgetItem(group, {finding.summary.translated, finding.fix.translated});
-            for (const core::RepairFindingOutcome &outcome : r.findings) {
-                if (outcome.id == finding.id && outcome.handled)
-                    item->setText(1, outcome.note);
-            }
-            for (const QString &evidence : finding.evidence)
-                new QTreeWidgetItem(item, {tr("Evidence"), evidence});
-            item->setExpanded(true);
-        }
-        group->setExpanded(true);
-    }
+    showFindings(&r);
     for (const QString &line : r.outside)
         new QTreeWidgetItem(m_problemTree, {tr("Outside the environment"), line});
 
@@ -424,7 +511,7 @@ void RepairPage::showReport()
     } else if (r.before.isEmpty() && r.outside.isEmpty()) {
         m_statusLabel->setText(m_findings.isEmpty()
                                    ? tr("Every installed file is in place and unchanged. Next verifies the environment.")
-                                   : tr("Every installed file is in place. The doctor's findings say what else to do."));
+                                   : tr("Every installed file is in place. The findings below say what else to do."));
     } else {
         m_statusLabel->setText(tr("Press Fix to repair what is listed. Only these files change."));
         m_fixButton->setEnabled(true);

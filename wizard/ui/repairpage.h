@@ -23,7 +23,9 @@ namespace tfsetup::ui {
 // Journey 3: an environment that worked and no longer does. The student picks one of the
 // environments found on this machine (or a folder), optionally pastes the error TensorFlow
 // printed; "Check" lists every damaged file and the doctor's findings with their evidence,
-// "Fix" repairs it with live progress; Next verifies it on the Verify page.
+// "Fix" repairs it with live progress; Next verifies it on the Verify page. A pasted error is
+// read even with no environment chosen, and a conda or venv folder tfsetup did not make is
+// examined too; only what tfsetup made (its environment.json) is ever repaired.
 class RepairPage final : public QWizardPage {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RepairPage)
@@ -51,6 +53,9 @@ public:
     bool validatePage() override;
 
     QString selectedEnvironment() const;
+    // The selected folder is a Python environment tfsetup did not make (a conda or venv one):
+    // examined by the doctor, never repaired.
+    bool selectedIsForeign() const;
     const std::optional<core::RepairReport> &report() const { return m_report; }
 
 public Q_SLOTS:
@@ -76,6 +81,11 @@ private:
     static QCoro::Task<> runRepair(QPointer<RepairPage> page, core::RepairOptions options, bool withDoctor,
                                    QString log, quint64 generation);
     void finishRepair(quint64 generation, QList<core::DoctorFinding> findings, core::Result<core::RepairReport> report);
+    // Only the doctor: a pasted log with no environment chosen, or a folder tfsetup did not make.
+    static QCoro::Task<> runDiagnosis(QPointer<RepairPage> page, DoctorFunction doctor, QString environment,
+                                      QString log, quint64 generation);
+    void finishDiagnosis(quint64 generation, QList<core::DoctorFinding> findings);
+    void showFindings(const core::RepairReport *report);
     void setBusy(bool busy);
     void showReport();
     void retranslate();
@@ -101,6 +111,8 @@ private:
     SavePathPicker m_pickSavePath;
     QStringList m_extraFolders;
     QStringList m_userFolders;
+    QStringList m_foreignFolders; // Python environments picked by hand that tfsetup did not make
+    bool m_diagnosed = false;     // the findings on show come from the doctor alone
     QList<core::DoctorFinding> m_findings;
     std::optional<core::RepairReport> m_report;
     QPointer<core::Repairer> m_repairer;
