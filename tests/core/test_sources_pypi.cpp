@@ -254,6 +254,8 @@ private Q_SLOTS:
         QCOMPARE(server.hits(asked), 1);
         QCOMPARE(list.hasWarning(u"no_wheel"_s), warns);
         QVERIFY2(list.artifacts.first().note.isEmpty(), qPrintable(list.artifacts.first().note));
+        // A wheel that fits gives the Download page its size; none leaves the size unknown.
+        QCOMPARE(list.artifacts.first().size, warns ? qint64(-1) : qint64(10));
     }
 
     void check_namesPythonAndOsAndTheWheelsThatExist()

@@ -13,6 +13,7 @@
 #include <QSslCertificate>
 #include <QSslConfiguration>
 
+#include <algorithm>
 #include <memory>
 
 namespace tfsetup::core {
@@ -155,8 +156,15 @@ QCoro::Task<> WheelCheck::run(ResolveRequest request, WheelCheckOptions options,
         }
         releaseJson = releaseOf(fetched.document, release);
     }
-    if (wheelsFor(releaseJson, python, request.os).any())
+    if (const WheelAvailability available = wheelsFor(releaseJson, python, request.os); available.any()) {
+        // The TensorFlow wheel pip will fetch, as PyPI lists it: the Download page's estimate of
+        // pip's share (its dependencies come on top).
+        if (Artifact *a = wheelhouse(list); a && a->size < 0) {
+            for (const PypiFile &file : available.matching)
+                a->size = std::max(a->size, file.size);
+        }
         co_return;
+    }
     const QStringList pythons = wheelPythons(releaseJson, request.os);
     if (pythons.isEmpty()) {
         list->warnings.append(Finding{QStringLiteral("no_wheel"),
