@@ -5,7 +5,8 @@
 #   python verify_tf.py [--device /GPU:0] [--size N]
 #
 # The C++ side (verify/smoketest.cpp) turns the document into layers:
-# import -> devices -> cuDNN -> compute. Keep the field names in step with it.
+# import -> devices -> cuDNN -> compute. Keep the field names in step with it; fields are only
+# ever added ("device_descriptions"), so older readers keep working.
 
 import json
 import os
@@ -154,6 +155,18 @@ def run(report, device, size):
                             "size": size, "device": str(product.device), "correct": abs(value - size) < 1e-3}
     except BaseException as exc:
         report["matmul"]["error"] = error_of(exc)
+
+    # Older TensorFlow has no get_device_details(): the card's name is in the description of each
+    # local device ("device: 0, name: NVIDIA GeForce RTX 3060, pci bus id: ..."). Asked last, as
+    # listing local devices initializes them (memory growth must be set before that).
+    if any("device_name" not in entry.get("details", {}) for entry in listed):
+        try:
+            from tensorflow.python.client import device_lib
+            report["device_descriptions"] = [
+                {"name": d.name, "description": d.physical_device_desc}
+                for d in device_lib.list_local_devices() if d.device_type == "GPU"]
+        except BaseException as exc:
+            report["device_descriptions_error"] = str(exc)
 
 
 def main(argv):

@@ -12,7 +12,9 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -76,6 +78,8 @@ private Q_SLOTS:
     void report_showsEveryLayer();
     void checkAgain_runsAnotherCheck();
     void missingEnvironment_saysSo();
+    void devices_areNamedForAStudent();
+    void cpuRoute_promisesNoGpu();
 
 private:
     // Opens the page with a verify function that answers after a short delay, like a real check.
@@ -216,6 +220,81 @@ void TestVerifyPage::missingEnvironment_saysSo()
     QCOMPARE(finished.first().first().toBool(), false);
     QCOMPARE(m_calls, 0);
     QVERIFY(child<QLabel>(m_page, u"statusLabel"_s)->text().contains(u"install step"_s));
+}
+
+void TestVerifyPage::devices_areNamedForAStudent()
+{
+    open(u"success"_s);
+    QSignalSpy finished(m_page, &ui::VerifyPage::finished);
+    m_wizard->show();
+    QVERIFY(finished.wait(10'000));
+    QVERIFY2(m_page->subTitle().contains(u"graphics card"_s), qPrintable(m_page->subTitle()));
+    auto *tree = child<QTreeWidget>(m_page, u"layerTree"_s);
+    QStringList summaries;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        summaries.append(tree->topLevelItem(i)->text(1));
+    const QString all = summaries.join(u'\n');
+    QVERIFY2(all.contains(u"TensorFlow sees GPU 0: NVIDIA GeForce RTX 3060"_s), qPrintable(all));
+    QVERIFY2(all.contains(u"on GPU 0: NVIDIA GeForce RTX 3060"_s), qPrintable(all));
+    QVERIFY2(!all.contains(u"/job:localhost"_s), qPrintable(all));
+
+    // An older TensorFlow without device details: the name comes from its own log line, and the
+    // script's device descriptions when it printed them.
+    QFile f(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/verify/smoke/success.json"_s);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+    QJsonObject devices = doc.value(u"devices"_s).toObject();
+    devices.insert(u"gpus"_s, QJsonArray{QJsonObject{{u"name"_s, u"/physical_device:GPU:0"_s}}});
+    doc.insert(u"devices"_s, devices);
+    const auto parsed = [](const QJsonObject &document) {
+        core::ProcessResult process;
+        process.started = true;
+        process.standardOutput = QJsonDocument(document).toJson(QJsonDocument::Compact) + '\n';
+        return core::SmokeResult::parse(process, true);
+    };
+    core::SmokeResult old = parsed(doc);
+    QCOMPARE(old.gpus, QStringList{u"NVIDIA GeForce RTX 3060"_s});
+    QCOMPARE(old.deviceTitle(u"/job:localhost/replica:0/task:0/device:GPU:0"_s), u"GPU 0: NVIDIA GeForce RTX 3060"_s);
+    QCOMPARE(old.deviceTitle(u"/job:localhost/replica:0/task:0/device:CPU:0"_s), u"the processor"_s);
+    doc.insert(u"log"_s, QJsonArray{});
+    doc.insert(u"device_descriptions"_s,
+               QJsonArray{QJsonObject{{u"name"_s, u"/device:GPU:0"_s},
+                                      {u"description"_s, u"device: 0, name: NVIDIA GeForce GTX 1060 6GB, pci bus id: "
+                                                         u"0000:01:00.0, compute capability: 6.1"_s}}});
+    QCOMPARE(parsed(doc).gpus, QStringList{u"NVIDIA GeForce GTX 1060 6GB"_s});
+    // Nothing to go by: a number, still not a device path.
+    doc.remove(u"device_descriptions"_s);
+    const core::SmokeResult bare = parsed(doc);
+    QCOMPARE(bare.deviceTitle(u"/job:localhost/replica:0/task:0/device:GPU:0"_s), u"GPU 0"_s);
+    QVERIFY(!bare.layer(u"devices"_s)->summary.contains(u"/physical_device"_s));
+}
+
+void TestVerifyPage::cpuRoute_promisesNoGpu()
+{
+    // An environment planned for the processor.
+    QFile record(m_root->filePath(environment.mid(1)) + u"/environment.json"_s);
+    QVERIFY(record.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    record.write(R"({"schema": 1, "name": "tf2.15-cpu", "os": "linux",
+                     "plan": {"route": "cpu", "tensorflow": "2.15.0"},
+                     "launchers": ["start-python.sh", "shell.sh"]})");
+    record.close();
+    open(u"cpu_route"_s);
+    m_page->setVerifyFunction([this](core::SystemView &, core::VerifyRequest request, core::Catalog) {
+        ++m_calls;
+        m_request = request;
+        return delayedReport(u"cpu_route"_s);
+    });
+    QSignalSpy finished(m_page, &ui::VerifyPage::finished);
+    m_wizard->show();
+    QVERIFY(m_page->isRunning());
+    QVERIFY(!m_request.expectGpu);
+    for (const QString &text : {m_page->subTitle(), child<QLabel>(m_page, u"statusLabel"_s)->text()}) {
+        QVERIFY2(!text.contains(u"graphics card"_s), qPrintable(text));
+        QVERIFY2(!text.contains(u"GPU"_s), qPrintable(text));
+    }
+    QVERIFY2(m_page->subTitle().contains(u"processor"_s), qPrintable(m_page->subTitle()));
+    QVERIFY(finished.wait(10'000));
+    QVERIFY(!m_page->subTitle().contains(u"graphics card"_s));
 }
 
 QTEST_MAIN(TestVerifyPage)

@@ -120,6 +120,8 @@ void VerifyPage::startVerify()
         return;
     }
     core::VerifyRequest request = core::VerifyRequest::forEnvironment(*environment, *catalog);
+    m_expectGpu = request.expectGpu;
+    retranslate();
     request.probe = m_probe.isEmpty() ? QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
                                                                        {QCoreApplication::applicationDirPath()})
                                       : m_probe;
@@ -173,8 +175,10 @@ void VerifyPage::showReport()
     QString status;
     QString explanation;
     if (m_running) {
-        status = tr("Checking the environment: loading the libraries, importing TensorFlow and computing with it. "
-                    "The first start on a new graphics card can take several minutes.");
+        status = m_expectGpu.value_or(true)
+                     ? tr("Checking the environment: loading the libraries, importing TensorFlow and computing with "
+                          "it. The first start on a new graphics card can take several minutes.")
+                     : tr("Checking the environment: importing TensorFlow and computing with it on the processor.");
     } else if (!m_failure.isEmpty()) {
         status = m_failure;
     } else if (m_report) {
@@ -227,8 +231,15 @@ void VerifyPage::changeEvent(QEvent *event)
 void VerifyPage::retranslate()
 {
     setTitle(tr("Checking"));
-    setSubTitle(tr("tfsetup starts the new environment the way you will and checks each layer, from the libraries "
-                   "to a computation on the graphics card."));
+    if (!m_expectGpu)
+        setSubTitle(tr("tfsetup starts the environment the way you will and checks each layer, up to a real "
+                       "computation."));
+    else if (*m_expectGpu)
+        setSubTitle(tr("tfsetup starts the new environment the way you will and checks each layer, from the libraries "
+                       "to a computation on the graphics card."));
+    else
+        setSubTitle(tr("tfsetup starts the new environment the way you will and checks that TensorFlow imports and "
+                       "computes on the processor, as this plan intends."));
     m_layers->setHeaderLabels({tr("Check"), tr("Result")});
     m_layers->setAccessibleName(tr("Check results"));
     m_againButton->setText(tr("Check &again"));

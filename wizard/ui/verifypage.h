@@ -68,6 +68,9 @@ private:
     quint64 m_generation = 0;
     std::optional<core::VerifyReport> m_report;
     QString m_failure;
+    // Whether this environment's route computes on a GPU (the check asks for one) or on the
+    // processor; unknown until the environment was read. The header promises only what is checked.
+    std::optional<bool> m_expectGpu;
 
     QLabel *m_statusLabel;
     QProgressBar *m_busy;

@@ -53,6 +53,30 @@ QString evidence(const QJsonObject &step, const QStringList &log)
     return str(e, "message") + u'\n' + str(e, "traceback") + u'\n' + log.join(u'\n');
 }
 
+// A GPU's name when get_device_details() gave none (older TensorFlow): the script's device
+// descriptions ("device: 0, name: NVIDIA GeForce RTX 3060, pci bus id: …"), else TensorFlow's own
+// "Created device …/device:GPU:0 with … -> device: 0, name: …, pci bus id" log line.
+QString describedName(const QJsonObject &doc, const QStringList &log, int index)
+{
+    static const QRegularExpression named(QStringLiteral("name: (.+?), (?:pci bus id|compute capability)"));
+    const QString suffix = QStringLiteral("GPU:%1").arg(index);
+    for (const QJsonValue &v : doc.value(QLatin1String("device_descriptions")).toArray()) {
+        const QJsonObject d = v.toObject();
+        if (!d.value(QLatin1String("name")).toString().endsWith(suffix))
+            continue;
+        if (const auto m = named.match(d.value(QLatin1String("description")).toString()); m.hasMatch())
+            return m.captured(1);
+    }
+    const QString created = QStringLiteral("device:") + suffix + QStringLiteral(" with");
+    for (const QString &line : log) {
+        if (!line.contains(QLatin1String("Created device")) || !line.contains(created))
+            continue;
+        if (const auto m = named.match(line); m.hasMatch())
+            return m.captured(1);
+    }
+    return {};
+}
+
 QString seconds(double s)
 {
     return QString::number(s, 'f', s < 10 ? 2 : 1);
@@ -128,6 +152,21 @@ const VerifyLayer *SmokeResult::firstFailure() const
             return &l;
     }
     return nullptr;
+}
+
+QString SmokeResult::deviceTitle(const QString &device) const
+{
+    // "/job:localhost/replica:0/task:0/device:GPU:0" → "GPU 0: NVIDIA GeForce RTX 3060".
+    static const QRegularExpression pattern(QStringLiteral("(?:^|/)(?:device:)?(GPU|CPU):(\\d+)$"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    const auto m = pattern.match(device);
+    if (!m.hasMatch())
+        return device;
+    if (m.captured(1).compare(QLatin1String("CPU"), Qt::CaseInsensitive) == 0)
+        return tr("the processor");
+    const int index = m.captured(2).toInt();
+    const QString name = gpus.value(index);
+    return name.isEmpty() || name.startsWith(u'/') ? tr("GPU %1").arg(index) : tr("GPU %1: %2").arg(index).arg(name);
 }
 
 SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
@@ -226,8 +265,16 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
     const QJsonObject dev = doc->value(QLatin1String("devices")).toObject();
     for (const QJsonValue &g : dev.value(QLatin1String("gpus")).toArray()) {
         const QJsonObject gpu = g.toObject();
-        const QString name = str(gpu.value(QLatin1String("details")).toObject(), "device_name");
+        QString name = str(gpu.value(QLatin1String("details")).toObject(), "device_name");
+        if (name.isEmpty())
+            name = describedName(*doc, log, int(r.gpus.size()));
         r.gpus.append(name.isEmpty() ? str(gpu, "name") : name);
+    }
+    // What a student recognises: the card's name, not TensorFlow's device path.
+    QStringList gpuTitles;
+    for (int i = 0; i < r.gpus.size(); ++i) {
+        const QString &name = r.gpus.at(i);
+        gpuTitles.append(name.startsWith(u'/') ? tr("GPU %1").arg(i) : tr("GPU %1: %2").arg(i).arg(name));
     }
     const QJsonObject build = doc->value(QLatin1String("build_info")).toObject();
     if (!build.isEmpty()) {
@@ -286,7 +333,7 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
     }
     devices.status = VerifyLayer::Status::Passed;
     devices.summary = r.gpus.isEmpty() ? tr("No GPU, as planned: TensorFlow uses the processor")
-                                       : tr("TensorFlow sees %1").arg(r.gpus.join(QStringLiteral(", ")));
+                                       : tr("TensorFlow sees %1").arg(gpuTitles.join(QStringLiteral(", ")));
     const QJsonObject growth = doc->value(QLatin1String("memory_growth")).toObject();
     if (!growth.isEmpty() && !growth.value(QLatin1String("ok")).toBool()) {
         devices.status = VerifyLayer::Status::Warning;
@@ -359,13 +406,14 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
     }
     if (!placedRight(conv)) {
         fail(cudnn, "ran_on_cpu",
-             tr("The convolution ran on %1 instead of the GPU. Run tfsetup doctor.").arg(str(conv, "device")));
+             tr("The convolution ran on %1 instead of the GPU. Run tfsetup doctor.").arg(r.deviceTitle(str(conv, "device"))),
+             {str(conv, "device")});
         return finish();
     }
     cudnn.status = conv.value(QLatin1String("correct")).toBool(true) ? VerifyLayer::Status::Passed
                                                                      : VerifyLayer::Status::Failed;
     cudnn.summary = tr("Convolution in %1 s on %2")
-                        .arg(seconds(conv.value(QLatin1String("seconds")).toDouble()), str(conv, "device"));
+                        .arg(seconds(conv.value(QLatin1String("seconds")).toDouble()), r.deviceTitle(str(conv, "device")));
     if (cudnn.failed()) {
         fail(cudnn, "wrong_result",
              tr("The convolution gave a wrong result. The GPU or its driver is unreliable; update the driver "
@@ -385,7 +433,8 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
     }
     if (!placedRight(mm)) {
         fail(compute, "ran_on_cpu",
-             tr("The matrix product ran on %1 instead of the GPU. Run tfsetup doctor.").arg(str(mm, "device")));
+             tr("The matrix product ran on %1 instead of the GPU. Run tfsetup doctor.").arg(r.deviceTitle(str(mm, "device"))),
+             {str(mm, "device")});
         return finish();
     }
     if (!mm.value(QLatin1String("correct")).toBool(true)) {

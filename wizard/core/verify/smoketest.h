@@ -44,6 +44,9 @@ public:
 
     const VerifyLayer *layer(const QString &id) const;
     const VerifyLayer *firstFailure() const;
+    // A TensorFlow device path as a student reads it: "GPU 0: NVIDIA GeForce RTX 3060", "the
+    // processor"; anything else as it is.
+    QString deviceTitle(const QString &device) const;
 
     // Reads what the script printed (its last JSON line) and how the process ended. expectGpu is
     // false on routes planned for the processor, where an empty GPU list is the expected result.
