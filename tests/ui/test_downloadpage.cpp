@@ -19,6 +19,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRandomGenerator>
@@ -78,6 +79,9 @@ private Q_SLOTS:
     void cancel_stopsAndResumeContinues();
     void nothingToDownload_letsThrough();
     void sourceWarnings_areShownBeforeDownloading();
+    void summary_listsEverythingWithTotalAndTime();
+    void cudaStandIn_isSaidAndWhy();
+    void closingWhileDownloading_asksFirst();
 
 private:
     core::DownloadRequest request(const QString &name, const QByteArray &path, const QByteArray &payload) const;
@@ -391,6 +395,148 @@ void TestDownloadPage::sourceWarnings_areShownBeforeDownloading()
     m_wizard->state().setArtifacts(core::ArtifactList());
     m_wizard->next();
     QVERIFY(!notes->isVisible());
+}
+
+void TestDownloadPage::summary_listsEverythingWithTotalAndTime()
+{
+    const QByteArray cudart = randomBytes(64 * 1024, 1);
+    const QByteArray python = randomBytes(32 * 1024, 2);
+    core::ArtifactList list;
+    core::Artifact archive;
+    archive.name = QStringLiteral("cuda_cudart");
+    archive.kind = QStringLiteral("cuda-redist-archive");
+    archive.source = QStringLiteral("nvidia-redist");
+    archive.relativePath = QStringLiteral("compute/cuda/redist/cuda_cudart/cuda_cudart-archive.zip");
+    core::Artifact interpreter;
+    interpreter.name = QStringLiteral("python");
+    interpreter.kind = QStringLiteral("python");
+    interpreter.version = QStringLiteral("3.10.11");
+    interpreter.relativePath = QStringLiteral("ftp/python/3.10.11/python-3.10.11-embed-amd64.zip");
+    core::Artifact wheels;
+    wheels.name = QStringLiteral("tensorflow");
+    wheels.kind = QStringLiteral("wheelhouse");
+    wheels.requirement = QStringLiteral("tensorflow==2.10.*");
+    wheels.size = 455'900'000; // as PyPI lists the wheel (the wheel check's answer)
+    list.artifacts = {archive, interpreter, wheels};
+    m_wizard->state().setArtifacts(list);
+    m_server->route("/cuda_cudart-archive.zip", Response::bytes(cudart));
+    m_server->route("/python-3.10.11-embed-amd64.zip", Response::bytes(python));
+    openWith({request(QStringLiteral("cuda_cudart"), "/cuda_cudart-archive.zip", cudart),
+              request(QStringLiteral("python"), "/python-3.10.11-embed-amd64.zip", python)});
+
+    auto *summary = child<QLabel>(m_page, "downloadSummaryLabel");
+    QVERIFY(summary->isVisible());
+    QVERIFY(summary->wordWrap());
+    const QString text = summary->text();
+    // NVIDIA's archives, Python and pip's wheels, each with its size; pip's is an estimate.
+    QVERIFY2(text.contains(QLatin1String("NVIDIA's libraries: 1 archive")), qPrintable(text));
+    QVERIFY2(text.contains(QLocale().formattedDataSize(cudart.size(), 1, QLocale::DataSizeTraditionalFormat)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("Python 3.10.11: ")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("pip fetches tensorflow==2.10.*")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("estimate")), qPrintable(text));
+    QVERIFY2(text.contains(QLocale().formattedDataSize(wheels.size, 1, QLocale::DataSizeTraditionalFormat)),
+             qPrintable(text));
+    // The total, and how long it takes.
+    const qint64 total = cudart.size() + python.size() + wheels.size;
+    QVERIFY2(text.contains(QLatin1String("In all about ") + QLocale().formattedDataSize(total, 1, QLocale::DataSizeTraditionalFormat)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String(" min ")) || text.contains(QLatin1String(" s ")), qPrintable(text));
+    QVERIFY(!summary->accessibleName().isEmpty());
+
+    // A wheel check that got no answer: pip's share is unknown, and the page says so.
+    QSignalSpy done(m_page, &ui::DownloadPage::allVerified);
+    QVERIFY(m_page->isComplete() || done.wait(15'000));
+    m_wizard->back();
+    list.artifacts[2].size = -1;
+    m_wizard->state().setArtifacts(list);
+    m_wizard->next();
+    const QString unknown = summary->text();
+    QVERIFY2(unknown.contains(QLatin1String("known only then")), qPrintable(unknown));
+    QVERIFY2(unknown.contains(QLatin1String("plus pip's packages")), qPrintable(unknown));
+}
+
+void TestDownloadPage::cudaStandIn_isSaidAndWhy()
+{
+    core::ArtifactList list;
+    core::Artifact archive;
+    archive.name = QStringLiteral("cuda_cudart");
+    archive.kind = QStringLiteral("cuda-redist-archive");
+    archive.source = QStringLiteral("nvidia-redist");
+    archive.version = QStringLiteral("11.8.89");
+    archive.manifest = QStringLiteral("redistrib_11.8.0.json");
+    archive.relativePath = QStringLiteral("compute/cuda/redist/cuda_cudart/cuda_cudart-archive.zip");
+    list.artifacts = {archive};
+    // The sources step's own warning (resolver.cpp, "cuda_fallback_untested").
+    list.warnings.append({QStringLiteral("cuda_fallback_untested"),
+                          QStringLiteral("NVIDIA has no redistributable archives for CUDA 11.2. tfsetup uses the CUDA "
+                                         "11.8 archives instead.")});
+    list.warnings.append({QStringLiteral("python_md5_only"), QStringLiteral("Only an MD5 is published.")});
+    m_wizard->state().setArtifacts(list);
+    openWith({});
+    core::Plan plan;
+    plan.route = QStringLiteral("windows-native");
+    plan.tensorflow = QStringLiteral("2.10.1");
+    plan.cuda = QStringLiteral("11.2");
+    plan.cudnn = QStringLiteral("8.1");
+    m_wizard->state().setPlan(plan);
+    m_page->initializePage();
+
+    auto *standIn = child<QLabel>(m_page, "substitutionLabel");
+    QVERIFY(standIn->isVisible());
+    const QString text = standIn->text();
+    QVERIFY2(text.contains(QLatin1String("CUDA 11.8's, standing in for CUDA 11.2")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("TensorFlow 2.10 was tested with")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("Why: NVIDIA has no redistributable archives for CUDA 11.2")), qPrintable(text));
+    // Said once: the other notes keep the rest.
+    const QString notes = child<QLabel>(m_page, "notesLabel")->text();
+    QVERIFY(!notes.contains(QLatin1String("redistributable archives")));
+    QVERIFY(notes.contains(QLatin1String("Only an MD5")));
+
+    // Without a stand-in there is no such box.
+    list.warnings.removeFirst();
+    m_wizard->state().setArtifacts(list);
+    m_page->initializePage();
+    QVERIFY(!standIn->isVisible());
+}
+
+void TestDownloadPage::closingWhileDownloading_asksFirst()
+{
+    const QByteArray payload = randomBytes(2 * 1024 * 1024, 9);
+    m_server->route("/slow.bin", Response::bytes(payload).throttle(64 * 1024));
+    const core::DownloadRequest req = request(QStringLiteral("slow"), "/slow.bin", payload);
+    QStringList asked;
+    bool answer = false;
+    m_wizard->setCloseQuestion([&asked, &answer](const QString &title, const QString &text) {
+        asked.append(title + u'\n' + text);
+        return answer;
+    });
+    openWith({req});
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(core::Downloader::partPathFor(req.destination)), 5'000);
+    QVERIFY(m_wizard->isWorking());
+
+    // Cancel, the window's close button: asked first; "keep working" keeps everything going.
+    QTest::mouseClick(m_wizard->button(QWizard::CancelButton), Qt::LeftButton);
+    QCOMPARE(asked.size(), 1);
+    QVERIFY2(asked.first().contains(QLatin1String("still downloading")), qPrintable(asked.first()));
+    QVERIFY(m_wizard->isVisible());
+    QCOMPARE(m_page->rowState(0), ui::DownloadPage::RowState::Running);
+    QVERIFY(!m_wizard->close());
+    QCOMPARE(asked.size(), 2);
+    QVERIFY(m_wizard->isVisible());
+
+    // Yes: it closes, and what arrived stays for the next start.
+    answer = true;
+    QVERIFY(m_wizard->close());
+    QCOMPARE(asked.size(), 3);
+    QVERIFY(!m_wizard->isVisible());
+    QVERIFY(QFile::exists(core::Downloader::partPathFor(req.destination)));
+
+    // Nothing running: it closes without asking.
+    m_wizard->show();
+    QVERIFY(!m_wizard->isWorking());
+    QVERIFY(m_wizard->close());
+    QCOMPARE(asked.size(), 3);
 }
 
 QTEST_MAIN(TestDownloadPage)

@@ -62,6 +62,7 @@ private Q_SLOTS:
     void missingDownload_saysWhatToDo();
     void progress_movesThroughTheSteps();
     void log_wrapsAndFollowsUnlessScrolledUp();
+    void closingWhileInstalling_asksFirst();
 
 private:
     core::Artifact artifact(const QString &name, const QString &kind, const QString &file, const QList<Entry> &entries);
@@ -334,6 +335,38 @@ void TestInstallPage::log_wrapsAndFollowsUnlessScrolledUp()
     vertical->setValue(vertical->maximum());
     emitLines(50);
     QCOMPARE(vertical->value(), vertical->maximum());
+}
+
+void TestInstallPage::closingWhileInstalling_asksFirst()
+{
+    open();
+    QSignalSpy finished(m_page, &ui::InstallPage::finished);
+    QStringList asked;
+    bool answer = false;
+    m_wizard->setCloseQuestion([&asked, &answer](const QString &, const QString &text) {
+        asked.append(text);
+        return answer;
+    });
+    ui::SetupWizard *wizard = m_wizard.get();
+    // The student closes the window while the launchers are written: once "no", once "yes".
+    m_page->installer()->setCheckpoint([wizard, &answer](InstallStep step) -> core::Status {
+        if (step == InstallStep::Place)
+            wizard->reject();
+        if (step == InstallStep::Launchers) {
+            answer = true;
+            wizard->reject();
+        }
+        return core::Ok{};
+    });
+    m_wizard->show();
+    QVERIFY(finish(finished));
+    QCOMPARE(asked.size(), 2);
+    QVERIFY2(asked.first().contains(u"still being built"_s), qPrintable(asked.first()));
+    // "Yes" stopped the install, which left nothing behind.
+    QCOMPARE(finished.first().first().toBool(), false);
+    QCOMPARE(m_page->error()->code, u"cancelled"_s);
+    QCOMPARE(leftovers(), QStringList());
+    QVERIFY(!m_wizard->isVisible());
 }
 
 QTEST_MAIN(TestInstallPage)

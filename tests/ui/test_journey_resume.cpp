@@ -26,6 +26,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRandomGenerator>
@@ -105,6 +106,7 @@ private Q_SLOTS:
     void startOver_forgetsTheSetupButKeepsTheFiles();
     void corruptSavedSetup_isIgnored();
     void repairFinishing_keepsTheSavedSetup();
+    void backAfterContinuing_returnsToOptions();
 
 private:
     // A wizard over the fixture machine that keeps its progress in the default session file.
@@ -391,6 +393,48 @@ void TestJourneyResume::repairFinishing_keepsTheSavedSetup()
     m_wizard->show();
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::FinishPageId));
     QVERIFY(QFile::exists(core::SetupSession::defaultPath()));
+}
+
+void TestJourneyResume::backAfterContinuing_returnsToOptions()
+{
+    m_server->route(archivePath, Response::bytes(m_archive));
+    m_wizard = newWizard();
+    commitOptions(*m_wizard);
+    m_wizard->setStartId(ui::SetupWizard::DownloadPageId);
+    QSignalSpy verified(m_wizard->downloadPage(), &ui::DownloadPage::allVerified);
+    m_wizard->show();
+    QVERIFY(verified.count() > 0 || verified.wait(20'000));
+    m_wizard.reset(); // stopped on the Download page
+
+    m_wizard = newWizard();
+    m_wizard->show();
+    QVERIFY(child<QRadioButton>(m_wizard.get(), u"modeContinueRadio"_s)->isChecked());
+    clickNext();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+    QTRY_VERIFY_WITH_TIMEOUT(m_wizard->downloadPage()->isComplete(), 20'000);
+    const int fetched = m_server->hits(archivePath);
+
+    // Back leads to the Options page with the saved choices, not to Welcome.
+    QAbstractButton *back = m_wizard->button(QWizard::BackButton);
+    QVERIFY(back->isVisible() && back->isEnabled());
+    QTest::mouseClick(back, Qt::LeftButton);
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    QCOMPARE(child<QLineEdit>(m_wizard.get(), u"folderEdit"_s)->text(), u"/home/student/tfsetup-envs"_s);
+    QCOMPARE(child<QLineEdit>(m_wizard.get(), u"nameEdit"_s)->text(), u"tf2.18-cuda12.5"_s);
+    QCOMPARE(child<QLineEdit>(m_wizard.get(), u"cacheEdit"_s)->text(), m_dir->filePath(u"downloads"_s));
+
+    // Next keeps what was resolved and downloaded: straight on, nothing fetched again.
+    QVERIFY(nextButton()->isEnabled());
+    clickNext();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
+    QVERIFY(m_wizard->downloadPage()->isComplete());
+    QCOMPARE(m_server->hits(archivePath), fetched);
+
+    // From here Back is the usual Back: Options, then Welcome.
+    QTest::mouseClick(back, Qt::LeftButton);
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    QTest::mouseClick(back, Qt::LeftButton);
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::WelcomePageId));
 }
 
 QTEST_MAIN(TestJourneyResume)

@@ -6,6 +6,7 @@
 #include "support/files.h"
 #include "install/labprofile.h"
 #include "system/rootedsystem.h"
+#include "ui/detectpage.h"
 #include "ui/labprofilepage.h"
 #include "ui/optionspage.h"
 #include "ui/setupwizard.h"
@@ -18,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -171,6 +173,29 @@ void TestLabProfilePage::throughTheUsualPagesStartsFromTheProfile()
     QCOMPARE(state.options().prefix, u"/home/student/tf-envs"_s);
     QCOMPARE(state.options().name, u"tf2.15-lab"_s);
     QCOMPARE(state.options().pypiMirror, u"https://pypi.lab.example.edu/simple/"_s);
+
+    // The Options page keeps the profile's folder, name and mirror, over remembered settings
+    // and defaults alike.
+    const QString ini = m_root->filePath(u"remembered.ini"_s);
+    {
+        QSettings remembered(ini, QSettings::IniFormat);
+        remembered.setValue(u"options/prefix"_s, u"/home/student/elsewhere"_s);
+        remembered.setValue(u"options/pypiMirror"_s, u"tuna"_s);
+    }
+    m_wizard->optionsPage()->setSettingsFactory([ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); });
+    QTRY_VERIFY_WITH_TIMEOUT(m_wizard->detectPage()->isComplete(), 20'000); // the scan of this machine
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    QCOMPARE(child<QLineEdit>(m_wizard.get(), u"folderEdit"_s)->text(), u"/home/student/tf-envs"_s);
+    QCOMPARE(child<QLineEdit>(m_wizard.get(), u"nameEdit"_s)->text(), u"tf2.15-lab"_s);
+    QCOMPARE(m_wizard->optionsPage()->options().pypiMirror, u"https://pypi.lab.example.edu/simple/"_s);
+    QCOMPARE(m_wizard->optionsPage()->options().prefix, u"/home/student/tf-envs"_s);
+    QCOMPARE(m_wizard->optionsPage()->options().name, u"tf2.15-lab"_s);
+    // Back and forth keeps them too.
+    m_wizard->back();
+    m_wizard->next();
+    QCOMPARE(m_wizard->optionsPage()->options().name, u"tf2.15-lab"_s);
+    QCOMPARE(m_wizard->optionsPage()->options().prefix, u"/home/student/tf-envs"_s);
 }
 
 void TestLabProfilePage::preparesAProfileFromTheCurrentChoices()

@@ -1,5 +1,6 @@
 #include "ui/downloadpage.h"
 
+#include "catalog/version.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
 
@@ -13,6 +14,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -26,6 +28,12 @@ enum Column { NameColumn, ProgressColumn, RateColumn, EtaColumn, MirrorColumn, C
 
 // Progress bars hold ints; artifacts of several GiB do not fit as bytes.
 constexpr int progressScale = 1000;
+// The time estimated before a download has measured the real speed: 10 Mbit/s, a slow home or
+// busy campus connection, so the estimate errs long.
+constexpr double assumedBytesPerSecond = 10e6 / 8;
+
+// The sources step's warning that another CUDA release's archives stand in for the tested one.
+const QLatin1String substitutionCode("cuda_fallback_untested");
 
 QString identity(const core::DownloadRequest &r)
 {
@@ -63,6 +71,8 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     , m_errorLabel(new QLabel(this))
     , m_emptyLabel(new QLabel(this))
     , m_notesLabel(new QLabel(this))
+    , m_substitutionLabel(new QLabel(this))
+    , m_summaryLabel(new QLabel(this))
     , m_pauseButton(new QPushButton(this))
     , m_resumeButton(new QPushButton(this))
     , m_cancelButton(new QPushButton(this))
@@ -74,6 +84,8 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_emptyLabel->setObjectName(QStringLiteral("emptyLabel"));
     m_notesLabel->setObjectName(QStringLiteral("notesLabel"));
+    m_substitutionLabel->setObjectName(QStringLiteral("substitutionLabel"));
+    m_summaryLabel->setObjectName(QStringLiteral("downloadSummaryLabel"));
     m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
     m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
     m_cancelButton->setObjectName(QStringLiteral("cancelDownloadsButton"));
@@ -81,7 +93,8 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     setDownloader(std::make_unique<core::Downloader>(core::TransferOptions{},
                                                      core::DownloadCache(core::DownloadCache::defaultDir())));
 
-    for (QLabel *label : {m_overallLabel, m_errorLabel, m_emptyLabel, m_notesLabel}) {
+    for (QLabel *label : {m_overallLabel, m_errorLabel, m_emptyLabel, m_notesLabel, m_substitutionLabel,
+                          m_summaryLabel}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -91,6 +104,10 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     m_notesLabel->setFrameShape(QFrame::StyledPanel);
     m_notesLabel->setMargin(6);
     m_notesLabel->hide();
+    m_substitutionLabel->setFrameShape(QFrame::StyledPanel);
+    m_substitutionLabel->setMargin(6);
+    m_substitutionLabel->hide();
+    m_summaryLabel->hide();
     m_overallProgress->setRange(0, progressScale);
 
     m_table->setColumnCount(ColumnCount);
@@ -117,7 +134,9 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     buttons->addWidget(m_cancelButton);
 
     auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_substitutionLabel);
     layout->addWidget(m_notesLabel);
+    layout->addWidget(m_summaryLabel);
     layout->addWidget(m_overallLabel);
     layout->addWidget(m_overallProgress);
     layout->addWidget(m_emptyLabel);
@@ -149,9 +168,15 @@ DownloadPage::RowState DownloadPage::rowState(int row) const
     return row >= 0 && row < m_rows.size() ? m_rows.at(row).state : RowState::Waiting;
 }
 
+bool DownloadPage::isDownloading() const
+{
+    return std::any_of(m_rows.cbegin(), m_rows.cend(), [](const Row &r) { return r.state == RowState::Running; });
+}
+
 void DownloadPage::initializePage()
 {
     updateNotes();
+    updateSubstitution();
     syncRows();
     if (!m_paused && !m_cancelled) {
         for (int i = 0; i < m_rows.size(); ++i) {
@@ -530,6 +555,7 @@ void DownloadPage::updateOverall()
     }
     m_overallLabel->setText(text);
     m_overallLabel->setVisible(!text.isEmpty());
+    updateSummary(rate);
 
     if (errors.isEmpty()) {
         m_errorLabel->clear();
@@ -575,12 +601,143 @@ void DownloadPage::updateNotes()
     // for this Python, a CUDA outside TensorFlow's tested set, a checksum weaker than SHA-256.
     QStringList notes;
     if (const auto &list = m_state.artifacts()) {
-        for (const core::Finding &w : list->warnings)
-            notes.append(QStringLiteral("• ") + w.message);
+        for (const core::Finding &w : list->warnings) {
+            if (w.code != substitutionCode) // said on its own, more plainly, above
+                notes.append(QStringLiteral("• ") + w.message);
+        }
     }
     m_notesLabel->setVisible(!notes.isEmpty());
     m_notesLabel->setText(notes.isEmpty() ? QString() : tr("Please note before the downloads:") + u'\n' + notes.join(u'\n'));
     m_notesLabel->setAccessibleName(tr("Notes about the files"));
+}
+
+void DownloadPage::updateSubstitution()
+{
+    const auto &list = m_state.artifacts();
+    const core::Finding *warning = nullptr;
+    if (list) {
+        for (const core::Finding &w : list->warnings) {
+            if (w.code == substitutionCode)
+                warning = &w;
+        }
+    }
+    if (!warning) {
+        m_substitutionLabel->clear();
+        m_substitutionLabel->hide();
+        return;
+    }
+    // The release whose archives come down is the one in their manifest's name
+    // ("redistrib_11.8.0.json"); the tested one is the plan's.
+    static const QRegularExpression release(QStringLiteral("(\\d+\\.\\d+)(?:\\.\\d+)*\\.json$"));
+    QString used;
+    for (const core::Artifact &a : list->artifacts) {
+        if (const auto m = release.match(a.manifest); a.kind == u"cuda-redist-archive" && m.hasMatch()) {
+            used = m.captured(1);
+            break;
+        }
+    }
+    const auto &plan = m_state.plan();
+    QString text;
+    if (!used.isEmpty() && plan && !plan->cuda.isEmpty()) {
+        text = tr("The CUDA libraries below are CUDA %1's, standing in for CUDA %2, the version TensorFlow %3 was "
+                  "tested with.")
+                   .arg(used, plan->cuda, core::version::majorMinor(plan->tensorflow))
+               + u'\n';
+    }
+    text += tr("Why: %1").arg(warning->message);
+    m_substitutionLabel->setText(text);
+    m_substitutionLabel->setAccessibleName(tr("CUDA libraries of another release"));
+    m_substitutionLabel->show();
+}
+
+void DownloadPage::updateSummary(double rate)
+{
+    // Grouped as a student thinks of them: NVIDIA's libraries, Python, the rest; then what pip
+    // fetches on the Install page, from the wheel check's answer where there was one.
+    const auto &list = m_state.artifacts();
+    const auto artifactFor = [&list](const core::DownloadRequest &request) -> const core::Artifact * {
+        if (!list)
+            return nullptr;
+        const QString file = QFileInfo(request.destination).fileName();
+        for (const core::Artifact &a : list->artifacts) {
+            if (a.kind != u"wheelhouse" && !a.fileName().isEmpty() && a.fileName() == file)
+                return &a;
+        }
+        return nullptr;
+    };
+    qint64 nvidiaBytes = 0, pythonBytes = 0, otherBytes = 0;
+    int nvidia = 0, python = 0, other = 0;
+    bool sizesKnown = true;
+    QString pythonVersion;
+    for (const Row &row : std::as_const(m_rows)) {
+        const qint64 size = row.total > 0 ? row.total : row.request.expectedSize;
+        sizesKnown = sizesKnown && size > 0;
+        const core::Artifact *a = artifactFor(row.request);
+        if (a && a->source.startsWith(QLatin1String("nvidia"))) {
+            ++nvidia;
+            nvidiaBytes += std::max<qint64>(size, 0);
+        } else if (a && a->kind == u"python") {
+            ++python;
+            pythonBytes += std::max<qint64>(size, 0);
+            pythonVersion = a->version;
+        } else {
+            ++other;
+            otherBytes += std::max<qint64>(size, 0);
+        }
+    }
+    const core::Artifact *pip = nullptr;
+    if (list) {
+        for (const core::Artifact &a : list->artifacts) {
+            if (a.kind == u"wheelhouse")
+                pip = &a;
+        }
+    }
+    if (m_rows.isEmpty() && !pip) {
+        m_summaryLabel->clear();
+        m_summaryLabel->hide();
+        return;
+    }
+    QStringList lines{tr("What comes down:")};
+    if (nvidia > 0)
+        lines.append(QStringLiteral("• ") + tr("NVIDIA's libraries: %n archive(s), %1", nullptr, nvidia).arg(dataSize(nvidiaBytes)));
+    if (python > 0)
+        lines.append(QStringLiteral("• ") + tr("Python %1: %2").arg(pythonVersion, dataSize(pythonBytes)));
+    if (other > 0)
+        lines.append(QStringLiteral("• ") + tr("Other files: %n file(s), %1", nullptr, other).arg(dataSize(otherBytes)));
+    const qint64 files = nvidiaBytes + pythonBytes + otherBytes;
+    qint64 total = files;
+    if (pip) {
+        const QString tensorflow = pip->requirement.isEmpty() ? pip->name : pip->requirement;
+        if (pip->size > 0) {
+            total += pip->size;
+            lines.append(QStringLiteral("• ")
+                         + tr("During the install, pip fetches %1: about %2 for the TensorFlow wheel (an estimate, "
+                              "from PyPI's listing; the packages TensorFlow needs come on top).")
+                               .arg(tensorflow, dataSize(pip->size)));
+        } else {
+            lines.append(QStringLiteral("• ")
+                         + tr("During the install, pip fetches %1 and the packages it needs; their size is known "
+                              "only then.")
+                               .arg(tensorflow));
+        }
+    }
+    if (total > 0) {
+        const bool measured = rate > 0;
+        const double speed = measured ? rate : assumedBytesPerSecond;
+        const QString time = duration(double(total) / speed);
+        QString line = pip && pip->size > 0 ? tr("In all about %1").arg(dataSize(total))
+                       : pip                ? tr("In all %1, plus pip's packages").arg(dataSize(total))
+                                            : tr("In all %1").arg(dataSize(total));
+        if (!sizesKnown)
+            line = tr("In all at least %1").arg(dataSize(total));
+        line += u' '
+                + (measured ? tr("(about %1 at the current %2/s).").arg(time, dataSize(qint64(speed)))
+                            : tr("(about %1 at %2/s; the real time shows once the downloads run).")
+                                  .arg(time, dataSize(qint64(speed))));
+        lines.append(line);
+    }
+    m_summaryLabel->setText(lines.join(u'\n'));
+    m_summaryLabel->show();
 }
 
 void DownloadPage::retranslate()
@@ -593,6 +750,8 @@ void DownloadPage::retranslate()
     m_table->setAccessibleName(tr("Downloads"));
     m_emptyLabel->setText(tr("There is nothing to download for this choice."));
     updateNotes();
+    updateSubstitution();
+    m_summaryLabel->setAccessibleName(tr("What will be downloaded"));
     m_pauseButton->setText(tr("&Pause"));
     m_pauseButton->setAccessibleName(tr("Pause downloads"));
     m_resumeButton->setText(tr("&Resume"));

@@ -45,6 +45,8 @@ public:
     int rowCount() const { return int(m_rows.size()); }
     RowState rowState(int row) const;
     bool isPaused() const { return m_paused; }
+    // Some file is still on its way (not paused, stopped, failed or verified).
+    bool isDownloading() const;
     // fetch() calls started so far; a finished artifact never adds one.
     int fetchCount() const { return m_fetches; }
 
@@ -96,6 +98,10 @@ private:
     void updateButtons();
     void retranslate();
     void updateNotes();
+    // What comes down in all (these files, and pip's share during the install) and how long it
+    // may take; and, when CUDA libraries of another release stand in for the tested one, which.
+    void updateSummary(double rate);
+    void updateSubstitution();
 
     WizardState &m_state;
     std::unique_ptr<core::Downloader> m_downloader;
@@ -111,7 +117,9 @@ private:
     QTableWidget *m_table;
     QLabel *m_errorLabel;
     QLabel *m_emptyLabel;
-    QLabel *m_notesLabel; // what the sources step warned about (no wheel for this Python, an untested CUDA, …)
+    QLabel *m_notesLabel; // what the sources step warned about (no wheel for this Python, a weak checksum, …)
+    QLabel *m_substitutionLabel; // CUDA archives of another release standing in for the tested one
+    QLabel *m_summaryLabel;
     QPushButton *m_pauseButton;
     QPushButton *m_resumeButton;
     QPushButton *m_cancelButton;

@@ -200,10 +200,50 @@ void OptionsPage::initializePage()
     // The name follows the plan: another plan is another environment.
     if (m_state.plan())
         m_nameEdit->setText(core::InstallSpec::defaultName(*m_state.plan()));
+    applySuggestion();
     m_statusLabel->hide();
     // Trusting files without a checksum is chosen each time, never carried over.
     showTrustChoice(false);
     updateAdvice();
+}
+
+void OptionsPage::suggestOptions(core::SetupOptions options)
+{
+    m_base = options;
+    m_suggested = std::move(options);
+    m_suggestedPlan = m_state.plan() ? QString::fromUtf8(QJsonDocument(m_state.plan()->toJson()).toJson()) : QString();
+}
+
+void OptionsPage::applySuggestion()
+{
+    if (!m_suggested)
+        return;
+    const core::SetupOptions &o = *m_suggested;
+    const auto fill = [](QLineEdit *edit, const QString &value) {
+        if (!value.isEmpty())
+            edit->setText(value);
+    };
+    fill(m_folderEdit, o.prefix);
+    const QString plan = m_state.plan() ? QString::fromUtf8(QJsonDocument(m_state.plan()->toJson()).toJson()) : QString();
+    if (plan == m_suggestedPlan)
+        fill(m_nameEdit, o.name);
+    if (!o.pypiMirror.isEmpty()) {
+        const int index = m_pypiCombo->findData(o.pypiMirror);
+        if (index >= 0)
+            m_pypiCombo->setCurrentIndex(index);
+        else
+            m_pypiCombo->setEditText(o.pypiMirror);
+    }
+    fill(m_nvidiaEdit, o.nvidiaMirror);
+    fill(m_proxyEdit, o.proxy);
+    fill(m_cacheEdit, o.cacheDir);
+    fill(m_bundleEdit, o.bundleDir);
+}
+
+void OptionsPage::keepResolved()
+{
+    if (m_state.artifacts())
+        m_resolvedKey = optionsKey(options());
 }
 
 void OptionsPage::cleanupPage()

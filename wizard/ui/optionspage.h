@@ -11,6 +11,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -44,6 +45,13 @@ public:
     void setSettingsFactory(SettingsFactory factory) { m_settings = std::move(factory); }
     // Fields the page does not show (origin overrides for labs and tests, CA bundle, timeout).
     void setBaseOptions(core::SetupOptions options) { m_base = std::move(options); }
+    // Choices a lab profile or a continued setup brings (folder, name, mirrors, proxy, folders):
+    // they fill the fields over remembered settings and defaults each time the page opens. The
+    // name is kept while the plan is the one they came with. Also the base options.
+    void suggestOptions(core::SetupOptions options);
+    // The artifacts in the state were resolved for the options as the fields say now (a continued
+    // setup): Next commits them without resolving again.
+    void keepResolved();
 
     // The options as the fields say now.
     core::SetupOptions options() const;
@@ -73,6 +81,7 @@ private:
     void showHelp(const QString &topic);
     void updateAdvice();
     void load();
+    void applySuggestion();
     void save(const core::SetupOptions &options);
     QString optionsKey(const core::SetupOptions &options) const;
     void retranslate();
@@ -83,6 +92,8 @@ private:
     bool m_resolving = false;
     quint64 m_generation = 0;
     QString m_resolvedKey; // options + plan the committed artifacts were resolved for
+    std::optional<core::SetupOptions> m_suggested;
+    QString m_suggestedPlan; // the plan (JSON) the suggestion came with
     QString m_helpTopic;
     std::shared_ptr<std::atomic<bool>> m_cancelFirstUse; // set to stop the first-use fetch
 

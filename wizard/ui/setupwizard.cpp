@@ -15,6 +15,7 @@
 
 #include <QEvent>
 #include <QIcon>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QTimer>
 
@@ -52,7 +53,8 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     setPage(FinishPageId, m_finishPage);
     setPage(RepairPageId, m_repairPage);
     setPage(LabProfilePageId, m_labProfilePage);
-    connect(m_labProfilePage, &LabProfilePage::optionsSuggested, m_optionsPage, &OptionsPage::setBaseOptions);
+    // The profile's folder, name and mirror are what the Options page starts from.
+    connect(m_labProfilePage, &LabProfilePage::optionsSuggested, m_optionsPage, &OptionsPage::suggestOptions);
     connect(&m_state, &WizardState::optionsChanged, this, &SetupWizard::applyTransferOptions);
     // The saved setup follows every change from the Options page on.
     connect(this, &QWizard::currentIdChanged, this, &SetupWizard::saveSession);
@@ -72,6 +74,20 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
         else
             m_resumeGoal = -1; // the student reads the error and decides
     });
+    m_askClose = [this](const QString &title, const QString &text) {
+        // Our own button texts: Qt's translations are often missing where students work.
+        QMessageBox box(QMessageBox::Question, title, text, QMessageBox::NoButton, this);
+        box.setObjectName(QStringLiteral("closeQuestion"));
+        QPushButton *close = box.addButton(tr("&Close tfsetup"), QMessageBox::DestructiveRole);
+        QPushButton *stay = box.addButton(tr("&Keep working"), QMessageBox::RejectRole);
+        box.setDefaultButton(stay);
+        box.setEscapeButton(stay);
+        box.exec();
+        return box.clickedButton() == close;
+    };
+    // Back goes through goBack(), which knows where a continued setup came from.
+    disconnect(button(BackButton), SIGNAL(clicked()), this, SLOT(back()));
+    connect(button(BackButton), &QAbstractButton::clicked, this, &SetupWizard::goBack);
     setStartId(WelcomePageId);
     // Enter always means Next (or Finish), wherever the focus is: a page's own buttons would
     // otherwise take over as the default while focused, and Enter on the Detect page would scan
@@ -88,6 +104,8 @@ int SetupWizard::nextId() const
     const WizardState::Mode mode = m_state.mode();
     switch (currentId()) {
     case WelcomePageId:
+        if (m_backToOptions)
+            return OptionsPageId;
         if (m_resumeJump >= 0)
             return m_resumeJump;
         if (mode == WizardState::Mode::Repair)
@@ -114,11 +132,59 @@ int SetupWizard::nextId() const
     return next == RepairPageId || next == LabProfilePageId ? -1 : next;
 }
 
+bool SetupWizard::isWorking() const
+{
+    return m_downloadPage->isDownloading() || m_installPage->isRunning();
+}
+
+void SetupWizard::reject()
+{
+    if (isWorking() && m_askClose) {
+        const bool installing = m_installPage->isRunning();
+        const QString text = installing
+                                 ? tr("The environment is still being built. If you close tfsetup now, the install "
+                                      "stops and removes what it made so far; an environment that was there before "
+                                      "stays as it was.")
+                                 : tr("Files are still downloading. If you close tfsetup now, what arrived is kept "
+                                      "and the next start offers to continue.");
+        if (!m_askClose(tr("Close tfsetup?"), text))
+            return;
+        // Stop cleanly: the install undoes what it made, the downloads keep their bytes.
+        if (m_installPage->isRunning())
+            m_installPage->cancelInstall();
+        m_downloadPage->pause();
+    }
+    QWizard::reject();
+}
+
+void SetupWizard::goBack()
+{
+    // Continuing a saved setup jumped from Welcome past the Options page: Back leads there, as
+    // it would have had the setup never stopped, not to Welcome. (Back, then Next to Options,
+    // is the only way into QWizard's history.)
+    const QList<int> trail = visitedIds();
+    const bool jumped = trail.size() >= 2 && trail.at(trail.size() - 2) == WelcomePageId
+                        && currentId() > OptionsPageId && currentId() < FinishPageId && page(OptionsPageId)
+                        && m_state.mode() == WizardState::Mode::NewEnvironment && m_state.artifacts();
+    if (!jumped) {
+        back();
+        return;
+    }
+    m_resumeGoal = -1; // the student takes over
+    m_backToOptions = true;
+    back();
+    next();
+    m_backToOptions = false;
+    // The choices the saved setup was resolved for are on the page: Next keeps them.
+    if (currentId() == OptionsPageId)
+        m_optionsPage->keepResolved();
+}
+
 bool SetupWizard::validateCurrentPage()
 {
     if (!QWizard::validateCurrentPage())
         return false;
-    if (currentId() == WelcomePageId) {
+    if (currentId() == WelcomePageId && !m_backToOptions) {
         m_resumeJump = -1;
         m_resumeGoal = -1;
         if (m_welcomePage->continueChosen() && m_saved)
@@ -158,7 +224,7 @@ void SetupWizard::restoreSession(core::SetupSession session)
         m_resumeGoal = -1;
         return;
     }
-    m_optionsPage->setBaseOptions(session.options);
+    m_optionsPage->suggestOptions(session.options);
     m_state.setOptions(session.options);
     m_state.setArtifacts(*session.artifacts);
     m_state.setDownloads(session.downloads());

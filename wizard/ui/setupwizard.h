@@ -5,6 +5,7 @@
 
 #include <QWizard>
 
+#include <functional>
 #include <optional>
 
 namespace tfsetup::core {
@@ -73,6 +74,19 @@ public:
     // The unfinished setup the Welcome page offers, if any.
     const std::optional<core::SetupSession> &savedSession() const { return m_saved; }
 
+    // Asked before the wizard closes (Cancel, the window's close button, Escape) while files
+    // download or the environment is being built; true closes. The default asks with a message
+    // box; tests answer through this seam.
+    using CloseQuestion = std::function<bool(const QString &title, const QString &text)>;
+    void setCloseQuestion(CloseQuestion ask) { m_askClose = std::move(ask); }
+    // Downloads running or an install in progress: closing now would stop them.
+    bool isWorking() const;
+
+public Q_SLOTS:
+    void reject() override;
+    // What the Back button does: back(), except that a continued setup returns to the Options page.
+    void goBack();
+
 protected:
     void changeEvent(QEvent *event) override;
 
@@ -102,6 +116,8 @@ private:
     std::optional<core::SetupSession> m_saved;
     int m_resumeJump = -1; // where Next on Welcome leads when continuing
     int m_resumeGoal = -1; // the page the saved setup had reached; earlier pages go on by themselves
+    bool m_backToOptions = false; // goBack() is on its way from Welcome to the Options page
+    CloseQuestion m_askClose;
 };
 
 } // namespace tfsetup::ui
