@@ -58,14 +58,16 @@ QString why(const Result<Bundle> &r)
 }
 
 // A pure-Python wheel of one module, built by the test itself (PEP 427 layout).
-bool buildWheel(const QString &python, const QString &path)
+bool buildWheel(const QString &python, const QString &path, const QString &module = u"tfsetup_probe"_s,
+                const QString &project = u"tfsetup-probe"_s)
 {
     const QString script = uR"(
 import base64, hashlib, sys, zipfile
+module, project = sys.argv[2], sys.argv[3]
 files = {
-  "tfsetup_probe/__init__.py": b"VALUE = 42\n",
-  "tfsetup_probe-1.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: tfsetup-probe\nVersion: 1.0\n",
-  "tfsetup_probe-1.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+  f"{module}/__init__.py": b"VALUE = 42\n",
+  f"{module}-1.0.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {project}\nVersion: 1.0\n".encode(),
+  f"{module}-1.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
 }
 record = []
 with zipfile.ZipFile(sys.argv[1], "w") as z:
@@ -73,11 +75,11 @@ with zipfile.ZipFile(sys.argv[1], "w") as z:
     z.writestr(name, data)
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
     record.append(f"{name},sha256={digest},{len(data)}")
-  record.append("tfsetup_probe-1.0.dist-info/RECORD,,")
-  z.writestr("tfsetup_probe-1.0.dist-info/RECORD", "\n".join(record) + "\n")
+  record.append(f"{module}-1.0.dist-info/RECORD,,")
+  z.writestr(f"{module}-1.0.dist-info/RECORD", "\n".join(record) + "\n")
 )"_s;
     QProcess p;
-    p.start(python, {u"-c"_s, script, path});
+    p.start(python, {u"-c"_s, script, path, module, project});
     return p.waitForFinished(60000) && p.exitCode() == 0;
 }
 
@@ -258,6 +260,17 @@ private Q_SLOTS:
                                             + digest.toLatin1() + "\">" + wheelName.toUtf8() + "</a></body></html>",
                                         "text/html"));
         m_server->route("/files/" + wheelName.toUtf8(), Response::bytes(wheel));
+        // The kernel's and the default front end's packages join every wheelhouse: stand-ins here.
+        for (const QString &project : {u"ipykernel"_s, u"jupyterlab"_s}) {
+            const QString name = project + u"-1.0-py3-none-any.whl"_s;
+            QVERIFY(buildWheel(python, m_dir->filePath(name), project, project));
+            const QByteArray bytes = readFile(m_dir->filePath(name));
+            m_server->route("/simple/" + project.toUtf8() + "/",
+                            Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + name.toUtf8() + "#sha256="
+                                                + sha256Hex(bytes).toLatin1() + "\">" + name.toUtf8() + "</a></body></html>",
+                                            "text/html"));
+            m_server->route("/files/" + name.toUtf8(), Response::bytes(bytes));
+        }
 
         Artifact tf;
         tf.name = u"tfsetup-probe"_s;
@@ -278,6 +291,7 @@ private Q_SLOTS:
         const QByteArray requirements = readFile(bundle.requirementsFile());
         QVERIFY2(requirements.contains("tfsetup-probe==1.0"), requirements.constData());
         QVERIFY(requirements.contains(QByteArray("--hash=sha256:" + digest.toLatin1())));
+        QVERIFY2(requirements.contains("ipykernel==1.0") && requirements.contains("jupyterlab==1.0"), requirements.constData());
 
         QTemporaryDir target;
         QProcess install;
@@ -287,6 +301,7 @@ private Q_SLOTS:
         QVERIFY(install.waitForFinished(120000));
         QVERIFY2(install.exitCode() == 0, install.readAllStandardError().constData());
         QVERIFY(QFile::exists(target.filePath(u"tfsetup_probe/__init__.py"_s)));
+        QVERIFY(QFile::exists(target.filePath(u"ipykernel/__init__.py"_s)));
     }
 
 private:

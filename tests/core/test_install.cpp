@@ -313,7 +313,29 @@ void TestInstall::pipArguments()
              (QStringList{QStringLiteral("install"), QStringLiteral("--no-input"), QStringLiteral("--no-cache-dir"),
                           QStringLiteral("--disable-pip-version-check"), QStringLiteral("--index-url"), QStringLiteral("https://mirror.example/simple/"),
                           QStringLiteral("--extra-index-url"), QStringLiteral("https://second.example/simple/"),
-                          QStringLiteral("--proxy"), QStringLiteral("http://proxy:3128"), QStringLiteral("tensorflow==2.10.*")}));
+                          QStringLiteral("--proxy"), QStringLiteral("http://proxy:3128"), QStringLiteral("tensorflow==2.10.*"),
+                          QStringLiteral("ipykernel")}));
+    // The chosen front end's packages follow the kernel's; a requirement naming one already (in
+    // another spelling, with a version) is not repeated.
+    s.jupyter = QStringLiteral("lab");
+    s.requirements.append(QStringLiteral("IPyKernel>=6"));
+    QCOMPARE(s.effectiveRequirements(), (QStringList{QStringLiteral("tensorflow==2.10.*"), QStringLiteral("IPyKernel>=6"),
+                                                     QStringLiteral("jupyterlab")}));
+    const QByteArray withLab = s.fingerprint();
+    s.jupyter = QStringLiteral("notebook");
+    QCOMPARE(s.effectiveRequirements().last(), QStringLiteral("notebook"));
+    QVERIFY(s.fingerprint() != withLab);
+    // A hash lock must pin the kernel and the chosen front end.
+    s.requirementsLock = QStringLiteral("tensorflow==2.10.1 \\\n    --hash=sha256:00\n# ipykernel==6.17.0\n");
+    QCOMPARE(s.missingFromLock(), (QStringList{QStringLiteral("ipykernel"), QStringLiteral("notebook")}));
+    s.requirementsLock += QStringLiteral("IPyKernel==6.17.0 --hash=sha256:11\nnotebook==6.4.12 \\\n    --hash=sha256:22\n");
+    QCOMPARE(s.missingFromLock(), QStringList());
+    const QByteArray locked = s.fingerprint();
+    s.jupyter.clear();
+    QVERIFY(s.fingerprint() != locked);
+    s.requirementsLock.clear();
+    s.jupyter = QStringLiteral("lab");
+    s.requirements.removeLast();
     s.offline = true;
     const QStringList offline = Installer::pipInstallArguments(s, QStringLiteral("/e/requirements.lock.txt"), {QStringLiteral("/bundle/wheels")});
     QVERIFY(offline.contains(QStringLiteral("--no-index")));

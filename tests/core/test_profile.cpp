@@ -20,6 +20,8 @@ private Q_SLOTS:
     void refusesIncomplete_data();
     void refusesIncomplete();
     void findsTheInterpreter();
+    void jupyterChoice_data();
+    void jupyterChoice();
 };
 
 void TestProfile::exampleParses()
@@ -30,6 +32,39 @@ void TestProfile::exampleParses()
     QCOMPARE(p->route, QStringLiteral("linux-pip"));
     QVERIFY(!p->requirements.isEmpty());
     QCOMPARE(p->indexUrls.size(), 1);
+    QCOMPARE(p->jupyter, QStringLiteral("lab"));
+}
+
+void TestProfile::jupyterChoice_data()
+{
+    QTest::addColumn<QByteArray>("value"); // the "jupyter" member, empty: left out
+    QTest::addColumn<QString>("frontEnd");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("left out: JupyterLab") << QByteArray() << QStringLiteral("lab") << QString();
+    QTest::newRow("true: JupyterLab") << QByteArray("true") << QStringLiteral("lab") << QString();
+    QTest::newRow("false: the kernel only") << QByteArray("false") << QString() << QString();
+    QTest::newRow("the classic notebook") << QByteArray("\"notebook\"") << QStringLiteral("notebook") << QString();
+    QTest::newRow("jupyter server alone") << QByteArray("\"server\"") << QStringLiteral("server") << QString();
+    QTest::newRow("unknown name") << QByteArray("\"jupyter-lab\"") << QString() << QStringLiteral("profile_jupyter_unknown");
+}
+
+void TestProfile::jupyterChoice()
+{
+    QFETCH(QByteArray, value);
+    QFETCH(QString, frontEnd);
+    QFETCH(QString, error);
+    const QByteArray json = R"({"schema": 1, "environment": "e", "installFolder": "/x",
+                                "plan": {"route": "linux-pip", "requirements": ["tensorflow==2.15.1"]})"
+                            + (value.isEmpty() ? QByteArray() : QByteArray(R"(, "jupyter": )") + value) + "}";
+    const auto p = LabProfile::fromJson(QJsonDocument::fromJson(json).object(), QStringLiteral("lab.json"));
+    if (!error.isEmpty()) {
+        QVERIFY(!p);
+        QCOMPARE(p.error().code, error);
+        QVERIFY(p.error().message.contains(QStringLiteral("\"notebook\"")));
+        return;
+    }
+    QVERIFY2(p, qPrintable(p ? QString() : p.error().message));
+    QCOMPARE(p->jupyter, frontEnd);
 }
 
 void TestProfile::expands_data()

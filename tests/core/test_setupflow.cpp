@@ -377,7 +377,14 @@ void TestSetupFlow::installSpec_mapsDownloadsToArtifacts()
     QCOMPARE(paths, artifactPaths);
     QCOMPARE(spec->indexUrls, indexUrls);
     QCOMPARE(spec->trustedHosts, trustedHosts);
-    QCOMPARE(spec->effectiveRequirements(), QStringList{u"tensorflow==2.18.*"_s});
+    // The Jupyter kernel and, as the Options page's default, JupyterLab join TensorFlow.
+    QCOMPARE(spec->effectiveRequirements(), (QStringList{u"tensorflow==2.18.*"_s, u"ipykernel"_s, u"jupyterlab"_s}));
+    SetupOptions withoutJupyter = options;
+    withoutJupyter.jupyter = false;
+    const auto kernelOnly = SetupFlow::installSpec(plan, list, results, withoutJupyter, machine);
+    QVERIFY(kernelOnly);
+    QCOMPARE(kernelOnly->effectiveRequirements(), (QStringList{u"tensorflow==2.18.*"_s, u"ipykernel"_s}));
+    QVERIFY(kernelOnly->fingerprint() != spec->fingerprint());
 }
 
 void TestSetupFlow::installSpec_relocatablePythonStandsInForAMissingOne()

@@ -23,6 +23,9 @@ using core::InstallStep;
 namespace {
 
 const QString wheelName = QStringLiteral("tinypkg-0.1-py3-none-any.whl");
+// Every environment gets the kernel's package: a stand-in under its name (these tests are about
+// pip; tests/core/test_jupyter.cpp runs the real one).
+const QString kernelWheelName = QStringLiteral("ipykernel-0.1-py3-none-any.whl");
 
 QByteArray recordHash(const QByteArray &data)
 {
@@ -31,12 +34,13 @@ QByteArray recordHash(const QByteArray &data)
 }
 
 // The smallest valid wheel (PEP 427): a module, METADATA, WHEEL and a RECORD with real digests.
-bool buildWheel(const QString &path)
+bool buildWheel(const QString &path, const QByteArray &name = "tinypkg")
 {
+    const QString info = QString::fromLatin1(name) + QStringLiteral("-0.1.dist-info/");
     const QList<std::pair<QString, QByteArray>> files{
-        {QStringLiteral("tinypkg/__init__.py"), "VALUE = 42\n"},
-        {QStringLiteral("tinypkg-0.1.dist-info/METADATA"), "Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n"},
-        {QStringLiteral("tinypkg-0.1.dist-info/WHEEL"),
+        {QString::fromLatin1(name) + QStringLiteral("/__init__.py"), "VALUE = 42\n"},
+        {info + QStringLiteral("METADATA"), "Metadata-Version: 2.1\nName: " + name + "\nVersion: 0.1\n"},
+        {info + QStringLiteral("WHEEL"),
          "Wheel-Version: 1.0\nGenerator: tfsetup-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}};
     QList<core::ArchiveWriter::Entry> entries;
     QByteArray record;
@@ -44,8 +48,8 @@ bool buildWheel(const QString &path)
         entries.append({core::ArchiveWriter::Entry::File, name, data, {}, 0644});
         record += name.toUtf8() + ',' + recordHash(data) + ',' + QByteArray::number(data.size()) + '\n';
     }
-    record += "tinypkg-0.1.dist-info/RECORD,,\n";
-    entries.append({core::ArchiveWriter::Entry::File, QStringLiteral("tinypkg-0.1.dist-info/RECORD"), record, {}, 0644});
+    record += info.toUtf8() + "RECORD,,\n";
+    entries.append({core::ArchiveWriter::Entry::File, info + QStringLiteral("RECORD"), record, {}, 0644});
     return bool(core::ArchiveWriter::write(path, core::ArchiveWriter::Zip, entries));
 }
 
@@ -91,6 +95,8 @@ private:
     QString m_python;
     QTemporaryDir m_files;
     QString m_wheel;
+    QString m_kernelWheel;
+    QString m_kernelLock; // the stand-in kernel's line of a hash lock
     LoopbackServer m_server;
     core::RealSystem m_system;
 };
@@ -115,6 +121,16 @@ void TestVenv::initTestCase()
                             + fileSha256(m_wheel) + "\">" + wheelName.toUtf8() + "</a></body></html>";
     m_server.route("/simple/tinypkg/", Response::bytes(page, "text/html"));
     m_server.route("/files/" + wheelName.toUtf8(), Response::bytes(bytes));
+    m_kernelWheel = m_files.filePath(kernelWheelName);
+    QVERIFY(buildWheel(m_kernelWheel, "ipykernel"));
+    m_kernelLock = QStringLiteral("ipykernel==0.1 --hash=sha256:") + QString::fromLatin1(fileSha256(m_kernelWheel)) + u'\n';
+    m_server.route("/simple/ipykernel/", Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + kernelWheelName.toUtf8()
+                                                             + "#sha256=" + fileSha256(m_kernelWheel) + "\">"
+                                                             + kernelWheelName.toUtf8() + "</a></body></html>",
+                                                         "text/html"));
+    QFile kernel(m_kernelWheel);
+    QVERIFY(kernel.open(QIODevice::ReadOnly));
+    m_server.route("/files/" + kernelWheelName.toUtf8(), Response::bytes(kernel.readAll()));
 }
 
 void TestVenv::installsFromALoopbackIndex()
@@ -124,17 +140,19 @@ void TestVenv::installsFromALoopbackIndex()
     QStringList lines;
     connect(&installer, &Installer::logLine, this, [&](const QString &l) { lines.append(l); });
     InstallSpec s = spec(prefix.path());
-    s.requirementsLock = QStringLiteral("tinypkg==0.1 --hash=sha256:") + QString::fromLatin1(fileSha256(m_wheel)) + u'\n';
+    s.requirementsLock = QStringLiteral("tinypkg==0.1 --hash=sha256:") + QString::fromLatin1(fileSha256(m_wheel)) + u'\n'
+                         + m_kernelLock;
     const auto outcome = install(installer, s);
     QVERIFY2(outcome, qPrintable(outcome ? QString() : outcome.error().message + u'\n' + outcome.error().detail));
     QVERIFY(m_server.hits("/simple/tinypkg/") >= 1);
     // pip's own words reached the log as they came.
-    QVERIFY2(lines.join(u'\n').contains(QStringLiteral("Successfully installed tinypkg-0.1")), qPrintable(lines.join(u'\n')));
+    QVERIFY2(lines.join(u'\n').contains(QStringLiteral("Successfully installed ipykernel-0.1 tinypkg-0.1")), qPrintable(lines.join(u'\n')));
 
     const QString env = prefix.filePath(QStringLiteral("tf-test"));
     const auto record = core::EnvironmentRecord::read(env);
     QVERIFY(record);
     QVERIFY(record->packages.contains(QStringLiteral("tinypkg==0.1")));
+    QVERIFY(record->packages.contains(QStringLiteral("ipykernel==0.1")));
     QVERIFY(!record->pythonVersion.isEmpty());
     bool ranPip = false;
     for (const auto &c : record->commands) {
@@ -157,7 +175,7 @@ void TestVenv::hashLockRefusesOtherFiles()
     QTemporaryDir prefix;
     Installer installer(m_system);
     InstallSpec s = spec(prefix.path());
-    s.requirementsLock = QStringLiteral("tinypkg==0.1 --hash=sha256:") + QString(64, u'0') + u'\n';
+    s.requirementsLock = QStringLiteral("tinypkg==0.1 --hash=sha256:") + QString(64, u'0') + u'\n' + m_kernelLock;
     const auto outcome = install(installer, s);
     QVERIFY(!outcome);
     QCOMPARE(outcome.error().code, QStringLiteral("pip_hash_mismatch"));
@@ -169,6 +187,7 @@ void TestVenv::offlineWheelhouse()
     QTemporaryDir prefix;
     QTemporaryDir wheelhouse;
     QVERIFY(QFile::copy(m_wheel, wheelhouse.filePath(wheelName)));
+    QVERIFY(QFile::copy(m_kernelWheel, wheelhouse.filePath(kernelWheelName)));
     Installer installer(m_system);
     InstallSpec s = spec(prefix.path());
     s.offline = true;

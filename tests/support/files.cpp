@@ -14,14 +14,14 @@ QByteArray readFile(const QString &path)
 }
 
 bool buildWheel(const QString &python, const QString &path, const QString &distribution, const QString &version,
-                const QByteArray &module)
+                const QByteArray &module, const QString &package)
 {
     const QString script = uR"(
 import base64, hashlib, sys, zipfile
-path, dist, version, module = sys.argv[1], sys.argv[2], sys.argv[3], open(sys.argv[4], "rb").read()
+path, dist, version, module, package = sys.argv[1], sys.argv[2], sys.argv[3], open(sys.argv[4], "rb").read(), sys.argv[5]
 info = f"{dist}-{version}.dist-info"
 files = {
-  "tensorflow/__init__.py": module,
+  f"{package}/__init__.py": module,
   f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n".encode(),
   f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
 }
@@ -40,7 +40,7 @@ with zipfile.ZipFile(path, "w") as z:
         return false;
     m.close();
     QProcess p;
-    p.start(python, {u"-c"_s, script, path, distribution, version, modulePath});
+    p.start(python, {u"-c"_s, script, path, distribution, version, modulePath, package});
     return p.waitForFinished(60000) && p.exitCode() == 0;
 }
 

@@ -5,7 +5,9 @@
 // into a temporary one, and a wizard over this machine whose scan returns a canned report (no
 // NVIDIA GPU, that Python as the only interpreter) and whose Finish page only records launches.
 
+#include "install/launchers.h"
 #include "support/files.h"
+#include "support/loopbackserver.h"
 #include "system/systemview.h"
 #include "ui/detectpage.h"
 #include "ui/finishpage.h"
@@ -15,6 +17,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -59,6 +62,33 @@ struct JourneyHost {
         qputenv("FAKE_TF_MODE", "no_gpu");
         QDir().mkpath(dir.filePath(QStringLiteral("home")));
         return {};
+    }
+
+    // Every environment gets the Jupyter kernel's packages and, with the Options page's default,
+    // JupyterLab's: `index` serves stand-ins under their names (empty packages; the journeys are
+    // about the wizard, tests/core/test_jupyter.cpp runs the real kernel and server).
+    bool serveJupyterStandIns(test::LoopbackServer &index, const QTemporaryDir &dir) const
+    {
+        const core::JupyterSettings &jupyter = core::JupyterSettings::builtIn();
+        QStringList projects = jupyter.kernelRequirements;
+        if (const core::JupyterSettings::FrontEnd *f = jupyter.frontEnd(jupyter.defaultFrontEnd))
+            projects += f->requirements;
+        for (const QString &requirement : projects) {
+            const QString project = core::requirementProject(requirement);
+            const QString module = QString(project).replace(u'-', u'_');
+            const QString wheelName = module + QStringLiteral("-0.1-py3-none-any.whl");
+            const QString wheel = dir.filePath(wheelName);
+            if (!buildWheel(python, wheel, project, QStringLiteral("0.1"), QByteArray(), module))
+                return false;
+            const QByteArray bytes = readFile(wheel);
+            const QByteArray digest = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+            index.route("/simple/" + project.toUtf8() + "/",
+                        test::Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8()
+                                                  + "#sha256=" + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
+                                              "text/html"));
+            index.route("/files/" + wheelName.toUtf8(), test::Response::bytes(bytes));
+        }
+        return true;
     }
 
     // The wizard for the journey; programs the Finish page would start are appended to *launched.

@@ -146,6 +146,7 @@ void TestJourneyKeyboard::firstTimeStudent_withTheKeyboardOnly()
                                     + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
                                 "text/html"));
     index.route("/files/" + wheelName.toUtf8(), Response::bytes(wheelBytes));
+    QVERIFY(m_host.serveJupyterStandIns(index, m_dir));
 
     // Options: Alt+F reaches the folder; Tab goes along its row (Browse, What is this?) and on
     // to the name; Space opens the help; Alt+P reaches the mirror, typed in.

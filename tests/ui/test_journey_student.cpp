@@ -126,6 +126,7 @@ void TestJourneyStudent::firstTimeStudent_fromWelcomeToFinish()
                                     + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
                                 "text/html"));
     index.route("/files/" + wheelName.toUtf8(), Response::bytes(wheelBytes));
+    QVERIFY(m_host.serveJupyterStandIns(index, m_dir));
 
     // Options: defaults under the home folder, the lab's index typed in.
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));

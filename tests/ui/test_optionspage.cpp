@@ -162,6 +162,11 @@ void TestOptionsPage::defaults_followThePlanAndHome()
              m_root->filePath(u"machine/home/student/.cache/tfsetup/downloads"_s));
     QVERIFY(nextButton()->isEnabled());
     QVERIFY(child<QLabel>(m_page, u"folderAdviceLabel"_s)->isHidden());
+    // Jupyter (JupyterLab beside the kernel) is on unless the student says otherwise.
+    auto *jupyter = child<QCheckBox>(m_page, u"jupyterCheck"_s);
+    QVERIFY(jupyter->isChecked() && jupyter->isVisible());
+    QVERIFY(!jupyter->accessibleName().isEmpty());
+    QVERIFY(m_page->options().jupyter);
 }
 
 void TestOptionsPage::everyTerm_hasAnExplanation_data()
@@ -297,11 +302,13 @@ void TestOptionsPage::choices_areRemembered()
     child<QLineEdit>(m_page, u"proxyEdit"_s)->setText(u"http://127.0.0.1:9"_s);
     auto *pypi = child<QComboBox>(m_page, u"pypiMirrorCombo"_s);
     pypi->setEditText(u"http://127.0.0.1:9/simple"_s);
+    child<QCheckBox>(m_page, u"jupyterCheck"_s)->setChecked(false);
     QSignalSpy resolved(m_page, &ui::OptionsPage::resolved);
     QTest::mouseClick(nextButton(), Qt::LeftButton);
     QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
     QCOMPARE(resolved.first().first().toBool(), true);
     QCOMPARE(m_wizard->state().options().pypiMirror, u"http://127.0.0.1:9/simple"_s);
+    QVERIFY(!m_wizard->state().options().jupyter);
     QVERIFY(m_wizard->state().downloads().isEmpty()); // a CPU plan is pip's alone
 
     // A new wizard, as on the next start, reads them back.
@@ -309,6 +316,7 @@ void TestOptionsPage::choices_areRemembered()
     QCOMPARE(child<QLineEdit>(m_page, u"folderEdit"_s)->text(), u"/data/envs"_s);
     QCOMPARE(child<QLineEdit>(m_page, u"proxyEdit"_s)->text(), u"http://127.0.0.1:9"_s);
     QCOMPARE(m_page->options().pypiMirror, u"http://127.0.0.1:9/simple"_s);
+    QVERIFY(!child<QCheckBox>(m_page, u"jupyterCheck"_s)->isChecked());
     QSettings settings(m_ini, QSettings::IniFormat);
     QCOMPARE(settings.value(u"options/prefix"_s).toString(), u"/data/envs"_s);
 }

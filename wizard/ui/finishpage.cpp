@@ -199,7 +199,14 @@ void FinishPage::showState()
                "kernel in Jupyter.")
                 .arg(QFileInfo(python).fileName(), installed->environmentPath.section(u'/', -1)));
         m_shellButton->setEnabled(!launcherFor(installed->launchers, QStringLiteral("shell"), os).isEmpty());
-        m_jupyterButton->setEnabled(!launcherFor(installed->launchers, QStringLiteral("start-jupyter"), os).isEmpty());
+        // Without a front end start-jupyter could only say that none is installed.
+        const bool jupyter = m_state.mode() != WizardState::Mode::NewEnvironment || m_state.options().jupyter;
+        m_jupyterButton->setEnabled(jupyter
+                                    && !launcherFor(installed->launchers, QStringLiteral("start-jupyter"), os).isEmpty());
+        m_jupyterButton->setToolTip(jupyter ? tr("Starts JupyterLab (or the Jupyter Notebook the environment has) "
+                                                 "in a terminal window; close that window to stop it.")
+                                            : tr("Jupyter was not chosen on the Options page. The environment's "
+                                                 "kernel still works in a Jupyter started elsewhere."));
         m_copyButton->setEnabled(!installed->summary.isEmpty());
     }
     for (QWidget *w : std::initializer_list<QWidget *>{m_pathLabel, m_howLabel, m_launchersLabel, m_shellButton,
@@ -225,8 +232,6 @@ void FinishPage::retranslate()
     m_shellButton->setText(tr("Open a &terminal"));
     m_shellButton->setToolTip(tr("A terminal window where python and pip are the environment's own."));
     m_jupyterButton->setText(tr("Start &Jupyter"));
-    m_jupyterButton->setToolTip(tr("Starts JupyterLab from the environment in a terminal window; close that window "
-                                   "to stop it."));
     m_copyButton->setText(tr("&Copy summary"));
     m_copyButton->setToolTip(tr("Copies ENVIRONMENT.md: versions, folders and launchers, for help requests."));
 }

@@ -53,6 +53,7 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     , m_bundleEdit(new QLineEdit(this))
     , m_bundleBrowse(new QPushButton(this))
     , m_helpLabel(new QLabel(this))
+    , m_jupyterCheck(new QCheckBox(this))
     , m_trustCheck(new QCheckBox(this))
     , m_trustRisk(new QLabel(this))
     , m_statusLabel(new QLabel(this))
@@ -71,6 +72,8 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     m_bundleBrowse->setObjectName(QStringLiteral("bundleBrowseButton"));
     m_helpLabel->setObjectName(QStringLiteral("helpLabel"));
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    m_jupyterCheck->setObjectName(QStringLiteral("jupyterCheck"));
+    m_jupyterCheck->setChecked(true);
     m_trustCheck->setObjectName(QStringLiteral("trustOnFirstUseCheck"));
     m_trustRisk->setObjectName(QStringLiteral("trustOnFirstUseRiskLabel"));
     m_busy->setObjectName(QStringLiteral("resolveProgress"));
@@ -141,12 +144,14 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
             chain.append(m_bundleBrowse);
         chain.append(m_helpLinks.at(i));
     }
+    chain.append(m_jupyterCheck);
     chain.append(m_trustCheck);
     for (int i = 1; i < chain.size(); ++i)
         setTabOrder(chain.at(i - 1), chain.at(i));
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_jupyterCheck);
     layout->addWidget(m_helpLabel);
     layout->addStretch(1);
     layout->addWidget(m_trustCheck);
@@ -191,6 +196,7 @@ core::SetupOptions OptionsPage::options() const
     o.cacheDir = m_cacheEdit->text().trimmed();
     o.bundleDir = m_bundleEdit->text().trimmed();
     o.trustOnFirstUse = !m_trustCheck->isHidden() && m_trustCheck->isChecked();
+    o.jupyter = m_jupyterCheck->isChecked();
     return o;
 }
 
@@ -388,7 +394,7 @@ void OptionsPage::setBusy(bool busy)
     m_busy->setVisible(busy);
     for (QWidget *w : std::initializer_list<QWidget *>{m_folderEdit, m_nameEdit, m_pypiCombo, m_nvidiaEdit, m_proxyEdit,
                                                        m_cacheEdit, m_bundleEdit, m_folderBrowse, m_bundleBrowse,
-                                                       m_trustCheck})
+                                                       m_jupyterCheck, m_trustCheck})
         w->setEnabled(!busy);
     Q_EMIT completeChanged();
 }
@@ -471,6 +477,7 @@ void OptionsPage::load()
     m_cacheEdit->setText(text("cacheDir", m_base.cacheDir.isEmpty() ? core::SetupOptions::defaultCacheDir(m_state.system())
                                                                      : m_base.cacheDir));
     m_bundleEdit->setText(settings->value(QStringLiteral("bundleDir")).toString());
+    m_jupyterCheck->setChecked(settings->value(QStringLiteral("jupyter"), true).toBool());
     settings->endGroup();
 }
 
@@ -484,6 +491,7 @@ void OptionsPage::save(const core::SetupOptions &o)
     settings->setValue(QStringLiteral("proxy"), o.proxy);
     settings->setValue(QStringLiteral("cacheDir"), o.cacheDir);
     settings->setValue(QStringLiteral("bundleDir"), o.bundleDir);
+    settings->setValue(QStringLiteral("jupyter"), o.jupyter);
     settings->endGroup();
     settings->sync();
 }
@@ -513,6 +521,10 @@ void OptionsPage::retranslate()
         help->setAccessibleDescription(m_rowLabels.at(m_helpLinks.indexOf(help))->text().remove(u'&'));
     }
     m_folderBrowse->setText(tr("Bro&wse…"));
+    m_jupyterCheck->setText(tr("Install &Jupyter: JupyterLab, to work in notebooks"));
+    m_jupyterCheck->setAccessibleName(tr("Install JupyterLab"));
+    m_jupyterCheck->setToolTip(tr("Every environment gets a Jupyter kernel. This adds JupyterLab, which "
+                                  "start-jupyter and the Finish page open."));
     m_trustCheck->setText(
         tr("Download the files without a published checksum anyway, and record their SHA-256 (&trust on first use)"));
     m_trustCheck->setAccessibleName(tr("Trust files without a published checksum on first use"));

@@ -108,6 +108,7 @@ private:
     QLineEdit *m_bundleEdit;
     QPushButton *m_bundleBrowse;
     QLabel *m_helpLabel;
+    QCheckBox *m_jupyterCheck;
     QCheckBox *m_trustCheck;
     QLabel *m_trustRisk;
     QLabel *m_statusLabel;
