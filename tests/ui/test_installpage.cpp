@@ -300,6 +300,10 @@ void TestInstallPage::progress_movesThroughTheSteps()
     QVERIFY(sawPackages);
     QVERIFY(pipMoved);
     QVERIFY2(packagesText.contains(u"pip"_s), qPrintable(packagesText));
+    // The log names each step as the list does, translated, not by its id.
+    const QString log = child<QPlainTextEdit>(m_page, u"installLog"_s)->toPlainText();
+    QVERIFY2(log.contains(u"== Install TensorFlow with pip"_s), qPrintable(log.left(400)));
+    QVERIFY(!log.contains(u"== packages"_s));
     QCOMPARE(bar->value(), bar->maximum());
     QVERIFY(!busy->isVisible());
     QVERIFY(!now->isVisible());

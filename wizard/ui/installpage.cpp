@@ -356,8 +356,16 @@ void InstallPage::setStep(core::InstallStep step, StepState state)
     }
 }
 
-void InstallPage::appendLog(const QString &line)
+void InstallPage::appendLog(const QString &rawLine)
 {
+    // The installer marks each step with its id ("== packages"); the student reads its name.
+    QString line = rawLine;
+    if (line.startsWith(QLatin1String("== "))) {
+        for (core::InstallStep step : core::allInstallSteps()) {
+            if (line.mid(3) == core::installStepId(step))
+                line = QStringLiteral("== ") + stepText(step);
+        }
+    }
     if (m_running && m_current >= 0 && core::allInstallSteps().value(m_current) == core::InstallStep::Packages) {
         ++m_pipLines;
         setFraction(0.95 * m_pipLines / (m_pipLines + pipHalfwayLines));
