@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Proves the README's two commands on a fresh Debian 12 (bookworm) machine.
 #
-#   sudo tests/fresh/fresh-bookworm.sh [--mirror URL] [--keep] [--only build|test] [WORK_DIR]
+#   sudo tests/fresh/fresh-bookworm.sh [--mirror URL] [--keep] [--only quick|build|test] [WORK_DIR]
 #
 # Builds a clean bookworm root with debootstrap (--variant=minbase: no compiler, no Qt, no git),
 # clones this repository into it (from outside: a fresh machine gets git first, see the README),
-# and runs, as root inside it, the two commands exactly as README.md's "Two commands" section
-# gives them: "Build and start" (with no display it prints the detection report) and "Build and
-# run every test" (.ci/test: the whole suite, sanitizers, fuzzing). Each command's output goes to
+# and runs, as root inside it, the commands exactly as README.md's "Two commands" section gives
+# them: "Quick start" (the application alone), "Build and start" (with no display it prints the
+# detection report) and "Build and run every test" (.ci/test: the whole suite, sanitizers,
+# fuzzing), each in the same root, one after the other. Each command's output goes to
 # WORK_DIR/<name>.log; the summary gives each one's exit status and time.
 #
 # The root is entered through its own mount namespace with pivot_root, not chroot: inside a
@@ -63,7 +64,8 @@ readme_command()
 }
 build_cmd=$(readme_command '**Build and start**')
 test_cmd=$(readme_command '**Build and run every test**')
-[ -n "$build_cmd" ] && [ -n "$test_cmd" ] || { echo "fresh-bookworm: the README's two commands were not found" >&2; exit 1; }
+quick_cmd=$(readme_command '**Quick start')
+[ -n "$build_cmd" ] && [ -n "$test_cmd" ] && [ -n "$quick_cmd" ] || { echo "fresh-bookworm: the README's two commands were not found" >&2; exit 1; }
 
 start=$SECONDS
 echo "fresh-bookworm: debootstrap bookworm ($mirror) into $root"
@@ -98,9 +100,9 @@ EOF
 
 summary=()
 status=0
-for step in build test; do
+for step in quick build test; do
     [ -n "$only" ] && [ "$only" != "$step" ] && continue
-    if [ "$step" = build ]; then cmd=$build_cmd; else cmd=$test_cmd; fi
+    case $step in quick) cmd=$quick_cmd ;; build) cmd=$build_cmd ;; test) cmd=$test_cmd ;; esac
     echo "fresh-bookworm: $step: $cmd"
     t=$SECONDS
     rc=0
