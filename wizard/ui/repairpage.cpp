@@ -255,7 +255,7 @@ void RepairPage::refreshEnvironments()
         m_environmentList->setCurrentRow(0);
     if (m_environmentList->count() == 0)
         m_statusLabel->setText(tr("No environment made by tfsetup was found. Add the folder that holds yours, or "
-                                  "paste the error below and press Check."));
+                                  "paste the error TensorFlow printed and press Check."));
     Q_EMIT completeChanged();
 }
 
