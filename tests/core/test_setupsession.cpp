@@ -110,6 +110,7 @@ SetupSession TestSetupSession::session() const
     s.options.cacheDir = m_dir->filePath(u"downloads"_s);
     s.options.originOverrides = {{u"nvidia"_s, QUrl(u"http://127.0.0.1:9/"_s)}};
     s.options.resolveTimeout = std::chrono::seconds(7);
+    s.options.jupyter = false; // the default is on: off shows that the choice is saved
     ArtifactList list;
     list.route = u"linux-toolkit"_s;
     list.tensorflow = u"2.18.0"_s;
@@ -148,6 +149,7 @@ void TestSetupSession::saveThenLoad_keepsEverythingToContinue()
     QCOMPARE(loaded->options.originOverrides.size(), 1);
     QCOMPARE(loaded->options.originOverrides.first().second, QUrl(u"http://127.0.0.1:9/"_s));
     QCOMPARE(loaded->options.resolveTimeout, std::chrono::milliseconds(7000));
+    QVERIFY(!loaded->options.jupyter);
     QVERIFY(loaded->artifacts);
     QCOMPARE(QJsonDocument(loaded->artifacts->toJson()).toJson(), QJsonDocument(saved.artifacts->toJson()).toJson());
     QVERIFY(loaded->saved.isValid());

@@ -21,6 +21,7 @@
 #include "ui/wizardstate.h"
 
 #include <QAbstractButton>
+#include <QCheckBox>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -400,6 +401,9 @@ void TestJourneyResume::backAfterContinuing_returnsToOptions()
     m_server->route(archivePath, Response::bytes(m_archive));
     m_wizard = newWizard();
     commitOptions(*m_wizard);
+    core::SetupOptions options = m_wizard->state().options();
+    options.jupyter = false; // turned off on the Options page (the default, and the remembered choice, is on)
+    m_wizard->state().setOptions(options);
     m_wizard->setStartId(ui::SetupWizard::DownloadPageId);
     QSignalSpy verified(m_wizard->downloadPage(), &ui::DownloadPage::allVerified);
     m_wizard->show();
@@ -422,6 +426,7 @@ void TestJourneyResume::backAfterContinuing_returnsToOptions()
     QCOMPARE(child<QLineEdit>(m_wizard.get(), u"folderEdit"_s)->text(), u"/home/student/tfsetup-envs"_s);
     QCOMPARE(child<QLineEdit>(m_wizard.get(), u"nameEdit"_s)->text(), u"tf2.18-cuda12.5"_s);
     QCOMPARE(child<QLineEdit>(m_wizard.get(), u"cacheEdit"_s)->text(), m_dir->filePath(u"downloads"_s));
+    QVERIFY(!child<QCheckBox>(m_wizard.get(), u"jupyterCheck"_s)->isChecked());
 
     // Next keeps what was resolved and downloaded: straight on, nothing fetched again.
     QVERIFY(nextButton()->isEnabled());

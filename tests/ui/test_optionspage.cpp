@@ -94,6 +94,8 @@ private Q_SLOTS:
     void next_resolvesAndCommitsDownloads();
     void resolveFailure_staysWithTheReason();
     void choices_areRemembered();
+    void suggestion_carriesTheJupyterChoice_data();
+    void suggestion_carriesTheJupyterChoice();
     void noChecksumAnywhere_needsTheExplicitChoice();
 
 private:
@@ -319,6 +321,45 @@ void TestOptionsPage::choices_areRemembered()
     QVERIFY(!child<QCheckBox>(m_page, u"jupyterCheck"_s)->isChecked());
     QSettings settings(m_ini, QSettings::IniFormat);
     QCOMPARE(settings.value(u"options/prefix"_s).toString(), u"/data/envs"_s);
+}
+
+void TestOptionsPage::suggestion_carriesTheJupyterChoice_data()
+{
+    QTest::addColumn<bool>("chosen");
+    QTest::newRow("chosen on, remembered off") << true;
+    QTest::newRow("chosen off, remembered on") << false;
+}
+
+void TestOptionsPage::suggestion_carriesTheJupyterChoice()
+{
+    // A continued setup or a lab profile brings the Jupyter choice made for it; the remembered
+    // choice of an earlier setup must not turn it around.
+    QFETCH(bool, chosen);
+    {
+        QSettings settings(m_ini, QSettings::IniFormat);
+        settings.setValue(u"options/jupyter"_s, !chosen);
+    }
+    open(core::OsFamily::Linux, cpuPlan(), {{u"HOME"_s, u"/home/student"_s}});
+    auto *jupyter = child<QCheckBox>(m_page, u"jupyterCheck"_s);
+    QCOMPARE(jupyter->isChecked(), !chosen);
+
+    core::SetupOptions suggested;
+    suggested.prefix = u"/home/student/course"_s;
+    suggested.pypiMirror = u"http://127.0.0.1:9/simple"_s;
+    suggested.jupyter = chosen;
+    m_page->suggestOptions(suggested);
+    m_wizard->restart(); // the page opens again
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    QCOMPARE(child<QLineEdit>(m_page, u"folderEdit"_s)->text(), u"/home/student/course"_s);
+    QCOMPARE(jupyter->isChecked(), chosen);
+    QCOMPARE(m_page->options().jupyter, chosen);
+
+    // Next commits it.
+    QSignalSpy resolved(m_page, &ui::OptionsPage::resolved);
+    QTest::mouseClick(nextButton(), Qt::LeftButton);
+    QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
+    QCOMPARE(resolved.first().first().toBool(), true);
+    QCOMPARE(m_wizard->state().options().jupyter, chosen);
 }
 
 void TestOptionsPage::noChecksumAnywhere_needsTheExplicitChoice()

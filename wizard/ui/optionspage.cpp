@@ -244,6 +244,8 @@ void OptionsPage::applySuggestion()
     fill(m_proxyEdit, o.proxy);
     fill(m_cacheEdit, o.cacheDir);
     fill(m_bundleEdit, o.bundleDir);
+    // The Jupyter choice made for this setup wins over the remembered one, either way.
+    m_jupyterCheck->setChecked(o.jupyter);
 }
 
 void OptionsPage::keepResolved()

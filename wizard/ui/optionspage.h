@@ -45,7 +45,7 @@ public:
     void setSettingsFactory(SettingsFactory factory) { m_settings = std::move(factory); }
     // Fields the page does not show (origin overrides for labs and tests, CA bundle, timeout).
     void setBaseOptions(core::SetupOptions options) { m_base = std::move(options); }
-    // Choices a lab profile or a continued setup brings (folder, name, mirrors, proxy, folders):
+    // Choices a lab profile or a continued setup brings (folder, name, mirrors, proxy, folders, Jupyter):
     // they fill the fields over remembered settings and defaults each time the page opens. The
     // name is kept while the plan is the one they came with. Also the base options.
     void suggestOptions(core::SetupOptions options);

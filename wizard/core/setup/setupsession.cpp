@@ -68,6 +68,7 @@ QJsonObject optionsToJson(const SetupOptions &o)
             {QStringLiteral("bundle_dir"), o.bundleDir},
             {QStringLiteral("ca_bundle"), o.caBundle},
             {QStringLiteral("origin_overrides"), overrides},
+            {QStringLiteral("jupyter"), o.jupyter},
             {QStringLiteral("resolve_timeout_ms"), double(o.resolveTimeout.count())}};
 }
 
@@ -82,6 +83,7 @@ SetupOptions optionsFromJson(const QJsonObject &o)
     s.cacheDir = o.value(QStringLiteral("cache_dir")).toString();
     s.bundleDir = o.value(QStringLiteral("bundle_dir")).toString();
     s.caBundle = o.value(QStringLiteral("ca_bundle")).toString();
+    s.jupyter = o.value(QStringLiteral("jupyter")).toBool(true); // saved before the choice existed: on
     for (const QJsonValue &v : o.value(QStringLiteral("origin_overrides")).toArray()) {
         const QJsonArray pair = v.toArray();
         s.originOverrides.append({pair.at(0).toString(), QUrl(pair.at(1).toString())});
