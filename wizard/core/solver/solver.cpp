@@ -612,9 +612,10 @@ Solution Solver::solve(const HardwareReport &report, const SolverConstraints &co
                 why.append(tr("TensorFlow %1 can use your %2 only through PTX JIT: slow first start.").arg(tf, gpus));
                 break;
             case 3:
-                why.append(constraints.cpuOnly || (m.nvidia.isEmpty() && m.others.isEmpty())
-                               ? tr("TensorFlow %1 runs on the CPU.").arg(tf)
-                               : tr("No GPU route fits this machine, so TensorFlow %1 runs on the CPU.").arg(tf));
+                // With a GPU present, the first sentence depends on whether any GPU plan fits:
+                // it is added after the loop, once every route was tried.
+                if (constraints.cpuOnly || (m.nvidia.isEmpty() && m.others.isEmpty()))
+                    why.append(tr("TensorFlow %1 runs on the CPU.").arg(tf));
                 break;
             default:
                 why.append(tr("TensorFlow %1 on the experimental %2 route.").arg(tf, route.name));
@@ -650,20 +651,19 @@ Solution Solver::solve(const HardwareReport &report, const SolverConstraints &co
         return routeOrder.indexOf(a.route) < routeOrder.indexOf(b.route);
     });
 
-    // A CPU plan's first sentence can say that no GPU route fits only once every route was tried:
-    // beside a GPU plan it is the fallback, not the only way.
-    if (std::any_of(plans.cbegin(), plans.cend(), [](const Plan &p) { return p.tier != 3; })) {
+    // A CPU plan on a machine with a GPU: the fallback beside a GPU plan, else the only way.
+    if (!constraints.cpuOnly && !(m.nvidia.isEmpty() && m.others.isEmpty())) {
+        const bool gpuPlanFits = std::any_of(plans.cbegin(), plans.cend(), [](const Plan &p) { return p.tier != 3; });
         for (Plan &p : plans) {
             if (p.tier != 3)
                 continue;
             const QString tf = version::majorMinor(p.tensorflow);
-            const QString alone = tr("No GPU route fits this machine, so TensorFlow %1 runs on the CPU.").arg(tf);
-            if (p.why.startsWith(alone)) {
-                p.why.replace(0, alone.size(),
-                              tr("TensorFlow %1 on the processor only: the fallback that works without the GPU, "
-                                 "slower but with nothing to install for the graphics card.")
-                                  .arg(tf));
-            }
+            const QString first = gpuPlanFits
+                                      ? tr("TensorFlow %1 on the processor only: the fallback that works without the "
+                                           "GPU, slower but with nothing to install for the graphics card.")
+                                            .arg(tf)
+                                      : tr("No GPU route fits this machine, so TensorFlow %1 runs on the CPU.").arg(tf);
+            p.why = p.why.isEmpty() ? first : first + u' ' + p.why;
         }
     }
 
