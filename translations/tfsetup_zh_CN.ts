@@ -77,10 +77,6 @@
         <translation>方案文件中没有指明路线和 TensorFlow 版本。请提供 tfsetup plan --json 的输出。</translation>
     </message>
     <message>
-        <source>NVIDIA&apos;s manifest %1 could not be fetched and verified from any mirror. Check the internet connection or the mirror settings.</source>
-        <translation>无法从任何镜像获取并验证 NVIDIA 的清单文件 %1。请检查网络连接或镜像设置。</translation>
-    </message>
-    <message>
         <source>No NVIDIA redistributable manifest is known for CUDA %1. Use the full installer route (--cuda-from installer) instead.</source>
         <translation>没有已知的 CUDA %1 的 NVIDIA 可再发行组件清单。请改用完整安装程序路线（--cuda-from installer）。</translation>
     </message>
@@ -164,6 +160,22 @@
         <source>The SHA-256 of %1 could not be read from the SHA256SUMS of python-build-standalone&apos;s release %2. Try again online, or choose to trust the file on first use.</source>
         <translation>无法从 python-build-standalone 发布版 %2 的 SHA256SUMS 中读取 %1 的 SHA-256。请联网后重试，或选择首次使用时信任该文件。</translation>
     </message>
+    <message>
+        <source>The plan file</source>
+        <translation>方案文件</translation>
+    </message>
+    <message>
+        <source>Give the output of tfsetup plan --json.</source>
+        <translation>请提供 tfsetup plan --json 的输出。</translation>
+    </message>
+    <message>
+        <source>Check the internet connection, the proxy or the mirror settings.</source>
+        <translation>请检查网络连接、代理或镜像设置。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s manifest %1 could not be fetched and verified from any mirror.</source>
+        <translation>无法从任何镜像获取并验证 NVIDIA 的清单 %1。</translation>
+    </message>
 </context>
 <context>
     <name>Bundle</name>
@@ -190,6 +202,58 @@
     <message>
         <source>These files are missing from the bundle: %1. Copy the whole bundle folder.</source>
         <translation>离线包中缺少以下文件：%1。请复制整个离线包文件夹。</translation>
+    </message>
+    <message>
+        <source>must be %1 hexadecimal digits</source>
+        <translation>必须是 %1 位十六进制数字</translation>
+    </message>
+    <message>
+        <source>must be a plain name (no slashes, not &quot;.&quot; or &quot;..&quot;, not starting with a dot)</source>
+        <translation>必须是一个普通名称（不含斜杠，不是“.”或“..”，不以点开头）</translation>
+    </message>
+    <message>
+        <source>must be a path inside the bundle folder</source>
+        <translation>必须是离线包文件夹内的路径</translation>
+    </message>
+    <message>
+        <source>The bundle description</source>
+        <translation>离线包描述文件</translation>
+    </message>
+    <message>
+        <source>The bundle description %1</source>
+        <translation>离线包描述文件 %1</translation>
+    </message>
+    <message>
+        <source>Write the bundle again with tfsetup bundle.</source>
+        <translation>请用 tfsetup bundle 重新生成离线包。</translation>
+    </message>
+    <message>
+        <source>has neither a SHA-256 nor an MD5 checksum</source>
+        <translation>既没有 SHA-256 也没有 MD5 校验和</translation>
+    </message>
+    <message>
+        <source>lists no file</source>
+        <translation>没有列出任何文件</translation>
+    </message>
+    <message>
+        <source>is listed twice</source>
+        <translation>被列出了两次</translation>
+    </message>
+    <message>
+        <source>has no files in &quot;files&quot;</source>
+        <translation>在“files”中没有任何文件</translation>
+    </message>
+    <message>
+        <source>has no entry in &quot;files&quot;</source>
+        <translation>在“files”中没有对应条目</translation>
+    </message>
+    <message>
+        <source>has another checksum than its entry in &quot;files&quot;</source>
+        <translation>的校验和与其在“files”中的条目不同</translation>
+    </message>
+    <message>
+        <source>differs from its entry in &quot;files&quot;</source>
+        <translation>与其在“files”中的条目不一致</translation>
     </message>
 </context>
 <context>
@@ -481,14 +545,6 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
     <message>
         <source>Unknown --route &quot;%1&quot;: use one of %2.</source>
         <translation>未知的 --route 值 &quot;%1&quot;：请使用以下之一：%2。</translation>
-    </message>
-    <message>
-        <source>Cannot read the hardware file %1. Check the path.</source>
-        <translation>无法读取硬件文件 %1。请检查路径。</translation>
-    </message>
-    <message>
-        <source>The hardware file %1 is not a JSON object like the output of tfsetup detect --json.</source>
-        <translation>硬件文件 %1 不是 JSON 对象（应与 tfsetup detect --json 的输出格式相同）。</translation>
     </message>
     <message>
         <source>Open the setup wizard.</source>
@@ -832,6 +888,44 @@ Run again with --yes to install.
         <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder).</source>
         <translation>优先从这份 NVIDIA 下载目录的副本（URL 或文件夹）获取 NVIDIA 的文件。</translation>
     </message>
+    <message>
+        <source>tfsetup: there is no translation &quot;%1&quot;. Choose one of: %2.</source>
+        <translation>tfsetup：没有“%1”的翻译。请从以下选项中选择：%2。</translation>
+    </message>
+    <message>
+        <source>tfsetup: the wizard needs a graphical display, and there is none here (DISPLAY and WAYLAND_DISPLAY are unset). Start it on the desktop, or use the commands listed by &quot;tfsetup --help&quot;, for example &quot;tfsetup detect&quot;.</source>
+        <translation>tfsetup：安装向导需要图形界面，而这里没有（DISPLAY 和 WAYLAND_DISPLAY 均未设置）。请在桌面上启动它，或者使用“tfsetup --help”列出的命令，例如“tfsetup detect”。</translation>
+    </message>
+    <message>
+        <source>The Jupyter front end whose wheels join the kernel&apos;s: lab (default), notebook, server or none.</source>
+        <translation>与内核一起下载其 wheel 的 Jupyter 前端：lab（默认）、notebook、server 或 none。</translation>
+    </message>
+    <message>
+        <source>Unknown Jupyter front end %1: use lab, notebook, server or none.
+</source>
+        <translation>未知的 Jupyter 前端 %1：请使用 lab、notebook、server 或 none。
+</translation>
+    </message>
+    <message>
+        <source>The hardware file</source>
+        <translation>硬件文件</translation>
+    </message>
+    <message>
+        <source>Cannot use the hardware file %1: %2 Give the output of tfsetup detect --json.</source>
+        <translation>无法使用硬件文件 %1：%2 请提供 tfsetup detect --json 的输出。</translation>
+    </message>
+    <message>
+        <source>The hardware file %1</source>
+        <translation>硬件文件 %1</translation>
+    </message>
+    <message>
+        <source>The log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>The plan file</source>
+        <translation>方案文件</translation>
+    </message>
 </context>
 <context>
     <name>CudaDriver</name>
@@ -944,6 +1038,26 @@ Run again with --yes to install.
         <source>tfsetup</source>
         <translation>tfsetup</translation>
     </message>
+    <message>
+        <source>must be a path inside the environment folder (no &quot;..&quot;, not absolute)</source>
+        <translation>必须是环境文件夹内的路径（不含“..”，不是绝对路径）</translation>
+    </message>
+    <message>
+        <source>must be 64 lower-case hexadecimal digits</source>
+        <translation>必须是 64 位小写十六进制数字</translation>
+    </message>
+    <message>
+        <source>must be a Jupyter kernel folder (…/kernels/NAME)</source>
+        <translation>必须是 Jupyter 内核文件夹（…/kernels/名称）</translation>
+    </message>
+    <message>
+        <source>The environment record</source>
+        <translation>环境记录</translation>
+    </message>
+    <message>
+        <source>Install the environment again.</source>
+        <translation>请重新安装该环境。</translation>
+    </message>
 </context>
 <context>
     <name>FirstUse</name>
@@ -952,8 +1066,12 @@ Run again with --yes to install.
         <translation>%1 的下载已取消。</translation>
     </message>
     <message>
-        <source>%1 could not be downloaded from any source. Check the connection and the mirrors.</source>
-        <translation>无法从任何来源下载 %1。请检查网络连接和镜像。</translation>
+        <source>%1 could not be downloaded from any source.</source>
+        <translation>无法从任何来源下载 %1。</translation>
+    </message>
+    <message>
+        <source>Check the connection and the mirrors.</source>
+        <translation>请检查网络连接和镜像。</translation>
     </message>
 </context>
 <context>
@@ -976,6 +1094,40 @@ Run again with --yes to install.
     </message>
 </context>
 <context>
+    <name>HardwareReport</name>
+    <message>
+        <source>Give the output of tfsetup detect --json.</source>
+        <translation>请提供 tfsetup detect --json 的输出。</translation>
+    </message>
+</context>
+<context>
+    <name>InputFile</name>
+    <message>
+        <source>%1 %2 is larger than %3 MB, more than such a file ever holds. Check that you gave the right file.</source>
+        <translation>%1 %2 大于 %3 MB，超出了此类文件可能的大小。请确认你给出的文件是否正确。</translation>
+    </message>
+    <message>
+        <source>%1 %2 does not exist. Check the path.</source>
+        <translation>%1 %2 不存在。请检查路径。</translation>
+    </message>
+    <message>
+        <source>%1 %2 is not a plain file (it is a folder, a device or a pipe). Give the path of the file itself.</source>
+        <translation>%1 %2 不是普通文件（它是文件夹、设备或管道）。请给出文件本身的路径。</translation>
+    </message>
+    <message>
+        <source>%1 %2 cannot be read. Check that it is yours to read.</source>
+        <translation>无法读取 %1 %2。请确认你有权读取它。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read from standard input.</source>
+        <translation>无法从标准输入读取 %1。</translation>
+    </message>
+    <message>
+        <source>%1 %2 is not a JSON object. Give a file that tfsetup wrote, or correct it.</source>
+        <translation>%1 %2 不是 JSON 对象。请提供由 tfsetup 写出的文件，或者修正它。</translation>
+    </message>
+</context>
+<context>
     <name>Installer</name>
     <message>
         <source>The install was cancelled. Nothing was changed.</source>
@@ -988,6 +1140,53 @@ Run again with --yes to install.
     <message>
         <source>TensorFlow %1 (%2)</source>
         <translation>TensorFlow %1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>JsonShape</name>
+    <message>
+        <source>must be text</source>
+        <translation>必须是文本</translation>
+    </message>
+    <message>
+        <source>is longer than %1 characters</source>
+        <translation>长度超过 %1 个字符</translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation>必须是 true 或 false</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>必须是数字</translation>
+    </message>
+    <message>
+        <source>must be a whole number from %1 to %2</source>
+        <translation>必须是 %1 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>must be a list</source>
+        <translation>必须是列表</translation>
+    </message>
+    <message>
+        <source>has more than %1 entries</source>
+        <translation>条目超过 %1 个</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <source>is missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used: it %2. %3</source>
+        <translation>%1 无法使用：它%2。%3</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used: its field &quot;%2&quot; %3. %4</source>
+        <translation>%1 无法使用：其字段“%2”%3。%4</translation>
     </message>
 </context>
 <context>
@@ -1016,6 +1215,46 @@ Run again with --yes to install.
         <source>The offline bundle %1 lacks %2. Make the bundle again.</source>
         <translation>离线包 %1 缺少 %2。请重新生成离线包。</translation>
     </message>
+    <message>
+        <source>must be a plain name (letters, digits, . _ + -, not starting with a dot, no slashes)</source>
+        <translation>必须是一个普通名称（字母、数字、. _ + -，不以点开头，不含斜杠）</translation>
+    </message>
+    <message>
+        <source>The lab profile</source>
+        <translation>实验室配置文件</translation>
+    </message>
+    <message>
+        <source>The lab profile %1</source>
+        <translation>实验室配置文件 %1</translation>
+    </message>
+    <message>
+        <source>Correct the profile, or ask the lab administrator for a working copy.</source>
+        <translation>请修正配置文件，或向实验室管理员索取一份可用的副本。</translation>
+    </message>
+    <message>
+        <source>The lab profile %1 asks for the Jupyter front end %2; use one of %3, true or false.</source>
+        <translation>实验室配置文件 %1 要求使用 Jupyter 前端 %2；请使用 %3、true 或 false 之一。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s &quot;%1&quot; uses %2, which is not set on this computer. Set it, or change &quot;%1&quot; in the profile.</source>
+        <translation>实验室配置文件中的“%1”使用了 %2，而这台计算机上没有设置它。请设置它，或修改配置文件中的“%1”。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s &quot;%1&quot; is %2, which is not a full path. Give a full path (it may start with ${HOME} or ~).</source>
+        <translation>实验室配置文件中的“%1”是 %2，这不是完整路径。请给出完整路径（可以以 ${HOME} 或 ~ 开头）。</translation>
+    </message>
+    <message>
+        <source>The install folder %1 is not a full path. Give a full path.</source>
+        <translation>安装文件夹 %1 不是完整路径。请给出完整路径。</translation>
+    </message>
+    <message>
+        <source>The lock file</source>
+        <translation>锁定文件</translation>
+    </message>
+    <message>
+        <source>The bundle&apos;s requirements file</source>
+        <translation>离线包的依赖文件</translation>
+    </message>
 </context>
 <context>
     <name>LauncherWriter</name>
@@ -1031,6 +1270,10 @@ Run again with --yes to install.
         <source>A shell with this TensorFlow environment&apos;s Python and CUDA libraries first</source>
         <translation>一个优先使用此 TensorFlow 环境中的 Python 和 CUDA 库的命令行窗口</translation>
     </message>
+    <message>
+        <source>This environment has no Jupyter server (%1). Run tfsetup again with Jupyter chosen, or install JupyterLab into the environment.</source>
+        <translation>此环境中没有 Jupyter 服务器（%1）。请再次运行 tfsetup 并选择 Jupyter，或者在该环境中安装 JupyterLab。</translation>
+    </message>
 </context>
 <context>
     <name>MirrorSet</name>
@@ -1045,6 +1288,109 @@ Run again with --yes to install.
     <message>
         <source>Unknown mirror kind &quot;%1&quot;: use nvidia=, python=, python-build-standalone= or pypi=.</source>
         <translation>未知的镜像类型“%1”：请使用 nvidia=、python=、python-build-standalone= 或 pypi=。</translation>
+    </message>
+</context>
+<context>
+    <name>NetworkError</name>
+    <message>
+        <source>The server&apos;s name could not be resolved while fetching %1: this computer is offline, or its network reaches the internet only through a proxy. Check the connection, or set the proxy.</source>
+        <translation>下载 %1 时无法解析服务器名称：这台计算机没有联网，或者它的网络只能通过代理访问互联网。请检查网络连接，或设置代理。</translation>
+    </message>
+    <message>
+        <source>The server refused the connection or could not be reached for %1. Check the internet connection and the proxy setting, or choose a mirror.</source>
+        <translation>服务器拒绝了连接，或者无法访问 %1 所在的服务器。请检查网络连接和代理设置，或选择一个镜像。</translation>
+    </message>
+    <message>
+        <source>The proxy could not be reached while fetching %1. Check the proxy address (host and port), or leave it empty to connect directly.</source>
+        <translation>下载 %1 时无法连接到代理。请检查代理地址（主机和端口），或者留空以直接连接。</translation>
+    </message>
+    <message>
+        <source>The server did not answer in time for %1. The network may be slow or the server blocked here: try again, choose a mirror, set a proxy, or use an offline bundle.</source>
+        <translation>%1 所在的服务器没有及时响应。网络可能很慢，或者该服务器在这里被屏蔽：请重试、选择镜像、设置代理或使用离线包。</translation>
+    </message>
+    <message>
+        <source>%1 came too slowly from this server (below the speed floor), so it was dropped. Choose a nearer mirror or use an offline bundle.</source>
+        <translation>从此服务器下载 %1 的速度太慢（低于速度下限），因此已放弃该服务器。请选择一个更近的镜像或使用离线包。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate for %1 belongs to another name, so nothing was downloaded. Something between you and the server (a proxy or a captive portal) answers in its place; check the address or the network.</source>
+        <translation>%1 所在服务器的证书属于另一个名称，因此没有下载任何内容。你与服务器之间的某个东西（代理或网络登录页）在冒充它应答；请检查地址或网络。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate for %1 could not be verified, so nothing was downloaded. A lab or company proxy may need its certificate added (CA bundle setting).</source>
+        <translation>无法验证 %1 所在服务器的证书，因此没有下载任何内容。实验室或公司的代理可能需要添加其证书（CA 证书包设置）。</translation>
+    </message>
+    <message>
+        <source>The proxy asks for a user name and password (407) for %1. Give them in the proxy address: http://user:password@host:port.</source>
+        <translation>下载 %1 时代理要求提供用户名和密码（407）。请在代理地址中填写它们：http://用户名:密码@主机:端口。</translation>
+    </message>
+    <message>
+        <source>The proxy could not reach the server for %1 (HTTP %2). The server may be blocked from this network: choose a mirror or use an offline bundle.</source>
+        <translation>代理无法访问 %1 所在的服务器（HTTP %2）。该服务器可能在此网络中被屏蔽：请选择镜像或使用离线包。</translation>
+    </message>
+    <message>
+        <source>%1 is not on the server (404 Not Found). The mirror may be incomplete; try another mirror.</source>
+        <translation>服务器上没有 %1（404 Not Found）。该镜像可能不完整；请换一个镜像。</translation>
+    </message>
+    <message>
+        <source>The server refused %1 (403 Forbidden). The mirror may not serve this file or this network; try another mirror.</source>
+        <translation>服务器拒绝提供 %1（403 Forbidden）。该镜像可能不提供此文件，或不为此网络提供服务；请换一个镜像。</translation>
+    </message>
+    <message>
+        <source>The server had an error with %1 (HTTP %2). Try again later or choose another mirror.</source>
+        <translation>服务器处理 %1 时出错（HTTP %2）。请稍后重试或选择其他镜像。</translation>
+    </message>
+    <message>
+        <source>The server answered HTTP %2 for %1. Try another mirror.</source>
+        <translation>服务器对 %1 返回了 HTTP %2。请换一个镜像。</translation>
+    </message>
+    <message>
+        <source>The server sent a web page instead of %1 (often a login page of the campus, hotel or company network, or an error page). Log in with a web browser and try again, or try another mirror.</source>
+        <translation>服务器发来的是一个网页而不是 %1（通常是校园网、酒店或公司网络的登录页，或者错误页面）。请用浏览器登录后重试，或者换一个镜像。</translation>
+    </message>
+    <message>
+        <source>The server tried to send %1 over an unencrypted connection; that was refused.</source>
+        <translation>服务器试图通过未加密的连接发送 %1；已被拒绝。</translation>
+    </message>
+    <message>
+        <source>The server for %1 redirects in a loop. Try another mirror.</source>
+        <translation>%1 所在的服务器陷入了循环重定向。请换一个镜像。</translation>
+    </message>
+    <message>
+        <source>The connection kept stalling or dropping while fetching %1. What arrived is kept; try again to resume.</source>
+        <translation>下载 %1 时连接反复停滞或中断。已收到的部分会保留；请重试以继续下载。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s %1 has a different size than the official one. Try another mirror.</source>
+        <translation>服务器上的 %1 大小与官方的不同。请换一个镜像。</translation>
+    </message>
+    <message>
+        <source>The server sent more for %1 than such a document can be. Check the address or the mirror.</source>
+        <translation>服务器为 %1 发送的内容超出了此类文档可能的大小。请检查地址或镜像。</translation>
+    </message>
+    <message>
+        <source>%1 does not match its official checksum, so it was not used. Try again later or another mirror; if it keeps happening, something between you and the server changes the file.</source>
+        <translation>%1 与其官方校验和不符，因此没有使用。请稍后重试或换一个镜像；如果反复出现，说明你与服务器之间有东西在篡改文件。</translation>
+    </message>
+    <message>
+        <source>The disk is full while saving %1. Free some space or choose another folder, then try again.</source>
+        <translation>保存 %1 时磁盘已满。请释放一些空间或选择其他文件夹，然后重试。</translation>
+    </message>
+    <message>
+        <source>You may not write to the folder of %1. Choose a folder in your own user folder.</source>
+        <translation>你没有权限写入 %1 所在的文件夹。请选择你自己用户文件夹中的某个文件夹。</translation>
+    </message>
+    <message>
+        <source>Saving %1 failed. Check the disk and the folder&apos;s permissions.</source>
+        <translation>保存 %1 失败。请检查磁盘和该文件夹的权限。</translation>
+    </message>
+    <message>
+        <source>Fetching %1 was cancelled.</source>
+        <translation>已取消下载 %1。</translation>
+    </message>
+    <message>
+        <source>%1 could not be fetched. Check the internet connection, the proxy and the mirror settings.</source>
+        <translation>无法获取 %1。请检查网络连接、代理和镜像设置。</translation>
     </message>
 </context>
 <context>
@@ -1106,6 +1452,10 @@ Run again with --yes to install.
     <message>
         <source>Two files from NVIDIA&apos;s archives would land on %1. The downloaded archives do not belong together; plan again.</source>
         <translation>NVIDIA 压缩包中有两个文件会被放到同一位置 %1。下载的这些压缩包不属于同一套组合；请重新制定方案。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA component name &quot;%1&quot; cannot be a folder name. The plan or bundle is damaged; make it again.</source>
+        <translation>NVIDIA 组件名“%1”不能用作文件夹名。方案或离线包已损坏；请重新生成。</translation>
     </message>
 </context>
 <context>
@@ -1701,6 +2051,18 @@ Not possible here:
         <source>%1×%1 matrix product in %2 s (first run %3 s)</source>
         <translation>%1×%1 矩阵乘法耗时 %2 秒（首次运行 %3 秒）</translation>
     </message>
+    <message>
+        <source>the processor</source>
+        <translation>处理器</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation>GPU %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>Solver</name>
@@ -1960,6 +2322,10 @@ Not possible here:
         <source> or </source>
         <comment>joins processor architectures: x86_64 or arm64</comment>
         <translation> 或 </translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on the processor only: the fallback that works without the GPU, slower but with nothing to install for the graphics card.</source>
+        <translation>TensorFlow %1 只使用处理器：这是不使用 GPU 也能工作的备选方案，速度较慢，但无需为显卡安装任何东西。</translation>
     </message>
 </context>
 <context>
@@ -2612,6 +2978,10 @@ Not possible here:
         <source>exit code %1</source>
         <translation>退出码 %1</translation>
     </message>
+    <message>
+        <source>The hash-locked requirements file does not pin %1, which the environment&apos;s Jupyter kernel needs. Add %1 with its hashes to the lock file (or make the offline bundle again), then install again.</source>
+        <translation>哈希锁定的依赖文件没有固定 %1，而该环境的 Jupyter 内核需要它。请把 %1 连同其哈希值加入锁定文件（或重新生成离线包），然后重新安装。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::LabSetup</name>
@@ -2646,6 +3016,18 @@ Not possible here:
     <message>
         <source>%1: downloaded from %2, checksum verified.</source>
         <translation>%1：已从 %2 下载，校验和已验证。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s route &quot;%1&quot; puts NVIDIA&apos;s CUDA libraries into the environment, but &quot;plan.cuda&quot; names no CUDA version. Add the CUDA version to the profile.</source>
+        <translation>实验室配置文件的路线“%1”会把 NVIDIA 的 CUDA 库放进环境中，但“plan.cuda”没有指定 CUDA 版本。请在配置文件中加上 CUDA 版本。</translation>
+    </message>
+    <message>
+        <source>The lab profile asks for CUDA %1, which this tfsetup cannot install: it knows no NVIDIA libraries for that version. Correct &quot;plan.cuda&quot; or update tfsetup.</source>
+        <translation>实验室配置文件要求 CUDA %1，而此版本的 tfsetup 无法安装它：它不知道该版本对应的 NVIDIA 库。请修正“plan.cuda”或更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The environment would lack %1, which CUDA %2 needs, so TensorFlow could not use the GPU. Nothing was installed. Check the NVIDIA mirror or the offline bundle (it must hold NVIDIA&apos;s archives for CUDA %2), or correct the profile&apos;s plan.</source>
+        <translation>该环境将缺少 CUDA %2 所需的 %1，TensorFlow 因此无法使用 GPU。没有安装任何内容。请检查 NVIDIA 镜像或离线包（其中必须包含 CUDA %2 的 NVIDIA 压缩包），或修正配置文件中的方案。</translation>
     </message>
 </context>
 <context>
@@ -3017,6 +3399,34 @@ Not possible here:
         <source>The chosen combination</source>
         <translation>选定的组合</translation>
     </message>
+    <message>
+        <source>Every TensorFlow release on %1:</source>
+        <translation>%1 上的所有 TensorFlow 版本：</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on %2:</source>
+        <translation>%2 上的 TensorFlow %1：</translation>
+    </message>
+    <message>
+        <source>Possible combinations (%1 of %2)</source>
+        <translation>可行的组合（%1 / %2）</translation>
+    </message>
+    <message>
+        <source>Not possible here (%1 of %2)</source>
+        <translation>此处不可行（%1 / %2）</translation>
+    </message>
+    <message>
+        <source>Show &amp;all</source>
+        <translation>显示全部(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Also lists older TensorFlow releases and every Python version of each combination.</source>
+        <translation>同时列出较旧的 TensorFlow 版本，以及每种组合的所有 Python 版本。</translation>
+    </message>
+    <message>
+        <source>Why this combination does not fit</source>
+        <translation>为什么此组合不适用</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::DetectPage</name>
@@ -3291,6 +3701,74 @@ Not possible here:
         <source>Notes about the files</source>
         <translation>关于这些文件的提示</translation>
     </message>
+    <message>
+        <source>The CUDA libraries below are CUDA %1&apos;s, standing in for CUDA %2, the version TensorFlow %3 was tested with.</source>
+        <translation>下面的 CUDA 库是 CUDA %1 的，用来代替 CUDA %2，即 TensorFlow %3 测试时所用的版本。</translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <source>CUDA libraries of another release</source>
+        <translation>另一个版本的 CUDA 库</translation>
+    </message>
+    <message>
+        <source>What comes down:</source>
+        <translation>将要下载的内容：</translation>
+    </message>
+    <message numerus="yes">
+        <source>NVIDIA&apos;s libraries: %n archive(s), %1</source>
+        <translation>
+            <numerusform>NVIDIA 的库：%n 个压缩包，%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Python %1: %2</source>
+        <translation>Python %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Other files: %n file(s), %1</source>
+        <translation>
+            <numerusform>其他文件：%n 个文件，%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>During the install, pip fetches %1: about %2 for the TensorFlow wheel (an estimate, from PyPI&apos;s listing; the packages TensorFlow needs come on top).</source>
+        <translation>安装过程中，pip 会下载 %1：TensorFlow 的 wheel 约 %2（根据 PyPI 的列表估算；TensorFlow 所需的其他包另计）。</translation>
+    </message>
+    <message>
+        <source>During the install, pip fetches %1 and the packages it needs; their size is known only then.</source>
+        <translation>安装过程中，pip 会下载 %1 及其所需的包；它们的大小要到那时才知道。</translation>
+    </message>
+    <message>
+        <source>In all about %1</source>
+        <translation>总计约 %1</translation>
+    </message>
+    <message>
+        <source>In all %1, plus pip&apos;s packages</source>
+        <translation>总计 %1，另加 pip 的包</translation>
+    </message>
+    <message>
+        <source>In all %1</source>
+        <translation>总计 %1</translation>
+    </message>
+    <message>
+        <source>In all at least %1</source>
+        <translation>总计至少 %1</translation>
+    </message>
+    <message>
+        <source>(about %1 at the current %2/s).</source>
+        <translation>（按当前 %2/s 计算约需 %1）。</translation>
+    </message>
+    <message>
+        <source>(about %1 at %2/s; the real time shows once the downloads run).</source>
+        <translation>（按 %2/s 计算约需 %1；开始下载后会显示实际时间）。</translation>
+    </message>
+    <message>
+        <source>What will be downloaded</source>
+        <translation>将要下载的内容</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::FinishPage</name>
@@ -3363,16 +3841,20 @@ Not possible here:
         <translation>启动 Jupyter(&amp;J)</translation>
     </message>
     <message>
-        <source>Starts JupyterLab from the environment in a terminal window; close that window to stop it.</source>
-        <translation>在终端窗口中从该环境启动 JupyterLab；关闭该窗口即可停止它。</translation>
-    </message>
-    <message>
         <source>&amp;Copy summary</source>
         <translation>复制摘要(&amp;C)</translation>
     </message>
     <message>
         <source>Copies ENVIRONMENT.md: versions, folders and launchers, for help requests.</source>
         <translation>复制 ENVIRONMENT.md：包括版本、文件夹和启动脚本，便于求助。</translation>
+    </message>
+    <message>
+        <source>Starts JupyterLab (or the Jupyter Notebook the environment has) in a terminal window; close that window to stop it.</source>
+        <translation>在终端窗口中启动 JupyterLab（或该环境中已有的 Jupyter Notebook）；关闭该窗口即可停止它。</translation>
+    </message>
+    <message>
+        <source>Jupyter was not chosen on the Options page. The environment&apos;s kernel still works in a Jupyter started elsewhere.</source>
+        <translation>没有在“选项”页中选择 Jupyter。该环境的内核仍可以在别处启动的 Jupyter 中使用。</translation>
     </message>
 </context>
 <context>
@@ -3480,6 +3962,14 @@ Not possible here:
     <message>
         <source>Install progress</source>
         <translation>安装进度</translation>
+    </message>
+    <message>
+        <source>%1 % done</source>
+        <translation>已完成 %1 %</translation>
+    </message>
+    <message>
+        <source>Now: %1…</source>
+        <translation>正在进行：%1…</translation>
     </message>
 </context>
 <context>
@@ -3795,6 +4285,18 @@ Not possible here:
         <source>Nothing can prove these files are the originals: a hostile network or mirror could swap them. Their SHA-256 is recorded, so any later change is caught.</source>
         <translation>没有任何办法证明这些文件是原版：恶意的网络或镜像可能会替换它们。它们的 SHA-256 会被记录下来，之后的任何改动都会被发现。</translation>
     </message>
+    <message>
+        <source>Install &amp;Jupyter: JupyterLab, to work in notebooks</source>
+        <translation>安装 &amp;Jupyter：JupyterLab，用于在笔记本中工作</translation>
+    </message>
+    <message>
+        <source>Install JupyterLab</source>
+        <translation>安装 JupyterLab</translation>
+    </message>
+    <message>
+        <source>Every environment gets a Jupyter kernel. This adds JupyterLab, which start-jupyter and the Finish page open.</source>
+        <translation>每个环境都会有一个 Jupyter 内核。此选项还会安装 JupyterLab，“start-jupyter”和“完成”页会打开它。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::RepairPage</name>
@@ -3809,10 +4311,6 @@ Not possible here:
     <message>
         <source>tfsetup checks every file it installed and puts back what is missing, damaged or moved.</source>
         <translation>tfsetup 会检查它安装的每个文件，并恢复缺失、损坏或被移动的文件。</translation>
-    </message>
-    <message>
-        <source>Choose the environment that stopped working. Environments in the usual folders are listed; add another folder if yours is elsewhere.</source>
-        <translation>请选择出了问题的环境。下面列出了常用文件夹中的环境；如果你的环境在别处，请添加它所在的文件夹。</translation>
     </message>
     <message>
         <source>Add a folder…</source>
@@ -3845,10 +4343,6 @@ Not possible here:
     <message>
         <source>%1 — TensorFlow %2</source>
         <translation>%1 — TensorFlow %2</translation>
-    </message>
-    <message>
-        <source>No environment made by tfsetup was found. Add the folder that holds yours.</source>
-        <translation>没有找到由 tfsetup 创建的环境。请添加存放你的环境的文件夹。</translation>
     </message>
     <message>
         <source>Checking every file of the environment…</source>
@@ -3891,10 +4385,6 @@ Not possible here:
         <translation>重新链接</translation>
     </message>
     <message>
-        <source>What the doctor found</source>
-        <translation>doctor 发现的问题</translation>
-    </message>
-    <message>
         <source>Evidence</source>
         <translation>依据</translation>
     </message>
@@ -3913,10 +4403,6 @@ Not possible here:
     <message>
         <source>Every installed file is in place and unchanged. Next verifies the environment.</source>
         <translation>每个已安装的文件都在原位且未被改动。下一步将验证环境。</translation>
-    </message>
-    <message>
-        <source>Every installed file is in place. The doctor&apos;s findings say what else to do.</source>
-        <translation>所有已安装的文件都在原位。doctor 发现的问题中说明了还需要做什么。</translation>
     </message>
     <message>
         <source>Press Fix to repair what is listed. Only these files change.</source>
@@ -3962,6 +4448,54 @@ Not possible here:
         <source>The error TensorFlow printed</source>
         <translation>TensorFlow 输出的错误</translation>
     </message>
+    <message>
+        <source>Choose the environment that stopped working, or add its folder (a conda or venv one is examined but not repaired). With none chosen, Check reads the error you paste.</source>
+        <translation>请选择出问题的环境，或添加它所在的文件夹（conda 或 venv 文件夹只会被检查，不会被修复）。如果没有选择环境，“检查”会读取你粘贴的错误信息。</translation>
+    </message>
+    <message>
+        <source>%1 — not made by tfsetup: examined, not repaired</source>
+        <translation>%1 —— 不是 tfsetup 创建的：只检查，不修复</translation>
+    </message>
+    <message>
+        <source>No environment made by tfsetup was found. Add the folder that holds yours, or paste the error TensorFlow printed and press Check.</source>
+        <translation>没有找到由 tfsetup 创建的环境。请添加你的环境所在的文件夹，或者粘贴 TensorFlow 输出的错误信息并点击“检查”。</translation>
+    </message>
+    <message>
+        <source>Reading the error you pasted…</source>
+        <translation>正在读取你粘贴的错误信息…</translation>
+    </message>
+    <message>
+        <source>Examining the environment…</source>
+        <translation>正在检查该环境…</translation>
+    </message>
+    <message>
+        <source>What the diagnosis found</source>
+        <translation>诊断结果</translation>
+    </message>
+    <message>
+        <source>tfsetup did not make this environment, so it only examines it: it repairs only environments it installed itself, whose record of every file (environment.json) proves what belongs there.</source>
+        <translation>这个环境不是 tfsetup 创建的，因此只做检查：tfsetup 只修复它自己安装的环境，这些环境中记录了每个文件的 environment.json 可以证明哪些文件属于那里。</translation>
+    </message>
+    <message>
+        <source>Nothing wrong was found.</source>
+        <translation>没有发现问题。</translation>
+    </message>
+    <message>
+        <source>The findings below say what to do.</source>
+        <translation>下面的诊断结果说明了该怎么做。</translation>
+    </message>
+    <message>
+        <source>Nothing in the pasted error points to a known cause. Save a report and ask for help with it.</source>
+        <translation>粘贴的错误信息中没有指向任何已知原因的内容。请保存一份报告并拿它去寻求帮助。</translation>
+    </message>
+    <message>
+        <source>The findings below come from the error you pasted. Choose the environment as well to check its files.</source>
+        <translation>下面的诊断结果来自你粘贴的错误信息。请同时选择环境，以检查其中的文件。</translation>
+    </message>
+    <message>
+        <source>Every installed file is in place. The findings below say what else to do.</source>
+        <translation>所有已安装的文件都在原位。下面的诊断结果说明了还需要做什么。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::SetupWizard</name>
@@ -3992,6 +4526,26 @@ Not possible here:
     <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Close tfsetup</source>
+        <translation>关闭 tfsetup(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep working</source>
+        <translation>继续工作(&amp;K)</translation>
+    </message>
+    <message>
+        <source>The environment is still being built. If you close tfsetup now, the install stops and removes what it made so far; an environment that was there before stays as it was.</source>
+        <translation>环境仍在构建中。如果现在关闭 tfsetup，安装会停止并删除到目前为止所创建的内容；原先已有的环境会保持原样。</translation>
+    </message>
+    <message>
+        <source>Files are still downloading. If you close tfsetup now, what arrived is kept and the next start offers to continue.</source>
+        <translation>文件仍在下载中。如果现在关闭 tfsetup，已下载的部分会保留，下次启动时会提示你继续。</translation>
+    </message>
+    <message>
+        <source>Close tfsetup?</source>
+        <translation>要关闭 tfsetup 吗？</translation>
     </message>
 </context>
 <context>
@@ -4039,6 +4593,18 @@ Not possible here:
     <message>
         <source>Check &amp;again</source>
         <translation>重新检查(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Checking the environment: importing TensorFlow and computing with it on the processor.</source>
+        <translation>正在检查环境：导入 TensorFlow 并在处理器上用它进行计算。</translation>
+    </message>
+    <message>
+        <source>tfsetup starts the environment the way you will and checks each layer, up to a real computation.</source>
+        <translation>tfsetup 会按照你以后使用的方式启动该环境，并逐层检查，直到完成一次真正的计算。</translation>
+    </message>
+    <message>
+        <source>tfsetup starts the new environment the way you will and checks that TensorFlow imports and computes on the processor, as this plan intends.</source>
+        <translation>tfsetup 会按照你以后使用的方式启动新环境，并检查 TensorFlow 能否导入并在处理器上计算，这正是此方案的预期。</translation>
     </message>
 </context>
 <context>

@@ -77,10 +77,6 @@
         <translation>方案檔案中沒有指明路線和 TensorFlow 版本。請提供 tfsetup plan --json 的輸出。</translation>
     </message>
     <message>
-        <source>NVIDIA&apos;s manifest %1 could not be fetched and verified from any mirror. Check the internet connection or the mirror settings.</source>
-        <translation>無法從任何鏡像站取得並驗證 NVIDIA 的清單檔案 %1。請檢查網路連線或鏡像站設定。</translation>
-    </message>
-    <message>
         <source>No NVIDIA redistributable manifest is known for CUDA %1. Use the full installer route (--cuda-from installer) instead.</source>
         <translation>沒有已知的 CUDA %1 的 NVIDIA 可再發行元件清單。請改用完整安裝程式路線（--cuda-from installer）。</translation>
     </message>
@@ -164,6 +160,22 @@
         <source>The SHA-256 of %1 could not be read from the SHA256SUMS of python-build-standalone&apos;s release %2. Try again online, or choose to trust the file on first use.</source>
         <translation>無法從 python-build-standalone 發布版 %2 的 SHA256SUMS 中讀取 %1 的 SHA-256。請連網後重試，或選擇首次使用時信任該檔案。</translation>
     </message>
+    <message>
+        <source>The plan file</source>
+        <translation>方案檔案</translation>
+    </message>
+    <message>
+        <source>Give the output of tfsetup plan --json.</source>
+        <translation>請提供 tfsetup plan --json 的輸出。</translation>
+    </message>
+    <message>
+        <source>Check the internet connection, the proxy or the mirror settings.</source>
+        <translation>請檢查網路連線、代理或鏡像站設定。</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s manifest %1 could not be fetched and verified from any mirror.</source>
+        <translation>無法從任何鏡像站取得並驗證 NVIDIA 的清單 %1。</translation>
+    </message>
 </context>
 <context>
     <name>Bundle</name>
@@ -190,6 +202,58 @@
     <message>
         <source>These files are missing from the bundle: %1. Copy the whole bundle folder.</source>
         <translation>離線包中缺少以下檔案：%1。請複製整個離線包資料夾。</translation>
+    </message>
+    <message>
+        <source>must be %1 hexadecimal digits</source>
+        <translation>必須是 %1 位十六進位數字</translation>
+    </message>
+    <message>
+        <source>must be a plain name (no slashes, not &quot;.&quot; or &quot;..&quot;, not starting with a dot)</source>
+        <translation>必須是一個普通名稱（不含斜槓，不是「.」或「..」，不以點開頭）</translation>
+    </message>
+    <message>
+        <source>must be a path inside the bundle folder</source>
+        <translation>必須是離線包資料夾內的路徑</translation>
+    </message>
+    <message>
+        <source>The bundle description</source>
+        <translation>離線包描述檔案</translation>
+    </message>
+    <message>
+        <source>The bundle description %1</source>
+        <translation>離線包描述檔案 %1</translation>
+    </message>
+    <message>
+        <source>Write the bundle again with tfsetup bundle.</source>
+        <translation>請用 tfsetup bundle 重新生成離線包。</translation>
+    </message>
+    <message>
+        <source>has neither a SHA-256 nor an MD5 checksum</source>
+        <translation>既沒有 SHA-256 也沒有 MD5 校驗和</translation>
+    </message>
+    <message>
+        <source>lists no file</source>
+        <translation>沒有列出任何檔案</translation>
+    </message>
+    <message>
+        <source>is listed twice</source>
+        <translation>被列出了兩次</translation>
+    </message>
+    <message>
+        <source>has no files in &quot;files&quot;</source>
+        <translation>在「files」中沒有任何檔案</translation>
+    </message>
+    <message>
+        <source>has no entry in &quot;files&quot;</source>
+        <translation>在「files」中沒有對應條目</translation>
+    </message>
+    <message>
+        <source>has another checksum than its entry in &quot;files&quot;</source>
+        <translation>的校驗和與其在「files」中的條目不同</translation>
+    </message>
+    <message>
+        <source>differs from its entry in &quot;files&quot;</source>
+        <translation>與其在「files」中的條目不一致</translation>
     </message>
 </context>
 <context>
@@ -481,14 +545,6 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
     <message>
         <source>Unknown --route &quot;%1&quot;: use one of %2.</source>
         <translation>未知的 --route 值 &quot;%1&quot;：請使用以下之一：%2。</translation>
-    </message>
-    <message>
-        <source>Cannot read the hardware file %1. Check the path.</source>
-        <translation>無法讀取硬體檔案 %1。請檢查路徑。</translation>
-    </message>
-    <message>
-        <source>The hardware file %1 is not a JSON object like the output of tfsetup detect --json.</source>
-        <translation>硬體檔案 %1 不是 JSON 物件（應與 tfsetup detect --json 的輸出格式相同）。</translation>
     </message>
     <message>
         <source>Open the setup wizard.</source>
@@ -832,6 +888,44 @@ Run again with --yes to install.
         <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder).</source>
         <translation>優先從這份 NVIDIA 下載目錄的副本（URL 或資料夾）取得 NVIDIA 的檔案。</translation>
     </message>
+    <message>
+        <source>tfsetup: there is no translation &quot;%1&quot;. Choose one of: %2.</source>
+        <translation>tfsetup：沒有「%1」的翻譯。請從以下選項中選擇：%2。</translation>
+    </message>
+    <message>
+        <source>tfsetup: the wizard needs a graphical display, and there is none here (DISPLAY and WAYLAND_DISPLAY are unset). Start it on the desktop, or use the commands listed by &quot;tfsetup --help&quot;, for example &quot;tfsetup detect&quot;.</source>
+        <translation>tfsetup：安裝精靈需要圖形介面，而這裡沒有（DISPLAY 和 WAYLAND_DISPLAY 均未設定）。請在桌面上啟動它，或者使用「tfsetup --help」列出的命令，例如「tfsetup detect」。</translation>
+    </message>
+    <message>
+        <source>The Jupyter front end whose wheels join the kernel&apos;s: lab (default), notebook, server or none.</source>
+        <translation>與核心一起下載其 wheel 的 Jupyter 前端：lab（預設）、notebook、server 或 none。</translation>
+    </message>
+    <message>
+        <source>Unknown Jupyter front end %1: use lab, notebook, server or none.
+</source>
+        <translation>未知的 Jupyter 前端 %1：請使用 lab、notebook、server 或 none。
+</translation>
+    </message>
+    <message>
+        <source>The hardware file</source>
+        <translation>硬體檔案</translation>
+    </message>
+    <message>
+        <source>Cannot use the hardware file %1: %2 Give the output of tfsetup detect --json.</source>
+        <translation>無法使用硬體檔案 %1：%2 請提供 tfsetup detect --json 的輸出。</translation>
+    </message>
+    <message>
+        <source>The hardware file %1</source>
+        <translation>硬體檔案 %1</translation>
+    </message>
+    <message>
+        <source>The log</source>
+        <translation>日誌</translation>
+    </message>
+    <message>
+        <source>The plan file</source>
+        <translation>方案檔案</translation>
+    </message>
 </context>
 <context>
     <name>CudaDriver</name>
@@ -944,6 +1038,26 @@ Run again with --yes to install.
         <source>tfsetup</source>
         <translation>tfsetup</translation>
     </message>
+    <message>
+        <source>must be a path inside the environment folder (no &quot;..&quot;, not absolute)</source>
+        <translation>必須是環境資料夾內的路徑（不含「..」，不是絕對路徑）</translation>
+    </message>
+    <message>
+        <source>must be 64 lower-case hexadecimal digits</source>
+        <translation>必須是 64 位小寫十六進位數字</translation>
+    </message>
+    <message>
+        <source>must be a Jupyter kernel folder (…/kernels/NAME)</source>
+        <translation>必須是 Jupyter 核心資料夾（…/kernels/名稱）</translation>
+    </message>
+    <message>
+        <source>The environment record</source>
+        <translation>環境記錄</translation>
+    </message>
+    <message>
+        <source>Install the environment again.</source>
+        <translation>請重新安裝該環境。</translation>
+    </message>
 </context>
 <context>
     <name>FirstUse</name>
@@ -952,8 +1066,12 @@ Run again with --yes to install.
         <translation>%1 的下載已取消。</translation>
     </message>
     <message>
-        <source>%1 could not be downloaded from any source. Check the connection and the mirrors.</source>
-        <translation>無法從任何來源下載 %1。請檢查網路連線和鏡像站。</translation>
+        <source>%1 could not be downloaded from any source.</source>
+        <translation>無法從任何來源下載 %1。</translation>
+    </message>
+    <message>
+        <source>Check the connection and the mirrors.</source>
+        <translation>請檢查網路連線和鏡像站。</translation>
     </message>
 </context>
 <context>
@@ -976,6 +1094,40 @@ Run again with --yes to install.
     </message>
 </context>
 <context>
+    <name>HardwareReport</name>
+    <message>
+        <source>Give the output of tfsetup detect --json.</source>
+        <translation>請提供 tfsetup detect --json 的輸出。</translation>
+    </message>
+</context>
+<context>
+    <name>InputFile</name>
+    <message>
+        <source>%1 %2 is larger than %3 MB, more than such a file ever holds. Check that you gave the right file.</source>
+        <translation>%1 %2 大於 %3 MB，超出了此類檔案可能的大小。請確認你給出的檔案是否正確。</translation>
+    </message>
+    <message>
+        <source>%1 %2 does not exist. Check the path.</source>
+        <translation>%1 %2 不存在。請檢查路徑。</translation>
+    </message>
+    <message>
+        <source>%1 %2 is not a plain file (it is a folder, a device or a pipe). Give the path of the file itself.</source>
+        <translation>%1 %2 不是普通檔案（它是資料夾、裝置或管道）。請給出檔案本身的路徑。</translation>
+    </message>
+    <message>
+        <source>%1 %2 cannot be read. Check that it is yours to read.</source>
+        <translation>無法讀取 %1 %2。請確認你有權讀取它。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read from standard input.</source>
+        <translation>無法從標準輸入讀取 %1。</translation>
+    </message>
+    <message>
+        <source>%1 %2 is not a JSON object. Give a file that tfsetup wrote, or correct it.</source>
+        <translation>%1 %2 不是 JSON 物件。請提供由 tfsetup 寫出的檔案，或者修正它。</translation>
+    </message>
+</context>
+<context>
     <name>Installer</name>
     <message>
         <source>The install was cancelled. Nothing was changed.</source>
@@ -988,6 +1140,53 @@ Run again with --yes to install.
     <message>
         <source>TensorFlow %1 (%2)</source>
         <translation>TensorFlow %1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>JsonShape</name>
+    <message>
+        <source>must be text</source>
+        <translation>必須是文字</translation>
+    </message>
+    <message>
+        <source>is longer than %1 characters</source>
+        <translation>長度超過 %1 個字元</translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation>必須是 true 或 false</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>必須是數字</translation>
+    </message>
+    <message>
+        <source>must be a whole number from %1 to %2</source>
+        <translation>必須是 %1 到 %2 之間的整數</translation>
+    </message>
+    <message>
+        <source>must be a list</source>
+        <translation>必須是清單</translation>
+    </message>
+    <message>
+        <source>has more than %1 entries</source>
+        <translation>條目超過 %1 個</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>必須是物件</translation>
+    </message>
+    <message>
+        <source>is missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used: it %2. %3</source>
+        <translation>%1 無法使用：它%2。%3</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used: its field &quot;%2&quot; %3. %4</source>
+        <translation>%1 無法使用：其欄位「%2」%3。%4</translation>
     </message>
 </context>
 <context>
@@ -1016,6 +1215,46 @@ Run again with --yes to install.
         <source>The offline bundle %1 lacks %2. Make the bundle again.</source>
         <translation>離線包 %1 缺少 %2。請重新生成離線包。</translation>
     </message>
+    <message>
+        <source>must be a plain name (letters, digits, . _ + -, not starting with a dot, no slashes)</source>
+        <translation>必須是一個普通名稱（字母、數字、. _ + -，不以點開頭，不含斜槓）</translation>
+    </message>
+    <message>
+        <source>The lab profile</source>
+        <translation>實驗室設定檔</translation>
+    </message>
+    <message>
+        <source>The lab profile %1</source>
+        <translation>實驗室設定檔 %1</translation>
+    </message>
+    <message>
+        <source>Correct the profile, or ask the lab administrator for a working copy.</source>
+        <translation>請修正設定檔，或向實驗室管理員索取一份可用的副本。</translation>
+    </message>
+    <message>
+        <source>The lab profile %1 asks for the Jupyter front end %2; use one of %3, true or false.</source>
+        <translation>實驗室設定檔 %1 要求使用 Jupyter 前端 %2；請使用 %3、true 或 false 之一。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s &quot;%1&quot; uses %2, which is not set on this computer. Set it, or change &quot;%1&quot; in the profile.</source>
+        <translation>實驗室設定檔中的「%1」使用了 %2，而這台電腦上沒有設定它。請設定它，或修改設定檔中的「%1」。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s &quot;%1&quot; is %2, which is not a full path. Give a full path (it may start with ${HOME} or ~).</source>
+        <translation>實驗室設定檔中的「%1」是 %2，這不是完整路徑。請給出完整路徑（可以以 ${HOME} 或 ~ 開頭）。</translation>
+    </message>
+    <message>
+        <source>The install folder %1 is not a full path. Give a full path.</source>
+        <translation>安裝資料夾 %1 不是完整路徑。請給出完整路徑。</translation>
+    </message>
+    <message>
+        <source>The lock file</source>
+        <translation>鎖定檔案</translation>
+    </message>
+    <message>
+        <source>The bundle&apos;s requirements file</source>
+        <translation>離線包的依賴檔案</translation>
+    </message>
 </context>
 <context>
     <name>LauncherWriter</name>
@@ -1031,6 +1270,10 @@ Run again with --yes to install.
         <source>A shell with this TensorFlow environment&apos;s Python and CUDA libraries first</source>
         <translation>一個優先使用此 TensorFlow 環境中的 Python 和 CUDA 函式庫的命令列視窗</translation>
     </message>
+    <message>
+        <source>This environment has no Jupyter server (%1). Run tfsetup again with Jupyter chosen, or install JupyterLab into the environment.</source>
+        <translation>此環境中沒有 Jupyter 伺服器（%1）。請再次執行 tfsetup 並選擇 Jupyter，或者在該環境中安裝 JupyterLab。</translation>
+    </message>
 </context>
 <context>
     <name>MirrorSet</name>
@@ -1045,6 +1288,109 @@ Run again with --yes to install.
     <message>
         <source>Unknown mirror kind &quot;%1&quot;: use nvidia=, python=, python-build-standalone= or pypi=.</source>
         <translation>未知的鏡像站類型「%1」：請使用 nvidia=、python=、python-build-standalone= 或 pypi=。</translation>
+    </message>
+</context>
+<context>
+    <name>NetworkError</name>
+    <message>
+        <source>The server&apos;s name could not be resolved while fetching %1: this computer is offline, or its network reaches the internet only through a proxy. Check the connection, or set the proxy.</source>
+        <translation>下載 %1 時無法解析伺服器名稱：這台電腦沒有連網，或者它的網路只能透過代理訪問網際網路。請檢查網路連線，或設定代理。</translation>
+    </message>
+    <message>
+        <source>The server refused the connection or could not be reached for %1. Check the internet connection and the proxy setting, or choose a mirror.</source>
+        <translation>伺服器拒絕了連線，或者無法訪問 %1 所在的伺服器。請檢查網路連線和代理設定，或選擇一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The proxy could not be reached while fetching %1. Check the proxy address (host and port), or leave it empty to connect directly.</source>
+        <translation>下載 %1 時無法連線到代理。請檢查代理網址（主機和埠），或者留空以直接連線。</translation>
+    </message>
+    <message>
+        <source>The server did not answer in time for %1. The network may be slow or the server blocked here: try again, choose a mirror, set a proxy, or use an offline bundle.</source>
+        <translation>%1 所在的伺服器沒有及時回應。網路可能很慢，或者該伺服器在這裡被遮蔽：請重試、選擇鏡像站、設定代理或使用離線包。</translation>
+    </message>
+    <message>
+        <source>%1 came too slowly from this server (below the speed floor), so it was dropped. Choose a nearer mirror or use an offline bundle.</source>
+        <translation>從此伺服器下載 %1 的速度太慢（低於速度下限），因此已放棄該伺服器。請選擇一個更近的鏡像站或使用離線包。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate for %1 belongs to another name, so nothing was downloaded. Something between you and the server (a proxy or a captive portal) answers in its place; check the address or the network.</source>
+        <translation>%1 所在伺服器的憑證屬於另一個名稱，因此沒有下載任何內容。你與伺服器之間的某個東西（代理或網路登入頁）在冒充它應答；請檢查網址或網路。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate for %1 could not be verified, so nothing was downloaded. A lab or company proxy may need its certificate added (CA bundle setting).</source>
+        <translation>無法驗證 %1 所在伺服器的憑證，因此沒有下載任何內容。實驗室或公司的代理可能需要新增其憑證（CA 憑證組合設定）。</translation>
+    </message>
+    <message>
+        <source>The proxy asks for a user name and password (407) for %1. Give them in the proxy address: http://user:password@host:port.</source>
+        <translation>下載 %1 時代理要求提供使用者名稱和密碼（407）。請在代理網址中填寫它們：http://使用者名稱:密碼@主機:埠。</translation>
+    </message>
+    <message>
+        <source>The proxy could not reach the server for %1 (HTTP %2). The server may be blocked from this network: choose a mirror or use an offline bundle.</source>
+        <translation>代理無法訪問 %1 所在的伺服器（HTTP %2）。該伺服器可能在此網路中被遮蔽：請選擇鏡像站或使用離線包。</translation>
+    </message>
+    <message>
+        <source>%1 is not on the server (404 Not Found). The mirror may be incomplete; try another mirror.</source>
+        <translation>伺服器上沒有 %1（404 Not Found）。該鏡像站可能不完整；請換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The server refused %1 (403 Forbidden). The mirror may not serve this file or this network; try another mirror.</source>
+        <translation>伺服器拒絕提供 %1（403 Forbidden）。該鏡像站可能不提供此檔案，或不為此網路提供服務；請換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The server had an error with %1 (HTTP %2). Try again later or choose another mirror.</source>
+        <translation>伺服器處理 %1 時出錯（HTTP %2）。請稍後重試或選擇其他鏡像站。</translation>
+    </message>
+    <message>
+        <source>The server answered HTTP %2 for %1. Try another mirror.</source>
+        <translation>伺服器對 %1 返回了 HTTP %2。請換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The server sent a web page instead of %1 (often a login page of the campus, hotel or company network, or an error page). Log in with a web browser and try again, or try another mirror.</source>
+        <translation>伺服器發來的是一個網頁而不是 %1（通常是校園網、酒店或公司網路的登入頁，或者錯誤頁面）。請用瀏覽器登入後重試，或者換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The server tried to send %1 over an unencrypted connection; that was refused.</source>
+        <translation>伺服器試圖透過未加密的連線傳送 %1；已被拒絕。</translation>
+    </message>
+    <message>
+        <source>The server for %1 redirects in a loop. Try another mirror.</source>
+        <translation>%1 所在的伺服器陷入了迴圈重定向。請換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The connection kept stalling or dropping while fetching %1. What arrived is kept; try again to resume.</source>
+        <translation>下載 %1 時連線反覆停滯或中斷。已收到的部分會保留；請重試以繼續下載。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s %1 has a different size than the official one. Try another mirror.</source>
+        <translation>伺服器上的 %1 大小與官方的不同。請換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The server sent more for %1 than such a document can be. Check the address or the mirror.</source>
+        <translation>伺服器為 %1 傳送的內容超出了此類文件可能的大小。請檢查網址或鏡像站。</translation>
+    </message>
+    <message>
+        <source>%1 does not match its official checksum, so it was not used. Try again later or another mirror; if it keeps happening, something between you and the server changes the file.</source>
+        <translation>%1 與其官方校驗和不符，因此沒有使用。請稍後重試或換一個鏡像站；如果反覆出現，說明你與伺服器之間有東西在篡改檔案。</translation>
+    </message>
+    <message>
+        <source>The disk is full while saving %1. Free some space or choose another folder, then try again.</source>
+        <translation>儲存 %1 時磁碟已滿。請釋放一些空間或選擇其他資料夾，然後重試。</translation>
+    </message>
+    <message>
+        <source>You may not write to the folder of %1. Choose a folder in your own user folder.</source>
+        <translation>你沒有權限寫入 %1 所在的資料夾。請選擇你自己使用者資料夾中的某個資料夾。</translation>
+    </message>
+    <message>
+        <source>Saving %1 failed. Check the disk and the folder&apos;s permissions.</source>
+        <translation>儲存 %1 失敗。請檢查磁碟和該資料夾的權限。</translation>
+    </message>
+    <message>
+        <source>Fetching %1 was cancelled.</source>
+        <translation>已取消下載 %1。</translation>
+    </message>
+    <message>
+        <source>%1 could not be fetched. Check the internet connection, the proxy and the mirror settings.</source>
+        <translation>無法取得 %1。請檢查網路連線、代理和鏡像站設定。</translation>
     </message>
 </context>
 <context>
@@ -1106,6 +1452,10 @@ Run again with --yes to install.
     <message>
         <source>Two files from NVIDIA&apos;s archives would land on %1. The downloaded archives do not belong together; plan again.</source>
         <translation>NVIDIA 壓縮檔中有兩個檔案會被放到同一位置 %1。下載的這些壓縮檔不屬於同一套組合；請重新制定方案。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA component name &quot;%1&quot; cannot be a folder name. The plan or bundle is damaged; make it again.</source>
+        <translation>NVIDIA 元件名「%1」不能用作資料夾名。方案或離線包已損壞；請重新生成。</translation>
     </message>
 </context>
 <context>
@@ -1701,6 +2051,18 @@ Not possible here:
         <source>%1×%1 matrix product in %2 s (first run %3 s)</source>
         <translation>%1×%1 矩陣乘法耗時 %2 秒（首次執行 %3 秒）</translation>
     </message>
+    <message>
+        <source>the processor</source>
+        <translation>處理器</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation>GPU %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>Solver</name>
@@ -1960,6 +2322,10 @@ Not possible here:
         <source> or </source>
         <comment>joins processor architectures: x86_64 or arm64</comment>
         <translation> 或 </translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on the processor only: the fallback that works without the GPU, slower but with nothing to install for the graphics card.</source>
+        <translation>TensorFlow %1 只使用處理器：這是不使用 GPU 也能工作的備選方案，速度較慢，但無需為顯示卡安裝任何東西。</translation>
     </message>
 </context>
 <context>
@@ -2612,6 +2978,10 @@ Not possible here:
         <source>exit code %1</source>
         <translation>結束代碼 %1</translation>
     </message>
+    <message>
+        <source>The hash-locked requirements file does not pin %1, which the environment&apos;s Jupyter kernel needs. Add %1 with its hashes to the lock file (or make the offline bundle again), then install again.</source>
+        <translation>雜湊鎖定的依賴檔案沒有固定 %1，而該環境的 Jupyter 核心需要它。請把 %1 連同其雜湊值加入鎖定檔案（或重新生成離線包），然後重新安裝。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::LabSetup</name>
@@ -2646,6 +3016,18 @@ Not possible here:
     <message>
         <source>%1: downloaded from %2, checksum verified.</source>
         <translation>%1：已從 %2 下載，校驗和已驗證。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s route &quot;%1&quot; puts NVIDIA&apos;s CUDA libraries into the environment, but &quot;plan.cuda&quot; names no CUDA version. Add the CUDA version to the profile.</source>
+        <translation>實驗室設定檔的路線「%1」會把 NVIDIA 的 CUDA 函式庫放進環境中，但「plan.cuda」沒有指定 CUDA 版本。請在設定檔中加上 CUDA 版本。</translation>
+    </message>
+    <message>
+        <source>The lab profile asks for CUDA %1, which this tfsetup cannot install: it knows no NVIDIA libraries for that version. Correct &quot;plan.cuda&quot; or update tfsetup.</source>
+        <translation>實驗室設定檔要求 CUDA %1，而此版本的 tfsetup 無法安裝它：它不知道該版本對應的 NVIDIA 函式庫。請修正「plan.cuda」或更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The environment would lack %1, which CUDA %2 needs, so TensorFlow could not use the GPU. Nothing was installed. Check the NVIDIA mirror or the offline bundle (it must hold NVIDIA&apos;s archives for CUDA %2), or correct the profile&apos;s plan.</source>
+        <translation>該環境將缺少 CUDA %2 所需的 %1，TensorFlow 因此無法使用 GPU。沒有安裝任何內容。請檢查 NVIDIA 鏡像站或離線包（其中必須包含 CUDA %2 的 NVIDIA 壓縮檔），或修正設定檔中的方案。</translation>
     </message>
 </context>
 <context>
@@ -3017,6 +3399,34 @@ Not possible here:
         <source>The chosen combination</source>
         <translation>選定的組合</translation>
     </message>
+    <message>
+        <source>Every TensorFlow release on %1:</source>
+        <translation>%1 上的所有 TensorFlow 版本：</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on %2:</source>
+        <translation>%2 上的 TensorFlow %1：</translation>
+    </message>
+    <message>
+        <source>Possible combinations (%1 of %2)</source>
+        <translation>可行的組合（%1 / %2）</translation>
+    </message>
+    <message>
+        <source>Not possible here (%1 of %2)</source>
+        <translation>此處不可行（%1 / %2）</translation>
+    </message>
+    <message>
+        <source>Show &amp;all</source>
+        <translation>顯示全部(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Also lists older TensorFlow releases and every Python version of each combination.</source>
+        <translation>同時列出較舊的 TensorFlow 版本，以及每種組合的所有 Python 版本。</translation>
+    </message>
+    <message>
+        <source>Why this combination does not fit</source>
+        <translation>為什麼此組合不適用</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::DetectPage</name>
@@ -3291,6 +3701,74 @@ Not possible here:
         <source>Notes about the files</source>
         <translation>關於這些檔案的提示</translation>
     </message>
+    <message>
+        <source>The CUDA libraries below are CUDA %1&apos;s, standing in for CUDA %2, the version TensorFlow %3 was tested with.</source>
+        <translation>下面的 CUDA 函式庫是 CUDA %1 的，用來代替 CUDA %2，即 TensorFlow %3 測試時所用的版本。</translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <source>CUDA libraries of another release</source>
+        <translation>另一個版本的 CUDA 函式庫</translation>
+    </message>
+    <message>
+        <source>What comes down:</source>
+        <translation>將要下載的內容：</translation>
+    </message>
+    <message numerus="yes">
+        <source>NVIDIA&apos;s libraries: %n archive(s), %1</source>
+        <translation>
+            <numerusform>NVIDIA 的函式庫：%n 個壓縮檔，%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Python %1: %2</source>
+        <translation>Python %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Other files: %n file(s), %1</source>
+        <translation>
+            <numerusform>其他檔案：%n 個檔案，%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>During the install, pip fetches %1: about %2 for the TensorFlow wheel (an estimate, from PyPI&apos;s listing; the packages TensorFlow needs come on top).</source>
+        <translation>安裝過程中，pip 會下載 %1：TensorFlow 的 wheel 約 %2（根據 PyPI 的清單估算；TensorFlow 所需的其他包另計）。</translation>
+    </message>
+    <message>
+        <source>During the install, pip fetches %1 and the packages it needs; their size is known only then.</source>
+        <translation>安裝過程中，pip 會下載 %1 及其所需的包；它們的大小要到那時才知道。</translation>
+    </message>
+    <message>
+        <source>In all about %1</source>
+        <translation>總計約 %1</translation>
+    </message>
+    <message>
+        <source>In all %1, plus pip&apos;s packages</source>
+        <translation>總計 %1，另加 pip 的包</translation>
+    </message>
+    <message>
+        <source>In all %1</source>
+        <translation>總計 %1</translation>
+    </message>
+    <message>
+        <source>In all at least %1</source>
+        <translation>總計至少 %1</translation>
+    </message>
+    <message>
+        <source>(about %1 at the current %2/s).</source>
+        <translation>（按目前 %2/s 計算約需 %1）。</translation>
+    </message>
+    <message>
+        <source>(about %1 at %2/s; the real time shows once the downloads run).</source>
+        <translation>（按 %2/s 計算約需 %1；開始下載後會顯示實際時間）。</translation>
+    </message>
+    <message>
+        <source>What will be downloaded</source>
+        <translation>將要下載的內容</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::FinishPage</name>
@@ -3363,16 +3841,20 @@ Not possible here:
         <translation>啟動 Jupyter(&amp;J)</translation>
     </message>
     <message>
-        <source>Starts JupyterLab from the environment in a terminal window; close that window to stop it.</source>
-        <translation>在終端機視窗中從該環境啟動 JupyterLab；關閉該視窗即可停止它。</translation>
-    </message>
-    <message>
         <source>&amp;Copy summary</source>
         <translation>複製摘要(&amp;C)</translation>
     </message>
     <message>
         <source>Copies ENVIRONMENT.md: versions, folders and launchers, for help requests.</source>
         <translation>複製 ENVIRONMENT.md：包括版本、資料夾和啟動指令碼，便於求助。</translation>
+    </message>
+    <message>
+        <source>Starts JupyterLab (or the Jupyter Notebook the environment has) in a terminal window; close that window to stop it.</source>
+        <translation>在終端機視窗中啟動 JupyterLab（或該環境中已有的 Jupyter Notebook）；關閉該視窗即可停止它。</translation>
+    </message>
+    <message>
+        <source>Jupyter was not chosen on the Options page. The environment&apos;s kernel still works in a Jupyter started elsewhere.</source>
+        <translation>沒有在「選項」頁中選擇 Jupyter。該環境的核心仍可以在別處啟動的 Jupyter 中使用。</translation>
     </message>
 </context>
 <context>
@@ -3480,6 +3962,14 @@ Not possible here:
     <message>
         <source>Install progress</source>
         <translation>安裝進度</translation>
+    </message>
+    <message>
+        <source>%1 % done</source>
+        <translation>已完成 %1 %</translation>
+    </message>
+    <message>
+        <source>Now: %1…</source>
+        <translation>正在進行：%1…</translation>
     </message>
 </context>
 <context>
@@ -3795,6 +4285,18 @@ Not possible here:
         <source>Nothing can prove these files are the originals: a hostile network or mirror could swap them. Their SHA-256 is recorded, so any later change is caught.</source>
         <translation>沒有任何辦法證明這些檔案是原版：惡意的網路或鏡像站可能會替換它們。它們的 SHA-256 會被記錄下來，之後的任何改動都會被發現。</translation>
     </message>
+    <message>
+        <source>Install &amp;Jupyter: JupyterLab, to work in notebooks</source>
+        <translation>安裝 &amp;Jupyter：JupyterLab，用於在筆記本中工作</translation>
+    </message>
+    <message>
+        <source>Install JupyterLab</source>
+        <translation>安裝 JupyterLab</translation>
+    </message>
+    <message>
+        <source>Every environment gets a Jupyter kernel. This adds JupyterLab, which start-jupyter and the Finish page open.</source>
+        <translation>每個環境都會有一個 Jupyter 核心。此選項還會安裝 JupyterLab，「start-jupyter」和「完成」頁會開啟它。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::RepairPage</name>
@@ -3809,10 +4311,6 @@ Not possible here:
     <message>
         <source>tfsetup checks every file it installed and puts back what is missing, damaged or moved.</source>
         <translation>tfsetup 會檢查它安裝的每個檔案，並恢復缺失、損壞或被移動的檔案。</translation>
-    </message>
-    <message>
-        <source>Choose the environment that stopped working. Environments in the usual folders are listed; add another folder if yours is elsewhere.</source>
-        <translation>請選擇出了問題的環境。下面列出了常用資料夾中的環境；如果你的環境在別處，請新增它所在的資料夾。</translation>
     </message>
     <message>
         <source>Add a folder…</source>
@@ -3845,10 +4343,6 @@ Not possible here:
     <message>
         <source>%1 — TensorFlow %2</source>
         <translation>%1 — TensorFlow %2</translation>
-    </message>
-    <message>
-        <source>No environment made by tfsetup was found. Add the folder that holds yours.</source>
-        <translation>沒有找到由 tfsetup 建立的環境。請新增存放你的環境的資料夾。</translation>
     </message>
     <message>
         <source>Checking every file of the environment…</source>
@@ -3891,10 +4385,6 @@ Not possible here:
         <translation>重新連結</translation>
     </message>
     <message>
-        <source>What the doctor found</source>
-        <translation>doctor 發現的問題</translation>
-    </message>
-    <message>
         <source>Evidence</source>
         <translation>依據</translation>
     </message>
@@ -3913,10 +4403,6 @@ Not possible here:
     <message>
         <source>Every installed file is in place and unchanged. Next verifies the environment.</source>
         <translation>每個已安裝的檔案都在原位且未被改動。下一步將驗證環境。</translation>
-    </message>
-    <message>
-        <source>Every installed file is in place. The doctor&apos;s findings say what else to do.</source>
-        <translation>所有已安裝的檔案都在原位。doctor 發現的問題中說明了還需要做什麼。</translation>
     </message>
     <message>
         <source>Press Fix to repair what is listed. Only these files change.</source>
@@ -3962,6 +4448,54 @@ Not possible here:
         <source>The error TensorFlow printed</source>
         <translation>TensorFlow 輸出的錯誤</translation>
     </message>
+    <message>
+        <source>Choose the environment that stopped working, or add its folder (a conda or venv one is examined but not repaired). With none chosen, Check reads the error you paste.</source>
+        <translation>請選擇出問題的環境，或新增它所在的資料夾（conda 或 venv 資料夾只會被檢查，不會被修復）。如果沒有選擇環境，「檢查」會讀取你貼上的錯誤訊息。</translation>
+    </message>
+    <message>
+        <source>%1 — not made by tfsetup: examined, not repaired</source>
+        <translation>%1 —— 不是 tfsetup 建立的：只檢查，不修復</translation>
+    </message>
+    <message>
+        <source>No environment made by tfsetup was found. Add the folder that holds yours, or paste the error TensorFlow printed and press Check.</source>
+        <translation>沒有找到由 tfsetup 建立的環境。請新增你的環境所在的資料夾，或者貼上 TensorFlow 輸出的錯誤訊息並點選「檢查」。</translation>
+    </message>
+    <message>
+        <source>Reading the error you pasted…</source>
+        <translation>正在讀取你貼上的錯誤訊息…</translation>
+    </message>
+    <message>
+        <source>Examining the environment…</source>
+        <translation>正在檢查該環境…</translation>
+    </message>
+    <message>
+        <source>What the diagnosis found</source>
+        <translation>診斷結果</translation>
+    </message>
+    <message>
+        <source>tfsetup did not make this environment, so it only examines it: it repairs only environments it installed itself, whose record of every file (environment.json) proves what belongs there.</source>
+        <translation>這個環境不是 tfsetup 建立的，因此只做檢查：tfsetup 只修復它自己安裝的環境，這些環境中記錄了每個檔案的 environment.json 可以證明哪些檔案屬於那裡。</translation>
+    </message>
+    <message>
+        <source>Nothing wrong was found.</source>
+        <translation>沒有發現問題。</translation>
+    </message>
+    <message>
+        <source>The findings below say what to do.</source>
+        <translation>下面的診斷結果說明了該怎麼做。</translation>
+    </message>
+    <message>
+        <source>Nothing in the pasted error points to a known cause. Save a report and ask for help with it.</source>
+        <translation>貼上的錯誤訊息中沒有指向任何已知原因的內容。請儲存一份報告並拿它去尋求幫助。</translation>
+    </message>
+    <message>
+        <source>The findings below come from the error you pasted. Choose the environment as well to check its files.</source>
+        <translation>下面的診斷結果來自你貼上的錯誤訊息。請同時選擇環境，以檢查其中的檔案。</translation>
+    </message>
+    <message>
+        <source>Every installed file is in place. The findings below say what else to do.</source>
+        <translation>所有已安裝的檔案都在原位。下面的診斷結果說明了還需要做什麼。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::SetupWizard</name>
@@ -3992,6 +4526,26 @@ Not possible here:
     <message>
         <source>&amp;Help</source>
         <translation>說明(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Close tfsetup</source>
+        <translation>關閉 tfsetup(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep working</source>
+        <translation>繼續工作(&amp;K)</translation>
+    </message>
+    <message>
+        <source>The environment is still being built. If you close tfsetup now, the install stops and removes what it made so far; an environment that was there before stays as it was.</source>
+        <translation>環境仍在建置中。如果現在關閉 tfsetup，安裝會停止並刪除到目前為止所建立的內容；原先已有的環境會保持原樣。</translation>
+    </message>
+    <message>
+        <source>Files are still downloading. If you close tfsetup now, what arrived is kept and the next start offers to continue.</source>
+        <translation>檔案仍在下載中。如果現在關閉 tfsetup，已下載的部分會保留，下次啟動時會提示你繼續。</translation>
+    </message>
+    <message>
+        <source>Close tfsetup?</source>
+        <translation>要關閉 tfsetup 嗎？</translation>
     </message>
 </context>
 <context>
@@ -4039,6 +4593,18 @@ Not possible here:
     <message>
         <source>Check &amp;again</source>
         <translation>重新檢查(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Checking the environment: importing TensorFlow and computing with it on the processor.</source>
+        <translation>正在檢查環境：匯入 TensorFlow 並在處理器上用它進行計算。</translation>
+    </message>
+    <message>
+        <source>tfsetup starts the environment the way you will and checks each layer, up to a real computation.</source>
+        <translation>tfsetup 會按照你以後使用的方式啟動該環境，並逐層檢查，直到完成一次真正的計算。</translation>
+    </message>
+    <message>
+        <source>tfsetup starts the new environment the way you will and checks that TensorFlow imports and computes on the processor, as this plan intends.</source>
+        <translation>tfsetup 會按照你以後使用的方式啟動新環境，並檢查 TensorFlow 能否匯入並在處理器上計算，這正是此方案的預期。</translation>
     </message>
 </context>
 <context>
