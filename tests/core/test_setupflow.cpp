@@ -706,7 +706,9 @@ void TestSetupFlow::firstUse_stopsOnCancelAndOnStall()
     Artifact a = archive(u"cudnn"_s, u"cudnn-archive"_s, u"slow.zip"_s, QString());
     const QString destination = cache.filePath(u"slow.zip"_s);
 
-    // Cancelled: stops within moments, nothing left behind.
+    // Cancelled: stops within moments; what arrived is kept in the part file, nothing unverified
+    // at the destination, and the next fetch resumes from there.
+    const QByteArray payload(1024 * 1024, 's');
     a.urls = {server.url(u"/slow.zip"_s)};
     core::FirstUseOptions options;
     auto cancel = std::make_shared<std::atomic<bool>>(false);
@@ -717,6 +719,28 @@ void TestSetupFlow::firstUse_stopsOnCancelAndOnStall()
     QVERIFY(!cancelled->ok());
     QCOMPARE(cancelled->error().code, u"cancelled"_s);
     QVERIFY(cancelled->error().message.contains(u"slow.zip"_s));
+    QVERIFY(!QFileInfo::exists(destination));
+    const qint64 kept = QFileInfo(destination + u".part"_s).size();
+    QVERIFY2(kept > 0 && kept < payload.size(), qPrintable(QString::number(kept)));
+    server.route("/slow.zip", Response::bytes(payload));
+    const auto resumed = tfsetup::test::awaitTask(core::FirstUse::fetch(a, destination, core::FirstUseOptions{}));
+    QVERIFY(resumed);
+    QVERIFY2(resumed->ok(), qPrintable(resumed->ok() ? QString() : resumed->error().detail));
+    QCOMPARE((*resumed)->size, qint64(payload.size()));
+    QCOMPARE((*resumed)->sha256, QString::fromLatin1(QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex()));
+    const QByteArray range = server.requests("/slow.zip").last().header("range");
+    QVERIFY2(range.startsWith(QByteArray("bytes=" + QByteArray::number(kept) + "-")), range.constData()); // only the rest
+    QVERIFY(!QFileInfo::exists(destination + u".part"_s));
+    QFile::remove(destination);
+
+    // A web page where the file was expected (a captive portal's login page) is refused.
+    server.route("/portal.zip", Response::bytes("<html><body>Please log in</body></html>", "text/html"));
+    a.urls = {server.url(u"/portal.zip"_s)};
+    const auto portal = tfsetup::test::awaitTask(core::FirstUse::fetch(a, destination, core::FirstUseOptions{}));
+    QVERIFY(portal);
+    QVERIFY(!portal->ok());
+    QVERIFY2(portal->error().detail.contains(u"html_page"_s), qPrintable(portal->error().detail));
+    QVERIFY2(portal->error().message.contains(u"web page"_s), qPrintable(portal->error().message));
     QVERIFY(!QFileInfo::exists(destination));
     QVERIFY(!QFileInfo::exists(destination + u".part"_s));
 

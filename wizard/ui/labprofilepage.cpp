@@ -4,10 +4,10 @@
 
 #include "fetch/downloadcache.h"
 #include "fetch/downloader.h"
+#include "fetch/httpclient.h"
 #include "sources/bundle.h"
 
 #include <QCheckBox>
-#include <QCoro/QCoroNetworkReply>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
@@ -16,8 +16,6 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -215,31 +213,38 @@ void LabProfilePage::openProfile()
     if (isRemote(source)) {
         m_statusLabel->setText(tr("Downloading the profile…"));
         setBusy(true);
-        runDownload(this, QUrl(source), ++m_generation);
+        // The way out the Options page set (proxy, CA bundle), as for every other request.
+        core::TransferOptions transfer;
+        transfer.proxy = m_state.options().proxy.trimmed();
+        transfer.caBundle = m_state.options().caBundle;
+        runDownload(this, QUrl(source), std::move(transfer), ++m_generation);
         return;
     }
     acceptProfile(source, core::LabProfile::load(QDir::fromNativeSeparators(source)));
 }
 
-QCoro::Task<> LabProfilePage::runDownload(QPointer<LabProfilePage> page, QUrl url, quint64 generation)
+QCoro::Task<> LabProfilePage::runDownload(QPointer<LabProfilePage> page, QUrl url, core::TransferOptions transfer,
+                                          quint64 generation)
 {
-    QNetworkAccessManager network;
-    QNetworkRequest request(url);
-    request.setTransferTimeout(profileTimeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-    std::unique_ptr<QNetworkReply> reply(network.get(request));
-    co_await qCoro(reply.get()).waitForFinished(std::chrono::milliseconds(profileTimeoutMs + 1000));
+    const core::HttpClient client(std::move(transfer));
+    core::HttpRequest request;
+    request.url = url;
+    request.accept = "application/json";
+    request.maxBytes = 4 * 1024 * 1024;
+    request.timeout = std::chrono::milliseconds(profileTimeoutMs);
+    const core::Result<core::HttpResponse> reply = co_await client.get(std::move(request));
     if (!page || generation != page->m_generation)
         co_return;
     core::Result<core::LabProfile> profile = core::Error{QStringLiteral("profile_download"), {}, {}};
-    if (!reply->isFinished() || reply->error() != QNetworkReply::NoError) {
+    if (!reply) {
         profile = core::Error{QStringLiteral("profile_download"),
                               tr("The profile could not be downloaded from %1. Check the address with your lab, "
-                                 "or open the file instead.").arg(url.toString()),
-                              reply->isFinished() ? reply->errorString() : QStringLiteral("timeout")};
+                                 "or open the file instead.").arg(url.toString())
+                                  + u' ' + reply.error().message,
+                              reply.error().code + QStringLiteral(": ") + reply.error().detail};
     } else {
         QJsonParseError error;
-        const QJsonDocument document = QJsonDocument::fromJson(reply->readAll(), &error);
+        const QJsonDocument document = QJsonDocument::fromJson(reply->body, &error);
         profile = document.isObject()
                       ? core::LabProfile::fromJson(document.object(), url.toString())
                       : core::Result<core::LabProfile>(core::Error{

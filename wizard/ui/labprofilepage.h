@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fetch/downloadtypes.h"
 #include "install/installer.h"
 #include "install/labprofile.h"
 #include "ui/wizardstate.h"
@@ -70,7 +71,8 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    static QCoro::Task<> runDownload(QPointer<LabProfilePage> page, QUrl url, quint64 generation);
+    static QCoro::Task<> runDownload(QPointer<LabProfilePage> page, QUrl url, core::TransferOptions transfer,
+                                     quint64 generation);
     static QCoro::Task<> runInstall(QPointer<LabProfilePage> page, core::LabProfile profile, QString cacheDir);
     static QCoro::Task<> runBundle(QPointer<LabProfilePage> page, core::ArtifactList list, QString folder);
     void acceptProfile(const QString &path, core::Result<core::LabProfile> profile);

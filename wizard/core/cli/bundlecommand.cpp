@@ -83,6 +83,7 @@ int runBundle(const QStringList &arguments)
     }
     TransferOptions transfer;
     transfer.caBundle = parser.value(QStringLiteral("ca-bundle"));
+    transfer.proxy = parser.value(QStringLiteral("proxy"));
     Downloader downloader(transfer, DownloadCache(DownloadCache::defaultDir()));
     RealSystem system;
     BundleWriter writer(downloader, system);

@@ -30,6 +30,8 @@ int runInstall(const QStringList &arguments)
     addOriginOption(parser);
     parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
+    parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://) instead of the profile's."),
+                      QStringLiteral("URL")});
     addSystemOptions(parser);
     if (const int code = parseOrExit(parser, arguments,
                                      Cli::tr("Install a TensorFlow environment without questions, as a lab profile "
@@ -66,6 +68,7 @@ int runInstall(const QStringList &arguments)
     options.originOverrides = *origins;
     auto spec = profile->toSpec(**system, options.prefixOverride, options.bundleFolder);
     if (!spec)
+    options.transfer.proxy = parser.value(QStringLiteral("proxy"));
         return failAs(spec.error(), Failure);
     if (!parser.isSet(QStringLiteral("yes"))) {
         printOut(Cli::tr("This would install \"%1\" (TensorFlow %2, %3) into %4.\nRun again with --yes to install.\n")

@@ -35,6 +35,7 @@ void addSourceOptions(QCommandLineParser &parser)
     parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
 }
 
+    parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."), QStringLiteral("URL")});
 // Builds the resolver and the request from the options; prints the problem and returns nullopt
 // (with *exitCode set) on failure.
 std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> resolverFromOptions(const QCommandLineParser &parser,
@@ -136,6 +137,10 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
 }
 
 int runSources(const QStringList &arguments)
+    TransferOptions transfer;
+    transfer.proxy = parser.value(QStringLiteral("proxy"));
+    transfer.caBundle = parser.value(QStringLiteral("ca-bundle"));
+    resolver->setTransferOptions(std::move(transfer));
 {
     QCommandLineParser parser;
     addSourceOptions(parser);

@@ -1,5 +1,7 @@
 #include "fetch/curltransfer.h"
 
+#include "fetch/httpclient.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -43,6 +45,7 @@ struct Segment {
     bool finished = false;
     // Another connection took over the second half of this range: stop at the new end.
     bool shortened = false;
+    char errorBuffer[CURL_ERROR_SIZE] = {};
 
     qint64 length() const { return end < 0 ? -1 : end - start; }
     bool complete() const { return end >= 0 && written >= end - start; }
@@ -54,6 +57,9 @@ struct Job {
     QString partPath;
     qint64 expectedSize = -1;
     qint64 total = -1;
+    // Without a known size the first response tells it; the rest is then split (aria2c's way).
+    int wantedSegments = 1;
+    bool splitPending = false;
     Checksum::Algorithm algorithm;
     QFile file;
     QFile reader; // second handle for hashing bytes a later segment wrote before the frontier got there
@@ -356,82 +362,123 @@ size_t onData(char *data, size_t size, size_t count, void *userdata)
     return take == bytes ? bytes : 0;
 }
 
-void classifyCurlError(Job &job, CURLcode code, CURL *easy)
+// What went wrong, as a NetworkError code (networkerror.h) and the outcome it means for a download.
+struct CurlFailure {
+    Outcome outcome;
+    QString code;
+    QString detail;
+    int status = 0;
+};
+
+CurlFailure describeCurlError(CURLcode code, CURL *easy, const char *errorBuffer, bool viaProxy,
+                              const TransferOptions &options)
 {
-    const QString text = QString::fromUtf8(curl_easy_strerror(code));
+    QString text = QString::fromUtf8(curl_easy_strerror(code));
+    if (errorBuffer && *errorBuffer)
+        text += QStringLiteral(": ") + QString::fromUtf8(errorBuffer);
     long status = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    long connectStatus = 0; // the proxy's answer to CONNECT
+    curl_easy_getinfo(easy, CURLINFO_HTTP_CONNECTCODE, &connectStatus);
+    if (viaProxy && connectStatus >= 300) {
+        return {Outcome::MirrorFailed, connectStatus == 407 ? QStringLiteral("proxy_auth") : QStringLiteral("proxy_error"),
+                text + QStringLiteral(" (proxy answered %1)").arg(connectStatus), int(connectStatus)};
+    }
     switch (code) {
     case CURLE_OK:
-        return;
+        return {Outcome::Complete, {}, {}, int(status)};
     case CURLE_OPERATION_TIMEDOUT:
-        job.fail(Outcome::Transient, QStringLiteral("timeout"), text);
-        return;
+        // A floor above "any byte at all" that was not met: this mirror is too slow, try the next.
+        if (options.lowSpeedBytesPerSecond > 1 && text.contains(QLatin1String("too slow"), Qt::CaseInsensitive))
+            return {Outcome::MirrorFailed, QStringLiteral("too_slow"), text};
+        return {Outcome::Transient, QStringLiteral("timeout"), text};
     case CURLE_PARTIAL_FILE:
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
     case CURLE_GOT_NOTHING:
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
-        job.fail(Outcome::Transient, QStringLiteral("dropped"), text);
-        return;
+        return {Outcome::Transient, QStringLiteral("dropped"), text};
     case CURLE_COULDNT_RESOLVE_HOST:
+        return {Outcome::MirrorFailed, QStringLiteral("dns"), text};
     case CURLE_COULDNT_RESOLVE_PROXY:
-        job.fail(Outcome::MirrorFailed, QStringLiteral("dns"), text);
-        return;
+        return {Outcome::MirrorFailed, QStringLiteral("proxy_unreachable"), text};
     case CURLE_COULDNT_CONNECT:
-        job.fail(Outcome::MirrorFailed, QStringLiteral("connect"), text);
-        return;
+        // Through a proxy, the only connection curl opens is the one to the proxy.
+        return {Outcome::MirrorFailed, viaProxy ? QStringLiteral("proxy_unreachable") : QStringLiteral("connect"), text};
+    case CURLE_PROXY:
+        return {Outcome::MirrorFailed, QStringLiteral("proxy_error"), text};
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_SSL_CERTPROBLEM:
     case CURLE_SSL_CIPHER:
     case CURLE_SSL_CACERT_BADFILE:
     case CURLE_SSL_ISSUER_ERROR:
-        job.fail(Outcome::MirrorFailed, QStringLiteral("tls"), text);
-        return;
+        return {Outcome::MirrorFailed, QStringLiteral("tls"), text};
     case CURLE_UNSUPPORTED_PROTOCOL:
-        job.fail(Outcome::MirrorFailed, QStringLiteral("insecure_redirect"), text);
-        return;
+        return {Outcome::MirrorFailed, QStringLiteral("insecure_redirect"), text};
     case CURLE_TOO_MANY_REDIRECTS:
-        job.fail(Outcome::MirrorFailed, QStringLiteral("redirect_loop"), text);
-        return;
+        return {Outcome::MirrorFailed, QStringLiteral("redirect_loop"), text};
     case CURLE_HTTP_RETURNED_ERROR:
-        job.fail(Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status), int(status));
-        return;
+        if (status == 407)
+            return {Outcome::MirrorFailed, QStringLiteral("proxy_auth"), QStringLiteral("HTTP 407"), int(status)};
+        if (viaProxy && (status == 502 || status == 504))
+            return {Outcome::MirrorFailed, QStringLiteral("proxy_error"), QStringLiteral("HTTP %1").arg(status), int(status)};
+        return {Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status), int(status)};
     default:
-        job.fail(Outcome::MirrorFailed, QStringLiteral("network"), text);
-        return;
+        return {Outcome::MirrorFailed, QStringLiteral("network"), text};
     }
 }
 
-CURL *makeEasy(Segment &s, const TransferOptions &options)
+// Whether curl goes through a proxy for url (an explicit one, the system's, or the environment's;
+// no_proxy is not read, so an excepted host counts as proxied: only the words differ).
+bool viaProxy(const QUrl &url, const TransferOptions &options)
 {
-    CURL *easy = curl_easy_init();
-    const QByteArray url = s.job->url.toEncoded();
+    if (!proxyFor(url, options).isEmpty())
+        return true;
+    for (const char *name : {"https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}) {
+        if (!qEnvironmentVariableIsEmpty(name))
+            return true;
+    }
+    return false;
+}
+
+void classifyCurlError(Job &job, CURLcode code, Segment &s, const TransferOptions &options)
+{
+    if (code == CURLE_OK)
+        return;
+    const CurlFailure f = describeCurlError(code, s.easy, s.errorBuffer, viaProxy(job.url, options), options);
+    job.fail(f.outcome, f.code, f.detail, f.status);
+}
+
+// What every request of the program shares: TLS verified, redirects never from https to http,
+// the proxy, the CA bundle, the connect and low-speed limits. curl copies the strings it is given.
+void applyTransferOptions(CURL *easy, const QUrl &target, const TransferOptions &options, char *errorBuffer)
+{
+    const QByteArray url = target.toEncoded();
     curl_easy_setopt(easy, CURLOPT_URL, url.constData());
-    curl_easy_setopt(easy, CURLOPT_PRIVATE, &s);
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onData);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &s);
-    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
-    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &s);
+    if (errorBuffer)
+        curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errorBuffer);
     curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(easy, CURLOPT_MAXREDIRS, 10L);
-    curl_easy_setopt(easy, CURLOPT_FAILONERROR, 1L);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024L);
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
-    // An HTTPS download never continues over plain HTTP.
-    const bool https = s.job->url.scheme() == u"https";
+    // An HTTPS request never continues over plain HTTP.
+    const bool https = target.scheme() == u"https";
     curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, https ? "https" : "http,https");
     curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, long(options.connectTimeout.count()));
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, long(options.stallTimeout.count()));
+    if (options.lowSpeedBytesPerSecond > 1) {
+        curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, long(options.lowSpeedBytesPerSecond));
+        curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, long(options.lowSpeedTime.count()));
+    } else {
+        curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, long(options.stallTimeout.count()));
+    }
     const QByteArray agent = options.userAgent.toUtf8();
     curl_easy_setopt(easy, CURLOPT_USERAGENT, agent.constData());
-    const QString proxy = proxyFor(s.job->url, options);
+    const QString proxy = proxyFor(target, options);
     if (!proxy.isEmpty()) {
         const QByteArray bytes = proxy.toUtf8();
         curl_easy_setopt(easy, CURLOPT_PROXY, bytes.constData());
@@ -440,6 +487,19 @@ CURL *makeEasy(Segment &s, const TransferOptions &options)
         const QByteArray ca = QFile::encodeName(options.caBundle);
         curl_easy_setopt(easy, CURLOPT_CAINFO, ca.constData());
     }
+}
+
+CURL *makeEasy(Segment &s, const TransferOptions &options)
+{
+    CURL *easy = curl_easy_init();
+    applyTransferOptions(easy, s.job->url, options, s.errorBuffer);
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, &s);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onData);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &s);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &s);
+    curl_easy_setopt(easy, CURLOPT_FAILONERROR, 1L);
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024L);
     const qint64 from = s.requestOffset();
     if (s.end >= 0 && (from > 0 || s.job->segments.size() > 1)) {
         const QByteArray range = QByteArray::number(from) + '-' + QByteArray::number(s.end - 1);
@@ -449,6 +509,36 @@ CURL *makeEasy(Segment &s, const TransferOptions &options)
         curl_easy_setopt(easy, CURLOPT_RANGE, range.constData());
     }
     return easy;
+}
+
+// The size was unknown and the first response told it: that connection keeps the first part, the
+// rest is split among new ones, as aria2c does. Each part is at least minSegmentBytes.
+void splitAfterFirstResponse(Job &job, CURLM *multi, const TransferOptions &options)
+{
+    job.splitPending = false;
+    if (job.segments.size() != 1)
+        return;
+    Segment &first = job.segments.front();
+    if (!first.easy || first.finished || first.end < 0 || !first.validated)
+        return;
+    const qint64 from = first.requestOffset();
+    const qint64 remaining = first.end - from;
+    const int n = int(std::clamp<qint64>(remaining / std::max<qint64>(1, options.minSegmentBytes), 1, job.wantedSegments));
+    if (n < 2)
+        return;
+    const qint64 chunk = remaining / n;
+    const qint64 total = first.end;
+    first.end = from + chunk;
+    first.shortened = true;
+    for (int i = 1; i < n; ++i) {
+        const qint64 start = from + i * chunk;
+        Segment &added = job.segments.emplace_back();
+        added.start = start;
+        added.end = i == n - 1 ? total : start + chunk;
+        added.job = &job;
+        added.easy = makeEasy(added, options);
+        curl_multi_add_handle(multi, added.easy);
+    }
 }
 
 // When a connection finished its range while others still run, it takes over the second half of
@@ -597,6 +687,8 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
     job.cancel = &cancel;
     QDir().mkpath(QFileInfo(partPath).absolutePath());
     planSegments(job, segments, options.minSegmentBytes);
+    job.wantedSegments = std::max(1, segments);
+    job.splitPending = job.total < 0 && job.wantedSegments > 1 && job.segments.size() == 1;
 
     job.file.setFileName(partPath);
     errno = 0;
@@ -636,6 +728,11 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
             break;
         }
         curl_multi_perform(multi, &running);
+        if (job.splitPending && job.total > 0 && !job.aborted) {
+            splitAfterFirstResponse(job, multi, options);
+            if (!job.splitPending)
+                curl_multi_perform(multi, &running);
+        }
         int queued = 0;
         while (CURLMsg *msg = curl_multi_info_read(multi, &queued)) {
             if (msg->msg != CURLMSG_DONE)
@@ -647,7 +744,7 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
             if (s->result == CURLE_WRITE_ERROR && s->shortened && s->complete() && !job.aborted)
                 s->result = CURLE_OK; // stopped at its new end on purpose
             if (s->result != CURLE_OK && s->result != CURLE_WRITE_ERROR)
-                classifyCurlError(job, s->result, s->easy);
+                classifyCurlError(job, s->result, *s, options);
             else if (s->result == CURLE_OK && s->end < 0) // size was unknown: the stream's end is the end
                 s->end = s->start + s->written, job.total = s->end;
             else if (s->result == CURLE_OK && !s->complete())
@@ -700,6 +797,100 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
     job.failure.totalSize = job.total;
     job.failure.networkBytes = job.networkBytes;
     return job.failure;
+}
+
+namespace {
+
+struct DocumentTransfer {
+    const HttpRequest *request = nullptr;
+    const std::atomic<bool> *cancel = nullptr;
+    QByteArray body;
+    bool tooLarge = false;
+};
+
+size_t onDocumentData(char *data, size_t size, size_t count, void *userdata)
+{
+    auto *t = static_cast<DocumentTransfer *>(userdata);
+    const size_t bytes = size * count;
+    if (t->body.size() + qint64(bytes) > t->request->maxBytes) {
+        t->tooLarge = true;
+        return 0;
+    }
+    t->body.append(data, qsizetype(bytes));
+    return bytes;
+}
+
+int onDocumentProgress(void *userdata, curl_off_t, curl_off_t, curl_off_t, curl_off_t)
+{
+    auto *t = static_cast<DocumentTransfer *>(userdata);
+    return t->cancel && t->cancel->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+} // namespace
+
+Result<HttpResponse> runHttpRequest(const HttpRequest &request, const TransferOptions &options,
+                                    const std::atomic<bool> *cancel, QString *code, int *status)
+{
+    ensureCurlGlobalInit();
+    DocumentTransfer t;
+    t.request = &request;
+    t.cancel = cancel;
+    char errorBuffer[CURL_ERROR_SIZE] = {};
+    CURL *easy = curl_easy_init();
+    const std::unique_ptr<CURL, void (*)(CURL *)> guard(easy, curl_easy_cleanup);
+    applyTransferOptions(easy, request.url, options, errorBuffer);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onDocumentData);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, onDocumentProgress);
+    curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &t);
+    curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(request.timeout.count()));
+    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); // whatever curl can decode
+    curl_slist *headers = nullptr;
+    if (!request.accept.isEmpty()) {
+        const QByteArray accept = "Accept: " + request.accept;
+        headers = curl_slist_append(headers, accept.constData());
+        curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+    }
+    const CURLcode result = curl_easy_perform(easy);
+    curl_slist_free_all(headers);
+    const bool proxied = viaProxy(request.url, options);
+    const QString where = request.url.toString(QUrl::RemoveUserInfo) + QStringLiteral(": ");
+    long responseStatus = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &responseStatus);
+    *status = int(responseStatus);
+    auto failure = [&](QString why, QString detail) -> Result<HttpResponse> {
+        *code = why;
+        return Error{std::move(why), {}, where + detail};
+    };
+    if (cancel && cancel->load() && result != CURLE_OK)
+        return failure(QStringLiteral("cancelled"), QStringLiteral("cancelled"));
+    if (t.tooLarge)
+        return failure(QStringLiteral("too_large"), QStringLiteral("more than %1 bytes").arg(request.maxBytes));
+    if (result != CURLE_OK) {
+        const CurlFailure f = describeCurlError(result, easy, errorBuffer, proxied, options);
+        *status = f.status ? f.status : *status;
+        return failure(f.code, f.detail);
+    }
+    HttpResponse response;
+    response.status = int(responseStatus);
+    char *contentType = nullptr;
+    curl_easy_getinfo(easy, CURLINFO_CONTENT_TYPE, &contentType);
+    response.contentType = contentType ? QByteArray(contentType) : QByteArray();
+    char *effective = nullptr;
+    curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &effective);
+    response.finalUrl = effective ? QUrl::fromEncoded(effective) : request.url;
+    response.viaProxy = proxied;
+    response.body = std::move(t.body);
+    if (response.status >= 300) {
+        QString why = QStringLiteral("http_error");
+        if (response.status == 407)
+            why = QStringLiteral("proxy_auth");
+        else if (proxied && (response.status == 502 || response.status == 504))
+            why = QStringLiteral("proxy_error");
+        return failure(why, QStringLiteral("HTTP %1").arg(response.status));
+    }
+    return response;
 }
 
 } // namespace tfsetup::core

@@ -2,6 +2,7 @@
 
 #include "fetch/checksum.h"
 #include "fetch/downloadtypes.h"
+#include "util/result.h"
 
 #include <atomic>
 #include <functional>
@@ -47,6 +48,14 @@ QList<QUrl> orderMirrorsByLatency(const QList<QUrl> &urls, const TransferOptions
 // The proxy curl should use for url: options.proxy, else the environment's (curl reads it
 // itself), else the system's (Windows Internet settings, via Qt). Empty: connect directly.
 QString proxyFor(const QUrl &url, const TransferOptions &options);
+
+struct HttpRequest;
+struct HttpResponse;
+
+// One document request (HttpClient's work): blocking. On failure the Error has the cause's code
+// and detail but no message (HttpClient words it); *code and *status tell the cause too.
+Result<HttpResponse> runHttpRequest(const HttpRequest &request, const TransferOptions &options,
+                                    const std::atomic<bool> *cancel, QString *code, int *status);
 
 // Forgets a part file and its state (after a checksum mismatch or a server that changed the file).
 void discardPartial(const QString &partPath);

@@ -43,6 +43,10 @@ struct TransferOptions {
     QString caBundle; // an extra CA bundle (PEM) for lab or corporate TLS proxies; verification stays on
     std::chrono::seconds connectTimeout{20};
     std::chrono::seconds stallTimeout{30}; // no byte for this long: give up on this mirror
+    // A floor: below lowSpeedBytesPerSecond for lowSpeedTime, the mirror is "too slow" and the
+    // next one is tried. 0: only a stall (no byte for stallTimeout) ends a transfer.
+    qint64 lowSpeedBytesPerSecond = 0;
+    std::chrono::seconds lowSpeedTime{30};
     int retriesPerMirror = 3;              // resumed retries after a dropped connection
     qint64 minSegmentBytes = 4 * 1024 * 1024;
     QString userAgent = QStringLiteral("tfsetup");

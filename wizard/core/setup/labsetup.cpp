@@ -63,7 +63,7 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
     setup.name = spec->name;
     setup.nvidiaMirror = options.nvidiaMirror.isEmpty() ? LabProfile::expand(m_system, profile.nvidiaMirror)
                                                         : options.nvidiaMirror;
-    setup.proxy = profile.proxy;
+    setup.proxy = options.transfer.proxy.isEmpty() ? profile.proxy : options.transfer.proxy;
     setup.caBundle = options.caBundle;
     setup.originOverrides = options.originOverrides;
     setup.resolveTimeout = options.resolveTimeout;

@@ -148,6 +148,11 @@ QCoro::Task<Result<ArtifactList>> SetupFlow::resolveArtifacts(Plan plan, QString
     for (const auto &[origin, base] : options.originOverrides)
         resolver.setOriginBase(origin, base);
     resolver.setTimeout(options.resolveTimeout);
+    // Every request of the resolve goes the way the downloads go (the Options page's proxy).
+    TransferOptions transfer;
+    transfer.proxy = options.proxy.trimmed();
+    transfer.caBundle = options.caBundle;
+    resolver.setTransferOptions(std::move(transfer));
     if (!options.caBundle.isEmpty())
         resolver.setCaBundle(options.caBundle);
     auto list = co_await resolver.resolve(resolveRequest(plan, os));

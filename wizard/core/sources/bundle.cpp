@@ -8,7 +8,6 @@
 
 #include <QCoro/QCoroFuture>
 #include <QCoro/QCoroIODevice>
-#include <QCoro/QCoroNetworkReply>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -16,8 +15,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QCryptographicHash>
@@ -405,3 +402,4 @@ QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheelhouse(Artifact ar
 }
 
 } // namespace tfsetup::core
+        firstUse.proxy = m_downloader.options().proxy; // the downloads' way out, for these bytes too

@@ -1,20 +1,16 @@
 #include "sources/firstuse.h"
 
 #include "fetch/checksum.h"
+#include "fetch/curltransfer.h"
 #include "fetch/downloadcache.h"
+#include "fetch/networkerror.h"
 
 #include <QCoro/QCoroFuture>
-#include <QCoro/QCoroIODevice>
-#include <QCoro/QCoroNetworkReply>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QHostAddress>
-#include <QNetworkAccessManager>
-#include <QNetworkProxy>
-#include <QNetworkReply>
-#include <QSslCertificate>
-#include <QSslConfiguration>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace tfsetup::core {
@@ -48,6 +44,7 @@ QCoro::Task<Result<FirstUseFile>> FirstUse::fetch(Artifact artifact, QString des
     const QString file = artifact.fileName().isEmpty() ? artifact.name : artifact.fileName();
     QDir().mkpath(QFileInfo(destination).absolutePath());
     QStringList tried;
+    QString cause; // the last source's failure, in words
     for (qsizetype i = 0; i < artifact.urls.size(); ++i) {
         if (cancelled(options))
             co_return cancelledError(file);
@@ -81,77 +78,57 @@ QCoro::Task<Result<FirstUseFile>> FirstUse::fetch(Artifact artifact, QString des
         if (fetched.error().code == u"cancelled")
             co_return cancelledError(file);
         tried.append(fetched.error().detail);
+        cause = fetched.error().message;
     }
     co_return Error{QStringLiteral("download_failed"),
-                    tr("%1 could not be downloaded from any source. Check the connection and the mirrors.").arg(file),
+                    tr("%1 could not be downloaded from any source.").arg(file) + u' '
+                        + (cause.isEmpty() ? tr("Check the connection and the mirrors.") : cause),
                     tried.join(u'\n')};
 }
 
 QCoro::Task<Result<FirstUseFile>> FirstUse::fetchRemote(QUrl url, QString destination, FirstUseOptions options)
 {
-    QNetworkAccessManager network;
-    if (!options.proxy.isEmpty()) {
-        const QUrl proxy(options.proxy);
-        const bool socks = proxy.scheme().startsWith(u"socks");
-        network.setProxy(QNetworkProxy(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, proxy.host(),
-                                       quint16(proxy.port(socks ? 1080 : 8080)), proxy.userName(), proxy.password()));
-    }
-    QNetworkRequest request(url);
-    // Never from https down to http on a redirect.
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-    if (!options.caBundle.isEmpty()) {
-        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
-        ssl.addCaCertificates(QSslCertificate::fromPath(options.caBundle));
-        request.setSslConfiguration(ssl);
-    }
-    std::unique_ptr<QNetworkReply> reply(network.get(request));
+    // The Downloader's own transfer (fetch/curltransfer.h): the same proxy and CA settings, https
+    // never redirected to http, a web page refused where the file was expected, and resumable:
+    // what arrived stays in DESTINATION.part (with its state), and the next fetch continues it.
+    TransferOptions transfer;
+    transfer.proxy = options.proxy;
+    transfer.caBundle = options.caBundle;
+    transfer.stallTimeout = std::max(std::chrono::seconds(1),
+                                     std::chrono::duration_cast<std::chrono::seconds>(options.stallTimeout));
+    transfer.connectTimeout = std::min(transfer.connectTimeout, std::max(transfer.stallTimeout, std::chrono::seconds(5)));
     const QString part = destination + QStringLiteral(".part");
-    QFile out(part);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        co_return Error{QStringLiteral("write_failed"), {}, part + QStringLiteral(": ") + out.errorString()};
-    Hasher hasher(Checksum::Algorithm::Sha256);
-    // Short waits, so a cancel is seen quickly; the stall timeout counts only waits without data.
-    constexpr std::chrono::milliseconds slice{200};
-    std::chrono::milliseconds idle{0};
-    while (true) {
-        const QByteArray chunk = reply->readAll();
-        if (!chunk.isEmpty()) {
-            hasher.addData(chunk);
-            if (out.write(chunk) != chunk.size()) {
-                reply->abort();
-                out.remove();
-                co_return Error{QStringLiteral("write_failed"), {}, part + QStringLiteral(": ") + out.errorString()};
-            }
-            idle = std::chrono::milliseconds(0);
+    std::shared_ptr<const std::atomic<bool>> cancel = options.cancel;
+    if (!cancel)
+        cancel = std::make_shared<const std::atomic<bool>>(false);
+    // One worker of its own: a transfer may take minutes, the global pool's threads are few.
+    auto worker = std::make_shared<QThreadPool>();
+    worker->setMaxThreadCount(1);
+    QFuture<TransferAttemptResult> running = QtConcurrent::run(worker.get(), [url, part, transfer, cancel] {
+        TransferAttemptResult r;
+        for (int attempt = 0; attempt <= transfer.retriesPerMirror; ++attempt) {
+            r = runTransferAttempt(url, part, -1, 1, Checksum::Algorithm::Sha256, transfer, *cancel, {});
+            if (r.outcome != TransferAttemptResult::Outcome::Transient || r.networkBytes == 0)
+                break; // resume only what made progress: a silent server stays silent
         }
-        if (reply->isFinished() && reply->bytesAvailable() == 0)
-            break;
-        if (cancelled(options)) {
-            reply->abort();
-            out.remove();
+        return r;
+    });
+    const TransferAttemptResult r = co_await running;
+    using Outcome = TransferAttemptResult::Outcome;
+    if (r.outcome != Outcome::Complete) {
+        // Nothing to resume from: leave nothing behind.
+        if (QFileInfo(part).size() == 0 || r.outcome == Outcome::MirrorFailed)
+            discardPartial(part);
+        if (r.outcome == Outcome::Cancelled)
             co_return Error{QStringLiteral("cancelled"), {}, url.toString()};
-        }
-        if (idle >= options.stallTimeout) {
-            reply->abort();
-            out.remove();
-            co_return Error{QStringLiteral("timeout"), {}, url.toString() + QStringLiteral(": stalled")};
-        }
-        if (!co_await qCoro(reply.get()).waitForReadyRead(slice) && !reply->isFinished())
-            idle += slice;
-    }
-    out.close();
-    if (reply->error() != QNetworkReply::NoError) {
-        out.remove();
-        co_return Error{QStringLiteral("download_failed"), {}, url.toString() + QStringLiteral(": ") + reply->errorString()};
-    }
-    const QString contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
-    if (contentType.startsWith(QStringLiteral("text/html"))) {
-        out.remove();
-        co_return Error{QStringLiteral("html_page"), {}, url.toString() + QStringLiteral(": an HTML page, not the file")};
+        const QString why = r.code == u"timeout" ? QStringLiteral("stalled (%1)").arg(r.detail)
+                                                 : r.code + QStringLiteral(": ") + r.detail;
+        co_return Error{r.code, NetworkError::message(r.code, r.httpStatus, url.fileName(), r.detail),
+                        url.toString() + QStringLiteral(": ") + why};
     }
     if (const Status s = placeFile(part, destination, true); !s)
         co_return s.error();
-    co_return FirstUseFile{destination, QString::fromLatin1(hasher.finalHex()), QFileInfo(destination).size(), url};
+    co_return FirstUseFile{destination, QString::fromLatin1(r.digest), QFileInfo(destination).size(), url};
 }
 
 } // namespace tfsetup::core

@@ -18,7 +18,7 @@ struct FirstUseOptions {
     QString proxy;    // "http://host:3128"; empty: the system's settings
     QString caBundle; // extra CA for lab or corporate TLS proxies
     std::chrono::milliseconds stallTimeout{std::chrono::seconds(60)};
-    // Set from elsewhere to stop; the partial file is removed.
+    // Set from elsewhere to stop; what arrived stays in DESTINATION.part and a later fetch resumes it.
     std::shared_ptr<const std::atomic<bool>> cancel;
 };
 
@@ -37,7 +37,8 @@ class FirstUse {
 
 public:
     // Tries the artifact's URLs in order (mirrors first, official last): a local file is hashed
-    // and copied; a remote one is fetched into DESTINATION.part, then moved to DESTINATION.
+    // and copied; a remote one is fetched into DESTINATION.part (resumable; a web page where the
+    // file was expected is refused as "html_page"), then moved to DESTINATION.
     // Error "download_failed" names the file; its detail lists each URL and why it failed.
     static QCoro::Task<Result<FirstUseFile>> fetch(Artifact artifact, QString destination, FirstUseOptions options);
 

@@ -4,14 +4,8 @@
 #include "sources/pythonsources.h"
 #include "sources/wheelcheck.h"
 
-#include <QCoro/QCoroNetworkReply>
 #include <QCryptographicHash>
 #include <QFile>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QNetworkRequest>
-#include <QSslCertificate>
-#include <QSslConfiguration>
 
 namespace tfsetup::core {
 
@@ -142,29 +136,20 @@ QCoro::Task<Result<QByteArray>> ArtifactResolver::get(QUrl url)
             co_return Error{QStringLiteral("too_large"), {}, url.toLocalFile()};
         co_return f.readAll();
     }
-    if (!m_network)
-        m_network = std::make_unique<QNetworkAccessManager>();
-    QNetworkRequest request(url);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-    request.setHeader(QNetworkRequest::UserAgentHeader, QStringLiteral("tfsetup"));
-    if (!m_caBundle.isEmpty()) {
-        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
-        ssl.addCaCertificates(QSslCertificate::fromPath(m_caBundle));
-        request.setSslConfiguration(ssl);
+    TransferOptions transfer = m_transfer;
+    if (!m_caBundle.isEmpty())
+        transfer.caBundle = m_caBundle;
+    const HttpClient client(transfer);
+    HttpRequest request;
+    request.url = url;
+    request.maxBytes = RedistManifest::maxManifestBytes;
+    request.timeout = m_timeout;
+    auto response = co_await client.get(std::move(request));
+    if (!response) {
+        m_lastNetworkError = response.error();
+        co_return response.error();
     }
-    std::unique_ptr<QNetworkReply> reply(m_network->get(request));
-    reply->setReadBufferSize(0);
-    const bool finished = co_await qCoro(reply.get()).waitForFinished(m_timeout);
-    if (!finished) {
-        reply->abort();
-        co_return Error{QStringLiteral("timeout"), {}, url.toString() + QStringLiteral(": no answer in time")};
-    }
-    if (reply->error() != QNetworkReply::NoError)
-        co_return Error{QStringLiteral("not_found"), {}, url.toString() + QStringLiteral(": ") + reply->errorString()};
-    const QByteArray body = reply->read(RedistManifest::maxManifestBytes + 1);
-    if (body.size() > RedistManifest::maxManifestBytes)
-        co_return Error{QStringLiteral("too_large"), {}, url.toString()};
-    co_return body;
+    co_return std::move(response->body);
 }
 
 QCoro::Task<Result<ArtifactResolver::FetchedManifest>> ArtifactResolver::fetchManifest(QString product, ManifestPin pin)
@@ -185,6 +170,7 @@ QCoro::Task<Result<ArtifactResolver::FetchedManifest>> ArtifactResolver::fetchMa
         }
         const QString digest = QString::fromLatin1(QCryptographicHash::hash(*bytes, QCryptographicHash::Sha256).toHex());
         if (!pin.sha256.isEmpty() && digest != pin.sha256) {
+    m_lastNetworkError = Error{};
             tried.append(QStringLiteral("%1: sha256 %2, pinned %3").arg(url.toString(), digest, pin.sha256));
             continue;
         }
@@ -206,6 +192,11 @@ QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest reque
     list.route = request.route;
     list.tensorflow = request.tensorflow;
     list.os = request.os;
+    // Name the cause: the last network failure (the official origin is tried last), or a mirror
+    // that served something else than the pinned file.
+    const QString cause = m_lastNetworkError.code == u"unset" || m_lastNetworkError.message.isEmpty()
+                              ? tr("Check the internet connection, the proxy or the mirror settings.")
+                              : m_lastNetworkError.message;
     const bool toolkitRoute = !request.cuda.isEmpty() && (request.route == u"windows-native" || request.route == u"linux-toolkit");
     if (toolkitRoute) {
         if (request.cudaFrom == u"installer") {
@@ -232,7 +223,9 @@ QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest reque
         if (!preset)
             pypiJson = pypi.first().base;
     }
-    auto wheels = WheelCheck::run(request, {pypiJson, m_originOverrides, m_mirrors, m_timeout, m_caBundle}, &list);
+    WheelCheckOptions wheelOptions{pypiJson, m_originOverrides, m_mirrors, m_timeout, m_caBundle};
+    wheelOptions.transfer = m_transfer;
+    auto wheels = WheelCheck::run(request, std::move(wheelOptions), &list);
     co_await wheels;
     co_return list;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fetch/httpclient.h"
 #include "sources/artifact.h"
 #include "sources/mirrors.h"
 #include "sources/redistmanifest.h"
@@ -12,8 +13,6 @@
 
 #include <chrono>
 #include <memory>
-
-class QNetworkAccessManager;
 
 namespace tfsetup::core {
 
@@ -54,6 +53,9 @@ public:
     void setOriginBase(const QString &origin, const QUrl &base);
     void setTimeout(std::chrono::milliseconds timeout) { m_timeout = timeout; }
     void setCaBundle(const QString &pemPath) { m_caBundle = pemPath; }
+    // Proxy, CA bundle and limits of every request (the one HttpClient, as downloads use).
+    void setTransferOptions(TransferOptions options) { m_transfer = std::move(options); }
+    const TransferOptions &transferOptions() const { return m_transfer; }
     // The index pip uses for the wheelhouse ("https://pypi.org/simple" unless a pypi mirror is set).
     QString indexUrl() const;
 
@@ -88,7 +90,10 @@ private:
     QList<std::pair<QString, QUrl>> m_originOverrides;
     std::chrono::milliseconds m_timeout{30000};
     QString m_caBundle;
-    std::unique_ptr<QNetworkAccessManager> m_network;
+    TransferOptions m_transfer;
+    // The cause of the last failed request (NetworkError code and message), for the error that
+    // ends a resolve: "no manifest" alone does not tell a student what to fix.
+    Error m_lastNetworkError;
 };
 
 // "linux" → "linux-x86_64", "windows" → "windows-x86_64" (NVIDIA's platform keys).

@@ -4,14 +4,10 @@
 #include "sources/pypi.h"
 #include "sources/resolver.h"
 
-#include <QCoro/QCoroNetworkReply>
+#include "fetch/httpclient.h"
+
 #include <QJsonDocument>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QNetworkRequest>
 #include <QRegularExpression>
-#include <QSslCertificate>
-#include <QSslConfiguration>
 
 #include <algorithm>
 #include <memory>
@@ -25,32 +21,22 @@ struct Fetched {
     QString problem; // untranslated detail when there is no document
 };
 
-QCoro::Task<Fetched> fetchJson(QUrl url, std::chrono::milliseconds timeout, QString caBundle)
+QCoro::Task<Fetched> fetchJson(QUrl url, std::chrono::milliseconds timeout, TransferOptions transfer)
 {
-    QNetworkAccessManager network;
-    QNetworkRequest request(url);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-    request.setHeader(QNetworkRequest::UserAgentHeader, QStringLiteral("tfsetup"));
-    request.setRawHeader("Accept", "application/json");
-    if (!caBundle.isEmpty()) {
-        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
-        ssl.addCaCertificates(QSslCertificate::fromPath(caBundle));
-        request.setSslConfiguration(ssl);
+    const HttpClient client(std::move(transfer));
+    HttpRequest request;
+    request.url = url;
+    request.accept = "application/json";
+    request.maxBytes = WheelCheck::maxDocumentBytes;
+    request.timeout = timeout;
+    auto response = co_await client.get(std::move(request));
+    if (!response) {
+        const bool slow = response.error().code == u"timeout";
+        co_return Fetched{{}, slow ? url.toString() + QStringLiteral(": no answer in time (") + response.error().detail + u')'
+                                   : response.error().detail};
     }
-    std::unique_ptr<QNetworkReply> reply(network.get(request));
-    reply->setReadBufferSize(0);
-    const bool finished = co_await qCoro(reply.get()).waitForFinished(timeout);
-    if (!finished) {
-        reply->abort();
-        co_return Fetched{{}, url.toString() + QStringLiteral(": no answer in time")};
-    }
-    if (reply->error() != QNetworkReply::NoError)
-        co_return Fetched{{}, url.toString() + QStringLiteral(": ") + reply->errorString()};
-    const QByteArray body = reply->read(WheelCheck::maxDocumentBytes + 1);
-    if (body.size() > WheelCheck::maxDocumentBytes)
-        co_return Fetched{{}, url.toString() + QStringLiteral(": larger than expected")};
     QJsonParseError error{};
-    const QJsonDocument document = QJsonDocument::fromJson(body, &error);
+    const QJsonDocument document = QJsonDocument::fromJson(response->body, &error);
     if (error.error != QJsonParseError::NoError || !document.isObject())
         co_return Fetched{{}, url.toString() + QStringLiteral(": not a JSON API answer")};
     co_return Fetched{document.object(), {}};
@@ -134,7 +120,10 @@ QCoro::Task<> WheelCheck::run(ResolveRequest request, WheelCheckOptions options,
                        ? QStringLiteral("%1/%2/json").arg(base.toString(), query->project)
                        : QStringLiteral("%1/%2/%3/json").arg(base.toString(), query->project, query->version));
     const std::chrono::milliseconds timeout = std::min(options.timeout, WheelCheckOptions::maxTimeout);
-    auto fetch = fetchJson(url, timeout, options.caBundle);
+    TransferOptions transfer = options.transfer;
+    if (!options.caBundle.isEmpty())
+        transfer.caBundle = options.caBundle;
+    auto fetch = fetchJson(url, timeout, std::move(transfer));
     const Fetched fetched = co_await fetch;
     if (fetched.document.isEmpty()) {
         addNote(list, tr("Whether PyPI has a wheel of %1 for Python %2 on %3 was not checked (%4); pip will tell "

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fetch/downloadtypes.h"
 #include "sources/artifact.h"
 #include "sources/mirrors.h"
 
@@ -34,6 +35,7 @@ struct WheelCheckOptions {
     MirrorSet mirrors; // local-folder mirrors mean an offline bundle: nothing is asked then
     std::chrono::milliseconds timeout{8000}; // capped at maxTimeout
     QString caBundle;
+    TransferOptions transfer; // proxy and limits (caBundle above wins when set)
 
     static constexpr std::chrono::milliseconds maxTimeout{8000};
 };
