@@ -6,6 +6,7 @@
 #include "system/realsystem.h"
 
 #include <QCoro/QCoroTask>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonObject>
 
@@ -58,6 +59,11 @@ int runInstall(const QStringList &arguments)
         return failAs(profile.error(), Failure);
     LabSetupOptions options;
     options.prefixOverride = parser.value(QStringLiteral("prefix"));
+    // "--prefix envs" means the folder envs where the command runs, as every other tool reads it;
+    // a folder imitating another machine (--root) has no working directory to resolve against.
+    if (!options.prefixOverride.isEmpty() && QDir::isRelativePath(options.prefixOverride)
+        && !parser.isSet(QStringLiteral("root")))
+        options.prefixOverride = QDir::cleanPath(QDir::current().absoluteFilePath(options.prefixOverride));
     options.bundleFolder = parser.value(QStringLiteral("from"));
     options.cacheDir = parser.value(QStringLiteral("cache"));
     options.nvidiaMirror = parser.value(QStringLiteral("mirror"));

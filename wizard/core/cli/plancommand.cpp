@@ -1,5 +1,7 @@
 #include "cli/cli.h"
 
+#include "util/inputfile.h"
+
 #include "catalog/catalog.h"
 #include "catalog/gputable.h"
 #include "detect/detector.h"
@@ -70,23 +72,22 @@ int runPlan(const QStringList &arguments)
 
     HardwareReport report;
     if (parser.isSet(QStringLiteral("hardware"))) {
-        QFile f(parser.value(QStringLiteral("hardware")));
-        if (!f.open(QIODevice::ReadOnly)) {
-            printError({QStringLiteral("hardware_unreadable"),
-                        Cli::tr("Cannot read the hardware file %1. Check the path.").arg(f.fileName()),
-                        f.errorString()});
+        const QString path = parser.value(QStringLiteral("hardware"));
+        const auto json = readJsonObjectFile(path, Cli::tr("The hardware file"));
+        if (!json) {
+            printError({json.error().code == u"input_malformed" ? QStringLiteral("hardware_malformed")
+                                                                : QStringLiteral("hardware_unreadable"),
+                        Cli::tr("Cannot use the hardware file %1: %2 Give the output of tfsetup detect --json.")
+                            .arg(path, json.error().message),
+                        json.error().detail});
             return Failure;
         }
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
-        if (!doc.isObject()) {
-            printError({QStringLiteral("hardware_malformed"),
-                        Cli::tr("The hardware file %1 is not a JSON object like the output of tfsetup detect --json.")
-                            .arg(f.fileName()),
-                        error.errorString()});
+        auto parsed = HardwareReport::parse(*json, Cli::tr("The hardware file %1").arg(path));
+        if (!parsed) {
+            printError(parsed.error());
             return Failure;
         }
-        report = HardwareReport::fromJson(doc.object());
+        report = *parsed;
     } else {
         std::unique_ptr<SystemView> system;
         if (rooted || parser.isSet(QStringLiteral("env-file"))) {

@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 
 #include "catalog/catalog.h"
+#include "util/inputfile.h"
 #include "doctor/doctor.h"
 #include "fetch/downloadcache.h"
 #include "repair/repair.h"
@@ -69,18 +70,20 @@ int runRepair(const QStringList &arguments)
     if (!catalog)
         return failAs(catalog.error(), Failure);
     if (parser.isSet(QStringLiteral("log"))) {
-        QFile logFile(parser.value(QStringLiteral("log")));
-        if (!logFile.open(QIODevice::ReadOnly)) {
+        const auto logText = readInputFile(parser.value(QStringLiteral("log")), Cli::tr("The log"), maxTextInputBytes);
+        if (!logText) {
             return failAs({QStringLiteral("log_unreadable"),
-                         Cli::tr("Cannot read the log %1.").arg(parser.value(QStringLiteral("log"))), {}},
-                        UsageError);
+                           Cli::tr("Cannot read the log %1.").arg(parser.value(QStringLiteral("log"))) + u' '
+                               + logText.error().message,
+                           logText.error().detail},
+                          UsageError);
         }
         auto reader = TfLogReader::load();
         if (!reader)
             return failAs(reader.error(), Failure);
         DoctorOptions doctor;
         doctor.envDir = options.environmentPath;
-        doctor.log = QString::fromUtf8(logFile.readAll());
+        doctor.log = QString::fromUtf8(*logText);
         const DoctorReport report = QCoro::waitFor(runDoctor(**system, *catalog, *reader, doctor));
         options.findings = report.findings;
     }

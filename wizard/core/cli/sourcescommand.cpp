@@ -1,5 +1,7 @@
 #include "cli/cli.h"
 
+#include "util/inputfile.h"
+
 #include "catalog/catalog.h"
 #include "catalog/version.h"
 #include "sources/resolver.h"
@@ -49,14 +51,16 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
     }
     ResolveRequest request;
     if (parser.isSet(QStringLiteral("plan"))) {
-        QFile f(parser.value(QStringLiteral("plan")));
-        if (!f.open(QIODevice::ReadOnly)) {
-            printError({QStringLiteral("plan_unreadable"), Cli::tr("Cannot read the plan file %1.").arg(f.fileName()),
-                        f.errorString()});
+        const QString path = parser.value(QStringLiteral("plan"));
+        const auto json = readJsonObjectFile(path, Cli::tr("The plan file"));
+        if (!json) {
+            printError({QStringLiteral("plan_unreadable"), Cli::tr("Cannot read the plan file %1.").arg(path) + u' '
+                                                               + json.error().message,
+                        json.error().detail});
             *exitCode = Failure;
             return std::nullopt;
         }
-        auto parsed = ResolveRequest::fromPlanJson(QJsonDocument::fromJson(f.readAll()).object());
+        auto parsed = ResolveRequest::fromPlanJson(*json);
         if (!parsed) {
             printError(parsed.error());
             *exitCode = Failure;

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "util/jsonshape.h"
+#include "util/result.h"
+
+#include <QCoreApplication>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -79,6 +83,8 @@ struct Problem {
 };
 
 struct HardwareReport {
+    Q_DECLARE_TR_FUNCTIONS(HardwareReport)
+public:
     OsInfo os;
     CpuInfo cpu;
     QList<GpuInfo> gpus;
@@ -92,6 +98,13 @@ struct HardwareReport {
     QJsonObject toJson() const;
     // Lenient: anything missing stays empty; wrong types are ignored.
     static HardwareReport fromJson(const QJsonObject &json);
+    // A report read as input (plan --hardware FILE): checked against shape() first, with sizes
+    // (no machine has more than maxGpus GPUs); the error names the field. document: "The
+    // hardware file …", for the message.
+    static Result<HardwareReport> parse(const QJsonObject &json, const QString &document);
+    static const JsonShape &shape();
+    static constexpr qsizetype maxGpus = 64;
+    static constexpr qsizetype maxListed = 1000;
 
     QList<GpuInfo> nvidiaGpus() const;
 };

@@ -1,10 +1,82 @@
 #include "install/environmentrecord.h"
 
+#include "util/inputfile.h"
+#include "util/jsonshape.h"
+#include "util/names.h"
+
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
+
 namespace tfsetup::core {
+
+namespace {
+
+// A path below the environment folder, as the record names its files and launchers.
+QString insideEnvironment(const QJsonValue &v)
+{
+    return isSafeRelativeName(v.toString())
+               ? QString()
+               : EnvironmentRecord::tr("must be a path inside the environment folder (no \"..\", not absolute)");
+}
+
+} // namespace
+
+const JsonShape &EnvironmentRecord::shape()
+{
+    using S = JsonShape;
+    static const S hex64 = S::text(64).where([](const QJsonValue &v) {
+        const QString t = v.toString();
+        const bool ok = t.isEmpty()
+                        || (t.size() == 64 && std::all_of(t.begin(), t.end(), [](QChar c) {
+                                return (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f');
+                            }));
+        return ok ? QString() : tr("must be 64 lower-case hexadecimal digits");
+    });
+    static const S file = S::object({
+        S::required(QStringLiteral("path"), S::text(4096).where(&insideEnvironment)),
+        S::optional(QStringLiteral("origin"), S::text(8192)),
+        S::optional(QStringLiteral("link"), S::text(4096)),
+        S::optional(QStringLiteral("sha256"), hex64),
+        S::optional(QStringLiteral("size"), S::integer(0, qint64(1) << 50)),
+    });
+    static const S command = S::object({
+        S::optional(QStringLiteral("program"), S::text(8192)),
+        S::optional(QStringLiteral("arguments"), S::list(S::text(65536), 10000)),
+        S::optional(QStringLiteral("exit_code"), S::integer(-(qint64(1) << 32), qint64(1) << 32)),
+    });
+    static const S shape = S::object({
+        S::required(QStringLiteral("schema"), S::integer(1, 1000)),
+        S::optional(QStringLiteral("name"), S::text(255)),
+        S::optional(QStringLiteral("created"), S::text(100)),
+        S::optional(QStringLiteral("tfsetup_version"), S::text(100)),
+        S::optional(QStringLiteral("os"), S::text(100)),
+        S::optional(QStringLiteral("arch"), S::text(100)),
+        S::optional(QStringLiteral("fingerprint"), S::text(200)),
+        S::optional(QStringLiteral("plan"), S::object({}, 10000)),
+        S::optional(QStringLiteral("python_version"), S::text(100)),
+        S::optional(QStringLiteral("driver"), S::text(100)),
+        S::optional(QStringLiteral("packages"), S::list(S::text(1000), 100000)),
+        S::required(QStringLiteral("files"), S::list(file, 1000000)),
+        S::optional(QStringLiteral("commands"), S::list(command, 10000)),
+        S::optional(QStringLiteral("launchers"), S::list(S::text(4096).where(&insideEnvironment), 1000)),
+        S::optional(QStringLiteral("kernel_folder"), S::text(4096).where([](const QJsonValue &v) {
+            // Jupyter's kernels/<name> folder (LauncherWriter::userKernelFolder), or nothing.
+            QString t = v.toString();
+            t.replace(u'\\', u'/');
+            const QStringList parts = t.split(u'/');
+            const bool ok = t.isEmpty()
+                            || (parts.size() >= 3 && parts.at(parts.size() - 2) == u"kernels"
+                                && isSafePathName(parts.constLast()) && !parts.contains(QStringLiteral(".."))
+                                && !parts.contains(QStringLiteral(".")));
+            return ok ? QString() : tr("must be a Jupyter kernel folder (…/kernels/NAME)");
+        })),
+    });
+    return shape;
+}
 
 QJsonObject EnvironmentRecord::toJson() const
 {
@@ -51,6 +123,10 @@ Result<EnvironmentRecord> EnvironmentRecord::fromJson(const QJsonObject &json)
                      tr("This environment was made by a newer tfsetup. Update tfsetup to change it."),
                      QStringLiteral("schema %1").arg(r.schema)};
     }
+    if (const auto problem = shape().check(json)) {
+        return JsonShape::error(QStringLiteral("record_malformed"), tr("The environment record"), *problem,
+                                tr("Install the environment again."));
+    }
     r.name = json.value(QStringLiteral("name")).toString();
     r.created = json.value(QStringLiteral("created")).toString();
     r.tfsetupVersion = json.value(QStringLiteral("tfsetup_version")).toString();
@@ -92,18 +168,18 @@ Result<EnvironmentRecord> EnvironmentRecord::fromJson(const QJsonObject &json)
 
 Result<EnvironmentRecord> EnvironmentRecord::read(const QString &hostFolder)
 {
-    QFile f(hostFolder + QStringLiteral("/environment.json"));
-    if (!f.open(QIODevice::ReadOnly)) {
+    const QString path = hostFolder + QStringLiteral("/environment.json");
+    if (!QFileInfo::exists(path) && !QFileInfo(path).isSymLink()) {
         return Error{QStringLiteral("record_missing"),
-                     tr("This folder has no environment record. Install the environment again."), f.fileName()};
+                     tr("This folder has no environment record. Install the environment again."), path};
     }
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
-    if (!doc.isObject()) {
+    const auto json = readJsonObjectFile(path, tr("The environment record"));
+    if (!json) {
         return Error{QStringLiteral("record_malformed"),
-                     tr("The environment record is damaged. Install the environment again."), error.errorString()};
+                     tr("The environment record is damaged. Install the environment again.") + u' ' + json.error().message,
+                     json.error().detail};
     }
-    return fromJson(doc.object());
+    return fromJson(*json);
 }
 
 QString EnvironmentRecord::packageVersion(const QString &package) const

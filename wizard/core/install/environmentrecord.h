@@ -1,5 +1,6 @@
 #pragma once
 
+#include "util/jsonshape.h"
 #include "util/result.h"
 
 #include <QByteArray>
@@ -50,7 +51,10 @@ public:
     QString kernelFolder;   // where the kernelspec was registered, empty when not
 
     QJsonObject toJson() const;
+    // Checked against shape() first: a field of another type or size ("files": "all", a path
+    // with "..", a kernel folder elsewhere) refuses the whole record, naming the field.
     static Result<EnvironmentRecord> fromJson(const QJsonObject &json);
+    static const JsonShape &shape();
     // Reads <hostFolder>/environment.json.
     static Result<EnvironmentRecord> read(const QString &hostFolder);
 

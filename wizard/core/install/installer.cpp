@@ -4,6 +4,7 @@
 #include "install/archive.h"
 #include "install/launchers.h"
 #include "install/placement.h"
+#include "util/names.h"
 
 #include <QCoro/QCoroFuture>
 #include <QDateTime>
@@ -336,8 +337,8 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
     m_cancel->store(false);
     Run run;
     run.spec = spec;
-    if (spec.name.isEmpty() || spec.name.contains(u'/') || spec.name.contains(u'\\') || spec.name.startsWith(u'.')
-        || spec.prefix.isEmpty()) {
+    if (!isSafePathName(spec.name) || spec.prefix.isEmpty()
+        || (!spec.kernelName.isEmpty() && !isSafePathName(spec.kernelName))) {
         co_return Error{QStringLiteral("bad_name"),
                         tr("Choose a folder and an environment name without slashes, not starting with a dot."),
                         spec.prefix + u'|' + spec.name};

@@ -2,6 +2,9 @@
 
 #include "install/launchers.h"
 #include "sources/bundle.h"
+#include "util/inputfile.h"
+#include "util/jsonshape.h"
+#include "util/names.h"
 
 #include <QDir>
 #include <QFile>
@@ -22,27 +25,61 @@ QStringList strings(const QJsonValue &value)
     return out;
 }
 
-Result<QJsonObject> readObject(const QString &path, const QString &code, const QString &message)
+// Every field a profile may hold, with its type and size (util/jsonshape.h).
+const JsonShape &profileShape()
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return Error{code, message, f.fileName() + QStringLiteral(": ") + f.errorString()};
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
-    if (!doc.isObject())
-        return Error{code, message, f.fileName() + QStringLiteral(": ") + error.errorString()};
-    return doc.object();
+    using S = JsonShape;
+    static const S name = S::text(255).where([](const QJsonValue &v) {
+        return v.toString().isEmpty() || isSafePathName(v.toString())
+                   ? QString()
+                   : LabProfile::tr("must be a plain name (letters, digits, . _ + -, not starting with a dot, no "
+                                    "slashes)");
+    });
+    static const S strings = S::list(S::text(4096), 1000);
+    static const S shape = S::object({
+        S::required(QStringLiteral("schema"), S::integer(1, 1)),
+        S::optional(QStringLiteral("title"), S::text(1000)),
+        S::required(QStringLiteral("environment"), name),
+        S::required(QStringLiteral("installFolder"), S::text(4096)),
+        S::required(QStringLiteral("plan"),
+                    S::object({S::required(QStringLiteral("route"), S::text(100)),
+                               S::optional(QStringLiteral("layout"), S::text(100)),
+                               S::optional(QStringLiteral("tensorflow"), S::text(100)),
+                               S::optional(QStringLiteral("package"), S::text(200)),
+                               S::optional(QStringLiteral("python"), S::text(100)),
+                               S::optional(QStringLiteral("cuda"), S::text(100)),
+                               S::optional(QStringLiteral("cudnn"), S::text(100)),
+                               S::optional(QStringLiteral("requirements"), strings)})),
+        S::optional(QStringLiteral("interpreter"), S::text(4096)),
+        S::optional(QStringLiteral("mirrors"),
+                    S::object({S::optional(QStringLiteral("pypi"), S::list(S::text(4096), 64)),
+                               S::optional(QStringLiteral("trustedHosts"), S::list(S::text(1000), 64)),
+                               S::optional(QStringLiteral("nvidia"), S::text(4096))})),
+        S::optional(QStringLiteral("cache"), S::text(4096)),
+        S::optional(QStringLiteral("proxy"), S::text(4096)),
+        S::optional(QStringLiteral("jupyter"), S::anyOf({S::text(100), S::flag()}).nullable()),
+        S::optional(QStringLiteral("kernel"),
+                    S::object({S::optional(QStringLiteral("name"), name),
+                               S::optional(QStringLiteral("displayName"), S::text(1000)),
+                               S::optional(QStringLiteral("register"), S::flag())})),
+        S::optional(QStringLiteral("desktopEntry"), S::flag()),
+        S::optional(QStringLiteral("requirementsLock"), S::text(4096)),
+    });
+    return shape;
 }
 
 } // namespace
 
 Result<LabProfile> LabProfile::load(const QString &path)
 {
-    auto json = readObject(path, QStringLiteral("profile_unreadable"),
-                           tr("The lab profile %1 cannot be read or is not valid JSON. Ask the lab administrator "
-                              "for a working copy.").arg(path));
-    if (!json)
-        return json.error();
+    auto json = readJsonObjectFile(path, tr("The lab profile"));
+    if (!json) {
+        return Error{QStringLiteral("profile_unreadable"),
+                     tr("The lab profile %1 cannot be read or is not valid JSON. Ask the lab administrator "
+                        "for a working copy.").arg(path)
+                         + u' ' + json.error().message,
+                     json.error().detail};
+    }
     return fromJson(*json, path);
 }
 
@@ -53,6 +90,10 @@ Result<LabProfile> LabProfile::fromJson(const QJsonObject &json, const QString &
     if (json.value(QStringLiteral("schema")).toInt() != 1) {
         return Error{QStringLiteral("profile_schema"),
                      tr("The lab profile %1 is for another version of tfsetup. Update tfsetup.").arg(path), {}};
+    }
+    if (const auto problem = profileShape().check(json)) {
+        return JsonShape::error(QStringLiteral("profile_incomplete"), tr("The lab profile %1").arg(path), *problem,
+                                tr("Correct the profile, or ask the lab administrator for a working copy."));
     }
     p.title = json.value(QStringLiteral("title")).toString();
     p.environment = json.value(QStringLiteral("environment")).toString();
@@ -108,16 +149,65 @@ Result<LabProfile> LabProfile::fromJson(const QJsonObject &json, const QString &
     return p;
 }
 
-QString LabProfile::expand(const SystemView &system, const QString &text)
+namespace {
+
+// ${VAR} replaced in one pass (a value holding "${…}" is not expanded again); names of
+// variables that are unset or empty are collected.
+QString expandVariables(const SystemView &system, const QString &text, QStringList *undefined)
 {
     static const QRegularExpression variable(QStringLiteral("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\}"));
-    QString out = text;
-    QRegularExpressionMatch m;
-    while ((m = variable.match(out)).hasMatch())
-        out.replace(m.capturedStart(), m.capturedLength(), system.env(m.captured(1)));
+    QString out;
+    qsizetype at = 0;
+    for (auto it = variable.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        out += text.mid(at, m.capturedStart() - at);
+        const QString value = system.env(m.captured(1));
+        if (value.isEmpty() && undefined)
+            undefined->append(m.captured(1));
+        out += value;
+        at = m.capturedEnd();
+    }
+    out += text.mid(at);
     if (out == u"~" || out.startsWith(QStringLiteral("~/")))
         out = system.homeDir() + out.mid(1);
     return system.normalize(out);
+}
+
+bool isAbsoluteTargetPath(const SystemView &system, const QString &path)
+{
+    if (system.os() == OsFamily::Windows) {
+        return (path.size() >= 3 && path.at(0).isLetter() && path.at(1) == u':' && (path.at(2) == u'/' || path.at(2) == u'\\'))
+               || path.startsWith(QStringLiteral("//")) || path.startsWith(QStringLiteral("\\\\"));
+    }
+    return path.startsWith(u'/');
+}
+
+} // namespace
+
+QString LabProfile::expand(const SystemView &system, const QString &text)
+{
+    return expandVariables(system, text, nullptr);
+}
+
+Result<QString> LabProfile::expandFolder(const SystemView &system, const QString &text, const QString &field)
+{
+    QStringList undefined;
+    const QString out = expandVariables(system, text, &undefined);
+    if (!undefined.isEmpty()) {
+        undefined.removeDuplicates();
+        return Error{QStringLiteral("profile_variable_undefined"),
+                     tr("The lab profile's \"%1\" uses %2, which is not set on this computer. Set it, or change "
+                        "\"%1\" in the profile.")
+                         .arg(field, QStringLiteral("${") + undefined.join(QStringLiteral("}, ${")) + u'}'),
+                     text};
+    }
+    if (out.isEmpty() || !isAbsoluteTargetPath(system, out)) {
+        return Error{QStringLiteral("profile_folder_relative"),
+                     tr("The lab profile's \"%1\" is %2, which is not a full path. Give a full path (it may start "
+                        "with ${HOME} or ~).").arg(field, text),
+                     out};
+    }
+    return out;
 }
 
 Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &prefixOverride,
@@ -125,7 +215,19 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
 {
     InstallSpec spec;
     spec.name = environment;
-    spec.prefix = prefixOverride.isEmpty() ? expand(system, installFolder) : system.normalize(prefixOverride);
+    if (prefixOverride.isEmpty()) {
+        auto folder = expandFolder(system, installFolder, QStringLiteral("installFolder"));
+        if (!folder)
+            return folder.error();
+        spec.prefix = *folder;
+    } else {
+        spec.prefix = system.normalize(prefixOverride);
+        if (!isAbsoluteTargetPath(system, spec.prefix)) {
+            return Error{QStringLiteral("prefix_relative"),
+                         tr("The install folder %1 is not a full path. Give a full path.").arg(prefixOverride),
+                         prefixOverride};
+        }
+    }
     spec.route = route;
     spec.layout = layout;
     spec.tensorflow = tensorflow;
@@ -143,14 +245,16 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
     spec.registerKernel = registerKernel;
     spec.desktopEntry = desktopEntry;
     if (!requirementsLockFile.isEmpty()) {
-        QFile lock(QFileInfo(path).dir().filePath(requirementsLockFile));
-        if (!lock.open(QIODevice::ReadOnly)) {
+        const QString lockPath = QFileInfo(path).dir().filePath(requirementsLockFile);
+        const auto lock = readInputFile(lockPath, tr("The lock file"), maxTextInputBytes);
+        if (!lock) {
             return Error{QStringLiteral("profile_lock_missing"),
                          tr("The lab profile names the lock file %1, which cannot be read. Put it beside the "
-                            "profile.").arg(requirementsLockFile),
-                         lock.fileName()};
+                            "profile.").arg(requirementsLockFile)
+                             + u' ' + lock.error().message,
+                         lockPath};
         }
-        spec.requirementsLock = QString::fromUtf8(lock.readAll());
+        spec.requirementsLock = QString::fromUtf8(*lock);
     }
     if (interpreter != u"none") {
         spec.pythonInterpreter = interpreter;
@@ -182,9 +286,11 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
         // The bundle's pinned wheel list wins over the profile's looser requirements.
         const auto bundle = Bundle::open(bundleFolder);
         if (bundle && !bundle->wheelhouse().isEmpty()) {
-            QFile lock(bundle->requirementsFile());
-            if (lock.open(QIODevice::ReadOnly))
-                spec.requirementsLock = QString::fromUtf8(lock.readAll());
+            const auto lock = readInputFile(bundle->requirementsFile(), tr("The bundle's requirements file"),
+                                            maxTextInputBytes);
+            if (!lock)
+                return lock.error();
+            spec.requirementsLock = QString::fromUtf8(*lock);
         }
     }
     return spec;
@@ -195,6 +301,10 @@ Result<QList<InstallArtifact>> readBundleArtifacts(const QString &bundleFolder)
     auto bundle = Bundle::open(bundleFolder);
     if (!bundle)
         return bundle.error();
+    // The same check as `tfsetup bundle --verify`: every listed file, wheels and their lock
+    // included, by the checksums in "files".
+    if (const Status verified = bundle->verify(); !verified)
+        return verified.error();
     QList<InstallArtifact> out;
     for (const Artifact &a : bundle->artifacts().artifacts) {
         if (a.kind == u"wheelhouse") {
@@ -205,8 +315,9 @@ Result<QList<InstallArtifact>> readBundleArtifacts(const QString &bundleFolder)
         }
         if (a.kind != u"cuda-redist-archive" && a.kind != u"cudnn-archive")
             continue;
+        const BundleFile *file = bundle->fileOf(a.name);
         const QString path = bundle->pathOf(a.name);
-        if (path.isEmpty()) {
+        if (!file || path.isEmpty()) {
             if (a.optional)
                 continue;
             return Error{QStringLiteral("bundle_incomplete"),
@@ -214,8 +325,10 @@ Result<QList<InstallArtifact>> readBundleArtifacts(const QString &bundleFolder)
                                                                    "again.").arg(bundleFolder, a.name),
                          {}};
         }
-        out.append(InstallArtifact{a.kind, a.name, a.version, a.platform, a.sha256.toLatin1(), path,
-                                   bundle->directory()});
+        InstallArtifact artifact{a.kind, a.name, a.version, a.platform, file->sha256.toLatin1(), path,
+                                 bundle->directory()};
+        artifact.md5 = file->sha256.isEmpty() ? file->md5.toLatin1() : QByteArray();
+        out.append(artifact);
     }
     return out;
 }

@@ -55,6 +55,9 @@ public:
 
     // ${VAR} and a leading ~ expanded from the view's environment.
     static QString expand(const SystemView &system, const QString &text);
+    // The same for a folder the profile names (field: "installFolder"): refused when a variable
+    // is not set (it would leave "/envs") or the result is not a full path.
+    static Result<QString> expandFolder(const SystemView &system, const QString &text, const QString &field);
 };
 
 // The installer's artifacts from an offline bundle (sources/bundle.h: bundle.json): NVIDIA

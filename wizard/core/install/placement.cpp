@@ -1,5 +1,7 @@
 #include "install/placement.h"
 
+#include "util/names.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -142,6 +144,13 @@ QString PlacementRules::commonTopFolder(const QList<ExtractedEntry> &entries)
 Result<QList<Placement>> PlacementRules::place(OsFamily os, const QString &route, int cudnnMajor,
                                                const QString &component, const QList<ExtractedEntry> &entries) const
 {
+    // The component becomes a folder name ("licenses/{component}"): a plain name or nothing.
+    if (!isSafePathName(component)) {
+        return Error{QStringLiteral("placement_bad_component"),
+                     tr("The NVIDIA component name \"%1\" cannot be a folder name. The plan or bundle is damaged; "
+                        "make it again.").arg(component),
+                     component};
+    }
     const PlacementLayout *l = layout(os, route);
     if (!l) {
         return Error{QStringLiteral("placement_no_layout"),

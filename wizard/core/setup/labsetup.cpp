@@ -4,6 +4,7 @@
 #include "fetch/downloadcache.h"
 #include "fetch/downloader.h"
 #include "setup/setupflow.h"
+#include "sources/sourcecatalog.h"
 
 #include <QPointer>
 
@@ -41,8 +42,8 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
 {
     m_cancelled = false;
     auto spec = profile.toSpec(m_system, options.prefixOverride, options.bundleFolder);
-    if (!spec || !options.bundleFolder.isEmpty())
-        co_return spec; // a bundle brought every file along
+    if (!spec)
+        co_return spec;
 
     auto catalog = Catalog::load();
     if (!catalog)
@@ -55,8 +56,16 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
                             .arg(profile.route),
                         {}};
     }
-    if (route->cudaLibraries != u"toolkit" || profile.cuda.isEmpty())
+    if (!options.bundleFolder.isEmpty()) {
+        // A bundle brought every file along; it must hold what the plan promises.
+        if (const Status kept = checkPromise(profile, *route, *spec, options.sourcesCatalog); !kept)
+            co_return kept.error();
+        co_return spec;
+    }
+    if (route->cudaLibraries != u"toolkit")
         co_return spec; // pip brings CUDA along, or there is none
+    if (const Status named = checkPromise(profile, *route, {}, QStringLiteral("-")); !named)
+        co_return named.error(); // before anything is fetched
 
     SetupOptions setup;
     setup.prefix = spec->prefix;
@@ -139,7 +148,60 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
         if (a.isArchive())
             spec->artifacts.append(a);
     }
+    if (const Status kept = checkPromise(profile, *route, *spec, options.sourcesCatalog); !kept)
+        co_return kept.error();
     co_return spec;
+}
+
+Status LabSetup::checkPromise(const LabProfile &profile, const Route &route, const InstallSpec &spec,
+                              const QString &sourcesCatalog)
+{
+    if (route.cudaLibraries != u"toolkit")
+        return Ok{};
+    if (profile.cuda.isEmpty()) {
+        return Error{QStringLiteral("plan_unfulfilled"),
+                     tr("The lab profile's route \"%1\" puts NVIDIA's CUDA libraries into the environment, but "
+                        "\"plan.cuda\" names no CUDA version. Add the CUDA version to the profile.")
+                         .arg(profile.route),
+                     {}};
+    }
+    if (sourcesCatalog == u"-")
+        return Ok{}; // only the plan itself was asked about
+    auto sources = sourcesCatalog.isEmpty() ? SourceCatalog::load() : SourceCatalog::load(sourcesCatalog);
+    if (!sources)
+        return sources.error();
+    const auto needed = sources->components(profile.cuda);
+    if (!needed) {
+        return Error{QStringLiteral("plan_unfulfilled"),
+                     tr("The lab profile asks for CUDA %1, which this tfsetup cannot install: it knows no NVIDIA "
+                        "libraries for that version. Correct \"plan.cuda\" or update tfsetup.")
+                         .arg(profile.cuda),
+                     {}};
+    }
+    QStringList present;
+    bool cudnn = false;
+    for (const InstallArtifact &a : spec.artifacts) {
+        if (a.kind == u"cuda-redist-archive")
+            present.append(a.component);
+        else if (a.kind == u"cudnn-archive")
+            cudnn = true;
+    }
+    QStringList missing;
+    for (const QString &c : needed->components) {
+        if (!present.contains(c))
+            missing.append(c);
+    }
+    if (!profile.cudnn.isEmpty() && !cudnn)
+        missing.append(QStringLiteral("cudnn"));
+    if (!missing.isEmpty()) {
+        return Error{QStringLiteral("plan_unfulfilled"),
+                     tr("The environment would lack %1, which CUDA %2 needs, so TensorFlow could not use the GPU. "
+                        "Nothing was installed. Check the NVIDIA mirror or the offline bundle (it must hold NVIDIA's "
+                        "archives for CUDA %2), or correct the profile's plan.")
+                         .arg(missing.join(QStringLiteral(", ")), profile.cuda),
+                     missing.join(u' ')};
+    }
+    return Ok{};
 }
 
 } // namespace tfsetup::core

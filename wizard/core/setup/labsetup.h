@@ -3,6 +3,7 @@
 #include "fetch/downloadtypes.h"
 #include "install/installspec.h"
 #include "install/labprofile.h"
+#include "catalog/catalog.h"
 #include "solver/plan.h"
 #include "system/systemview.h"
 #include "util/result.h"
@@ -44,6 +45,14 @@ public:
 
     // The install spec of the profile, with its artifacts downloaded and verified.
     QCoro::Task<Result<InstallSpec>> prepare(LabProfile profile, LabSetupOptions options);
+
+    // Whether spec's archives give what the profile's plan promises: on a route that brings
+    // NVIDIA's libraries, a CUDA version the sources catalog knows, every CUDA component it
+    // names for that version, and cuDNN when the plan names it. Error "plan_unfulfilled" names
+    // what is missing; an unattended install then stops before anything changes.
+    // sourcesCatalog "-": only the plan is checked, not the archives.
+    static Status checkPromise(const LabProfile &profile, const Route &route, const InstallSpec &spec,
+                               const QString &sourcesCatalog = {});
     void cancel();
 
     // The plan a profile pins, as the solver would have written it.

@@ -5,6 +5,9 @@
 #include "install/launchers.h"
 #include "sources/firstuse.h"
 #include "sources/redistmanifest.h"
+#include "util/inputfile.h"
+#include "util/jsonshape.h"
+#include "util/names.h"
 
 #include <QCoro/QCoroFuture>
 #include <QCoro/QCoroIODevice>
@@ -20,6 +23,7 @@
 #include <QCryptographicHash>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <memory>
 
 namespace tfsetup::core {
@@ -69,15 +73,82 @@ std::optional<std::pair<QString, QString>> wheelNameVersion(const QString &fileN
 
 // ---- Bundle -------------------------------------------------------------------------------------
 
+const JsonShape &Bundle::shape()
+{
+    using S = JsonShape;
+    auto hex = [](int length) {
+        return S::text(length).where([length](const QJsonValue &v) {
+            const QString t = v.toString();
+            const bool ok = t.isEmpty()
+                            || (t.size() == length && std::all_of(t.begin(), t.end(), [](QChar c) {
+                                    return (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f') || (c >= u'A' && c <= u'F');
+                                }));
+            return ok ? QString() : tr("must be %1 hexadecimal digits").arg(length);
+        });
+    };
+    static const S name = S::text(255).where([](const QJsonValue &v) {
+        return isSafePathName(v.toString()) ? QString()
+                                            : tr("must be a plain name (no slashes, not \".\" or \"..\", not starting "
+                                                 "with a dot)");
+    });
+    static const S size = S::integer(0, maxBundleFileBytes);
+    static const S strings = S::list(S::text(8192), 1000);
+    static const S artifact = S::object({
+        S::required(QStringLiteral("name"), name),
+        S::optional(QStringLiteral("version"), S::text(200)),
+        S::optional(QStringLiteral("platform"), S::text(200)),
+        S::required(QStringLiteral("kind"), S::text(100)),
+        S::optional(QStringLiteral("source"), S::text(1000)),
+        S::optional(QStringLiteral("trust"), S::text(100)),
+        S::optional(QStringLiteral("optional"), S::flag()),
+        S::optional(QStringLiteral("needs_admin"), S::flag()),
+        S::optional(QStringLiteral("url"), S::text(8192).nullable()),
+        S::optional(QStringLiteral("urls"), strings),
+        S::optional(QStringLiteral("sha256"), hex(64).nullable()),
+        S::optional(QStringLiteral("md5"), hex(32).nullable()),
+        S::optional(QStringLiteral("size"), size.nullable()),
+        S::optional(QStringLiteral("manifest"), S::text(4096)),
+        S::optional(QStringLiteral("archive_format"), S::text(100)),
+        S::optional(QStringLiteral("path"), S::text(4096)),
+        S::optional(QStringLiteral("requirement"), S::text(8192)),
+        S::optional(QStringLiteral("index_url"), S::text(8192)),
+        S::optional(QStringLiteral("checksum_url"), S::text(8192)),
+        S::optional(QStringLiteral("note"), S::text(8192)),
+        S::optional(QStringLiteral("install_arguments"), strings),
+    });
+    static const S file = S::object({
+        S::required(QStringLiteral("file"), S::text(1024).where([](const QJsonValue &v) {
+            return isSafeRelativePath(v.toString()) ? QString() : tr("must be a path inside the bundle folder");
+        })),
+        S::required(QStringLiteral("artifact"), S::text(255)),
+        S::optional(QStringLiteral("sha256"), hex(64)),
+        S::optional(QStringLiteral("md5"), hex(32)),
+        S::required(QStringLiteral("size"), size),
+    });
+    static const S shape = S::object({
+        S::required(QStringLiteral("format"), S::text(100)),
+        S::required(QStringLiteral("schema"), S::integer(schema, schema)),
+        S::optional(QStringLiteral("route"), S::text(100)),
+        S::optional(QStringLiteral("tensorflow"), S::text(100)),
+        S::optional(QStringLiteral("os"), S::text(100)),
+        S::optional(QStringLiteral("artifacts"), S::list(artifact, maxBundleEntries)),
+        S::required(QStringLiteral("files"), S::list(file, maxBundleEntries)),
+        S::optional(QStringLiteral("warnings"),
+                    S::list(S::object({S::optional(QStringLiteral("code"), S::text(200)),
+                                       S::optional(QStringLiteral("message"), S::text(8192))}),
+                            maxBundleEntries)),
+    });
+    return shape;
+}
+
 Result<Bundle> Bundle::open(const QString &directory)
 {
     const QString path = QDir(directory).filePath(bundleFileName);
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    if (!QFileInfo::exists(path)) {
         return Error{QStringLiteral("bundle_missing"),
                      tr("%1 is not a tfsetup bundle (it has no bundle.json). Choose the folder that tfsetup bundle wrote.")
                          .arg(QDir::toNativeSeparators(directory)),
-                     f.errorString()};
+                     path};
     }
     auto malformed = [&path](const QString &detail) {
         return Error{QStringLiteral("bundle_malformed"),
@@ -85,16 +156,20 @@ Result<Bundle> Bundle::open(const QString &directory)
                          .arg(QDir::toNativeSeparators(path)),
                      detail};
     };
-    if (f.size() > RedistManifest::maxManifestBytes)
-        return malformed(QStringLiteral("bundle.json is too large"));
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
-    if (!doc.isObject())
-        return malformed(error.errorString());
-    const QJsonObject root = doc.object();
+    const auto read = readJsonObjectFile(path, tr("The bundle description"), RedistManifest::maxManifestBytes);
+    if (!read) {
+        Error e = malformed(read.error().detail);
+        e.message += u' ' + read.error().message;
+        return e;
+    }
+    const QJsonObject root = *read;
     if (root.value(QStringLiteral("format")).toString() != formatName
         || root.value(QStringLiteral("schema")).toInt() != schema)
         return malformed(QStringLiteral("format or schema not recognised"));
+    const QString document = tr("The bundle description %1").arg(QDir::toNativeSeparators(path));
+    const QString advice = tr("Write the bundle again with tfsetup bundle.");
+    if (const auto problem = shape().check(root))
+        return JsonShape::error(QStringLiteral("bundle_malformed"), document, *problem, advice);
 
     Bundle b;
     b.m_directory = QFileInfo(directory).absoluteFilePath();
@@ -107,25 +182,75 @@ Result<Bundle> Bundle::open(const QString &directory)
         const QJsonObject o = v.toObject();
         b.m_list.warnings.append({o.value(QStringLiteral("code")).toString(), o.value(QStringLiteral("message")).toString()});
     }
-    for (const QJsonValue &v : root.value(QStringLiteral("files")).toArray()) {
-        const QJsonObject o = v.toObject();
+    const QJsonArray files = root.value(QStringLiteral("files")).toArray();
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        const QJsonObject o = files.at(i).toObject();
         BundleFile file;
         file.file = o.value(QStringLiteral("file")).toString();
         file.artifact = o.value(QStringLiteral("artifact")).toString();
-        file.sha256 = o.value(QStringLiteral("sha256")).toString();
-        file.md5 = o.value(QStringLiteral("md5")).toString();
+        file.sha256 = o.value(QStringLiteral("sha256")).toString().toLower();
+        file.md5 = o.value(QStringLiteral("md5")).toString().toLower();
         file.size = o.value(QStringLiteral("size")).toInteger(-1);
-        if (!isSafeRelativePath(file.file))
-            return malformed(QStringLiteral("unsafe file path \"%1\"").arg(file.file));
-        if (!Checksum::parse(Checksum::Algorithm::Sha256, file.sha256) && !Checksum::parse(Checksum::Algorithm::Md5, file.md5))
-            return malformed(QStringLiteral("%1 has no valid checksum").arg(file.file));
-        if (file.size < 0)
-            return malformed(QStringLiteral("%1 has no size").arg(file.file));
+        const QString field = QStringLiteral("files[%1]").arg(i);
+        if (!Checksum::parse(Checksum::Algorithm::Sha256, file.sha256) && !Checksum::parse(Checksum::Algorithm::Md5, file.md5)) {
+            return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                    {field, tr("has neither a SHA-256 nor an MD5 checksum")}, advice);
+        }
         if (file.artifact == u"wheelhouse")
             b.m_hasWheelhouse = true;
         b.m_files.append(file);
     }
+    if (b.m_files.isEmpty())
+        return JsonShape::error(QStringLiteral("bundle_malformed"), document, {QStringLiteral("files"), tr("lists no file")},
+                                advice);
+    // One check for everyone who reads a bundle: every file an artifact needs is listed, and an
+    // artifact's own checksum, when it has one, is the one its file is checked against (bundle
+    // --verify and install --offline both use the "files" entry).
+    const QList<Artifact> &artifacts = b.m_list.artifacts;
+    for (qsizetype i = 0; i < artifacts.size(); ++i) {
+        const Artifact &a = artifacts.at(i);
+        const QString field = QStringLiteral("artifacts[%1]").arg(i);
+        for (qsizetype j = 0; j < i; ++j) {
+            if (artifacts.at(j).name == a.name)
+                return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                        {field + QStringLiteral(".name"), tr("is listed twice")}, advice);
+        }
+        if (a.kind == u"wheelhouse") {
+            if (!b.m_hasWheelhouse && !a.optional)
+                return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                        {field, tr("has no files in \"files\"")}, advice);
+            continue;
+        }
+        const BundleFile *f = b.fileOf(a.name);
+        if (!f) {
+            static const QStringList consumed{QStringLiteral("cuda-redist-archive"), QStringLiteral("cudnn-archive"),
+                                              QStringLiteral("python-archive"), QStringLiteral("python-installer")};
+            if (a.optional || !consumed.contains(a.kind))
+                continue;
+            return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                    {field, tr("has no entry in \"files\"")}, advice);
+        }
+        const bool shaDiffers = !a.sha256.isEmpty() && a.sha256.toLower() != f->sha256;
+        const bool md5Differs = a.sha256.isEmpty() && !a.md5.isEmpty() && a.md5.toLower() != f->md5;
+        if (shaDiffers || md5Differs) {
+            return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                    {field, tr("has another checksum than its entry in \"files\"")}, advice);
+        }
+        if (a.size >= 0 && a.size != f->size) {
+            return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                    {field + QStringLiteral(".size"), tr("differs from its entry in \"files\"")}, advice);
+        }
+    }
     return b;
+}
+
+const BundleFile *Bundle::fileOf(const QString &artifactName) const
+{
+    for (const BundleFile &f : m_files) {
+        if (f.artifact == artifactName)
+            return &f;
+    }
+    return nullptr;
 }
 
 QString Bundle::wheelhouse() const

@@ -3,6 +3,7 @@
 #include "fetch/downloader.h"
 #include "sources/artifact.h"
 #include "system/systemview.h"
+#include "util/jsonshape.h"
 #include "util/result.h"
 
 #include <QCoro/QCoroTask>
@@ -42,9 +43,14 @@ class Bundle {
 
 public:
     static constexpr int schema = 1;
+    static constexpr qint64 maxBundleFileBytes = qint64(1) << 40; // 1 TiB: no archive or wheel is near
+    static constexpr qsizetype maxBundleEntries = 100000;
 
-    // Reads DIR/bundle.json; rejects unknown formats and any file path that leaves the folder.
+    // Reads DIR/bundle.json (bounded) and checks it against shape(): every field's type and size,
+    // artifact names that are plain names, file paths inside the folder, and every artifact's
+    // file listed with the same checksum. The error names the field.
     static Result<Bundle> open(const QString &directory);
+    static const JsonShape &shape();
 
     QString directory() const { return m_directory; }
     const ArtifactList &artifacts() const { return m_list; }
@@ -53,6 +59,8 @@ public:
     QString requirementsFile() const; // absolute path of wheelhouse/requirements.txt
     // Absolute path of an artifact's file, or empty.
     QString pathOf(const QString &artifactName) const;
+    // An artifact's entry in "files" (its checksum is the one every reader checks), or null.
+    const BundleFile *fileOf(const QString &artifactName) const;
 
     // Hashes every file and compares with bundle.json. The error (code "bundle_corrupt" or
     // "bundle_incomplete") names each file that is missing or does not match.

@@ -1,5 +1,7 @@
 #include "sources/resolver.h"
 
+#include "util/jsonshape.h"
+
 #include "catalog/version.h"
 #include "sources/pythonsources.h"
 #include "sources/wheelcheck.h"
@@ -64,6 +66,17 @@ Result<ResolveRequest> ResolveRequest::fromPlanJson(const QJsonObject &json)
                          {}};
         }
         plan = json.value(QStringLiteral("recommended")).toObject();
+    }
+    using S = JsonShape;
+    static const S text = S::text(200).nullable();
+    static const S planShape = S::object({
+        S::required(QStringLiteral("route"), S::text(100)), S::required(QStringLiteral("tensorflow"), S::text(100)),
+        S::optional(QStringLiteral("python"), text), S::optional(QStringLiteral("python_installed"), S::flag()),
+        S::optional(QStringLiteral("cuda"), text), S::optional(QStringLiteral("cudnn"), text),
+        S::optional(QStringLiteral("requirement"), S::text(8192).nullable()), S::optional(QStringLiteral("os"), text)});
+    if (const auto problem = planShape.check(plan)) {
+        return JsonShape::error(QStringLiteral("plan_malformed"), ArtifactResolver::tr("The plan file"), *problem,
+                                ArtifactResolver::tr("Give the output of tfsetup plan --json."));
     }
     ResolveRequest r;
     r.route = plan.value(QStringLiteral("route")).toString();
