@@ -1,9 +1,10 @@
 #pragma once
 
-// What the first-time journeys (tests/ui/test_journey_student.cpp, test_journey_keyboard.cpp)
-// share: this host's Python, which makes the environment's real venv, the user's folders moved
-// into a temporary one, and a wizard over this machine whose scan returns a canned report (no
-// NVIDIA GPU, that Python as the only interpreter) and whose Finish page only records launches.
+// What the first-time journeys (tests/ui/test_journey_student.cpp, test_journey_keyboard.cpp,
+// test_journey_notebook.cpp) share: this host's Python, which makes the environment's real venv,
+// the user's folders moved into a temporary one, and a wizard over this machine whose scan
+// returns a canned report (no NVIDIA GPU, that Python as the only interpreter) and whose Finish
+// page only records launches.
 
 #include "install/launchers.h"
 #include "support/files.h"
@@ -34,14 +35,15 @@ struct JourneyHost {
     QString python;        // sys.executable of the host's python3
     QString pythonVersion; // "3.11.2"
 
-    // Finds python3 and checks it can make venvs; moves HOME, XDG_DATA_HOME, Jupyter's folder,
-    // tfsetup's download cache and pip's configuration into `dir`. Returns why the journey cannot
-    // run here (the test skips), or an empty string; `python` is empty if python3 answered oddly.
-    QString prepare(const QTemporaryDir &dir)
+    // Finds `program` (python3 on the PATH unless a journey needs a particular interpreter) and
+    // checks it can make venvs; moves HOME, XDG_DATA_HOME, Jupyter's folder, tfsetup's download
+    // cache and pip's configuration into `dir`. Returns why the journey cannot run here, or an
+    // empty string; `python` is empty if the interpreter answered oddly.
+    QString prepare(const QTemporaryDir &dir, const QString &program = QStringLiteral("python3"))
     {
-        const QString found = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        const QString found = QStandardPaths::findExecutable(program);
         if (found.isEmpty())
-            return QStringLiteral("python3 is not installed");
+            return program + QStringLiteral(" is not installed");
         QProcess probe;
         probe.start(found, {QStringLiteral("-c"), QStringLiteral("import sys, platform, venv, ensurepip; "
                                                                  "print(sys.executable); print(platform.python_version())")});
@@ -66,8 +68,10 @@ struct JourneyHost {
 
     // Every environment gets the Jupyter kernel's packages and, with the Options page's default,
     // JupyterLab's: `index` serves stand-ins under their names (empty packages; the journeys are
-    // about the wizard, tests/core/test_jupyter.cpp runs the real kernel and server).
-    bool serveJupyterStandIns(test::LoopbackServer &index, const QTemporaryDir &dir) const
+    // about the wizard, tests/core/test_jupyter.cpp runs the real kernel and server). Projects in
+    // `servedForReal` (normalized names the index serves real wheels of) get no stand-in.
+    bool serveJupyterStandIns(test::LoopbackServer &index, const QTemporaryDir &dir,
+                              const QStringList &servedForReal = {}) const
     {
         const core::JupyterSettings &jupyter = core::JupyterSettings::builtIn();
         QStringList projects = jupyter.kernelRequirements;
@@ -75,6 +79,8 @@ struct JourneyHost {
             projects += f->requirements;
         for (const QString &requirement : projects) {
             const QString project = core::requirementProject(requirement);
+            if (servedForReal.contains(project))
+                continue;
             const QString module = QString(project).replace(u'-', u'_');
             const QString wheelName = module + QStringLiteral("-0.1-py3-none-any.whl");
             const QString wheel = dir.filePath(wheelName);
@@ -92,10 +98,12 @@ struct JourneyHost {
     }
 
     // The wizard for the journey; programs the Finish page would start are appended to *launched.
+    // With `translations` the Welcome page offers the language switch.
     std::unique_ptr<ui::SetupWizard> wizard(core::SystemView &system, const QTemporaryDir &dir,
-                                            QList<QStringList> *launched) const
+                                            QList<QStringList> *launched,
+                                            core::Translations *translations = nullptr) const
     {
-        auto w = std::make_unique<ui::SetupWizard>(system, nullptr);
+        auto w = std::make_unique<ui::SetupWizard>(system, translations);
         w->resize(900, 700);
         QJsonObject machine = QJsonDocument::fromJson(readFile(qEnvironmentVariable("TFSETUP_TEST_DATA")
                                                                + QStringLiteral("/solver/linux_no_gpu.json")))
