@@ -1,5 +1,7 @@
 #include "fetch/curltransfer.h"
 
+#include "util/confined.h"
+
 #include "fetch/httpclient.h"
 
 #include <QDir>
@@ -686,6 +688,16 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
     job.expectedSize = expectedSize;
     job.cancel = &cancel;
     QDir().mkpath(QFileInfo(partPath).absolutePath());
+    // A .part or .part.state that is a link (or anything but a plain file) was not left by a
+    // transfer: writing through it would put the download into another file. The link goes
+    // (removing a link leaves its target alone) and the transfer starts afresh.
+    for (const QString &own : {partPath, statePath(partPath)}) {
+        const QFileInfo info(own);
+        if (isLink(own) || (info.exists() && !info.isFile())) {
+            QFile::remove(own);
+            QFile::remove(statePath(partPath));
+        }
+    }
     planSegments(job, segments, options.minSegmentBytes);
     job.wantedSegments = std::max(1, segments);
     job.splitPending = job.total < 0 && job.wantedSegments > 1 && job.segments.size() == 1;

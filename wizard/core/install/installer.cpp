@@ -4,6 +4,7 @@
 #include "install/archive.h"
 #include "install/launchers.h"
 #include "install/placement.h"
+#include "util/confined.h"
 #include "util/names.h"
 
 #include <QCoro/QCoroFuture>
@@ -391,6 +392,14 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
         co_return launchers.error();
     run.launchers = *launchers;
 
+    // An environment folder that is a link: replacing "it" would empty what it points to.
+    if (isLink(run.hostTarget)) {
+        co_return Error{QStringLiteral("target_is_link"),
+                        tr("%1 is a link to another folder. tfsetup does not install through links, so that "
+                           "folder's files are not touched. Remove the link, or give the real folder with --prefix.")
+                            .arg(spec.environmentPath()),
+                        QFileInfo(run.hostTarget).symLinkTarget()};
+    }
     // (co_await kept out of the condition: g++ 12 miscompiles it inside && and ?:.)
     bool complete = false;
     if (QFileInfo::exists(run.hostTarget))

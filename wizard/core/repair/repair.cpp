@@ -9,6 +9,7 @@
 #include "install/installspec.h"
 #include "install/launchers.h"
 #include "install/placement.h"
+#include "util/confined.h"
 
 #include <QCoro/QCoroFuture>
 #include <QDir>
@@ -925,8 +926,19 @@ Status Repairer::commit(Run &run)
         return true;
     };
     const QString oldFolder = run.hostStaging + QStringLiteral("/old/");
+    // A folder inside the environment replaced by a link would carry the renames below out of it.
+    auto throughLink = [&](const QString &relative) {
+        rollback();
+        return Error{QStringLiteral("path_through_link"),
+                     tr("%1 in the environment lies behind a link to another folder, so repair does not write there. "
+                        "Remove the link (or install the environment again).")
+                         .arg(relative),
+                     run.hostEnv + u'/' + relative};
+    };
     for (const StagedFile &f : run.staged) {
         const QString target = run.hostEnv + u'/' + f.path;
+        if (!reachesWithoutLinks(run.hostEnv, f.path))
+            return throughLink(f.path);
         if (QFileInfo::exists(target) || QFileInfo(target).isSymLink()) {
             const QString old = oldFolder + f.path;
             QDir().mkpath(QFileInfo(old).absolutePath());
@@ -947,6 +959,9 @@ Status Repairer::commit(Run &run)
     }
     for (const RepairItem &item : run.report.before) {
         const QString target = run.hostEnv + u'/' + item.path;
+        if (!reachesWithoutLinks(run.hostEnv, item.path)
+            || (item.fix == RepairItem::Fix::MoveBack && !reachesWithoutLinks(run.hostEnv, item.foundAt)))
+            return throughLink(item.path);
         if (item.fix == RepairItem::Fix::MoveBack) {
             const QString from = run.hostEnv + u'/' + item.foundAt;
             if (!makeParent(target) || !QFile::rename(from, target)) {
