@@ -19,5 +19,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const HardwareReport again = HardwareReport::fromJson(written);
     TFSETUP_FUZZ_CHECK(again.toJson() == written);
     TFSETUP_FUZZ_CHECK(report.nvidiaGpus().size() <= report.gpus.size());
+    // The checked reading (plan --hardware): what it accepts is within its sizes, and what it
+    // accepted, written again, is accepted again.
+    const auto checked = HardwareReport::parse(document.object(), QStringLiteral("fuzz"));
+    if (checked.ok()) {
+        TFSETUP_FUZZ_CHECK(checked->gpus.size() <= HardwareReport::maxGpus);
+        TFSETUP_FUZZ_CHECK(HardwareReport::parse(checked->toJson(), QStringLiteral("fuzz")).ok());
+    } else {
+        TFSETUP_FUZZ_CHECK(!checked.error().message.isEmpty());
+    }
     return 0;
 }

@@ -12,6 +12,8 @@
 #include "verify/libraryprobe.h"
 #include "verify/smoketest.h"
 
+#include "util/names.h"
+
 #include <QJsonDocument>
 
 using namespace tfsetup::core;
@@ -30,6 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             TFSETUP_FUZZ_CHECK(again.ok());
             TFSETUP_FUZZ_CHECK(again->toJson() == written);
             (void)record->summary();
+            // An accepted record names only paths inside the environment (util/names.h).
+            for (const RecordedFile &f : record->files)
+                TFSETUP_FUZZ_CHECK(isSafeRelativeName(f.path));
         }
         break;
     }
