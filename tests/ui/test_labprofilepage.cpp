@@ -16,6 +16,8 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -54,6 +56,7 @@ private Q_SLOTS:
     void brokenProfileSaysWhy();
     void throughTheUsualPagesStartsFromTheProfile();
     void preparesAProfileFromTheCurrentChoices();
+    void throughTheUsualPagesKeepsTheJupyterChoice();
 
 private:
     void open(const QString &source)
@@ -229,6 +232,36 @@ void TestLabProfilePage::preparesAProfileFromTheCurrentChoices()
     QCOMPARE(profile->environment, core::InstallSpec::defaultName(plan));
     QVERIFY(!profile->requirements.isEmpty());
     QVERIFY(child<QLabel>(m_page, u"labProfileStatusLabel"_s)->text().contains(u"prepared.json"_s));
+    QVERIFY(!profile->jupyter.isEmpty()); // Jupyter was chosen (the default)
+
+    // Without Jupyter, the prepared profile says so.
+    options.jupyter = false;
+    m_wizard->state().setOptions(options);
+    QTest::mouseClick(prepare, Qt::LeftButton);
+    const auto withoutJupyter = core::LabProfile::load(saved);
+    QVERIFY(withoutJupyter);
+    QVERIFY(withoutJupyter->jupyter.isEmpty());
+}
+
+void TestLabProfilePage::throughTheUsualPagesKeepsTheJupyterChoice()
+{
+    // A profile without Jupyter, taken through the usual pages: the Options page starts with it off.
+    QJsonObject profile = QJsonDocument::fromJson(readFile(profilePath())).object();
+    profile[u"jupyter"_s] = false;
+    const QString path = m_root->filePath(u"no-jupyter.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(profile).toJson());
+    file.close();
+    open(path);
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DetectPageId));
+    QVERIFY(!m_wizard->state().options().jupyter);
+    QTRY_VERIFY_WITH_TIMEOUT(m_wizard->detectPage()->isComplete(), 20'000);
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    QVERIFY(!child<QCheckBox>(m_wizard.get(), u"jupyterCheck"_s)->isChecked());
+    QVERIFY(!m_wizard->optionsPage()->options().jupyter);
 }
 
 QTEST_MAIN(TestLabProfilePage)

@@ -317,6 +317,7 @@ bool LabProfilePage::validatePage()
     options.name = p.environment;
     options.pypiMirror = p.indexUrls.value(0);
     options.proxy = p.proxy;
+    options.jupyter = !p.jupyter.isEmpty();
     if (!unattended()) {
         // Through the usual pages, starting from the profile's choices.
         m_state.setPlan(planOf(p));
@@ -404,6 +405,7 @@ QJsonObject LabProfilePage::profileJson(const core::Plan &plan, const core::Setu
                        {QStringLiteral("mirrors"), QJsonObject{{QStringLiteral("pypi"), pypi},
                                                                {QStringLiteral("trustedHosts"), QJsonArray()}}},
                        {QStringLiteral("proxy"), options.proxy},
+                       {QStringLiteral("jupyter"), options.jupyter},
                        {QStringLiteral("kernel"), QJsonObject{{QStringLiteral("name"), name},
                                                               {QStringLiteral("register"), true}}},
                        {QStringLiteral("desktopEntry"), true}};
