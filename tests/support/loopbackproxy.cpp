@@ -1,5 +1,6 @@
 #include "support/loopbackproxy.h"
 
+#include <QHash>
 #include <QHostAddress>
 #include <QMutex>
 #include <QMutexLocker>
@@ -26,6 +27,7 @@ struct ProxyShared {
     QByteArray expectedAuthorization; // empty: no authentication required
     int tunnels = 0;
     int forwards = 0;
+    QHash<QString, quint16> hostMap; // lower-case name → loopback port
 };
 
 class ProxyConnection final : public QObject {
@@ -105,6 +107,14 @@ private:
                 m_forwardHead += name + ": " + value + "\r\n";
             }
             m_forwardHead += "Connection: close\r\n\r\n";
+        }
+        {
+            QMutexLocker lock(&m_shared->mutex);
+            const auto mapped = m_shared->hostMap.constFind(host.toLower());
+            if (mapped != m_shared->hostMap.cend()) {
+                host = QStringLiteral("127.0.0.1");
+                port = *mapped;
+            }
         }
         if (!isLoopbackHost(host) || port <= 0 || port > 65535) {
             answerAndClose(403, {});
@@ -241,6 +251,12 @@ void LoopbackProxy::requireBasicAuth(const QByteArray &user, const QByteArray &p
     QMutexLocker lock(&m_shared->mutex);
     const QByteArray credentials = user + ':' + password;
     m_shared->expectedAuthorization = "Basic " + credentials.toBase64();
+}
+
+void LoopbackProxy::mapHost(const QString &name, quint16 port)
+{
+    QMutexLocker lock(&m_shared->mutex);
+    m_shared->hostMap.insert(name.toLower(), port);
 }
 
 QList<RecordedRequest> LoopbackProxy::requests() const

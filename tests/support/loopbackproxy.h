@@ -10,6 +10,9 @@
 //    407 with "Proxy-Authenticate: Basic".
 //  - Only loopback targets (127.0.0.1, localhost) are reached; others get 403, so a test that
 //    forgot a URL cannot leak onto the internet.
+//  - mapHost("nvidia.invalid", port): requests for that name (any port) go to 127.0.0.1:port. Such
+//    names resolve nowhere (RFC 2606), so an origin named so is reachable only through this proxy,
+//    and a client that bypassed it fails instead of passing unnoticed.
 // Like LoopbackServer it runs in its own QThread; the log and settings are thread-safe.
 
 #include "support/loopbackserver.h"
@@ -38,6 +41,7 @@ public:
     QByteArray proxyUrl() const;
 
     void requireBasicAuth(const QByteArray &user, const QByteArray &password);
+    void mapHost(const QString &name, quint16 port);
 
     // Each request head the proxy received: method "CONNECT" with target "host:port", or the
     // forwarded method with its absolute-form target. Rejected requests are logged too.

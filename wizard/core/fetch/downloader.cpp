@@ -1,6 +1,7 @@
 #include "fetch/downloader.h"
 
 #include "fetch/curltransfer.h"
+#include "fetch/networkerror.h"
 #include "util/handover.h"
 
 #include <QCoro/QCoroFuture>
@@ -9,6 +10,7 @@
 #include <QFileInfo>
 #include <QLockFile>
 #include <QPointer>
+#include <QRegularExpression>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -287,26 +289,15 @@ QCoro::Task<Result<DownloadResult>> Downloader::fetch(DownloadRequest request)
     case Outcome::Kind::AllMirrorsFailed:
         break;
     }
+    // The cause in words and the next step, as for every other request (networkerror.h).
     QString message;
-    if (out.code == u"http_error" && out.detail.contains(QLatin1String("404")))
-        message = tr("%1 is not on the server (404 Not Found). The mirror may be incomplete; try another mirror.").arg(request.name);
-    else if (out.code == u"dns")
-        message = tr("The server's name could not be resolved while fetching %1. Check the internet connection or the proxy setting.").arg(request.name);
-    else if (out.code == u"connect")
-        message = tr("Could not connect to the server for %1. Check the internet connection, the proxy, or try a mirror.").arg(request.name);
-    else if (out.code == u"tls")
-        message = tr("The server's certificate for %1 could not be verified, so nothing was downloaded. A lab or company "
-                     "proxy may need its certificate added (CA bundle setting).").arg(request.name);
-    else if (out.code == u"insecure_redirect")
-        message = tr("The server tried to send %1 over an unencrypted connection; that was refused.").arg(request.name);
-    else if (out.code == u"timeout" || out.code == u"dropped")
-        message = tr("The connection kept stalling or dropping while fetching %1. What arrived is kept; try again to resume.").arg(request.name);
-    else if (out.code == u"html_page")
-        message = tr("The server sent a web page instead of %1 (often a login or error page). Try another mirror.").arg(request.name);
-    else if (out.code == u"size_mismatch")
-        message = tr("The server's %1 has a different size than the official one. Try another mirror.").arg(request.name);
-    else
+    if (out.code.isEmpty() || out.code == u"network") {
         message = tr("%1 could not be downloaded from any mirror.").arg(request.name);
+    } else {
+        static const QRegularExpression httpStatus(QStringLiteral("HTTP (\\d{3})"));
+        const QRegularExpressionMatch m = httpStatus.match(out.detail);
+        message = NetworkError::message(out.code, m.hasMatch() ? m.captured(1).toInt() : 0, request.name, out.detail);
+    }
     co_return Error{out.code.isEmpty() ? QStringLiteral("download_failed") : out.code, message, out.mirrorErrors.join(u'\n')};
 }
 
