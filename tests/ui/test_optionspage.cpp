@@ -75,6 +75,20 @@ QByteArray readManifest(const QString &relative)
 
 using tfsetup::test::child;
 
+namespace {
+
+// A machine whose disks are all but full.
+class FullDiskSystem final : public core::RootedSystem {
+public:
+    using RootedSystem::RootedSystem;
+    std::optional<core::DiskSpace> diskSpace(const QString &) const override
+    {
+        return core::DiskSpace{50 * 1024 * 1024, u"disk"_s};
+    }
+};
+
+} // namespace
+
 } // namespace
 
 class TestOptionsPage final : public QObject {
@@ -93,13 +107,16 @@ private Q_SLOTS:
     void windowsFolder_withChineseName_isAdvisedNotBlocked();
     void next_resolvesAndCommitsDownloads();
     void resolveFailure_staysWithTheReason();
+    void resolveFailure_namesTheCause();
+    void fullDisk_isSaidBeforeAnythingDownloads();
     void choices_areRemembered();
     void suggestion_carriesTheJupyterChoice_data();
     void suggestion_carriesTheJupyterChoice();
     void noChecksumAnywhere_needsTheExplicitChoice();
 
 private:
-    void open(core::OsFamily os, const core::Plan &plan, const QHash<QString, QString> &env);
+    void open(core::OsFamily os, const core::Plan &plan, const QHash<QString, QString> &env,
+              std::unique_ptr<core::RootedSystem> system = nullptr);
     QAbstractButton *nextButton() const { return m_wizard->button(QWizard::NextButton); }
 
     QTemporaryDir m_cache;
@@ -130,10 +147,11 @@ void TestOptionsPage::cleanup()
     m_root.reset();
 }
 
-void TestOptionsPage::open(core::OsFamily os, const core::Plan &plan, const QHash<QString, QString> &env)
+void TestOptionsPage::open(core::OsFamily os, const core::Plan &plan, const QHash<QString, QString> &env,
+                           std::unique_ptr<core::RootedSystem> system)
 {
     m_wizard.reset();
-    m_system = std::make_unique<core::RootedSystem>(m_root->filePath(u"machine"_s), os, env);
+    m_system = system ? std::move(system) : std::make_unique<core::RootedSystem>(m_root->filePath(u"machine"_s), os, env);
     m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
     m_page = m_wizard->optionsPage();
     QVERIFY(m_page);
@@ -294,6 +312,57 @@ void TestOptionsPage::resolveFailure_staysWithTheReason()
     QVERIFY(status->isVisible());
     QVERIFY2(status->text().contains(u"no-such-mirror"_s), qPrintable(status->text()));
     QVERIFY(nextButton()->isEnabled()); // fix the field and try again
+    QVERIFY(m_wizard->state().downloads().isEmpty());
+}
+
+void TestOptionsPage::resolveFailure_namesTheCause()
+{
+    // The proxy typed on this page is the way out for the resolve too: a proxy that is not there
+    // is named as such, not as "check the network connection or mirror settings".
+    quint16 closed = 0;
+    {
+        LoopbackServer gone;
+        QVERIFY(gone.start());
+        closed = gone.url().port();
+    }
+    open(core::OsFamily::Linux, toolkitPlan(), {{u"HOME"_s, u"/home/student"_s}});
+    core::SetupOptions base;
+    base.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)}, {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
+    base.resolveTimeout = std::chrono::seconds(5);
+    m_page->setBaseOptions(base);
+    child<QLineEdit>(m_page, u"proxyEdit"_s)->setText(u"http://127.0.0.1:%1"_s.arg(closed));
+    QSignalSpy resolved(m_page, &ui::OptionsPage::resolved);
+    QTest::mouseClick(nextButton(), Qt::LeftButton);
+    QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
+    QCOMPARE(resolved.first().first().toBool(), false);
+    auto *status = child<QLabel>(m_page, u"statusLabel"_s);
+    QVERIFY2(status->text().contains(u"The proxy could not be reached"_s), qPrintable(status->text()));
+    QVERIFY(nextButton()->isEnabled());
+}
+
+void TestOptionsPage::fullDisk_isSaidBeforeAnythingDownloads()
+{
+    LoopbackServer nvidia;
+    QVERIFY(nvidia.start());
+    nvidia.route("/compute/cuda/redist/redistrib_12.5.1.json",
+                 Response::bytes(readManifest(u"cuda/redistrib_12.5.1.json"_s), "application/json"));
+    nvidia.route("/compute/cudnn/redist/redistrib_8.9.7.json",
+                 Response::bytes(readManifest(u"cudnn/redistrib_8.9.7.json"_s), "application/json"));
+    const QHash<QString, QString> env{{u"HOME"_s, u"/home/student"_s}};
+    open(core::OsFamily::Linux, toolkitPlan(), env,
+         std::make_unique<FullDiskSystem>(m_root->filePath(u"machine"_s), core::OsFamily::Linux, env));
+    core::SetupOptions base;
+    base.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)}, {u"pypi-json"_s, nvidia.url(u"/pypi"_s)}};
+    base.resolveTimeout = std::chrono::seconds(5);
+    m_page->setBaseOptions(base);
+    child<QLineEdit>(m_page, u"cacheEdit"_s)->setText(m_root->filePath(u"downloads"_s));
+    QSignalSpy resolved(m_page, &ui::OptionsPage::resolved);
+    QTest::mouseClick(nextButton(), Qt::LeftButton);
+    QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
+    QCOMPARE(resolved.first().first().toBool(), false);
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    auto *status = child<QLabel>(m_page, u"statusLabel"_s);
+    QVERIFY2(status->text().contains(u"Not enough free disk space"_s), qPrintable(status->text()));
     QVERIFY(m_wizard->state().downloads().isEmpty());
 }
 

@@ -2,6 +2,7 @@
 
 #include "fetch/downloadcache.h"
 #include "install/installspec.h"
+#include "setup/diskspace.h"
 #include "sources/sourcecatalog.h"
 #include "ui/wizardstate.h"
 
@@ -326,6 +327,11 @@ void OptionsPage::finishResolve(quint64 generation, core::SetupOptions options, 
         }
         if (unverifiable)
             messages.append(tr("To download them anyway, tick the box below."));
+        // A full disk is said now, before anything downloads (the cache) or unpacks (the environment).
+        if (const core::Status space = core::DiskSpaceCheck::check(
+                m_state.system(), core::DiskSpaceCheck::forSetup(*m_state.plan(), *list, downloads, options));
+            !space)
+            messages.append(space.error().message);
         showTrustChoice(unverifiable || !downloads.firstUse.isEmpty());
         problem = messages.join(u'\n');
     }

@@ -1,6 +1,8 @@
 #include "cli/cli.h"
 
 #include "fetch/downloader.h"
+#include "setup/diskspace.h"
+#include "system/realsystem.h"
 
 #include <QCoro/QCoroTask>
 #include <QDir>
@@ -107,6 +109,20 @@ int runFetch(const QStringList &arguments)
     downloader.setMaxConnections(std::max(8, request.segments));
 
     const bool json = parser.isSet(QStringLiteral("json"));
+    // A full disk is said before the first byte, not when a write fails.
+    if (request.expectedSize > 0) {
+        RealSystem system;
+        const QString folder = QFileInfo(request.destination).absolutePath();
+        if (const Status space = DiskSpaceCheck::check(system, {{folder, request.expectedSize, Cli::tr("the download")}});
+            !space) {
+            if (json)
+                printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false},
+                                                    {QStringLiteral("error"), errorJson(space.error())}}));
+            else
+                printError(space.error());
+            return Failure;
+        }
+    }
     const bool terminal = TFSETUP_ISATTY(TFSETUP_FILENO(stderr));
     if (terminal && !json) {
         QObject::connect(&downloader, &Downloader::progress, &downloader, [](const DownloadProgress &p) {

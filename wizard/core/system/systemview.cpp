@@ -1,7 +1,9 @@
 #include "system/systemview.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QStorageInfo>
 
 namespace tfsetup::core {
 
@@ -31,6 +33,24 @@ std::optional<OsFamily> osFamilyFromName(const QString &name)
 }
 
 SystemView::~SystemView() = default;
+
+std::optional<DiskSpace> SystemView::diskSpace(const QString &path) const
+{
+    QString host = hostPath(path);
+    if (host.isEmpty())
+        return std::nullopt;
+    QFileInfo info(QDir::cleanPath(QDir(host).absolutePath()));
+    while (!info.exists()) {
+        const QString parent = info.absolutePath();
+        if (parent == info.absoluteFilePath())
+            return std::nullopt;
+        info.setFile(parent);
+    }
+    const QStorageInfo storage(info.absoluteFilePath());
+    if (!storage.isValid() || !storage.isReady())
+        return std::nullopt;
+    return DiskSpace{storage.bytesAvailable(), storage.rootPath() + u'|' + QString::fromUtf8(storage.device())};
+}
 
 QCoro::Task<ProcessResult> SystemView::runWatched(ProcessRequest request)
 {

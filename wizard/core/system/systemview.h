@@ -59,6 +59,12 @@ struct LibraryLoad {
     QString error; // the loader's own words (dlerror / FormatMessage) when library is null
 };
 
+// Free space where a folder is (or would be created).
+struct DiskSpace {
+    qint64 available = -1; // bytes this user may still write
+    QString volume;        // equal for two folders on the same file system
+};
+
 struct CpuIdFeatures {
     QString vendor;
     QString brand;
@@ -105,6 +111,11 @@ public:
 
     // Processor identification straight from the CPU where the view can ask it.
     virtual std::optional<CpuIdFeatures> cpuid() const = 0;
+
+    // The free space of the file system holding path (a target path; a folder not made yet is
+    // measured at its nearest existing parent). nullopt when it cannot be told. The default asks
+    // the host for hostPath(path); tests imitate a full disk by overriding it.
+    virtual std::optional<DiskSpace> diskSpace(const QString &path) const;
 
     // --- Conveniences over hostPath(); not virtual. ---
     bool exists(const QString &path) const;
