@@ -3,6 +3,7 @@
 #include "catalog/catalog.h"
 #include "fetch/downloadcache.h"
 #include "fetch/downloader.h"
+#include "setup/diskspace.h"
 #include "setup/setupflow.h"
 #include "sources/sourcecatalog.h"
 
@@ -105,6 +106,9 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
     const DownloadPlan downloads = SetupFlow::downloadPlan(*list, setup);
     if (!downloads.problems.isEmpty())
         co_return Error{downloads.problems.constFirst().code, downloads.problems.constFirst().message, {}};
+    // A full disk is said before the first byte (the cache) and before anything unpacks (the environment).
+    if (const Status space = DiskSpaceCheck::check(m_system, DiskSpaceCheck::forSetup(plan, *list, downloads, setup)); !space)
+        co_return space.error();
 
     TransferOptions transfer = options.transfer;
     if (transfer.proxy.isEmpty())
