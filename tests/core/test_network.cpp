@@ -2,13 +2,18 @@
 // named by its cause, a world whose origins are reachable only through a proxy (names that
 // resolve nowhere, mapped by the test proxy alone), and segmented downloads of unknown size.
 
+#include "labmirror.h"
+
 #include "fetch/downloader.h"
 #include "fetch/httpclient.h"
 #include "fetch/networkerror.h"
+#include "install/labprofile.h"
+#include "setup/labsetup.h"
 #include "setup/setupflow.h"
 #include "support/coroutinetest.h"
 #include "support/loopbackproxy.h"
 #include "support/loopbackserver.h"
+#include "system/realsystem.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -84,6 +89,7 @@ private Q_SLOTS:
     void resolver_errorNamesTheCause();
     void proxyOnly_setupFlowResolvesAndDownloads();
     void proxyOnly_commandLine();
+    void proxyOnly_labInstallPreparesThroughTheProxy();
     void segments_withoutSize_splitAfterTheFirstResponse();
 };
 
@@ -336,6 +342,47 @@ void TestNetwork::proxyOnly_commandLine()
     QFile f(file);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), payload);
+    verifyAllThroughProxy(origin, proxy);
+}
+
+void TestNetwork::proxyOnly_labInstallPreparesThroughTheProxy()
+{
+    // tfsetup install --proxy: a lab profile's manifests and archives, all through the proxy given
+    // on the command line (LabSetupOptions::transfer.proxy, which wins over the profile's).
+    QTemporaryDir dir;
+    LoopbackServer origin;
+    QVERIFY(origin.start());
+    tfsetup::test::LabMirror mirror;
+    QVERIFY(mirror.create(dir.filePath(u"mirror"_s), origin));
+    const QString profilePath = mirror.writeProfile(u"lab"_s, u"tf-lab"_s, u"8.6"_s);
+    QVERIFY(!profilePath.isEmpty());
+    origin.clearRequests();
+    LoopbackProxy proxy;
+    QVERIFY(proxy.start());
+    proxy.mapHost(u"nvidia.invalid"_s, origin.url().port());
+    proxy.mapHost(u"pypi.invalid"_s, origin.url().port());
+
+    auto profile = core::LabProfile::load(profilePath);
+    QVERIFY2(profile, qPrintable(profile ? QString() : profile.error().message));
+    core::LabSetupOptions options;
+    options.prefixOverride = dir.filePath(u"envs"_s);
+    options.cacheDir = dir.filePath(u"cache"_s);
+    options.resolveTimeout = std::chrono::seconds(20);
+    options.transfer.probeMirrors = false;
+    options.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
+    options.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
+                               {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
+    options.sourcesCatalog = mirror.sourcesPath();
+    core::RealSystem system;
+    core::LabSetup setup(system);
+    const auto spec = tfsetup::test::awaitTask(setup.prepare(*profile, options), std::chrono::seconds(120));
+    QVERIFY(spec);
+    QVERIFY2(spec->ok(), qPrintable(spec->ok() ? QString() : spec->error().message + u'\n' + spec->error().detail));
+    QVERIFY(!(*spec)->artifacts.isEmpty());
+    int archives = 0;
+    for (const auto &a : mirror.archives())
+        archives += origin.hits(a.urlPath.toUtf8());
+    QVERIFY2(archives > 0, "the archives came from the origin");
     verifyAllThroughProxy(origin, proxy);
 }
 
