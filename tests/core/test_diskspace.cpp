@@ -1,10 +1,17 @@
 // Disk space is checked before anything starts: per folder, through the system view (which a
 // test turns into a nearly full disk), needs on one file system added up.
 
+#include "core/test_install_archives.h"
 #include "fetch/downloader.h"
+#include "install/installer.h"
 #include "setup/diskspace.h"
 #include "setup/setupflow.h"
+#include "support/coroutinetest.h"
 #include "system/rootedsystem.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
 
 #include <QFile>
 #include <QProcess>
@@ -24,8 +31,9 @@ constexpr qint64 MB = 1024 * 1024;
 // A machine whose folders lie on disks with the given free space: the first prefix that matches.
 class SpaceSystem final : public core::RootedSystem {
 public:
-    SpaceSystem(QString root, QList<std::pair<QString, DiskSpace>> disks)
-        : RootedSystem(std::move(root), core::OsFamily::Linux, {{u"HOME"_s, u"/home/student"_s}})
+    SpaceSystem(QString root, QList<std::pair<QString, DiskSpace>> disks, core::OsFamily os = core::OsFamily::Linux,
+                QHash<QString, QString> env = {{u"HOME"_s, u"/home/student"_s}})
+        : RootedSystem(std::move(root), os, std::move(env))
         , m_disks(std::move(disks))
     {
     }
@@ -66,6 +74,7 @@ private Q_SLOTS:
     void forSetup_countsWhatIsStillToCome();
     void realSystem_measuresAFolderNotMadeYet();
     void fetchCommand_refusesBeforeTheFirstByte();
+    void installer_refusesBeforeUnpacking();
 };
 
 void TestDiskSpace::check_data()
@@ -179,6 +188,40 @@ void TestDiskSpace::fetchCommand_refusesBeforeTheFirstByte()
     QVERIFY2(p.exitCode() != 0, out.constData());
     QVERIFY2(out.contains("Not enough free disk space"), out.constData());
     QVERIFY2(out.contains("disk_full") || out.contains("MB"), out.constData());
+}
+
+void TestDiskSpace::installer_refusesBeforeUnpacking()
+{
+    // Downloaded while there was room; by the time of the install the disk filled up.
+    QTemporaryDir root;
+    QVERIFY(QDir().mkpath(root.filePath(u"C/Users/student"_s)));
+    SpaceSystem system(root.path(), {{u"C:/Users/student"_s, DiskSpace{20 * MB, u"c"_s}}}, core::OsFamily::Windows,
+                       {{u"USERPROFILE"_s, u"C:\\Users\\student"_s}});
+    const QString archivePath = root.filePath(u"downloads/cuda_cudart-windows-x86_64-11.8.89-archive.zip"_s);
+    QVERIFY(QDir().mkpath(QFileInfo(archivePath).absolutePath()));
+    QVERIFY(core::ArchiveWriter::write(archivePath, core::ArchiveWriter::Zip,
+                                       test::cudartArchive(true, u"11.8.89"_s, {}, u"cudart64_110.dll"_s)));
+    QFile archive(archivePath);
+    QVERIFY(archive.open(QIODevice::ReadOnly));
+    core::InstallSpec spec;
+    spec.name = u"tf2.10-cuda11.2"_s;
+    spec.prefix = u"C:/Users/student/tfsetup-envs"_s;
+    spec.route = u"windows-native"_s;
+    spec.tensorflow = u"2.10.0"_s;
+    spec.python = u"3.10"_s;
+    spec.cuda = u"11.2"_s;
+    spec.cudnn = u"8.1"_s;
+    spec.driver = u"537.13"_s;
+    spec.artifacts.append(core::InstallArtifact{u"cuda-redist-archive"_s, u"cuda_cudart"_s, u"11.8.89"_s, u"windows-x86_64"_s,
+                                                QCryptographicHash::hash(archive.readAll(), QCryptographicHash::Sha256).toHex(),
+                                                archivePath, u"https://developer.download.nvidia.com/compute/x.zip"_s});
+    core::Installer installer(system);
+    const auto outcome = test::awaitTask(installer.install(spec), std::chrono::seconds(60));
+    QVERIFY(outcome);
+    QVERIFY(!outcome->ok());
+    QCOMPARE(outcome->error().code, u"disk_full"_s);
+    QVERIFY2(outcome->error().message.contains(u"Not enough free disk space"_s), qPrintable(outcome->error().message));
+    QVERIFY(!QFileInfo::exists(system.hostPath(u"C:/Users/student/tfsetup-envs/tf2.10-cuda11.2"_s)));
 }
 
 QTEST_GUILESS_MAIN(TestDiskSpace)

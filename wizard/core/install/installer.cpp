@@ -4,6 +4,7 @@
 #include "install/archive.h"
 #include "install/launchers.h"
 #include "install/placement.h"
+#include "setup/diskspace.h"
 #include "util/confined.h"
 #include "util/names.h"
 
@@ -506,6 +507,11 @@ QCoro::Task<Status> Installer::extractAndPlace(Run &run)
     qint64 total = 0;
     for (const InstallArtifact &a : run.spec.artifacts)
         total += a.isArchive() ? QFileInfo(a.path).size() : 0;
+    // A full disk is said before anything unpacks, not by a write that fails half-way.
+    if (const Status space = DiskSpaceCheck::check(
+            m_system, {{run.spec.prefix, total * DiskSpaceCheck::unpackFactor, tr("the unpacked libraries")}});
+        !space)
+        co_return space.error();
     int index = 0;
     for (const InstallArtifact &a : run.spec.artifacts) {
         if (!a.isArchive())
