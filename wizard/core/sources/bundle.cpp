@@ -446,6 +446,7 @@ QCoro::Task<Result<BundleFile>> BundleWriter::fetchArtifact(Artifact artifact, B
         FirstUseOptions firstUse;
         firstUse.caBundle = options.caBundle;
         firstUse.stallTimeout = options.stallTimeout;
+        firstUse.proxy = m_downloader.options().proxy; // the downloads' way out, for these bytes too
         auto fetched = co_await FirstUse::fetch(std::move(remote), destination, std::move(firstUse));
         if (!fetched)
             co_return fetched.error();
@@ -527,4 +528,3 @@ QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheelhouse(Artifact ar
 }
 
 } // namespace tfsetup::core
-        firstUse.proxy = m_downloader.options().proxy; // the downloads' way out, for these bytes too

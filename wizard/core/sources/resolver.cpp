@@ -170,6 +170,7 @@ QCoro::Task<Result<ArtifactResolver::FetchedManifest>> ArtifactResolver::fetchMa
     const QString relative = QStringLiteral("compute/%1/redist/%2").arg(product, pin.fileName());
     const QUrl official = officialUrl(QStringLiteral("nvidia"), relative);
     QStringList tried;
+    m_lastNetworkError = Error{};
     for (const QUrl &url : urlsFor(QStringLiteral("nvidia"), relative)) {
         const bool isOfficial = url == official;
         if (pin.sha256.isEmpty() && !isOfficial) {
@@ -183,7 +184,6 @@ QCoro::Task<Result<ArtifactResolver::FetchedManifest>> ArtifactResolver::fetchMa
         }
         const QString digest = QString::fromLatin1(QCryptographicHash::hash(*bytes, QCryptographicHash::Sha256).toHex());
         if (!pin.sha256.isEmpty() && digest != pin.sha256) {
-    m_lastNetworkError = Error{};
             tried.append(QStringLiteral("%1: sha256 %2, pinned %3").arg(url.toString(), digest, pin.sha256));
             continue;
         }
@@ -192,10 +192,14 @@ QCoro::Task<Result<ArtifactResolver::FetchedManifest>> ArtifactResolver::fetchMa
             co_return manifest.error();
         co_return FetchedManifest{std::move(*manifest), *bytes, url, !pin.sha256.isEmpty()};
     }
+    // Name the cause: the last network failure (the official origin is tried last), or a mirror
+    // that served something else than the pinned file.
+    const QString cause = m_lastNetworkError.code == u"unset" || m_lastNetworkError.message.isEmpty()
+                              ? tr("Check the internet connection, the proxy or the mirror settings.")
+                              : m_lastNetworkError.message;
     co_return Error{QStringLiteral("manifest_unavailable"),
-                    tr("NVIDIA's manifest %1 could not be fetched and verified from any mirror. Check the internet "
-                       "connection or the mirror settings.")
-                        .arg(pin.fileName()),
+                    tr("NVIDIA's manifest %1 could not be fetched and verified from any mirror.").arg(pin.fileName())
+                        + u' ' + cause,
                     tried.join(u'\n')};
 }
 
@@ -205,11 +209,6 @@ QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest reque
     list.route = request.route;
     list.tensorflow = request.tensorflow;
     list.os = request.os;
-    // Name the cause: the last network failure (the official origin is tried last), or a mirror
-    // that served something else than the pinned file.
-    const QString cause = m_lastNetworkError.code == u"unset" || m_lastNetworkError.message.isEmpty()
-                              ? tr("Check the internet connection, the proxy or the mirror settings.")
-                              : m_lastNetworkError.message;
     const bool toolkitRoute = !request.cuda.isEmpty() && (request.route == u"windows-native" || request.route == u"linux-toolkit");
     if (toolkitRoute) {
         if (request.cudaFrom == u"installer") {
