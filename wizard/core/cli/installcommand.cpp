@@ -30,9 +30,9 @@ int runInstall(const QStringList &arguments)
                       QStringLiteral("URL|DIR")});
     addOriginOption(parser);
     parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
     parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://) instead of the profile's."),
                       QStringLiteral("URL")});
+    parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
     addSystemOptions(parser);
     if (const int code = parseOrExit(parser, arguments,
                                      Cli::tr("Install a TensorFlow environment without questions, as a lab profile "
@@ -68,13 +68,13 @@ int runInstall(const QStringList &arguments)
     options.cacheDir = parser.value(QStringLiteral("cache"));
     options.nvidiaMirror = parser.value(QStringLiteral("mirror"));
     options.caBundle = parser.value(QStringLiteral("ca-bundle"));
+    options.transfer.proxy = parser.value(QStringLiteral("proxy"));
     const auto origins = originsFromOptions(parser);
     if (!origins)
         return failAs(origins.error(), UsageError);
     options.originOverrides = *origins;
     auto spec = profile->toSpec(**system, options.prefixOverride, options.bundleFolder);
     if (!spec)
-    options.transfer.proxy = parser.value(QStringLiteral("proxy"));
         return failAs(spec.error(), Failure);
     if (!parser.isSet(QStringLiteral("yes"))) {
         printOut(Cli::tr("This would install \"%1\" (TensorFlow %2, %3) into %4.\nRun again with --yes to install.\n")

@@ -35,9 +35,9 @@ void addSourceOptions(QCommandLineParser &parser)
     parser.addOption({QStringLiteral("optional"), Cli::tr("Also list optional parts (CUPTI for the profiler).")});
     addOriginOption(parser);
     parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."), QStringLiteral("URL")});
 }
 
-    parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."), QStringLiteral("URL")});
 // Builds the resolver and the request from the options; prints the problem and returns nullopt
 // (with *exitCode set) on failure.
 std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> resolverFromOptions(const QCommandLineParser &parser,
@@ -137,14 +137,14 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
     for (const auto &[origin, url] : *origins)
         resolver->setOriginBase(origin, url);
     resolver->setCaBundle(parser.value(QStringLiteral("ca-bundle")));
-    return std::make_pair(std::move(resolver), request);
-}
-
-int runSources(const QStringList &arguments)
     TransferOptions transfer;
     transfer.proxy = parser.value(QStringLiteral("proxy"));
     transfer.caBundle = parser.value(QStringLiteral("ca-bundle"));
     resolver->setTransferOptions(std::move(transfer));
+    return std::make_pair(std::move(resolver), request);
+}
+
+int runSources(const QStringList &arguments)
 {
     QCommandLineParser parser;
     addSourceOptions(parser);
