@@ -3,6 +3,7 @@
 // environment byte-identical.
 
 #include "install/installer.h"
+#include "install/worklock.h"
 #include "support/coroutinetest.h"
 #include "support/fixturetree.h"
 #include "support/treesnapshot.h"
@@ -47,6 +48,8 @@ private Q_SLOTS:
     void failureLeavesPreviousEnvironment();
     void replacingKeepsTheUsersFiles();
     void crashLeftoversAreCleanedUp();
+    void lookAlikeFoldersSurvive();
+    void twoInstallsIntoOnePrefix();
     void incompleteCudnnIsRefused();
     void changedArtifactIsRefused();
     void hostileArchiveLeavesNothing();
@@ -247,16 +250,103 @@ void TestInstall::replacingKeepsTheUsersFiles()
 void TestInstall::crashLeftoversAreCleanedUp()
 {
     const QString p = host(prefix);
-    // A crash during the switch: the old environment renamed aside, the new one not yet in place.
-    QVERIFY(m_tree->write({{QStringLiteral("C/Users/student/tf envs (lab)/.tf-a.previous-x1/environment.json"), "{}"},
-                           {QStringLiteral("C/Users/student/tf envs (lab)/.tf-a.staging-x2/cuda/bin/half.dll"), "M"},
-                           {QStringLiteral("C/Users/student/tf envs (lab)/tf-b/environment.json"), "{}"},
-                           {QStringLiteral("C/Users/student/tf envs (lab)/.tf-b.previous-x3/environment.json"), "{}"}}));
-    const QStringList done = Installer::recoverLeftovers(p);
-    QCOMPARE(done.size(), 3);
-    QCOMPARE(QDir(p).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
-             (QStringList{QStringLiteral("tf-a"), QStringLiteral("tf-b")}));
+    const QString dir = QStringLiteral("C/Users/student/tf envs (lab)/");
+    // Folders that merely look like tfsetup's (the user's own, or an older run's without a mark).
+    QVERIFY(m_tree->write({{dir + QStringLiteral("tf-a/environment.json"), "{}"},
+                           {dir + QStringLiteral("tf-b/environment.json"), "{}"},
+                           {dir + QStringLiteral(".tf-a.previous-x1/environment.json"), "{}"},
+                           {dir + QStringLiteral(".tf-a.staging-x2/cuda/bin/half.dll"), "M"},
+                           {dir + QStringLiteral(".mydata.staging-keep/data.csv"), "1,2"},
+                           {dir + QStringLiteral(".notes.previous-2023/notes.txt"), "mine"}}));
+    const QStringList before = QDir(p).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+    // A run killed between the two renames of its switch: tf-a sits aside, a staging folder beside it.
+    {
+        auto lock = core::WorkLock::acquire(p, QStringLiteral("tf-a"), QStringLiteral("tf-a"));
+        QVERIFY(lock);
+        const auto staging = (*lock)->makeStaging();
+        QVERIFY(staging);
+        QVERIFY(QDir().mkpath(*staging + QStringLiteral("/cuda/bin")));
+        QFile half(*staging + QStringLiteral("/cuda/bin/x.dll"));
+        QVERIFY(half.open(QIODevice::WriteOnly) && half.write("M") == 1);
+        const auto aside = (*lock)->prepareSetAside();
+        QVERIFY(aside);
+        QVERIFY(QDir().rename(p + QStringLiteral("/tf-a"), *aside));
+    }
+    // tf-b is being installed at the same time: its staging folder is not tf-a's to remove.
+    auto other = core::WorkLock::acquire(p, QStringLiteral("tf-b"), QStringLiteral("tf-b"));
+    QVERIFY(other);
+    const auto otherStaging = (*other)->makeStaging();
+    QVERIFY(otherStaging);
+    const auto busy = Installer::recoverLeftovers(p, QStringLiteral("tf-b"));
+    QVERIFY(!busy);
+    QCOMPARE(busy.error().code, QStringLiteral("environment_busy"));
+
+    const auto done = Installer::recoverLeftovers(p, QStringLiteral("tf-a"));
+    QVERIFY(done);
+    QCOMPARE(done->size(), 2); // restored tf-a, removed its staging folder
+    QStringList expected = before;
+    expected << QFileInfo(*otherStaging).fileName() << QStringLiteral(".tf-b.tfsetup-lock")
+             << QStringLiteral(".tf-b.tfsetup-work.json");
+    expected.sort();
+    QCOMPARE(QDir(p).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name).join(u' '),
+             expected.join(u' '));
     QVERIFY(QFile::exists(p + QStringLiteral("/tf-a/environment.json")));
+    QVERIFY(!QFile::exists(p + QStringLiteral("/tf-a/") + core::WorkLock::markerName));
+    other->reset();
+    QVERIFY(QFile::exists(*otherStaging)); // recorded: the next run of tf-b removes it
+    QVERIFY(Installer::recoverLeftovers(p, QStringLiteral("tf-b")));
+    QVERIFY(!QFile::exists(*otherStaging));
+}
+
+void TestInstall::lookAlikeFoldersSurvive()
+{
+    const QString dir = QStringLiteral("C/Users/student/tf envs (lab)/");
+    QVERIFY(m_tree->write({{dir + QStringLiteral(".mydata.staging-keep/data.csv"), "1,2"},
+                           {dir + QStringLiteral(".notes.previous-2023/notes.txt"), "mine"},
+                           {dir + QStringLiteral(".tf2.10-cuda11.2.staging-mine/x.txt"), "mine"},
+                           {dir + QStringLiteral(".tf2.10-cuda11.2.previous-mine/environment.json"), "{}"}}));
+    QVERIFY(run(spec(false)));
+    QVERIFY(run(spec(true))); // replaces the environment: a switch and its cleanup
+    const QString p = host(prefix);
+    QCOMPARE(QDir(p).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name),
+             (QStringList{QStringLiteral(".mydata.staging-keep"), QStringLiteral(".notes.previous-2023"),
+                          QStringLiteral(".tf2.10-cuda11.2.previous-mine"), QStringLiteral(".tf2.10-cuda11.2.staging-mine"),
+                          QStringLiteral("tf2.10-cuda11.2")}));
+    QVERIFY(!QFile::exists(p + QStringLiteral("/tf2.10-cuda11.2/") + core::WorkLock::markerName));
+}
+
+void TestInstall::twoInstallsIntoOnePrefix()
+{
+    const QString p = host(prefix);
+    InstallSpec other = spec(false);
+    other.name = QStringLiteral("tf-other");
+    Installer first(*m_view);
+    bool checked = false;
+    first.setCheckpoint([&](InstallStep at) -> core::Status {
+        if (at != InstallStep::Launchers || checked)
+            return core::Ok{};
+        checked = true;
+        const QStringList staging = QDir(p).entryList({QStringLiteral(".tf2.10-cuda11.2.staging-*")},
+                                                      QDir::Dirs | QDir::Hidden);
+        // Another environment into the same prefix, while this one is half built.
+        const auto second = run(other);
+        if (!second)
+            return core::Error{QStringLiteral("second_failed"), second.error().message, second.error().detail};
+        // The same environment again: refused, and this run's staging folder is left alone.
+        const auto same = run(spec(false));
+        if (same || same.error().code != u"environment_busy")
+            return core::Error{QStringLiteral("not_busy"), same ? QString() : same.error().code, {}};
+        if (staging.size() != 1 || !QFileInfo::exists(p + u'/' + staging.first() + u'/' + core::WorkLock::markerName))
+            return core::Error{QStringLiteral("staging_lost"), staging.join(u','), {}};
+        return core::Ok{};
+    });
+    const auto outcome = run(spec(true), &first);
+    QVERIFY2(outcome, qPrintable(outcome ? QString() : outcome.error().code + u' ' + outcome.error().message));
+    QVERIFY(checked);
+    QVERIFY(QFile::exists(p + QStringLiteral("/tf-other/environment.json")));
+    QVERIFY(QFile::exists(p + QStringLiteral("/tf2.10-cuda11.2/environment.json")));
+    QCOMPARE(QDir(p).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name),
+             (QStringList{QStringLiteral("tf-other"), QStringLiteral("tf2.10-cuda11.2")}));
 }
 
 void TestInstall::incompleteCudnnIsRefused()

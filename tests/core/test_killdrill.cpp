@@ -3,13 +3,17 @@
 // inside the commit where a crash hurts most. After each kill, the leftovers are recovered as the
 // next run does first, and then the environment is byte-identical to the one before (or, once
 // the swap happened, the new one, complete); nothing else is left in the install folder; and a
-// rerun completes.
+// rerun completes. A repair that puts back two edited launchers is killed the same way, at each
+// repair step and among its renames: the user's edited texts survive (in place or kept beside as
+// .user-backup) and a rerun repairs. And a repair run right after an install died between its two
+// renames finds the environment.
 
 #include "labmirror.h"
 
 #include "fetch/checksum.h"
 #include "install/environmentrecord.h"
 #include "install/installer.h"
+#include "repair/repair.h"
 
 #include "support/treesnapshot.h"
 
@@ -74,7 +78,7 @@ private Q_SLOTS:
         QCOMPARE(killed.exitStatus(), QProcess::CrashExit);
 
         // What the next run does first.
-        core::Installer::recoverLeftovers(m_prefix);
+        QVERIFY(core::Installer::recoverLeftovers(m_prefix, QStringLiteral("tf-lab")));
         QCOMPARE(QDir(m_prefix).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
                  QStringList{QStringLiteral("tf-lab")});
         if (swapped) {
@@ -92,7 +96,115 @@ private Q_SLOTS:
         verifyRecordedFiles(env);
     }
 
+    void repairAfterInterruptedSwitch()
+    {
+        const QString env = m_prefix + QStringLiteral("/tf-lab");
+        QVERIFY(run(m_before).value(QStringLiteral("ok")).toBool());
+        QProcess killed;
+        killed.start(qEnvironmentVariable("TFSETUP_LABMACHINE"),
+                     arguments(m_after) << QStringLiteral("--kill-at") << QStringLiteral("commit-set-aside"));
+        QVERIFY(killed.waitForFinished(120000));
+        QCOMPARE(killed.exitStatus(), QProcess::CrashExit);
+        QVERIFY(!QFileInfo::exists(env)); // it sits in .tf-lab.previous-*
+
+        const QJsonObject repaired = repair(env);
+        QVERIFY2(repaired.value(QStringLiteral("ok")).toBool(), QJsonDocument(repaired).toJson().constData());
+        QVERIFY(repaired.value(QStringLiteral("healthy")).toBool());
+        QCOMPARE(cudnnOf(env), QStringLiteral("8.6"));
+        verifyRecordedFiles(env);
+        QCOMPARE(QDir(m_prefix).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{QStringLiteral("tf-lab")});
+    }
+
+    void repairKilledAt_data()
+    {
+        QTest::addColumn<QString>("point");
+        for (core::RepairStep step : {core::RepairStep::Check, core::RepairStep::Stage, core::RepairStep::Commit,
+                                      core::RepairStep::Register}) {
+            const QString id = core::repairStepId(step);
+            QTest::newRow(qPrintable(id)) << id;
+        }
+        QTest::newRow("repair-first-rename") << QStringLiteral("repair-first-rename");
+        QTest::newRow("repair-renamed") << QStringLiteral("repair-renamed");
+    }
+
+    void repairKilledAt()
+    {
+        QFETCH(QString, point);
+        const QString env = m_prefix + QStringLiteral("/tf-lab");
+        QVERIFY(run(m_before).value(QStringLiteral("ok")).toBool());
+        const QStringList edited{QStringLiteral("start-python"), QStringLiteral("start-jupyter")};
+        for (const QString &name : edited) {
+            QFile f(env + u'/' + name);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("# my edit to " + name.toUtf8() + '\n');
+        }
+        const QHash<QString, QByteArray> texts = contents(env, edited);
+
+        QProcess killed;
+        killed.start(qEnvironmentVariable("TFSETUP_LABMACHINE"),
+                     QStringList{QStringLiteral("--repair"), env, QStringLiteral("--cache"), m_cache,
+                                 QStringLiteral("--kill-at"), point});
+        QVERIFY(killed.waitForFinished(120000));
+        QCOMPARE(killed.exitStatus(), QProcess::CrashExit);
+
+        // What the next run does first: nothing the user wrote is lost.
+        QVERIFY(core::Installer::recoverLeftovers(m_prefix, QStringLiteral("tf-lab")));
+        QCOMPARE(QDir(m_prefix).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{QStringLiteral("tf-lab")});
+        expectKept(env, texts);
+
+        // And the rerun repairs, still keeping them.
+        const QJsonObject rerun = repair(env);
+        QVERIFY2(rerun.value(QStringLiteral("ok")).toBool(), QJsonDocument(rerun).toJson().constData());
+        QVERIFY(rerun.value(QStringLiteral("healthy")).toBool());
+        verifyRecordedFiles(env);
+        expectKept(env, texts);
+        QCOMPARE(QDir(m_prefix).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{QStringLiteral("tf-lab")});
+        // The next row starts from a fresh install.
+        QVERIFY(QDir(env).removeRecursively());
+    }
+
 private:
+    static QHash<QString, QByteArray> contents(const QString &env, const QStringList &names)
+    {
+        QHash<QString, QByteArray> out;
+        for (const QString &name : names) {
+            QFile f(env + u'/' + name);
+            if (f.open(QIODevice::ReadOnly))
+                out.insert(name, f.readAll());
+        }
+        return out;
+    }
+
+    // Each edited text is somewhere in the environment: in its place or kept beside it.
+    static void expectKept(const QString &env, const QHash<QString, QByteArray> &texts)
+    {
+        for (auto it = texts.cbegin(); it != texts.cend(); ++it) {
+            bool found = false;
+            for (const QString &candidate : QDir(env).entryList({it.key() + u'*'}, QDir::Files | QDir::Hidden)) {
+                QFile f(env + u'/' + candidate);
+                found = found || (f.open(QIODevice::ReadOnly) && f.readAll() == it.value());
+            }
+            QVERIFY2(found, qPrintable(it.key()));
+        }
+    }
+
+    QJsonObject repair(const QString &env) const
+    {
+        QProcess p;
+        p.start(qEnvironmentVariable("TFSETUP_LABMACHINE"),
+                QStringList{QStringLiteral("--repair"), env, QStringLiteral("--cache"), m_cache});
+        if (!p.waitForFinished(120000))
+            return {};
+        const QByteArray out = p.readAllStandardOutput().trimmed();
+        QJsonObject result = QJsonDocument::fromJson(out.split('\n').constLast()).object();
+        if (!result.value(QStringLiteral("ok")).toBool())
+            qWarning("%s\n%s", out.constData(), p.readAllStandardError().constData());
+        return result;
+    }
+
     QStringList arguments(const QString &profile) const
     {
         return m_mirror.machineArguments(profile, m_prefix, m_cache, m_server);

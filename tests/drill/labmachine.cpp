@@ -5,12 +5,15 @@
 //
 //   tfsetup_labmachine --profile FILE --prefix DIR --cache DIR --origin nvidia=URL
 //                      [--sources sources.json] [--kill-at STEP|POINT]
+//   tfsetup_labmachine --repair ENV --cache DIR [--kill-at STEP|POINT]
 //
 // Prints one JSON line: {"ok": true, "environment": …, "unchanged": …, "from_cache": N, "fetched": N}
-// or {"ok": false, "code": …, "message": …}. Exit code 0 on success.
+// or {"ok": false, "code": …, "message": …}. Exit code 0 on success. With --repair, the
+// environment is repaired instead: {"ok": true, "healthy": …, "changed": …}.
 
 #include "install/installer.h"
 #include "install/labprofile.h"
+#include "repair/repair.h"
 #include "setup/labsetup.h"
 #include "system/realsystem.h"
 
@@ -60,10 +63,35 @@ int main(int argc, char **argv)
                        {QStringLiteral("cache"), QStringLiteral("shared download cache"), QStringLiteral("DIR")},
                        {QStringLiteral("origin"), QStringLiteral("ORIGIN=URL"), QStringLiteral("ORIGIN=URL")},
                        {QStringLiteral("sources"), QStringLiteral("sources catalog"), QStringLiteral("FILE")},
-                       {QStringLiteral("kill-at"), QStringLiteral("step id or drill point"), QStringLiteral("WHERE")}});
+                       {QStringLiteral("kill-at"), QStringLiteral("step id or drill point"), QStringLiteral("WHERE")},
+                       {QStringLiteral("repair"), QStringLiteral("environment to repair"), QStringLiteral("ENV")}});
     parser.process(app);
 
     RealSystem system;
+    const QString killAt = parser.value(QStringLiteral("kill-at"));
+    if (parser.isSet(QStringLiteral("repair"))) {
+        Repairer repairer(system);
+        if (!killAt.isEmpty()) {
+            repairer.setCheckpoint([killAt](RepairStep step) -> Status {
+                if (repairStepId(step) == killAt)
+                    die();
+                return Ok{};
+            });
+            repairer.setDrillPoint([killAt](const QString &point) {
+                if (point == killAt)
+                    die();
+            });
+        }
+        RepairOptions options;
+        options.environmentPath = parser.value(QStringLiteral("repair"));
+        options.cacheDir = parser.value(QStringLiteral("cache"));
+        const auto repaired = QCoro::waitFor(repairer.repair(options));
+        if (!repaired)
+            return failure(repaired.error());
+        return report({{QStringLiteral("ok"), true}, {QStringLiteral("healthy"), repaired->healthy()},
+                       {QStringLiteral("changed"), repaired->changed()}},
+                      0);
+    }
     auto profile = LabProfile::load(parser.value(QStringLiteral("profile")));
     if (!profile)
         return failure(profile.error());
@@ -93,7 +121,6 @@ int main(int argc, char **argv)
     if (!spec)
         return failure(spec.error());
 
-    const QString killAt = parser.value(QStringLiteral("kill-at"));
     Installer installer(system);
     if (!killAt.isEmpty()) {
         installer.setCheckpoint([killAt](InstallStep step) -> Status {

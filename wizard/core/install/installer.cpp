@@ -4,6 +4,7 @@
 #include "install/archive.h"
 #include "install/launchers.h"
 #include "install/placement.h"
+#include "install/worklock.h"
 #include "setup/diskspace.h"
 #include "util/confined.h"
 #include "util/names.h"
@@ -15,7 +16,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QRandomGenerator>
 #include <QSaveFile>
 #include <QSet>
 #include <QtConcurrent/QtConcurrentRun>
@@ -28,14 +28,6 @@ constexpr auto venvTimeout = std::chrono::minutes(5);
 constexpr auto pythonInstallerTimeout = std::chrono::minutes(20);
 constexpr auto pipTimeout = std::chrono::minutes(60);
 constexpr auto quickTimeout = std::chrono::minutes(2);
-
-const QString stagingMark = QStringLiteral(".staging-");
-const QString previousMark = QStringLiteral(".previous-");
-
-QString randomSuffix()
-{
-    return QString::number(QRandomGenerator::global()->generate64() & 0xffffffffffffULL, 36);
-}
 
 Error cancelledError()
 {
@@ -185,6 +177,7 @@ struct Installer::Run {
     bool hasNvvm = false;
     QString kernelFolder; // target path
     QString interpreter;  // host path of the interpreter the venv was made from; empty without a venv
+    std::unique_ptr<WorkLock> lock; // held from Prepare to the end
 };
 
 Installer::Installer(SystemView &system, QObject *parent)
@@ -248,30 +241,12 @@ Status Installer::enter(Run &run, InstallStep step)
     return Ok{};
 }
 
-QStringList Installer::recoverLeftovers(const QString &hostPrefix)
+Result<QStringList> Installer::recoverLeftovers(const QString &hostPrefix, const QString &name)
 {
-    QStringList done;
-    QDir dir(hostPrefix);
-    const QStringList names = dir.entryList(QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
-    for (const QString &n : names) {
-        if (!n.startsWith(u'.'))
-            continue;
-        if (n.contains(stagingMark)) {
-            QDir(dir.filePath(n)).removeRecursively();
-            done.append(QStringLiteral("removed unfinished staging folder %1").arg(n));
-        } else if (n.contains(previousMark)) {
-            const QString name = n.mid(1, n.indexOf(previousMark) - 1);
-            if (name.isEmpty())
-                continue;
-            if (dir.exists(name)) {
-                QDir(dir.filePath(n)).removeRecursively();
-                done.append(QStringLiteral("removed the replaced environment %1").arg(n));
-            } else if (dir.rename(n, name)) {
-                done.append(QStringLiteral("restored %1 after an interrupted switch").arg(name));
-            }
-        }
-    }
-    return done;
+    auto lock = WorkLock::acquire(hostPrefix, name, hostPrefix + u'/' + name);
+    if (!lock)
+        return lock.error();
+    return (*lock)->recover();
 }
 
 QStringList Installer::pipInstallArguments(const InstallSpec &spec, const QString &lockFile,
@@ -374,15 +349,23 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
         QString path;
         bool created = false;
         bool keep = false;
+        std::unique_ptr<WorkLock> &lock; // released first: its files are in the prefix
         ~PrefixGuard()
         {
-            if (created && !keep)
+            if (created && !keep) {
+                lock.reset();
                 QDir().rmdir(path);
+            }
         }
-    } prefixGuard{run.hostPrefix, !QFileInfo::exists(run.hostPrefix)};
+    } prefixGuard{run.hostPrefix, !QFileInfo::exists(run.hostPrefix), false, run.lock};
     if (!QDir().mkpath(run.hostPrefix))
         co_return writeError(spec.prefix);
-    for (const QString &line : recoverLeftovers(run.hostPrefix))
+    // One install or repair per environment; what a killed one left is finished or undone first.
+    auto lock = WorkLock::acquire(run.hostPrefix, spec.name, spec.environmentPath());
+    if (!lock)
+        co_return lock.error();
+    run.lock = std::move(*lock);
+    for (const QString &line : run.lock->recover())
         log(run, line);
     auto placement = PlacementRules::load();
     if (!placement)
@@ -450,10 +433,16 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
                                    : digest.error().detail};
         }
     }
-    run.hostStaging = run.hostPrefix + u'/' + u'.' + spec.name + stagingMark + randomSuffix();
+    const auto staging = run.lock->makeStaging();
+    if (!staging)
+        co_return writeError(spec.prefix, staging.error().detail);
+    run.hostStaging = *staging;
     run.hostUnpack = run.hostStaging + QStringLiteral("/.unpack");
-    if (!QDir().mkpath(run.hostUnpack))
+    if (!QDir().mkpath(run.hostUnpack)) {
+        QDir(run.hostStaging).removeRecursively();
+        run.lock->forget(run.hostStaging);
         co_return writeError(spec.prefix);
+    }
     Q_EMIT stepFinished(InstallStep::Prepare);
 
     run.record.name = spec.name;
@@ -480,7 +469,8 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
         built = commit(run);
     if (!built) {
         log(run, QStringLiteral("failed: %1 (%2)").arg(built.error().message, built.error().detail));
-        QDir(run.hostStaging).removeRecursively();
+        if (QDir(run.hostStaging).removeRecursively())
+            run.lock->forget(run.hostStaging);
         co_return built.error();
     }
 
@@ -923,7 +913,7 @@ Status Installer::commit(Run &run)
                 managed.insert(f.path, f.sha256);
         }
         for (const QString &rel : walkFiles(run.hostTarget)) {
-            if (rel == u"environment.json" || rel.startsWith(QStringLiteral("venv/"))
+            if (rel == u"environment.json" || rel == WorkLock::markerName || rel.startsWith(QStringLiteral("venv/"))
                 || rel.startsWith(QStringLiteral("logs/")))
                 continue;
             const QString from = run.hostTarget + u'/' + rel;
@@ -943,8 +933,15 @@ Status Installer::commit(Run &run)
             log(run, QStringLiteral("kept your file %1 as %2").arg(rel, QDir(run.hostStaging).relativeFilePath(to)));
         }
     }
-    const QString previous = run.hostPrefix + u'/' + u'.' + run.spec.name + previousMark + randomSuffix();
+    QString previous;
+    if (replacing) {
+        const auto aside = run.lock->prepareSetAside();
+        if (!aside)
+            return writeError(run.spec.environmentPath(), aside.error().detail);
+        previous = *aside;
+    }
     if (replacing && !QDir().rename(run.hostTarget, previous)) {
+        run.lock->forget(previous);
         return Error{QStringLiteral("commit_failed"),
                      tr("The environment %1 is in use. Close every program started from it (Python, Jupyter, "
                         "shells) and install again.").arg(run.spec.environmentPath()),
@@ -953,14 +950,17 @@ Status Installer::commit(Run &run)
     if (replacing && m_drill)
         m_drill(QStringLiteral("commit-set-aside"));
     if (!QDir().rename(run.hostStaging, run.hostTarget)) {
-        if (replacing)
-            QDir().rename(previous, run.hostTarget);
+        if (replacing && QDir().rename(previous, run.hostTarget))
+            run.lock->forget(previous);
         return writeError(run.spec.environmentPath(), run.hostStaging);
     }
+    run.lock->forget(run.hostStaging);
     if (replacing && m_drill)
         m_drill(QStringLiteral("commit-swapped"));
     if (replacing && !QDir(previous).removeRecursively())
         log(run, QStringLiteral("could not remove %1 yet; the next run will").arg(previous));
+    else if (replacing)
+        run.lock->forget(previous);
     // A venv made from the environment's own Python names it by the staging path until now.
     if (run.interpreter.startsWith(run.hostStaging + u'/')) {
         for (const QString &line : relocateVenv(run.hostTarget + QStringLiteral("/venv"), run.hostStaging, run.hostTarget))

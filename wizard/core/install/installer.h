@@ -55,9 +55,10 @@ public:
     // "commit-swapped": the new one in place, the old one not yet removed).
     void setDrillPoint(std::function<void(const QString &point)> drill);
 
-    // Removes staging folders a crash left in prefix (a host path) and finishes or undoes a swap
-    // that was interrupted. Returns what it did, one line each (for the log).
-    static QStringList recoverLeftovers(const QString &hostPrefix);
+    // What a killed install or repair of the environment <hostPrefix>/<name> left: its staging
+    // folders removed, an interrupted swap finished or undone (WorkLock::recover), under the
+    // environment's lock. Returns what it did, one line each (for the log).
+    static Result<QStringList> recoverLeftovers(const QString &hostPrefix, const QString &name);
 
     // After the environment moved from staging to its folder: pyvenv.cfg and the venv's links that
     // named the staging folder name the final one. Returns what changed, one line each.

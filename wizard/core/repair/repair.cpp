@@ -9,6 +9,7 @@
 #include "install/installspec.h"
 #include "install/launchers.h"
 #include "install/placement.h"
+#include "install/worklock.h"
 #include "util/confined.h"
 
 #include <QCoro/QCoroFuture>
@@ -19,7 +20,6 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRandomGenerator>
 #include <QSaveFile>
 #include <QSet>
 #include <QUrl>
@@ -31,8 +31,6 @@ namespace {
 
 using CancelFlag = std::shared_ptr<std::atomic<bool>>;
 
-// The installer's spelling, so its crash recovery also removes what an interrupted repair left.
-const QString stagingMark = QStringLiteral(".staging-repair-");
 
 Error cancelledError()
 {
@@ -378,6 +376,7 @@ struct Repairer::Run {
     QList<StagedFile> staged;
     QHash<QString, QByteArray> newDigests; // regenerated files whose bytes differ from the record
     QStringList logLines;
+    std::unique_ptr<WorkLock> lock; // held for the whole repair (not for a dry run)
 };
 
 Repairer::Repairer(SystemView &system, Downloader *downloader, QObject *parent)
@@ -398,6 +397,11 @@ void Repairer::cancel()
 void Repairer::setCheckpoint(std::function<Status(RepairStep)> checkpoint)
 {
     m_checkpoint = std::move(checkpoint);
+}
+
+void Repairer::setDrillPoint(std::function<void(const QString &point)> drill)
+{
+    m_drill = std::move(drill);
 }
 
 QString Repairer::stepTitle(RepairStep step) const
@@ -470,6 +474,18 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
     run.report.environmentPath = options.environmentPath;
     run.report.dryRun = options.dryRun;
     run.hostEnv = m_system.hostPath(options.environmentPath);
+    const QString prefix = QFileInfo(run.hostEnv).absolutePath();
+    const QString name = QFileInfo(run.hostEnv).fileName();
+    // One install or repair per environment; what a killed one left (an environment set aside
+    // by an install, a repair's renames) is finished or undone before the environment is read.
+    if (!run.hostEnv.isEmpty() && !options.dryRun && QFileInfo(prefix).isDir()) {
+        auto lock = WorkLock::acquire(prefix, name, options.environmentPath);
+        if (!lock)
+            co_return lock.error();
+        run.lock = std::move(*lock);
+        for (const QString &line : run.lock->recover())
+            log(run, line);
+    }
     if (run.hostEnv.isEmpty() || !QFileInfo::exists(run.hostEnv + QStringLiteral("/environment.json"))) {
         co_return Error{QStringLiteral("not_environment"),
                         tr("%1 is not an environment made by tfsetup (it has no environment.json). Choose the "
@@ -533,23 +549,23 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
         log(run, QStringLiteral("every recorded file is in place and unchanged"));
 
     QDir().mkpath(run.hostEnv); // exists; keeps the staging folder beside it on the same volume
-    const QString prefix = QFileInfo(run.hostEnv).absolutePath();
-    const QString name = QFileInfo(run.hostEnv).fileName();
     if (!options.dryRun) {
-        for (const QString &line : Installer::recoverLeftovers(prefix))
-            log(run, line);
-        run.hostStaging = prefix + u'/' + u'.' + name + stagingMark
-                          + QString::number(QRandomGenerator::global()->generate64() & 0xffffffffffULL, 36);
+        const auto staging = run.lock ? run.lock->makeStaging(QStringLiteral("staging-repair"))
+                                      : Result<QString>(Error{QStringLiteral("write_failed"), {}, prefix});
+        if (!staging)
+            co_return writeError(options.environmentPath, staging.error().detail);
+        run.hostStaging = *staging;
     }
     // Removes the staging folder whatever happens below; the environment is only touched in commit().
     struct StagingGuard {
         QString path;
+        WorkLock *lock;
         ~StagingGuard()
         {
-            if (!path.isEmpty())
-                QDir(path).removeRecursively();
+            if (!path.isEmpty() && QDir(path).removeRecursively() && lock)
+                lock->forget(path);
         }
-    } guard{run.hostStaging};
+    } guard{run.hostStaging, run.lock.get()};
 
     Status built = co_await stageArchives(run);
     if (built && !options.dryRun)
@@ -926,6 +942,19 @@ Status Repairer::commit(Run &run)
         return true;
     };
     const QString oldFolder = run.hostStaging + QStringLiteral("/old/");
+    // What the renames below are about to do, so a repair killed among them is finished or undone
+    // by the next run (WorkLock::recover) instead of losing what sits in old/.
+    {
+        QList<WorkLock::JournalEntry> journal;
+        for (const StagedFile &f : run.staged)
+            journal.append({f.path, QDir(run.hostStaging).relativeFilePath(f.staged), f.keepOld});
+        for (const RepairItem &item : run.report.before) {
+            if (item.fix == RepairItem::Fix::Relink)
+                journal.append({item.path, {}, false});
+        }
+        if (!WorkLock::writeJournal(run.hostStaging, journal))
+            return writeError(QFileInfo(run.hostStaging).fileName(), run.hostStaging);
+    }
     // A folder inside the environment replaced by a link would carry the renames below out of it.
     auto throughLink = [&](const QString &relative) {
         rollback();
@@ -935,6 +964,7 @@ Status Repairer::commit(Run &run)
                          .arg(relative),
                      run.hostEnv + u'/' + relative};
     };
+    bool firstRenamed = false;
     for (const StagedFile &f : run.staged) {
         const QString target = run.hostEnv + u'/' + f.path;
         if (!reachesWithoutLinks(run.hostEnv, f.path))
@@ -956,6 +986,9 @@ Status Repairer::commit(Run &run)
             return writeError(f.path, target);
         }
         undo.append({Undo::Rename, target, f.staged});
+        if (m_drill && !firstRenamed)
+            m_drill(QStringLiteral("repair-first-rename"));
+        firstRenamed = true;
     }
     for (const RepairItem &item : run.report.before) {
         const QString target = run.hostEnv + u'/' + item.path;
@@ -991,6 +1024,8 @@ Status Repairer::commit(Run &run)
             undo.append({Undo::RemoveLink, target, {}});
         }
     }
+    if (m_drill)
+        m_drill(QStringLiteral("repair-renamed"));
     // Committed. A launcher someone edited is kept beside the new one, as the installer does.
     for (const StagedFile &f : run.staged) {
         if (!f.keepOld)

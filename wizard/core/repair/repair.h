@@ -107,6 +107,10 @@ public:
 
     // For tests and fault drills: called as each step starts; an error fails that step.
     void setCheckpoint(std::function<Status(RepairStep)> checkpoint);
+    // For the kill drill: called at named moments of the commit ("repair-first-rename": one
+    // damaged file replaced, the rest not; "repair-renamed": every file in place, an edited
+    // launcher not yet kept beside).
+    void setDrillPoint(std::function<void(const QString &point)> drill);
 
     // Environments (folders with environment.json) among folders: each folder itself, or its
     // direct subfolders. Paths in the view's spelling, sorted, without duplicates.
@@ -133,6 +137,7 @@ private:
     Downloader *m_downloader = nullptr;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::function<Status(RepairStep)> m_checkpoint;
+    std::function<void(const QString &)> m_drill;
 };
 
 } // namespace tfsetup::core
