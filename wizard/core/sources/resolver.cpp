@@ -18,6 +18,23 @@ Finding finding(const char *code, const QString &message)
     return Finding{QLatin1String(code), message};
 }
 
+// Says how an unpinned manifest arrived: only https proves it is NVIDIA's.
+Finding unpinnedFinding(const QString &fileName, const QUrl &from)
+{
+    if (from.scheme() == u"https") {
+        return finding("manifest_unpinned",
+                       ArtifactResolver::tr("tfsetup has no pinned checksum for NVIDIA's %1; it was taken from NVIDIA "
+                                            "over a verified connection.")
+                           .arg(fileName));
+    }
+    return finding("manifest_unpinned",
+                   ArtifactResolver::tr("tfsetup has no pinned checksum for NVIDIA's %1, and it was taken from %2 over "
+                                        "plain HTTP, which does not prove it is NVIDIA's, and the archives' checksums "
+                                        "come from it. Use NVIDIA's https:// address, or a sources "
+                                        "catalog that pins this manifest.")
+                       .arg(fileName, from.toDisplayString()));
+}
+
 QString archiveFormatOf(const QString &path)
 {
     for (const char *ext : {"tar.xz", "tar.gz", "tgz", "zip", "exe", "run", "whl"}) {
@@ -269,12 +286,8 @@ QCoro::Task<Status> ArtifactResolver::addCudaArchives(ResolveRequest request, Ar
     }
     if (!fetched)
         co_return fetched.error();
-    if (!fetched->pinned) {
-        list->warnings.append(finding("manifest_unpinned",
-                                      tr("tfsetup has no pinned checksum for NVIDIA's %1; it was taken from NVIDIA over a "
-                                         "verified connection.")
-                                          .arg(pin->fileName())));
-    }
+    if (!fetched->pinned)
+        list->warnings.append(unpinnedFinding(pin->fileName(), fetched->from));
     keepManifest(QStringLiteral("cuda"), *fetched, list);
     const auto set = m_catalog.components(pin->version);
     if (!set)
@@ -402,10 +415,7 @@ QCoro::Task<Status> ArtifactResolver::addCudnn(ResolveRequest request, ArtifactL
         }
         keepManifest(QStringLiteral("cudnn"), *fetched, list);
         if (!fetched->pinned)
-            list->warnings.append(finding("manifest_unpinned",
-                                          tr("tfsetup has no pinned checksum for NVIDIA's %1; it was taken from NVIDIA "
-                                             "over a verified connection.")
-                                              .arg(pin.fileName())));
+            list->warnings.append(unpinnedFinding(pin.fileName(), fetched->from));
         Artifact a;
         a.name = QStringLiteral("cudnn");
         a.version = component->version;
