@@ -104,6 +104,31 @@ QString hostVenvPython(OsFamily os, const QString &hostEnvironment)
                                                       : QStringLiteral("/venv/bin/python"));
 }
 
+// Python or pip that stopped because the disk (or the user's quota) is full: by its own words
+// when they reach the output, else by the space left where the environment is made (venv says
+// only that its ensurepip child failed, and a full disk is the usual reason on a working Python).
+// Debian's "ensurepip is not available" is a missing package whatever the space.
+std::optional<Error> diskFullError(const SystemView &system, const QString &folder, const QString &output,
+                                   const QString &purpose, const QString &detail)
+{
+    if (output.simplified().contains(QStringLiteral("ensurepip is not available")))
+        return std::nullopt;
+    for (const char *words : {"No space left on device", "[Errno 28]", "ENOSPC", "Disk quota exceeded", "[Errno 122]"}) {
+        if (output.contains(QLatin1String(words))) {
+            return Error{QStringLiteral("disk_full"),
+                         Installer::tr("The disk holding %1 is full (or your disk quota is used up), so %2 could not "
+                                       "be written. Free some space or choose a folder on another disk, then install "
+                                       "again.")
+                             .arg(folder, purpose),
+                         detail};
+        }
+    }
+    constexpr qint64 venvBytes = 64LL * 1024 * 1024;
+    if (const Status space = DiskSpaceCheck::check(system, {{folder, venvBytes, purpose}}); !space)
+        return Error{space.error().code, space.error().message, detail};
+    return std::nullopt;
+}
+
 // By SHA-256; by MD5 only where the publisher gives nothing stronger (python.org's older installers).
 Result<QByteArray> hashArtifact(const InstallArtifact &artifact, const CancelFlag &cancel)
 {
@@ -705,6 +730,10 @@ QCoro::Task<Status> Installer::createPython(Run &run)
         co_return cancelledError();
     const QString python = hostVenvPython(m_system.os(), run.hostStaging);
     if (!r.succeeded() || !QFileInfo::exists(python)) {
+        const QString output = QString::fromUtf8(r.standardOutput + r.standardError);
+        if (auto full = diskFullError(m_system, run.spec.prefix, output, tr("the Python environment"),
+                                      r.error + output.right(2000)))
+            co_return *full;
         co_return Error{QStringLiteral("venv_failed"),
                         tr("Python could not create the environment. On Debian and Ubuntu install the package "
                            "python3-venv; on Windows repair the Python installation."),
@@ -777,6 +806,11 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
     if (!r.succeeded()) {
         const QString output = QString::fromUtf8(r.standardOutput + r.standardError);
         const bool hashes = output.contains(QStringLiteral("THESE PACKAGES DO NOT MATCH THE HASHES"));
+        if (!hashes) {
+            if (auto full = diskFullError(m_system, run.spec.prefix, output, tr("the Python packages"),
+                                          r.error + output.right(3000)))
+                co_return *full;
+        }
         co_return Error{hashes ? QStringLiteral("pip_hash_mismatch") : QStringLiteral("pip_failed"),
                         hashes ? tr("A package from the mirror does not match the hash in the lab's lock file. The "
                                     "mirror serves different files: ask the lab administrator.")
