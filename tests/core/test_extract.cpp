@@ -7,6 +7,8 @@
 
 #include <QCryptographicHash>
 #include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -26,6 +28,9 @@ private Q_SLOTS:
     void refusesHostileEntries_data();
     void refusesHostileEntries();
     void keepsLinksInside();
+    void acceptsInternalHardLinks_data();
+    void acceptsInternalHardLinks();
+    void acceptsGnuTarHardLinks();
     void cancelStops();
     void damagedArchive();
 
@@ -164,6 +169,70 @@ void TestExtract::keepsLinksInside()
     QFile resolved(dest + QStringLiteral("/top/lib64/libx.so.1"));
     QVERIFY(resolved.open(QIODevice::ReadOnly));
     QCOMPARE(resolved.readAll(), entries.first().contents);
+}
+
+void TestExtract::acceptsInternalHardLinks_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::newRow("tar.xz") << int(ArchiveWriter::TarXz);
+    QTest::newRow("tar.gz") << int(ArchiveWriter::TarGz);
+}
+
+// A hard link to a file earlier in the same archive is legitimate (GNU tar writes one for every
+// second name of a file): it arrives as a copy, not a refusal.
+void TestExtract::acceptsInternalHardLinks()
+{
+    QFETCH(int, format);
+    QTemporaryDir dir;
+    const QList<Entry> entries{Entry{Entry::File, QStringLiteral("top/lib/libcudart.so.11.8.89"), "ELF", {}, 0755},
+                               Entry{Entry::Hardlink, QStringLiteral("top/lib/libcudart.so.11.0"), {},
+                                     QStringLiteral("top/lib/libcudart.so.11.8.89"), 0755}};
+    const QString archive = writeArchive(dir, ArchiveWriter::Format(format), entries);
+    const QString dest = dir.filePath(QStringLiteral("out"));
+    QVERIFY(QDir().mkpath(dest));
+    const auto extracted = ArchiveReader::extract(archive, dest);
+    QVERIFY2(extracted, qPrintable(extracted ? QString() : extracted.error().detail));
+    QFile copy(dest + QStringLiteral("/top/lib/libcudart.so.11.0"));
+    QVERIFY(copy.open(QIODevice::ReadOnly));
+    QCOMPARE(copy.readAll(), QByteArray("ELF"));
+    QVERIFY(!QFileInfo(copy.fileName()).isSymLink());
+}
+
+// The same from Debian's own GNU tar, as a mirror or a lab's repacked archive has it.
+void TestExtract::acceptsGnuTarHardLinks()
+{
+    const QString tar = QStandardPaths::findExecutable(QStringLiteral("tar"));
+    if (tar.isEmpty())
+        QSKIP("tar is not installed");
+    QTemporaryDir dir;
+    const QString src = dir.filePath(QStringLiteral("src"));
+    QVERIFY(QDir().mkpath(src + QStringLiteral("/cudnn/lib")));
+    QFile lib(src + QStringLiteral("/cudnn/lib/libcudnn.so.8.9.7"));
+    QVERIFY(lib.open(QIODevice::WriteOnly) && lib.write("ELF cudnn") == 9);
+    lib.close();
+    QVERIFY(QFile::link(QStringLiteral("libcudnn.so.8.9.7"), src + QStringLiteral("/cudnn/lib/libcudnn.so.8")));
+    QCOMPARE(QProcess::execute(QStringLiteral("ln"), {lib.fileName(), src + QStringLiteral("/cudnn/lib/libcudnn_copy.so.8.9.7")}), 0);
+    const QString archive = dir.filePath(QStringLiteral("gnu.tar.xz"));
+    QProcess p;
+    p.setWorkingDirectory(src);
+    p.start(tar, {QStringLiteral("--format=gnu"), QStringLiteral("-cJf"), archive, QStringLiteral("./cudnn")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 0);
+    QProcess list;
+    list.start(tar, {QStringLiteral("-tvf"), archive});
+    QVERIFY(list.waitForFinished(30000));
+    QVERIFY2(list.readAllStandardOutput().contains(" link to "), "GNU tar wrote a hard link entry");
+
+    const QString dest = dir.filePath(QStringLiteral("out"));
+    QVERIFY(QDir().mkpath(dest));
+    const auto extracted = ArchiveReader::extract(archive, dest);
+    QVERIFY2(extracted, qPrintable(extracted ? QString() : extracted.error().detail));
+    for (const char *name : {"libcudnn.so.8.9.7", "libcudnn_copy.so.8.9.7"}) {
+        QFile f(dest + QStringLiteral("/cudnn/lib/") + QLatin1String(name));
+        QVERIFY2(f.open(QIODevice::ReadOnly), name);
+        QCOMPARE(f.readAll(), QByteArray("ELF cudnn"));
+    }
+    QVERIFY(QFileInfo(dest + QStringLiteral("/cudnn/lib/libcudnn.so.8")).isSymLink());
 }
 
 void TestExtract::cancelStops()

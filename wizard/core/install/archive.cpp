@@ -157,7 +157,10 @@ Result<QList<ExtractedEntry>> ArchiveReader::extract(const QString &archivePath,
             if (isAbsoluteName(linkTo) || toParts.isEmpty() || toParts.contains(QStringLiteral("..")))
                 return refused(archivePath, name, QStringLiteral("hard link to %1").arg(linkTo));
             const QString toRelative = toParts.join(u'/');
-            if (!fileIndex.contains(toRelative) || !parentsAreRealFolders(root, toParts, toParts.size()))
+            // The folders on the way must be real ones; the last component is the file itself.
+            const QFileInfo linked(root + u'/' + toRelative);
+            if (!fileIndex.contains(toRelative) || !parentsAreRealFolders(root, toParts, toParts.size() - 1)
+                || linked.isSymLink() || !linked.isFile())
                 return refused(archivePath, name, QStringLiteral("hard link to %1, not a file extracted before").arg(linkTo));
             // A copy, not a link: the installed tree must not share inodes with anything.
             QFile::remove(target);
