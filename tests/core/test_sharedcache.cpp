@@ -165,6 +165,63 @@ private Q_SLOTS:
         QCOMPARE(m_server->hits("/lib.tar.xz"), 1);
     }
 
+
+    // A link planted as the cache entry (pointing at a victim's file with the same bytes) is not
+    // a cache hit: the download is a plain file, the link is gone, the victim untouched.
+    void sharedCache_plantedEntryLinkIsNotTakenOut()
+    {
+        const QString shared = m_dir->filePath(QStringLiteral("shared"));
+        const DownloadCache cache(shared);
+        const Checksum sum = sha256Of(m_payload);
+        const QString victim = m_dir->filePath(QStringLiteral("victim/.bashrc"));
+        QVERIFY(QDir().mkpath(QFileInfo(victim).absolutePath()));
+        QFile v(victim);
+        QVERIFY(v.open(QIODevice::WriteOnly) && v.write(m_payload) == m_payload.size());
+        v.close();
+        const QString entry = cache.pathFor(sum);
+        QVERIFY(QDir().mkpath(QFileInfo(entry).absolutePath()));
+        QVERIFY(QFile::link(victim, entry));
+        const QString out = m_dir->filePath(QStringLiteral("downloads/a.bin"));
+        const auto taken = cache.takeOut(sum, out);
+        QVERIFY(taken);
+        QVERIFY(!*taken);
+        QVERIFY(!QFileInfo(entry).isSymLink());
+        QVERIFY(!QFileInfo(out).isSymLink());
+        // Put in again: the entry is the verified file itself, not a way to the victim.
+        const QString verified = m_dir->filePath(QStringLiteral("verified.bin"));
+        QFile f(verified);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(m_payload) == m_payload.size());
+        f.close();
+        QVERIFY(QFile::link(victim, entry));
+        cache.putIn(sum, verified);
+        QVERIFY(!QFileInfo(entry).isSymLink());
+        QCOMPARE(readAll(entry), m_payload);
+        QCOMPARE(readAll(victim), m_payload);
+        QCOMPARE(QFileInfo(victim).size(), m_payload.size());
+    }
+
+    // A folder of the cache replaced by a link to another place: nothing is written there.
+    void sharedCache_plantedFolderLinkIsNotWrittenThrough()
+    {
+        const QString shared = m_dir->filePath(QStringLiteral("shared"));
+        const DownloadCache cache(shared);
+        const Checksum sum = sha256Of(m_payload);
+        const QString elsewhere = m_dir->filePath(QStringLiteral("elsewhere"));
+        QVERIFY(QDir().mkpath(elsewhere));
+        const QString folder = QFileInfo(cache.pathFor(sum)).absolutePath();
+        QVERIFY(QDir().mkpath(QFileInfo(folder).absolutePath()));
+        QVERIFY(QFile::link(elsewhere, folder));
+        const QString verified = m_dir->filePath(QStringLiteral("verified.bin"));
+        QFile f(verified);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(m_payload) == m_payload.size());
+        f.close();
+        cache.putIn(sum, verified);
+        QVERIFY(QDir(elsewhere).isEmpty());
+        const auto taken = cache.takeOut(sum, m_dir->filePath(QStringLiteral("downloads/a.bin")));
+        QVERIFY(taken);
+        QVERIFY(!*taken);
+    }
+
 private:
     DownloadRequest request(int worker) const
     {

@@ -1,5 +1,7 @@
 #include "fetch/downloadcache.h"
 
+#include "util/confined.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -47,7 +49,15 @@ Result<bool> DownloadCache::takeOut(const Checksum &checksum, const QString &des
     if (!isEnabled() || !checksum.isValid())
         return false;
     const QString cached = pathFor(checksum);
-    if (!QFileInfo::exists(cached))
+    // The cache folder is shared: an entry (or a folder on the way) that is a link was planted,
+    // and taking it out would make the download a link to some other file. The link goes.
+    if (!reachesWithoutLinks(m_dir, QDir(m_dir).relativeFilePath(cached)))
+        return false;
+    if (isLink(cached)) {
+        QFile::remove(cached);
+        return false;
+    }
+    if (!QFileInfo(cached).isFile())
         return false;
     auto digest = hashFile(checksum.algorithm, cached, cancel);
     if (!digest)
@@ -71,7 +81,11 @@ void DownloadCache::putIn(const Checksum &checksum, const QString &verifiedFile)
     if (!isEnabled() || !checksum.isValid())
         return;
     const QString target = pathFor(checksum);
-    if (QFileInfo::exists(target))
+    // Never through a planted folder link into another place; a planted entry link is replaced
+    // by the verified file (placeFile renames over the name, it does not write through it).
+    if (!reachesWithoutLinks(m_dir, QDir(m_dir).relativeFilePath(target)))
+        return;
+    if (QFileInfo::exists(target) && !isLink(target))
         return;
     QDir().mkpath(QFileInfo(target).absolutePath());
     (void)placeFile(verifiedFile, target, false);
