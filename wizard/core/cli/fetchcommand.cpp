@@ -113,8 +113,8 @@ int runFetch(const QStringList &arguments)
     if (request.expectedSize > 0) {
         RealSystem system;
         const QString folder = QFileInfo(request.destination).absolutePath();
-        if (const Status space = DiskSpaceCheck::check(system, {{folder, request.expectedSize, Cli::tr("the download")}});
-            !space) {
+        const QString file = QFileInfo(request.destination).fileName();
+        if (const Status space = DiskSpaceCheck::check(system, {{folder, request.expectedSize, file}}, 0); !space) {
             if (json)
                 printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false},
                                                     {QStringLiteral("error"), errorJson(space.error())}}));

@@ -20,7 +20,7 @@ QString megabytes(qint64 bytes)
 
 } // namespace
 
-Status DiskSpaceCheck::check(const SystemView &system, const QList<SpaceNeed> &needs)
+Status DiskSpaceCheck::check(const SystemView &system, const QList<SpaceNeed> &needs, qint64 margin)
 {
     struct Volume {
         DiskSpace space;
@@ -45,7 +45,7 @@ Status DiskSpaceCheck::check(const SystemView &system, const QList<SpaceNeed> &n
         it->purposes.append(need.purpose);
     }
     for (const Volume &v : std::as_const(volumes)) {
-        const qint64 wanted = v.needed + marginBytes;
+        const qint64 wanted = v.needed + std::max<qint64>(0, margin);
         if (v.space.available >= wanted)
             continue;
         return Error{QStringLiteral("disk_full"),

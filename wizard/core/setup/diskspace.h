@@ -29,8 +29,9 @@ class DiskSpaceCheck {
 
 public:
     // Error "disk_full" naming the folder, what it needs and what is free. A folder whose free
-    // space cannot be told passes (the write will say it, as before).
-    static Status check(const SystemView &system, const QList<SpaceNeed> &needs);
+    // space cannot be told passes (the write will say it, as before). margin: kept free on each
+    // file system beyond the needs (one file alone: none).
+    static Status check(const SystemView &system, const QList<SpaceNeed> &needs, qint64 margin = marginBytes);
 
     // A setup's needs: the cache takes the downloads not yet there (less what a part file already
     // holds); the environment takes the archives unpacked (unpackFactor × their size).
