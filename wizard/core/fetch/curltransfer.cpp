@@ -610,31 +610,17 @@ QList<QUrl> orderMirrorsByLatency(const QList<QUrl> &urls, const TransferOptions
     std::vector<Probe> probes(size_t(urls.size()));
     CURLM *multi = curl_multi_init();
     const long budgetMs = long(budget.count());
-    std::vector<QByteArray> keep; // option strings must outlive the transfers
     for (qsizetype i = 0; i < urls.size(); ++i) {
         Probe &p = probes[size_t(i)];
         p.url = urls[i];
         p.index = int(i);
         p.easy = curl_easy_init();
-        keep.push_back(p.url.toEncoded());
-        curl_easy_setopt(p.easy, CURLOPT_URL, keep.back().constData());
+        applyTransferOptions(p.easy, p.url, options, nullptr);
         curl_easy_setopt(p.easy, CURLOPT_NOBODY, 1L);
-        curl_easy_setopt(p.easy, CURLOPT_FOLLOWLOCATION, 1L);
         curl_easy_setopt(p.easy, CURLOPT_MAXREDIRS, 5L);
         curl_easy_setopt(p.easy, CURLOPT_FAILONERROR, 1L);
-        curl_easy_setopt(p.easy, CURLOPT_NOSIGNAL, 1L);
         curl_easy_setopt(p.easy, CURLOPT_TIMEOUT_MS, budgetMs);
         curl_easy_setopt(p.easy, CURLOPT_PRIVATE, &p);
-        curl_easy_setopt(p.easy, CURLOPT_REDIR_PROTOCOLS_STR, p.url.scheme() == u"https" ? "https" : "http,https");
-        if (!options.caBundle.isEmpty()) {
-            keep.push_back(QFile::encodeName(options.caBundle));
-            curl_easy_setopt(p.easy, CURLOPT_CAINFO, keep.back().constData());
-        }
-        const QString proxy = proxyFor(p.url, options);
-        if (!proxy.isEmpty()) {
-            keep.push_back(proxy.toUtf8());
-            curl_easy_setopt(p.easy, CURLOPT_PROXY, keep.back().constData());
-        }
         curl_multi_add_handle(multi, p.easy);
     }
     int running = 1;
