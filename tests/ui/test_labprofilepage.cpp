@@ -11,6 +11,7 @@
 #include "ui/optionspage.h"
 #include "ui/setupwizard.h"
 #include "ui/wizardstate.h"
+#include "support/loopbackproxy.h"
 #include "support/loopbackserver.h"
 
 #include <QCheckBox>
@@ -52,6 +53,7 @@ private Q_SLOTS:
     void cleanup();
     void opensAFileAndShowsWhatItWillDo();
     void opensFromTheLabServer();
+    void opensFromTheLabServerThroughTheProxy();
     void brokenProfileSaysWhy_data();
     void brokenProfileSaysWhy();
     void throughTheUsualPagesStartsFromTheProfile();
@@ -134,6 +136,28 @@ void TestLabProfilePage::opensFromTheLabServer()
     QVERIFY(!m_page->profile());
     QVERIFY(!child<QLabel>(m_page, u"labProfileStatusLabel"_s)->text().isEmpty());
     QVERIFY(!m_wizard->button(QWizard::NextButton)->isEnabled());
+}
+
+void TestLabProfilePage::opensFromTheLabServerThroughTheProxy()
+{
+    // The lab server is reachable only through the proxy (its name resolves nowhere): the
+    // profile comes the way every other request goes.
+    LoopbackServer server;
+    QVERIFY(server.start());
+    server.route("/tfsetup/lab.json", Response::bytes(readFile(profilePath()), "application/json"));
+    tfsetup::test::LoopbackProxy proxy;
+    QVERIFY(proxy.start());
+    proxy.mapHost(u"lab.invalid"_s, server.url().port());
+    core::SetupOptions options = m_wizard->state().options();
+    options.proxy = QString::fromLatin1(proxy.proxyUrl());
+    m_wizard->state().setOptions(options);
+    QSignalSpy opened(m_page, &ui::LabProfilePage::profileOpened);
+    open(u"http://lab.invalid/tfsetup/lab.json"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
+    QVERIFY2(opened.first().first().toBool(), qPrintable(child<QLabel>(m_page, u"labProfileStatusLabel"_s)->text()));
+    QCOMPARE(m_page->profile()->environment, u"tf2.15-lab"_s);
+    QCOMPARE(server.requests("/tfsetup/lab.json").size(), 1);
+    QCOMPARE(proxy.forwardCount(), 1);
 }
 
 void TestLabProfilePage::brokenProfileSaysWhy_data()
