@@ -25,7 +25,7 @@ constexpr qint64 maxRecordBytes = 1024 * 1024;
 
 QString randomId()
 {
-    auto *random = QRandomGenerator::system();
+    auto *random = QRandomGenerator::global();
     return QString::number(random->generate64(), 16).rightJustified(16, u'0')
            + QString::number(random->generate64(), 16).rightJustified(16, u'0');
 }
