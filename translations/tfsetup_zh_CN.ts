@@ -176,6 +176,10 @@
         <source>NVIDIA&apos;s manifest %1 could not be fetched and verified from any mirror.</source>
         <translation>无法从任何镜像获取并验证 NVIDIA 的清单 %1。</translation>
     </message>
+    <message>
+        <source>tfsetup has no pinned checksum for NVIDIA&apos;s %1, and it came from %2 over plain HTTP, which cannot prove that it is NVIDIA&apos;s, yet the archives&apos; checksums are read from it. Use NVIDIA&apos;s https:// address, or a sources catalog that pins this manifest.</source>
+        <translation>tfsetup 没有 NVIDIA 的 %1 的固定校验和，而且它是通过明文 HTTP 从 %2 获取的，这无法证明它来自 NVIDIA，而压缩包的校验和却要从它读取。请使用 NVIDIA 的 https:// 地址，或者使用固定了此清单的来源目录。</translation>
+    </message>
 </context>
 <context>
     <name>Bundle</name>
@@ -926,6 +930,10 @@ Run again with --yes to install.
         <source>The plan file</source>
         <translation>方案文件</translation>
     </message>
+    <message>
+        <source>Use this proxy (http://, https:// or socks5h://) instead of the profile&apos;s.</source>
+        <translation>使用此代理（http://、https:// 或 socks5h://），而不是配置文件中的代理。</translation>
+    </message>
 </context>
 <context>
     <name>CudaDriver</name>
@@ -940,6 +948,21 @@ Run again with --yes to install.
     <message>
         <source>CUDA could not list the GPUs. Restart the computer; if that does not help, reinstall the NVIDIA driver.</source>
         <translation>CUDA 无法列出 GPU。请重启计算机；如果仍然不行，请重新安装 NVIDIA 驱动程序。</translation>
+    </message>
+</context>
+<context>
+    <name>DiskSpaceCheck</name>
+    <message>
+        <source>Not enough free disk space: %1 needs about %2 MB for %3, but only %4 MB are free there. Free %5 MB or choose a folder on another disk, then try again.</source>
+        <translation>磁盘空间不足：%1 需要约 %2 MB 用于%3，但那里只剩 %4 MB。请释放 %5 MB，或选择另一个磁盘上的文件夹，然后重试。</translation>
+    </message>
+    <message>
+        <source>the downloads</source>
+        <translation>下载的文件</translation>
+    </message>
+    <message>
+        <source>the unpacked libraries</source>
+        <translation>解压后的库</translation>
     </message>
 </context>
 <context>
@@ -2443,6 +2466,17 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>WorkLock</name>
+    <message>
+        <source>Another install or repair of %1 is running. Wait until it has finished, then try again.</source>
+        <translation>%1 的另一个安装或修复正在进行。请等它完成后再试。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space and that the install folder is yours.</source>
+        <translation>无法写入 %1。请检查剩余空间，并确认安装文件夹属于你。</translation>
+    </message>
+</context>
+<context>
     <name>tfsetup::core::Doctor</name>
     <message>
         <source>ERROR</source>
@@ -2828,38 +2862,6 @@ Not possible here:
         <translation>%1 与官方 %2 校验和不符，因此没有使用。损坏的文件已另存为 %3。请稍后重试或换一个镜像；如果问题反复出现，说明你和服务器之间有某个环节修改了文件。</translation>
     </message>
     <message>
-        <source>%1 is not on the server (404 Not Found). The mirror may be incomplete; try another mirror.</source>
-        <translation>服务器上没有 %1（404 Not Found）。该镜像可能不完整；请换一个镜像。</translation>
-    </message>
-    <message>
-        <source>The server&apos;s name could not be resolved while fetching %1. Check the internet connection or the proxy setting.</source>
-        <translation>下载 %1 时无法解析服务器名称。请检查网络连接或代理设置。</translation>
-    </message>
-    <message>
-        <source>Could not connect to the server for %1. Check the internet connection, the proxy, or try a mirror.</source>
-        <translation>无法连接到 %1 所在的服务器。请检查网络连接和代理，或换一个镜像。</translation>
-    </message>
-    <message>
-        <source>The server&apos;s certificate for %1 could not be verified, so nothing was downloaded. A lab or company proxy may need its certificate added (CA bundle setting).</source>
-        <translation>无法验证服务器为 %1 提供的证书，因此没有下载任何内容。如果你在实验室或公司网络中通过代理上网，可能需要添加该代理的证书（CA 证书包设置）。</translation>
-    </message>
-    <message>
-        <source>The server tried to send %1 over an unencrypted connection; that was refused.</source>
-        <translation>服务器试图通过未加密的连接发送 %1，已被拒绝。</translation>
-    </message>
-    <message>
-        <source>The connection kept stalling or dropping while fetching %1. What arrived is kept; try again to resume.</source>
-        <translation>下载 %1 时连接反复停滞或中断。已下载的部分会保留，重试即可继续下载。</translation>
-    </message>
-    <message>
-        <source>The server sent a web page instead of %1 (often a login or error page). Try another mirror.</source>
-        <translation>服务器返回的是网页而不是 %1（通常是登录页或错误页）。请换一个镜像。</translation>
-    </message>
-    <message>
-        <source>The server&apos;s %1 has a different size than the official one. Try another mirror.</source>
-        <translation>服务器上的 %1 与官方文件的大小不同。请换一个镜像。</translation>
-    </message>
-    <message>
         <source>%1 could not be downloaded from any mirror.</source>
         <translation>无法从任何镜像下载 %1。</translation>
     </message>
@@ -2981,6 +2983,26 @@ Not possible here:
     <message>
         <source>The hash-locked requirements file does not pin %1, which the environment&apos;s Jupyter kernel needs. Add %1 with its hashes to the lock file (or make the offline bundle again), then install again.</source>
         <translation>哈希锁定的依赖文件没有固定 %1，而该环境的 Jupyter 内核需要它。请把 %1 连同其哈希值加入锁定文件（或重新生成离线包），然后重新安装。</translation>
+    </message>
+    <message>
+        <source>The disk holding %1 is full (or your disk quota is used up), so %2 could not be written. Free some space or choose a folder on another disk, then install again.</source>
+        <translation>%1 所在的磁盘已满（或你的磁盘配额已用完），因此无法写入%2。请释放一些空间或选择另一个磁盘上的文件夹，然后重新安装。</translation>
+    </message>
+    <message>
+        <source>%1 is a link to another folder. tfsetup does not install through links, so that folder&apos;s files are not touched. Remove the link, or give the real folder with --prefix.</source>
+        <translation>%1 是指向另一个文件夹的链接。tfsetup 不会通过链接进行安装，因此那个文件夹中的文件不会被改动。请删除该链接，或者用 --prefix 指定真实的文件夹。</translation>
+    </message>
+    <message>
+        <source>the unpacked libraries</source>
+        <translation>解压后的库</translation>
+    </message>
+    <message>
+        <source>the Python environment</source>
+        <translation>Python 环境</translation>
+    </message>
+    <message>
+        <source>the Python packages</source>
+        <translation>Python 包</translation>
     </message>
 </context>
 <context>
@@ -3123,6 +3145,10 @@ Not possible here:
     <message>
         <source>Verified after the repair.</source>
         <translation>修复后已验证。</translation>
+    </message>
+    <message>
+        <source>%1 in the environment lies behind a link to another folder, so repair does not write there. Remove the link (or install the environment again).</source>
+        <translation>环境中的 %1 位于一个指向其他文件夹的链接之后，因此修复不会写入那里。请删除该链接（或重新安装该环境）。</translation>
     </message>
 </context>
 <context>

@@ -176,6 +176,10 @@
         <source>NVIDIA&apos;s manifest %1 could not be fetched and verified from any mirror.</source>
         <translation>無法從任何鏡像站取得並驗證 NVIDIA 的清單 %1。</translation>
     </message>
+    <message>
+        <source>tfsetup has no pinned checksum for NVIDIA&apos;s %1, and it came from %2 over plain HTTP, which cannot prove that it is NVIDIA&apos;s, yet the archives&apos; checksums are read from it. Use NVIDIA&apos;s https:// address, or a sources catalog that pins this manifest.</source>
+        <translation>tfsetup 沒有 NVIDIA 的 %1 的固定校驗和，而且它是透過明文 HTTP 從 %2 取得的，這無法證明它來自 NVIDIA，而壓縮檔的校驗和卻要從它讀取。請使用 NVIDIA 的 https:// 網址，或者使用固定了此清單的來源目錄。</translation>
+    </message>
 </context>
 <context>
     <name>Bundle</name>
@@ -926,6 +930,10 @@ Run again with --yes to install.
         <source>The plan file</source>
         <translation>方案檔案</translation>
     </message>
+    <message>
+        <source>Use this proxy (http://, https:// or socks5h://) instead of the profile&apos;s.</source>
+        <translation>使用此代理（http://、https:// 或 socks5h://），而不是設定檔中的代理。</translation>
+    </message>
 </context>
 <context>
     <name>CudaDriver</name>
@@ -940,6 +948,21 @@ Run again with --yes to install.
     <message>
         <source>CUDA could not list the GPUs. Restart the computer; if that does not help, reinstall the NVIDIA driver.</source>
         <translation>CUDA 無法列出 GPU。請重新啟動電腦；如果仍然不行，請重新安裝 NVIDIA 驅動程式。</translation>
+    </message>
+</context>
+<context>
+    <name>DiskSpaceCheck</name>
+    <message>
+        <source>Not enough free disk space: %1 needs about %2 MB for %3, but only %4 MB are free there. Free %5 MB or choose a folder on another disk, then try again.</source>
+        <translation>磁碟空間不足：%1 需要約 %2 MB 用於%3，但那裡只剩 %4 MB。請釋放 %5 MB，或選擇另一個磁碟上的資料夾，然後重試。</translation>
+    </message>
+    <message>
+        <source>the downloads</source>
+        <translation>下載的檔案</translation>
+    </message>
+    <message>
+        <source>the unpacked libraries</source>
+        <translation>解壓縮後的函式庫</translation>
     </message>
 </context>
 <context>
@@ -2443,6 +2466,17 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>WorkLock</name>
+    <message>
+        <source>Another install or repair of %1 is running. Wait until it has finished, then try again.</source>
+        <translation>%1 的另一個安裝或修復正在進行。請等它完成後再試。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space and that the install folder is yours.</source>
+        <translation>無法寫入 %1。請檢查剩餘空間，並確認安裝資料夾屬於你。</translation>
+    </message>
+</context>
+<context>
     <name>tfsetup::core::Doctor</name>
     <message>
         <source>ERROR</source>
@@ -2828,38 +2862,6 @@ Not possible here:
         <translation>%1 與官方 %2 校驗和不符，因此沒有使用。損壞的檔案已另存為 %3。請稍後重試或換一個鏡像站；如果問題反覆出現，說明你和伺服器之間有某個環節修改了檔案。</translation>
     </message>
     <message>
-        <source>%1 is not on the server (404 Not Found). The mirror may be incomplete; try another mirror.</source>
-        <translation>伺服器上沒有 %1（404 Not Found）。該鏡像站可能不完整；請換一個鏡像站。</translation>
-    </message>
-    <message>
-        <source>The server&apos;s name could not be resolved while fetching %1. Check the internet connection or the proxy setting.</source>
-        <translation>下載 %1 時無法解析伺服器名稱。請檢查網路連線或代理設定。</translation>
-    </message>
-    <message>
-        <source>Could not connect to the server for %1. Check the internet connection, the proxy, or try a mirror.</source>
-        <translation>無法連線到 %1 所在的伺服器。請檢查網路連線和代理，或換一個鏡像站。</translation>
-    </message>
-    <message>
-        <source>The server&apos;s certificate for %1 could not be verified, so nothing was downloaded. A lab or company proxy may need its certificate added (CA bundle setting).</source>
-        <translation>無法驗證伺服器為 %1 提供的憑證，因此沒有下載任何內容。如果你在實驗室或公司網路中透過代理上網，可能需要新增該代理的憑證（CA 憑證組合設定）。</translation>
-    </message>
-    <message>
-        <source>The server tried to send %1 over an unencrypted connection; that was refused.</source>
-        <translation>伺服器試圖透過未加密的連線傳送 %1，已被拒絕。</translation>
-    </message>
-    <message>
-        <source>The connection kept stalling or dropping while fetching %1. What arrived is kept; try again to resume.</source>
-        <translation>下載 %1 時連線反覆停滯或中斷。已下載的部分會保留，重試即可繼續下載。</translation>
-    </message>
-    <message>
-        <source>The server sent a web page instead of %1 (often a login or error page). Try another mirror.</source>
-        <translation>伺服器傳回的是網頁而不是 %1（通常是登入頁或錯誤頁）。請換一個鏡像站。</translation>
-    </message>
-    <message>
-        <source>The server&apos;s %1 has a different size than the official one. Try another mirror.</source>
-        <translation>伺服器上的 %1 與官方檔案的大小不同。請換一個鏡像站。</translation>
-    </message>
-    <message>
         <source>%1 could not be downloaded from any mirror.</source>
         <translation>無法從任何鏡像站下載 %1。</translation>
     </message>
@@ -2981,6 +2983,26 @@ Not possible here:
     <message>
         <source>The hash-locked requirements file does not pin %1, which the environment&apos;s Jupyter kernel needs. Add %1 with its hashes to the lock file (or make the offline bundle again), then install again.</source>
         <translation>雜湊鎖定的依賴檔案沒有固定 %1，而該環境的 Jupyter 核心需要它。請把 %1 連同其雜湊值加入鎖定檔案（或重新生成離線包），然後重新安裝。</translation>
+    </message>
+    <message>
+        <source>The disk holding %1 is full (or your disk quota is used up), so %2 could not be written. Free some space or choose a folder on another disk, then install again.</source>
+        <translation>%1 所在的磁碟已滿（或你的磁碟配額已用完），因此無法寫入%2。請釋放一些空間或選擇另一個磁碟上的資料夾，然後重新安裝。</translation>
+    </message>
+    <message>
+        <source>%1 is a link to another folder. tfsetup does not install through links, so that folder&apos;s files are not touched. Remove the link, or give the real folder with --prefix.</source>
+        <translation>%1 是指向另一個資料夾的連結。tfsetup 不會透過連結進行安裝，因此那個資料夾中的檔案不會被改動。請刪除該連結，或者用 --prefix 指定真實的資料夾。</translation>
+    </message>
+    <message>
+        <source>the unpacked libraries</source>
+        <translation>解壓縮後的函式庫</translation>
+    </message>
+    <message>
+        <source>the Python environment</source>
+        <translation>Python 環境</translation>
+    </message>
+    <message>
+        <source>the Python packages</source>
+        <translation>Python 套件</translation>
     </message>
 </context>
 <context>
@@ -3123,6 +3145,10 @@ Not possible here:
     <message>
         <source>Verified after the repair.</source>
         <translation>修復後已驗證。</translation>
+    </message>
+    <message>
+        <source>%1 in the environment lies behind a link to another folder, so repair does not write there. Remove the link (or install the environment again).</source>
+        <translation>環境中的 %1 位於一個指向其他資料夾的連結之後，因此修復不會寫入那裡。請刪除該連結（或重新安裝該環境）。</translation>
     </message>
 </context>
 <context>

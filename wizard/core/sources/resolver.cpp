@@ -28,9 +28,9 @@ Finding unpinnedFinding(const QString &fileName, const QUrl &from)
                            .arg(fileName));
     }
     return finding("manifest_unpinned",
-                   ArtifactResolver::tr("tfsetup has no pinned checksum for NVIDIA's %1, and it was taken from %2 over "
-                                        "plain HTTP, which does not prove it is NVIDIA's, and the archives' checksums "
-                                        "come from it. Use NVIDIA's https:// address, or a sources "
+                   ArtifactResolver::tr("tfsetup has no pinned checksum for NVIDIA's %1, and it came from %2 over "
+                                        "plain HTTP, which cannot prove that it is NVIDIA's, yet the archives' "
+                                        "checksums are read from it. Use NVIDIA's https:// address, or a sources "
                                         "catalog that pins this manifest.")
                        .arg(fileName, from.toDisplayString()));
 }
