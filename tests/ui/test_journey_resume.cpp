@@ -8,6 +8,7 @@
 // setup and keeps the downloaded files; a corrupt saved file is ignored with a log line.
 
 #include "uitest.h"
+#include "install/worklock.h"
 #include "fetch/downloader.h"
 #include "install/archive.h"
 #include "setup/setupsession.h"
@@ -318,9 +319,22 @@ void TestJourneyResume::reachedInstall_goesOnByItself()
     QCOMPARE(installed.first().first().toBool(), false);
     QCOMPARE(core::SetupSession::load(core::SetupSession::defaultPath())->step, core::SetupSession::Step::Install);
     m_wizard.reset();
-    // What a crash in the middle of an install leaves: a staging folder beside the target.
-    const QString staging = m_system->hostPath(u"/home/student/tfsetup-envs/.tf2.18-cuda12.5.staging-crashed"_s);
-    QVERIFY(QDir().mkpath(staging + u"/cuda/lib"_s));
+    // What a crash in the middle of an install leaves: a staging folder beside the target, made
+    // and recorded under the environment's lock as the installer makes it (the lock is let go
+    // as a dead process lets it go). Beside it a folder of the student's that only looks like one.
+    const QString prefix = m_system->hostPath(u"/home/student/tfsetup-envs"_s);
+    QString staging;
+    QVERIFY(QDir().mkpath(prefix));
+    {
+        auto lock = core::WorkLock::acquire(prefix, u"tf2.18-cuda12.5"_s, u"/home/student/tfsetup-envs/tf2.18-cuda12.5"_s);
+        QVERIFY2(lock, qPrintable(lock ? QString() : lock.error().message));
+        auto made = (*lock)->makeStaging();
+        QVERIFY(made);
+        staging = *made;
+        QVERIFY(QDir().mkpath(staging + u"/cuda/lib"_s));
+    }
+    const QString lookAlike = prefix + u"/.tf2.18-cuda12.5.staging-notes"_s;
+    QVERIFY(QDir().mkpath(lookAlike));
 
     // Continue: the Download page finds the file there, and the wizard goes on to Install.
     m_wizard = newWizard();
@@ -330,6 +344,7 @@ void TestJourneyResume::reachedInstall_goesOnByItself()
     finishFromInstall();
     QCOMPARE(m_server->hits(archivePath), 1); // fetched once, in the first run
     QVERIFY(!QFileInfo::exists(staging));
+    QVERIFY(QFileInfo::exists(lookAlike)); // not provably tfsetup's: it stays
 }
 
 void TestJourneyResume::startOver_forgetsTheSetupButKeepsTheFiles()
