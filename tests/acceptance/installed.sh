@@ -203,7 +203,7 @@ for cmd in $commands; do
     done
 done
 out=$("${session[@]}" LANG=zh_CN.UTF-8 "$tfsetup" detect --help 2>&1)
-printf '%s' "$out" | grep -qP '[\x{4e00}-\x{9fff}]' && pass "help follows a Chinese locale" \
+printf '%s' "$out" | LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' && pass "help follows a Chinese locale" \
     || fail "help follows a Chinese locale" "$out"
 
 # --- Exit statuses as documented.
