@@ -116,7 +116,7 @@ start_wizard()
     app_pid=$!
     wid=
     local name=
-    for _ in $(seq 300); do
+    for _ in $(seq 900); do # 90 s: a sanitizer build on a busy machine starts slowly
         for w in $("${x[@]}" xdotool search --onlyvisible --pid "$app_pid" 2>/dev/null); do
             name=$("${x[@]}" xdotool getwindowname "$w" 2>/dev/null)
             [ "$name" = "$title" ] && { wid=$w; return 0; }
