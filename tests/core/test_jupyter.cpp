@@ -8,6 +8,7 @@
 
 #include "support/files.h"
 #include "support/loopbackserver.h"
+#include "support/processes.h"
 
 #include <QCryptographicHash>
 #include <QDeadlineTimer>
@@ -32,6 +33,9 @@
 using namespace Qt::StringLiterals;
 using tfsetup::test::buildWheel;
 using tfsetup::test::LoopbackServer;
+using tfsetup::test::processesUsing;
+using tfsetup::test::Ran;
+using tfsetup::test::runProcess;
 using tfsetup::test::readFile;
 using tfsetup::test::Response;
 
@@ -41,13 +45,6 @@ namespace {
 // distributions the wheelhouse is built from.
 const QString debianPython = u"/usr/bin/python3"_s;
 const QString environmentName = u"tf-jupyter"_s;
-
-struct Ran {
-    bool finished = false;
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
 
 } // namespace
 
@@ -63,11 +60,13 @@ private Q_SLOTS:
 
 private:
     QProcessEnvironment environment() const;
-    Ran run(const QString &program, const QStringList &arguments, int timeoutMs) const;
+    Ran run(const QString &program, const QStringList &arguments, int timeoutMs) const
+    {
+        return runProcess(program, arguments, timeoutMs, environment());
+    }
     QString writeProfile(const QString &file, const QString &environment, const QString &lock = {}) const;
     QString envPath() const { return m_home.filePath(u"home/envs/"_s + environmentName); }
     QString kernelFolder() const { return m_home.filePath(u"home/.local/share/jupyter/kernels/"_s + environmentName); }
-    QStringList processesUsing(const QString &path) const;
 
     QTemporaryDir m_home;
     LoopbackServer m_index;
@@ -101,23 +100,6 @@ QProcessEnvironment TestJupyter::environment() const
     return env;
 }
 
-Ran TestJupyter::run(const QString &program, const QStringList &arguments, int timeoutMs) const
-{
-    QProcess p;
-    p.setProcessEnvironment(environment());
-    p.start(program, arguments);
-    Ran r;
-    r.finished = p.waitForFinished(timeoutMs);
-    if (!r.finished) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
 QString TestJupyter::writeProfile(const QString &file, const QString &environment, const QString &lock) const
 {
     QJsonObject profile{
@@ -145,22 +127,6 @@ QString TestJupyter::writeProfile(const QString &file, const QString &environmen
         return {};
     f.write(QJsonDocument(profile).toJson());
     return path;
-}
-
-QStringList TestJupyter::processesUsing(const QString &path) const
-{
-    // Any process whose command line names the environment (the server, a kernel it started).
-    QStringList found;
-    const QByteArray needle = path.toUtf8();
-    for (const QString &pid : QDir(u"/proc"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        if (!pid.front().isDigit() || pid.toLongLong() == getpid())
-            continue;
-        QByteArray cmdline = readFile(u"/proc/"_s + pid + u"/cmdline"_s);
-        cmdline.replace('\0', ' ');
-        if (cmdline.contains(needle))
-            found.append(pid + u": "_s + QString::fromUtf8(cmdline));
-    }
-    return found;
 }
 
 void TestJupyter::initTestCase()

@@ -13,6 +13,7 @@
 #include "journeyhost.h"
 #include "support/files.h"
 #include "support/loopbackserver.h"
+#include "support/processes.h"
 #include "system/realsystem.h"
 #include "ui/choosepage.h"
 #include "ui/detectpage.h"
@@ -55,6 +56,8 @@ using namespace Qt::StringLiterals;
 using tfsetup::test::buildWheel;
 using tfsetup::test::child;
 using tfsetup::test::LoopbackServer;
+using tfsetup::test::processesUsing;
+using tfsetup::test::Ran;
 using tfsetup::test::readFile;
 using tfsetup::test::Response;
 
@@ -71,45 +74,6 @@ bool hasHan(const QString &text)
             return true;
     }
     return false;
-}
-
-struct Ran {
-    bool finished = false;
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Ran run(const QString &program, const QStringList &arguments, int timeoutMs)
-{
-    QProcess p;
-    p.start(program, arguments);
-    Ran r;
-    r.finished = p.waitForFinished(timeoutMs);
-    if (!r.finished) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-// Processes whose command line names `path` (a kernel left running).
-QStringList processesUsing(const QString &path)
-{
-    QStringList found;
-    const QByteArray needle = path.toUtf8();
-    for (const QString &pid : QDir(u"/proc"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        if (!pid.front().isDigit() || pid.toLongLong() == getpid())
-            continue;
-        QByteArray cmdline = readFile(u"/proc/"_s + pid + u"/cmdline"_s);
-        cmdline.replace('\0', ' ');
-        if (cmdline.contains(needle))
-            found.append(pid + u": "_s + QString::fromUtf8(cmdline));
-    }
-    return found;
 }
 
 // Executes the notebook `argv[1]` with the kernel named `argv[2]` (every cell, bounded waits) and
@@ -174,7 +138,7 @@ void TestJourneyNotebook::initTestCase()
     qputenv("JUPYTER_RUNTIME_DIR", m_dir.filePath(u"home/.local/share/jupyter/runtime"_s).toLocal8Bit());
     qputenv("IPYTHONDIR", m_dir.filePath(u"home/.ipython"_s).toLocal8Bit());
 
-    const Ran probe = run(debianPython, {u"-c"_s, u"import venv, ensurepip, packaging, ipykernel, jupyter_client, "
+    const Ran probe = test::runProcess(debianPython, {u"-c"_s, u"import venv, ensurepip, packaging, ipykernel, jupyter_client, "
                                                   "nbformat, nbclient"_s},
                           60'000);
     QVERIFY2(probe.finished && probe.exitCode == 0,
@@ -187,7 +151,7 @@ void TestJourneyNotebook::initTestCase()
 
     // Real wheels of Debian's ipykernel and everything it needs.
     const QString wheelhouse = m_dir.filePath(u"wheelhouse"_s);
-    const Ran built = run(debianPython,
+    const Ran built = test::runProcess(debianPython,
                           {qEnvironmentVariable("TFSETUP_SOURCE_DIR") + u"/tests/support/debian_wheelhouse.py"_s,
                            wheelhouse, u"ipykernel"_s},
                           180'000);
@@ -418,7 +382,7 @@ void TestJourneyNotebook::chineseStudent_endsWithANotebookOnThisEnvironment()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QJsonDocument(notebook).toJson());
     }
-    const Ran client = run(debianPython,
+    const Ran client = test::runProcess(debianPython,
                            {u"-c"_s, executeNotebook, source, kernelName, executed, m_dir.filePath(u"work"_s)}, 240'000);
     QVERIFY2(client.finished, "nbclient did not finish within 240 s");
     QVERIFY2(client.exitCode == 0, QByteArray(client.out.right(2000) + client.err.right(4000)).constData());
