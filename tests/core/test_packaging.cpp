@@ -97,6 +97,10 @@ private Q_SLOTS:
         }
         for (const char *runtime : {"libqt6svg6", "python3-venv", "python3"})
             QVERIFY2(depends.contains(QLatin1String(runtime)), runtime);
+        // What only some commands need: pip for `tfsetup bundle`'s wheelhouse, a CJK font.
+        const Run recommends = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), out + u'/' + debs.first(), QStringLiteral("Recommends")});
+        QVERIFY2(recommends.output.contains("python3-pip") && recommends.output.contains("fonts-noto-cjk"),
+                 recommends.output.constData());
         const QString installed = m_dir.filePath(QStringLiteral("prefix-deps"));
         QCOMPARE(run(QStringLiteral("cmake"), {QStringLiteral("--install"), m_buildDir, QStringLiteral("--prefix"), installed}).exitCode, 0);
         for (const char *binary : {"bin/tfsetup", "bin/tfsetup-probe"}) {
