@@ -26,9 +26,7 @@ static std::shared_ptr<JsonShape::Data> newData()
 
 JsonShape JsonShape::anything()
 {
-    JsonShape s;
-    s.m_data = newData();
-    return s;
+    return JsonShape(newData());
 }
 
 JsonShape JsonShape::text(qsizetype maxLength)
@@ -36,18 +34,14 @@ JsonShape JsonShape::text(qsizetype maxLength)
     auto d = newData();
     d->kind = Data::Kind::Text;
     d->maxSize = maxLength;
-    JsonShape s;
-    s.m_data = d;
-    return s;
+    return JsonShape(std::move(d));
 }
 
 JsonShape JsonShape::flag()
 {
     auto d = newData();
     d->kind = Data::Kind::Flag;
-    JsonShape s;
-    s.m_data = d;
-    return s;
+    return JsonShape(std::move(d));
 }
 
 JsonShape JsonShape::integer(qint64 min, qint64 max)
@@ -56,18 +50,14 @@ JsonShape JsonShape::integer(qint64 min, qint64 max)
     d->kind = Data::Kind::Integer;
     d->min = min;
     d->max = max;
-    JsonShape s;
-    s.m_data = d;
-    return s;
+    return JsonShape(std::move(d));
 }
 
 JsonShape JsonShape::number()
 {
     auto d = newData();
     d->kind = Data::Kind::Number;
-    JsonShape s;
-    s.m_data = d;
-    return s;
+    return JsonShape(std::move(d));
 }
 
 JsonShape JsonShape::list(const JsonShape &item, qsizetype maxItems)
@@ -76,9 +66,7 @@ JsonShape JsonShape::list(const JsonShape &item, qsizetype maxItems)
     d->kind = Data::Kind::List;
     d->maxSize = maxItems;
     d->children = {item};
-    JsonShape s;
-    s.m_data = d;
-    return s;
+    return JsonShape(std::move(d));
 }
 
 JsonShape JsonShape::object(std::initializer_list<Field> fields, qsizetype maxFields)
@@ -87,9 +75,7 @@ JsonShape JsonShape::object(std::initializer_list<Field> fields, qsizetype maxFi
     d->kind = Data::Kind::Object;
     d->maxSize = maxFields;
     d->fields = QList<Field>(fields);
-    JsonShape s;
-    s.m_data = d;
-    return s;
+    return JsonShape(std::move(d));
 }
 
 JsonShape JsonShape::map(const JsonShape &value, qsizetype maxFields)
@@ -98,9 +84,7 @@ JsonShape JsonShape::map(const JsonShape &value, qsizetype maxFields)
     d->kind = Data::Kind::Map;
     d->maxSize = maxFields;
     d->children = {value};
-    JsonShape s;
-    s.m_data = d;
-    return s;
+    return JsonShape(std::move(d));
 }
 
 JsonShape JsonShape::anyOf(std::initializer_list<JsonShape> alternatives)
@@ -108,9 +92,7 @@ JsonShape JsonShape::anyOf(std::initializer_list<JsonShape> alternatives)
     auto d = newData();
     d->kind = Data::Kind::AnyOf;
     d->children = QList<JsonShape>(alternatives);
-    JsonShape s;
-    s.m_data = d;
-    return s;
+    return JsonShape(std::move(d));
 }
 
 JsonShape::Field JsonShape::required(const QString &name, const JsonShape &shape)
@@ -127,18 +109,14 @@ JsonShape JsonShape::nullable() const
 {
     auto d = std::make_shared<Data>(*m_data);
     d->nullable = true;
-    JsonShape s;
-    s.m_data = d;
-    return s;
+    return JsonShape(std::move(d));
 }
 
 JsonShape JsonShape::where(Check check) const
 {
     auto d = std::make_shared<Data>(*m_data);
     d->checks.append(std::move(check));
-    JsonShape s;
-    s.m_data = d;
-    return s;
+    return JsonShape(std::move(d));
 }
 
 std::optional<JsonShape::Problem> JsonShape::check(const QJsonValue &value) const

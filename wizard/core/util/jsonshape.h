@@ -65,6 +65,11 @@ public:
     struct Data; // opaque
 
 private:
+    explicit JsonShape(std::shared_ptr<const Data> data)
+        : m_data(std::move(data))
+    {
+    }
+
     std::shared_ptr<const Data> m_data;
     std::optional<Problem> check(const QJsonValue &value, const QString &path) const;
 };
