@@ -180,20 +180,28 @@
         <source>tfsetup has no pinned checksum for NVIDIA&apos;s %1, and it came from %2 over plain HTTP, which cannot prove that it is NVIDIA&apos;s, yet the archives&apos; checksums are read from it. Use NVIDIA&apos;s https:// address, or a sources catalog that pins this manifest.</source>
         <translation>tfsetup 没有 NVIDIA 的 %1 的固定校验和，而且它是通过明文 HTTP 从 %2 获取的，这无法证明它来自 NVIDIA，而压缩包的校验和却要从它读取。请使用 NVIDIA 的 https:// 地址，或者使用固定了此清单的来源目录。</translation>
     </message>
+    <message>
+        <source>python-build-standalone&apos;s release %1 lists the SHA-256 %2 for %3, but tfsetup&apos;s sources catalog pins %4. Either the release was changed after the pin was recorded or the pin is wrong, so tfsetup will not use this file. Install Python %5 with the system&apos;s package manager, or update tfsetup and try again.</source>
+        <translation>python-build-standalone 的发布 %1 为 %3 列出的 SHA-256 是 %2，而 tfsetup 的来源目录固定的是 %4。要么该发布在记录固定值之后被改动过，要么固定值有误，因此 tfsetup 不会使用这个文件。请用系统的包管理器安装 Python %5，或更新 tfsetup 后重试。</translation>
+    </message>
+    <message>
+        <source>SHA-256 pinned in tfsetup&apos;s sources catalog (%1) and confirmed by the release&apos;s SHA256SUMS.</source>
+        <translation>SHA-256 固定在 tfsetup 的来源目录中（%1），并已由该发布的 SHA256SUMS 确认。</translation>
+    </message>
+    <message>
+        <source>SHA-256 pinned in tfsetup&apos;s sources catalog (%1); the release&apos;s SHA256SUMS could not be read to compare (%2).</source>
+        <translation>SHA-256 固定在 tfsetup 的来源目录中（%1）；无法读取该发布的 SHA256SUMS 进行比对（%2）。</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 for %2 is built for CUDA %3, not for CUDA %4 of this plan, so TensorFlow could not load it. Choose the cuDNN that goes with CUDA %4.</source>
+        <translation>cuDNN %1（%2）是为 CUDA %3 构建的，而不是为此方案的 CUDA %4 构建的，所以 TensorFlow 无法加载它。请选择与 CUDA %4 配套的 cuDNN。</translation>
+    </message>
 </context>
 <context>
     <name>Bundle</name>
     <message>
         <source>Cannot write %1. Check that the bundle folder is writable and has free space.</source>
         <translation>无法写入 %1。请检查离线包文件夹是否可写、是否还有剩余空间。</translation>
-    </message>
-    <message>
-        <source>%1 is not a tfsetup bundle (it has no bundle.json). Choose the folder that tfsetup bundle wrote.</source>
-        <translation>%1 不是 tfsetup 离线包（其中没有 bundle.json）。请选择由 tfsetup bundle 生成的文件夹。</translation>
-    </message>
-    <message>
-        <source>The bundle description %1 is damaged or from an unknown tfsetup version. Write the bundle again.</source>
-        <translation>离线包描述文件 %1 已损坏，或来自未知版本的 tfsetup。请重新生成离线包。</translation>
     </message>
     <message>
         <source>Checking the bundle was cancelled.</source>
@@ -228,10 +236,6 @@
         <translation>离线包描述文件 %1</translation>
     </message>
     <message>
-        <source>Write the bundle again with tfsetup bundle.</source>
-        <translation>请用 tfsetup bundle 重新生成离线包。</translation>
-    </message>
-    <message>
         <source>has neither a SHA-256 nor an MD5 checksum</source>
         <translation>既没有 SHA-256 也没有 MD5 校验和</translation>
     </message>
@@ -258,6 +262,58 @@
     <message>
         <source>differs from its entry in &quot;files&quot;</source>
         <translation>与其在“files”中的条目不一致</translation>
+    </message>
+    <message>
+        <source>The offline bundle folder %1 does not exist. Choose the folder that tfsetup bundle wrote (the one that holds bundle.json).</source>
+        <translation>离线包文件夹 %1 不存在。请选择 tfsetup bundle 写出的文件夹（包含 bundle.json 的那个）。</translation>
+    </message>
+    <message>
+        <source>The folder %1 is empty, so it is not an offline bundle. Make one with tfsetup bundle --out FOLDER on a computer with internet, copy the whole folder here and choose it.</source>
+        <translation>文件夹 %1 是空的，所以不是离线包。请在能上网的电脑上用 tfsetup bundle --out 文件夹 制作一个，把整个文件夹复制到这里再选择它。</translation>
+    </message>
+    <message>
+        <source>The folder %1 is not an offline bundle: it has no bundle.json. Make one with tfsetup bundle --out FOLDER on a computer with internet, or choose the folder that tfsetup bundle wrote.</source>
+        <translation>文件夹 %1 不是离线包：其中没有 bundle.json。请在能上网的电脑上用 tfsetup bundle --out 文件夹 制作一个，或选择 tfsetup bundle 写出的文件夹。</translation>
+    </message>
+    <message>
+        <source>Make the bundle again with tfsetup bundle, or copy the whole folder again from the computer that made it.</source>
+        <translation>请用 tfsetup bundle 重新制作离线包，或从制作它的电脑重新复制整个文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 is damaged: it is not valid JSON (%2). %3</source>
+        <translation>%1 已损坏：不是有效的 JSON（%2）。%3</translation>
+    </message>
+    <message>
+        <source>is not &quot;%1&quot;</source>
+        <translation>不是“%1”</translation>
+    </message>
+    <message>
+        <source>is not %1, the only one this tfsetup reads (the bundle comes from another tfsetup version)</source>
+        <translation>不是 %1，而这个 tfsetup 只能读取该版本（离线包来自另一个 tfsetup 版本）</translation>
+    </message>
+    <message>
+        <source>no TensorFlow</source>
+        <translation>无 TensorFlow</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1</source>
+        <translation>TensorFlow %1</translation>
+    </message>
+    <message>
+        <source>%1 (route %2, %3)</source>
+        <translation>%1（路线 %2，%3）</translation>
+    </message>
+    <message>
+        <source>%1 for Python %2 (route %3, %4)</source>
+        <translation>%1，Python %2（路线 %3，%4）</translation>
+    </message>
+    <message>
+        <source>The offline bundle %1 was made for %2, but the plan chosen is %3. Choose the plan the bundle was made for, or make a bundle for this plan with tfsetup bundle on a computer with internet.</source>
+        <translation>离线包 %1 是为 %2 制作的，但所选方案是 %3。请选择离线包对应的方案，或在能上网的电脑上用 tfsetup bundle 为此方案制作离线包。</translation>
+    </message>
+    <message>
+        <source>has more than one entry in &quot;files&quot;</source>
+        <translation>在“files”中出现了不止一次</translation>
     </message>
 </context>
 <context>
@@ -297,14 +353,6 @@
         <source>Cannot create the folder %1. Choose a folder you may write to.</source>
         <translation>无法创建文件夹 %1。请选择一个你有写入权限的文件夹。</translation>
     </message>
-    <message>
-        <source>Cannot write %1. Check that the disk has room and that you may write there.</source>
-        <translation>无法写入 %1。请检查磁盘是否还有空间，以及你是否有权限写入该位置。</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>无法写入 %1。</translation>
-    </message>
 </context>
 <context>
     <name>Catalog</name>
@@ -319,6 +367,116 @@
     <message>
         <source>The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the catalog folder you gave.</source>
         <translation>无法读取知识目录文件 %1。请重新安装 tfsetup，或检查你指定的目录文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>CatalogUpdates</name>
+    <message>
+        <source>must be &quot;%1&quot;</source>
+        <translation>必须是“%1”</translation>
+    </message>
+    <message>
+        <source>must be a date written YYYY-MM-DD</source>
+        <translation>必须是 YYYY-MM-DD 格式的日期</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: its file %2 cannot be used (%3). tfsetup keeps using the catalog it has. Ask whoever published the update for a corrected one.</source>
+        <translation>目录更新 %1 被拒绝：其中的文件 %2 无法使用（%3）。tfsetup 继续使用现有的目录。请向发布该更新的人索取更正后的版本。</translation>
+    </message>
+    <message>
+        <source>it is not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: its version %2 is older than the catalog tfsetup already has (version %3), and an older catalog is never installed over a newer one. Nothing was changed; ask for the current update if you expected a newer one.</source>
+        <translation>目录更新 %1 被拒绝：它的版本 %2 比 tfsetup 已有的目录（版本 %3）更旧，较旧的目录永远不会覆盖较新的目录。没有做任何更改；如果你期待更新的版本，请获取最新的更新。</translation>
+    </message>
+    <message>
+        <source>tfsetup keeps using the catalog it has. Download the update again: it may have been cut off or changed on the way.</source>
+        <translation>tfsetup 继续使用现有的目录。请重新下载该更新：它可能在传输中被截断或篡改。</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: it is larger than %2 MB, far more than a catalog holds. Check that the address or file is a tfsetup catalog update.</source>
+        <translation>目录更新 %1 被拒绝：它大于 %2 MB，远超一个目录应有的大小。请检查该地址或文件是否确实是 tfsetup 的目录更新。</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: it is not a complete catalog update document. %2</source>
+        <translation>目录更新 %1 被拒绝：它不是完整的目录更新文档。%2</translation>
+    </message>
+    <message>
+        <source>The catalog update %1</source>
+        <translation>目录更新 %1</translation>
+    </message>
+    <message>
+        <source>names a file &quot;%1&quot; that is not a catalog file name</source>
+        <translation>提到了一个名为“%1”的文件，而这不是目录文件名</translation>
+    </message>
+    <message>
+        <source>lacks the file %1</source>
+        <translation>缺少文件 %1</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: it is signed with a key tfsetup does not trust. tfsetup keeps using the catalog it has. Take updates only from tfsetup&apos;s releases or a mirror that copies them unchanged.</source>
+        <translation>目录更新 %1 被拒绝：它使用 tfsetup 不信任的密钥签名。tfsetup 继续使用现有的目录。请只从 tfsetup 的发布页面或原样复制它们的镜像获取更新。</translation>
+    </message>
+    <message>
+        <source>signed with key %1, trusted key %2</source>
+        <translation>用密钥 %1 签名，受信任的密钥为 %2</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: its signature does not match its contents, so it was changed after it was signed or damaged on the way. tfsetup keeps using the catalog it has. Download it again; if this repeats, tell whoever runs the mirror.</source>
+        <translation>目录更新 %1 被拒绝：它的签名与内容不符，说明它在签名后被修改过，或在传输中损坏。tfsetup 继续使用现有的目录。请重新下载；如果反复出现，请告知镜像的管理者。</translation>
+    </message>
+    <message>
+        <source>No catalog update is installed.</source>
+        <translation>未安装目录更新。</translation>
+    </message>
+    <message>
+        <source>The installed catalog update</source>
+        <translation>已安装的目录更新</translation>
+    </message>
+    <message>
+        <source>The installed catalog update cannot be read: %1 Run &quot;tfsetup catalog update&quot; to install it again.</source>
+        <translation>无法读取已安装的目录更新：%1 请运行“tfsetup catalog update”重新安装。</translation>
+    </message>
+    <message>
+        <source>The installed catalog update (version %1) is not newer than the catalog built into this tfsetup (version %2), so the built-in one is used.</source>
+        <translation>已安装的目录更新（版本 %1）并不比 tfsetup 内置的目录（版本 %2）新，所以使用内置目录。</translation>
+    </message>
+    <message>
+        <source>The catalog update could not be stored in %1. Check that the folder is writable and the disk is not full, then try again; tfsetup keeps using the catalog it has.</source>
+        <translation>目录更新无法保存到 %1。请检查该文件夹是否可写、磁盘是否已满，然后重试；tfsetup 继续使用现有的目录。</translation>
+    </message>
+    <message>
+        <source>No address for catalog updates is known. Give one with --from (your lab&apos;s mirror or a downloaded file).</source>
+        <translation>不知道从哪里获取目录更新。请用 --from 指定一个地址（你所在实验室的镜像或已下载的文件）。</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: it is larger than %2 MB, far more than a catalog holds. Check that the address is a tfsetup catalog update.</source>
+        <translation>目录更新 %1 被拒绝：它大于 %2 MB，远超一个目录应有的大小。请检查该地址是否确实是 tfsetup 的目录更新。</translation>
+    </message>
+    <message>
+        <source>The catalog update file</source>
+        <translation>目录更新文件</translation>
+    </message>
+    <message>
+        <source>Cannot use the catalog update: %1</source>
+        <translation>无法使用目录更新：%1</translation>
+    </message>
+</context>
+<context>
+    <name>CauseRegistry</name>
+    <message>
+        <source>The list of causes the doctor knows (%1) cannot be read. Reinstall tfsetup.</source>
+        <translation>无法读取医生所知的原因列表（%1）。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>Reinstall tfsetup.</source>
+        <translation>请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The list of causes the doctor knows is damaged. Reinstall tfsetup.</source>
+        <translation>医生所知的原因列表已损坏。请重新安装 tfsetup。</translation>
     </message>
 </context>
 <context>
@@ -338,6 +496,43 @@
     <message>
         <source>Reading %1 failed.</source>
         <translation>读取 %1 失败。</translation>
+    </message>
+</context>
+<context>
+    <name>CleanReport</name>
+    <message numerus="yes">
+        <source>Would free %1: %n cached download(s)</source>
+        <translation>
+            <numerusform>将释放 %1：%n 个缓存的下载文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Freed %1: %n cached download(s)</source>
+        <translation>
+            <numerusform>已释放 %1：%n 个缓存的下载文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n old log(s).</source>
+        <translation>
+            <numerusform>以及 %n 个旧日志。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n old download(s) that an environment or an offline bundle still needs.</source>
+        <translation>
+            <numerusform>保留了 %n 个仍被某个环境或离线包需要的旧下载文件。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n download(s) another tfsetup is using right now.</source>
+        <translation>
+            <numerusform>保留了 %n 个另一个 tfsetup 正在使用的下载文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The download cache now holds %1.</source>
+        <translation>下载缓存现在占用 %1。</translation>
     </message>
 </context>
 <context>
@@ -934,6 +1129,318 @@ Run again with --yes to install.
         <source>Use this proxy (http://, https:// or socks5h://) instead of the profile&apos;s.</source>
         <translation>使用此代理（http://、https:// 或 socks5h://），而不是配置文件中的代理。</translation>
     </message>
+    <message>
+        <source>Where the log comes from: &quot;this&quot; computer, an &quot;other&quot; one, or &quot;auto&quot; (the default: a log that shows another machine is read as that machine&apos;s).</source>
+        <translation>日志来自哪里：“this”（这台电脑）、“other”（另一台）或“auto”（默认：显示出另一台机器的日志按那台机器来读）。</translation>
+    </message>
+    <message>
+        <source>Check the machine described in FILE (the output of tfsetup detect --json there) instead of this one, for example the computer a log comes from.</source>
+        <translation>检查 FILE 所描述的机器（在那台机器上运行 tfsetup detect --json 的输出），而不是这台，例如日志所来自的电脑。</translation>
+    </message>
+    <message>
+        <source>--log-from takes &quot;this&quot;, &quot;other&quot; or &quot;auto&quot;, not &quot;%1&quot;.</source>
+        <translation>--log-from 只接受“this”、“other”或“auto”，而不是“%1”。</translation>
+    </message>
+    <message>
+        <source>Drop a mirror that stays below BYTES per second (k, M: KiB, MiB) for SECONDS and go on from the next one, keeping what arrived; default %1:%2, 0 turns it off.</source>
+        <translation>镜像速度在 SECONDS 秒内一直低于每秒 BYTES 字节（可用 k、M 表示 KiB、MiB）时放弃它，保留已下载的部分，从下一个来源继续；默认 %1:%2，0 表示关闭。</translation>
+    </message>
+    <message>
+        <source>Not every place this setup downloads from could be reached. Each origin above says why and what to do: set --proxy, choose a mirror (--mirror pypi=%1), or use an offline bundle.</source>
+        <translation>这次安装需要的下载来源并非都能连上。上面每个来源都写明了原因和办法：设置 --proxy，选择镜像（--mirror pypi=%1），或使用离线包。</translation>
+    </message>
+    <message>
+        <source>Instead of listing files, test whether PyPI (or the --mirror pypi=…), NVIDIA (or its mirror) and python.org answer, through --proxy, how fast, and rank the PyPI mirror presets. Exit status 0 when every place the setup needs answered.</source>
+        <translation>不列出文件，而是通过 --proxy 测试 PyPI（或 --mirror pypi=…）、NVIDIA（或其镜像）和 python.org 是否响应、速度如何，并对 PyPI 预设镜像排序。安装所需的每个来源都响应时退出状态为 0。</translation>
+    </message>
+    <message>
+        <source>Built-in catalog: version %1 of %2
+</source>
+        <translation>内置目录：版本 %1，日期 %2
+</translation>
+    </message>
+    <message>
+        <source>Installed update: none
+</source>
+        <translation>已安装的更新：无
+</translation>
+    </message>
+    <message>
+        <source>Installed update: version %1 of %2, from %3, installed %4; its signature verifies
+</source>
+        <translation>已安装的更新：版本 %1，日期 %2，来自 %3，安装于 %4；签名验证通过
+</translation>
+    </message>
+    <message>
+        <source>Installed update: does not verify
+</source>
+        <translation>已安装的更新：验证未通过
+</translation>
+    </message>
+    <message>
+        <source>Not used: %1
+</source>
+        <translation>未使用：%1
+</translation>
+    </message>
+    <message>
+        <source>In use: the installed update
+</source>
+        <translation>正在使用：已安装的更新
+</translation>
+    </message>
+    <message>
+        <source>In use: the built-in catalog
+</source>
+        <translation>正在使用：内置目录
+</translation>
+    </message>
+    <message>
+        <source>Installed catalog update version %1 of %2 from %3. tfsetup uses it from now on.
+</source>
+        <translation>已安装来自 %3 的目录更新，版本 %1，日期 %2。tfsetup 从现在起使用它。
+</translation>
+    </message>
+    <message>
+        <source>The catalog is up to date (version %1); nothing was changed.
+</source>
+        <translation>目录已是最新（版本 %1）；没有做任何更改。
+</translation>
+    </message>
+    <message>
+        <source>status: which catalog is in use and whether the installed update verifies; update: fetch, check and install a signed catalog update.</source>
+        <translation>status：显示正在使用哪个目录，以及已安装的更新是否验证通过；update：获取、检查并安装已签名的目录更新。</translation>
+    </message>
+    <message>
+        <source>Take the update from this address or file (a lab mirror, a downloaded copy) instead of tfsetup&apos;s release page.</source>
+        <translation>从这个地址或文件获取更新（实验室镜像、已下载的副本），而不是从 tfsetup 的发布页面获取。</translation>
+    </message>
+    <message>
+        <source>Show or update the knowledge catalog (TensorFlow&apos;s tested configurations, NVIDIA&apos;s tables, GPUs, sources). Updates are signed; one that does not verify, or is older than the catalog in use, is refused and the catalog in use stays.</source>
+        <translation>显示或更新知识目录（TensorFlow 测试过的配置、NVIDIA 的对照表、GPU、下载来源）。更新经过签名；验证不通过或比正在使用的目录更旧的更新会被拒绝，并继续使用现有目录。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog: say status or update, for example &quot;tfsetup catalog status&quot;.</source>
+        <translation>tfsetup catalog：请指定 status 或 update，例如“tfsetup catalog status”。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog status: --from, --proxy and --ca-bundle belong to &quot;catalog update&quot;.</source>
+        <translation>tfsetup catalog status：--from、--proxy 和 --ca-bundle 属于“catalog update”。</translation>
+    </message>
+    <message>
+        <source>Show the knowledge catalog in use, or install a signed catalog update</source>
+        <translation>显示正在使用的知识目录，或安装已签名的目录更新</translation>
+    </message>
+    <message>
+        <source>--out needs the file to save to, not &quot;%1&quot; (is its value missing?). For a file whose name starts with &quot;-&quot;, write ./%1.
+</source>
+        <translation>--out 需要要保存到的文件，而不是“%1”（是不是缺少了它的值？）。如果文件名以“-”开头，请写成 ./%1。
+</translation>
+    </message>
+    <message>
+        <source>%1 was installed, but its Jupyter kernel could not be registered, so notebooks will not find it. %2 Fix that and run the same install again; it only registers the kernel.</source>
+        <translation>%1 已安装，但它的 Jupyter 内核无法注册，所以笔记本找不到它。%2 解决这个问题后再运行同样的安装；它只会注册内核。</translation>
+    </message>
+    <message>
+        <source>Only say what would be removed and how much it frees.</source>
+        <translation>只说明会删除什么、能释放多少空间。</translation>
+    </message>
+    <message>
+        <source>Remove cached downloads not used for more than DAYS days (default 90; 0: all that nothing refers to).</source>
+        <translation>删除超过 DAYS 天未使用的缓存下载文件（默认 90 天；0：删除所有不再被引用的文件）。</translation>
+    </message>
+    <message>
+        <source>Then remove the oldest until the cache is at most SIZE (500M, 20G).</source>
+        <translation>然后删除最旧的文件，直到缓存不超过 SIZE（如 500M、20G）。</translation>
+    </message>
+    <message>
+        <source>The download cache to clean (default: the user&apos;s own).</source>
+        <translation>要清理的下载缓存（默认：当前用户自己的缓存）。</translation>
+    </message>
+    <message>
+        <source>Keep every file this offline bundle lists (repeatable).</source>
+        <translation>保留此离线包列出的每个文件（可重复指定）。</translation>
+    </message>
+    <message>
+        <source>Free disk space: prune the download cache by age and size, keeping every file an environment or an offline bundle still needs, and remove old run logs.</source>
+        <translation>释放磁盘空间：按时间和大小清理下载缓存，保留环境或离线包仍需要的每个文件，并删除旧的运行日志。</translation>
+    </message>
+    <message>
+        <source>--max-age takes a number of days, for example 30.</source>
+        <translation>--max-age 需要一个天数，例如 30。</translation>
+    </message>
+    <message>
+        <source>--max-size takes a size, for example 500M or 20G.</source>
+        <translation>--max-size 需要一个大小，例如 500M 或 20G。</translation>
+    </message>
+    <message>
+        <source>Upgrade an environment to the newest TensorFlow that fits this machine, keeping your files</source>
+        <translation>将环境升级到适合本机的最新 TensorFlow，并保留你的文件</translation>
+    </message>
+    <message>
+        <source>List the environments tfsetup made, their versions, size and last verify</source>
+        <translation>列出 tfsetup 创建的环境及其版本、大小和最近一次验证</translation>
+    </message>
+    <message>
+        <source>Remove an environment tfsetup made, with its launchers, kernel and menu entry</source>
+        <translation>删除 tfsetup 创建的环境，连同其启动脚本、内核和菜单项</translation>
+    </message>
+    <message>
+        <source>Free space: prune the download cache and old logs, keeping what is still needed</source>
+        <translation>释放空间：清理下载缓存和旧日志，保留仍需要的文件</translation>
+    </message>
+    <message>
+        <source>The NVIDIA GPUs the environment uses, by nvidia-smi&apos;s numbers in the order TensorFlow is to number them (0,2), or all, instead of the profile&apos;s &quot;gpus&quot; (default: those this TensorFlow runs on without a slow first start).</source>
+        <translation>环境使用的 NVIDIA GPU：按 nvidia-smi 的编号，按 TensorFlow 要对它们编号的顺序列出（如 0,2），或 all；用于代替配置文件中的 &quot;gpus&quot;（默认：此 TensorFlow 无需缓慢首次启动即可运行的 GPU）。</translation>
+    </message>
+    <message>
+        <source>Choose the GPUs from this report (tfsetup detect --json) instead of detecting this computer.</source>
+        <translation>根据此报告（tfsetup detect --json 的输出）选择 GPU，而不检测本机。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s &quot;gpus&quot;</source>
+        <translation>实验室配置文件的 &quot;gpus&quot;</translation>
+    </message>
+    <message>
+        <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder); pypi=URL or a PyPI preset (pypi=tuna) for pip&apos;s packages. May be repeated.</source>
+        <translation>优先从这份 NVIDIA 下载目录的副本（URL 或文件夹）获取 NVIDIA 的文件；pypi=URL 或 PyPI 预设（pypi=tuna）用于 pip 的软件包。可重复指定。</translation>
+    </message>
+    <message>
+        <source>Also look in DIR, an environment or a folder of environments (repeatable).</source>
+        <translation>同时在 DIR 中查找：一个环境或一个存放环境的文件夹（可重复指定）。</translation>
+    </message>
+    <message>
+        <source>Look for newer TensorFlow releases for the machine described in FILE (the output of tfsetup detect --json) instead of this one.</source>
+        <translation>为 FILE（tfsetup detect --json 的输出）所描述的计算机查找更新的 TensorFlow 版本，而不是本机。</translation>
+    </message>
+    <message>
+        <source>Do not look for newer TensorFlow releases (no hardware detection).</source>
+        <translation>不查找更新的 TensorFlow 版本（不检测硬件）。</translation>
+    </message>
+    <message>
+        <source>List every environment tfsetup made: route, TensorFlow, Python, CUDA and cuDNN, size on disk, the last verify, and whether a newer TensorFlow fits this machine on the same route.</source>
+        <translation>列出 tfsetup 创建的每个环境：路线、TensorFlow、Python、CUDA 和 cuDNN、磁盘占用、最近一次验证，以及同一路线上是否有适合本机的更新 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>The environment folder to remove (the one holding environment.json).</source>
+        <translation>要删除的环境文件夹（包含 environment.json 的那个）。</translation>
+    </message>
+    <message>
+        <source>Remove it; without --yes, only say what would be removed.</source>
+        <translation>删除它；不加 --yes 时只说明会删除什么。</translation>
+    </message>
+    <message>
+        <source>Remove an environment tfsetup made, with its launchers, Jupyter kernel and menu entry. Only files whose record proves tfsetup made them go; anything else in the folder is kept and named.</source>
+        <translation>删除 tfsetup 创建的环境，连同其启动脚本、Jupyter 内核和菜单项。只删除记录能证明由 tfsetup 创建的文件；文件夹中的其他内容会保留并列出。</translation>
+    </message>
+    <message>
+        <source>Give the environment to remove with --env DIR.</source>
+        <translation>请用 --env DIR 指定要删除的环境。</translation>
+    </message>
+    <message>
+        <source>Nothing was removed. Run again with --yes to remove it.</source>
+        <translation>没有删除任何内容。加上 --yes 再运行一次即可删除。</translation>
+    </message>
+    <message>
+        <source>Where pip may download a damaged Python package&apos;s wheel again (a package index address; give it again for more). Default: pip&apos;s own settings.</source>
+        <translation>pip 可以从哪里重新下载损坏的 Python 包的 wheel（一个软件包索引地址；可多次指定）。默认：pip 自己的设置。</translation>
+    </message>
+    <message>
+        <source>The environment folder to upgrade (the one holding environment.json).</source>
+        <translation>要升级的环境文件夹（包含 environment.json 的那个）。</translation>
+    </message>
+    <message>
+        <source>Upgrade to TensorFlow VERSION (&quot;2.16&quot;) instead of the newest that fits this machine.</source>
+        <translation>升级到 TensorFlow VERSION（如 &quot;2.16&quot;），而不是适合本机的最新版本。</translation>
+    </message>
+    <message>
+        <source>Plan for the machine described in FILE (the output of tfsetup detect --json) instead of detecting this one.</source>
+        <translation>为 FILE（tfsetup detect --json 的输出）所描述的计算机制定方案，而不检测本机。</translation>
+    </message>
+    <message>
+        <source>Only say what the upgrade would do; change and download nothing.</source>
+        <translation>只说明升级会做什么；不做任何更改，也不下载任何内容。</translation>
+    </message>
+    <message>
+        <source>Do not ask: upgrade now.</source>
+        <translation>不再询问：立即升级。</translation>
+    </message>
+    <message>
+        <source>Do not run verify after the upgrade.</source>
+        <translation>升级后不运行验证。</translation>
+    </message>
+    <message>
+        <source>Upgrade an environment to the newest TensorFlow that runs on this machine on the same route. The new version is built beside the old one and switched in with your files kept; if anything fails, the old one stays as it was. Then the launchers and the Jupyter kernel are written again and the environment is verified.</source>
+        <translation>将环境升级到本机在同一路线上能运行的最新 TensorFlow。新版本在旧版本旁边构建，完成后切换过来，并保留你的文件；如果任何一步失败，旧版本保持原样。然后重新写入启动脚本和 Jupyter 内核，并验证环境。</translation>
+    </message>
+    <message>
+        <source>Give the environment to upgrade with --env DIR (tfsetup list shows them).</source>
+        <translation>请用 --env DIR 指定要升级的环境（tfsetup list 会列出它们）。</translation>
+    </message>
+    <message>
+        <source>Run again with --yes to upgrade.
+</source>
+        <translation>加上 --yes 再运行一次即可升级。
+</translation>
+    </message>
+    <message>
+        <source>%1 is as it was before.</source>
+        <translation>%1 保持原样。</translation>
+    </message>
+    <message>
+        <source>%1 was upgraded to TensorFlow %2, but it did not pass verification. tfsetup doctor --env %1 finds the cause.</source>
+        <translation>%1 已升级到 TensorFlow %2，但未通过验证。运行 tfsetup doctor --env %1 可以找出原因。</translation>
+    </message>
+</context>
+<context>
+    <name>Confined</name>
+    <message>
+        <source>tfsetup does not write %1: the way there leads through a link (or a file stands where a folder belongs), so the write could land outside the folder it belongs to. Remove the link or the file, or choose another folder, then try again.</source>
+        <translation>tfsetup 不会写入 %1：通往它的路径经过一个链接（或在应为文件夹的位置有一个文件），写入可能落到它所属文件夹之外。请删除该链接或文件，或选择其他文件夹，然后重试。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space and that the folder is yours, then try again.</source>
+        <translation>无法写入 %1。请检查可用空间以及该文件夹是否属于你，然后重试。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1. Check that the file is there and that you may read it.</source>
+        <translation>无法读取 %1。请检查文件是否存在以及你是否有读取权限。</translation>
+    </message>
+    <message>
+        <source>You may not write %1. Choose a folder that is yours, or ask its owner for write permission.</source>
+        <translation>你没有写入 %1 的权限。请选择属于你的文件夹，或请其所有者授予写入权限。</translation>
+    </message>
+    <message>
+        <source>The disk holding %1 is full (or your disk quota is used up). Free some space, then try again.</source>
+        <translation>%1 所在的磁盘已满（或你的磁盘配额已用完）。请释放一些空间，然后重试。</translation>
+    </message>
+</context>
+<context>
+    <name>ConfinedRemove</name>
+    <message>
+        <source>%1 lies behind a link that tfsetup did not make; nothing was removed through it.</source>
+        <translation>%1 位于一个不是 tfsetup 创建的链接之后；没有通过它删除任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be removed: permission denied. Close the programs that use it and try again.</source>
+        <translation>无法删除 %1：权限被拒绝。请关闭正在使用它的程序后重试。</translation>
+    </message>
+    <message>
+        <source>The folder %1 is not empty.</source>
+        <translation>文件夹 %1 不是空的。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 is a folder, not a file.</source>
+        <translation>%1 是文件夹，不是文件。</translation>
+    </message>
+    <message>
+        <source>%1 could not be removed. Close the programs that use it and try again.</source>
+        <translation>无法删除 %1。请关闭正在使用它的程序后重试。</translation>
+    </message>
 </context>
 <context>
     <name>CudaDriver</name>
@@ -981,6 +1488,21 @@ Run again with --yes to install.
     </message>
 </context>
 <context>
+    <name>EnvironmentIndex</name>
+    <message>
+        <source>The list of environments</source>
+        <translation>环境列表</translation>
+    </message>
+    <message>
+        <source>The list of environments in %1 cannot be written. Check that the folder is yours and not full.</source>
+        <translation>无法写入 %1 中的环境列表。请检查该文件夹是否属于你、磁盘是否已满。</translation>
+    </message>
+    <message>
+        <source>Another tfsetup is changing the list of environments. Try again in a moment.</source>
+        <translation>另一个 tfsetup 正在修改环境列表。请稍后再试。</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentInfo</name>
     <message>
         <source>The environment folder %1 does not exist. Give the folder tfsetup installed into.</source>
@@ -993,6 +1515,59 @@ Run again with --yes to install.
     <message>
         <source>%1 has neither an environment.json nor a start-python launcher, so it is not an environment tfsetup made. Give the right folder, or name a launcher with --launcher.</source>
         <translation>%1 中既没有 environment.json，也没有 start-python 启动脚本，因此它不是 tfsetup 创建的环境。请指定正确的文件夹，或用 --launcher 指定启动脚本。</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentListing</name>
+    <message>
+        <source>Its removal was stopped midway. Remove it again to finish.</source>
+        <translation>它的删除在中途被中断。请再删除一次以完成。</translation>
+    </message>
+    <message>
+        <source>The folder is gone (moved or deleted by hand).</source>
+        <translation>文件夹不见了（被手动移动或删除）。</translation>
+    </message>
+    <message>
+        <source>The folder is now a link to another place; tfsetup does not follow it.</source>
+        <translation>该文件夹现在是指向别处的链接；tfsetup 不会跟随它。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recorded file(s) are missing or changed. Repair restores them.</source>
+        <translation>
+            <numerusform>有 %n 个已记录的文件丢失或被更改。修复可以恢复它们。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No environment made by tfsetup was found.</source>
+        <translation>没有找到 tfsetup 创建的环境。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5</source>
+        <translation>TensorFlow %1，路线 %2，Python %3，CUDA %4，cuDNN %5</translation>
+    </message>
+    <message>
+        <source>Size on disk: %1</source>
+        <translation>磁盘占用：%1</translation>
+    </message>
+    <message>
+        <source>Last verified %1: passed</source>
+        <translation>最近一次验证 %1：通过</translation>
+    </message>
+    <message>
+        <source>Last verified %1: failed (%2)</source>
+        <translation>最近一次验证 %1：失败（%2）</translation>
+    </message>
+    <message>
+        <source>Not verified since it was installed.</source>
+        <translation>安装后尚未验证。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 fits this machine on the same route.</source>
+        <translation>TensorFlow %1 在同一路线上适合本机。</translation>
     </message>
 </context>
 <context>
@@ -1098,6 +1673,61 @@ Run again with --yes to install.
     </message>
 </context>
 <context>
+    <name>GpuChoice</name>
+    <message>
+        <source>%1 takes &quot;default&quot;, &quot;all&quot; or GPU numbers as nvidia-smi shows them, separated by commas (such as 0,2); &quot;%2&quot; is none of these.</source>
+        <translation>%1 只接受 &quot;default&quot;、&quot;all&quot; 或按 nvidia-smi 显示的 GPU 编号（用逗号分隔，如 0,2）；&quot;%2&quot; 都不是。</translation>
+    </message>
+    <message>
+        <source>%1 names GPU %2 twice.</source>
+        <translation>%1 两次指定了 GPU %2。</translation>
+    </message>
+    <message>
+        <source>must be &quot;default&quot;, &quot;all&quot; or a list of GPU numbers as nvidia-smi shows them, such as [0, 2]</source>
+        <translation>必须是 &quot;default&quot;、&quot;all&quot; 或按 nvidia-smi 显示的 GPU 编号列表，例如 [0, 2]</translation>
+    </message>
+    <message>
+        <source>must name at least one GPU (or be &quot;all&quot;)</source>
+        <translation>必须至少指定一个 GPU（或为 &quot;all&quot;）</translation>
+    </message>
+    <message>
+        <source>names GPU %1 twice</source>
+        <translation>两次指定了 GPU %1</translation>
+    </message>
+    <message>
+        <source>%1 names GPU %2, but this computer&apos;s NVIDIA GPUs are %3 (as nvidia-smi numbers them).</source>
+        <translation>%1 指定了 GPU %2，但本机的 NVIDIA GPU 是 %3（按 nvidia-smi 的编号）。</translation>
+    </message>
+    <message>
+        <source>%1 names %2, which TensorFlow %3 cannot use: %4 Leave it out.</source>
+        <translation>%1 指定了 %2，而 TensorFlow %3 无法使用它：%4 请将它去掉。</translation>
+    </message>
+    <message>
+        <source>GPU %1, %2</source>
+        <translation>GPU %1，%2</translation>
+    </message>
+    <message>
+        <source>GPU %1, %2 (compute capability %3)</source>
+        <translation>GPU %1，%2（计算能力 %3）</translation>
+    </message>
+    <message>
+        <source>The environment uses GPUs %1 (CUDA_VISIBLE_DEVICES).</source>
+        <translation>该环境使用 GPU %1（CUDA_VISIBLE_DEVICES）。</translation>
+    </message>
+    <message>
+        <source>The environment uses %1 (CUDA_VISIBLE_DEVICES=%2).</source>
+        <translation>该环境使用 %1（CUDA_VISIBLE_DEVICES=%2）。</translation>
+    </message>
+    <message>
+        <source>%1 is left out: %2</source>
+        <translation>%1 未被使用：%2</translation>
+    </message>
+    <message>
+        <source>%1 is left out: it was not chosen.</source>
+        <translation>%1 未被使用：没有选择它。</translation>
+    </message>
+</context>
+<context>
     <name>GpuTable</name>
     <message>
         <source>Cannot read the GPU table %1. Reinstall tfsetup or point it at a readable catalog.</source>
@@ -1148,6 +1778,10 @@ Run again with --yes to install.
     <message>
         <source>%1 %2 is not a JSON object. Give a file that tfsetup wrote, or correct it.</source>
         <translation>%1 %2 不是 JSON 对象。请提供由 tfsetup 写出的文件，或者修正它。</translation>
+    </message>
+    <message>
+        <source>%1 %2 gives the field &quot;%3&quot; twice, so it is unclear which one counts. Remove one of them, or give a file that tfsetup wrote.</source>
+        <translation>%1 %2 中字段“%3”出现了两次，无法确定以哪一个为准。请删除其中一个，或提供由 tfsetup 写出的文件。</translation>
     </message>
 </context>
 <context>
@@ -1210,6 +1844,25 @@ Run again with --yes to install.
     <message>
         <source>%1 cannot be used: its field &quot;%2&quot; %3. %4</source>
         <translation>%1 无法使用：其字段“%2”%3。%4</translation>
+    </message>
+</context>
+<context>
+    <name>Knowledge</name>
+    <message>
+        <source>%1 of the catalog update (version %2)</source>
+        <translation>目录更新（版本 %2）中的 %1</translation>
+    </message>
+    <message>
+        <source>The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the catalog folder you gave.</source>
+        <translation>无法读取知识目录文件 %1。请重新安装 tfsetup，或检查你指定的目录文件夹。</translation>
+    </message>
+    <message>
+        <source>The placement rules are damaged. Reinstall tfsetup.</source>
+        <translation>放置规则已损坏。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The library version table %1 cannot be read; the program files are damaged, reinstall tfsetup.</source>
+        <translation>无法读取库版本表 %1；程序文件已损坏，请重新安装 tfsetup。</translation>
     </message>
 </context>
 <context>
@@ -1277,6 +1930,18 @@ Run again with --yes to install.
     <message>
         <source>The bundle&apos;s requirements file</source>
         <translation>离线包的依赖文件</translation>
+    </message>
+    <message>
+        <source>must be a folder without control characters (no line break, no NUL)</source>
+        <translation>必须是不含控制字符（没有换行、没有 NUL）的文件夹</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s &quot;%1&quot; becomes a folder with a control character in it (a line break?), from %2. Correct &quot;%1&quot; in the profile, or the variable it uses.</source>
+        <translation>实验室配置文件的“%1”得到的文件夹中含有控制字符（换行？），来自 %2。请更正配置文件中的“%1”或它所用的变量。</translation>
+    </message>
+    <message>
+        <source>must be a name Jupyter lists: letters a-z, digits, . _ - only</source>
+        <translation>必须是 Jupyter 会列出的名字：只能包含字母 a-z、数字和 . _ -</translation>
     </message>
 </context>
 <context>
@@ -1452,6 +2117,77 @@ Run again with --yes to install.
     <message>
         <source>The NVIDIA driver could not list the GPUs. Restart the computer; if that does not help, reinstall the NVIDIA driver.</source>
         <translation>NVIDIA 驱动程序无法列出 GPU。请重启计算机；如果仍然不行，请重新安装 NVIDIA 驱动程序。</translation>
+    </message>
+</context>
+<context>
+    <name>OriginProbe</name>
+    <message>
+        <source>NVIDIA&apos;s download server %1</source>
+        <translation>NVIDIA 的下载服务器 %1</translation>
+    </message>
+    <message>
+        <source>python.org&apos;s downloads API (%1)</source>
+        <translation>python.org 的下载 API（%1）</translation>
+    </message>
+    <message>
+        <source>the Python package index %1</source>
+        <translation>Python 包索引 %1</translation>
+    </message>
+    <message>
+        <source>the Python package index %1 (%2)</source>
+        <translation>Python 包索引 %1（%2）</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist. Check the path of the mirror or the offline bundle.</source>
+        <translation>文件夹 %1 不存在。请检查镜像或离线包的路径。</translation>
+    </message>
+    <message>
+        <source>%1 MB/s</source>
+        <translation>%1 MB/s</translation>
+    </message>
+    <message>
+        <source>%1 KB/s</source>
+        <translation>%1 KB/s</translation>
+    </message>
+    <message>
+        <source>a folder, present</source>
+        <translation>文件夹，存在</translation>
+    </message>
+    <message>
+        <source>a folder, missing</source>
+        <translation>文件夹，缺失</translation>
+    </message>
+    <message>
+        <source>reachable in %1 ms</source>
+        <translation>%1 毫秒内可连通</translation>
+    </message>
+    <message>
+        <source>not reachable (%1)</source>
+        <translation>无法连通（%1）</translation>
+    </message>
+    <message>
+        <source>too slow</source>
+        <translation>太慢</translation>
+    </message>
+    <message>
+        <source>through the proxy</source>
+        <translation>通过代理</translation>
+    </message>
+    <message>
+        <source>not needed for this setup</source>
+        <translation>本次安装不需要</translation>
+    </message>
+    <message>
+        <source>PyPI mirrors, fastest first:</source>
+        <translation>PyPI 镜像，按速度从快到慢：</translation>
+    </message>
+    <message>
+        <source>Fastest PyPI mirror here: %1 (--mirror pypi=%2).</source>
+        <translation>此处最快的 PyPI 镜像：%1（--mirror pypi=%2）。</translation>
+    </message>
+    <message>
+        <source>No PyPI mirror answered.</source>
+        <translation>没有 PyPI 镜像响应。</translation>
     </message>
 </context>
 <context>
@@ -1639,8 +2375,101 @@ Not possible here:
 <context>
     <name>RedistManifest</name>
     <message>
-        <source>The NVIDIA manifest %1 is not in the expected format, so none of its checksums are used. Try again later, or use another mirror.</source>
-        <translation>NVIDIA 清单 %1 的格式不符合预期，因此其中的校验和都不会被使用。请稍后重试，或换一个镜像。</translation>
+        <source>The NVIDIA manifest %1</source>
+        <translation>NVIDIA 清单 %1</translation>
+    </message>
+    <message>
+        <source>None of its checksums is used. Try again later, or use another mirror.</source>
+        <translation>其中的校验和一个都不会使用。请稍后重试，或换用其他镜像。</translation>
+    </message>
+    <message>
+        <source>is larger than %1 bytes</source>
+        <translation>大于 %1 字节</translation>
+    </message>
+    <message>
+        <source>is not a JSON object (%1)</source>
+        <translation>不是 JSON 对象（%1）</translation>
+    </message>
+    <message>
+        <source>must be text</source>
+        <translation>必须是文本</translation>
+    </message>
+    <message>
+        <source>is not a safe relative path (&quot;%1&quot;)</source>
+        <translation>不是安全的相对路径（“%1”）</translation>
+    </message>
+    <message>
+        <source>is not 64 hexadecimal digits</source>
+        <translation>不是 64 位十六进制数字</translation>
+    </message>
+    <message>
+        <source>is not 32 hexadecimal digits</source>
+        <translation>不是 32 位十六进制数字</translation>
+    </message>
+    <message>
+        <source>is missing, not a number, or outside 1 byte to %1 bytes</source>
+        <translation>缺失、不是数字，或不在 1 字节到 %1 字节之间</translation>
+    </message>
+    <message>
+        <source>must be text or a component object</source>
+        <translation>必须是文本或组件对象</translation>
+    </message>
+    <message>
+        <source>must be text and not empty</source>
+        <translation>必须是非空文本</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <source>lists no component</source>
+        <translation>没有列出任何组件</translation>
+    </message>
+</context>
+<context>
+    <name>RemoveReport</name>
+    <message numerus="yes">
+        <source>Would remove %n file(s) of %1 (%2).</source>
+        <translation>
+            <numerusform>将删除 %1 的 %n 个文件（%2）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n file(s) of %1 (%2 freed).</source>
+        <translation>
+            <numerusform>已删除 %1 的 %n 个文件（释放了 %2）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Would remove %1</source>
+        <translation>将删除 %1</translation>
+    </message>
+    <message>
+        <source>Removed %1</source>
+        <translation>已删除 %1</translation>
+    </message>
+    <message>
+        <source>Kept %1: it was changed after tfsetup wrote it.</source>
+        <translation>保留了 %1：它在 tfsetup 写入后被修改过。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n file(s) tfsetup did not make (or that changed since), so the folder stays:</source>
+        <translation>
+            <numerusform>保留了 %n 个不是 tfsetup 创建的（或之后被修改过的）文件，因此该文件夹会保留：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is not an environment made by tfsetup (it has no valid environment.json), so tfsetup removes nothing from it. Delete it yourself if you are sure.</source>
+        <translation>%1 不是 tfsetup 创建的环境（没有有效的 environment.json），因此 tfsetup 不会从中删除任何内容。如果确定，请自行删除。</translation>
+    </message>
+    <message>
+        <source>%1 is a link to another folder. tfsetup removes nothing through links; remove the link yourself, or give the real folder.</source>
+        <translation>%1 是指向另一个文件夹的链接。tfsetup 不会通过链接删除任何内容；请自行删除该链接，或指定真实的文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 could not be removed: it is in use. Close every program started from it (Python, Jupyter, shells) and try again.</source>
+        <translation>无法删除 %1：它正在被使用。请关闭从它启动的所有程序（Python、Jupyter、终端）后重试。</translation>
     </message>
 </context>
 <context>
@@ -1719,6 +2548,30 @@ Not possible here:
         <source>The environment is repaired.</source>
         <translation>环境已修复。</translation>
     </message>
+    <message>
+        <source>The Python package %1 %2 is not as pip installed it:</source>
+        <translation>Python 包 %1 %2 与 pip 安装时不一致：</translation>
+    </message>
+    <message>
+        <source>its record names a place outside the environment (not read)</source>
+        <translation>它的记录指向环境之外的位置（未读取）</translation>
+    </message>
+    <message>
+        <source>would reinstall it from the package index</source>
+        <translation>将从软件包索引重新安装它</translation>
+    </message>
+    <message>
+        <source>reinstalled from the package index</source>
+        <translation>已从软件包索引重新安装</translation>
+    </message>
+    <message>
+        <source>would reinstall it from %1</source>
+        <translation>将从 %1 重新安装它</translation>
+    </message>
+    <message>
+        <source>reinstalled from %1</source>
+        <translation>已从 %1 重新安装</translation>
+    </message>
 </context>
 <context>
     <name>Repairer</name>
@@ -1729,6 +2582,18 @@ Not possible here:
     <message>
         <source>Cannot write %1. Check the free space and that the environment folder is yours, then repair again.</source>
         <translation>无法写入 %1。请检查剩余空间，并确认环境文件夹属于你，然后再次修复。</translation>
+    </message>
+    <message>
+        <source>The environment record names the Jupyter kernel &quot;%1&quot;, which is not a name tfsetup gives a kernel. The record is damaged or was not written by tfsetup, so repair changes nothing. Install the environment again.</source>
+        <translation>环境记录中的 Jupyter 内核名为“%1”，这不是 tfsetup 会给内核起的名字。该记录已损坏或不是 tfsetup 写的，所以修复不做任何更改。请重新安装该环境。</translation>
+    </message>
+    <message>
+        <source>The environment record names %1 as the folder of its Jupyter kernel, but tfsetup registers this environment&apos;s kernel only in %2. The record is damaged or belongs to another environment, so repair changes nothing. Install the environment again.</source>
+        <translation>环境记录把 %1 写作其 Jupyter 内核的文件夹，但 tfsetup 只在 %2 中注册此环境的内核。该记录已损坏或属于另一个环境，所以修复不做任何更改。请重新安装该环境。</translation>
+    </message>
+    <message>
+        <source>Your Jupyter kernel folder %1 is a link to another folder, so repair does not write there and changes nothing. Remove the link and repair again, or install the environment again.</source>
+        <translation>你的 Jupyter 内核文件夹 %1 是指向另一个文件夹的链接，所以修复不会写入那里，也不做任何更改。请删除该链接后再修复，或重新安装该环境。</translation>
     </message>
 </context>
 <context>
@@ -1853,10 +2718,6 @@ Not possible here:
 <context>
     <name>SetupFlow</name>
     <message>
-        <source>The offline bundle folder %1 does not exist. Choose the folder that holds bundle.json.</source>
-        <translation>离线包文件夹 %1 不存在。请选择包含 bundle.json 的文件夹。</translation>
-    </message>
-    <message>
         <source>No checksum is published for %1, so tfsetup cannot check the download. Make an offline bundle with tfsetup bundle --trust-on-first-use on a trusted network, or choose another plan.</source>
         <translation>%1 没有发布校验和，因此 tfsetup 无法校验下载的文件。请在可信的网络中用 tfsetup bundle --trust-on-first-use 制作一个离线包，或选择其他方案。</translation>
     </message>
@@ -1903,6 +2764,30 @@ Not possible here:
     <message>
         <source>Trusted on first use: no checksum is published anywhere; this SHA-256 was recorded when the file was downloaded on %1.</source>
         <translation>首次使用时信任：任何地方都没有公布它的校验和；这个 SHA-256 是在 %1 下载该文件时记录的。</translation>
+    </message>
+    <message>
+        <source>The offline bundle %1 does not hold %2, which this plan needs. Make the bundle again with tfsetup bundle on a computer with internet.</source>
+        <translation>离线包 %1 中没有此方案所需的 %2。请在能上网的电脑上用 tfsetup bundle 重新制作离线包。</translation>
+    </message>
+    <message>
+        <source>The offline bundle holds no pip wheels, so pip downloads %1 from %2; that needs the network. For an install without network, make the bundle without --no-wheelhouse.</source>
+        <translation>离线包中没有 pip 的 wheel 文件，所以 pip 要从 %2 下载 %1，这需要网络。若要在无网络时安装，请制作离线包时不要加 --no-wheelhouse。</translation>
+    </message>
+    <message>
+        <source>Fetching %1 (%2 MB)…</source>
+        <translation>正在获取 %1（%2 MB）…</translation>
+    </message>
+    <message>
+        <source>The download was cancelled.</source>
+        <translation>下载已取消。</translation>
+    </message>
+    <message>
+        <source>%1: taken from the cache, checksum verified.</source>
+        <translation>%1：取自缓存，校验和已验证。</translation>
+    </message>
+    <message>
+        <source>%1: downloaded from %2, checksum verified.</source>
+        <translation>%1：已从 %2 下载，校验和已验证。</translation>
     </message>
 </context>
 <context>
@@ -2206,10 +3091,6 @@ Not possible here:
         <translation>TensorFlow %1 支持 Python %2；而你指定的是 Python %3。</translation>
     </message>
     <message>
-        <source>TensorFlow %1 on the %2 route needs Python %3 or newer, which it does not support (%4).</source>
-        <translation>在 %2 路线上，TensorFlow %1 需要 Python %3 或更新版本，但 TensorFlow %1 并不支持这些版本（它支持 %4）。</translation>
-    </message>
-    <message>
         <source>Install Python %1 (TensorFlow %2 supports Python %3).</source>
         <translation>安装 Python %1（TensorFlow %2 支持 Python %3）。</translation>
     </message>
@@ -2350,6 +3231,32 @@ Not possible here:
         <source>TensorFlow %1 on the processor only: the fallback that works without the GPU, slower but with nothing to install for the graphics card.</source>
         <translation>TensorFlow %1 只使用处理器：这是不使用 GPU 也能工作的备选方案，速度较慢，但无需为显卡安装任何东西。</translation>
     </message>
+    <message>
+        <source>The %1 route runs on Windows and inside WSL2, not on plain Linux.</source>
+        <translation>%1 路线只能在 Windows 和 WSL2 中运行，不能在普通 Linux 上运行。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 has no official package for %2 on %3: the last release for it is %4.</source>
+        <translation>TensorFlow %1 没有适用于 %3 上 %2 的官方软件包：它的最后一个版本是 %4。</translation>
+    </message>
+    <message>
+        <source>%1 or newer</source>
+        <comment>a Python range open at the top</comment>
+        <translation>%1 或更新</translation>
+    </message>
+    <message>
+        <source>%1 or older</source>
+        <comment>a Python range open at the bottom</comment>
+        <translation>%1 或更旧</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on the %2 route needs Python %3, which it does not support (%4).</source>
+        <translation>%2 路线上的 TensorFlow %1 需要 Python %3，但它不支持（%4）。</translation>
+    </message>
+    <message>
+        <source>tfsetup could not read this Windows build number; GPU support in WSL2 needs Windows 10 build %1 or newer (winver shows the build).</source>
+        <translation>tfsetup 无法读取这个 Windows 版本号；WSL2 中的 GPU 支持需要 Windows 10 版本 %1 或更新（winver 会显示版本号）。</translation>
+    </message>
 </context>
 <context>
     <name>SourceCatalog</name>
@@ -2360,6 +3267,10 @@ Not possible here:
     <message>
         <source>The sources catalog is not valid JSON. Reinstall tfsetup.</source>
         <translation>来源目录不是有效的 JSON。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The sources catalog pins the relocatable Python %1 (python-build-standalone release %2) to the SHA-256 &quot;%3&quot;, which is not 64 lower-case hexadecimal digits. Correct that record in the sources catalog, or reinstall tfsetup.</source>
+        <translation>来源目录把可移植 Python %1（python-build-standalone 发布 %2）固定为 SHA-256“%3”，这不是 64 位小写十六进制数字。请在来源目录中更正该记录，或重新安装 tfsetup。</translation>
     </message>
 </context>
 <context>
@@ -2386,6 +3297,112 @@ Not possible here:
     <message>
         <source>The list of TensorFlow log messages is damaged. Reinstall tfsetup.</source>
         <translation>TensorFlow 日志消息列表已损坏。请重新安装 tfsetup。</translation>
+    </message>
+</context>
+<context>
+    <name>UpgradeOutcome</name>
+    <message>
+        <source>Upgraded %1 to TensorFlow %2.
+</source>
+        <translation>已将 %1 升级到 TensorFlow %2。
+</translation>
+    </message>
+</context>
+<context>
+    <name>UpgradeProposal</name>
+    <message>
+        <source>Give the environment folder to upgrade, for example %1.</source>
+        <translation>请指定要升级的环境文件夹，例如 %1。</translation>
+    </message>
+    <message>
+        <source>There is no environment folder %1. Give the folder that holds environment.json (tfsetup list shows them).</source>
+        <translation>没有环境文件夹 %1。请指定包含 environment.json 的文件夹（tfsetup list 会列出它们）。</translation>
+    </message>
+    <message>
+        <source>%1 was not made by tfsetup (it holds no environment.json), so tfsetup does not upgrade it. Make a new environment with the wizard or tfsetup install instead.</source>
+        <translation>%1 不是 tfsetup 创建的（其中没有 environment.json），因此 tfsetup 不会升级它。请改用向导或 tfsetup install 创建新环境。</translation>
+    </message>
+    <message>
+        <source>The record of %1 does not say which route and TensorFlow it has, so tfsetup cannot tell what is newer. Run tfsetup repair --env %1 first.</source>
+        <translation>%1 的记录没有说明它的路线和 TensorFlow 版本，因此 tfsetup 无法判断什么更新。请先运行 tfsetup repair --env %1。</translation>
+    </message>
+    <message>
+        <source>  TensorFlow %1 → %2 (route %3)
+</source>
+        <translation>  TensorFlow %1 → %2（路线 %3）
+</translation>
+    </message>
+    <message>
+        <source>  Python %1 → %2
+</source>
+        <translation>  Python %1 → %2
+</translation>
+    </message>
+    <message>
+        <source>  Python %1 (kept)
+</source>
+        <translation>  Python %1（保留）
+</translation>
+    </message>
+    <message>
+        <source>  CUDA %1 → %2, cuDNN %3 → %4
+</source>
+        <translation>  CUDA %1 → %2，cuDNN %3 → %4
+</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>  First: %1
+</source>
+        <translation>  首先：%1
+</translation>
+    </message>
+    <message>
+        <source>  Note: %1
+</source>
+        <translation>  注意：%1
+</translation>
+    </message>
+    <message>
+        <source>  Download: not known yet (%1)
+</source>
+        <translation>  下载：尚不清楚（%1）
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>  Download: %n file(s), %1 MB, each checked against its published checksum
+</source>
+        <translation>
+            <numerusform>  下载：%n 个文件，%1 MB，每个都会按其公布的校验和核对
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>  pip fetches: %1 (pip checks the index&apos;s hashes)
+</source>
+        <translation>  pip 获取：%1（pip 会核对索引的哈希值）
+</translation>
+    </message>
+    <message>
+        <source>  Your own files in the environment are kept; the current version stays in use until the new one is complete.
+</source>
+        <translation>  环境中你自己的文件会保留；在新版本完成之前，当前版本照常可用。
+</translation>
+    </message>
+    <message>
+        <source>  The %1 route: %2
+</source>
+        <translation>  %1 路线：%2
+</translation>
+    </message>
+    <message>
+        <source>  TensorFlow %1: %2
+</source>
+        <translation>  TensorFlow %1：%2
+</translation>
     </message>
 </context>
 <context>
@@ -2474,6 +3491,22 @@ Not possible here:
     <message>
         <source>Cannot write %1. Check the free space and that the install folder is yours.</source>
         <translation>无法写入 %1。请检查剩余空间，并确认安装文件夹属于你。</translation>
+    </message>
+    <message>
+        <source>Another install or repair of %1 runs on the computer %3 (process %2), or was stopped there. Wait until it has finished. If nothing runs there any more, delete %4, then try again.</source>
+        <translation>%1 的另一个安装或修复正在计算机 %3 上运行（进程 %2），或在那里被中断。请等它结束。如果那里已经没有在运行，请删除 %4，然后重试。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: the install folder is on a disk that is read-only here. Choose another folder (--prefix), or mount that disk writable.</source>
+        <translation>无法写入 %1：安装文件夹所在的磁盘在这里是只读的。请选择其他文件夹（--prefix），或以可写方式挂载该磁盘。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: the disk of the install folder is full. Free some space there or choose a folder on another disk, then try again.</source>
+        <translation>无法写入 %1：安装文件夹所在的磁盘已满。请在那里释放一些空间，或选择其他磁盘上的文件夹，然后重试。</translation>
+    </message>
+    <message>
+        <source>%1 is locked by %2, which names no running install or repair (it is damaged or a link to another file). If none is running, delete %2, then try again.</source>
+        <translation>%1 被 %2 锁定，但它没有指明任何正在运行的安装或修复（它已损坏，或是指向其他文件的链接）。如果确实没有在运行，请删除 %2，然后重试。</translation>
     </message>
 </context>
 <context>
@@ -2830,6 +3863,170 @@ Not possible here:
         <source>Run &quot;tfsetup doctor --env DIR&quot; to see which cuDNN loads, then use the cuDNN your TensorFlow was tested with (8.1 for TensorFlow 2.5 to 2.10 on Windows), which needs no zlibwapi.dll; tfsetup repair puts it back. Or place a zlibwapi.dll you trust next to cudnn64_8.dll. NVIDIA does not ship it; do not download it from random websites.</source>
         <translation>运行“tfsetup doctor --env DIR”查看加载的是哪个 cuDNN，然后改用你的 TensorFlow 经过测试的 cuDNN（Windows 上 TensorFlow 2.5 到 2.10 对应 8.1），它不需要 zlibwapi.dll；tfsetup 的修复功能会把它放回去。也可以把一个你信任的 zlibwapi.dll 放到 cudnn64_8.dll 旁边。NVIDIA 不提供这个文件；不要从来历不明的网站下载。</translation>
     </message>
+    <message>
+        <source>Run &quot;tfsetup doctor --env DIR&quot; on the environment to see which CUDA libraries are expected where and which copies exist, then let tfsetup repair it. Do not download single DLL files from websites.</source>
+        <translation>对该环境运行“tfsetup doctor --env 目录”，查看哪些 CUDA 库应在何处以及现有哪些副本，然后让 tfsetup 修复。不要从网站下载单个 DLL 文件。</translation>
+    </message>
+    <message>
+        <source>TensorFlow looks for the CUDA %1 library %2, but the CUDA installed here is %3.</source>
+        <translation>TensorFlow 在找 CUDA %1 的库 %2，但这里安装的 CUDA 是 %3。</translation>
+    </message>
+    <message>
+        <source>Install CUDA %1 beside the one you have (tfsetup can fetch the official files), or use a TensorFlow built for CUDA %2: %3.</source>
+        <translation>在现有 CUDA 之外再安装 CUDA %1（tfsetup 可以获取官方文件），或使用为 CUDA %2 构建的 TensorFlow：%3。</translation>
+    </message>
+    <message>
+        <source>Install CUDA %1 beside the one you have (tfsetup can fetch the official files); no TensorFlow release was tested with CUDA %2.</source>
+        <translation>在现有 CUDA 之外再安装 CUDA %1（tfsetup 可以获取官方文件）；没有任何 TensorFlow 版本用 CUDA %2 测试过。</translation>
+    </message>
+    <message>
+        <source>TensorFlow looks for the CUDA %1 library %2 and does not find it: CUDA %1 is not installed, or only another CUDA version is.</source>
+        <translation>TensorFlow 在找 CUDA %1 的库 %2，但没有找到：CUDA %1 未安装，或者只安装了其他版本的 CUDA。</translation>
+    </message>
+    <message>
+        <source>This TensorFlow needs exactly CUDA %1: install it beside any other CUDA (tfsetup can fetch the official files), or choose the TensorFlow built for the CUDA you have (tfsetup plan).</source>
+        <translation>这个 TensorFlow 需要的正是 CUDA %1：在其他 CUDA 之外另行安装它（tfsetup 可以获取官方文件），或选择为你已有的 CUDA 构建的 TensorFlow（tfsetup plan）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not load cuDNN, so it runs on the CPU.</source>
+        <translation>TensorFlow 无法加载 cuDNN，所以在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup doctor --env DIR&quot; on the environment to see where cuDNN is expected and which copies exist, then let tfsetup repair it. Do not download single DLL files from websites.</source>
+        <translation>对该环境运行“tfsetup doctor --env 目录”，查看 cuDNN 应在何处以及现有哪些副本，然后让 tfsetup 修复。不要从网站下载单个 DLL 文件。</translation>
+    </message>
+    <message>
+        <source>cuDNN loaded, but its part %1 could not be loaded (%2), so the first convolution fails.</source>
+        <translation>cuDNN 已加载，但它的组成部分 %1 无法加载（%2），所以第一次卷积就会失败。</translation>
+    </message>
+    <message>
+        <source>Copy every file of the cuDNN archive&apos;s bin (Windows) or lib (Linux) folder next to the cuDNN that loads, not only the main file, or let tfsetup repair the environment. On Windows, error 126 also means a DLL that part needs (zlibwapi.dll, the Visual C++ runtime) is missing.</source>
+        <translation>把 cuDNN 压缩包中 bin（Windows）或 lib（Linux）文件夹里的所有文件都复制到已加载的 cuDNN 旁边，而不只是主文件，或让 tfsetup 修复该环境。在 Windows 上，错误 126 也可能表示该部分依赖的 DLL（zlibwapi.dll、Visual C++ 运行库）缺失。</translation>
+    </message>
+    <message>
+        <source>The GPU code in this TensorFlow (PTX) was made by a newer CUDA compiler than the NVIDIA driver understands, so the driver cannot compile it for the GPU.</source>
+        <translation>这个 TensorFlow 中的 GPU 代码（PTX）由比 NVIDIA 驱动所能理解的更新的 CUDA 编译器生成，所以驱动无法为 GPU 编译它。</translation>
+    </message>
+    <message>
+        <source>This TensorFlow has no GPU code this GPU can run (&quot;no kernel image&quot; / invalid PTX): the GPU is newer than the CUDA the wheel was built with, or older than its lowest architecture.</source>
+        <translation>这个 TensorFlow 没有这块 GPU 能运行的 GPU 代码（“no kernel image” / 无效 PTX）：GPU 比构建该 wheel 所用的 CUDA 更新，或比它支持的最低架构更旧。</translation>
+    </message>
+    <message>
+        <source>Use a TensorFlow release built with a CUDA that knows this GPU (tfsetup plan picks one from the GPU&apos;s compute capability); for GPUs newer than every release, run a nightly or NVIDIA&apos;s TensorFlow container.</source>
+        <translation>使用用认识这块 GPU 的 CUDA 构建的 TensorFlow 版本（tfsetup plan 会根据 GPU 的计算能力选择）；对于比所有发布版都新的 GPU，请使用 nightly 版本或 NVIDIA 的 TensorFlow 容器。</translation>
+    </message>
+    <message>
+        <source>TensorFlow stopped with an illegal instruction as soon as it was imported: the processor lacks the AVX instructions the official builds use (older or low-power CPUs, some virtual machines).</source>
+        <translation>TensorFlow 一导入就因非法指令而停止：处理器缺少官方版本使用的 AVX 指令（较旧或低功耗的 CPU、某些虚拟机）。</translation>
+    </message>
+    <message>
+        <source>Check the processor (tfsetup detect shows AVX). Without AVX, use TensorFlow 1.5 or a community build without AVX, or a machine or cloud notebook with a newer CPU; in a virtual machine, pass the host CPU&apos;s features through.</source>
+        <translation>检查处理器（tfsetup detect 会显示是否有 AVX）。没有 AVX 时，请使用 TensorFlow 1.5 或不含 AVX 的社区版本，或换用 CPU 更新的电脑或云端笔记本；在虚拟机中，请把宿主 CPU 的特性透传给虚拟机。</translation>
+    </message>
+    <message>
+        <source>Windows could not initialise TensorFlow&apos;s native module (&quot;A dynamic link library (DLL) initialization routine failed&quot;); with the Visual C++ runtime present, this means the processor lacks the AVX instructions TensorFlow needs.</source>
+        <translation>Windows 无法初始化 TensorFlow 的原生模块（“动态链接库(DLL)初始化例程失败”）；在已有 Visual C++ 运行库的情况下，这表示处理器缺少 TensorFlow 所需的 AVX 指令。</translation>
+    </message>
+    <message>
+        <source>Check the processor (tfsetup detect shows AVX). Without AVX, use a machine or cloud notebook with a newer CPU; reinstalling TensorFlow or the Visual C++ runtime does not help.</source>
+        <translation>检查处理器（tfsetup detect 会显示是否有 AVX）。没有 AVX 时，请换用 CPU 更新的电脑或云端笔记本；重新安装 TensorFlow 或 Visual C++ 运行库都没有用。</translation>
+    </message>
+    <message>
+        <source>Windows could not load TensorFlow&apos;s native module (DLL load failed): usually the Microsoft Visual C++ runtime is missing, or the processor lacks AVX.</source>
+        <translation>Windows 无法加载 TensorFlow 的原生模块（DLL load failed）：通常是缺少 Microsoft Visual C++ 运行库，或者处理器缺少 AVX。</translation>
+    </message>
+    <message>
+        <source>Install the latest Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 (x64) from microsoft.com and start a new terminal; if that does not help, check that the processor has AVX (tfsetup detect).</source>
+        <translation>从 microsoft.com 安装最新的 Microsoft Visual C++ Redistributable for Visual Studio 2015-2022（x64），然后打开新的终端；如果仍然不行，请检查处理器是否有 AVX（tfsetup detect）。</translation>
+    </message>
+    <message>
+        <source>cuBLAS or cuDNN could not get GPU memory for its work space: another process (or an earlier TensorFlow in the same notebook) holds the GPU&apos;s memory.</source>
+        <translation>cuBLAS 或 cuDNN 无法为其工作区获得 GPU 内存：另一个进程（或同一笔记本中先前的 TensorFlow）占用着 GPU 内存。</translation>
+    </message>
+    <message>
+        <source>Let TensorFlow take memory as needed: set TF_FORCE_GPU_ALLOW_GROWTH=true (or call tf.config.experimental.set_memory_growth) before the first GPU operation, close other programs or notebook kernels using the GPU (nvidia-smi lists them), and use a smaller batch.</source>
+        <translation>让 TensorFlow 按需占用内存：在第一次 GPU 操作之前设置 TF_FORCE_GPU_ALLOW_GROWTH=true（或调用 tf.config.experimental.set_memory_growth），关闭其他使用 GPU 的程序或笔记本内核（nvidia-smi 会列出它们），并减小批大小。</translation>
+    </message>
+    <message>
+        <source>XLA could not find CUDA&apos;s libdevice (nvvm/libdevice/libdevice.10.bc), so compiled (jit_compile / XLA) GPU code cannot be built.</source>
+        <translation>XLA 找不到 CUDA 的 libdevice（nvvm/libdevice/libdevice.10.bc），因此无法构建编译型（jit_compile / XLA）GPU 代码。</translation>
+    </message>
+    <message>
+        <source>Install the CUDA toolkit&apos;s nvvm part (pip: nvidia-cuda-nvcc-cu11/cu12 in the environment) and point XLA at its folder: set XLA_FLAGS=--xla_gpu_cuda_data_dir=&lt;CUDA folder that holds nvvm/libdevice&gt;. tfsetup&apos;s launcher sets it for its environments.</source>
+        <translation>安装 CUDA 工具包的 nvvm 部分（pip：在环境中安装 nvidia-cuda-nvcc-cu11/cu12），并让 XLA 指向它的文件夹：设置 XLA_FLAGS=--xla_gpu_cuda_data_dir=&lt;包含 nvvm/libdevice 的 CUDA 文件夹&gt;。tfsetup 的启动器会为它的环境设置好。</translation>
+    </message>
+    <message>
+        <source>XLA could not run CUDA&apos;s ptxas (missing, or older than the CUDA TensorFlow was built with), so it falls back to the driver or fails to compile GPU code.</source>
+        <translation>XLA 无法运行 CUDA 的 ptxas（缺失，或比构建 TensorFlow 所用的 CUDA 更旧），所以会退回由驱动编译，或无法编译 GPU 代码。</translation>
+    </message>
+    <message>
+        <source>Install a ptxas of the CUDA version TensorFlow was built with (pip: nvidia-cuda-nvcc-cu11/cu12 in the environment, or the CUDA toolkit) and put its bin folder first on PATH; tfsetup&apos;s launcher does that for its environments.</source>
+        <translation>安装与构建 TensorFlow 所用 CUDA 版本相同的 ptxas（pip：在环境中安装 nvidia-cuda-nvcc-cu11/cu12，或安装 CUDA 工具包），并把它的 bin 文件夹放在 PATH 最前面；tfsetup 的启动器会为它的环境这样做。</translation>
+    </message>
+    <message>
+        <source>A module compiled for NumPy 1.x is imported with NumPy 2 installed, so TensorFlow (or a package it uses) fails to import.</source>
+        <translation>一个为 NumPy 1.x 编译的模块在装有 NumPy 2 的环境中被导入，所以 TensorFlow（或它使用的包）导入失败。</translation>
+    </message>
+    <message>
+        <source>Install a NumPy 1.x in the environment (pip install &quot;numpy&lt;2&quot;), or upgrade TensorFlow and the module the traceback names to releases built for NumPy 2.</source>
+        <translation>在环境中安装 NumPy 1.x（pip install &quot;numpy&lt;2&quot;），或把 TensorFlow 以及回溯信息中提到的模块升级到为 NumPy 2 构建的版本。</translation>
+    </message>
+    <message>
+        <source>The installed protobuf is newer than the code TensorFlow (or a package it uses) was generated for (&quot;Descriptors cannot be created directly&quot;).</source>
+        <translation>已安装的 protobuf 比 TensorFlow（或它使用的包）生成代码时所用的版本更新（“Descriptors cannot be created directly”）。</translation>
+    </message>
+    <message>
+        <source>Install a protobuf of the 3.20 series or older in the environment (pip install &quot;protobuf&lt;3.21&quot;), or a TensorFlow patch release that pins protobuf; setting PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python also works, but slowly.</source>
+        <translation>在环境中安装 3.20 系列或更早的 protobuf（pip install &quot;protobuf&lt;3.21&quot;），或安装固定了 protobuf 版本的 TensorFlow 补丁版本；设置 PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python 也可以，但会很慢。</translation>
+    </message>
+    <message>
+        <source>Keras 3 is installed, but this code was written for Keras 2 (tf.keras before TensorFlow 2.16).</source>
+        <translation>已安装 Keras 3，但这段代码是为 Keras 2 编写的（TensorFlow 2.16 之前的 tf.keras）。</translation>
+    </message>
+    <message>
+        <source>Install tf-keras matching your TensorFlow and set TF_USE_LEGACY_KERAS=1, or pin TensorFlow below 2.16; or move the code to Keras 3.</source>
+        <translation>安装与你的 TensorFlow 匹配的 tf-keras 并设置 TF_USE_LEGACY_KERAS=1，或把 TensorFlow 固定在 2.16 以下；或者把代码迁移到 Keras 3。</translation>
+    </message>
+    <message>
+        <source>A path with non-ASCII characters (often a Chinese user or folder name) was read in the wrong encoding (UnicodeDecodeError), so a tool failed on it.</source>
+        <translation>含有非 ASCII 字符的路径（常见的是中文用户名或文件夹名）被用错误的编码读取（UnicodeDecodeError），导致某个工具出错。</translation>
+    </message>
+    <message>
+        <source>pip could not write a file of TensorFlow because its path is longer than Windows allows without long paths.</source>
+        <translation>pip 无法写入 TensorFlow 的某个文件，因为它的路径超过了 Windows 在未开启长路径时允许的长度。</translation>
+    </message>
+    <message>
+        <source>This log comes from another machine than this one, so it is read on its own terms: its findings are about that machine, not this one.</source>
+        <translation>这份日志来自另一台机器，而不是这台，所以按它自身的情况来读：其中的结论针对那台机器，而不是这台。</translation>
+    </message>
+    <message>
+        <source>To check that machine itself, run tfsetup doctor there, or give its tfsetup detect --json with --hardware.</source>
+        <translation>要检查那台机器本身，请在那里运行 tfsetup doctor，或用 --hardware 提供它的 tfsetup detect --json 输出。</translation>
+    </message>
+    <message>
+        <source>The log was said to come from this computer, but it does not match it: check which computer it comes from. Both the machine&apos;s findings and the log&apos;s are shown.</source>
+        <translation>你说这份日志来自这台电脑，但它与这台电脑不符：请确认它来自哪台电脑。机器检查的结论和日志的结论都会列出。</translation>
+    </message>
+    <message>
+        <source>If the log comes from another computer, read it with --log-from other (or answer so on the Repair page); to check that computer, run tfsetup doctor there.</source>
+        <translation>如果日志来自另一台电脑，请用 --log-from other 来读（或在“修复”页面上这样回答）；要检查那台电脑，请在那里运行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>This machine was not checked: the log comes from another machine.</source>
+        <translation>没有检查这台机器：日志来自另一台机器。</translation>
+    </message>
+    <message>
+        <source>The machine of the hardware file</source>
+        <translation>硬件文件所描述的机器</translation>
+    </message>
+    <message>
+        <source>The log&apos;s machine</source>
+        <translation>日志所在的机器</translation>
+    </message>
+    <message>
+        <source>Windows could not load a DLL that TensorFlow&apos;s native module needs. The Visual C++ runtime and AVX are both present here, so it is most likely a CUDA or cuDNN DLL of the version this TensorFlow was built with.</source>
+        <translation>Windows 无法加载 TensorFlow 原生模块所需的某个 DLL。这里的 Visual C++ 运行库和 AVX 都有，所以最可能缺的是与构建这个 TensorFlow 所用版本相同的 CUDA 或 cuDNN DLL。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::Downloader</name>
@@ -2864,6 +4061,22 @@ Not possible here:
     <message>
         <source>%1 could not be downloaded from any mirror.</source>
         <translation>无法从任何镜像下载 %1。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a speed floor. Give the lowest acceptable speed in bytes per second, optionally with k or M and a number of seconds: 10k:60 drops a mirror that stays below 10 KiB/s for a minute; 0 turns the floor off.</source>
+        <translation>“%1”不是有效的速度下限。请给出以字节每秒计的最低可接受速度，可加 k 或 M 以及秒数：10k:60 表示一分钟内一直低于 10 KiB/s 就放弃该镜像；0 表示关闭下限。</translation>
+    </message>
+    <message>
+        <source>%1 comes too slowly from %2 (below %3/s for %4 s), and no other source is left: it goes on from there, keeping the %5 already downloaded.</source>
+        <translation>%1 从 %2 下载得太慢（%4 秒内低于 %3/s），而且没有其他来源可用：将从那里继续下载，保留已下载的 %5。</translation>
+    </message>
+    <message>
+        <source>%1 came too slowly from %2 (below %3/s for %4 s), so that mirror was dropped; the download continues from %5, keeping the %6 already downloaded.</source>
+        <translation>%1 从 %2 下载得太慢（%4 秒内低于 %3/s），所以放弃了该镜像；下载从 %5 继续，保留已下载的 %6。</translation>
+    </message>
+    <message>
+        <source>The download of %1 has no full path to be saved at (&quot;%2&quot;). Give the whole path of the file, starting from the top of the disk.</source>
+        <translation>%1 的下载没有可保存到的完整路径（“%2”）。请给出文件的完整路径，从磁盘的根开始。</translation>
     </message>
 </context>
 <context>
@@ -3004,6 +4217,10 @@ Not possible here:
         <source>the Python packages</source>
         <translation>Python 包</translation>
     </message>
+    <message>
+        <source>The Python %1 could not be started (%2), so no environment was made. Choose a Python that is installed (in a lab profile: &quot;interpreter&quot;), or install it, then try again.</source>
+        <translation>无法启动 Python %1（%2），所以没有创建环境。请选择已安装的 Python（在实验室配置文件中为“interpreter”），或先安装它，然后重试。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::LabSetup</name>
@@ -3028,18 +4245,6 @@ Not possible here:
         <translation>注意：%1</translation>
     </message>
     <message>
-        <source>Fetching %1 (%2 MB)…</source>
-        <translation>正在获取 %1（%2 MB）…</translation>
-    </message>
-    <message>
-        <source>%1: taken from the cache, checksum verified.</source>
-        <translation>%1：取自缓存，校验和已验证。</translation>
-    </message>
-    <message>
-        <source>%1: downloaded from %2, checksum verified.</source>
-        <translation>%1：已从 %2 下载，校验和已验证。</translation>
-    </message>
-    <message>
         <source>The lab profile&apos;s route &quot;%1&quot; puts NVIDIA&apos;s CUDA libraries into the environment, but &quot;plan.cuda&quot; names no CUDA version. Add the CUDA version to the profile.</source>
         <translation>实验室配置文件的路线“%1”会把 NVIDIA 的 CUDA 库放进环境中，但“plan.cuda”没有指定 CUDA 版本。请在配置文件中加上 CUDA 版本。</translation>
     </message>
@@ -3050,6 +4255,10 @@ Not possible here:
     <message>
         <source>The environment would lack %1, which CUDA %2 needs, so TensorFlow could not use the GPU. Nothing was installed. Check the NVIDIA mirror or the offline bundle (it must hold NVIDIA&apos;s archives for CUDA %2), or correct the profile&apos;s plan.</source>
         <translation>该环境将缺少 CUDA %2 所需的 %1，TensorFlow 因此无法使用 GPU。没有安装任何内容。请检查 NVIDIA 镜像或离线包（其中必须包含 CUDA %2 的 NVIDIA 压缩包），或修正配置文件中的方案。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s route &quot;%1&quot; puts NVIDIA&apos;s CUDA libraries into the environment, but &quot;plan.cudnn&quot; names no cuDNN version, without which TensorFlow cannot use the GPU. Add the cuDNN version to the profile.</source>
+        <translation>实验室配置文件的路线“%1”会把 NVIDIA 的 CUDA 库放进环境，但“plan.cudnn”没有指定 cuDNN 版本，没有它 TensorFlow 无法使用 GPU。请在配置文件中加上 cuDNN 版本。</translation>
     </message>
 </context>
 <context>
@@ -3149,6 +4358,128 @@ Not possible here:
     <message>
         <source>%1 in the environment lies behind a link to another folder, so repair does not write there. Remove the link (or install the environment again).</source>
         <translation>环境中的 %1 位于一个指向其他文件夹的链接之后，因此修复不会写入那里。请删除该链接（或重新安装该环境）。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel</source>
+        <translation>Jupyter 内核</translation>
+    </message>
+    <message>
+        <source>Would register the Jupyter kernel again in %1 (your user&apos;s Jupyter folder), keeping the kernel.json there as %2.</source>
+        <translation>将在 %1（你用户的 Jupyter 文件夹）中重新注册 Jupyter 内核，原有的 kernel.json 保留为 %2。</translation>
+    </message>
+    <message>
+        <source>Registered the Jupyter kernel again in %1 (your user&apos;s Jupyter folder); the kernel.json that was there is kept as %2.</source>
+        <translation>已在 %1（你用户的 Jupyter 文件夹）中重新注册 Jupyter 内核；原来在那里的 kernel.json 保留为 %2。</translation>
+    </message>
+    <message>
+        <source>Reinstalling the damaged Python packages</source>
+        <translation>正在重新安装损坏的 Python 包</translation>
+    </message>
+    <message>
+        <source>No wheel of %1 %2 that matches what pip installed was found in the download folder, the offline bundle or the package index. Install the environment again.</source>
+        <translation>在下载文件夹、离线包或软件包索引中都没有找到与 pip 安装的 %1 %2 相符的 wheel。请重新安装该环境。</translation>
+    </message>
+    <message>
+        <source>pip could not reinstall %1 %2 (its own words are in the log). Install the environment again.</source>
+        <translation>pip 无法重新安装 %1 %2（它的原始输出在日志中）。请重新安装该环境。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Upgrader</name>
+    <message>
+        <source>The upgrade was cancelled; the environment is as it was.</source>
+        <translation>升级已取消；环境保持原样。</translation>
+    </message>
+    <message>
+        <source>%1 was installed on the route &quot;%2&quot;, which this tfsetup does not know. Update tfsetup.</source>
+        <translation>%1 是用路线 &quot;%2&quot; 安装的，这个版本的 tfsetup 不认识该路线。请更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>%1 was installed from a hash-locked requirements file (a lab profile), which pins its TensorFlow. Upgrade it with the lab&apos;s new profile: tfsetup install --profile FILE --yes.</source>
+        <translation>%1 是用一个锁定哈希的依赖文件（实验室配置文件）安装的，它固定了 TensorFlow 版本。请用实验室新的配置文件升级：tfsetup install --profile FILE --yes。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 is not newer than the environment&apos;s %2. An upgrade only goes to a newer release; for another one, make a new environment.</source>
+        <translation>TensorFlow %1 并不比环境中的 %2 新。升级只能升到更新的版本；如需其他版本，请创建新环境。</translation>
+    </message>
+    <message>
+        <source>%1 was made for %2, and this machine runs %3. Upgrade it on the system it was made for.</source>
+        <translation>%1 是为 %2 创建的，而本机运行的是 %3。请在创建它的系统上升级。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 does not support Python %2, which the environment has; the upgraded environment gets Python %3.</source>
+        <translation>TensorFlow %1 不支持环境中的 Python %2；升级后的环境将使用 Python %3。</translation>
+    </message>
+    <message>
+        <source>%1 has TensorFlow %2, which the solver ranks above the newer releases that would run here (%3); give --tf to upgrade to one of them anyway.</source>
+        <translation>%1 的 TensorFlow %2 在求解器的排序中高于可在本机运行的更新版本（%3）；如仍要升级到其中之一，请使用 --tf 指定。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1: %2</source>
+        <translation>TensorFlow %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 has TensorFlow %2, the newest release tfsetup knows for the %3 route; there is nothing to upgrade.</source>
+        <translation>%1 的 TensorFlow %2 已是 tfsetup 所知的 %3 路线上的最新版本；没有可升级的内容。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow newer than %1 runs on this machine on the %2 route; %3 stays as it is.</source>
+        <translation>在 %2 路线上，本机无法运行比 %1 更新的 TensorFlow；%3 保持原样。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 cannot run on this machine on the %2 route; %3 stays as it is.</source>
+        <translation>在 %2 路线上，TensorFlow %1 无法在本机运行；%3 保持原样。</translation>
+    </message>
+    <message>
+        <source>%1 can be upgraded from TensorFlow %2 to %3.</source>
+        <translation>%1 可以从 TensorFlow %2 升级到 %3。</translation>
+    </message>
+    <message>
+        <source>There is nothing to upgrade.</source>
+        <translation>没有可升级的内容。</translation>
+    </message>
+    <message>
+        <source>%1 changed since the upgrade was proposed. Ask for the proposal again.</source>
+        <translation>%1 在提出升级方案之后发生了变化。请重新获取升级方案。</translation>
+    </message>
+    <message>
+        <source>Finding the files TensorFlow %1 needs…</source>
+        <translation>正在查找 TensorFlow %1 需要的文件…</translation>
+    </message>
+    <message>
+        <source>Verifying %1: loading its GPU libraries, then running TensorFlow…</source>
+        <translation>正在验证 %1：先加载它的 GPU 库，再运行 TensorFlow…</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::CatalogNotice</name>
+    <message>
+        <source>Checking for a catalog update…</source>
+        <translation>正在检查目录更新…</translation>
+    </message>
+    <message>
+        <source>Catalog update version %1 of %2 is installed; tfsetup uses it from now on.</source>
+        <translation>已安装目录更新，版本 %1，日期 %2；tfsetup 从现在起使用它。</translation>
+    </message>
+    <message>
+        <source>The knowledge catalog is up to date (version %1).</source>
+        <translation>知识目录已是最新（版本 %1）。</translation>
+    </message>
+    <message>
+        <source>Chec&amp;k for catalog updates</source>
+        <translation>检查目录更新(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Fetch the signed update of tfsetup&apos;s knowledge (TensorFlow&apos;s tested versions, NVIDIA&apos;s tables, GPUs) through the proxy above.</source>
+        <translation>通过上面的代理获取 tfsetup 知识（TensorFlow 测试过的版本、NVIDIA 的对照表、GPU）的签名更新。</translation>
+    </message>
+    <message>
+        <source>The knowledge catalog is updated: version %1 of %2.</source>
+        <translation>知识目录已更新：版本 %1，日期 %2。</translation>
+    </message>
+    <message>
+        <source>The installed catalog update was refused, so tfsetup uses its built-in catalog: %1</source>
+        <translation>已安装的目录更新被拒绝，所以 tfsetup 使用内置目录：%1</translation>
     </message>
 </context>
 <context>
@@ -3452,6 +4783,26 @@ Not possible here:
     <message>
         <source>Why this combination does not fit</source>
         <translation>为什么此组合不适用</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 cannot use this GPU: %2</source>
+        <translation>TensorFlow %1 无法使用这块 GPU：%2</translation>
+    </message>
+    <message>
+        <source>Slow first start: TensorFlow %1 has no ready-made code for this GPU, so the NVIDIA driver compiles it each time a program starts, which can take several minutes.</source>
+        <translation>首次启动较慢：TensorFlow %1 没有为这块 GPU 预先编译的代码，因此每次程序启动时 NVIDIA 驱动程序都要编译它，可能需要几分钟。</translation>
+    </message>
+    <message>
+        <source>GPUs this environment uses (TensorFlow numbers the ticked ones from 0, in this order):</source>
+        <translation>此环境使用的 GPU（TensorFlow 按此顺序从 0 开始为勾选的 GPU 编号）：</translation>
+    </message>
+    <message>
+        <source>Tick at least one GPU, or use the processor only (Advanced).</source>
+        <translation>请至少勾选一块 GPU，或只使用处理器（高级）。</translation>
+    </message>
+    <message>
+        <source>GPUs this environment uses</source>
+        <translation>此环境使用的 GPU</translation>
     </message>
 </context>
 <context>
@@ -4323,6 +5674,202 @@ Not possible here:
         <source>Every environment gets a Jupyter kernel. This adds JupyterLab, which start-jupyter and the Finish page open.</source>
         <translation>每个环境都会有一个 Jupyter 内核。此选项还会安装 JupyterLab，“start-jupyter”和“完成”页会打开它。</translation>
     </message>
+    <message>
+        <source>%1 MB/s</source>
+        <translation>%1 MB/s</translation>
+    </message>
+    <message>
+        <source>%1 KB/s</source>
+        <translation>%1 KB/s</translation>
+    </message>
+    <message>
+        <source>name not found</source>
+        <translation>找不到域名</translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>proxy not reachable</source>
+        <translation>无法连接代理</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>超时无响应</translation>
+    </message>
+    <message>
+        <source>too slow</source>
+        <translation>太慢</translation>
+    </message>
+    <message>
+        <source>certificate not trusted</source>
+        <translation>证书不受信任</translation>
+    </message>
+    <message>
+        <source>proxy asks for a password</source>
+        <translation>代理要求密码</translation>
+    </message>
+    <message>
+        <source>the proxy could not reach it</source>
+        <translation>代理无法连到它</translation>
+    </message>
+    <message>
+        <source>the server refused the request</source>
+        <translation>服务器拒绝了请求</translation>
+    </message>
+    <message>
+        <source>a web page instead (log in?)</source>
+        <translation>返回的是网页（需要登录？）</translation>
+    </message>
+    <message>
+        <source>folder missing</source>
+        <translation>文件夹缺失</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>not needed for this plan</source>
+        <translation>此方案不需要</translation>
+    </message>
+    <message>
+        <source>%1 (not needed for this plan)</source>
+        <translation>%1（此方案不需要）</translation>
+    </message>
+    <message>
+        <source>NVIDIA</source>
+        <translation>NVIDIA</translation>
+    </message>
+    <message>
+        <source>NVIDIA mirror</source>
+        <translation>NVIDIA 镜像</translation>
+    </message>
+    <message>
+        <source>python.org</source>
+        <translation>python.org</translation>
+    </message>
+    <message>
+        <source>PyPI</source>
+        <translation>PyPI</translation>
+    </message>
+    <message>
+        <source>PyPI mirror %1</source>
+        <translation>PyPI 镜像 %1</translation>
+    </message>
+    <message>
+        <source>%1 not reachable</source>
+        <translation>%1 无法连通</translation>
+    </message>
+    <message>
+        <source>%1 %2 (slow)</source>
+        <translation>%1 %2（慢）</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 answered in %2 ms</source>
+        <translation>%1 在 %2 毫秒内响应</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>Test &amp;connection</source>
+        <translation>测试连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Checks whether PyPI (or the mirror above), NVIDIA and python.org answer through the proxy above, and how fast.</source>
+        <translation>检查 PyPI（或上面的镜像）、NVIDIA 和 python.org 通过上面的代理能否响应，以及速度如何。</translation>
+    </message>
+    <message>
+        <source>Set a pr&amp;oxy…</source>
+        <translation>设置代理(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Use an offline bund&amp;le…</source>
+        <translation>使用离线包(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Reachable</source>
+        <translation>可连通</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Why not</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Connection test results</source>
+        <translation>连接测试结果</translation>
+    </message>
+    <message>
+        <source>Testing the connection to PyPI, NVIDIA and python.org…</source>
+        <translation>正在测试到 PyPI、NVIDIA 和 python.org 的连接…</translation>
+    </message>
+    <message>
+        <source>yes, slowly</source>
+        <translation>是，但很慢</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>The same for %1.</source>
+        <translation>%1 同上。</translation>
+    </message>
+    <message>
+        <source>Everything this setup downloads from answered.</source>
+        <translation>这次安装要用到的所有下载来源都已响应。</translation>
+    </message>
+    <message>
+        <source>Use the fastest &amp;mirror: %1</source>
+        <translation>使用最快的镜像(&amp;M)：%1</translation>
+    </message>
+    <message>
+        <source>No PyPI mirror answered from here (%1). Press Test connection to see why, or set a proxy.</source>
+        <translation>从这里没有任何 PyPI 镜像响应（%1）。请点击“测试连接”查看原因，或设置代理。</translation>
+    </message>
+    <message>
+        <source>PyPI itself answered fastest from here (%1), so it stays chosen.</source>
+        <translation>从这里看 PyPI 本身响应最快（%1），所以仍然选择它。</translation>
+    </message>
+    <message>
+        <source>PyPI did not answer well from here, so %1 was chosen: the fastest PyPI mirror measured (%2). You can choose another above.</source>
+        <translation>从这里访问 PyPI 效果不好，所以选择了 %1：测得最快的 PyPI 镜像（%2）。你可以在上面选择其他镜像。</translation>
+    </message>
+    <message>
+        <source>%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.</source>
+        <translation>选择了 %1：从这里测得最快的 PyPI 镜像（%2）。你可以在上面选择其他镜像。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::RepairPage</name>
@@ -4522,6 +6069,50 @@ Not possible here:
         <source>Every installed file is in place. The findings below say what else to do.</source>
         <translation>所有已安装的文件都在原位。下面的诊断结果说明了还需要做什么。</translation>
     </message>
+    <message>
+        <source>&amp;Where the error comes from:</source>
+        <translation>错误来自(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>I am not sure (tfsetup tells from the error)</source>
+        <translation>我不确定（由 tfsetup 根据错误判断）</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>这台电脑</translation>
+    </message>
+    <message>
+        <source>Another computer (a classmate&apos;s, a lab machine)</source>
+        <translation>另一台电脑（同学的、实验室的机器）</translation>
+    </message>
+    <message>
+        <source>An error from another computer is read as that computer&apos;s: what this computer has or lacks (a GPU, CUDA) does not change what the error means.</source>
+        <translation>来自另一台电脑的错误会按那台电脑来读：这台电脑有没有 GPU、CUDA 不会改变错误的含义。</translation>
+    </message>
+    <message>
+        <source>Damaged Python packages</source>
+        <translation>损坏的 Python 包</translation>
+    </message>
+    <message>
+        <source>reinstall it from the package index</source>
+        <translation>从软件包索引重新安装它</translation>
+    </message>
+    <message>
+        <source>reinstall it from %1</source>
+        <translation>从 %1 重新安装它</translation>
+    </message>
+    <message>
+        <source>%1 changed since pip installed it</source>
+        <translation>%1 在 pip 安装后被修改过</translation>
+    </message>
+    <message>
+        <source>%1 is missing</source>
+        <translation>%1 丢失</translation>
+    </message>
+    <message>
+        <source>the package&apos;s record names %1, outside the environment; it was not read</source>
+        <translation>该包的记录指向环境之外的 %1；未读取它</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::SetupWizard</name>
@@ -4572,6 +6163,37 @@ Not possible here:
     <message>
         <source>Close tfsetup?</source>
         <translation>要关闭 tfsetup 吗？</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::UpgradeDialog</name>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Upgrade %1</source>
+        <translation>升级 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Upgrade</source>
+        <translation>升级(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Looking for a newer TensorFlow for %1…</source>
+        <translation>正在为 %1 查找更新的 TensorFlow…</translation>
+    </message>
+    <message>
+        <source>The environment is as it was before the upgrade.</source>
+        <translation>环境保持升级前的样子。</translation>
     </message>
 </context>
 <context>
@@ -4702,6 +6324,158 @@ Not possible here:
     <message>
         <source>Start over</source>
         <translation>重新开始</translation>
+    </message>
+    <message>
+        <source>Your &amp;environments</source>
+        <translation>你的环境(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <source>TensorFlow</source>
+        <translation>TensorFlow</translation>
+    </message>
+    <message>
+        <source>Python / CUDA / cuDNN</source>
+        <translation>Python / CUDA / cuDNN</translation>
+    </message>
+    <message>
+        <source>Size on disk</source>
+        <translation>磁盘占用</translation>
+    </message>
+    <message>
+        <source>Last verify</source>
+        <translation>最近一次验证</translation>
+    </message>
+    <message>
+        <source>Your environments</source>
+        <translation>你的环境</translation>
+    </message>
+    <message>
+        <source>Open s&amp;hell</source>
+        <translation>打开终端(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Open a terminal with this environment&apos;s Python and libraries first on the path.</source>
+        <translation>打开一个终端，让此环境的 Python 和库在路径中排在最前。</translation>
+    </message>
+    <message>
+        <source>Open &amp;Jupyter</source>
+        <translation>打开 Jupyter(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Start Jupyter in this environment.</source>
+        <translation>在此环境中启动 Jupyter。</translation>
+    </message>
+    <message>
+        <source>&amp;Verify</source>
+        <translation>验证(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Check again that TensorFlow in this environment loads its libraries and uses the GPU.</source>
+        <translation>再次检查此环境中的 TensorFlow 能否加载它的库并使用 GPU。</translation>
+    </message>
+    <message>
+        <source>Find what is wrong with this environment and restore what is missing or altered.</source>
+        <translation>找出此环境的问题，并恢复丢失或被更改的内容。</translation>
+    </message>
+    <message>
+        <source>&amp;Upgrade</source>
+        <translation>升级(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Remove this environment, its launchers, Jupyter kernel and menu entry. Files of yours in its folder are kept.</source>
+        <translation>删除此环境及其启动脚本、Jupyter 内核和菜单项。该文件夹中你自己的文件会保留。</translation>
+    </message>
+    <message>
+        <source>Free &amp;disk space</source>
+        <translation>释放磁盘空间(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Remove downloads no environment needs any more (unused for 90 days) and old logs.</source>
+        <translation>删除没有任何环境再需要的下载文件（90 天未使用）和旧日志。</translation>
+    </message>
+    <message>
+        <source>%1 (%2 fits)</source>
+        <translation>%1（%2 可用）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>passed, %1</source>
+        <translation>通过，%1</translation>
+    </message>
+    <message>
+        <source>failed, %1</source>
+        <translation>失败，%1</translation>
+    </message>
+    <message>
+        <source>not yet</source>
+        <translation>尚未验证</translation>
+    </message>
+    <message>
+        <source>Upgrading in place is not available yet. To move to a newer TensorFlow, set up a new environment, then remove this one.</source>
+        <translation>暂不支持原地升级。要换用更新的 TensorFlow，请先创建一个新环境，再删除这个环境。</translation>
+    </message>
+    <message>
+        <source>No newer TensorFlow fits this computer on this environment&apos;s route.</source>
+        <translation>在此环境的路线上，没有适合本机的更新 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>Upgrade to TensorFlow %1.</source>
+        <translation>升级到 TensorFlow %1。</translation>
+    </message>
+    <message>
+        <source>This environment has no such launcher. Repair it to write its launchers again.</source>
+        <translation>此环境没有这个启动脚本。请修复它以重新写入启动脚本。</translation>
+    </message>
+    <message>
+        <source>No terminal program was found. Open a terminal yourself and run:
+%1</source>
+        <translation>没有找到终端程序。请自己打开一个终端并运行：
+%1</translation>
+    </message>
+    <message>
+        <source>%1 could not be started. Open a terminal yourself and run:
+%2</source>
+        <translation>无法启动 %1。请自己打开一个终端并运行：
+%2</translation>
+    </message>
+    <message>
+        <source>Remove %1?</source>
+        <translation>删除 %1？</translation>
+    </message>
+    <message>
+        <source>This removes the environment %1 with its launchers, its Jupyter kernel and its menu entry. Files of yours in that folder are kept. Other environments and downloaded files are not touched.</source>
+        <translation>这会删除环境 %1 及其启动脚本、Jupyter 内核和菜单项。该文件夹中你自己的文件会保留。其他环境和已下载的文件不受影响。</translation>
+    </message>
+    <message>
+        <source>Removing %1…</source>
+        <translation>正在删除 %1…</translation>
+    </message>
+    <message>
+        <source>Free disk space?</source>
+        <translation>释放磁盘空间？</translation>
+    </message>
+    <message>
+        <source>This removes downloaded files not used for 90 days that no environment needs, and old logs. They are downloaded again when a setup needs them.</source>
+        <translation>这会删除 90 天内未使用且没有环境需要的下载文件以及旧日志。需要时它们会被重新下载。</translation>
+    </message>
+    <message>
+        <source>Rep&amp;air</source>
+        <translation>修复(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>删除(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Upgrade the chosen environment to the newest TensorFlow that fits this computer.</source>
+        <translation>将所选环境升级到适合本机的最新 TensorFlow。</translation>
     </message>
 </context>
 </TS>

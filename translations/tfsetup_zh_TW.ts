@@ -180,20 +180,28 @@
         <source>tfsetup has no pinned checksum for NVIDIA&apos;s %1, and it came from %2 over plain HTTP, which cannot prove that it is NVIDIA&apos;s, yet the archives&apos; checksums are read from it. Use NVIDIA&apos;s https:// address, or a sources catalog that pins this manifest.</source>
         <translation>tfsetup 沒有 NVIDIA 的 %1 的固定校驗和，而且它是透過明文 HTTP 從 %2 取得的，這無法證明它來自 NVIDIA，而壓縮檔的校驗和卻要從它讀取。請使用 NVIDIA 的 https:// 網址，或者使用固定了此清單的來源目錄。</translation>
     </message>
+    <message>
+        <source>python-build-standalone&apos;s release %1 lists the SHA-256 %2 for %3, but tfsetup&apos;s sources catalog pins %4. Either the release was changed after the pin was recorded or the pin is wrong, so tfsetup will not use this file. Install Python %5 with the system&apos;s package manager, or update tfsetup and try again.</source>
+        <translation>python-build-standalone 的發布 %1 為 %3 列出的 SHA-256 是 %2，而 tfsetup 的來源目錄固定的是 %4。要麼該發布在記錄固定值之後被改動過，要麼固定值有誤，因此 tfsetup 不會使用這個檔案。請用系統的套件管理員安裝 Python %5，或更新 tfsetup 後重試。</translation>
+    </message>
+    <message>
+        <source>SHA-256 pinned in tfsetup&apos;s sources catalog (%1) and confirmed by the release&apos;s SHA256SUMS.</source>
+        <translation>SHA-256 固定在 tfsetup 的來源目錄中（%1），並已由該發布的 SHA256SUMS 確認。</translation>
+    </message>
+    <message>
+        <source>SHA-256 pinned in tfsetup&apos;s sources catalog (%1); the release&apos;s SHA256SUMS could not be read to compare (%2).</source>
+        <translation>SHA-256 固定在 tfsetup 的來源目錄中（%1）；無法讀取該發布的 SHA256SUMS 進行比對（%2）。</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 for %2 is built for CUDA %3, not for CUDA %4 of this plan, so TensorFlow could not load it. Choose the cuDNN that goes with CUDA %4.</source>
+        <translation>cuDNN %1（%2）是為 CUDA %3 建置的，而不是為此方案的 CUDA %4 建置的，所以 TensorFlow 無法載入它。請選擇與 CUDA %4 配套的 cuDNN。</translation>
+    </message>
 </context>
 <context>
     <name>Bundle</name>
     <message>
         <source>Cannot write %1. Check that the bundle folder is writable and has free space.</source>
         <translation>無法寫入 %1。請檢查離線包資料夾是否可寫、是否還有剩餘空間。</translation>
-    </message>
-    <message>
-        <source>%1 is not a tfsetup bundle (it has no bundle.json). Choose the folder that tfsetup bundle wrote.</source>
-        <translation>%1 不是 tfsetup 離線包（其中沒有 bundle.json）。請選擇由 tfsetup bundle 生成的資料夾。</translation>
-    </message>
-    <message>
-        <source>The bundle description %1 is damaged or from an unknown tfsetup version. Write the bundle again.</source>
-        <translation>離線包描述檔案 %1 已損壞，或來自未知版本的 tfsetup。請重新生成離線包。</translation>
     </message>
     <message>
         <source>Checking the bundle was cancelled.</source>
@@ -228,10 +236,6 @@
         <translation>離線包描述檔案 %1</translation>
     </message>
     <message>
-        <source>Write the bundle again with tfsetup bundle.</source>
-        <translation>請用 tfsetup bundle 重新生成離線包。</translation>
-    </message>
-    <message>
         <source>has neither a SHA-256 nor an MD5 checksum</source>
         <translation>既沒有 SHA-256 也沒有 MD5 校驗和</translation>
     </message>
@@ -258,6 +262,58 @@
     <message>
         <source>differs from its entry in &quot;files&quot;</source>
         <translation>與其在「files」中的條目不一致</translation>
+    </message>
+    <message>
+        <source>The offline bundle folder %1 does not exist. Choose the folder that tfsetup bundle wrote (the one that holds bundle.json).</source>
+        <translation>離線包資料夾 %1 不存在。請選擇 tfsetup bundle 寫出的資料夾（包含 bundle.json 的那個）。</translation>
+    </message>
+    <message>
+        <source>The folder %1 is empty, so it is not an offline bundle. Make one with tfsetup bundle --out FOLDER on a computer with internet, copy the whole folder here and choose it.</source>
+        <translation>資料夾 %1 是空的，所以不是離線包。請在能上網的電腦上用 tfsetup bundle --out 資料夾 製作一個，把整個資料夾複製到這裡再選擇它。</translation>
+    </message>
+    <message>
+        <source>The folder %1 is not an offline bundle: it has no bundle.json. Make one with tfsetup bundle --out FOLDER on a computer with internet, or choose the folder that tfsetup bundle wrote.</source>
+        <translation>資料夾 %1 不是離線包：其中沒有 bundle.json。請在能上網的電腦上用 tfsetup bundle --out 資料夾 製作一個，或選擇 tfsetup bundle 寫出的資料夾。</translation>
+    </message>
+    <message>
+        <source>Make the bundle again with tfsetup bundle, or copy the whole folder again from the computer that made it.</source>
+        <translation>請用 tfsetup bundle 重新制作離線包，或從製作它的電腦重新複製整個資料夾。</translation>
+    </message>
+    <message>
+        <source>%1 is damaged: it is not valid JSON (%2). %3</source>
+        <translation>%1 已損壞：不是有效的 JSON（%2）。%3</translation>
+    </message>
+    <message>
+        <source>is not &quot;%1&quot;</source>
+        <translation>不是「%1」</translation>
+    </message>
+    <message>
+        <source>is not %1, the only one this tfsetup reads (the bundle comes from another tfsetup version)</source>
+        <translation>不是 %1，而這個 tfsetup 只能讀取該版本（離線包來自另一個 tfsetup 版本）</translation>
+    </message>
+    <message>
+        <source>no TensorFlow</source>
+        <translation>無 TensorFlow</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1</source>
+        <translation>TensorFlow %1</translation>
+    </message>
+    <message>
+        <source>%1 (route %2, %3)</source>
+        <translation>%1（路線 %2，%3）</translation>
+    </message>
+    <message>
+        <source>%1 for Python %2 (route %3, %4)</source>
+        <translation>%1，Python %2（路線 %3，%4）</translation>
+    </message>
+    <message>
+        <source>The offline bundle %1 was made for %2, but the plan chosen is %3. Choose the plan the bundle was made for, or make a bundle for this plan with tfsetup bundle on a computer with internet.</source>
+        <translation>離線包 %1 是為 %2 製作的，但所選方案是 %3。請選擇離線包對應的方案，或在能上網的電腦上用 tfsetup bundle 為此方案製作離線包。</translation>
+    </message>
+    <message>
+        <source>has more than one entry in &quot;files&quot;</source>
+        <translation>在「files」中出現了不止一次</translation>
     </message>
 </context>
 <context>
@@ -297,14 +353,6 @@
         <source>Cannot create the folder %1. Choose a folder you may write to.</source>
         <translation>無法建立資料夾 %1。請選擇一個你有寫入權限的資料夾。</translation>
     </message>
-    <message>
-        <source>Cannot write %1. Check that the disk has room and that you may write there.</source>
-        <translation>無法寫入 %1。請檢查磁碟是否還有空間，以及你是否有權限寫入該位置。</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>無法寫入 %1。</translation>
-    </message>
 </context>
 <context>
     <name>Catalog</name>
@@ -319,6 +367,116 @@
     <message>
         <source>The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the catalog folder you gave.</source>
         <translation>無法讀取知識目錄檔案 %1。請重新安裝 tfsetup，或檢查你指定的目錄資料夾。</translation>
+    </message>
+</context>
+<context>
+    <name>CatalogUpdates</name>
+    <message>
+        <source>must be &quot;%1&quot;</source>
+        <translation>必須是「%1」</translation>
+    </message>
+    <message>
+        <source>must be a date written YYYY-MM-DD</source>
+        <translation>必須是 YYYY-MM-DD 格式的日期</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: its file %2 cannot be used (%3). tfsetup keeps using the catalog it has. Ask whoever published the update for a corrected one.</source>
+        <translation>目錄更新 %1 被拒絕：其中的檔案 %2 無法使用（%3）。tfsetup 繼續使用現有的目錄。請向發布該更新的人索取更正後的版本。</translation>
+    </message>
+    <message>
+        <source>it is not a JSON object</source>
+        <translation>不是 JSON 物件</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: its version %2 is older than the catalog tfsetup already has (version %3), and an older catalog is never installed over a newer one. Nothing was changed; ask for the current update if you expected a newer one.</source>
+        <translation>目錄更新 %1 被拒絕：它的版本 %2 比 tfsetup 已有的目錄（版本 %3）更舊，較舊的目錄永遠不會覆蓋較新的目錄。沒有做任何更改；如果你期待更新的版本，請取得最新的更新。</translation>
+    </message>
+    <message>
+        <source>tfsetup keeps using the catalog it has. Download the update again: it may have been cut off or changed on the way.</source>
+        <translation>tfsetup 繼續使用現有的目錄。請重新下載該更新：它可能在傳輸中被截斷或篡改。</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: it is larger than %2 MB, far more than a catalog holds. Check that the address or file is a tfsetup catalog update.</source>
+        <translation>目錄更新 %1 被拒絕：它大於 %2 MB，遠超一個目錄應有的大小。請檢查該網址或檔案是否確實是 tfsetup 的目錄更新。</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: it is not a complete catalog update document. %2</source>
+        <translation>目錄更新 %1 被拒絕：它不是完整的目錄更新文件。%2</translation>
+    </message>
+    <message>
+        <source>The catalog update %1</source>
+        <translation>目錄更新 %1</translation>
+    </message>
+    <message>
+        <source>names a file &quot;%1&quot; that is not a catalog file name</source>
+        <translation>提到了一個名為「%1」的檔案，而這不是目錄檔名</translation>
+    </message>
+    <message>
+        <source>lacks the file %1</source>
+        <translation>缺少檔案 %1</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: it is signed with a key tfsetup does not trust. tfsetup keeps using the catalog it has. Take updates only from tfsetup&apos;s releases or a mirror that copies them unchanged.</source>
+        <translation>目錄更新 %1 被拒絕：它使用 tfsetup 不信任的金鑰簽名。tfsetup 繼續使用現有的目錄。請只從 tfsetup 的發布頁面或原樣複製它們的鏡像站取得更新。</translation>
+    </message>
+    <message>
+        <source>signed with key %1, trusted key %2</source>
+        <translation>用金鑰 %1 簽名，受信任的金鑰為 %2</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: its signature does not match its contents, so it was changed after it was signed or damaged on the way. tfsetup keeps using the catalog it has. Download it again; if this repeats, tell whoever runs the mirror.</source>
+        <translation>目錄更新 %1 被拒絕：它的簽名與內容不符，說明它在簽名後被修改過，或在傳輸中損壞。tfsetup 繼續使用現有的目錄。請重新下載；如果反覆出現，請告知鏡像站的管理者。</translation>
+    </message>
+    <message>
+        <source>No catalog update is installed.</source>
+        <translation>未安裝目錄更新。</translation>
+    </message>
+    <message>
+        <source>The installed catalog update</source>
+        <translation>已安裝的目錄更新</translation>
+    </message>
+    <message>
+        <source>The installed catalog update cannot be read: %1 Run &quot;tfsetup catalog update&quot; to install it again.</source>
+        <translation>無法讀取已安裝的目錄更新：%1 請執行「tfsetup catalog update」重新安裝。</translation>
+    </message>
+    <message>
+        <source>The installed catalog update (version %1) is not newer than the catalog built into this tfsetup (version %2), so the built-in one is used.</source>
+        <translation>已安裝的目錄更新（版本 %1）並不比 tfsetup 內建的目錄（版本 %2）新，所以使用內建目錄。</translation>
+    </message>
+    <message>
+        <source>The catalog update could not be stored in %1. Check that the folder is writable and the disk is not full, then try again; tfsetup keeps using the catalog it has.</source>
+        <translation>目錄更新無法儲存到 %1。請檢查該資料夾是否可寫、磁碟是否已滿，然後重試；tfsetup 繼續使用現有的目錄。</translation>
+    </message>
+    <message>
+        <source>No address for catalog updates is known. Give one with --from (your lab&apos;s mirror or a downloaded file).</source>
+        <translation>不知道從哪裡取得目錄更新。請用 --from 指定一個網址（你所在實驗室的鏡像站或已下載的檔案）。</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: it is larger than %2 MB, far more than a catalog holds. Check that the address is a tfsetup catalog update.</source>
+        <translation>目錄更新 %1 被拒絕：它大於 %2 MB，遠超一個目錄應有的大小。請檢查該網址是否確實是 tfsetup 的目錄更新。</translation>
+    </message>
+    <message>
+        <source>The catalog update file</source>
+        <translation>目錄更新檔案</translation>
+    </message>
+    <message>
+        <source>Cannot use the catalog update: %1</source>
+        <translation>無法使用目錄更新：%1</translation>
+    </message>
+</context>
+<context>
+    <name>CauseRegistry</name>
+    <message>
+        <source>The list of causes the doctor knows (%1) cannot be read. Reinstall tfsetup.</source>
+        <translation>無法讀取醫生所知的原因清單（%1）。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>Reinstall tfsetup.</source>
+        <translation>請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The list of causes the doctor knows is damaged. Reinstall tfsetup.</source>
+        <translation>醫生所知的原因清單已損壞。請重新安裝 tfsetup。</translation>
     </message>
 </context>
 <context>
@@ -338,6 +496,43 @@
     <message>
         <source>Reading %1 failed.</source>
         <translation>讀取 %1 失敗。</translation>
+    </message>
+</context>
+<context>
+    <name>CleanReport</name>
+    <message numerus="yes">
+        <source>Would free %1: %n cached download(s)</source>
+        <translation>
+            <numerusform>將釋放 %1：%n 個快取的下載檔案</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Freed %1: %n cached download(s)</source>
+        <translation>
+            <numerusform>已釋放 %1：%n 個快取的下載檔案</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n old log(s).</source>
+        <translation>
+            <numerusform>以及 %n 箇舊日誌。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n old download(s) that an environment or an offline bundle still needs.</source>
+        <translation>
+            <numerusform>保留了 %n 個仍被某個環境或離線包需要的舊下載檔案。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n download(s) another tfsetup is using right now.</source>
+        <translation>
+            <numerusform>保留了 %n 個另一個 tfsetup 正在使用的下載檔案。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The download cache now holds %1.</source>
+        <translation>下載快取現在佔用 %1。</translation>
     </message>
 </context>
 <context>
@@ -934,6 +1129,318 @@ Run again with --yes to install.
         <source>Use this proxy (http://, https:// or socks5h://) instead of the profile&apos;s.</source>
         <translation>使用此代理（http://、https:// 或 socks5h://），而不是設定檔中的代理。</translation>
     </message>
+    <message>
+        <source>Where the log comes from: &quot;this&quot; computer, an &quot;other&quot; one, or &quot;auto&quot; (the default: a log that shows another machine is read as that machine&apos;s).</source>
+        <translation>日誌來自哪裡：「this」（這台電腦）、「other」（另一台）或「auto」（預設：顯示出另一台機器的日誌按那台機器來讀）。</translation>
+    </message>
+    <message>
+        <source>Check the machine described in FILE (the output of tfsetup detect --json there) instead of this one, for example the computer a log comes from.</source>
+        <translation>檢查 FILE 所描述的機器（在那台機器上執行 tfsetup detect --json 的輸出），而不是這台，例如日誌所來自的電腦。</translation>
+    </message>
+    <message>
+        <source>--log-from takes &quot;this&quot;, &quot;other&quot; or &quot;auto&quot;, not &quot;%1&quot;.</source>
+        <translation>--log-from 只接受「this」、「other」或「auto」，而不是「%1」。</translation>
+    </message>
+    <message>
+        <source>Drop a mirror that stays below BYTES per second (k, M: KiB, MiB) for SECONDS and go on from the next one, keeping what arrived; default %1:%2, 0 turns it off.</source>
+        <translation>鏡像站速度在 SECONDS 秒內一直低於每秒 BYTES 位元組（可用 k、M 表示 KiB、MiB）時放棄它，保留已下載的部分，從下一個來源繼續；預設 %1:%2，0 表示關閉。</translation>
+    </message>
+    <message>
+        <source>Not every place this setup downloads from could be reached. Each origin above says why and what to do: set --proxy, choose a mirror (--mirror pypi=%1), or use an offline bundle.</source>
+        <translation>這次安裝需要的下載來源並非都能連上。上面每個來源都寫明瞭原因和辦法：設定 --proxy，選擇鏡像站（--mirror pypi=%1），或使用離線包。</translation>
+    </message>
+    <message>
+        <source>Instead of listing files, test whether PyPI (or the --mirror pypi=…), NVIDIA (or its mirror) and python.org answer, through --proxy, how fast, and rank the PyPI mirror presets. Exit status 0 when every place the setup needs answered.</source>
+        <translation>不列出檔案，而是透過 --proxy 測試 PyPI（或 --mirror pypi=…）、NVIDIA（或其鏡像站）和 python.org 是否回應、速度如何，並對 PyPI 預設鏡像站排序。安裝所需的每個來源都回應時結束狀態為 0。</translation>
+    </message>
+    <message>
+        <source>Built-in catalog: version %1 of %2
+</source>
+        <translation>內建目錄：版本 %1，日期 %2
+</translation>
+    </message>
+    <message>
+        <source>Installed update: none
+</source>
+        <translation>已安裝的更新：無
+</translation>
+    </message>
+    <message>
+        <source>Installed update: version %1 of %2, from %3, installed %4; its signature verifies
+</source>
+        <translation>已安裝的更新：版本 %1，日期 %2，來自 %3，安裝於 %4；簽名驗證通過
+</translation>
+    </message>
+    <message>
+        <source>Installed update: does not verify
+</source>
+        <translation>已安裝的更新：驗證未透過
+</translation>
+    </message>
+    <message>
+        <source>Not used: %1
+</source>
+        <translation>未使用：%1
+</translation>
+    </message>
+    <message>
+        <source>In use: the installed update
+</source>
+        <translation>正在使用：已安裝的更新
+</translation>
+    </message>
+    <message>
+        <source>In use: the built-in catalog
+</source>
+        <translation>正在使用：內建目錄
+</translation>
+    </message>
+    <message>
+        <source>Installed catalog update version %1 of %2 from %3. tfsetup uses it from now on.
+</source>
+        <translation>已安裝來自 %3 的目錄更新，版本 %1，日期 %2。tfsetup 從現在起使用它。
+</translation>
+    </message>
+    <message>
+        <source>The catalog is up to date (version %1); nothing was changed.
+</source>
+        <translation>目錄已是最新（版本 %1）；沒有做任何更改。
+</translation>
+    </message>
+    <message>
+        <source>status: which catalog is in use and whether the installed update verifies; update: fetch, check and install a signed catalog update.</source>
+        <translation>status：顯示正在使用哪個目錄，以及已安裝的更新是否驗證通過；update：取得、檢查並安裝已簽名的目錄更新。</translation>
+    </message>
+    <message>
+        <source>Take the update from this address or file (a lab mirror, a downloaded copy) instead of tfsetup&apos;s release page.</source>
+        <translation>從這個網址或檔案取得更新（實驗室鏡像站、已下載的副本），而不是從 tfsetup 的發布頁面取得。</translation>
+    </message>
+    <message>
+        <source>Show or update the knowledge catalog (TensorFlow&apos;s tested configurations, NVIDIA&apos;s tables, GPUs, sources). Updates are signed; one that does not verify, or is older than the catalog in use, is refused and the catalog in use stays.</source>
+        <translation>顯示或更新知識目錄（TensorFlow 測試過的配置、NVIDIA 的對照表、GPU、下載來源）。更新經過簽名；驗證不透過或比正在使用的目錄更舊的更新會被拒絕，並繼續使用現有目錄。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog: say status or update, for example &quot;tfsetup catalog status&quot;.</source>
+        <translation>tfsetup catalog：請指定 status 或 update，例如「tfsetup catalog status」。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog status: --from, --proxy and --ca-bundle belong to &quot;catalog update&quot;.</source>
+        <translation>tfsetup catalog status：--from、--proxy 和 --ca-bundle 屬於「catalog update」。</translation>
+    </message>
+    <message>
+        <source>Show the knowledge catalog in use, or install a signed catalog update</source>
+        <translation>顯示正在使用的知識目錄，或安裝已簽名的目錄更新</translation>
+    </message>
+    <message>
+        <source>--out needs the file to save to, not &quot;%1&quot; (is its value missing?). For a file whose name starts with &quot;-&quot;, write ./%1.
+</source>
+        <translation>--out 需要要儲存到的檔案，而不是「%1」（是不是缺少了它的值？）。如果檔名以「-」開頭，請寫成 ./%1。
+</translation>
+    </message>
+    <message>
+        <source>%1 was installed, but its Jupyter kernel could not be registered, so notebooks will not find it. %2 Fix that and run the same install again; it only registers the kernel.</source>
+        <translation>%1 已安裝，但它的 Jupyter 核心無法註冊，所以筆記本找不到它。%2 解決這個問題後再執行同樣的安裝；它只會註冊核心。</translation>
+    </message>
+    <message>
+        <source>Only say what would be removed and how much it frees.</source>
+        <translation>只說明會刪除什麼、能釋放多少空間。</translation>
+    </message>
+    <message>
+        <source>Remove cached downloads not used for more than DAYS days (default 90; 0: all that nothing refers to).</source>
+        <translation>刪除超過 DAYS 天未使用的快取下載檔案（預設 90 天；0：刪除所有不再被引用的檔案）。</translation>
+    </message>
+    <message>
+        <source>Then remove the oldest until the cache is at most SIZE (500M, 20G).</source>
+        <translation>然後刪除最舊的檔案，直到快取不超過 SIZE（如 500M、20G）。</translation>
+    </message>
+    <message>
+        <source>The download cache to clean (default: the user&apos;s own).</source>
+        <translation>要清理的下載快取（預設：目前使用者自己的快取）。</translation>
+    </message>
+    <message>
+        <source>Keep every file this offline bundle lists (repeatable).</source>
+        <translation>保留此離線包列出的每個檔案（可重複指定）。</translation>
+    </message>
+    <message>
+        <source>Free disk space: prune the download cache by age and size, keeping every file an environment or an offline bundle still needs, and remove old run logs.</source>
+        <translation>釋放磁碟空間：按時間和大小清理下載快取，保留環境或離線包仍需要的每個檔案，並刪除舊的執行日誌。</translation>
+    </message>
+    <message>
+        <source>--max-age takes a number of days, for example 30.</source>
+        <translation>--max-age 需要一個天數，例如 30。</translation>
+    </message>
+    <message>
+        <source>--max-size takes a size, for example 500M or 20G.</source>
+        <translation>--max-size 需要一個大小，例如 500M 或 20G。</translation>
+    </message>
+    <message>
+        <source>Upgrade an environment to the newest TensorFlow that fits this machine, keeping your files</source>
+        <translation>將環境升級到適合本機的最新 TensorFlow，並保留你的檔案</translation>
+    </message>
+    <message>
+        <source>List the environments tfsetup made, their versions, size and last verify</source>
+        <translation>列出 tfsetup 建立的環境及其版本、大小和最近一次驗證</translation>
+    </message>
+    <message>
+        <source>Remove an environment tfsetup made, with its launchers, kernel and menu entry</source>
+        <translation>刪除 tfsetup 建立的環境，連同其啟動指令碼、核心和選單項目</translation>
+    </message>
+    <message>
+        <source>Free space: prune the download cache and old logs, keeping what is still needed</source>
+        <translation>釋放空間：清理下載快取和舊日誌，保留仍需要的檔案</translation>
+    </message>
+    <message>
+        <source>The NVIDIA GPUs the environment uses, by nvidia-smi&apos;s numbers in the order TensorFlow is to number them (0,2), or all, instead of the profile&apos;s &quot;gpus&quot; (default: those this TensorFlow runs on without a slow first start).</source>
+        <translation>環境使用的 NVIDIA GPU：按 nvidia-smi 的編號，按 TensorFlow 要對它們編號的順序列出（如 0,2），或 all；用於代替設定檔中的 &quot;gpus&quot;（預設：此 TensorFlow 無需緩慢首次啟動即可執行的 GPU）。</translation>
+    </message>
+    <message>
+        <source>Choose the GPUs from this report (tfsetup detect --json) instead of detecting this computer.</source>
+        <translation>根據此報告（tfsetup detect --json 的輸出）選擇 GPU，而不偵測本機。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s &quot;gpus&quot;</source>
+        <translation>實驗室設定檔的 &quot;gpus&quot;</translation>
+    </message>
+    <message>
+        <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder); pypi=URL or a PyPI preset (pypi=tuna) for pip&apos;s packages. May be repeated.</source>
+        <translation>優先從這份 NVIDIA 下載目錄的副本（URL 或資料夾）取得 NVIDIA 的檔案；pypi=URL 或 PyPI 預設（pypi=tuna）用於 pip 的套件。可重複指定。</translation>
+    </message>
+    <message>
+        <source>Also look in DIR, an environment or a folder of environments (repeatable).</source>
+        <translation>同時在 DIR 中查詢：一個環境或一個存放環境的資料夾（可重複指定）。</translation>
+    </message>
+    <message>
+        <source>Look for newer TensorFlow releases for the machine described in FILE (the output of tfsetup detect --json) instead of this one.</source>
+        <translation>為 FILE（tfsetup detect --json 的輸出）所描述的電腦查詢更新的 TensorFlow 版本，而不是本機。</translation>
+    </message>
+    <message>
+        <source>Do not look for newer TensorFlow releases (no hardware detection).</source>
+        <translation>不查詢更新的 TensorFlow 版本（不偵測硬體）。</translation>
+    </message>
+    <message>
+        <source>List every environment tfsetup made: route, TensorFlow, Python, CUDA and cuDNN, size on disk, the last verify, and whether a newer TensorFlow fits this machine on the same route.</source>
+        <translation>列出 tfsetup 建立的每個環境：路線、TensorFlow、Python、CUDA 和 cuDNN、磁碟佔用、最近一次驗證，以及同一路線上是否有適合本機的更新 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>The environment folder to remove (the one holding environment.json).</source>
+        <translation>要刪除的環境資料夾（包含 environment.json 的那個）。</translation>
+    </message>
+    <message>
+        <source>Remove it; without --yes, only say what would be removed.</source>
+        <translation>刪除它；不加 --yes 時只說明會刪除什麼。</translation>
+    </message>
+    <message>
+        <source>Remove an environment tfsetup made, with its launchers, Jupyter kernel and menu entry. Only files whose record proves tfsetup made them go; anything else in the folder is kept and named.</source>
+        <translation>刪除 tfsetup 建立的環境，連同其啟動指令碼、Jupyter 核心和選單項目。只刪除記錄能證明由 tfsetup 建立的檔案；資料夾中的其他內容會保留並列出。</translation>
+    </message>
+    <message>
+        <source>Give the environment to remove with --env DIR.</source>
+        <translation>請用 --env DIR 指定要刪除的環境。</translation>
+    </message>
+    <message>
+        <source>Nothing was removed. Run again with --yes to remove it.</source>
+        <translation>沒有刪除任何內容。加上 --yes 再執行一次即可刪除。</translation>
+    </message>
+    <message>
+        <source>Where pip may download a damaged Python package&apos;s wheel again (a package index address; give it again for more). Default: pip&apos;s own settings.</source>
+        <translation>pip 可以從哪裡重新下載損壞的 Python 套件的 wheel（一個套件索引網址；可多次指定）。預設：pip 自己的設定。</translation>
+    </message>
+    <message>
+        <source>The environment folder to upgrade (the one holding environment.json).</source>
+        <translation>要升級的環境資料夾（包含 environment.json 的那個）。</translation>
+    </message>
+    <message>
+        <source>Upgrade to TensorFlow VERSION (&quot;2.16&quot;) instead of the newest that fits this machine.</source>
+        <translation>升級到 TensorFlow VERSION（如 &quot;2.16&quot;），而不是適合本機的最新版本。</translation>
+    </message>
+    <message>
+        <source>Plan for the machine described in FILE (the output of tfsetup detect --json) instead of detecting this one.</source>
+        <translation>為 FILE（tfsetup detect --json 的輸出）所描述的電腦制定方案，而不偵測本機。</translation>
+    </message>
+    <message>
+        <source>Only say what the upgrade would do; change and download nothing.</source>
+        <translation>只說明升級會做什麼；不做任何更改，也不下載任何內容。</translation>
+    </message>
+    <message>
+        <source>Do not ask: upgrade now.</source>
+        <translation>不再詢問：立即升級。</translation>
+    </message>
+    <message>
+        <source>Do not run verify after the upgrade.</source>
+        <translation>升級後不執行驗證。</translation>
+    </message>
+    <message>
+        <source>Upgrade an environment to the newest TensorFlow that runs on this machine on the same route. The new version is built beside the old one and switched in with your files kept; if anything fails, the old one stays as it was. Then the launchers and the Jupyter kernel are written again and the environment is verified.</source>
+        <translation>將環境升級到本機在同一路線上能執行的最新 TensorFlow。新版本在舊版本旁邊建置，完成後切換過來，並保留你的檔案；如果任何一步失敗，舊版本保持原樣。然後重新寫入啟動指令碼和 Jupyter 核心，並驗證環境。</translation>
+    </message>
+    <message>
+        <source>Give the environment to upgrade with --env DIR (tfsetup list shows them).</source>
+        <translation>請用 --env DIR 指定要升級的環境（tfsetup list 會列出它們）。</translation>
+    </message>
+    <message>
+        <source>Run again with --yes to upgrade.
+</source>
+        <translation>加上 --yes 再執行一次即可升級。
+</translation>
+    </message>
+    <message>
+        <source>%1 is as it was before.</source>
+        <translation>%1 保持原樣。</translation>
+    </message>
+    <message>
+        <source>%1 was upgraded to TensorFlow %2, but it did not pass verification. tfsetup doctor --env %1 finds the cause.</source>
+        <translation>%1 已升級到 TensorFlow %2，但未透過驗證。執行 tfsetup doctor --env %1 可以找出原因。</translation>
+    </message>
+</context>
+<context>
+    <name>Confined</name>
+    <message>
+        <source>tfsetup does not write %1: the way there leads through a link (or a file stands where a folder belongs), so the write could land outside the folder it belongs to. Remove the link or the file, or choose another folder, then try again.</source>
+        <translation>tfsetup 不會寫入 %1：通往它的路徑經過一個連結（或在應為資料夾的位置有一個檔案），寫入可能落到它所屬資料夾之外。請刪除該連結或檔案，或選擇其他資料夾，然後重試。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1. Check the free space and that the folder is yours, then try again.</source>
+        <translation>無法寫入 %1。請檢查可用空間以及該資料夾是否屬於你，然後重試。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1. Check that the file is there and that you may read it.</source>
+        <translation>無法讀取 %1。請檢查檔案是否存在以及你是否有讀取權限。</translation>
+    </message>
+    <message>
+        <source>You may not write %1. Choose a folder that is yours, or ask its owner for write permission.</source>
+        <translation>你沒有寫入 %1 的權限。請選擇屬於你的資料夾，或請其所有者授予寫入權限。</translation>
+    </message>
+    <message>
+        <source>The disk holding %1 is full (or your disk quota is used up). Free some space, then try again.</source>
+        <translation>%1 所在的磁碟已滿（或你的磁碟配額已用完）。請釋放一些空間，然後重試。</translation>
+    </message>
+</context>
+<context>
+    <name>ConfinedRemove</name>
+    <message>
+        <source>%1 lies behind a link that tfsetup did not make; nothing was removed through it.</source>
+        <translation>%1 位於一個不是 tfsetup 建立的連結之後；沒有透過它刪除任何內容。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be removed: permission denied. Close the programs that use it and try again.</source>
+        <translation>無法刪除 %1：權限被拒絕。請關閉正在使用它的程式後重試。</translation>
+    </message>
+    <message>
+        <source>The folder %1 is not empty.</source>
+        <translation>資料夾 %1 不是空的。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 is a folder, not a file.</source>
+        <translation>%1 是資料夾，不是檔案。</translation>
+    </message>
+    <message>
+        <source>%1 could not be removed. Close the programs that use it and try again.</source>
+        <translation>無法刪除 %1。請關閉正在使用它的程式後重試。</translation>
+    </message>
 </context>
 <context>
     <name>CudaDriver</name>
@@ -981,6 +1488,21 @@ Run again with --yes to install.
     </message>
 </context>
 <context>
+    <name>EnvironmentIndex</name>
+    <message>
+        <source>The list of environments</source>
+        <translation>環境清單</translation>
+    </message>
+    <message>
+        <source>The list of environments in %1 cannot be written. Check that the folder is yours and not full.</source>
+        <translation>無法寫入 %1 中的環境清單。請檢查該資料夾是否屬於你、磁碟是否已滿。</translation>
+    </message>
+    <message>
+        <source>Another tfsetup is changing the list of environments. Try again in a moment.</source>
+        <translation>另一個 tfsetup 正在修改環境清單。請稍後再試。</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentInfo</name>
     <message>
         <source>The environment folder %1 does not exist. Give the folder tfsetup installed into.</source>
@@ -993,6 +1515,59 @@ Run again with --yes to install.
     <message>
         <source>%1 has neither an environment.json nor a start-python launcher, so it is not an environment tfsetup made. Give the right folder, or name a launcher with --launcher.</source>
         <translation>%1 中既沒有 environment.json，也沒有 start-python 啟動指令碼，因此它不是 tfsetup 建立的環境。請指定正確的資料夾，或用 --launcher 指定啟動指令碼。</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentListing</name>
+    <message>
+        <source>Its removal was stopped midway. Remove it again to finish.</source>
+        <translation>它的刪除在中途被中斷。請再刪除一次以完成。</translation>
+    </message>
+    <message>
+        <source>The folder is gone (moved or deleted by hand).</source>
+        <translation>資料夾不見了（被手動移動或刪除）。</translation>
+    </message>
+    <message>
+        <source>The folder is now a link to another place; tfsetup does not follow it.</source>
+        <translation>該資料夾現在是指向別處的連結；tfsetup 不會跟隨它。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recorded file(s) are missing or changed. Repair restores them.</source>
+        <translation>
+            <numerusform>有 %n 個已記錄的檔案丟失或被更改。修復可以恢復它們。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No environment made by tfsetup was found.</source>
+        <translation>沒有找到 tfsetup 建立的環境。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>無</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5</source>
+        <translation>TensorFlow %1，路線 %2，Python %3，CUDA %4，cuDNN %5</translation>
+    </message>
+    <message>
+        <source>Size on disk: %1</source>
+        <translation>磁碟佔用：%1</translation>
+    </message>
+    <message>
+        <source>Last verified %1: passed</source>
+        <translation>最近一次驗證 %1：透過</translation>
+    </message>
+    <message>
+        <source>Last verified %1: failed (%2)</source>
+        <translation>最近一次驗證 %1：失敗（%2）</translation>
+    </message>
+    <message>
+        <source>Not verified since it was installed.</source>
+        <translation>安裝後尚未驗證。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 fits this machine on the same route.</source>
+        <translation>TensorFlow %1 在同一路線上適合本機。</translation>
     </message>
 </context>
 <context>
@@ -1098,6 +1673,61 @@ Run again with --yes to install.
     </message>
 </context>
 <context>
+    <name>GpuChoice</name>
+    <message>
+        <source>%1 takes &quot;default&quot;, &quot;all&quot; or GPU numbers as nvidia-smi shows them, separated by commas (such as 0,2); &quot;%2&quot; is none of these.</source>
+        <translation>%1 只接受 &quot;default&quot;、&quot;all&quot; 或按 nvidia-smi 顯示的 GPU 編號（用逗號分隔，如 0,2）；&quot;%2&quot; 都不是。</translation>
+    </message>
+    <message>
+        <source>%1 names GPU %2 twice.</source>
+        <translation>%1 兩次指定了 GPU %2。</translation>
+    </message>
+    <message>
+        <source>must be &quot;default&quot;, &quot;all&quot; or a list of GPU numbers as nvidia-smi shows them, such as [0, 2]</source>
+        <translation>必須是 &quot;default&quot;、&quot;all&quot; 或按 nvidia-smi 顯示的 GPU 編號清單，例如 [0, 2]</translation>
+    </message>
+    <message>
+        <source>must name at least one GPU (or be &quot;all&quot;)</source>
+        <translation>必須至少指定一個 GPU（或為 &quot;all&quot;）</translation>
+    </message>
+    <message>
+        <source>names GPU %1 twice</source>
+        <translation>兩次指定了 GPU %1</translation>
+    </message>
+    <message>
+        <source>%1 names GPU %2, but this computer&apos;s NVIDIA GPUs are %3 (as nvidia-smi numbers them).</source>
+        <translation>%1 指定了 GPU %2，但本機的 NVIDIA GPU 是 %3（按 nvidia-smi 的編號）。</translation>
+    </message>
+    <message>
+        <source>%1 names %2, which TensorFlow %3 cannot use: %4 Leave it out.</source>
+        <translation>%1 指定了 %2，而 TensorFlow %3 無法使用它：%4 請將它去掉。</translation>
+    </message>
+    <message>
+        <source>GPU %1, %2</source>
+        <translation>GPU %1，%2</translation>
+    </message>
+    <message>
+        <source>GPU %1, %2 (compute capability %3)</source>
+        <translation>GPU %1，%2（運算能力 %3）</translation>
+    </message>
+    <message>
+        <source>The environment uses GPUs %1 (CUDA_VISIBLE_DEVICES).</source>
+        <translation>該環境使用 GPU %1（CUDA_VISIBLE_DEVICES）。</translation>
+    </message>
+    <message>
+        <source>The environment uses %1 (CUDA_VISIBLE_DEVICES=%2).</source>
+        <translation>該環境使用 %1（CUDA_VISIBLE_DEVICES=%2）。</translation>
+    </message>
+    <message>
+        <source>%1 is left out: %2</source>
+        <translation>%1 未被使用：%2</translation>
+    </message>
+    <message>
+        <source>%1 is left out: it was not chosen.</source>
+        <translation>%1 未被使用：沒有選擇它。</translation>
+    </message>
+</context>
+<context>
     <name>GpuTable</name>
     <message>
         <source>Cannot read the GPU table %1. Reinstall tfsetup or point it at a readable catalog.</source>
@@ -1148,6 +1778,10 @@ Run again with --yes to install.
     <message>
         <source>%1 %2 is not a JSON object. Give a file that tfsetup wrote, or correct it.</source>
         <translation>%1 %2 不是 JSON 物件。請提供由 tfsetup 寫出的檔案，或者修正它。</translation>
+    </message>
+    <message>
+        <source>%1 %2 gives the field &quot;%3&quot; twice, so it is unclear which one counts. Remove one of them, or give a file that tfsetup wrote.</source>
+        <translation>%1 %2 中欄位「%3」出現了兩次，無法確定以哪一個為準。請刪除其中一個，或提供由 tfsetup 寫出的檔案。</translation>
     </message>
 </context>
 <context>
@@ -1210,6 +1844,25 @@ Run again with --yes to install.
     <message>
         <source>%1 cannot be used: its field &quot;%2&quot; %3. %4</source>
         <translation>%1 無法使用：其欄位「%2」%3。%4</translation>
+    </message>
+</context>
+<context>
+    <name>Knowledge</name>
+    <message>
+        <source>%1 of the catalog update (version %2)</source>
+        <translation>目錄更新（版本 %2）中的 %1</translation>
+    </message>
+    <message>
+        <source>The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the catalog folder you gave.</source>
+        <translation>無法讀取知識目錄檔案 %1。請重新安裝 tfsetup，或檢查你指定的目錄資料夾。</translation>
+    </message>
+    <message>
+        <source>The placement rules are damaged. Reinstall tfsetup.</source>
+        <translation>放置規則已損壞。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The library version table %1 cannot be read; the program files are damaged, reinstall tfsetup.</source>
+        <translation>無法讀取函式庫版本表 %1；程式檔案已損壞，請重新安裝 tfsetup。</translation>
     </message>
 </context>
 <context>
@@ -1277,6 +1930,18 @@ Run again with --yes to install.
     <message>
         <source>The bundle&apos;s requirements file</source>
         <translation>離線包的依賴檔案</translation>
+    </message>
+    <message>
+        <source>must be a folder without control characters (no line break, no NUL)</source>
+        <translation>必須是不含控制字元（沒有換行、沒有 NUL）的資料夾</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s &quot;%1&quot; becomes a folder with a control character in it (a line break?), from %2. Correct &quot;%1&quot; in the profile, or the variable it uses.</source>
+        <translation>實驗室設定檔的「%1」得到的資料夾中含有控制字元（換行？），來自 %2。請更正設定檔中的「%1」或它所用的變數。</translation>
+    </message>
+    <message>
+        <source>must be a name Jupyter lists: letters a-z, digits, . _ - only</source>
+        <translation>必須是 Jupyter 會列出的名字：只能包含字母 a-z、數字和 . _ -</translation>
     </message>
 </context>
 <context>
@@ -1452,6 +2117,77 @@ Run again with --yes to install.
     <message>
         <source>The NVIDIA driver could not list the GPUs. Restart the computer; if that does not help, reinstall the NVIDIA driver.</source>
         <translation>NVIDIA 驅動程式無法列出 GPU。請重新啟動電腦；如果仍然不行，請重新安裝 NVIDIA 驅動程式。</translation>
+    </message>
+</context>
+<context>
+    <name>OriginProbe</name>
+    <message>
+        <source>NVIDIA&apos;s download server %1</source>
+        <translation>NVIDIA 的下載伺服器 %1</translation>
+    </message>
+    <message>
+        <source>python.org&apos;s downloads API (%1)</source>
+        <translation>python.org 的下載 API（%1）</translation>
+    </message>
+    <message>
+        <source>the Python package index %1</source>
+        <translation>Python 套件索引 %1</translation>
+    </message>
+    <message>
+        <source>the Python package index %1 (%2)</source>
+        <translation>Python 套件索引 %1（%2）</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist. Check the path of the mirror or the offline bundle.</source>
+        <translation>資料夾 %1 不存在。請檢查鏡像站或離線包的路徑。</translation>
+    </message>
+    <message>
+        <source>%1 MB/s</source>
+        <translation>%1 MB/s</translation>
+    </message>
+    <message>
+        <source>%1 KB/s</source>
+        <translation>%1 KB/s</translation>
+    </message>
+    <message>
+        <source>a folder, present</source>
+        <translation>資料夾，存在</translation>
+    </message>
+    <message>
+        <source>a folder, missing</source>
+        <translation>資料夾，缺失</translation>
+    </message>
+    <message>
+        <source>reachable in %1 ms</source>
+        <translation>%1 毫秒內可連通</translation>
+    </message>
+    <message>
+        <source>not reachable (%1)</source>
+        <translation>無法連通（%1）</translation>
+    </message>
+    <message>
+        <source>too slow</source>
+        <translation>太慢</translation>
+    </message>
+    <message>
+        <source>through the proxy</source>
+        <translation>透過代理</translation>
+    </message>
+    <message>
+        <source>not needed for this setup</source>
+        <translation>本次安裝不需要</translation>
+    </message>
+    <message>
+        <source>PyPI mirrors, fastest first:</source>
+        <translation>PyPI 鏡像站，按速度從快到慢：</translation>
+    </message>
+    <message>
+        <source>Fastest PyPI mirror here: %1 (--mirror pypi=%2).</source>
+        <translation>此處最快的 PyPI 鏡像站：%1（--mirror pypi=%2）。</translation>
+    </message>
+    <message>
+        <source>No PyPI mirror answered.</source>
+        <translation>沒有 PyPI 鏡像站回應。</translation>
     </message>
 </context>
 <context>
@@ -1639,8 +2375,101 @@ Not possible here:
 <context>
     <name>RedistManifest</name>
     <message>
-        <source>The NVIDIA manifest %1 is not in the expected format, so none of its checksums are used. Try again later, or use another mirror.</source>
-        <translation>NVIDIA 清單 %1 的格式不符合預期，因此其中的校驗和都不會被使用。請稍後重試，或換一個鏡像站。</translation>
+        <source>The NVIDIA manifest %1</source>
+        <translation>NVIDIA 清單 %1</translation>
+    </message>
+    <message>
+        <source>None of its checksums is used. Try again later, or use another mirror.</source>
+        <translation>其中的校驗和一個都不會使用。請稍後重試，或換用其他鏡像站。</translation>
+    </message>
+    <message>
+        <source>is larger than %1 bytes</source>
+        <translation>大於 %1 位元組</translation>
+    </message>
+    <message>
+        <source>is not a JSON object (%1)</source>
+        <translation>不是 JSON 物件（%1）</translation>
+    </message>
+    <message>
+        <source>must be text</source>
+        <translation>必須是文字</translation>
+    </message>
+    <message>
+        <source>is not a safe relative path (&quot;%1&quot;)</source>
+        <translation>不是安全的相對路徑（「%1」）</translation>
+    </message>
+    <message>
+        <source>is not 64 hexadecimal digits</source>
+        <translation>不是 64 位十六進位數字</translation>
+    </message>
+    <message>
+        <source>is not 32 hexadecimal digits</source>
+        <translation>不是 32 位十六進位數字</translation>
+    </message>
+    <message>
+        <source>is missing, not a number, or outside 1 byte to %1 bytes</source>
+        <translation>缺失、不是數字，或不在 1 位元組到 %1 位元組之間</translation>
+    </message>
+    <message>
+        <source>must be text or a component object</source>
+        <translation>必須是文字或元件物件</translation>
+    </message>
+    <message>
+        <source>must be text and not empty</source>
+        <translation>必須是非空文字</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation>必須是物件</translation>
+    </message>
+    <message>
+        <source>lists no component</source>
+        <translation>沒有列出任何元件</translation>
+    </message>
+</context>
+<context>
+    <name>RemoveReport</name>
+    <message numerus="yes">
+        <source>Would remove %n file(s) of %1 (%2).</source>
+        <translation>
+            <numerusform>將刪除 %1 的 %n 個檔案（%2）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n file(s) of %1 (%2 freed).</source>
+        <translation>
+            <numerusform>已刪除 %1 的 %n 個檔案（釋放了 %2）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Would remove %1</source>
+        <translation>將刪除 %1</translation>
+    </message>
+    <message>
+        <source>Removed %1</source>
+        <translation>已刪除 %1</translation>
+    </message>
+    <message>
+        <source>Kept %1: it was changed after tfsetup wrote it.</source>
+        <translation>保留了 %1：它在 tfsetup 寫入後被修改過。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n file(s) tfsetup did not make (or that changed since), so the folder stays:</source>
+        <translation>
+            <numerusform>保留了 %n 個不是 tfsetup 建立的（或之後被修改過的）檔案，因此該資料夾會保留：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is not an environment made by tfsetup (it has no valid environment.json), so tfsetup removes nothing from it. Delete it yourself if you are sure.</source>
+        <translation>%1 不是 tfsetup 建立的環境（沒有有效的 environment.json），因此 tfsetup 不會從中刪除任何內容。如果確定，請自行刪除。</translation>
+    </message>
+    <message>
+        <source>%1 is a link to another folder. tfsetup removes nothing through links; remove the link yourself, or give the real folder.</source>
+        <translation>%1 是指向另一個資料夾的連結。tfsetup 不會透過連結刪除任何內容；請自行刪除該連結，或指定真實的資料夾。</translation>
+    </message>
+    <message>
+        <source>%1 could not be removed: it is in use. Close every program started from it (Python, Jupyter, shells) and try again.</source>
+        <translation>無法刪除 %1：它正在被使用。請關閉從它啟動的所有程式（Python、Jupyter、終端機）後重試。</translation>
     </message>
 </context>
 <context>
@@ -1719,6 +2548,30 @@ Not possible here:
         <source>The environment is repaired.</source>
         <translation>環境已修復。</translation>
     </message>
+    <message>
+        <source>The Python package %1 %2 is not as pip installed it:</source>
+        <translation>Python 套件 %1 %2 與 pip 安裝時不一致：</translation>
+    </message>
+    <message>
+        <source>its record names a place outside the environment (not read)</source>
+        <translation>它的記錄指向環境之外的位置（未讀取）</translation>
+    </message>
+    <message>
+        <source>would reinstall it from the package index</source>
+        <translation>將從套件索引重新安裝它</translation>
+    </message>
+    <message>
+        <source>reinstalled from the package index</source>
+        <translation>已從套件索引重新安裝</translation>
+    </message>
+    <message>
+        <source>would reinstall it from %1</source>
+        <translation>將從 %1 重新安裝它</translation>
+    </message>
+    <message>
+        <source>reinstalled from %1</source>
+        <translation>已從 %1 重新安裝</translation>
+    </message>
 </context>
 <context>
     <name>Repairer</name>
@@ -1729,6 +2582,18 @@ Not possible here:
     <message>
         <source>Cannot write %1. Check the free space and that the environment folder is yours, then repair again.</source>
         <translation>無法寫入 %1。請檢查剩餘空間，並確認環境資料夾屬於你，然後再次修復。</translation>
+    </message>
+    <message>
+        <source>The environment record names the Jupyter kernel &quot;%1&quot;, which is not a name tfsetup gives a kernel. The record is damaged or was not written by tfsetup, so repair changes nothing. Install the environment again.</source>
+        <translation>環境記錄中的 Jupyter 核心名為「%1」，這不是 tfsetup 會給核心起的名字。該記錄已損壞或不是 tfsetup 寫的，所以修復不做任何更改。請重新安裝該環境。</translation>
+    </message>
+    <message>
+        <source>The environment record names %1 as the folder of its Jupyter kernel, but tfsetup registers this environment&apos;s kernel only in %2. The record is damaged or belongs to another environment, so repair changes nothing. Install the environment again.</source>
+        <translation>環境記錄把 %1 寫作其 Jupyter 核心的資料夾，但 tfsetup 只在 %2 中註冊此環境的核心。該記錄已損壞或屬於另一個環境，所以修復不做任何更改。請重新安裝該環境。</translation>
+    </message>
+    <message>
+        <source>Your Jupyter kernel folder %1 is a link to another folder, so repair does not write there and changes nothing. Remove the link and repair again, or install the environment again.</source>
+        <translation>你的 Jupyter 核心資料夾 %1 是指向另一個資料夾的連結，所以修復不會寫入那裡，也不做任何更改。請刪除該連結後再修復，或重新安裝該環境。</translation>
     </message>
 </context>
 <context>
@@ -1853,10 +2718,6 @@ Not possible here:
 <context>
     <name>SetupFlow</name>
     <message>
-        <source>The offline bundle folder %1 does not exist. Choose the folder that holds bundle.json.</source>
-        <translation>離線包資料夾 %1 不存在。請選擇包含 bundle.json 的資料夾。</translation>
-    </message>
-    <message>
         <source>No checksum is published for %1, so tfsetup cannot check the download. Make an offline bundle with tfsetup bundle --trust-on-first-use on a trusted network, or choose another plan.</source>
         <translation>%1 沒有發布校驗和，因此 tfsetup 無法校驗下載的檔案。請在可信的網路中用 tfsetup bundle --trust-on-first-use 製作一個離線包，或選擇其他方案。</translation>
     </message>
@@ -1903,6 +2764,30 @@ Not possible here:
     <message>
         <source>Trusted on first use: no checksum is published anywhere; this SHA-256 was recorded when the file was downloaded on %1.</source>
         <translation>首次使用時信任：任何地方都沒有公布它的校驗和；這個 SHA-256 是在 %1 下載該檔案時記錄的。</translation>
+    </message>
+    <message>
+        <source>The offline bundle %1 does not hold %2, which this plan needs. Make the bundle again with tfsetup bundle on a computer with internet.</source>
+        <translation>離線包 %1 中沒有此方案所需的 %2。請在能上網的電腦上用 tfsetup bundle 重新制作離線包。</translation>
+    </message>
+    <message>
+        <source>The offline bundle holds no pip wheels, so pip downloads %1 from %2; that needs the network. For an install without network, make the bundle without --no-wheelhouse.</source>
+        <translation>離線包中沒有 pip 的 wheel 檔案，所以 pip 要從 %2 下載 %1，這需要網路。若要在無網路時安裝，請製作離線包時不要加 --no-wheelhouse。</translation>
+    </message>
+    <message>
+        <source>Fetching %1 (%2 MB)…</source>
+        <translation>正在取得 %1（%2 MB）…</translation>
+    </message>
+    <message>
+        <source>The download was cancelled.</source>
+        <translation>下載已取消。</translation>
+    </message>
+    <message>
+        <source>%1: taken from the cache, checksum verified.</source>
+        <translation>%1：取自快取，校驗和已驗證。</translation>
+    </message>
+    <message>
+        <source>%1: downloaded from %2, checksum verified.</source>
+        <translation>%1：已從 %2 下載，校驗和已驗證。</translation>
     </message>
 </context>
 <context>
@@ -2206,10 +3091,6 @@ Not possible here:
         <translation>TensorFlow %1 支援 Python %2；而你指定的是 Python %3。</translation>
     </message>
     <message>
-        <source>TensorFlow %1 on the %2 route needs Python %3 or newer, which it does not support (%4).</source>
-        <translation>在 %2 路線上，TensorFlow %1 需要 Python %3 或更新版本，但 TensorFlow %1 並不支援這些版本（它支援 %4）。</translation>
-    </message>
-    <message>
         <source>Install Python %1 (TensorFlow %2 supports Python %3).</source>
         <translation>安裝 Python %1（TensorFlow %2 支援 Python %3）。</translation>
     </message>
@@ -2350,6 +3231,32 @@ Not possible here:
         <source>TensorFlow %1 on the processor only: the fallback that works without the GPU, slower but with nothing to install for the graphics card.</source>
         <translation>TensorFlow %1 只使用處理器：這是不使用 GPU 也能工作的備選方案，速度較慢，但無需為顯示卡安裝任何東西。</translation>
     </message>
+    <message>
+        <source>The %1 route runs on Windows and inside WSL2, not on plain Linux.</source>
+        <translation>%1 路線只能在 Windows 和 WSL2 中執行，不能在普通 Linux 上執行。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 has no official package for %2 on %3: the last release for it is %4.</source>
+        <translation>TensorFlow %1 沒有適用於 %3 上 %2 的官方套件：它的最後一個版本是 %4。</translation>
+    </message>
+    <message>
+        <source>%1 or newer</source>
+        <comment>a Python range open at the top</comment>
+        <translation>%1 或更新</translation>
+    </message>
+    <message>
+        <source>%1 or older</source>
+        <comment>a Python range open at the bottom</comment>
+        <translation>%1 或更舊</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on the %2 route needs Python %3, which it does not support (%4).</source>
+        <translation>%2 路線上的 TensorFlow %1 需要 Python %3，但它不支援（%4）。</translation>
+    </message>
+    <message>
+        <source>tfsetup could not read this Windows build number; GPU support in WSL2 needs Windows 10 build %1 or newer (winver shows the build).</source>
+        <translation>tfsetup 無法讀取這個 Windows 版本號；WSL2 中的 GPU 支援需要 Windows 10 版本 %1 或更新（winver 會顯示版本號）。</translation>
+    </message>
 </context>
 <context>
     <name>SourceCatalog</name>
@@ -2360,6 +3267,10 @@ Not possible here:
     <message>
         <source>The sources catalog is not valid JSON. Reinstall tfsetup.</source>
         <translation>來源目錄不是有效的 JSON。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The sources catalog pins the relocatable Python %1 (python-build-standalone release %2) to the SHA-256 &quot;%3&quot;, which is not 64 lower-case hexadecimal digits. Correct that record in the sources catalog, or reinstall tfsetup.</source>
+        <translation>來源目錄把可移植 Python %1（python-build-standalone 發布 %2）固定為 SHA-256「%3」，這不是 64 位小寫十六進位數字。請在來源目錄中更正該記錄，或重新安裝 tfsetup。</translation>
     </message>
 </context>
 <context>
@@ -2386,6 +3297,112 @@ Not possible here:
     <message>
         <source>The list of TensorFlow log messages is damaged. Reinstall tfsetup.</source>
         <translation>TensorFlow 日誌訊息清單已損壞。請重新安裝 tfsetup。</translation>
+    </message>
+</context>
+<context>
+    <name>UpgradeOutcome</name>
+    <message>
+        <source>Upgraded %1 to TensorFlow %2.
+</source>
+        <translation>已將 %1 升級到 TensorFlow %2。
+</translation>
+    </message>
+</context>
+<context>
+    <name>UpgradeProposal</name>
+    <message>
+        <source>Give the environment folder to upgrade, for example %1.</source>
+        <translation>請指定要升級的環境資料夾，例如 %1。</translation>
+    </message>
+    <message>
+        <source>There is no environment folder %1. Give the folder that holds environment.json (tfsetup list shows them).</source>
+        <translation>沒有環境資料夾 %1。請指定包含 environment.json 的資料夾（tfsetup list 會列出它們）。</translation>
+    </message>
+    <message>
+        <source>%1 was not made by tfsetup (it holds no environment.json), so tfsetup does not upgrade it. Make a new environment with the wizard or tfsetup install instead.</source>
+        <translation>%1 不是 tfsetup 建立的（其中沒有 environment.json），因此 tfsetup 不會升級它。請改用精靈或 tfsetup install 建立新環境。</translation>
+    </message>
+    <message>
+        <source>The record of %1 does not say which route and TensorFlow it has, so tfsetup cannot tell what is newer. Run tfsetup repair --env %1 first.</source>
+        <translation>%1 的記錄沒有說明它的路線和 TensorFlow 版本，因此 tfsetup 無法判斷什麼更新。請先執行 tfsetup repair --env %1。</translation>
+    </message>
+    <message>
+        <source>  TensorFlow %1 → %2 (route %3)
+</source>
+        <translation>  TensorFlow %1 → %2（路線 %3）
+</translation>
+    </message>
+    <message>
+        <source>  Python %1 → %2
+</source>
+        <translation>  Python %1 → %2
+</translation>
+    </message>
+    <message>
+        <source>  Python %1 (kept)
+</source>
+        <translation>  Python %1（保留）
+</translation>
+    </message>
+    <message>
+        <source>  CUDA %1 → %2, cuDNN %3 → %4
+</source>
+        <translation>  CUDA %1 → %2，cuDNN %3 → %4
+</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>無</translation>
+    </message>
+    <message>
+        <source>  First: %1
+</source>
+        <translation>  首先：%1
+</translation>
+    </message>
+    <message>
+        <source>  Note: %1
+</source>
+        <translation>  注意：%1
+</translation>
+    </message>
+    <message>
+        <source>  Download: not known yet (%1)
+</source>
+        <translation>  下載：尚不清楚（%1）
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>  Download: %n file(s), %1 MB, each checked against its published checksum
+</source>
+        <translation>
+            <numerusform>  下載：%n 個檔案，%1 MB，每個都會按其公布的校驗和核對
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>  pip fetches: %1 (pip checks the index&apos;s hashes)
+</source>
+        <translation>  pip 取得：%1（pip 會核對索引的雜湊值）
+</translation>
+    </message>
+    <message>
+        <source>  Your own files in the environment are kept; the current version stays in use until the new one is complete.
+</source>
+        <translation>  環境中你自己的檔案會保留；在新版本完成之前，目前版本照常可用。
+</translation>
+    </message>
+    <message>
+        <source>  The %1 route: %2
+</source>
+        <translation>  %1 路線：%2
+</translation>
+    </message>
+    <message>
+        <source>  TensorFlow %1: %2
+</source>
+        <translation>  TensorFlow %1：%2
+</translation>
     </message>
 </context>
 <context>
@@ -2474,6 +3491,22 @@ Not possible here:
     <message>
         <source>Cannot write %1. Check the free space and that the install folder is yours.</source>
         <translation>無法寫入 %1。請檢查剩餘空間，並確認安裝資料夾屬於你。</translation>
+    </message>
+    <message>
+        <source>Another install or repair of %1 runs on the computer %3 (process %2), or was stopped there. Wait until it has finished. If nothing runs there any more, delete %4, then try again.</source>
+        <translation>%1 的另一個安裝或修復正在電腦 %3 上執行（程序 %2），或在那裡被中斷。請等它結束。如果那裡已經沒有在執行，請刪除 %4，然後重試。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: the install folder is on a disk that is read-only here. Choose another folder (--prefix), or mount that disk writable.</source>
+        <translation>無法寫入 %1：安裝資料夾所在的磁碟在這裡是只讀的。請選擇其他資料夾（--prefix），或以可寫方式掛載該磁碟。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: the disk of the install folder is full. Free some space there or choose a folder on another disk, then try again.</source>
+        <translation>無法寫入 %1：安裝資料夾所在的磁碟已滿。請在那裡釋放一些空間，或選擇其他磁碟上的資料夾，然後重試。</translation>
+    </message>
+    <message>
+        <source>%1 is locked by %2, which names no running install or repair (it is damaged or a link to another file). If none is running, delete %2, then try again.</source>
+        <translation>%1 被 %2 鎖定，但它沒有指明任何正在執行的安裝或修復（它已損壞，或是指向其他檔案的連結）。如果確實沒有在執行，請刪除 %2，然後重試。</translation>
     </message>
 </context>
 <context>
@@ -2830,6 +3863,170 @@ Not possible here:
         <source>Run &quot;tfsetup doctor --env DIR&quot; to see which cuDNN loads, then use the cuDNN your TensorFlow was tested with (8.1 for TensorFlow 2.5 to 2.10 on Windows), which needs no zlibwapi.dll; tfsetup repair puts it back. Or place a zlibwapi.dll you trust next to cudnn64_8.dll. NVIDIA does not ship it; do not download it from random websites.</source>
         <translation>執行「tfsetup doctor --env DIR」查看載入的是哪個 cuDNN，然後改用你的 TensorFlow 經過測試的 cuDNN（Windows 上 TensorFlow 2.5 到 2.10 對應 8.1），它不需要 zlibwapi.dll；tfsetup 的修復功能會把它放回去。也可以把一個你信任的 zlibwapi.dll 放到 cudnn64_8.dll 旁邊。NVIDIA 不提供這個檔案；不要從來歷不明的網站下載。</translation>
     </message>
+    <message>
+        <source>Run &quot;tfsetup doctor --env DIR&quot; on the environment to see which CUDA libraries are expected where and which copies exist, then let tfsetup repair it. Do not download single DLL files from websites.</source>
+        <translation>對該環境執行「tfsetup doctor --env 目錄」，檢視哪些 CUDA 函式庫應在何處以及現有哪些副本，然後讓 tfsetup 修復。不要從網站下載單個 DLL 檔案。</translation>
+    </message>
+    <message>
+        <source>TensorFlow looks for the CUDA %1 library %2, but the CUDA installed here is %3.</source>
+        <translation>TensorFlow 在找 CUDA %1 的函式庫 %2，但這裡安裝的 CUDA 是 %3。</translation>
+    </message>
+    <message>
+        <source>Install CUDA %1 beside the one you have (tfsetup can fetch the official files), or use a TensorFlow built for CUDA %2: %3.</source>
+        <translation>在現有 CUDA 之外再安裝 CUDA %1（tfsetup 可以取得官方檔案），或使用為 CUDA %2 建置的 TensorFlow：%3。</translation>
+    </message>
+    <message>
+        <source>Install CUDA %1 beside the one you have (tfsetup can fetch the official files); no TensorFlow release was tested with CUDA %2.</source>
+        <translation>在現有 CUDA 之外再安裝 CUDA %1（tfsetup 可以取得官方檔案）；沒有任何 TensorFlow 版本用 CUDA %2 測試過。</translation>
+    </message>
+    <message>
+        <source>TensorFlow looks for the CUDA %1 library %2 and does not find it: CUDA %1 is not installed, or only another CUDA version is.</source>
+        <translation>TensorFlow 在找 CUDA %1 的函式庫 %2，但沒有找到：CUDA %1 未安裝，或者只安裝了其他版本的 CUDA。</translation>
+    </message>
+    <message>
+        <source>This TensorFlow needs exactly CUDA %1: install it beside any other CUDA (tfsetup can fetch the official files), or choose the TensorFlow built for the CUDA you have (tfsetup plan).</source>
+        <translation>這個 TensorFlow 需要的正是 CUDA %1：在其他 CUDA 之外另行安裝它（tfsetup 可以取得官方檔案），或選擇為你已有的 CUDA 建置的 TensorFlow（tfsetup plan）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not load cuDNN, so it runs on the CPU.</source>
+        <translation>TensorFlow 無法載入 cuDNN，所以在 CPU 上執行。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup doctor --env DIR&quot; on the environment to see where cuDNN is expected and which copies exist, then let tfsetup repair it. Do not download single DLL files from websites.</source>
+        <translation>對該環境執行「tfsetup doctor --env 目錄」，檢視 cuDNN 應在何處以及現有哪些副本，然後讓 tfsetup 修復。不要從網站下載單個 DLL 檔案。</translation>
+    </message>
+    <message>
+        <source>cuDNN loaded, but its part %1 could not be loaded (%2), so the first convolution fails.</source>
+        <translation>cuDNN 已載入，但它的組成部分 %1 無法載入（%2），所以第一次卷積就會失敗。</translation>
+    </message>
+    <message>
+        <source>Copy every file of the cuDNN archive&apos;s bin (Windows) or lib (Linux) folder next to the cuDNN that loads, not only the main file, or let tfsetup repair the environment. On Windows, error 126 also means a DLL that part needs (zlibwapi.dll, the Visual C++ runtime) is missing.</source>
+        <translation>把 cuDNN 壓縮檔中 bin（Windows）或 lib（Linux）資料夾裡的所有檔案都複製到已載入的 cuDNN 旁邊，而不只是主檔案，或讓 tfsetup 修復該環境。在 Windows 上，錯誤 126 也可能表示該部分依賴的 DLL（zlibwapi.dll、Visual C++ 執行階段函式庫）缺失。</translation>
+    </message>
+    <message>
+        <source>The GPU code in this TensorFlow (PTX) was made by a newer CUDA compiler than the NVIDIA driver understands, so the driver cannot compile it for the GPU.</source>
+        <translation>這個 TensorFlow 中的 GPU 程式碼（PTX）由比 NVIDIA 驅動所能理解的更新的 CUDA 編譯器生成，所以驅動無法為 GPU 編譯它。</translation>
+    </message>
+    <message>
+        <source>This TensorFlow has no GPU code this GPU can run (&quot;no kernel image&quot; / invalid PTX): the GPU is newer than the CUDA the wheel was built with, or older than its lowest architecture.</source>
+        <translation>這個 TensorFlow 沒有這個 GPU 能執行的 GPU 程式碼（「no kernel image」 / 無效 PTX）：GPU 比建置該 wheel 所用的 CUDA 更新，或比它支援的最低架構更舊。</translation>
+    </message>
+    <message>
+        <source>Use a TensorFlow release built with a CUDA that knows this GPU (tfsetup plan picks one from the GPU&apos;s compute capability); for GPUs newer than every release, run a nightly or NVIDIA&apos;s TensorFlow container.</source>
+        <translation>使用用認識這個 GPU 的 CUDA 建置的 TensorFlow 版本（tfsetup plan 會根據 GPU 的運算能力選擇）；對於比所有發布版都新的 GPU，請使用 nightly 版本或 NVIDIA 的 TensorFlow 容器。</translation>
+    </message>
+    <message>
+        <source>TensorFlow stopped with an illegal instruction as soon as it was imported: the processor lacks the AVX instructions the official builds use (older or low-power CPUs, some virtual machines).</source>
+        <translation>TensorFlow 一匯入就因非法指令而停止：處理器缺少官方版本使用的 AVX 指令（較舊或低功耗的 CPU、某些虛擬機器）。</translation>
+    </message>
+    <message>
+        <source>Check the processor (tfsetup detect shows AVX). Without AVX, use TensorFlow 1.5 or a community build without AVX, or a machine or cloud notebook with a newer CPU; in a virtual machine, pass the host CPU&apos;s features through.</source>
+        <translation>檢查處理器（tfsetup detect 會顯示是否有 AVX）。沒有 AVX 時，請使用 TensorFlow 1.5 或不含 AVX 的社群版本，或換用 CPU 更新的電腦或雲端筆記本；在虛擬機器中，請把宿主 CPU 的特性透傳給虛擬機器。</translation>
+    </message>
+    <message>
+        <source>Windows could not initialise TensorFlow&apos;s native module (&quot;A dynamic link library (DLL) initialization routine failed&quot;); with the Visual C++ runtime present, this means the processor lacks the AVX instructions TensorFlow needs.</source>
+        <translation>Windows 無法初始化 TensorFlow 的原生模組（「動態連結函式庫(DLL)初始化例程失敗」）；在已有 Visual C++ 執行階段函式庫的情況下，這表示處理器缺少 TensorFlow 所需的 AVX 指令。</translation>
+    </message>
+    <message>
+        <source>Check the processor (tfsetup detect shows AVX). Without AVX, use a machine or cloud notebook with a newer CPU; reinstalling TensorFlow or the Visual C++ runtime does not help.</source>
+        <translation>檢查處理器（tfsetup detect 會顯示是否有 AVX）。沒有 AVX 時，請換用 CPU 更新的電腦或雲端筆記本；重新安裝 TensorFlow 或 Visual C++ 執行階段函式庫都沒有用。</translation>
+    </message>
+    <message>
+        <source>Windows could not load TensorFlow&apos;s native module (DLL load failed): usually the Microsoft Visual C++ runtime is missing, or the processor lacks AVX.</source>
+        <translation>Windows 無法載入 TensorFlow 的原生模組（DLL load failed）：通常是缺少 Microsoft Visual C++ 執行階段函式庫，或者處理器缺少 AVX。</translation>
+    </message>
+    <message>
+        <source>Install the latest Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 (x64) from microsoft.com and start a new terminal; if that does not help, check that the processor has AVX (tfsetup detect).</source>
+        <translation>從 microsoft.com 安裝最新的 Microsoft Visual C++ Redistributable for Visual Studio 2015-2022（x64），然後開啟新的終端機；如果仍然不行，請檢查處理器是否有 AVX（tfsetup detect）。</translation>
+    </message>
+    <message>
+        <source>cuBLAS or cuDNN could not get GPU memory for its work space: another process (or an earlier TensorFlow in the same notebook) holds the GPU&apos;s memory.</source>
+        <translation>cuBLAS 或 cuDNN 無法為其工作區獲得 GPU 記憶體：另一個程序（或同一筆記本中先前的 TensorFlow）佔用著 GPU 記憶體。</translation>
+    </message>
+    <message>
+        <source>Let TensorFlow take memory as needed: set TF_FORCE_GPU_ALLOW_GROWTH=true (or call tf.config.experimental.set_memory_growth) before the first GPU operation, close other programs or notebook kernels using the GPU (nvidia-smi lists them), and use a smaller batch.</source>
+        <translation>讓 TensorFlow 按需佔用記憶體：在第一次 GPU 操作之前設定 TF_FORCE_GPU_ALLOW_GROWTH=true（或呼叫 tf.config.experimental.set_memory_growth），關閉其他使用 GPU 的程式或筆記本核心（nvidia-smi 會列出它們），並減小批次大小。</translation>
+    </message>
+    <message>
+        <source>XLA could not find CUDA&apos;s libdevice (nvvm/libdevice/libdevice.10.bc), so compiled (jit_compile / XLA) GPU code cannot be built.</source>
+        <translation>XLA 找不到 CUDA 的 libdevice（nvvm/libdevice/libdevice.10.bc），因此無法建置編譯型（jit_compile / XLA）GPU 程式碼。</translation>
+    </message>
+    <message>
+        <source>Install the CUDA toolkit&apos;s nvvm part (pip: nvidia-cuda-nvcc-cu11/cu12 in the environment) and point XLA at its folder: set XLA_FLAGS=--xla_gpu_cuda_data_dir=&lt;CUDA folder that holds nvvm/libdevice&gt;. tfsetup&apos;s launcher sets it for its environments.</source>
+        <translation>安裝 CUDA 工具包的 nvvm 部分（pip：在環境中安裝 nvidia-cuda-nvcc-cu11/cu12），並讓 XLA 指向它的資料夾：設定 XLA_FLAGS=--xla_gpu_cuda_data_dir=&lt;包含 nvvm/libdevice 的 CUDA 資料夾&gt;。tfsetup 的啟動器會為它的環境設定好。</translation>
+    </message>
+    <message>
+        <source>XLA could not run CUDA&apos;s ptxas (missing, or older than the CUDA TensorFlow was built with), so it falls back to the driver or fails to compile GPU code.</source>
+        <translation>XLA 無法執行 CUDA 的 ptxas（缺失，或比建置 TensorFlow 所用的 CUDA 更舊），所以會退回由驅動編譯，或無法編譯 GPU 程式碼。</translation>
+    </message>
+    <message>
+        <source>Install a ptxas of the CUDA version TensorFlow was built with (pip: nvidia-cuda-nvcc-cu11/cu12 in the environment, or the CUDA toolkit) and put its bin folder first on PATH; tfsetup&apos;s launcher does that for its environments.</source>
+        <translation>安裝與建置 TensorFlow 所用 CUDA 版本相同的 ptxas（pip：在環境中安裝 nvidia-cuda-nvcc-cu11/cu12，或安裝 CUDA 工具包），並把它的 bin 資料夾放在 PATH 最前面；tfsetup 的啟動器會為它的環境這樣做。</translation>
+    </message>
+    <message>
+        <source>A module compiled for NumPy 1.x is imported with NumPy 2 installed, so TensorFlow (or a package it uses) fails to import.</source>
+        <translation>一個為 NumPy 1.x 編譯的模組在裝有 NumPy 2 的環境中被匯入，所以 TensorFlow（或它使用的包）匯入失敗。</translation>
+    </message>
+    <message>
+        <source>Install a NumPy 1.x in the environment (pip install &quot;numpy&lt;2&quot;), or upgrade TensorFlow and the module the traceback names to releases built for NumPy 2.</source>
+        <translation>在環境中安裝 NumPy 1.x（pip install &quot;numpy&lt;2&quot;），或把 TensorFlow 以及回溯資訊中提到的模組升級到為 NumPy 2 建置的版本。</translation>
+    </message>
+    <message>
+        <source>The installed protobuf is newer than the code TensorFlow (or a package it uses) was generated for (&quot;Descriptors cannot be created directly&quot;).</source>
+        <translation>已安裝的 protobuf 比 TensorFlow（或它使用的包）生成程式碼時所用的版本更新（「Descriptors cannot be created directly」）。</translation>
+    </message>
+    <message>
+        <source>Install a protobuf of the 3.20 series or older in the environment (pip install &quot;protobuf&lt;3.21&quot;), or a TensorFlow patch release that pins protobuf; setting PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python also works, but slowly.</source>
+        <translation>在環境中安裝 3.20 系列或更早的 protobuf（pip install &quot;protobuf&lt;3.21&quot;），或安裝固定了 protobuf 版本的 TensorFlow 補丁版本；設定 PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python 也可以，但會很慢。</translation>
+    </message>
+    <message>
+        <source>Keras 3 is installed, but this code was written for Keras 2 (tf.keras before TensorFlow 2.16).</source>
+        <translation>已安裝 Keras 3，但這段程式碼是為 Keras 2 編寫的（TensorFlow 2.16 之前的 tf.keras）。</translation>
+    </message>
+    <message>
+        <source>Install tf-keras matching your TensorFlow and set TF_USE_LEGACY_KERAS=1, or pin TensorFlow below 2.16; or move the code to Keras 3.</source>
+        <translation>安裝與你的 TensorFlow 相符的 tf-keras 並設定 TF_USE_LEGACY_KERAS=1，或把 TensorFlow 固定在 2.16 以下；或者把程式碼遷移到 Keras 3。</translation>
+    </message>
+    <message>
+        <source>A path with non-ASCII characters (often a Chinese user or folder name) was read in the wrong encoding (UnicodeDecodeError), so a tool failed on it.</source>
+        <translation>含有非 ASCII 字元的路徑（常見的是中文使用者名稱或資料夾名）被用錯誤的編碼讀取（UnicodeDecodeError），導致某個工具出錯。</translation>
+    </message>
+    <message>
+        <source>pip could not write a file of TensorFlow because its path is longer than Windows allows without long paths.</source>
+        <translation>pip 無法寫入 TensorFlow 的某個檔案，因為它的路徑超過了 Windows 在未開啟長路徑時允許的長度。</translation>
+    </message>
+    <message>
+        <source>This log comes from another machine than this one, so it is read on its own terms: its findings are about that machine, not this one.</source>
+        <translation>這份日誌來自另一台機器，而不是這台，所以按它自身的情況來讀：其中的結論針對那台機器，而不是這台。</translation>
+    </message>
+    <message>
+        <source>To check that machine itself, run tfsetup doctor there, or give its tfsetup detect --json with --hardware.</source>
+        <translation>要檢查那台機器本身，請在那裡執行 tfsetup doctor，或用 --hardware 提供它的 tfsetup detect --json 輸出。</translation>
+    </message>
+    <message>
+        <source>The log was said to come from this computer, but it does not match it: check which computer it comes from. Both the machine&apos;s findings and the log&apos;s are shown.</source>
+        <translation>你說這份日誌來自這台電腦，但它與這台電腦不符：請確認它來自哪台電腦。機器檢查的結論和日誌的結論都會列出。</translation>
+    </message>
+    <message>
+        <source>If the log comes from another computer, read it with --log-from other (or answer so on the Repair page); to check that computer, run tfsetup doctor there.</source>
+        <translation>如果日誌來自另一台電腦，請用 --log-from other 來讀（或在「修復」頁面上這樣回答）；要檢查那台電腦，請在那裡執行 tfsetup doctor。</translation>
+    </message>
+    <message>
+        <source>This machine was not checked: the log comes from another machine.</source>
+        <translation>沒有檢查這台機器：日誌來自另一台機器。</translation>
+    </message>
+    <message>
+        <source>The machine of the hardware file</source>
+        <translation>硬體檔案所描述的機器</translation>
+    </message>
+    <message>
+        <source>The log&apos;s machine</source>
+        <translation>日誌所在的機器</translation>
+    </message>
+    <message>
+        <source>Windows could not load a DLL that TensorFlow&apos;s native module needs. The Visual C++ runtime and AVX are both present here, so it is most likely a CUDA or cuDNN DLL of the version this TensorFlow was built with.</source>
+        <translation>Windows 無法載入 TensorFlow 原生模組所需的某個 DLL。這裡的 Visual C++ 執行階段函式庫和 AVX 都有，所以最可能缺的是與建置這個 TensorFlow 所用版本相同的 CUDA 或 cuDNN DLL。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::Downloader</name>
@@ -2864,6 +4061,22 @@ Not possible here:
     <message>
         <source>%1 could not be downloaded from any mirror.</source>
         <translation>無法從任何鏡像站下載 %1。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a speed floor. Give the lowest acceptable speed in bytes per second, optionally with k or M and a number of seconds: 10k:60 drops a mirror that stays below 10 KiB/s for a minute; 0 turns the floor off.</source>
+        <translation>「%1」不是有效的速度下限。請給出以位元組每秒計的最低可接受速度，可加 k 或 M 以及秒數：10k:60 表示一分鐘內一直低於 10 KiB/s 就放棄該鏡像站；0 表示關閉下限。</translation>
+    </message>
+    <message>
+        <source>%1 comes too slowly from %2 (below %3/s for %4 s), and no other source is left: it goes on from there, keeping the %5 already downloaded.</source>
+        <translation>%1 從 %2 下載得太慢（%4 秒內低於 %3/s），而且沒有其他來源可用：將從那裡繼續下載，保留已下載的 %5。</translation>
+    </message>
+    <message>
+        <source>%1 came too slowly from %2 (below %3/s for %4 s), so that mirror was dropped; the download continues from %5, keeping the %6 already downloaded.</source>
+        <translation>%1 從 %2 下載得太慢（%4 秒內低於 %3/s），所以放棄了該鏡像站；下載從 %5 繼續，保留已下載的 %6。</translation>
+    </message>
+    <message>
+        <source>The download of %1 has no full path to be saved at (&quot;%2&quot;). Give the whole path of the file, starting from the top of the disk.</source>
+        <translation>%1 的下載沒有可儲存到的完整路徑（「%2」）。請給出檔案的完整路徑，從磁碟的根開始。</translation>
     </message>
 </context>
 <context>
@@ -3004,6 +4217,10 @@ Not possible here:
         <source>the Python packages</source>
         <translation>Python 套件</translation>
     </message>
+    <message>
+        <source>The Python %1 could not be started (%2), so no environment was made. Choose a Python that is installed (in a lab profile: &quot;interpreter&quot;), or install it, then try again.</source>
+        <translation>無法啟動 Python %1（%2），所以沒有建立環境。請選擇已安裝的 Python（在實驗室設定檔中為「interpreter」），或先安裝它，然後重試。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::LabSetup</name>
@@ -3028,18 +4245,6 @@ Not possible here:
         <translation>注意：%1</translation>
     </message>
     <message>
-        <source>Fetching %1 (%2 MB)…</source>
-        <translation>正在取得 %1（%2 MB）…</translation>
-    </message>
-    <message>
-        <source>%1: taken from the cache, checksum verified.</source>
-        <translation>%1：取自快取，校驗和已驗證。</translation>
-    </message>
-    <message>
-        <source>%1: downloaded from %2, checksum verified.</source>
-        <translation>%1：已從 %2 下載，校驗和已驗證。</translation>
-    </message>
-    <message>
         <source>The lab profile&apos;s route &quot;%1&quot; puts NVIDIA&apos;s CUDA libraries into the environment, but &quot;plan.cuda&quot; names no CUDA version. Add the CUDA version to the profile.</source>
         <translation>實驗室設定檔的路線「%1」會把 NVIDIA 的 CUDA 函式庫放進環境中，但「plan.cuda」沒有指定 CUDA 版本。請在設定檔中加上 CUDA 版本。</translation>
     </message>
@@ -3050,6 +4255,10 @@ Not possible here:
     <message>
         <source>The environment would lack %1, which CUDA %2 needs, so TensorFlow could not use the GPU. Nothing was installed. Check the NVIDIA mirror or the offline bundle (it must hold NVIDIA&apos;s archives for CUDA %2), or correct the profile&apos;s plan.</source>
         <translation>該環境將缺少 CUDA %2 所需的 %1，TensorFlow 因此無法使用 GPU。沒有安裝任何內容。請檢查 NVIDIA 鏡像站或離線包（其中必須包含 CUDA %2 的 NVIDIA 壓縮檔），或修正設定檔中的方案。</translation>
+    </message>
+    <message>
+        <source>The lab profile&apos;s route &quot;%1&quot; puts NVIDIA&apos;s CUDA libraries into the environment, but &quot;plan.cudnn&quot; names no cuDNN version, without which TensorFlow cannot use the GPU. Add the cuDNN version to the profile.</source>
+        <translation>實驗室設定檔的路線「%1」會把 NVIDIA 的 CUDA 函式庫放進環境，但「plan.cudnn」沒有指定 cuDNN 版本，沒有它 TensorFlow 無法使用 GPU。請在設定檔中加上 cuDNN 版本。</translation>
     </message>
 </context>
 <context>
@@ -3149,6 +4358,128 @@ Not possible here:
     <message>
         <source>%1 in the environment lies behind a link to another folder, so repair does not write there. Remove the link (or install the environment again).</source>
         <translation>環境中的 %1 位於一個指向其他資料夾的連結之後，因此修復不會寫入那裡。請刪除該連結（或重新安裝該環境）。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel</source>
+        <translation>Jupyter 核心</translation>
+    </message>
+    <message>
+        <source>Would register the Jupyter kernel again in %1 (your user&apos;s Jupyter folder), keeping the kernel.json there as %2.</source>
+        <translation>將在 %1（你使用者的 Jupyter 資料夾）中重新註冊 Jupyter 核心，原有的 kernel.json 保留為 %2。</translation>
+    </message>
+    <message>
+        <source>Registered the Jupyter kernel again in %1 (your user&apos;s Jupyter folder); the kernel.json that was there is kept as %2.</source>
+        <translation>已在 %1（你使用者的 Jupyter 資料夾）中重新註冊 Jupyter 核心；原來在那裡的 kernel.json 保留為 %2。</translation>
+    </message>
+    <message>
+        <source>Reinstalling the damaged Python packages</source>
+        <translation>正在重新安裝損壞的 Python 套件</translation>
+    </message>
+    <message>
+        <source>No wheel of %1 %2 that matches what pip installed was found in the download folder, the offline bundle or the package index. Install the environment again.</source>
+        <translation>在下載資料夾、離線包或套件索引中都沒有找到與 pip 安裝的 %1 %2 相符的 wheel。請重新安裝該環境。</translation>
+    </message>
+    <message>
+        <source>pip could not reinstall %1 %2 (its own words are in the log). Install the environment again.</source>
+        <translation>pip 無法重新安裝 %1 %2（它的原始輸出在日誌中）。請重新安裝該環境。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Upgrader</name>
+    <message>
+        <source>The upgrade was cancelled; the environment is as it was.</source>
+        <translation>升級已取消；環境保持原樣。</translation>
+    </message>
+    <message>
+        <source>%1 was installed on the route &quot;%2&quot;, which this tfsetup does not know. Update tfsetup.</source>
+        <translation>%1 是用路線 &quot;%2&quot; 安裝的，這個版本的 tfsetup 不認識該路線。請更新 tfsetup。</translation>
+    </message>
+    <message>
+        <source>%1 was installed from a hash-locked requirements file (a lab profile), which pins its TensorFlow. Upgrade it with the lab&apos;s new profile: tfsetup install --profile FILE --yes.</source>
+        <translation>%1 是用一個鎖定雜湊的依賴檔案（實驗室設定檔）安裝的，它固定了 TensorFlow 版本。請用實驗室新的設定檔升級：tfsetup install --profile FILE --yes。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 is not newer than the environment&apos;s %2. An upgrade only goes to a newer release; for another one, make a new environment.</source>
+        <translation>TensorFlow %1 並不比環境中的 %2 新。升級只能升到更新的版本；如需其他版本，請建立新環境。</translation>
+    </message>
+    <message>
+        <source>%1 was made for %2, and this machine runs %3. Upgrade it on the system it was made for.</source>
+        <translation>%1 是為 %2 建立的，而本機執行的是 %3。請在建立它的系統上升級。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 does not support Python %2, which the environment has; the upgraded environment gets Python %3.</source>
+        <translation>TensorFlow %1 不支援環境中的 Python %2；升級後的環境將使用 Python %3。</translation>
+    </message>
+    <message>
+        <source>%1 has TensorFlow %2, which the solver ranks above the newer releases that would run here (%3); give --tf to upgrade to one of them anyway.</source>
+        <translation>%1 的 TensorFlow %2 在求解器的排序中高於可在本機執行的更新版本（%3）；如仍要升級到其中之一，請使用 --tf 指定。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1: %2</source>
+        <translation>TensorFlow %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 has TensorFlow %2, the newest release tfsetup knows for the %3 route; there is nothing to upgrade.</source>
+        <translation>%1 的 TensorFlow %2 已是 tfsetup 所知的 %3 路線上的最新版本；沒有可升級的內容。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow newer than %1 runs on this machine on the %2 route; %3 stays as it is.</source>
+        <translation>在 %2 路線上，本機無法執行比 %1 更新的 TensorFlow；%3 保持原樣。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 cannot run on this machine on the %2 route; %3 stays as it is.</source>
+        <translation>在 %2 路線上，TensorFlow %1 無法在本機執行；%3 保持原樣。</translation>
+    </message>
+    <message>
+        <source>%1 can be upgraded from TensorFlow %2 to %3.</source>
+        <translation>%1 可以從 TensorFlow %2 升級到 %3。</translation>
+    </message>
+    <message>
+        <source>There is nothing to upgrade.</source>
+        <translation>沒有可升級的內容。</translation>
+    </message>
+    <message>
+        <source>%1 changed since the upgrade was proposed. Ask for the proposal again.</source>
+        <translation>%1 在提出升級方案之後發生了變化。請重新取得升級方案。</translation>
+    </message>
+    <message>
+        <source>Finding the files TensorFlow %1 needs…</source>
+        <translation>正在查詢 TensorFlow %1 需要的檔案…</translation>
+    </message>
+    <message>
+        <source>Verifying %1: loading its GPU libraries, then running TensorFlow…</source>
+        <translation>正在驗證 %1：先載入它的 GPU 函式庫，再執行 TensorFlow…</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::CatalogNotice</name>
+    <message>
+        <source>Checking for a catalog update…</source>
+        <translation>正在檢查目錄更新…</translation>
+    </message>
+    <message>
+        <source>Catalog update version %1 of %2 is installed; tfsetup uses it from now on.</source>
+        <translation>已安裝目錄更新，版本 %1，日期 %2；tfsetup 從現在起使用它。</translation>
+    </message>
+    <message>
+        <source>The knowledge catalog is up to date (version %1).</source>
+        <translation>知識目錄已是最新（版本 %1）。</translation>
+    </message>
+    <message>
+        <source>Chec&amp;k for catalog updates</source>
+        <translation>檢查目錄更新(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Fetch the signed update of tfsetup&apos;s knowledge (TensorFlow&apos;s tested versions, NVIDIA&apos;s tables, GPUs) through the proxy above.</source>
+        <translation>透過上面的代理取得 tfsetup 知識（TensorFlow 測試過的版本、NVIDIA 的對照表、GPU）的簽名更新。</translation>
+    </message>
+    <message>
+        <source>The knowledge catalog is updated: version %1 of %2.</source>
+        <translation>知識目錄已更新：版本 %1，日期 %2。</translation>
+    </message>
+    <message>
+        <source>The installed catalog update was refused, so tfsetup uses its built-in catalog: %1</source>
+        <translation>已安裝的目錄更新被拒絕，所以 tfsetup 使用內建目錄：%1</translation>
     </message>
 </context>
 <context>
@@ -3452,6 +4783,26 @@ Not possible here:
     <message>
         <source>Why this combination does not fit</source>
         <translation>為什麼此組合不適用</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 cannot use this GPU: %2</source>
+        <translation>TensorFlow %1 無法使用這個 GPU：%2</translation>
+    </message>
+    <message>
+        <source>Slow first start: TensorFlow %1 has no ready-made code for this GPU, so the NVIDIA driver compiles it each time a program starts, which can take several minutes.</source>
+        <translation>首次啟動較慢：TensorFlow %1 沒有為這個 GPU 預先編譯的程式碼，因此每次程式啟動時 NVIDIA 驅動程式都要編譯它，可能需要幾分鐘。</translation>
+    </message>
+    <message>
+        <source>GPUs this environment uses (TensorFlow numbers the ticked ones from 0, in this order):</source>
+        <translation>此環境使用的 GPU（TensorFlow 按此順序從 0 開始為勾選的 GPU 編號）：</translation>
+    </message>
+    <message>
+        <source>Tick at least one GPU, or use the processor only (Advanced).</source>
+        <translation>請至少勾選一塊 GPU，或只使用處理器（進階）。</translation>
+    </message>
+    <message>
+        <source>GPUs this environment uses</source>
+        <translation>此環境使用的 GPU</translation>
     </message>
 </context>
 <context>
@@ -4323,6 +5674,202 @@ Not possible here:
         <source>Every environment gets a Jupyter kernel. This adds JupyterLab, which start-jupyter and the Finish page open.</source>
         <translation>每個環境都會有一個 Jupyter 核心。此選項還會安裝 JupyterLab，「start-jupyter」和「完成」頁會開啟它。</translation>
     </message>
+    <message>
+        <source>%1 MB/s</source>
+        <translation>%1 MB/s</translation>
+    </message>
+    <message>
+        <source>%1 KB/s</source>
+        <translation>%1 KB/s</translation>
+    </message>
+    <message>
+        <source>name not found</source>
+        <translation>找不到域名</translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation>連線被拒絕</translation>
+    </message>
+    <message>
+        <source>proxy not reachable</source>
+        <translation>無法連線代理</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>超時無回應</translation>
+    </message>
+    <message>
+        <source>too slow</source>
+        <translation>太慢</translation>
+    </message>
+    <message>
+        <source>certificate not trusted</source>
+        <translation>憑證不受信任</translation>
+    </message>
+    <message>
+        <source>proxy asks for a password</source>
+        <translation>代理要求密碼</translation>
+    </message>
+    <message>
+        <source>the proxy could not reach it</source>
+        <translation>代理無法連到它</translation>
+    </message>
+    <message>
+        <source>the server refused the request</source>
+        <translation>伺服器拒絕了請求</translation>
+    </message>
+    <message>
+        <source>a web page instead (log in?)</source>
+        <translation>傳回的是網頁（需要登入？）</translation>
+    </message>
+    <message>
+        <source>folder missing</source>
+        <translation>資料夾缺失</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>not needed for this plan</source>
+        <translation>此方案不需要</translation>
+    </message>
+    <message>
+        <source>%1 (not needed for this plan)</source>
+        <translation>%1（此方案不需要）</translation>
+    </message>
+    <message>
+        <source>NVIDIA</source>
+        <translation>NVIDIA</translation>
+    </message>
+    <message>
+        <source>NVIDIA mirror</source>
+        <translation>NVIDIA 鏡像站</translation>
+    </message>
+    <message>
+        <source>python.org</source>
+        <translation>python.org</translation>
+    </message>
+    <message>
+        <source>PyPI</source>
+        <translation>PyPI</translation>
+    </message>
+    <message>
+        <source>PyPI mirror %1</source>
+        <translation>PyPI 鏡像站 %1</translation>
+    </message>
+    <message>
+        <source>%1 not reachable</source>
+        <translation>%1 無法連通</translation>
+    </message>
+    <message>
+        <source>%1 %2 (slow)</source>
+        <translation>%1 %2（慢）</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 answered in %2 ms</source>
+        <translation>%1 在 %2 毫秒內回應</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>Test &amp;connection</source>
+        <translation>測試連線(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Checks whether PyPI (or the mirror above), NVIDIA and python.org answer through the proxy above, and how fast.</source>
+        <translation>檢查 PyPI（或上面的鏡像站）、NVIDIA 和 python.org 透過上面的代理能否回應，以及速度如何。</translation>
+    </message>
+    <message>
+        <source>Set a pr&amp;oxy…</source>
+        <translation>設定代理(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Use an offline bund&amp;le…</source>
+        <translation>使用離線包(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>來源</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主機</translation>
+    </message>
+    <message>
+        <source>Reachable</source>
+        <translation>可連通</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延遲</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Why not</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Connection test results</source>
+        <translation>連線測試結果</translation>
+    </message>
+    <message>
+        <source>Testing the connection to PyPI, NVIDIA and python.org…</source>
+        <translation>正在測試到 PyPI、NVIDIA 和 python.org 的連線…</translation>
+    </message>
+    <message>
+        <source>yes, slowly</source>
+        <translation>是，但很慢</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>The same for %1.</source>
+        <translation>%1 同上。</translation>
+    </message>
+    <message>
+        <source>Everything this setup downloads from answered.</source>
+        <translation>這次安裝要用到的所有下載來源都已回應。</translation>
+    </message>
+    <message>
+        <source>Use the fastest &amp;mirror: %1</source>
+        <translation>使用最快的鏡像站(&amp;M)：%1</translation>
+    </message>
+    <message>
+        <source>No PyPI mirror answered from here (%1). Press Test connection to see why, or set a proxy.</source>
+        <translation>從這裡沒有任何 PyPI 鏡像站回應（%1）。請點選「測試連線」檢視原因，或設定代理。</translation>
+    </message>
+    <message>
+        <source>PyPI itself answered fastest from here (%1), so it stays chosen.</source>
+        <translation>從這裡看 PyPI 本身回應最快（%1），所以仍然選擇它。</translation>
+    </message>
+    <message>
+        <source>PyPI did not answer well from here, so %1 was chosen: the fastest PyPI mirror measured (%2). You can choose another above.</source>
+        <translation>從這裡訪問 PyPI 效果不好，所以選擇了 %1：測得最快的 PyPI 鏡像站（%2）。你可以在上面選擇其他鏡像站。</translation>
+    </message>
+    <message>
+        <source>%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.</source>
+        <translation>選擇了 %1：從這裡測得最快的 PyPI 鏡像站（%2）。你可以在上面選擇其他鏡像站。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::RepairPage</name>
@@ -4522,6 +6069,50 @@ Not possible here:
         <source>Every installed file is in place. The findings below say what else to do.</source>
         <translation>所有已安裝的檔案都在原位。下面的診斷結果說明了還需要做什麼。</translation>
     </message>
+    <message>
+        <source>&amp;Where the error comes from:</source>
+        <translation>錯誤來自(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>I am not sure (tfsetup tells from the error)</source>
+        <translation>我不確定（由 tfsetup 根據錯誤判斷）</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>這台電腦</translation>
+    </message>
+    <message>
+        <source>Another computer (a classmate&apos;s, a lab machine)</source>
+        <translation>另一台電腦（同學的、實驗室的機器）</translation>
+    </message>
+    <message>
+        <source>An error from another computer is read as that computer&apos;s: what this computer has or lacks (a GPU, CUDA) does not change what the error means.</source>
+        <translation>來自另一台電腦的錯誤會按那台電腦來讀：這台電腦有沒有 GPU、CUDA 不會改變錯誤的含義。</translation>
+    </message>
+    <message>
+        <source>Damaged Python packages</source>
+        <translation>損壞的 Python 套件</translation>
+    </message>
+    <message>
+        <source>reinstall it from the package index</source>
+        <translation>從套件索引重新安裝它</translation>
+    </message>
+    <message>
+        <source>reinstall it from %1</source>
+        <translation>從 %1 重新安裝它</translation>
+    </message>
+    <message>
+        <source>%1 changed since pip installed it</source>
+        <translation>%1 在 pip 安裝後被修改過</translation>
+    </message>
+    <message>
+        <source>%1 is missing</source>
+        <translation>%1 丟失</translation>
+    </message>
+    <message>
+        <source>the package&apos;s record names %1, outside the environment; it was not read</source>
+        <translation>該包的記錄指向環境之外的 %1；未讀取它</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::SetupWizard</name>
@@ -4572,6 +6163,37 @@ Not possible here:
     <message>
         <source>Close tfsetup?</source>
         <translation>要關閉 tfsetup 嗎？</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::UpgradeDialog</name>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Upgrade %1</source>
+        <translation>升級 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Upgrade</source>
+        <translation>升級(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>關閉(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Looking for a newer TensorFlow for %1…</source>
+        <translation>正在為 %1 查詢更新的 TensorFlow…</translation>
+    </message>
+    <message>
+        <source>The environment is as it was before the upgrade.</source>
+        <translation>環境保持升級前的樣子。</translation>
     </message>
 </context>
 <context>
@@ -4702,6 +6324,158 @@ Not possible here:
     <message>
         <source>Start over</source>
         <translation>重新開始</translation>
+    </message>
+    <message>
+        <source>Your &amp;environments</source>
+        <translation>你的環境(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>環境</translation>
+    </message>
+    <message>
+        <source>TensorFlow</source>
+        <translation>TensorFlow</translation>
+    </message>
+    <message>
+        <source>Python / CUDA / cuDNN</source>
+        <translation>Python / CUDA / cuDNN</translation>
+    </message>
+    <message>
+        <source>Size on disk</source>
+        <translation>磁碟佔用</translation>
+    </message>
+    <message>
+        <source>Last verify</source>
+        <translation>最近一次驗證</translation>
+    </message>
+    <message>
+        <source>Your environments</source>
+        <translation>你的環境</translation>
+    </message>
+    <message>
+        <source>Open s&amp;hell</source>
+        <translation>開啟終端機(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Open a terminal with this environment&apos;s Python and libraries first on the path.</source>
+        <translation>開啟一個終端機，讓此環境的 Python 和函式庫在路徑中排在最前。</translation>
+    </message>
+    <message>
+        <source>Open &amp;Jupyter</source>
+        <translation>開啟 Jupyter(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Start Jupyter in this environment.</source>
+        <translation>在此環境中啟動 Jupyter。</translation>
+    </message>
+    <message>
+        <source>&amp;Verify</source>
+        <translation>驗證(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Check again that TensorFlow in this environment loads its libraries and uses the GPU.</source>
+        <translation>再次檢查此環境中的 TensorFlow 能否載入它的函式庫並使用 GPU。</translation>
+    </message>
+    <message>
+        <source>Find what is wrong with this environment and restore what is missing or altered.</source>
+        <translation>找出此環境的問題，並恢復丟失或被更改的內容。</translation>
+    </message>
+    <message>
+        <source>&amp;Upgrade</source>
+        <translation>升級(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Remove this environment, its launchers, Jupyter kernel and menu entry. Files of yours in its folder are kept.</source>
+        <translation>刪除此環境及其啟動指令碼、Jupyter 核心和選單項目。該資料夾中你自己的檔案會保留。</translation>
+    </message>
+    <message>
+        <source>Free &amp;disk space</source>
+        <translation>釋放磁碟空間(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Remove downloads no environment needs any more (unused for 90 days) and old logs.</source>
+        <translation>刪除沒有任何環境再需要的下載檔案（90 天未使用）和舊日誌。</translation>
+    </message>
+    <message>
+        <source>%1 (%2 fits)</source>
+        <translation>%1（%2 可用）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>無</translation>
+    </message>
+    <message>
+        <source>passed, %1</source>
+        <translation>透過，%1</translation>
+    </message>
+    <message>
+        <source>failed, %1</source>
+        <translation>失敗，%1</translation>
+    </message>
+    <message>
+        <source>not yet</source>
+        <translation>尚未驗證</translation>
+    </message>
+    <message>
+        <source>Upgrading in place is not available yet. To move to a newer TensorFlow, set up a new environment, then remove this one.</source>
+        <translation>暫不支援原地升級。要換用更新的 TensorFlow，請先建立一個新環境，再刪除這個環境。</translation>
+    </message>
+    <message>
+        <source>No newer TensorFlow fits this computer on this environment&apos;s route.</source>
+        <translation>在此環境的路線上，沒有適合本機的更新 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>Upgrade to TensorFlow %1.</source>
+        <translation>升級到 TensorFlow %1。</translation>
+    </message>
+    <message>
+        <source>This environment has no such launcher. Repair it to write its launchers again.</source>
+        <translation>此環境沒有這個啟動指令碼。請修復它以重新寫入啟動指令碼。</translation>
+    </message>
+    <message>
+        <source>No terminal program was found. Open a terminal yourself and run:
+%1</source>
+        <translation>沒有找到終端機程式。請自己開啟一個終端機並執行：
+%1</translation>
+    </message>
+    <message>
+        <source>%1 could not be started. Open a terminal yourself and run:
+%2</source>
+        <translation>無法啟動 %1。請自己開啟一個終端機並執行：
+%2</translation>
+    </message>
+    <message>
+        <source>Remove %1?</source>
+        <translation>刪除 %1？</translation>
+    </message>
+    <message>
+        <source>This removes the environment %1 with its launchers, its Jupyter kernel and its menu entry. Files of yours in that folder are kept. Other environments and downloaded files are not touched.</source>
+        <translation>這會刪除環境 %1 及其啟動指令碼、Jupyter 核心和選單項目。該資料夾中你自己的檔案會保留。其他環境和已下載的檔案不受影響。</translation>
+    </message>
+    <message>
+        <source>Removing %1…</source>
+        <translation>正在刪除 %1…</translation>
+    </message>
+    <message>
+        <source>Free disk space?</source>
+        <translation>釋放磁碟空間？</translation>
+    </message>
+    <message>
+        <source>This removes downloaded files not used for 90 days that no environment needs, and old logs. They are downloaded again when a setup needs them.</source>
+        <translation>這會刪除 90 天內未使用且沒有環境需要的下載檔案以及舊日誌。需要時它們會被重新下載。</translation>
+    </message>
+    <message>
+        <source>Rep&amp;air</source>
+        <translation>修復(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>刪除(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Upgrade the chosen environment to the newest TensorFlow that fits this computer.</source>
+        <translation>將所選環境升級到適合本機的最新 TensorFlow。</translation>
     </message>
 </context>
 </TS>

@@ -3,6 +3,7 @@
 //                      [--cuda VERSION] [--cudnn VERSION]
 // Exit 0: nothing wrong; 1: something is (see "findings"); 2: bad arguments.
 
+#include "catalog/knowledge.h"
 #include "system/realsystem.h"
 #include "verify/libraryprobe.h"
 
@@ -16,8 +17,14 @@ int main(int argc, char **argv)
     QStringList arguments = QCoreApplication::arguments();
     arguments.removeFirst();
 
+    const auto knowledge = tfsetup::core::Knowledge::shared();
+    if (!knowledge) {
+        const QByteArray text = knowledge.error().message.toUtf8() + '\n';
+        fwrite(text.constData(), 1, size_t(text.size()), stderr);
+        return 2;
+    }
     tfsetup::core::RealSystem system;
-    const tfsetup::core::ProbeOutcome outcome = tfsetup::core::runProbeHelper(system, arguments);
+    const tfsetup::core::ProbeOutcome outcome = tfsetup::core::runProbeHelper(system, **knowledge, arguments);
     if (!outcome.usageError.isEmpty()) {
         const QByteArray text = outcome.usageError.toUtf8() + '\n';
         fwrite(text.constData(), 1, size_t(text.size()), stderr);

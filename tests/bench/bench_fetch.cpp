@@ -1,12 +1,15 @@
 // Fetches one file through tfsetup's Downloader and reports wall time, bytes per second and the
 // longest stall of the event loop that awaited it (the GUI thread's view of a download).
 //
-//     bench_fetch URL SHA256 SIZE OUT SEGMENTS
+//     bench_fetch URL SHA256 OUT [--size N] [--segments N]
 //
+// Without --size the size is unknown until the first response, as for `aria2c URL`: with several
+// segments the first connection's answer tells it and the rest is split among new connections.
 // Prints one JSON line: {"seconds": …, "bytes": …, "mib_per_s": …, "max_loop_stall_ms": …}.
 
 #include "fetch/downloader.h"
 
+#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -21,18 +24,28 @@ using namespace tfsetup::core;
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    const QStringList args = app.arguments();
-    if (args.size() != 6) {
-        fprintf(stderr, "usage: bench_fetch URL SHA256 SIZE OUT SEGMENTS\n");
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("url"), QStringLiteral("where to fetch from"));
+    parser.addPositionalArgument(QStringLiteral("sha256"), QStringLiteral("the file's SHA-256"));
+    parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("where to write it"));
+    parser.addOption({QStringLiteral("size"), QStringLiteral("the expected size; unknown when left out"), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("segments"), QStringLiteral("parallel connections"), QStringLiteral("N"), QStringLiteral("1")});
+    parser.process(app);
+    const QStringList args = parser.positionalArguments();
+    bool segmentsOk = false;
+    bool sizeOk = true;
+    DownloadRequest request;
+    request.segments = parser.value(QStringLiteral("segments")).toInt(&segmentsOk);
+    if (parser.isSet(QStringLiteral("size")))
+        request.expectedSize = parser.value(QStringLiteral("size")).toLongLong(&sizeOk);
+    if (args.size() != 3 || !segmentsOk || !sizeOk) {
+        fprintf(stderr, "usage: bench_fetch URL SHA256 OUT [--size N] [--segments N]\n");
         return 2;
     }
-    DownloadRequest request;
     request.name = QStringLiteral("bench");
-    request.urls = {QUrl(args[1])};
-    request.checksum = Checksum{Checksum::Algorithm::Sha256, args[2].toLatin1()};
-    request.expectedSize = args[3].toLongLong();
-    request.destination = args[4];
-    request.segments = args[5].toInt();
+    request.urls = {QUrl(args[0])};
+    request.checksum = Checksum{Checksum::Algorithm::Sha256, args[1].toLatin1()};
+    request.destination = args[2];
     QFile::remove(request.destination);
 
     Downloader downloader(TransferOptions{}, DownloadCache()); // no cache: measure the wire and the hash

@@ -215,7 +215,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("code");
-        QTest::newRow("no bundle.json") << QByteArray() << u"bundle_missing"_s;
+        QTest::newRow("empty folder") << QByteArray() << u"bundle_empty"_s;
         QTest::newRow("not JSON") << QByteArray("{") << u"bundle_malformed"_s;
         QTest::newRow("other format") << QByteArray(R"({"format": "zip", "schema": 1})") << u"bundle_malformed"_s;
         QTest::newRow("path leaves the folder")

@@ -20,6 +20,10 @@ private slots:
     void everyRecord_namesItsSource();
     void knownTraps_data();
     void knownTraps();
+    void driverFloors_keepBothSources();
+    void jetson_notOfferedSaysWhy();
+    void brokenRoutes_areReported_data();
+    void brokenRoutes_areReported();
     void pythonRanges_data();
     void pythonRanges();
     void versions_data();
@@ -70,6 +74,7 @@ void TestCatalog::everyRecord_namesItsSource_data()
     QTest::newRow("cudnn libraries") << u"libraries.json"_s << u"cudnn"_s;
     QTest::newRow("driver libraries") << u"libraries.json"_s << u"driver"_s;
     QTest::newRow("routes") << u"routes.json"_s << u"routes"_s;
+    QTest::newRow("routes looked into and not offered") << u"routes.json"_s << u"not_offered"_s;
 }
 
 void TestCatalog::everyRecord_namesItsSource()
@@ -114,6 +119,31 @@ void TestCatalog::knownTraps_data()
     QTest::newRow("RTX 50 series (12.0) needs CUDA 12.8") << u"first-cuda 12.0"_s << u"12.8"_s;
     QTest::newRow("Ada (8.9) needs CUDA 11.8") << u"first-cuda 8.9"_s << u"11.8"_s;
     QTest::newRow("CUDA 12 drops Kepler") << u"cc-min 12.2"_s << u"5.0"_s;
+    // NVIDIA release notes, Table 3: "CUDA 11.8 GA >=520.61.05 >=520.06".
+    QTest::newRow("CUDA 11.8 on Windows: Table 3's 520.06") << u"toolkit-driver windows 11.8"_s << u"520.06"_s;
+    QTest::newRow("CUDA 11.8 on Linux: 520.61.05") << u"toolkit-driver linux 11.8"_s << u"520.61.05"_s;
+    // Table 3 "CUDA 11.4.0 GA >=470.42.01 >=471.11"; CMake's table adds sm_87 (Jetson Orin) with 11.4.
+    QTest::newRow("Orin (8.7) needs CUDA 11.4") << u"first-cuda 8.7"_s << u"11.4"_s;
+    QTest::newRow("CUDA 11.4 on Windows: 471.11") << u"toolkit-driver windows 11.4"_s << u"471.11"_s;
+    QTest::newRow("CUDA 12 minor compatibility applied on Windows: TF's 528.33") << u"compat-driver windows 12.5"_s
+                                                                                 << u"528.33"_s;
+    // RELEASE.md 2.3.0: "TF 2.3 includes PTX kernels only for compute capability 7.0 ... Earlier releases
+    // included PTX for a variety of older compute capabilities."
+    QTest::newRow("TF 2.3 carries PTX for 7.0 only") << u"ptx linux 2.3"_s << u"7.0"_s;
+    QTest::newRow("TF 2.2 carries PTX for older capabilities") << u"ptx windows 2.2"_s << u"3.5,3.7,5.2,6.0,6.1,7.0"_s;
+    QTest::newRow("TF 2.1 carries PTX for older capabilities") << u"ptx linux 2.1"_s << u"3.5,3.7,5.2,6.0,6.1,7.0"_s;
+    // pip.md: Linux Arm64 CPU builds from 2.10; "TensorFlow 2.16 was the last TensorFlow release that
+    // supported macOS x86"; Windows CPU wheels for 2.19-2.21 (and source_windows.md's CPU table).
+    QTest::newRow("linux arm64 CPU from 2.10") << u"platform linux arm64 2.10"_s << u"2.10-,true"_s;
+    QTest::newRow("no linux arm64 CPU build before 2.10") << u"platform linux arm64 2.9"_s << u"none"_s;
+    QTest::newRow("macOS x86 ends at 2.16") << u"platform macos x86_64 2.16"_s << u"1.12-2.16,true"_s;
+    QTest::newRow("no macOS x86 build after 2.16") << u"platform macos x86_64 2.17"_s << u"none"_s;
+    QTest::newRow("windows CPU 2.19 verified") << u"platform windows x86_64 2.19"_s << u"2.19-2.21,true"_s;
+    QTest::newRow("windows CPU 2.21 verified") << u"platform windows x86_64 2.21"_s << u"2.19-2.21,true"_s;
+    QTest::newRow("windows CPU 2.18 verified") << u"platform windows x86_64 2.18"_s << u"1.12-2.18,true"_s;
+    // microsoft/tensorflow-directml-plugin README: Python 3.7 to 3.10, Windows and WSL only.
+    QTest::newRow("DirectML plugin: Python 3.7-3.10") << u"route-python directml"_s << u"3.7-3.10"_s;
+    QTest::newRow("DirectML plugin: Windows or WSL2, never plain Linux") << u"route-wsl directml"_s << u"windows_or_wsl2"_s;
 }
 
 void TestCatalog::knownTraps()
@@ -143,9 +173,83 @@ void TestCatalog::knownTraps()
         got = m_catalog->firstToolkitTargeting(w.at(1))->version;
     else if (kind == u"cc-min")
         got = m_catalog->toolkit(w.at(1))->ccMin;
+    else if (kind == u"toolkit-driver")
+        got = m_catalog->toolkit(w.at(2))->driverMin.forOs(w.at(1));
+    else if (kind == u"ptx")
+        got = m_catalog->gpuBuild(w.at(2), w.at(1))->ptx.join(u',');
+    else if (kind == u"platform") {
+        const RoutePlatform *p = m_catalog->route(u"cpu"_s)->platformFor(w.at(1), w.at(2), w.at(3));
+        got = p ? p->tfMin + u'-' + p->tfMax + (p->verified ? u",true"_s : u",false"_s) : u"none"_s;
+    } else if (kind == u"route-python")
+        got = m_catalog->route(w.at(1))->pythonMin + u'-' + m_catalog->route(w.at(1))->pythonMax;
+    else if (kind == u"route-wsl")
+        got = m_catalog->route(w.at(1))->wsl;
     QCOMPARE(got, expected);
     // Nothing in the catalog may name the mythical DLL.
     QVERIFY(!file(u"libraries.json"_s).contains("\"cudart64_112.dll\""));
+}
+
+void TestCatalog::driverFloors_keepBothSources()
+{
+    // For CUDA 12.x on Windows TensorFlow's pip.md (">= 528.33 for WSL on Windows") and NVIDIA's tables
+    // (Table 2 ">= 525", Table 3 CUDA 12.0 GA ">=527.41") differ: both are recorded, and which one applies.
+    const QJsonObject root = QJsonDocument::fromJson(file(u"cuda.json"_s)).object();
+    QJsonObject cuda12;
+    for (const QJsonValue &v : root.value(u"minor_compatibility"_s).toArray()) {
+        if (v.toObject().value(u"major"_s).toString() == u"12")
+            cuda12 = v.toObject();
+    }
+    QVERIFY(!cuda12.isEmpty());
+    QVERIFY(cuda12.value(u"source"_s).toString().contains(u"tensorflow/docs"_s));
+    const QJsonObject nvidia = cuda12.value(u"nvidia"_s).toObject();
+    QVERIFY(nvidia.value(u"source"_s).toString().contains(u"docs.nvidia.com"_s));
+    QVERIFY(nvidia.value(u"verified"_s).isBool());
+    QCOMPARE(nvidia.value(u"driver_min"_s).toObject().value(u"windows"_s).toString(), u"527.41"_s);
+    QCOMPARE(cuda12.value(u"driver_min"_s).toObject().value(u"windows"_s).toString(), u"528.33"_s);
+    QVERIFY(cuda12.value(u"applied"_s).toString().startsWith(u"driver_min"_s));
+    // The applied floor is what the loaded catalog hands the solver.
+    QCOMPARE(m_catalog->minorCompatibility(u"12.3"_s)->driverMin.windows, u"528.33"_s);
+}
+
+void TestCatalog::jetson_notOfferedSaysWhy()
+{
+    const QJsonObject root = QJsonDocument::fromJson(file(u"routes.json"_s)).object();
+    const QJsonArray notOffered = root.value(u"not_offered"_s).toArray();
+    const auto jetson = std::find_if(notOffered.begin(), notOffered.end(), [](const QJsonValue &v) {
+        return v.toObject().value(u"name"_s).toString() == u"jetson";
+    });
+    QVERIFY(jetson != notOffered.end());
+    QVERIFY(!jetson->toObject().value(u"why"_s).toString().isEmpty());
+    // Not offered means no route by that name the solver could pick.
+    QVERIFY(!m_catalog->route(u"jetson"_s));
+}
+
+void TestCatalog::brokenRoutes_areReported_data()
+{
+    QTest::addColumn<QString>("from");
+    QTest::addColumn<QString>("to");
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("overlapping platform records") << u"\"tf_min\": \"2.19\""_s << u"\"tf_min\": \"2.18\""_s
+                                                  << u"platform records for windows/x86_64 overlap"_s;
+    QTest::newRow("an unknown wsl value") << u"\"wsl\": \"windows_or_wsl2\""_s << u"\"wsl\": \"sometimes\""_s
+                                          << u"unknown wsl value"_s;
+    QTest::newRow("an inverted route python range") << u"\"python_max\": \"3.10\""_s << u"\"python_max\": \"3.6\""_s
+                                                    << u"bad python range"_s;
+}
+
+void TestCatalog::brokenRoutes_areReported()
+{
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    QFETCH(QString, problem);
+    QByteArray routes = file(u"routes.json"_s);
+    QVERIFY(routes.contains(from.toUtf8()));
+    routes.replace(from.toUtf8(), to.toUtf8());
+    auto broken = Catalog::fromJson(file(u"tensorflow.json"_s), file(u"cuda.json"_s), file(u"libraries.json"_s), routes);
+    QVERIFY(broken.ok());
+    const QStringList problems = broken->problems();
+    QVERIFY2(std::any_of(problems.cbegin(), problems.cend(), [&](const QString &p) { return p.contains(problem); }),
+             qPrintable(problems.join(u'\n')));
 }
 
 void TestCatalog::pythonRanges_data()

@@ -114,14 +114,13 @@ struct WindowsPc {
 };
 
 struct Doctor {
-    Catalog catalog;
-    TfLogReader reader;
+    std::shared_ptr<const Knowledge> knowledge;
 
     std::optional<DoctorReport> run(SystemView &system, const QString &env, DoctorOptions options = {}) const
     {
         options.envDir = env;
         options.detect.scanPythons = false;
-        return awaitTask(runDoctor(system, catalog, reader, options));
+        return awaitTask(runDoctor(system, knowledge, options));
     }
 };
 
@@ -172,11 +171,9 @@ private slots:
     void initTestCase()
     {
         const QString source = qEnvironmentVariable("TFSETUP_SOURCE_DIR");
-        auto catalog = Catalog::load(source + "/resources/catalog"_L1);
-        QVERIFY(catalog.ok());
-        auto reader = TfLogReader::load(source + "/resources/catalog/tflog.json"_L1);
-        QVERIFY(reader.ok());
-        m_doctor = {*catalog, *reader};
+        auto knowledge = Knowledge::load(source + "/resources/catalog"_L1);
+        QVERIFY2(knowledge.ok(), qPrintable(knowledge.ok() ? QString() : knowledge.error().detail));
+        m_doctor = {*knowledge};
     }
 
     void windowsMachines_data()
@@ -624,6 +621,36 @@ private slots:
         const QString text = report->reportText(Redactor(*view));
         QVERIFY(!text.contains("----- English -----"_L1));
         QVERIFY(text.contains("This machine"_L1));
+    }
+
+    // Each %N is filled once, with its argument copied as it is: an argument holding "%2" (a
+    // Windows path with an environment variable) or control characters is not filled again.
+    void textArgumentsAreFilledOnce_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("marker in an argument")
+            << u"%1 then %2"_s << QStringList{u"C:/%2/x"_s, u"two"_s} << u"C:/%2/x then two"_s;
+        QTest::newRow("control characters in an argument")
+            << u"[%1] [%2]"_s << QStringList{u"\x01" "2\x02"_s, u"b"_s} << u"[\x01" "2\x02] [b]"_s;
+        QTest::newRow("%10 with fewer than ten arguments is %1 and a 0")
+            << u"%10 %2"_s << QStringList{u"a"_s, u"b"_s} << u"a0 b"_s;
+        QTest::newRow("%10 with ten arguments")
+            << u"%10|%1"_s << QStringList{u"1"_s, u"2"_s, u"3"_s, u"4"_s, u"5"_s, u"6"_s, u"7"_s, u"8"_s, u"9"_s, u"ten"_s}
+            << u"ten|1"_s;
+        QTest::newRow("marker without an argument stays") << u"100% and %3"_s << QStringList{u"a"_s} << u"100% and %3"_s;
+    }
+
+    void textArgumentsAreFilledOnce()
+    {
+        QFETCH(QString, source);
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        const QByteArray utf8 = source.toUtf8();
+        const DoctorText text = doctorText(utf8.constData(), arguments);
+        QCOMPARE(text.english, expected);
+        QCOMPARE(text.translated, expected);
     }
 
     void redactorKeepsShortNamesAndWords()

@@ -7,6 +7,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QRandomGenerator>
 #include <QSignalSpy>
@@ -242,6 +243,186 @@ private Q_SLOTS:
         QCOMPARE(result->source, m_server->url(QStringLiteral("/a.bin")));
     }
 
+    void speedFloor_isOnByDefault()
+    {
+        // On for every download unless turned off, and low enough for a slow campus link: a
+        // 256 kbit/s share (32 KB/s) stays well above it, judged over a window of half a minute
+        // or more.
+        const TransferOptions defaults;
+        QVERIFY(defaults.lowSpeedBytesPerSecond > 0);
+        QVERIFY(defaults.lowSpeedBytesPerSecond <= 32000 / 2);
+        QVERIFY(defaults.lowSpeedTime >= 30s);
+        QCOMPARE(Downloader(defaults).options().lowSpeedBytesPerSecond, defaults.lowSpeedBytesPerSecond);
+    }
+
+    void speedFloor_optionIsRead_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qint64>("floor");
+        QTest::addColumn<qint64>("seconds");
+        const qint64 defaultSeconds = TransferOptions{}.lowSpeedTime.count();
+        QTest::newRow("bytes only") << QStringLiteral("20000") << true << qint64(20000) << defaultSeconds;
+        QTest::newRow("KiB and seconds") << QStringLiteral("10k:60") << true << qint64(10240) << qint64(60);
+        QTest::newRow("MiB") << QStringLiteral("1M:5") << true << qint64(1048576) << qint64(5);
+        QTest::newRow("off") << QStringLiteral("0") << true << qint64(0) << defaultSeconds;
+        QTest::newRow("no window") << QStringLiteral("10k:0") << false << qint64(-1) << qint64(-1);
+        QTest::newRow("negative") << QStringLiteral("-5") << false << qint64(-1) << qint64(-1);
+        QTest::newRow("words") << QStringLiteral("fast") << false << qint64(-1) << qint64(-1);
+        QTest::newRow("empty") << QString() << false << qint64(-1) << qint64(-1);
+    }
+
+    void speedFloor_optionIsRead()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, ok);
+        QFETCH(qint64, floor);
+        QFETCH(qint64, seconds);
+        TransferOptions options;
+        const TransferOptions before = options;
+        const Status read = Downloader::parseSpeedFloor(text, &options);
+        QCOMPARE(read.ok(), ok);
+        if (ok) {
+            QCOMPARE(options.lowSpeedBytesPerSecond, floor);
+            QCOMPARE(qint64(options.lowSpeedTime.count()), seconds);
+        } else {
+            QVERIFY(read.error().message.contains(QLatin1String("0 turns the floor off")));
+            QCOMPARE(options.lowSpeedBytesPerSecond, before.lowSpeedBytesPerSecond);
+            QCOMPARE(options.lowSpeedTime, before.lowSpeedTime);
+        }
+    }
+
+    void speedFloor_tricklingMirrorIsDroppedAndTheNextContinues()
+    {
+        LoopbackServer trickle;
+        QVERIFY(trickle.start());
+        trickle.route("/a.bin", Response::bytes(m_payload).throttle(64 * 1024));
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        Downloader downloader(floorOptions(), DownloadCache());
+        QStringList notes;
+        QObject::connect(&downloader, &Downloader::progress, &downloader, [&notes](const DownloadProgress &p) {
+            if (!p.note.isEmpty())
+                notes.append(p.note);
+        });
+        const QUrl slowUrl = trickle.url(QStringLiteral("/a.bin"));
+        const QUrl fastUrl = m_server->url(QStringLiteral("/a.bin"));
+        const auto result = fetch(downloader, request({slowUrl, fastUrl}));
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(result->source, fastUrl);
+        QCOMPARE(readAll(destination()), m_payload);
+
+        // The bytes the trickle brought were kept: the second mirror was asked for the rest only
+        // and sent exactly that.
+        const qint64 fromTrickle = trickle.bodyBytesSent("/a.bin");
+        const qint64 fromSecond = m_server->bodyBytesSent("/a.bin");
+        QVERIFY2(fromTrickle > 0, "the trickle sent something before it was dropped");
+        QCOMPARE(m_server->hits("/a.bin"), 1);
+        const qint64 kept = m_payload.size() - fromSecond;
+        QVERIFY2(kept > 0 && kept <= fromTrickle, qPrintable(QStringLiteral("kept %1 of the %2 the trickle sent").arg(kept).arg(fromTrickle)));
+        const QByteArray range = m_server->requests("/a.bin").first().header("range");
+        QVERIFY2(range.startsWith(QByteArray("bytes=" + QByteArray::number(kept) + '-')), range.constData());
+
+        // Said in the progress (and the log) with the translated words, naming both mirrors.
+        QCOMPARE(notes.size(), 1);
+        QVERIFY2(notes.first().contains(QLatin1String("too slowly")), qPrintable(notes.first()));
+        QVERIFY(notes.first().contains(slowUrl.toDisplayString()));
+        QVERIFY(notes.first().contains(fastUrl.toDisplayString()));
+    }
+
+    void speedFloor_segmentsDroppedTogetherAndResumedAsSegments()
+    {
+        // Four ranges from a trickle: the floor holds for all of them together, and the next
+        // mirror continues each range where it stopped.
+        LoopbackServer trickle;
+        QVERIFY(trickle.start());
+        trickle.route("/a.bin", Response::bytes(m_payload).throttle(16 * 1024));
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        TransferOptions options = floorOptions();
+        options.minSegmentBytes = 256 * 1024;
+        Downloader downloader(options, DownloadCache());
+        DownloadRequest req = request({trickle.url(QStringLiteral("/a.bin")), m_server->url(QStringLiteral("/a.bin"))});
+        req.segments = 4;
+        const auto result = fetch(downloader, req);
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(readAll(destination()), m_payload);
+        QVERIFY(trickle.bodyBytesSent("/a.bin") > 0);
+        // Each of the four ranges went on past its start (a connection that takes over half of
+        // another's range starts in its middle, never at one of these).
+        const QList<tfsetup::test::RecordedRequest> second = m_server->requests("/a.bin");
+        QVERIFY(second.size() >= 4);
+        const qint64 quarter = m_payload.size() / 4;
+        for (const auto &rq : second) {
+            const QByteArray range = rq.header("range");
+            QVERIFY2(range.startsWith("bytes="), range.constData());
+            const qint64 start = range.mid(6, range.indexOf('-') - 6).toLongLong();
+            QVERIFY2(start % quarter != 0, range.constData());
+        }
+    }
+
+    void speedFloor_slowButAboveTheFloorIsKept_data()
+    {
+        QTest::addColumn<int>("segments");
+        QTest::addColumn<qint64>("perConnection");
+        // One connection above the floor; and four that are each below it but together above:
+        // the floor is for the mirror, not for each connection.
+        QTest::newRow("one connection") << 1 << qint64(768 * 1024);
+        QTest::newRow("four connections, each below the floor") << 4 << qint64(256 * 1024);
+    }
+
+    void speedFloor_slowButAboveTheFloorIsKept()
+    {
+        QFETCH(int, segments);
+        QFETCH(qint64, perConnection);
+        LoopbackServer slow;
+        QVERIFY(slow.start());
+        slow.route("/a.bin", Response::bytes(m_payload).throttle(perConnection));
+        m_server->route("/a.bin", Response::bytes(m_payload));
+        TransferOptions options = floorOptions();
+        options.lowSpeedBytesPerSecond = 512 * 1024;
+        options.minSegmentBytes = 256 * 1024;
+        Downloader downloader(options, DownloadCache());
+        QStringList notes;
+        QObject::connect(&downloader, &Downloader::progress, &downloader, [&notes](const DownloadProgress &p) {
+            if (!p.note.isEmpty())
+                notes.append(p.note);
+        });
+        DownloadRequest req = request({slow.url(QStringLiteral("/a.bin")), m_server->url(QStringLiteral("/a.bin"))});
+        req.segments = segments;
+        QElapsedTimer clock;
+        clock.start();
+        const auto result = fetch(downloader, req);
+        QVERIFY2(result.ok(), why(result).constData());
+        // It took several windows of the floor, all of them from the slow mirror.
+        QVERIFY2(clock.elapsed() > 2 * 1000, QByteArray::number(clock.elapsed()).constData());
+        QCOMPARE(result->source, slow.url(QStringLiteral("/a.bin")));
+        QCOMPARE(readAll(destination()), m_payload);
+        QCOMPARE(m_server->hits("/a.bin"), 0);
+        // (A connection that gave half its range to another may have been sent a little more.)
+        QVERIFY(slow.bodyBytesSent("/a.bin") >= m_payload.size());
+        QVERIFY2(notes.isEmpty(), qPrintable(notes.join(u'\n')));
+    }
+
+    void speedFloor_lastSourceIsResumedThenReportedTooSlow()
+    {
+        // Nothing else to go to: the only mirror is resumed (its bytes kept) as often as a
+        // stalled one would be, and only then does the download fail, saying why.
+        m_server->route("/a.bin", Response::bytes(m_payload).throttle(64 * 1024));
+        TransferOptions options = floorOptions();
+        options.retriesPerMirror = 1;
+        Downloader downloader(options, DownloadCache());
+        const auto result = fetch(downloader, request({m_server->url(QStringLiteral("/a.bin"))}));
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().code, QStringLiteral("too_slow"));
+        QVERIFY2(result.error().message.contains(QLatin1String("too slowly")), qPrintable(result.error().message));
+        const auto requests = m_server->requests("/a.bin");
+        QCOMPARE(requests.size(), 2);
+        QVERIFY(requests.first().header("range").isEmpty());
+        QVERIFY2(requests.last().header("range").startsWith("bytes=") && !requests.last().header("range").startsWith("bytes=0-"),
+                 requests.last().header("range").constData());
+        QVERIFY(QFile::exists(Downloader::partPathFor(destination())));
+        QVERIFY(!QFile::exists(destination()));
+    }
+
     void cache_verifiedFileIsNeverFetchedTwice()
     {
         m_server->route("/a.bin", Response::bytes(m_payload));
@@ -460,6 +641,16 @@ private:
         o.connectTimeout = 5s;
         o.stallTimeout = 5s;
         o.retriesPerMirror = 2;
+        return o;
+    }
+
+    // A floor of 256 KiB/s over 1 s: a trickle is found in about a second.
+    TransferOptions floorOptions() const
+    {
+        TransferOptions o = fastOptions();
+        o.probeMirrors = false; // the mirrors in the order given
+        o.lowSpeedBytesPerSecond = 256 * 1024;
+        o.lowSpeedTime = 1s;
         return o;
     }
 

@@ -78,12 +78,56 @@ private Q_SLOTS:
         QTest::newRow("windows device") << u"NUL"_s << false;
         QTest::newRow("control character") << u"a\nb"_s << false;
         QTest::newRow("too long") << QString(256, u'a') << false;
+        QTest::newRow("fullwidth solidus") << u"a\uFF0Fb"_s << false;
+        QTest::newRow("division slash") << u"..\u2215x"_s << false;
+        QTest::newRow("fullwidth backslash") << u"a\uFF3Cb"_s << false;
+        QTest::newRow("one dot leaders") << u"\u2024\u2024"_s << false;
+        QTest::newRow("two dot leader") << u"\u2025"_s << false;
+        QTest::newRow("fullwidth full stops") << u"\uFF0E\uFF0E"_s << false;
+        QTest::newRow("right-to-left override") << u"abc\u202Etxt.exe"_s << false;
+        QTest::newRow("zero-width space") << u"tf\u200B"_s << false;
+        QTest::newRow("NUL inside") << QString::fromUtf16(u"a\0b", 3) << false;
+        QTest::newRow("console device") << u"CONIN$"_s << false;
+        QTest::newRow("device with an extension") << u"com1.txt"_s << false;
+        QTest::newRow("device with a superscript digit") << u"COM\u00B9"_s << false;
+        QTest::newRow("home") << u"~"_s << false;
+        QTest::newRow("short-name look-alike") << u"TF~1"_s << false;
+        QTest::newRow("shell variable") << u"${HOME}"_s << false;
+        QTest::newRow("cmd variable") << u"%USERPROFILE%"_s << false;
+        QTest::newRow("trailing dot") << u"tf."_s << false;
+        QTest::newRow("trailing space") << u"tf "_s << false;
+        QTest::newRow("trailing no-break space") << u"tf\u00A0"_s << false;
+        QTest::newRow("trailing ideographic space") << u"tf\u3000"_s << false;
+        // 255 bytes is the file system's limit, and tfsetup adds to a name.
+        QTest::newRow("200 bytes") << QString(200, u'a') << true;
+        QTest::newRow("201 bytes") << QString(201, u'a') << false;
+        QTest::newRow("66 Chinese characters (198 bytes)") << QString(66, QChar(0x5B9E)) << true;
+        QTest::newRow("67 Chinese characters (201 bytes)") << QString(67, QChar(0x5B9E)) << false;
+        QTest::newRow("dots and dashes inside") << u"tf-2.15_lab.v2"_s << true;
     }
     void names()
     {
         QFETCH(QString, name);
         QFETCH(bool, safe);
         QCOMPARE(isSafePathName(name), safe);
+    }
+
+    // Jupyter lists a kernel only under a name of [a-z0-9._-]: one made from any environment name
+    // is such a name, stays the same for the same environment, and differs for two Chinese ones.
+    void jupyterKernelNames()
+    {
+        QVERIFY(isJupyterKernelName(u"tf-2.15_lab"_s));
+        QVERIFY(isJupyterKernelName(u"TF210"_s));
+        for (const QString &bad : {u"我的环境"_s, u"tf+gpu"_s, u"tf gpu"_s, u""_s, u"tf/x"_s})
+            QVERIFY2(!isJupyterKernelName(bad), qPrintable(bad));
+        QCOMPARE(jupyterKernelName(u"TF-Lab"_s), u"tf-lab"_s);
+        for (const QString &name : {u"我的环境"_s, u"tf+gpu"_s, u"深度学习 2.10"_s, u"tf.2.10."_s, QString(300, u'x')}) {
+            const QString kernel = jupyterKernelName(name);
+            QVERIFY2(isJupyterKernelName(kernel), qPrintable(name + u" -> " + kernel));
+            QCOMPARE(jupyterKernelName(name), kernel);
+        }
+        QVERIFY(jupyterKernelName(u"我的环境"_s) != jupyterKernelName(u"你的环境"_s));
+        QVERIFY(jupyterKernelName(u"深度学习 2.10"_s).startsWith(u"2.10-"_s));
     }
 
     void readInput_refusesSpecialAndHugeFiles_data()
@@ -207,6 +251,10 @@ private Q_SLOTS:
         QTest::newRow("archive without a file entry") << u"no-entry"_s << u"artifacts[0]"_s;
         QTest::newRow("size as text") << u"size-text"_s << u"files[0].size"_s;
         QTest::newRow("file path leaves the folder") << u"path-escape"_s << u"files[0].file"_s;
+        QTest::newRow("file listed twice") << u"file-twice"_s << u"files[1].file"_s;
+        QTest::newRow("file listed twice, other case") << u"file-twice-case"_s << u"files[1].file"_s;
+        QTest::newRow("two files for one archive") << u"two-files"_s << u"artifacts[0]"_s;
+        QTest::newRow("a field given twice") << u"duplicate-field"_s << u"files[0].sha256"_s;
     }
     void bundle_wrongShapesRefused()
     {
@@ -254,8 +302,28 @@ private Q_SLOTS:
         } else if (damage == u"path-escape") {
             file.insert(u"file"_s, u"../outside"_s);
             root.insert(u"files"_s, QJsonArray{file});
+        } else if (damage == u"file-twice") {
+            root.insert(u"files"_s, QJsonArray{file, file});
+        } else if (damage == u"file-twice-case") {
+            QJsonObject upper = file;
+            upper.insert(u"file"_s, relative.toUpper());
+            root.insert(u"files"_s, QJsonArray{file, upper});
+        } else if (damage == u"two-files") {
+            QVERIFY(writeFile(QDir(folder).filePath(u"nvidia/other.tar.xz"_s), archive));
+            QJsonObject other = file;
+            other.insert(u"file"_s, u"nvidia/other.tar.xz"_s);
+            root.insert(u"files"_s, QJsonArray{file, other});
         }
-        QVERIFY(writeFile(QDir(folder).filePath(u"bundle.json"_s), QJsonDocument(root).toJson()));
+        QByteArray written = QJsonDocument(root).toJson(QJsonDocument::Compact);
+        if (damage == u"duplicate-field") {
+            // The file's own checksum first, then a second one that a reader taking the first
+            // would not see (Qt takes the last).
+            const QByteArray good = "\"sha256\":\"" + sha256(archive).toLatin1() + '"';
+            const qsizetype at = written.lastIndexOf(good);
+            QVERIFY(at > 0);
+            written.insert(at, good + ',');
+        }
+        QVERIFY(writeFile(QDir(folder).filePath(u"bundle.json"_s), written));
         const auto bundle = Bundle::open(folder);
         QVERIFY(!bundle);
         QCOMPARE(bundle.error().code, u"bundle_malformed"_s);
@@ -264,6 +332,54 @@ private Q_SLOTS:
         const auto artifacts = readBundleArtifacts(folder);
         QVERIFY(!artifacts);
         QCOMPARE(artifacts.error().code, u"bundle_malformed"_s);
+    }
+
+    void documents_fieldGivenTwiceRefused_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("top level") << QByteArray(R"({"schema":1,"schema":2})") << u"schema"_s;
+        QTest::newRow("nested") << QByteArray(R"({"plan":{"route":"a","cuda":"11.8","cuda":"12.5"}})") << u"plan.cuda"_s;
+        QTest::newRow("in a list") << QByteArray(R"({"files":[{"file":"a"},{"file":"b","size":1,"size":2}]})")
+                                   << u"files[1].size"_s;
+        QTest::newRow("spelled with an escape") << QByteArray(R"({"name":"a","n\u0061me":"b"})") << u"name"_s;
+        QTest::newRow("inside a list of lists") << QByteArray(R"({"a":[[1,{"k":1,"k":2}]]})") << u"a[0][1].k"_s;
+        QTest::newRow("a quote inside a value") << QByteArray(R"({"a":"x\"y","b":{"c":1},"b":0})") << u"b"_s;
+        QTest::newRow("the same name in other objects") << QByteArray(R"({"a":{"k":1},"b":{"k":1},"c":[{"k":1},{"k":2}]})")
+                                                        << QString();
+    }
+    void documents_fieldGivenTwiceRefused()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, field);
+        const QString path = m_dir.filePath(u"twice.json"_s);
+        QVERIFY(writeFile(path, json));
+        const auto read = readJsonObjectFile(path, u"The test file"_s);
+        if (field.isEmpty()) {
+            QVERIFY2(read, qPrintable(read ? QString() : read.error().message));
+            return;
+        }
+        QVERIFY(!read);
+        QCOMPARE(read.error().code, u"input_malformed"_s);
+        QVERIFY2(read.error().message.contains(u'"' + field + u'"'), qPrintable(read.error().message));
+    }
+
+    void documents_manyFieldsCheckedQuickly()
+    {
+        // A million fields: refused by the shape check, and the duplicate scan is no slower.
+        QByteArray json = "{";
+        for (int i = 0; i < 1000000; ++i)
+            json += "\"k" + QByteArray::number(i) + "\":1,";
+        json += "\"route\":\"linux-pip\"}";
+        const QString path = m_dir.filePath(u"million.json"_s);
+        QVERIFY(writeFile(path, json));
+        QElapsedTimer clock;
+        clock.start();
+        const auto read = readJsonObjectFile(path, u"The test file"_s);
+        QVERIFY(read);
+        const auto plan = ResolveRequest::fromPlanJson(*read);
+        QVERIFY(!plan);
+        QVERIFY(clock.elapsed() < 20000);
     }
 
     void bundle_installChecksTheSameFilesAsVerify()
@@ -402,6 +518,7 @@ private Q_SLOTS:
             << QStringList{u"install"_s, u"--profile"_s, u"/dev/zero"_s, u"--yes"_s};
         QTest::newRow("repair --log /dev/zero")
             << QStringList{u"repair"_s, u"--env"_s, u"/nonexistent"_s, u"--log"_s, u"/dev/zero"_s};
+        QTest::newRow("doctor --log /dev/zero") << QStringList{u"doctor"_s, u"--log"_s, u"/dev/zero"_s};
         QTest::newRow("bundle --verify of a folder whose bundle.json is /dev/zero")
             << QStringList{u"bundle"_s, u"--verify"_s, u"@zero-bundle"_s};
     }

@@ -5,6 +5,7 @@
 #include "install/installer.h"
 #include "install/worklock.h"
 #include "support/coroutinetest.h"
+#include "support/poolgate.h"
 #include "support/fixturetree.h"
 #include "support/treesnapshot.h"
 #include "core/test_install_archives.h"
@@ -12,7 +13,9 @@
 #include <QCryptographicHash>
 #include <QFile>
 #include <QJsonDocument>
+#include <QPointer>
 #include <QTest>
+#include <QTimer>
 
 using namespace tfsetup;
 using namespace tfsetup::test;
@@ -46,6 +49,8 @@ private Q_SLOTS:
     void secondRunChangesNothing();
     void failureLeavesPreviousEnvironment_data();
     void failureLeavesPreviousEnvironment();
+    void deletedInstallerLeavesPreviousEnvironment_data();
+    void deletedInstallerLeavesPreviousEnvironment();
     void replacingKeepsTheUsersFiles();
     void crashLeftoversAreCleanedUp();
     void lookAlikeFoldersSurvive();
@@ -226,6 +231,44 @@ void TestInstall::failureLeavesPreviousEnvironment()
     const auto outcome = run(spec(true), &installer);
     QVERIFY(!outcome);
     QCOMPARE(outcome.error().code, cancel ? QStringLiteral("cancelled") : QStringLiteral("drill"));
+    const QString diff = TreeSnapshot::take(root).differenceFrom(before);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestInstall::deletedInstallerLeavesPreviousEnvironment_data()
+{
+    QTest::addColumn<InstallStep>("step");
+    // The steps that wait for work on the thread pool (hashing, unpacking, checking).
+    QTest::newRow("prepare") << InstallStep::Prepare;
+    QTest::newRow("extract") << InstallStep::Extract;
+    QTest::newRow("verify") << InstallStep::Verify;
+}
+
+void TestInstall::deletedInstallerLeavesPreviousEnvironment()
+{
+    // The Installer is deleted (its page closed) while the install waits: the install ends as
+    // cancelled without using the deleted object, and the old environment is byte-identical.
+    QFETCH(InstallStep, step);
+    QVERIFY(run(spec(false)));
+    const QString root = m_tree->filePath(QStringLiteral("C"));
+    const auto before = TreeSnapshot::take(root);
+    auto *installer = new Installer(*m_view);
+    QPointer<Installer> alive(installer);
+    connect(installer, &Installer::stepStarted, this, [this, step, alive](InstallStep at, const QString &) {
+        if (at != step)
+            return;
+        // The step's work on the pool waits until the owner is gone: deleted while suspended.
+        auto gate = std::make_shared<PoolGate>();
+        QTimer::singleShot(0, this, [alive, gate] {
+            delete alive.data();
+            gate->release();
+        });
+    });
+    const auto outcome = awaitTask(installer->install(spec(true)), std::chrono::seconds(60));
+    QVERIFY(outcome);
+    QVERIFY(alive.isNull());
+    QVERIFY(!*outcome);
+    QCOMPARE((*outcome).error().code, QStringLiteral("cancelled"));
     const QString diff = TreeSnapshot::take(root).differenceFrom(before);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
 }

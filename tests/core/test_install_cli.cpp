@@ -17,6 +17,7 @@ private Q_SLOTS:
     void withoutYesOnlyTells();
     void missingProfileFails();
     void toolkitRouteFetchesFromTheLabMirror();
+    void kernelNotRegistered_isNotGreen();
 
 private:
     struct Run {
@@ -87,6 +88,40 @@ void TestInstallCli::missingProfileFails()
     QVERIFY(run.err.contains(QStringLiteral("error:")));
     QCOMPARE(QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
              QStringLiteral("profile_unreadable"));
+}
+
+// The profile asks for a Jupyter kernel; the user's kernels folder is a link to elsewhere, so
+// tfsetup does not write there. The environment is installed, but the run is not reported green:
+// a roll-out must see that notebooks will not find the kernel. Once the link is gone, the same
+// install registers it and succeeds.
+void TestInstallCli::kernelNotRegistered_isNotGreen()
+{
+    QTemporaryDir elsewhere;
+    QVERIFY(elsewhere.isValid());
+    const QString kernels = m_home.filePath(QStringLiteral("data/jupyter/kernels"));
+    QDir(kernels).removeRecursively();
+    QVERIFY(QDir().mkpath(m_home.filePath(QStringLiteral("data/jupyter"))));
+    QVERIFY(QFile::link(elsewhere.path(), kernels));
+    const QString profile = m_home.filePath(QStringLiteral("kernel.json"));
+    QFile f(profile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"schema": 1, "title": "Kernel test", "environment": "tf-kernel", "installFolder": "${HOME}/envs",
+                "interpreter": "none", "plan": {"route": "linux-pip", "tensorflow": "2.15.1"},
+                "kernel": {"name": "tf-kernel", "displayName": "TF kernel"}})");
+    f.close();
+    const Run run = tfsetup({QStringLiteral("--profile"), profile, QStringLiteral("--yes"), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 1);
+    const QJsonObject result = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    QCOMPARE(result.value(QStringLiteral("ok")).toBool(true), false);
+    QCOMPARE(result.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
+             QStringLiteral("kernel_not_registered"));
+    QVERIFY(QFile::exists(m_home.filePath(QStringLiteral("envs/tf-kernel/environment.json"))));
+    QVERIFY(QDir(elsewhere.path()).isEmpty()); // nothing written through the link
+
+    QVERIFY(QFile::remove(kernels));
+    const Run again = tfsetup({QStringLiteral("--profile"), profile, QStringLiteral("--yes")});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+    QVERIFY(QFile::exists(kernels + QStringLiteral("/tf-kernel/kernel.json")));
 }
 
 void TestInstallCli::toolkitRouteFetchesFromTheLabMirror()

@@ -6,7 +6,10 @@
 // rerun completes. A repair that puts back two edited launchers is killed the same way, at each
 // repair step and among its renames: the user's edited texts survive (in place or kept beside as
 // .user-backup) and a rerun repairs. And a repair run right after an install died between its two
-// renames finds the environment.
+// renames finds the environment. And an install killed while Python makes the venv (its ensurepip
+// child writing into the staging folder) leaves no process behind that could make the staging
+// folder again after the cleanup; a command cancelled, timed out or finished takes what it
+// started with it.
 
 #include "labmirror.h"
 
@@ -14,15 +17,22 @@
 #include "install/environmentrecord.h"
 #include "install/installer.h"
 #include "repair/repair.h"
+#include "system/realsystem.h"
 
+#include "support/processes.h"
 #include "support/treesnapshot.h"
 
+#include <QCoro/QCoroTask>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace tfsetup;
 using tfsetup::test::LabMirror;
@@ -166,6 +176,112 @@ private Q_SLOTS:
         QVERIFY(QDir(env).removeRecursively());
     }
 
+    void killDuringVenv_leavesNoChildBehind()
+    {
+        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        QVERIFY2(!python.isEmpty(), "python3 is not on PATH (install the python3-venv package)");
+        // The lab profile with a real interpreter: the venv is made after NVIDIA's files are placed.
+        QFile base(m_before);
+        QVERIFY(base.open(QIODevice::ReadOnly));
+        QJsonObject profile = QJsonDocument::fromJson(base.readAll()).object();
+        profile.insert(QStringLiteral("interpreter"), python);
+        QJsonObject plan = profile.value(QStringLiteral("plan")).toObject();
+        plan.insert(QStringLiteral("requirements"), QJsonArray{QStringLiteral("tensorflow==2.13.1")});
+        profile.insert(QStringLiteral("plan"), plan);
+        const QString withPython = QFileInfo(m_before).absolutePath() + QStringLiteral("/with-python.json");
+        QFile out(withPython);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(profile).toJson());
+        out.close();
+        const QString prefix = m_dir.filePath(QStringLiteral("envs-venv"));
+        const QString staging = prefix + QStringLiteral("/.tf-lab.staging-");
+
+        // Killed while venv's ensurepip child installs pip into the staging folder.
+        QProcess killed;
+        killed.start(qEnvironmentVariable("TFSETUP_LABMACHINE"),
+                     m_mirror.machineArguments(withPython, prefix, m_cache, m_server));
+        QVERIFY(killed.waitForStarted());
+        QElapsedTimer waited;
+        waited.start();
+        bool inEnsurepip = false;
+        while (!inEnsurepip && killed.state() == QProcess::Running && waited.elapsed() < 120000) {
+            for (const QString &p : test::processesUsing(staging))
+                inEnsurepip = inEnsurepip || p.contains(QStringLiteral("ensurepip"));
+            if (!inEnsurepip)
+                QTest::qWait(20);
+        }
+        QVERIFY2(inEnsurepip, killed.readAllStandardOutput().constData());
+        killed.kill();
+        QVERIFY(killed.waitForFinished(10000));
+        QCOMPARE(killed.exitStatus(), QProcess::CrashExit);
+
+        // Nothing it started outlives it (the kill of the group takes a moment to be delivered):
+        // no process names the install folder, the staging folder in it included.
+        QStringList left;
+        for (waited.restart(); waited.elapsed() < 5000; QTest::qWait(50)) {
+            left = test::processesUsing(prefix);
+            if (left.isEmpty())
+                break;
+        }
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(u'\n')));
+
+        // The next run's cleanup, and nothing makes the staging folder again afterwards.
+        QVERIFY(core::Installer::recoverLeftovers(prefix, QStringLiteral("tf-lab")));
+        QCOMPARE(QDir(prefix).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+        QTest::qWait(3000);
+        QCOMPARE(QDir(prefix).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+        QCOMPARE(test::processesUsing(prefix), QStringList());
+    }
+
+    // A program that starts another and then waits (or leaves at once): everything it started
+    // ends with it, whether it is cancelled, times out, or finishes.
+    void commandEnds_withWhatItStarted_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("cancelled") << QStringLiteral("cancelled");
+        QTest::newRow("timed out") << QStringLiteral("timed out");
+        QTest::newRow("finished, a child left running") << QStringLiteral("finished");
+        QTest::newRow("run(), timed out") << QStringLiteral("run timed out");
+    }
+    void commandEnds_withWhatItStarted()
+    {
+        QFETCH(QString, how);
+        const QString dir = m_dir.filePath(QStringLiteral("tree-") + QString(how).replace(u' ', u'-').remove(u','));
+        QVERIFY(QDir().mkpath(dir));
+        const bool leaves = how == u"finished";
+        QVERIFY(writeScript(dir + QStringLiteral("/child.sh"), "sleep 300\n"));
+        QVERIFY(writeScript(dir + QStringLiteral("/parent.sh"),
+                            leaves ? "\"$(dirname \"$0\")/child.sh\" &\nsleep 1\nexit 0\n"
+                                   : "\"$(dirname \"$0\")/child.sh\" &\nsleep 300\n"));
+        core::RealSystem system;
+        core::ProcessResult result;
+        if (how == u"run timed out") {
+            result = QCoro::waitFor(system.run(dir + QStringLiteral("/parent.sh"), {}, std::chrono::seconds(2)));
+        } else {
+            core::ProcessRequest request;
+            request.program = dir + QStringLiteral("/parent.sh");
+            request.timeout = how == u"timed out" ? std::chrono::seconds(2) : std::chrono::seconds(60);
+            auto cancel = std::make_shared<std::atomic<bool>>(false);
+            request.cancel = cancel;
+            if (how == u"cancelled")
+                QTimer::singleShot(1500, [cancel] { cancel->store(true); });
+            result = QCoro::waitFor(system.runWatched(std::move(request)));
+        }
+        QVERIFY(result.started);
+        if (leaves)
+            QVERIFY2(result.succeeded(), qPrintable(result.error));
+        else
+            QVERIFY(!result.succeeded());
+        QStringList left;
+        QElapsedTimer waited;
+        for (waited.start(); waited.elapsed() < 5000; QTest::qWait(50)) {
+            left = test::processesUsing(dir);
+            if (left.isEmpty())
+                break;
+        }
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(u'\n')));
+    }
+
 private:
     static QHash<QString, QByteArray> contents(const QString &env, const QStringList &names)
     {
@@ -189,6 +305,13 @@ private:
             }
             QVERIFY2(found, qPrintable(it.key()));
         }
+    }
+
+    static bool writeScript(const QString &path, const QByteArray &body)
+    {
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write("#!/bin/sh\n" + body) > 0
+               && f.setPermissions(f.permissions() | QFile::ExeOwner);
     }
 
     QJsonObject repair(const QString &env) const

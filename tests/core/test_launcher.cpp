@@ -70,6 +70,12 @@ private Q_SLOTS:
     void userKernelFolder();
     void shLaunchersRunForReal_data();
     void shLaunchersRunForReal();
+    void gpuSelectionInEveryShell_data();
+    void gpuSelectionInEveryShell();
+    void kernelSpecPinsTheSelection();
+    void shLauncherPinsGpusForReal_data();
+    void shLauncherPinsGpusForReal();
+    void placeholdersInValuesStayAsTheyAre();
 
 private:
     LauncherSettings m_settings;
@@ -397,6 +403,178 @@ void TestLauncher::shLaunchersRunForReal()
     QVERIFY(shell.waitForFinished(10000));
     QCOMPARE(QFileInfo(QString::fromUtf8(shell.readAllStandardOutput())).canonicalFilePath(),
              QFileInfo(env + QStringLiteral("/venv")).canonicalFilePath());
+}
+
+void TestLauncher::gpuSelectionInEveryShell_data()
+{
+    QTest::addColumn<QList<int>>("gpus");
+    QTest::addColumn<QString>("visible");
+    QTest::newRow("no selection") << QList<int>{} << QString();
+    QTest::newRow("one of two") << QList<int>{0} << QStringLiteral("0");
+    QTest::newRow("two of three") << QList<int>{0, 2} << QStringLiteral("0,2");
+    QTest::newRow("in the chosen order") << QList<int>{2, 1} << QStringLiteral("2,1");
+}
+
+void TestLauncher::gpuSelectionInEveryShell()
+{
+    QFETCH(QList<int>, gpus);
+    QFETCH(QString, visible);
+    for (OsFamily os : {OsFamily::Windows, OsFamily::Linux}) {
+        LauncherContext context;
+        context.os = os;
+        context.environmentPath = QStringLiteral("C:/Labs/R&D/100% tf");
+        context.visibleGpus = gpus;
+        const auto files = LauncherWriter::launchers(m_settings, context);
+        QVERIFY(files);
+        QCOMPARE(files->size(), os == OsFamily::Windows ? 6 : 3);
+        for (const GeneratedFile &f : *files) {
+            const QString text = QString::fromUtf8(f.contents);
+            if (visible.isEmpty()) {
+                // No selection: nothing of the kind is set, so a caller's choice stays.
+                QVERIFY2(!text.contains(QStringLiteral("CUDA_VISIBLE_DEVICES")), qPrintable(f.path));
+                QVERIFY2(!text.contains(QStringLiteral("CUDA_DEVICE_ORDER")), qPrintable(f.path));
+                continue;
+            }
+            if (f.path.endsWith(QStringLiteral(".bat"))) {
+                QVERIFY2(text.contains(QStringLiteral("set \"CUDA_DEVICE_ORDER=PCI_BUS_ID\"\r\n")), qPrintable(f.path));
+                QVERIFY2(text.contains(QStringLiteral("set \"CUDA_VISIBLE_DEVICES=") + visible + QStringLiteral("\"\r\n")),
+                         qPrintable(f.path));
+                // Set with the other variables, inside setlocal (the calling console keeps its own), before the run.
+                QVERIFY(text.indexOf(QStringLiteral("setlocal")) < text.indexOf(QStringLiteral("CUDA_VISIBLE_DEVICES")));
+                QVERIFY(text.indexOf(QStringLiteral("CUDA_VISIBLE_DEVICES")) < text.lastIndexOf(QStringLiteral("exit /b %ERRORLEVEL%")));
+            } else if (f.path.endsWith(QStringLiteral(".ps1"))) {
+                QVERIFY2(text.contains(QStringLiteral("$env:CUDA_DEVICE_ORDER = 'PCI_BUS_ID'")), qPrintable(f.path));
+                QVERIFY2(text.contains(QStringLiteral("$env:CUDA_VISIBLE_DEVICES = '") + visible + u'\''), qPrintable(f.path));
+                // The session's own values are put back afterwards, as for every other variable.
+                const QString saved = text.section(QStringLiteral("foreach ($TfsetupName in @("), 1).section(u')', 0, 0);
+                QVERIFY2(saved.contains(QStringLiteral("'CUDA_VISIBLE_DEVICES'")), qPrintable(saved));
+                QVERIFY2(saved.contains(QStringLiteral("'CUDA_DEVICE_ORDER'")), qPrintable(saved));
+            } else {
+                QVERIFY2(text.contains(QStringLiteral("CUDA_DEVICE_ORDER='PCI_BUS_ID'\nexport CUDA_DEVICE_ORDER\n")),
+                         qPrintable(f.path));
+                QVERIFY2(text.contains(QStringLiteral("CUDA_VISIBLE_DEVICES='") + visible
+                                       + QStringLiteral("'\nexport CUDA_VISIBLE_DEVICES\n")),
+                         qPrintable(f.path));
+            }
+        }
+    }
+}
+
+void TestLauncher::kernelSpecPinsTheSelection()
+{
+    for (OsFamily os : {OsFamily::Windows, OsFamily::Linux}) {
+        LauncherContext context;
+        context.os = os;
+        context.environmentPath = QStringLiteral("/envs/tf");
+        context.libraryFolder = QStringLiteral("cuda/lib");
+        const QJsonObject unpinned = LauncherWriter::kernelSpec(m_settings, context).value(QStringLiteral("env")).toObject();
+        QVERIFY(!unpinned.contains(QStringLiteral("CUDA_VISIBLE_DEVICES")));
+        QVERIFY(!unpinned.contains(QStringLiteral("CUDA_DEVICE_ORDER")));
+        context.visibleGpus = {1, 3};
+        // Through JSON text, as Jupyter reads the file.
+        const QJsonObject pinned = QJsonDocument::fromJson(QJsonDocument(LauncherWriter::kernelSpec(m_settings, context)).toJson())
+                                       .object()
+                                       .value(QStringLiteral("env"))
+                                       .toObject();
+        QCOMPARE(pinned.value(QStringLiteral("CUDA_DEVICE_ORDER")).toString(), QStringLiteral("PCI_BUS_ID"));
+        QCOMPARE(pinned.value(QStringLiteral("CUDA_VISIBLE_DEVICES")).toString(), QStringLiteral("1,3"));
+        // Everything else is as without a selection.
+        for (auto it = unpinned.begin(); it != unpinned.end(); ++it)
+            QCOMPARE(pinned.value(it.key()), it.value());
+    }
+}
+
+void TestLauncher::shLauncherPinsGpusForReal_data()
+{
+    QTest::addColumn<QList<int>>("gpus");
+    QTest::addColumn<QString>("expected");
+    // The caller's values: a different order and device, as a lab's login script might set them.
+    QTest::newRow("no selection keeps the caller's") << QList<int>{} << QStringLiteral("FASTEST_FIRST|3");
+    QTest::newRow("one pinned") << QList<int>{0} << QStringLiteral("PCI_BUS_ID|0");
+    QTest::newRow("two pinned in order") << QList<int>{2, 0} << QStringLiteral("PCI_BUS_ID|2,0");
+}
+
+void TestLauncher::shLauncherPinsGpusForReal()
+{
+    QFETCH(QList<int>, gpus);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const QString env = dir.filePath(QStringLiteral("tf env & 100% (测试) 'q'"));
+    QVERIFY(QDir().mkpath(env));
+    LauncherContext context;
+    context.os = OsFamily::Linux;
+    context.environmentPath = env;
+    context.visibleGpus = gpus;
+    const auto files = LauncherWriter::launchers(m_settings, context);
+    QVERIFY(files);
+    for (const GeneratedFile &f : *files) {
+        QFile out(env + u'/' + f.path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(f.contents);
+    }
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("FASTEST_FIRST"));
+    environment.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), QStringLiteral("3"));
+    environment.insert(QStringLiteral("SHELL"), QStringLiteral("/bin/sh"));
+    // The shell launcher runs the user's shell with the environment's variables: it prints them.
+    QProcess sh;
+    sh.setProcessEnvironment(environment);
+    sh.start(QStringLiteral("/bin/sh"), {env + QStringLiteral("/shell"), QStringLiteral("-c"),
+                                         QStringLiteral("printf '%s|%s' \"$CUDA_DEVICE_ORDER\" \"$CUDA_VISIBLE_DEVICES\"")});
+    QVERIFY(sh.waitForFinished(10000));
+    QVERIFY2(sh.exitCode() == 0, sh.readAllStandardError().constData());
+    QCOMPARE(QString::fromUtf8(sh.readAllStandardOutput()), expected);
+}
+
+// A variable's value that looks like a template placeholder is written as it is: the template is
+// filled in one pass, values are never searched again.
+void TestLauncher::placeholdersInValuesStayAsTheyAre()
+{
+    const QString value = QStringLiteral("@RUN@ @CODEPAGE@ @XLA@ @SHADOW@ @VARIABLES@@LIBRARY_DIRS@ user@example");
+    LauncherSettings settings = m_settings;
+    settings.variables.append({QStringLiteral("TFSETUP_TEST_VALUE"), value});
+
+    LauncherContext windows;
+    windows.os = OsFamily::Windows;
+    windows.environmentPath = QStringLiteral("C:/envs/tf");
+    const auto windowsFiles = LauncherWriter::launchers(settings, windows);
+    QVERIFY(windowsFiles);
+    const auto setLine = quoting::batchSet(QStringLiteral("TFSETUP_TEST_VALUE"), value);
+    QVERIFY(setLine);
+    for (const GeneratedFile &f : *windowsFiles) {
+        const QString text = QString::fromUtf8(f.contents);
+        if (f.path.endsWith(QStringLiteral(".bat"))) {
+            QVERIFY2(text.contains(*setLine + QStringLiteral("\r\n")), qPrintable(f.path));
+            // The value is ASCII, so is the launcher: no code page switch.
+            QVERIFY2(!text.contains(QStringLiteral("chcp")), qPrintable(f.path));
+            QCOMPARE(text.count(QStringLiteral("@RUN@")), 1);
+        } else if (f.path.endsWith(QStringLiteral(".ps1"))) {
+            QVERIFY2(text.contains(QStringLiteral("$env:TFSETUP_TEST_VALUE = ") + quoting::powershell(value) + QStringLiteral("\r\n")),
+                     qPrintable(f.path));
+            QCOMPARE(text.count(QStringLiteral("@RUN@")), 1);
+        }
+    }
+
+    QTemporaryDir dir;
+    LauncherContext linux;
+    linux.os = OsFamily::Linux;
+    linux.environmentPath = dir.path();
+    const auto linuxFiles = LauncherWriter::launchers(settings, linux);
+    QVERIFY(linuxFiles);
+    for (const GeneratedFile &f : *linuxFiles) {
+        QFile out(dir.filePath(f.path));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(f.contents);
+    }
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("SHELL"), QStringLiteral("/bin/sh"));
+    QProcess sh;
+    sh.setProcessEnvironment(environment);
+    sh.start(QStringLiteral("/bin/sh"),
+             {dir.filePath(QStringLiteral("shell")), QStringLiteral("-c"), QStringLiteral("printf '%s' \"$TFSETUP_TEST_VALUE\"")});
+    QVERIFY(sh.waitForFinished(10000));
+    QVERIFY2(sh.exitCode() == 0, sh.readAllStandardError().constData());
+    QCOMPARE(QString::fromUtf8(sh.readAllStandardOutput()), value);
 }
 
 QTEST_GUILESS_MAIN(TestLauncher)

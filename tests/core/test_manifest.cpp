@@ -201,24 +201,24 @@ private Q_SLOTS:
         QTest::addColumn<QString>("detail");
         QTest::newRow("not JSON") << QByteArray("{\"release_date\": ") << u"not a JSON object"_s;
         QTest::newRow("array at the top") << QByteArray("[]") << u"not a JSON object"_s;
-        QTest::newRow("no components") << QByteArray(R"({"release_date": "2024-01-01"})") << u"no components"_s;
-        QTest::newRow("component is a number") << QByteArray(R"({"cuda_cudart": 5})") << u"neither a string"_s;
+        QTest::newRow("no components") << QByteArray(R"({"release_date": "2024-01-01"})") << u"lists no component"_s;
+        QTest::newRow("component is a number") << QByteArray(R"({"cuda_cudart": 5})") << u"cuda_cudart must be text or a component object"_s;
         QTest::newRow("component without version")
-            << QByteArray(R"({"cuda_cudart": {"linux-x86_64": )" + goodFile + "}}") << u"no version"_s;
+            << QByteArray(R"({"cuda_cudart": {"linux-x86_64": )" + goodFile + "}}") << u"cuda_cudart.version must be text"_s;
         QTest::newRow("missing sha256")
-            << cudaManifestWith(R"({"relative_path": "a/b.tar.xz", "size": "10"})") << u"must be strings"_s;
+            << cudaManifestWith(R"({"relative_path": "a/b.tar.xz", "size": "10"})") << u"cuda_cudart.linux-x86_64.sha256 must be text"_s;
         QTest::newRow("absolute path") << cudaManifestWith(QByteArray(goodFile).replace("cuda_cudart/linux", "/etc/linux"))
-                                       << u"unsafe relative_path"_s;
+                                       << u"relative_path is not a safe relative path"_s;
         QTest::newRow("dot-dot path") << cudaManifestWith(QByteArray(goodFile).replace("cuda_cudart/", "../../"))
-                                      << u"unsafe relative_path"_s;
+                                      << u"relative_path is not a safe relative path"_s;
         QTest::newRow("backslash path") << cudaManifestWith(QByteArray(goodFile).replace("cuda_cudart/", "a\\\\b/"))
-                                        << u"unsafe relative_path"_s;
+                                        << u"relative_path is not a safe relative path"_s;
         QTest::newRow("drive letter") << cudaManifestWith(QByteArray(goodFile).replace("cuda_cudart/", "C:/"))
-                                      << u"unsafe relative_path"_s;
+                                      << u"relative_path is not a safe relative path"_s;
         QTest::newRow("sha256 too short") << cudaManifestWith(QByteArray(goodFile).replace("56129e0c", ""))
-                                          << u"64 hex digits"_s;
+                                          << u"sha256 is not 64 hexadecimal digits"_s;
         QTest::newRow("md5 not hex") << cudaManifestWith(QByteArray(goodFile).replace("1087b128", "zzzzzzzz"))
-                                     << u"32 hex digits"_s;
+                                     << u"md5 is not 32 hexadecimal digits"_s;
         QTest::newRow("size is an object") << cudaManifestWith(QByteArray(goodFile).replace("\"913876\"", "{}"))
                                            << u"size"_s;
         QTest::newRow("huge size") << cudaManifestWith(QByteArray(goodFile).replace("913876", "99999999999999999999"))
@@ -226,7 +226,7 @@ private Q_SLOTS:
         QTest::newRow("size beyond any archive")
             << cudaManifestWith(QByteArray(goodFile).replace("913876", "999999999999")) << u"size"_s;
         QTest::newRow("negative size") << cudaManifestWith(QByteArray(goodFile).replace("913876", "-1")) << u"size"_s;
-        QTest::newRow("platform is a string") << cudaManifestWith("\"x\"") << u"not an object"_s;
+        QTest::newRow("platform is a string") << cudaManifestWith("\"x\"") << u"must be an object"_s;
         QTest::newRow("huge document") << QByteArray(RedistManifest::maxManifestBytes + 1, ' ') << u"bytes"_s;
     }
 
@@ -239,6 +239,10 @@ private Q_SLOTS:
         QCOMPARE(manifest.error().code, u"manifest_malformed"_s);
         QVERIFY(manifest.error().message.contains(u"redistrib_evil.json"_s));
         QVERIFY2(manifest.error().detail.contains(detail), qPrintable(manifest.error().detail));
+        // The message names the field that failed, as every input document's check does.
+        const QString field = manifest.error().detail.section(u' ', 0, 0);
+        if (!field.isEmpty())
+            QVERIFY2(manifest.error().message.contains(u'"' + field + u'"'), qPrintable(manifest.error().message));
     }
 
     void goodMinimalManifest_parses()

@@ -91,6 +91,7 @@ private Q_SLOTS:
     void proxyOnly_commandLine();
     void proxyOnly_labInstallPreparesThroughTheProxy();
     void segments_withoutSize_splitAfterTheFirstResponse();
+    void speedFloor_commandLineOption();
 };
 
 void TestNetwork::failure_namesItsCause_data()
@@ -417,6 +418,66 @@ void TestNetwork::segments_withoutSize_splitAfterTheFirstResponse()
         ranged += r.hasHeader("range") ? 1 : 0;
     QVERIFY2(seen.first().header("range").isEmpty(), "the first request asks for the whole file");
     QVERIFY2(ranged >= 3, qPrintable(u"%1 of %2 requests were ranged"_s.arg(ranged).arg(seen.size())));
+}
+
+void TestNetwork::speedFloor_commandLineOption()
+{
+    // tfsetup fetch --min-speed: a trickling first mirror is left for the second, which is asked
+    // only for what the first did not bring, and the switch is said on the terminal.
+    const QString binary = qEnvironmentVariable("TFSETUP_BINARY");
+    QVERIFY(!binary.isEmpty());
+    const QByteArray payload = randomBytes(3 * 1024 * 1024);
+    LoopbackServer trickle;
+    QVERIFY(trickle.start());
+    trickle.route("/a.bin", Response::bytes(payload).throttle(64 * 1024));
+    LoopbackServer fast;
+    QVERIFY(fast.start());
+    // Its HEAD answers later, so the latency probe keeps the trickle first.
+    fast.handle("/a.bin", [payload](const tfsetup::test::RecordedRequest &r, int) {
+        Response response = Response::bytes(payload);
+        if (r.method == "HEAD")
+            response.delayHeaders(std::chrono::milliseconds(500));
+        return response;
+    });
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"a.bin"_s);
+    const QStringList common{u"fetch"_s,
+                             trickle.url(u"/a.bin"_s).toString(),
+                             fast.url(u"/a.bin"_s).toString(),
+                             u"--sha256"_s,
+                             QString::fromLatin1(QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex()),
+                             u"--out"_s,
+                             file,
+                             u"--no-cache"_s,
+                             u"--min-speed"_s};
+    auto run = [&](const QString &floor, QByteArray *err) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})
+            env.remove(QString::fromLatin1(name));
+        p.setProcessEnvironment(env);
+        p.start(binary, common + QStringList{floor});
+        if (!p.waitForFinished(60000))
+            return -1;
+        *err = p.readAllStandardError();
+        return p.exitCode();
+    };
+    QByteArray err;
+    QCOMPARE(run(u"fast"_s, &err), 2);
+    QVERIFY2(err.contains("0 turns the floor off"), err.constData());
+    QCOMPARE(trickle.hits("/a.bin") + fast.hits("/a.bin"), 0);
+
+    const int fetched = run(u"256k:1"_s, &err);
+    QVERIFY2(fetched == 0, err.constData());
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), payload);
+    QVERIFY2(err.contains("too slowly") && err.contains(fast.url(u"/a.bin"_s).toString().toUtf8()), err.constData());
+    // The second mirror sent only the rest: what the trickle brought was kept.
+    const qint64 fromTrickle = trickle.bodyBytesSent("/a.bin");
+    QVERIFY(fromTrickle > 0);
+    QVERIFY(fast.bodyBytesSent("/a.bin") < payload.size());
+    QVERIFY(fast.bodyBytesSent("/a.bin") >= payload.size() - fromTrickle);
 }
 
 QTEST_GUILESS_MAIN(TestNetwork)

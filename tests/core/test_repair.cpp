@@ -6,14 +6,23 @@
 #include "install/installer.h"
 #include "repair/repair.h"
 #include "support/coroutinetest.h"
+#include "support/poolgate.h"
 #include "support/fixturetree.h"
 #include "support/loopbackserver.h"
 #include "support/treesnapshot.h"
+#include "util/confined.h"
 #include "core/test_install_archives.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPointer>
 #include <QTest>
+#include <QTimer>
+
+#include <functional>
 
 using namespace tfsetup;
 using namespace tfsetup::test;
@@ -34,6 +43,9 @@ const QString prefix = QStringLiteral("C:/Users/student/tf envs");
 const QString envPath = prefix + QStringLiteral("/tf2.10-cuda11.2");
 const QString cudartZip = QStringLiteral("cuda_cudart-windows-x86_64-11.8.89-archive.zip");
 const QString cudnnZip = QStringLiteral("cudnn-11.2-windows-x64-v8.1.0.77.zip");
+// Where the installer registers the kernel in this fixture (APPDATA\jupyter\kernels\<name>).
+const QString jupyterData = QStringLiteral("C:/Users/student/AppData/Roaming/jupyter");
+const QString kernelFolder = jupyterData + QStringLiteral("/kernels/tf2.10-cuda11.2");
 
 QByteArray sha256(const QString &path)
 {
@@ -70,8 +82,15 @@ private Q_SLOTS:
     void dryRunChangesNothing();
     void failureLeavesTheEnvironmentAsItWas_data();
     void failureLeavesTheEnvironmentAsItWas();
+    void deletedRepairerEndsTheRepairCleanly_data();
+    void deletedRepairerEndsTheRepairCleanly();
     void archiveWithOtherContentIsRefused();
     void launcherIsWrittenAgainAndKernelRegistered();
+    void kernelFolderIsOnlyTfsetupsOwn_data();
+    void kernelFolderIsOnlyTfsetupsOwn();
+    void registeredKernelIsKeptBeforeReplacement();
+    void registeredKernelOfAnEarlierRepairIsReplaced();
+    void kernelsFolderLinkPlantedBeforeTheWriteIsRefused();
     void findingsAreJudged();
     void discoversEnvironments();
 
@@ -137,6 +156,30 @@ private:
         QVERIFY(QFile::rename(m_env + QStringLiteral("/cuda/bin/cudnn_ops_infer64_8.dll"),
                               m_env + QStringLiteral("/cudnn_ops_infer64_8.dll")));
         QVERIFY(QFile::remove(m_tree->filePath(QStringLiteral("downloads/") + cudnnZip)));
+    }
+    // environment.json changed as a damaged or foreign record would be.
+    void editRecord(const std::function<void(QJsonObject &)> &edit)
+    {
+        QFile in(m_env + QStringLiteral("/environment.json"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject record = QJsonDocument::fromJson(in.readAll()).object();
+        in.close();
+        edit(record);
+        QFile out(m_env + QStringLiteral("/environment.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(QJsonDocument(record).toJson());
+    }
+    void writeFile(const QString &hostPath, const QByteArray &bytes)
+    {
+        QDir().mkpath(QFileInfo(hostPath).absolutePath());
+        QFile f(hostPath);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(f.write(bytes), bytes.size());
+    }
+    QByteArray readFile(const QString &hostPath)
+    {
+        QFile f(hostPath);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
     }
     const RepairItem *item(const RepairReport &report, const QString &path) const
     {
@@ -288,6 +331,44 @@ void TestRepair::failureLeavesTheEnvironmentAsItWas()
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
 }
 
+void TestRepair::deletedRepairerEndsTheRepairCleanly_data()
+{
+    QTest::addColumn<core::RepairStep>("step");
+    QTest::newRow("check") << core::RepairStep::Check;
+    QTest::newRow("fetch") << core::RepairStep::Fetch;
+    QTest::newRow("stage") << core::RepairStep::Stage;
+}
+
+void TestRepair::deletedRepairerEndsTheRepairCleanly()
+{
+    // The Repairer is deleted (as its page is, when closed) while the repair waits for work on
+    // the thread pool: the repair ends as cancelled without touching the deleted
+    // object (the suite runs under AddressSanitizer), and the environment and the folder around it
+    // are exactly as before, no staging folder or lock left.
+    QFETCH(core::RepairStep, step);
+    damage();
+    const TreeSnapshot damaged = snapshot(m_view->hostPath(prefix));
+    auto *repairer = new Repairer(*m_view);
+    QPointer<Repairer> alive(repairer);
+    connect(repairer, &Repairer::stepStarted, this, [this, step, alive](core::RepairStep at, const QString &) {
+        if (at != step)
+            return;
+        // The step's work on the pool waits until the owner is gone: deleted while suspended.
+        auto gate = std::make_shared<PoolGate>();
+        QTimer::singleShot(0, this, [alive, gate] {
+            delete alive.data();
+            gate->release();
+        });
+    });
+    const auto report = awaitTask(repairer->repair(options()), std::chrono::seconds(60));
+    QVERIFY(report);
+    QVERIFY(alive.isNull());
+    QVERIFY(!*report);
+    QCOMPARE((*report).error().code, QStringLiteral("cancelled"));
+    const QString diff = snapshot(m_view->hostPath(prefix)).differenceFrom(damaged);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
 void TestRepair::archiveWithOtherContentIsRefused()
 {
     // The server now serves a cuDNN archive of the same name with other bytes: the download's
@@ -331,6 +412,189 @@ void TestRepair::launcherIsWrittenAgainAndKernelRegistered()
              QStringList{QStringLiteral("start-python.bat.user-backup")});
     QVERIFY(now.changed(m_installed).isEmpty());
     QCOMPARE(sha256(registered), sha256(m_env + QStringLiteral("/kernel/kernel.json")));
+}
+
+void TestRepair::kernelFolderIsOnlyTfsetupsOwn_data()
+{
+    // What the record says (empty: as installed), which part of Jupyter's folder is a link to
+    // another place, and the error (empty: the repair goes ahead and registers the kernel).
+    QTest::addColumn<QString>("recordedFolder");
+    QTest::addColumn<QString>("recordedName");
+    QTest::addColumn<QString>("link");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("another folder") << QStringLiteral("C:/Users/student/Documents/kernels/tf2.10-cuda11.2")
+                                    << QString() << QString() << QStringLiteral("kernel_folder_foreign");
+    QTest::newRow("another environment's kernel") << jupyterData + QStringLiteral("/kernels/tf2.15-lab") << QString()
+                                                  << QString() << QStringLiteral("kernel_folder_foreign");
+    QTest::newRow("folder with ..")
+        << jupyterData + QStringLiteral("/kernels/../../../../Documents/kernels/tf2.10-cuda11.2") << QString()
+        << QString() << QStringLiteral("record_malformed");
+    QTest::newRow("kernel name with ..") << jupyterData + QStringLiteral("/kernels/Documents")
+                                         << QStringLiteral("../../../../Documents") << QString()
+                                         << QStringLiteral("kernel_folder_foreign");
+    QTest::newRow("kernel folder is a link") << QString() << QString() << QStringLiteral("kernels/tf2.10-cuda11.2")
+                                             << QStringLiteral("kernel_folder_link");
+    QTest::newRow("kernels folder is a link") << QString() << QString() << QStringLiteral("kernels")
+                                              << QStringLiteral("kernel_folder_link");
+    QTest::newRow("the same folder in Windows spelling")
+        << QStringLiteral("c:\\users\\student\\AppData\\Roaming\\Jupyter\\kernels\\tf2.10-cuda11.2")
+        << QString() << QString() << QString();
+}
+
+void TestRepair::kernelFolderIsOnlyTfsetupsOwn()
+{
+    QFETCH(QString, recordedFolder);
+    QFETCH(QString, recordedName);
+    QFETCH(QString, link);
+    QFETCH(QString, code);
+    editRecord([&](QJsonObject &record) {
+        if (!recordedFolder.isEmpty())
+            record.insert(QStringLiteral("kernel_folder"), recordedFolder);
+        if (!recordedName.isEmpty()) {
+            QJsonObject plan = record.value(QStringLiteral("plan")).toObject();
+            plan.insert(QStringLiteral("kernel_name"), recordedName);
+            record.insert(QStringLiteral("plan"), plan);
+        }
+    });
+    // Damage that repair would otherwise put right: an edited launcher, no registered kernel.
+    writeFile(m_env + QStringLiteral("/start-python.bat"), "@echo my own edit\r\n");
+    const QString registered = m_view->hostPath(kernelFolder + QStringLiteral("/kernel.json"));
+    QVERIFY(QFile::remove(registered));
+    // Another folder of the student's, with a kernel.json of its own, where a link leads.
+    const QString victim = m_tree->filePath(QStringLiteral("victim"));
+    writeFile(victim + QStringLiteral("/kernels/tf2.10-cuda11.2/kernel.json"), "{\"display_name\": \"mine\"}");
+    if (!link.isEmpty()) {
+        const QString at = m_view->hostPath(jupyterData) + u'/' + link;
+        QVERIFY(QDir(at).removeRecursively());
+        QVERIFY(QFile::link(victim + u'/' + link, at));
+    }
+    const TreeSnapshot before = snapshot(m_tree->path());
+
+    for (const bool dryRun : {true, false}) {
+        const auto report = repair(options(dryRun));
+        if (code.isEmpty()) {
+            QVERIFY2(report, qPrintable(report ? QString() : report.error().message));
+            continue;
+        }
+        QVERIFY(!report);
+        QCOMPARE(report.error().code, code);
+        const QString message = report.error().message;
+        if (code == u"kernel_folder_foreign")
+            QVERIFY2(message.contains(QStringLiteral("Install the environment again")), qPrintable(message));
+        else if (code == u"kernel_folder_link")
+            QVERIFY2(message.contains(kernelFolder) && message.contains(QStringLiteral("link")), qPrintable(message));
+        else
+            QVERIFY2(message.contains(QStringLiteral("\"kernel_folder\"")), qPrintable(message));
+        // Nothing was written anywhere: not the environment, not Jupyter's folder, not the folder
+        // a link leads to, not the folder the record named.
+        const QString diff = snapshot(m_tree->path()).differenceFrom(before);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+    if (code.isEmpty()) {
+        QCOMPARE(readFile(registered), readFile(m_env + QStringLiteral("/kernel/kernel.json")));
+        QCOMPARE(readFile(m_env + QStringLiteral("/start-python.bat.user-backup")), QByteArray("@echo my own edit\r\n"));
+    }
+}
+
+void TestRepair::registeredKernelIsKeptBeforeReplacement()
+{
+    // The student edited the registered kernel (another display name, an extra variable).
+    const QString registered = m_view->hostPath(kernelFolder + QStringLiteral("/kernel.json"));
+    const QByteArray edited = "{\"display_name\": \"my TensorFlow\", \"argv\": [\"python\"]}\n";
+    writeFile(registered, edited);
+
+    const auto dry = repair(options(true));
+    QVERIFY2(dry, qPrintable(dry ? QString() : dry.error().message));
+    QCOMPARE(dry->outside.size(), 1);
+    QVERIFY2(dry->outside.first().contains(QStringLiteral("kernel.json.user-backup")), qPrintable(dry->outside.first()));
+    QCOMPARE(readFile(registered), edited);
+    QVERIFY(!QFile::exists(registered + QStringLiteral(".user-backup")));
+
+    const auto report = repair(options());
+    QVERIFY2(report, qPrintable(report ? QString() : report.error().message));
+    QCOMPARE(report->outside.size(), 1);
+    QVERIFY2(report->outside.first().contains(QStringLiteral("kernel.json.user-backup")),
+             qPrintable(report->outside.first()));
+    QCOMPARE(readFile(registered), readFile(m_env + QStringLiteral("/kernel/kernel.json")));
+    QCOMPARE(readFile(registered + QStringLiteral(".user-backup")), edited);
+
+    // Again: nothing left to do, and no second copy.
+    const auto again = repair(options());
+    QVERIFY(again);
+    QVERIFY(again->outside.isEmpty());
+    QCOMPARE(QDir(m_view->hostPath(kernelFolder)).entryList(QDir::Files | QDir::Hidden),
+             (QStringList{QStringLiteral("kernel.json"), QStringLiteral("kernel.json.user-backup")}));
+
+    // A registered kernel.json that is a link to another file: the link is moved aside, the file it
+    // leads to is neither written nor read into the kernel folder.
+    const QString elsewhere = m_tree->filePath(QStringLiteral("victim/notes.json"));
+    writeFile(elsewhere, "the student's notes");
+    QVERIFY(QFile::remove(registered));
+    QVERIFY(QFile::link(elsewhere, registered));
+    const auto linked = repair(options());
+    QVERIFY2(linked, qPrintable(linked ? QString() : linked.error().message));
+    QCOMPARE(readFile(elsewhere), QByteArray("the student's notes"));
+    QVERIFY(!QFileInfo(registered).isSymLink());
+    QCOMPARE(readFile(registered), readFile(m_env + QStringLiteral("/kernel/kernel.json")));
+    QCOMPARE(QFileInfo(registered + QStringLiteral(".user-backup-2")).symLinkTarget(), elsewhere);
+}
+
+void TestRepair::registeredKernelOfAnEarlierRepairIsReplaced()
+{
+    // PATH changed since the install, and the environment's kernel.json is gone: repair writes it
+    // with today's PATH. The registered one is tfsetup's own text as installed, so it is replaced
+    // without a backup.
+    const QString registered = m_view->hostPath(kernelFolder + QStringLiteral("/kernel.json"));
+    const QByteArray installed = readFile(registered);
+    QVERIFY(!installed.isEmpty());
+    QVERIFY(m_tree->writeEnv({{QStringLiteral("USERPROFILE"), QStringLiteral("C:\\Users\\student")},
+                              {QStringLiteral("APPDATA"), QStringLiteral("C:\\Users\\student\\AppData\\Roaming")},
+                              {QStringLiteral("PATH"), QStringLiteral("C:\\Windows\\System32;C:\\Tools")}}));
+    m_view = m_tree->open(OsFamily::Windows);
+    QVERIFY(m_view);
+    QVERIFY(QFile::remove(m_env + QStringLiteral("/kernel/kernel.json")));
+
+    const auto report = repair(options());
+    QVERIFY2(report, qPrintable(report ? QString() : report.error().message));
+    QCOMPARE(report->outside.size(), 1);
+    QVERIFY(!report->outside.first().contains(QStringLiteral("user-backup")));
+    const QByteArray now = readFile(registered);
+    QVERIFY(now != installed);
+    QVERIFY(now.contains("Tools"));
+    QCOMPARE(now, readFile(m_env + QStringLiteral("/kernel/kernel.json")));
+    QCOMPARE(QDir(m_view->hostPath(kernelFolder)).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("kernel.json")});
+}
+
+// The kernel is written from the Jupyter data folder down, every folder on the way reached
+// without following a link: Jupyter's kernels folder swapped for a link to another folder of the
+// student's just before the write receives nothing; the report says the kernel was not registered.
+void TestRepair::kernelsFolderLinkPlantedBeforeTheWriteIsRefused()
+{
+    const QString data = m_view->hostPath(jupyterData);
+    const QString registered = m_view->hostPath(kernelFolder + QStringLiteral("/kernel.json"));
+    QVERIFY(QFile::remove(registered));
+    const QString victim = m_tree->filePath(QStringLiteral("victim"));
+    writeFile(victim + QStringLiteral("/kernels/tf2.10-cuda11.2/kernel.json"), "{\"display_name\": \"mine\"}");
+    bool fired = false;
+    core::setConfinedWalkHook([&](const QString &path) {
+        if (fired || !path.endsWith(QStringLiteral("/jupyter/kernels/tf2.10-cuda11.2/kernel.json")))
+            return;
+        fired = QDir(data + QStringLiteral("/kernels")).removeRecursively()
+                && QFile::link(victim + QStringLiteral("/kernels"), data + QStringLiteral("/kernels"));
+    });
+    const auto report = repair(options());
+    core::setConfinedWalkHook({});
+    QVERIFY(fired);
+    QVERIFY2(report, qPrintable(report ? QString() : report.error().message));
+    QCOMPARE(report->outside.size(), 1);
+    QVERIFY2(report->outside.first().contains(QStringLiteral("could not be registered"))
+                 && report->outside.first().contains(QStringLiteral("start-jupyter")),
+             qPrintable(report->outside.first()));
+    QCOMPARE(readFile(victim + QStringLiteral("/kernels/tf2.10-cuda11.2/kernel.json")),
+             QByteArray("{\"display_name\": \"mine\"}"));
+    QCOMPARE(QDir(victim + QStringLiteral("/kernels/tf2.10-cuda11.2")).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+             QStringList{QStringLiteral("kernel.json")});
 }
 
 void TestRepair::findingsAreJudged()

@@ -101,6 +101,20 @@ SetupSession TestSetupSession::session() const
     SetupSession s;
     s.step = SetupSession::Step::Download;
     s.plan = toolkitPlan();
+    // Two GPUs, one the release cannot use: the assessment and the pinned choice both come back.
+    PlanGpu kepler;
+    kepler.index = 0;
+    kepler.name = u"Tesla K80"_s;
+    kepler.computeCapability = u"3.7"_s;
+    kepler.use = PlanGpu::Use::Unusable;
+    kepler.reason = Finding{u"gpu_too_old"_s, u"too old"_s};
+    PlanGpu ampere;
+    ampere.index = 1;
+    ampere.name = u"NVIDIA RTX A4000"_s;
+    ampere.computeCapability = u"8.6"_s;
+    ampere.use = PlanGpu::Use::Native;
+    s.plan.gpus = {kepler, ampere};
+    s.gpus = {1};
     s.hardware.os.family = u"linux"_s;
     s.hardware.pythons = {{u"/usr/bin/python3.11"_s, u"3.11.9"_s, u"system"_s, 64, u"path"_s}};
     s.options.prefix = u"/home/student/tfsetup-envs"_s;
@@ -139,6 +153,11 @@ void TestSetupSession::saveThenLoad_keepsEverythingToContinue()
     QVERIFY(loaded);
     QCOMPARE(loaded->step, SetupSession::Step::Download);
     QCOMPARE(QJsonDocument(loaded->plan.toJson()).toJson(), QJsonDocument(saved.plan.toJson()).toJson());
+    QCOMPARE(loaded->plan.gpus.size(), 2);
+    QCOMPARE(loaded->plan.gpus.first().use, PlanGpu::Use::Unusable);
+    QCOMPARE(loaded->plan.gpus.first().reason->code, u"gpu_too_old"_s);
+    QCOMPARE(loaded->plan.defaultGpuSelection(), QList<int>{1});
+    QCOMPARE(loaded->gpus, QList<int>{1});
     QCOMPARE(loaded->hardware.pythons.size(), 1);
     QCOMPARE(loaded->hardware.pythons.first().path, u"/usr/bin/python3.11"_s);
     QCOMPARE(loaded->options.prefix, saved.options.prefix);

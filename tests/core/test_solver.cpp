@@ -1,5 +1,6 @@
 #include "catalog/catalog.h"
 #include "catalog/gputable.h"
+#include "catalog/version.h"
 #include "detect/hardwarereport.h"
 #include "solver/solver.h"
 
@@ -23,6 +24,12 @@ private slots:
     void messages_nameTheNumbers();
     void alternatives_windowsRtx4090KeepsNativeWithJit();
     void gpuNameOnly_capabilityFromGpuTable();
+    void platformPlans_restOnVerifiedRecords_data();
+    void platformPlans_restOnVerifiedRecords();
+    void directml_onlyOnWindowsAndWsl2_data();
+    void directml_onlyOnWindowsAndWsl2();
+    void windowsBuild_gatesWsl2_data();
+    void windowsBuild_gatesWsl2();
     void json_hasTheDocumentedShape();
 
 private:
@@ -143,9 +150,41 @@ void TestSolver::recommends_data()
     QTest::newRow("inside WSL2 with RTX 3060")
         << u"wsl2_rtx3060"_s << u""_s << u""_s << false << false << u"wsl2"_s << u"2.20"_s << u"3.10"_s << u"12.5"_s << u"9.3"_s
         << QStringList{} << QStringList{} << QStringList{u"linux-pip:os_unsupported"_s, u"linux-toolkit:os_unsupported"_s};
-    QTest::newRow("linux arm64 Jetson: no official package")
-        << u"linux_jetson_orin"_s << u""_s << u""_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s << QStringList{}
-        << QStringList{u"gpu_unused"_s} << QStringList{u"linux-pip:arch_unsupported"_s, u"cpu:arch_unsupported"_s};
+    // pip.md: from TF 2.10 `pip install tensorflow` on Linux Arm64 installs a CPU build; NVIDIA's JetPack
+    // wheels are not offered (routes.json "not_offered"), so a Jetson gets the CPU and the reason for no GPU.
+    QTest::newRow("linux arm64 Jetson: CPU, the GPU routes need x86_64")
+        << u"linux_jetson_orin"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.10"_s << u""_s << u""_s
+        << QStringList{} << QStringList{u"gpu_unused"_s}
+        << QStringList{u"linux-pip:arch_unsupported"_s, u"linux-toolkit:arch_unsupported"_s, u"wsl2:os_unsupported"_s,
+                       u"directml:os_unsupported"_s};
+    QTest::newRow("linux arm64 server: CPU 2.21 with the installed Python")
+        << u"linux_arm64_server"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s
+        << QStringList{} << QStringList{} << QStringList{u"linux-pip:arch_unsupported"_s, u"rocm:arch_unsupported"_s};
+    QTest::newRow("linux arm64 server, TF 2.9 pinned: no ARM build before 2.10")
+        << u"linux_arm64_server"_s << u"2.9"_s << u""_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s
+        << QStringList{} << QStringList{u"no_such_release"_s} << QStringList{};
+    // pip.md: "TensorFlow 2.16 was the last TensorFlow release that supported macOS x86".
+    QTest::newRow("macOS Intel: CPU capped at 2.16")
+        << u"macos_intel"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.16"_s << u"3.12"_s << u""_s << u""_s
+        << QStringList{} << QStringList{}
+        << QStringList{u"cpu@2.17:arch_unsupported"_s, u"cpu@2.21:arch_unsupported"_s, u"metal:arch_unsupported"_s,
+                       u"directml:os_unsupported"_s};
+    QTest::newRow("macOS Intel, TF 2.17 pinned: rejected by name")
+        << u"macos_intel"_s << u"2.17"_s << u""_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s << QStringList{}
+        << QStringList{} << QStringList{u"cpu@2.17:arch_unsupported"_s};
+    // pip.md: "supported for WSL2 on Windows 10 19044 or higher"; the report gives the NT version only.
+    QTest::newRow("windows 10.0.19041 RTX 3060: WSL2 refused, native 2.10")
+        << u"windows_build_19041_nt_version"_s << u""_s << u""_s << false << false << u"windows-native"_s << u"2.10"_s << u"3.10"_s
+        << u"11.2"_s << u"8.1"_s << QStringList{u"install_cuda"_s, u"install_cudnn"_s} << QStringList{}
+        << QStringList{u"wsl2:os_unsupported"_s, u"windows-native@2.11:windows_native_gpu_unsupported"_s};
+    // RELEASE.md 2.3.0: 2.3 has PTX for 7.0 only, earlier releases for a variety of older capabilities.
+    QTest::newRow("linux GTX 750 Ti (5.0), TF 2.2: runs through PTX JIT")
+        << u"linux_gtx750ti"_s << u"2.2"_s << u""_s << false << false << u"linux-toolkit"_s << u"2.2"_s << u"3.8"_s << u"10.1"_s
+        << u"7.6"_s << QStringList{u"install_cuda"_s, u"install_cudnn"_s} << QStringList{u"gpu_needs_ptx_jit"_s, u"record_unverified"_s}
+        << QStringList{};
+    QTest::newRow("linux GTX 750 Ti (5.0), TF 2.3: no code for it, CPU")
+        << u"linux_gtx750ti"_s << u"2.3"_s << u""_s << false << false << u"cpu"_s << u"2.3"_s << u"3.8"_s << u""_s << u""_s
+        << QStringList{} << QStringList{u"gpu_unused"_s} << QStringList{u"linux-toolkit@2.3:gpu_arch_unsupported"_s};
     QTest::newRow("cpu only asked on RTX 3060")
         << u"linux_rtx3060_driver535"_s << u""_s << u""_s << true << false << u"cpu"_s << u"2.21"_s << u"3.10"_s << u""_s << u""_s
         << QStringList{} << QStringList{} << QStringList{};
@@ -254,6 +293,101 @@ void TestSolver::gpuNameOnly_capabilityFromGpuTable()
     QVERIFY(without.recommended->hasWarning(QStringLiteral("gpu_capability_unknown")));
 }
 
+void TestSolver::platformPlans_restOnVerifiedRecords_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<bool>("cpuOnly");
+    QTest::addColumn<QString>("tensorflow");
+    // pip.md's wheel table (Linux Arm64, Windows, macOS x86) and source_windows.md's CPU table.
+    QTest::newRow("linux arm64 server") << u"linux_arm64_server"_s << false << u"2.21"_s;
+    QTest::newRow("Jetson, processor only") << u"linux_jetson_orin"_s << true << u"2.21"_s;
+    QTest::newRow("windows, processor only: 2.21") << u"windows_rtx4090"_s << true << u"2.21"_s;
+    QTest::newRow("macOS Intel: 2.16") << u"macos_intel"_s << false << u"2.16"_s;
+}
+
+void TestSolver::platformPlans_restOnVerifiedRecords()
+{
+    QFETCH(QString, profile);
+    QFETCH(bool, cpuOnly);
+    QFETCH(QString, tensorflow);
+    SolverConstraints c;
+    c.cpuOnly = cpuOnly;
+    const Solution s = solve(profile, c);
+    QVERIFY(s.recommended);
+    QCOMPARE(s.recommended->route, u"cpu"_s);
+    QCOMPARE(version::majorMinor(s.recommended->tensorflow), tensorflow);
+    QVERIFY2(!s.recommended->unverified && !s.recommended->hasWarning(u"record_unverified"_s),
+             qPrintable(QString::fromUtf8(QJsonDocument(s.recommended->toJson()).toJson())));
+}
+
+void TestSolver::directml_onlyOnWindowsAndWsl2_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<bool>("offered");
+    // microsoft/tensorflow-directml-plugin README: "Windows 10 and the Windows Subsystem for Linux".
+    QTest::newRow("plain linux, AMD GPU") << u"linux_amd_gpu"_s << false;
+    QTest::newRow("plain linux, RTX 3060") << u"linux_rtx3060_driver535"_s << false;
+    QTest::newRow("plain linux arm64") << u"linux_jetson_orin"_s << false;
+    QTest::newRow("inside WSL2") << u"wsl2_rtx3060"_s << true;
+    QTest::newRow("windows") << u"windows_rtx4090"_s << true;
+}
+
+void TestSolver::directml_onlyOnWindowsAndWsl2()
+{
+    QFETCH(QString, profile);
+    QFETCH(bool, offered);
+    const Solution s = solve(profile);
+    const auto plan = std::find_if(s.alternatives.cbegin(), s.alternatives.cend(),
+                                   [](const Plan &p) { return p.route == u"directml"; });
+    QCOMPARE(plan != s.alternatives.cend(), offered);
+    if (offered) {
+        // The README lists Python 3.7 to 3.10; the plugin takes tensorflow-cpu, never tensorflow.
+        QVERIFY2(version::inRange(plan->python, u"3.7"_s, u"3.10"_s), qPrintable(plan->python));
+        QCOMPARE(plan->package, u"tensorflow-cpu"_s);
+        QVERIFY(plan->tier == 4);
+        QVERIFY(s.recommended && s.recommended->route != u"directml");
+    } else {
+        const Rejection *rej = s.rejection(u"directml"_s, QString());
+        QVERIFY(rej);
+        QVERIFY2(rej->has(u"os_unsupported"_s), qPrintable(QString::fromUtf8(QJsonDocument(rej->toJson()).toJson())));
+    }
+}
+
+void TestSolver::windowsBuild_gatesWsl2_data()
+{
+    QTest::addColumn<QString>("osVersion");
+    QTest::addColumn<bool>("wsl2");
+    QTest::addColumn<bool>("buildUnknown");
+    // pip.md: WSL2 GPU needs Windows 10 19044 or higher.
+    QTest::newRow("detected form, build 22631") << u"Windows 11 23H2 (build 22631)"_s << true << false;
+    QTest::newRow("NT version 10.0.19045") << u"10.0.19045"_s << true << false;
+    QTest::newRow("NT version 10.0.19044, the first that fits") << u"10.0.19044"_s << true << false;
+    QTest::newRow("NT version 10.0.19041") << u"10.0.19041"_s << false << false;
+    QTest::newRow("ver output, 19043") << u"Microsoft Windows [Version 10.0.19043.2364]"_s << false << false;
+    QTest::newRow("detected form, build 19042") << u"Windows 10 Pro 20H2 (build 19042)"_s << false << false;
+    QTest::newRow("no build at all: offered, and said") << u"Windows 10 Pro"_s << true << true;
+}
+
+void TestSolver::windowsBuild_gatesWsl2()
+{
+    QFETCH(QString, osVersion);
+    QFETCH(bool, wsl2);
+    QFETCH(bool, buildUnknown);
+    HardwareReport report = profile(u"windows_rtx4090"_s);
+    report.os.version = osVersion;
+    const Solver solver(*m_catalog, &*m_gpus);
+    const Solution s = solver.solve(report, {});
+    QVERIFY(s.recommended);
+    QCOMPARE(s.recommended->route, wsl2 ? u"wsl2"_s : u"windows-native"_s);
+    QCOMPARE(s.recommended->hasWarning(u"windows_build_unknown"_s), buildUnknown);
+    const Rejection *rej = s.rejection(u"wsl2"_s, QString());
+    QCOMPARE(rej != nullptr, !wsl2);
+    if (rej) {
+        QVERIFY(rej->has(u"os_unsupported"_s));
+        QVERIFY2(rej->reasons.first().message.contains(u"19044"_s), qPrintable(rej->reasons.first().message));
+    }
+}
+
 void TestSolver::json_hasTheDocumentedShape()
 {
     const QJsonObject o = solve(QStringLiteral("windows_rtx4090")).toJson();
@@ -263,12 +397,21 @@ void TestSolver::json_hasTheDocumentedShape()
     for (const char *key : {"route", "tensorflow", "package", "python", "cuda", "cudnn", "driver_min", "warnings", "why"})
         QVERIFY2(plan.contains(QLatin1String(key)), key);
     QCOMPARE(plan.value(QStringLiteral("package")).toString(), QStringLiteral("tensorflow[and-cuda]"));
+    const QJsonArray gpus = plan.value(QStringLiteral("gpus")).toArray();
+    QCOMPARE(gpus.size(), 1);
+    const QJsonObject gpu = gpus.first().toObject();
+    QCOMPARE(gpu.value(QStringLiteral("index")).toInt(-1), 0);
+    QCOMPARE(gpu.value(QStringLiteral("compute_capability")).toString(), QStringLiteral("8.9"));
+    QCOMPARE(gpu.value(QStringLiteral("use")).toString(), QStringLiteral("native"));
+    QVERIFY(gpu.value(QStringLiteral("reason")).isNull());
+    QCOMPARE(gpu.value(QStringLiteral("selected_by_default")), QJsonValue(true));
     const QJsonObject rejected = o.value(QStringLiteral("rejected")).toArray().first().toObject();
     QVERIFY(rejected.value(QStringLiteral("reasons")).toArray().first().toObject().contains(QStringLiteral("code")));
 
     const QJsonObject cpu = solve(QStringLiteral("linux_no_gpu")).toJson().value(QStringLiteral("recommended")).toObject();
     QVERIFY(cpu.value(QStringLiteral("cuda")).isNull());
     QVERIFY(cpu.value(QStringLiteral("driver_min")).isNull());
+    QCOMPARE(cpu.value(QStringLiteral("gpus")), QJsonValue(QJsonArray()));
 }
 
 QTEST_GUILESS_MAIN(TestSolver)

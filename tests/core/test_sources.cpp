@@ -283,7 +283,7 @@ private Q_SLOTS:
         QVERIFY(list);
         QVERIFY(!list->ok());
         QCOMPARE(list->error().code, u"manifest_malformed"_s);
-        QVERIFY(list->error().detail.contains(u"unsafe relative_path"_s));
+        QVERIFY(list->error().detail.contains(u"not a safe relative path"_s));
     }
 
     void unreachableManifest_namesTheFile()

@@ -1,7 +1,8 @@
-// Python's checksums come from the publisher at resolve time: python.org's downloads API for the
-// Windows installer, python-build-standalone's SHA256SUMS for the relocatable Linux build. Both
-// over verified TLS from the official origin only (loopback HTTPS servers here), never from a
-// mirror. The relocatable build is installed end to end from a real archive built here.
+// Python's checksums come from the publisher: python.org's downloads API for the Windows installer
+// at resolve time; for the relocatable Linux build the catalog's pin, cross-checked against the
+// release's SHA256SUMS when that answers (and without a pin, the SHA256SUMS alone). Both over
+// verified TLS from the official origin only (loopback HTTPS servers here), never from a mirror.
+// The relocatable build is installed end to end from a real archive built here.
 
 #include "fetch/downloader.h"
 #include "install/archive.h"
@@ -16,7 +17,11 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -99,6 +104,53 @@ SourceCatalog catalog()
 {
     auto c = SourceCatalog::load();
     return c.ok() ? *c : SourceCatalog();
+}
+
+// The shipped sources catalog with the pin of the relocatable Python `minor` (every one when
+// empty) replaced by `pin`, or removed when `pin` is undefined.
+QByteArray sourcesWithPin(const QString &minor, const QJsonValue &pin)
+{
+    QFile f(u":/resources/catalog/sources.json"_s);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    QJsonObject python = root.value(u"python"_s).toObject();
+    QJsonObject standalone = python.value(u"standalone"_s).toObject();
+    QJsonArray releases = standalone.value(u"releases"_s).toArray();
+    for (qsizetype i = 0; i < releases.size(); ++i) {
+        QJsonObject r = releases.at(i).toObject();
+        if (!minor.isEmpty() && r.value(u"minor"_s).toString() != minor)
+            continue;
+        if (pin.isUndefined())
+            r.remove(u"sha256"_s);
+        else
+            r.insert(u"sha256"_s, pin);
+        releases.replace(i, r);
+    }
+    standalone.insert(u"releases"_s, releases);
+    python.insert(u"standalone"_s, standalone);
+    root.insert(u"python"_s, python);
+    return QJsonDocument(root).toJson();
+}
+
+// Today's behaviour before pins: the release's SHA256SUMS alone decides.
+SourceCatalog unpinnedCatalog()
+{
+    auto c = SourceCatalog::fromJson(sourcesWithPin({}, QJsonValue(QJsonValue::Undefined)));
+    return c.ok() ? *c : SourceCatalog();
+}
+
+// Python 3.11's archive pinned to `sha256` (an archive built here, or a digest a test serves).
+SourceCatalog catalogPinning(const QByteArray &sha256)
+{
+    auto c = SourceCatalog::fromJson(sourcesWithPin(u"3.11"_s, QString::fromLatin1(sha256)));
+    return c.ok() ? *c : SourceCatalog();
+}
+
+QByteArray shippedPin(const QString &minor)
+{
+    const auto build = catalog().standalonePython(minor);
+    return build ? build->sha256.toLatin1() : QByteArray();
 }
 
 QByteArray why(const Result<ArtifactList> &r)
@@ -303,7 +355,8 @@ private Q_SLOTS:
 
     // --- Linux: python-build-standalone ------------------------------------------------------
 
-    void linux_relocatableBuild_takesItsSha256FromTheRelease_neverFromTheMirror()
+    // Without a pin in the catalog (a lab's own catalog, a new minor), SHA256SUMS alone decides.
+    void linux_unpinned_takesItsSha256FromTheRelease_neverFromTheMirror()
     {
         m_official->route("/20251031/SHA256SUMS",
                           Response::bytes(QByteArray(64, 'c') + "  cpython-3.11.14+20251031-aarch64-unknown-linux-gnu-install_only.tar.gz\n"
@@ -311,7 +364,7 @@ private Q_SLOTS:
         m_mirror->route("/20251031/SHA256SUMS", Response::bytes(QByteArray(64, 'e') + "  " + standalone31114.toUtf8() + "\n"));
         MirrorSet mirrors;
         mirrors.add(*MirrorSet::parse(u"python-build-standalone="_s + m_mirror->url(u"/"_s).toString()));
-        ArtifactResolver resolver(catalog(), mirrors);
+        ArtifactResolver resolver(unpinnedCatalog(), mirrors);
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setCaBundle(m_caFile);
@@ -345,7 +398,7 @@ private Q_SLOTS:
         QCOMPARE(request.urls.size(), 2);
     }
 
-    void linux_withoutTheSums_needsTrustOnFirstUse_data()
+    void linux_unpinned_withoutTheSums_needsTrustOnFirstUse_data()
     {
         QTest::addColumn<QByteArray>("sums"); // empty: not served
         QTest::newRow("no SHA256SUMS") << QByteArray();
@@ -356,12 +409,12 @@ private Q_SLOTS:
         QTest::newRow("hostile lines") << hostile;
     }
 
-    void linux_withoutTheSums_needsTrustOnFirstUse()
+    void linux_unpinned_withoutTheSums_needsTrustOnFirstUse()
     {
         QFETCH(QByteArray, sums);
         if (!sums.isEmpty())
             m_official->route("/20251031/SHA256SUMS", Response::bytes(sums));
-        ArtifactResolver resolver(catalog(), MirrorSet());
+        ArtifactResolver resolver(unpinnedCatalog(), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setCaBundle(m_caFile);
@@ -395,6 +448,193 @@ private Q_SLOTS:
         QCOMPARE(m_official->requests().size(), 0);
     }
 
+    // --- Linux: the catalog's pin, cross-checked against the release when it answers -------
+
+    void shippedCatalog_pinsEveryRelocatablePython()
+    {
+        const auto shipped = SourceCatalog::load();
+        QVERIFY(shipped);
+        QVERIFY2(shipped->problems().isEmpty(), qPrintable(shipped->problems().join(u'\n')));
+        for (const char *minor : {"3.8", "3.9", "3.10", "3.11", "3.12", "3.13"}) {
+            const auto build = shipped->standalonePython(QLatin1String(minor));
+            QVERIFY2(build, minor);
+            QCOMPARE(build->sha256.size(), 64);
+            QCOMPARE(build->sha256, build->sha256.toLower());
+            QVERIFY2(!build->sha256Source.isEmpty(), minor);
+            QVERIFY2(build->verified, minor);
+        }
+        // Read in two places (rules_python's TOOL_VERSIONS and a second pins file); see the catalog record.
+        QCOMPARE(shipped->standalonePython(u"3.11"_s)->sha256, u"60f0bd473d861cc45d3401d9914e47ccb9fa037f88a91879ed517a62042b8477"_s);
+    }
+
+    void linux_pinned_githubUnreachable_resolvesWithThePin_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("nothing listens") << u"unreachable"_s;
+        QTest::newRow("no SHA256SUMS") << u"404"_s;
+        QTest::newRow("server error") << u"503"_s;
+        QTest::newRow("a web page instead") << u"html"_s;
+        QTest::newRow("never answers") << u"stall"_s;
+        QTest::newRow("plain http origin") << u"http"_s;
+    }
+
+    void linux_pinned_githubUnreachable_resolvesWithThePin()
+    {
+        QFETCH(QString, how);
+        const QByteArray pin = shippedPin(u"3.11"_s);
+        QVERIFY(!pin.isEmpty());
+        // A mirror that would vouch for another digest: never asked for checksums.
+        m_mirror->route("/20251031/SHA256SUMS", Response::bytes(QByteArray(64, 'e') + "  " + standalone31114.toUtf8() + "\n"));
+        MirrorSet mirrors;
+        mirrors.add(*MirrorSet::parse(u"python-build-standalone="_s + m_mirror->url(u"/"_s).toString()));
+        QUrl origin = m_official->url(u"/"_s);
+        if (how == u"unreachable")
+            origin = QUrl(u"https://127.0.0.1:9/"_s);
+        else if (how == u"503")
+            m_official->route("/20251031/SHA256SUMS", Response::status(503));
+        else if (how == u"html")
+            m_official->route("/20251031/SHA256SUMS", Response::htmlErrorPage());
+        else if (how == u"stall")
+            m_official->route("/20251031/SHA256SUMS",
+                              Response::bytes(pin + "  " + standalone31114.toUtf8() + "\n").delayHeaders(std::chrono::seconds(60)));
+        else if (how == u"http")
+            origin = m_mirror->url(u"/"_s);
+        ArtifactResolver resolver(catalog(), mirrors);
+        resolver.setOriginBase(u"python-build-standalone"_s, origin);
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
+        resolver.setCaBundle(m_caFile);
+        // The resolver's own timeout stays its default (30 s): a pinned archive must not wait for it.
+        QElapsedTimer clock;
+        clock.start();
+        const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()), std::chrono::seconds(40));
+        const qint64 took = clock.elapsed();
+        QVERIFY(list);
+        QVERIFY2(list->ok(), why(*list).constData());
+        const Artifact *python = (*list)->find(u"python"_s);
+        QVERIFY(python);
+        QCOMPARE(python->kind, u"python-archive"_s);
+        QCOMPARE(python->sha256, QString::fromLatin1(pin));
+        QCOMPARE(python->trust, Artifact::Trust::Official);
+        QVERIFY(!python->needsTrustOnFirstUse());
+        QVERIFY(python->checksumUrl.isEmpty()); // nothing confirmed it
+        QVERIFY2(python->note.contains(u"could not be read"_s), qPrintable(python->note));
+        QVERIFY(python->note.contains(u"rules_python"_s)); // where the pin came from
+        QVERIFY((*list)->hasWarning(u"python_relocatable"_s));
+        QVERIFY(!(*list)->hasWarning(u"python_checksum_unavailable"_s));
+        const DownloadRequest request = python->toDownloadRequest(u"/tmp/x"_s);
+        QCOMPARE(request.checksum.algorithm, Checksum::Algorithm::Sha256);
+        QCOMPARE(request.checksum.hex, pin);
+        QVERIFY2(took < ArtifactResolver::pinCrossCheckTimeout.count() + 5000, qPrintable(QString::number(took)));
+        QCOMPARE(m_mirror->hits("/20251031/SHA256SUMS"), 0);
+        if (how != u"unreachable" && how != u"http") // the one request: SHA256SUMS, once, no retry
+            QCOMPARE(m_official->requests().size(), 1);
+        if (how == u"http")
+            QCOMPARE(m_official->requests().size(), 0);
+    }
+
+    void linux_pinned_sumsThatAgree_confirmThePin()
+    {
+        const QByteArray pin = shippedPin(u"3.11"_s);
+        QVERIFY(!pin.isEmpty());
+        m_official->route("/20251031/SHA256SUMS",
+                          Response::bytes(QByteArray(64, 'c') + "  cpython-3.11.14+20251031-aarch64-unknown-linux-gnu-install_only.tar.gz\n"
+                                          + pin + "  " + standalone31114.toUtf8() + "\n"));
+        ArtifactResolver resolver(catalog(), MirrorSet());
+        resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
+        resolver.setCaBundle(m_caFile);
+        const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
+        QVERIFY(list);
+        QVERIFY2(list->ok(), why(*list).constData());
+        const Artifact *python = (*list)->find(u"python"_s);
+        QVERIFY(python);
+        QCOMPARE(python->sha256, QString::fromLatin1(pin));
+        QCOMPARE(python->trust, Artifact::Trust::Official);
+        QVERIFY(python->checksumUrl.endsWith(u"/20251031/SHA256SUMS"_s));
+        QVERIFY2(python->note.contains(u"confirmed"_s), qPrintable(python->note));
+        QVERIFY(!(*list)->hasWarning(u"python_checksum_unavailable"_s));
+        QCOMPARE(m_official->hits("/20251031/SHA256SUMS"), 1);
+    }
+
+    void linux_pinned_sumsThatDisagree_refuseTheArchiveNamingBoth()
+    {
+        const QByteArray pin = shippedPin(u"3.11"_s);
+        QVERIFY(!pin.isEmpty());
+        m_official->route("/20251031/SHA256SUMS", Response::bytes(sha + "  " + standalone31114.toUtf8() + "\n"));
+        // A mirror that agrees with the pin changes nothing: only the publisher's list is read.
+        m_mirror->route("/20251031/SHA256SUMS", Response::bytes(pin + "  " + standalone31114.toUtf8() + "\n"));
+        MirrorSet mirrors;
+        mirrors.add(*MirrorSet::parse(u"python-build-standalone="_s + m_mirror->url(u"/"_s).toString()));
+        ArtifactResolver resolver(catalog(), mirrors);
+        resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
+        resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
+        resolver.setCaBundle(m_caFile);
+        const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
+        QVERIFY(list);
+        QVERIFY(!list->ok());
+        const Error &e = list->error();
+        QCOMPARE(e.code, u"python_checksum_mismatch"_s);
+        QVERIFY2(e.message.contains(QString::fromLatin1(sha)), qPrintable(e.message));
+        QVERIFY2(e.message.contains(QString::fromLatin1(pin)), qPrintable(e.message));
+        QVERIFY(e.message.contains(standalone31114));
+        QVERIFY(e.message.contains(u"20251031"_s));
+        QVERIFY(e.detail.contains(u"/20251031/SHA256SUMS"_s));
+        QCOMPARE(m_mirror->hits("/20251031/SHA256SUMS"), 0);
+    }
+
+    void catalog_malformedPin_isRefusedNamingTheRecord_data()
+    {
+        QTest::addColumn<QJsonValue>("pin");
+        const QString good = QString::fromLatin1(sha);
+        QTest::newRow("upper case") << QJsonValue(good.toUpper());
+        QTest::newRow("63 digits") << QJsonValue(good.left(63));
+        QTest::newRow("65 digits") << QJsonValue(good + u'0');
+        QTest::newRow("not hex") << QJsonValue(QString(64, u'g'));
+        QTest::newRow("spaces around") << QJsonValue(u' ' + good + u' ');
+        QTest::newRow("empty") << QJsonValue(QString());
+        QTest::newRow("a number") << QJsonValue(5);
+        QTest::newRow("an object") << QJsonValue(QJsonObject{{u"sha256"_s, good}});
+        QTest::newRow("very long") << QJsonValue(QString(100000, u'a'));
+    }
+
+    void catalog_malformedPin_isRefusedNamingTheRecord()
+    {
+        QFETCH(QJsonValue, pin);
+        const auto broken = SourceCatalog::fromJson(sourcesWithPin(u"3.11"_s, pin));
+        QVERIFY(!broken.ok());
+        QCOMPARE(broken.error().code, u"catalog_malformed"_s);
+        QVERIFY2(broken.error().message.contains(u"3.11.14"_s), qPrintable(broken.error().message));
+        QVERIFY(broken.error().message.contains(u"20251031"_s));
+        QVERIFY(broken.error().message.size() < 600); // a hostile value is not echoed whole
+        QVERIFY(broken.error().detail.contains(u"minor 3.11"_s));
+    }
+
+    void catalog_pinWithoutItsSource_isAProblem_nullIsNoPin()
+    {
+        QJsonObject root = QJsonDocument::fromJson(sourcesWithPin({}, QJsonValue(QJsonValue::Undefined))).object();
+        QJsonObject python = root.value(u"python"_s).toObject();
+        QJsonObject standalone = python.value(u"standalone"_s).toObject();
+        QJsonArray releases = standalone.value(u"releases"_s).toArray();
+        QJsonObject first = releases.at(0).toObject();
+        first.insert(u"sha256"_s, QString::fromLatin1(sha));
+        first.remove(u"sha256_source"_s);
+        releases.replace(0, first);
+        QJsonObject second = releases.at(1).toObject();
+        second.insert(u"sha256"_s, QJsonValue(QJsonValue::Null));
+        releases.replace(1, second);
+        standalone.insert(u"releases"_s, releases);
+        python.insert(u"standalone"_s, standalone);
+        root.insert(u"python"_s, python);
+        const auto c = SourceCatalog::fromJson(QJsonDocument(root).toJson());
+        QVERIFY(c.ok());
+        const QStringList problems = c->problems();
+        QVERIFY2(problems.size() == 1 && problems.first().contains(u"sha256 without sha256_source"_s), qPrintable(problems.join(u'\n')));
+        QVERIFY(problems.first().contains(first.value(u"version"_s).toString()));
+        const auto unpinned = c->standalonePython(second.value(u"minor"_s).toString());
+        QVERIFY(unpinned);
+        QVERIFY(unpinned->sha256.isEmpty());
+    }
+
     // --- End to end: resolve, download, install, venv from the unpacked interpreter -------
 
     void linux_relocatableBuild_installsAndTheVenvIsMadeFromIt()
@@ -424,7 +664,7 @@ private Q_SLOTS:
         m_official->route(standalonePath, Response::bytes(bytes, "application/gzip"));
         m_official->route("/20251031/SHA256SUMS", Response::bytes(sha256Of(bytes) + "  " + standalone31114.toUtf8() + "\n"));
 
-        const auto artifact = resolveStandalone();
+        const auto artifact = resolveStandalone(catalogPinning(sha256Of(bytes)));
         QVERIFY(artifact);
         QCOMPARE(artifact->sha256, QString::fromLatin1(sha256Of(bytes)));
         QTemporaryDir cache;
@@ -476,12 +716,14 @@ private Q_SLOTS:
         QVERIFY((*second)->unchanged);
     }
 
-    void linux_sumsThatDoNotMatch_refuseTheArchiveByName()
+    void linux_archiveThatDoesNotMatchThePin_isRefusedByName()
     {
         const QByteArray bytes = "not the archive that was published";
         m_official->route(standalonePath, Response::bytes(bytes, "application/gzip"));
-        m_official->route("/20251031/SHA256SUMS", Response::bytes(sha + "  " + standalone31114.toUtf8() + "\n"));
-        const auto artifact = resolveStandalone();
+        const auto artifact = resolveStandalone(catalogPinning(sha)); // no SHA256SUMS: the pin alone decides
+        QVERIFY(artifact);
+        QCOMPARE(artifact->sha256, QString::fromLatin1(sha));
+        QCOMPARE(m_official->hits("/20251031/SHA256SUMS"), 1);
         QVERIFY(artifact);
         QTemporaryDir cache;
         const QString destination = cache.filePath(artifact->fileName());
@@ -550,9 +792,11 @@ private Q_SLOTS:
     {
         const QByteArray bytes = "a python archive";
         m_official->route(standalonePath, Response::bytes(bytes, "application/gzip"));
-        m_official->route("/20251031/SHA256SUMS", Response::bytes(sha256Of(bytes) + "  " + standalone31114.toUtf8() + "\n"));
-        const auto artifact = resolveStandalone();
+        m_official->route("/20251031/SHA256SUMS", Response::status(503)); // GitHub does not answer: the pin carries it
+        const auto artifact = resolveStandalone(catalogPinning(sha256Of(bytes)));
         QVERIFY(artifact);
+        QCOMPARE(artifact->sha256, QString::fromLatin1(sha256Of(bytes)));
+        QVERIFY(!artifact->needsTrustOnFirstUse());
         ArtifactList list;
         list.route = u"linux-pip"_s;
         list.tensorflow = u"2.18.0"_s;
@@ -577,6 +821,10 @@ private Q_SLOTS:
         QVERIFY(back);
         QCOMPARE(back->kind, u"python-archive"_s);
         QCOMPARE(back->sha256, artifact->sha256);
+        QCOMPARE(back->trust, Artifact::Trust::Official);
+        QFile record(out.filePath(u"bundle.json"_s));
+        QVERIFY(record.open(QIODevice::ReadOnly));
+        QVERIFY(record.readAll().contains(sha256Of(bytes))); // the pin travels with the bundle
     }
 
 private:
@@ -590,9 +838,9 @@ private:
         return options;
     }
 
-    std::optional<Artifact> resolveStandalone()
+    std::optional<Artifact> resolveStandalone(SourceCatalog sources)
     {
-        ArtifactResolver resolver(catalog(), MirrorSet());
+        ArtifactResolver resolver(std::move(sources), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         resolver.setCaBundle(m_caFile);

@@ -173,6 +173,30 @@ private slots:
         QCOMPARE(findings.first().actions.first().params.value("library"_L1).toString(), u"cudart64_110.dll"_s);
     }
 
+    // Text from the log is copied into the finding as it is: a library name that looks like a
+    // parameter ("{library}"), a marker ("%2") or holds control characters is neither filled in
+    // again nor grows without end (a fuzzed log once made one action's text double forever).
+    void logTextIsNeverSubstitutedTwice_data()
+    {
+        QTest::addColumn<QString>("library");
+        QTest::newRow("parameter") << u"cudart{library}64_110.dll"_s;
+        QTest::newRow("markers") << u"cudart%1%2%10_110.dll"_s;
+        QTest::newRow("control characters") << u"cu\x01" "1\x02" "dart\x01\x01.dll"_s;
+        QTest::newRow("every kind") << u"{library}\x01library\x02%1{detail}"_s;
+    }
+
+    void logTextIsNeverSubstitutedTwice()
+    {
+        QFETCH(QString, library);
+        const QString line = "W dso_loader.cc:64] Could not load dynamic library '"_L1 + library
+            + "'; dlerror: "_L1 + library + ": cannot open shared object file: No such file or directory"_L1;
+        const QList<DoctorFinding> findings = m_reader.read(line);
+        QCOMPARE(findings.size(), 1);
+        QVERIFY2(findings.first().summary.english.contains(library), qPrintable(findings.first().summary.english));
+        QVERIFY(!findings.first().actions.isEmpty());
+        QCOMPARE(findings.first().actions.first().params.value("library"_L1).toString(), library);
+    }
+
     void summaryLineFoldsIntoTheLibraryFinding()
     {
         const QList<DoctorFinding> findings = m_reader.read(readLog(u"linux_tf29_cusolver_cudnn_missing.txt"_s));
@@ -191,6 +215,38 @@ private slots:
         QVERIFY(findings[0].summary.english.contains("8.0.5"_L1));
         QVERIFY(findings[0].summary.english.contains("8.1.0"_L1));
         QCOMPARE(findings[0].actions.first().params.value("min_version"_L1).toString(), u"8.1.0"_s);
+    }
+
+    // "DLL load failed" means the Visual C++ runtime only when the machine's detection did not find
+    // it: with the runtime there, it is the CPU (no AVX) or a CUDA / cuDNN DLL.
+    void dllLoadFailed_followsWhatTheMachineHas_data()
+    {
+        QTest::addColumn<int>("msvc"); // -1 unknown, 0 missing, 1 present
+        QTest::addColumn<int>("avx");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("nothing known") << -1 << -1 << u"msvc_runtime_missing"_s;
+        QTest::newRow("runtime missing") << 0 << 1 << u"msvc_runtime_missing"_s;
+        QTest::newRow("runtime present, no AVX") << 1 << 0 << u"cpu_lacks_avx"_s;
+        QTest::newRow("runtime present, AVX") << 1 << 1 << u"missing_cuda_runtime"_s;
+    }
+
+    void dllLoadFailed_followsWhatTheMachineHas()
+    {
+        QFETCH(int, msvc);
+        QFETCH(int, avx);
+        QFETCH(QString, cause);
+        TfLogContext context;
+        if (msvc >= 0)
+            context.msvcRuntimePresent = msvc == 1;
+        if (avx >= 0)
+            context.cpuHasAvx = avx == 1;
+        // The Chinese Windows wording of the same line (tensorflow/models#2083).
+        for (const QString &line : {u"ImportError: DLL load failed: The specified module could not be found."_s,
+                                    u"ImportError: DLL load failed: 找不到指定的模块。"_s}) {
+            const QList<DoctorFinding> findings = m_reader.read(line, context);
+            QCOMPARE(alarms(findings), QStringList{cause + u":error"_s});
+            QVERIFY(!findings.first().summary.english.isEmpty());
+        }
     }
 
     void windowsLineEndingsAndEmptyInput()

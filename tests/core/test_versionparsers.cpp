@@ -151,6 +151,28 @@ private slots:
         checkVersion(windowsVersionText(product, display, build), expected, [](const QString &s) { return s; });
     }
 
+    void windowsBuild_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("as detection writes it") << "Windows 10 Pro 22H2 (build 19045)" << "19045";
+        QTest::newRow("NT version") << "10.0.19045" << "19045";
+        QTest::newRow("NT version with revision") << "10.0.22631.4460" << "22631";
+        QTest::newRow("ver output") << "Microsoft Windows [Version 10.0.19044.1288]" << "19044";
+        QTest::newRow("Windows 8.1 NT version") << "6.3.9600" << "9600";
+        QTest::newRow("Build word") << "Windows 11 Home, Build 22000" << "22000";
+        QTest::newRow("no build") << "Windows 10 Pro" << "";
+        QTest::newRow("a driver version is not a build") << "546.33" << "";
+        QTest::newRow("a longer dotted number is not an NT version") << "110.0.19045" << "";
+        QTest::newRow("empty") << "" << "";
+    }
+    void windowsBuild()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        checkVersion(windowsBuildNumber(text), expected, [](int build) { return QString::number(build); });
+    }
+
     void cudaToolkitFiles_data()
     {
         QTest::addColumn<QString>("file");

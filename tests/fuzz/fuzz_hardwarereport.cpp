@@ -27,6 +27,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         TFSETUP_FUZZ_CHECK(HardwareReport::parse(checked->toJson(), QStringLiteral("fuzz")).ok());
     } else {
         TFSETUP_FUZZ_CHECK(!checked.error().message.isEmpty());
+        // Refused by the shape check, whose problem names the field ("gpus[2].memory_mib").
+        const auto problem = HardwareReport::shape().check(document.object());
+        TFSETUP_FUZZ_CHECK(problem.has_value());
+        TFSETUP_FUZZ_CHECK(checked.error().code == u"hardware_malformed");
+        if (!problem->field.isEmpty())
+            TFSETUP_FUZZ_CHECK(checked.error().message.contains(u'"' + problem->field + u'"'));
     }
     return 0;
 }

@@ -128,6 +128,50 @@ std::optional<QString> readDesktopExec(const QString &text)
     return out;
 }
 
+// The whole launchers, with the value as a profile variable: the templates are filled once, so
+// the value appears exactly as its quoting function gave it, whatever placeholder it resembles.
+void checkLaunchers(const QString &value, bool carriable)
+{
+    static const auto loaded = LauncherSettings::load();
+    TFSETUP_FUZZ_CHECK(loaded.ok());
+    LauncherSettings settings = *loaded;
+    const QString name = QStringLiteral("TFSETUP_FUZZ_VALUE");
+    settings.variables.append({name, value});
+
+    LauncherContext linux;
+    linux.os = OsFamily::Linux;
+    linux.environmentPath = QStringLiteral("/envs/tf");
+    const auto shFiles = LauncherWriter::launchers(settings, linux);
+    TFSETUP_FUZZ_CHECK(shFiles.ok());
+    const QByteArray shLine = (name + u'=' + quoting::shell(value) + QStringLiteral("\nexport ") + name + u'\n').toUtf8();
+    for (const GeneratedFile &f : *shFiles)
+        TFSETUP_FUZZ_CHECK(f.contents.contains(shLine));
+
+    LauncherContext windows;
+    windows.os = OsFamily::Windows;
+    windows.environmentPath = QStringLiteral("C:/envs/tf");
+    const auto winFiles = LauncherWriter::launchers(settings, windows);
+    tfsetup::fuzz::checkResult(winFiles);
+    TFSETUP_FUZZ_CHECK(winFiles.ok() == carriable);
+    if (!winFiles.ok())
+        return;
+    bool ascii = true;
+    for (const QChar c : value)
+        ascii = ascii && c.unicode() <= 0x7f;
+    const QByteArray batLine = (*quoting::batchSet(name, value) + QStringLiteral("\r\n")).toUtf8();
+    QString psLine = QStringLiteral("$env:") + name + QStringLiteral(" = ") + quoting::powershell(value) + u'\n';
+    psLine.replace(u'\n', QStringLiteral("\r\n"));
+    for (const GeneratedFile &f : *winFiles) {
+        if (f.path.endsWith(QStringLiteral(".bat"))) {
+            TFSETUP_FUZZ_CHECK(f.contents.contains(batLine));
+            // The code page switches to UTF-8 exactly when the launcher holds other than ASCII.
+            TFSETUP_FUZZ_CHECK(f.contents.startsWith("@echo off") && f.contents.contains("\r\nchcp 65001 >nul\r\n") == !ascii);
+        } else if (f.path.endsWith(QStringLiteral(".ps1"))) {
+            TFSETUP_FUZZ_CHECK(f.contents.contains(psLine.toUtf8()));
+        }
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -146,5 +190,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         TFSETUP_FUZZ_CHECK(readBatchSet(name, *line) == value);
 
     TFSETUP_FUZZ_CHECK(readDesktopExec(quoting::desktopExecArgument(value)) == value);
+
+    checkLaunchers(value, carriable);
     return 0;
 }

@@ -35,6 +35,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             // An accepted record names only paths inside the environment (util/names.h).
             for (const RecordedFile &f : record->files)
                 TFSETUP_FUZZ_CHECK(isSafeRelativeName(f.path));
+            for (const QString &l : record->launchers)
+                TFSETUP_FUZZ_CHECK(isSafeRelativeName(l));
+            // A kernel folder is Jupyter's kernels/<name>, with no ".." on the way.
+            if (!record->kernelFolder.isEmpty()) {
+                const QStringList parts = QString(record->kernelFolder).replace(u'\\', u'/').split(u'/');
+                TFSETUP_FUZZ_CHECK(!parts.contains(QStringLiteral("..")));
+                TFSETUP_FUZZ_CHECK(parts.size() >= 3 && parts.at(parts.size() - 2) == u"kernels");
+                TFSETUP_FUZZ_CHECK(isSafePathName(parts.constLast()));
+            }
+        } else if (const auto problem = EnvironmentRecord::shape().check(object); problem && !problem->field.isEmpty()) {
+            // Refused by the shape check: the message names the field ("files[3].sha256").
+            TFSETUP_FUZZ_CHECK(record.error().code == u"record_malformed" || record.error().code == u"record_schema");
+            if (record.error().code == u"record_malformed")
+                TFSETUP_FUZZ_CHECK(record.error().message.contains(u'"' + problem->field + u'"'));
         }
         break;
     }

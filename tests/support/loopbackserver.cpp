@@ -229,6 +229,7 @@ struct ServerShared {
     mutable QMutex mutex;
     QHash<QByteArray, Handler> handlers;
     QHash<QByteArray, int> hits;
+    QHash<QByteArray, qint64> bodyBytes; // per path: body bytes handed to the socket
     QList<RecordedRequest> log;
     int connections = 0;
     bool tls = false;
@@ -438,6 +439,10 @@ private:
             m_socket->write(chunk);
             m_next += chunk.size();
             m_sent += chunk.size();
+            {
+                QMutexLocker lock(&m_shared->mutex);
+                m_shared->bodyBytes[m_request.path] += chunk.size();
+            }
         }
         if (r.m_dropAfter >= 0 && m_sent >= r.m_dropAfter && m_next < m_end) {
             closeConnection();
@@ -660,11 +665,18 @@ int LoopbackServer::hits(const QByteArray &path) const
     return m_shared->hits.value(path);
 }
 
+qint64 LoopbackServer::bodyBytesSent(const QByteArray &path) const
+{
+    QMutexLocker lock(&m_shared->mutex);
+    return m_shared->bodyBytes.value(path);
+}
+
 void LoopbackServer::clearRequests()
 {
     QMutexLocker lock(&m_shared->mutex);
     m_shared->log.clear();
     m_shared->hits.clear();
+    m_shared->bodyBytes.clear();
 }
 
 int LoopbackServer::connectionCount() const
@@ -700,6 +712,12 @@ bool LoopbackServer::writeCaCertificate(const QString &path) const
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate)
         && f.write(m_shared->certificates.caCertificatePem) == m_shared->certificates.caCertificatePem.size();
+}
+
+quint16 closedLoopbackPort()
+{
+    LoopbackServer gone;
+    return gone.start() ? gone.url().port() : quint16(9);
 }
 
 } // namespace tfsetup::test

@@ -135,6 +135,9 @@ public:
     QList<RecordedRequest> requests() const;
     QList<RecordedRequest> requests(const QByteArray &path) const;
     int hits(const QByteArray &path) const;
+    // Body bytes this path's responses have sent so far, over all requests (HEAD sends none):
+    // what a resumed download took from this server. clearRequests() resets it too.
+    qint64 bodyBytesSent(const QByteArray &path) const;
     void clearRequests();
     int connectionCount() const;
 
@@ -155,5 +158,8 @@ private:
     quint16 m_port = 0;
     QString m_error;
 };
+
+// A loopback port nothing listens on (a server's, just closed): a connection there is refused.
+quint16 closedLoopbackPort();
 
 } // namespace tfsetup::test

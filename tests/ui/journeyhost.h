@@ -6,6 +6,7 @@
 // returns a canned report (no NVIDIA GPU, that Python as the only interpreter) and whose Finish
 // page only records launches.
 
+#include "uitest.h"
 #include "install/launchers.h"
 #include "support/files.h"
 #include "support/loopbackserver.h"
@@ -97,6 +98,32 @@ struct JourneyHost {
         return true;
     }
 
+    // The package index serves a stand-in TensorFlow under the name and version the plan asks for
+    // (tests/data/verify/fake_tensorflow, its __version__ set to the plan's), as a wheel built with
+    // the host's Python; its link carries the wheel's SHA-256 as pip expects. Returns the wheel's
+    // file name, empty when it could not be built.
+    QString serveTensorFlowStandIn(LoopbackServer &index, const QTemporaryDir &dir, const core::Plan &plan) const
+    {
+        const QString distribution = plan.package.section(u'[', 0, 0);
+        const QString normalized = QString(distribution).replace(u'_', u'-').toLower();
+        QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA")
+                                     + QStringLiteral("/verify/fake_tensorflow/tensorflow/__init__.py"));
+        module.replace(QByteArray("__version__ = \"2.99.0\""), QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
+        const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + plan.tensorflow
+                                  + QStringLiteral("-py3-none-any.whl");
+        const QString wheel = dir.filePath(wheelName);
+        if (!buildWheel(python, wheel, distribution, plan.tensorflow, module))
+            return {};
+        const QByteArray bytes = readFile(wheel);
+        const QByteArray digest = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+        index.route("/simple/" + normalized.toUtf8() + "/",
+                    Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8() + "#sha256="
+                                        + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
+                                    "text/html"));
+        index.route("/files/" + wheelName.toUtf8(), Response::bytes(bytes));
+        return wheelName;
+    }
+
     // The wizard for the journey; programs the Finish page would start are appended to *launched.
     // With `translations` the Welcome page offers the language switch.
     std::unique_ptr<ui::SetupWizard> wizard(core::SystemView &system, const QTemporaryDir &dir,
@@ -119,6 +146,10 @@ struct JourneyHost {
         });
         const QString ini = dir.filePath(QStringLiteral("settings.ini"));
         w->optionsPage()->setSettingsFactory([ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); });
+        // The mirror presets a Chinese Options page measures stay on this machine.
+        core::SetupOptions offline;
+        offline.originOverrides = test::presetsOnClosedPort();
+        w->optionsPage()->suggestOptions(offline);
         w->verifyPage()->setProbePath(
             QFileInfo(qEnvironmentVariable("TFSETUP_BINARY")).dir().filePath(QStringLiteral("tfsetup-probe")));
         w->finishPage()->setLaunchFunction([launched](const QString &program, const QStringList &args, const QString &) {

@@ -23,7 +23,6 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QComboBox>
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -42,18 +41,8 @@
 
 using namespace tfsetup;
 using namespace Qt::StringLiterals;
-using tfsetup::test::LoopbackServer;
-using tfsetup::test::Response;
-
-namespace {
-
 using tfsetup::test::child;
-
-using tfsetup::test::readFile;
-
-using tfsetup::test::buildWheel;
-
-} // namespace
+using tfsetup::test::LoopbackServer;
 
 class TestJourneyStudent final : public QObject {
     Q_OBJECT
@@ -111,21 +100,8 @@ void TestJourneyStudent::firstTimeStudent_fromWelcomeToFinish()
     clickNext();
 
     // The index serves a stand-in TensorFlow under the name and version the plan asks for.
-    QString distribution = plan.package;
-    distribution = distribution.section(u'[', 0, 0);
-    const QString normalized = QString(distribution).replace(u'_', u'-').toLower();
-    QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/verify/fake_tensorflow/tensorflow/__init__.py"_s);
-    module.replace(QByteArray("__version__ = \"2.99.0\""), QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
-    const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + plan.tensorflow + u"-py3-none-any.whl"_s;
-    const QString wheel = m_dir.filePath(wheelName);
-    QVERIFY(buildWheel(m_host.python, wheel, distribution, plan.tensorflow, module));
-    const QByteArray wheelBytes = readFile(wheel);
-    const QByteArray digest = QCryptographicHash::hash(wheelBytes, QCryptographicHash::Sha256).toHex();
-    index.route("/simple/" + normalized.toUtf8() + "/",
-                Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8() + "#sha256="
-                                    + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
-                                "text/html"));
-    index.route("/files/" + wheelName.toUtf8(), Response::bytes(wheelBytes));
+    const QString wheelName = m_host.serveTensorFlowStandIn(index, m_dir, plan);
+    QVERIFY(!wheelName.isEmpty());
     QVERIFY(m_host.serveJupyterStandIns(index, m_dir));
 
     // Options: defaults under the home folder, the lab's index typed in.

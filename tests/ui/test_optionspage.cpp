@@ -226,6 +226,11 @@ void TestOptionsPage::next_isGatedOnFolderAndName_data()
     QTest::newRow("empty name") << u"/home/student/tfsetup-envs"_s << QString() << false;
     QTest::newRow("name with a slash") << u"/home/student/tfsetup-envs"_s << u"a/b"_s << false;
     QTest::newRow("hidden name") << u"/home/student/tfsetup-envs"_s << u".env"_s << false;
+    // The installer's rule, so Install never refuses a name this page took.
+    QTest::newRow("Windows device name") << u"/home/student/tfsetup-envs"_s << u"CON"_s << false;
+    QTest::newRow("slash look-alike") << u"/home/student/tfsetup-envs"_s << u"a\u2215b"_s << false;
+    QTest::newRow("home sign") << u"/home/student/tfsetup-envs"_s << u"~"_s << false;
+    QTest::newRow("Chinese name") << u"/home/student/tfsetup-envs"_s << u"\u5B9E\u9A8C"_s << true;
     QTest::newRow("relative folder") << u"envs"_s << u"tf2.16-cpu"_s << false;
     QTest::newRow("empty folder") << QString() << u"tf2.16-cpu"_s << false;
 }

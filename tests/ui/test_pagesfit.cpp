@@ -9,7 +9,9 @@
 
 #include "detect/detector.h"
 #include "system/rootedsystem.h"
+#include "ui/optionspage.h"
 #include "ui/setupwizard.h"
+#include "uitest.h"
 #include "ui/welcomepage.h"
 #include "util/i18n.h"
 
@@ -122,6 +124,9 @@ private Q_SLOTS:
         QVERIFY(translations.setLanguage(language));
         ui::SetupWizard wizard(*m_system, &translations);
         wizard.state().setHardware(m_report);
+        core::SetupOptions offline;
+        offline.originOverrides = test::presetsOnClosedPort();
+        wizard.optionsPage()->suggestOptions(offline);
         wizard.show();
         QVERIFY(QTest::qWaitForWindowExposed(&wizard));
 

@@ -10,8 +10,11 @@
 #include "ui/setupwizard.h"
 #include "ui/wizardstate.h"
 #include "support/coroutinetest.h"
+#include "support/poolgate.h"
+#include "support/treesnapshot.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -22,6 +25,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QPointer>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -64,8 +68,12 @@ private Q_SLOTS:
     void cleanup();
     void findsCheckesAndFixes();
     void cleanEnvironmentGoesStraightOn();
+    void closingThePageMidRepair_cancelsCleanly();
+    void damagedPythonPackage_isShownWithEvidence();
     void pickedFolderIsSearched();
     void pastedLogWithoutEnvironment_isReadOnThePage();
+    void pastedLogFromAnotherComputer_data();
+    void pastedLogFromAnotherComputer();
     void foreignEnvironment_isExaminedNotRepaired_data();
     void foreignEnvironment_isExaminedNotRepaired();
 
@@ -177,6 +185,87 @@ void TestRepairPage::cleanEnvironmentGoesStraightOn()
     QVERIFY(m_page->isComplete());
 }
 
+void TestRepairPage::closingThePageMidRepair_cancelsCleanly()
+{
+    // The window (and with it the page and its Repairer) is closed while the repair waits for its
+    // check on the thread pool: nothing uses the deleted objects (the suite runs under
+    // AddressSanitizer), the repair ends as cancelled, and the environment stays exactly as it
+    // was, its lock released.
+    const QString host = m_system->hostPath(prefix + u"/tf-cpu"_s);
+    QVERIFY(QFile::remove(host + u"/start-python"_s));
+    QSignalSpy checked(m_page, &ui::RepairPage::checked);
+    QTest::mouseClick(child<QPushButton>(m_page, u"repairCheckButton"_s), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 20000);
+    auto *fix = child<QPushButton>(m_page, u"repairFixButton"_s);
+    QVERIFY(fix->isEnabled());
+
+    const QString hostPrefix = m_system->hostPath(prefix);
+    const test::TreeSnapshot before = test::TreeSnapshot::take(hostPrefix);
+    test::PoolGate gate; // the repair's check waits for a pool thread
+    QTest::mouseClick(fix, Qt::LeftButton);
+    const QString lock = hostPrefix + u"/.tf-cpu.tfsetup-lock"_s;
+    QVERIFY2(QFile::exists(lock), "the repair holds the environment's lock while it checks");
+    QPointer<core::Repairer> repairer = m_page->findChild<core::Repairer *>();
+    QVERIFY(repairer);
+
+    m_wizard.reset();
+    m_page = nullptr;
+    QVERIFY(repairer.isNull());
+    gate.release();
+    // The lock goes with the repair's frame, after the check it waited for has returned.
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(lock), 20000);
+    const QString diff = test::TreeSnapshot::take(hostPrefix).differenceFrom(before);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    QVERIFY(!QFile::exists(host + u"/start-python"_s));
+}
+
+void TestRepairPage::damagedPythonPackage_isShownWithEvidence()
+{
+    // A distribution in the environment's site-packages whose RECORD no longer matches: one file
+    // changed, one gone. (The check reads the files only; tests/core/test_repair_pip.cpp runs pip.)
+    const QString host = m_system->hostPath(prefix + u"/tf-cpu"_s);
+    const QString site = host + u"/venv/lib/python3.11/site-packages"_s;
+    auto write = [](const QString &path, const QByteArray &bytes) {
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+    };
+    auto row = [](const QByteArray &path, const QByteArray &bytes) -> QByteArray {
+        return path + ",sha256="
+               + QCryptographicHash::hash(bytes, QCryptographicHash::Sha256)
+                     .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
+               + ',' + QByteArray::number(bytes.size()) + '\n';
+    };
+    QVERIFY(write(site + u"/tinypkg-0.1.dist-info/METADATA"_s, "Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n"));
+    const QByteArray record = row("tinypkg/__init__.py", "VALUE = 42\n") + row("tinypkg/data.py", "TABLE = []\n")
+                              + "tinypkg-0.1.dist-info/RECORD,,\n";
+    QVERIFY(write(site + u"/tinypkg-0.1.dist-info/RECORD"_s, record));
+    QVERIFY(write(site + u"/tinypkg/__init__.py"_s, "VALUE = 0\n"));
+
+    QSignalSpy checked(m_page, &ui::RepairPage::checked);
+    QTest::mouseClick(child<QPushButton>(m_page, u"repairCheckButton"_s), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 20000);
+    QCOMPARE(checked.first().first().toBool(), true);
+    QVERIFY(m_page->report() && m_page->report()->packages.size() == 1);
+
+    auto *tree = child<QTreeWidget>(m_page, u"repairProblemTree"_s);
+    QTreeWidgetItem *group = nullptr;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        if (tree->topLevelItem(i)->text(0) == u"Damaged Python packages"_s)
+            group = tree->topLevelItem(i);
+    }
+    QVERIFY(group);
+    QTreeWidgetItem *package = group->child(0);
+    QCOMPARE(package->text(0), u"tinypkg 0.1"_s);
+    QVERIFY2(package->text(1).contains(u"package index"_s), qPrintable(package->text(1)));
+    QCOMPARE(package->childCount(), 2);
+    QCOMPARE(package->child(0)->text(0), u"Evidence"_s);
+    QVERIFY(package->child(0)->text(1).contains(u"site-packages/tinypkg/__init__.py"_s));
+    QVERIFY(package->child(1)->text(1).contains(u"site-packages/tinypkg/data.py"_s));
+    QVERIFY(child<QPushButton>(m_page, u"repairFixButton"_s)->isEnabled());
+    QVERIFY(!m_page->isComplete());
+}
+
 void TestRepairPage::pickedFolderIsSearched()
 {
     install(u"tf-elsewhere"_s, u"/data/envs"_s);
@@ -223,6 +312,53 @@ void TestRepairPage::pastedLogWithoutEnvironment_isReadOnThePage()
     child<QPlainTextEdit>(m_page, u"repairLogEdit"_s)->clear();
     QTest::mouseClick(child<QPushButton>(m_page, u"repairCheckButton"_s), Qt::LeftButton);
     QCOMPARE(checked.count(), 1);
+}
+
+void TestRepairPage::pastedLogFromAnotherComputer_data()
+{
+    QTest::addColumn<int>("answer"); // the row of "The error comes from"
+    QTest::addColumn<QString>("expected"); // the start of the finding the answer leads to
+    QTest::newRow("not sure: the Windows log tells") << 0 << u"This log comes from another machine"_s;
+    QTest::newRow("another computer") << 2 << u"This log comes from another machine"_s;
+    QTest::newRow("this computer: the conflict is shown") << 1 << u"The log was said to come from this computer"_s;
+}
+
+// A student's Windows log read on this Linux machine, by the page's own doctor: the answer to
+// "The error comes from" decides how it is read, and a contradiction is shown, never hidden.
+void TestRepairPage::pastedLogFromAnotherComputer()
+{
+    QFETCH(int, answer);
+    QFETCH(QString, expected);
+    ui::SetupWizard wizard(*m_system, nullptr);
+    wizard.state().setMode(ui::WizardState::Mode::Repair);
+    wizard.show();
+    wizard.next();
+    ui::RepairPage *page = wizard.repairPage();
+    QCOMPARE(wizard.currentPage(), page);
+    child<QListWidget>(page, u"repairEnvironmentList"_s)->setCurrentRow(-1);
+    auto *origin = child<QComboBox>(page, u"repairLogOriginCombo"_s);
+    QVERIFY(!origin->isEnabled()); // only with an error to read
+    child<QCheckBox>(page, u"repairBrokenCheck"_s)->setChecked(true);
+    QVERIFY(origin->isEnabled());
+    QCOMPARE(origin->count(), 3);
+    origin->setCurrentIndex(answer);
+    QFile log(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/doctor/logs/windows_tf29_cudart_missing.txt"_s);
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    child<QPlainTextEdit>(page, u"repairLogEdit"_s)->setPlainText(QString::fromUtf8(log.readAll()));
+    QSignalSpy checked(page, &ui::RepairPage::checked);
+    QTest::mouseClick(child<QPushButton>(page, u"repairCheckButton"_s), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 30000);
+    QStringList shown;
+    auto *tree = child<QTreeWidget>(page, u"repairProblemTree"_s);
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        for (int j = 0; j < tree->topLevelItem(i)->childCount(); ++j)
+            shown.append(tree->topLevelItem(i)->child(j)->text(0));
+    }
+    const bool found = std::any_of(shown.cbegin(), shown.cend(), [&](const QString &t) { return t.startsWith(expected); });
+    QVERIFY2(found, qPrintable(shown.join(u" | "_s)));
+    // Whatever the answer, the log's own cause is named: TensorFlow could not load cudart64_110.dll.
+    const bool cause = std::any_of(shown.cbegin(), shown.cend(), [](const QString &t) { return t.contains(u"cudart64_110.dll"_s); });
+    QVERIFY2(cause, qPrintable(shown.join(u" | "_s)));
 }
 
 void TestRepairPage::foreignEnvironment_isExaminedNotRepaired_data()

@@ -2,7 +2,10 @@
 
 // Helpers the wizard's tests share.
 
+#include "sources/sourcecatalog.h"
+
 #include <QString>
+#include <QUrl>
 #include <QWidget>
 
 namespace tfsetup::test {
@@ -15,6 +18,19 @@ T *child(QWidget *parent, const QString &name)
     if (!widget)
         qFatal("no child %s", qPrintable(name));
     return widget;
+}
+
+// Every PyPI mirror preset of the sources catalog, as origin overrides that point at a closed
+// loopback port: a page that measures the presets (Options in Chinese) then makes no request
+// beyond this machine, and finds none of them reachable.
+inline QList<std::pair<QString, QUrl>> presetsOnClosedPort()
+{
+    QList<std::pair<QString, QUrl>> out;
+    if (const auto catalog = core::SourceCatalog::load()) {
+        for (const core::PypiMirror &m : catalog->pypiMirrors())
+            out.append({QStringLiteral("pypi:") + m.name, QUrl(QStringLiteral("http://127.0.0.1:1/simple"))});
+    }
+    return out;
 }
 
 } // namespace tfsetup::test

@@ -1,8 +1,9 @@
 #include "ui/choosepage.h"
 
-#include "catalog/catalog.h"
-#include "catalog/gputable.h"
+#include "catalog/knowledge.h"
 #include "catalog/version.h"
+#include "install/gpuchoice.h"
+#include "install/installspec.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
 
@@ -31,13 +32,8 @@
 
 namespace tfsetup::ui {
 
-struct ChoosePage::Knowledge {
-    core::Catalog catalog;
-    std::optional<core::GpuTable> gpus; // the solver works from reported capabilities without it
-};
-
 struct ChoosePage::Outcome {
-    std::shared_ptr<const Knowledge> knowledge;
+    std::shared_ptr<const core::Knowledge> knowledge;
     std::optional<core::Solution> solution;
     std::optional<core::Error> error;
 };
@@ -79,6 +75,10 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     , m_actionsBox(new QFrame)
     , m_actionsTitle(new QLabel)
     , m_actionsLayout(new QVBoxLayout)
+    , m_gpuBox(new QFrame)
+    , m_gpuTitle(new QLabel)
+    , m_gpuLayout(new QVBoxLayout)
+    , m_gpuHint(new QLabel)
     , m_warningsLabel(new QLabel)
     , m_downloadsLabel(new QLabel)
     , m_errorLabel(new QLabel)
@@ -105,6 +105,9 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_whyLabel->setObjectName(QStringLiteral("whyLabel"));
     m_actionsBox->setObjectName(QStringLiteral("actionsBox"));
     m_actionsTitle->setObjectName(QStringLiteral("actionsTitle"));
+    m_gpuBox->setObjectName(QStringLiteral("gpuBox"));
+    m_gpuTitle->setObjectName(QStringLiteral("gpuTitle"));
+    m_gpuHint->setObjectName(QStringLiteral("gpuHint"));
     m_warningsLabel->setObjectName(QStringLiteral("warningsLabel"));
     m_downloadsLabel->setObjectName(QStringLiteral("downloadsLabel"));
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
@@ -126,7 +129,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_busyIndicator->setMaximumWidth(160);
 
     for (QLabel *label : {m_recommendationLabel, m_whyLabel, m_warningsLabel, m_downloadsLabel, m_errorLabel,
-                          m_actionsTitle, m_pinHint, m_rejectionDetails}) {
+                          m_actionsTitle, m_pinHint, m_rejectionDetails, m_gpuTitle, m_gpuHint}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -151,6 +154,12 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     actionsOuter->addLayout(m_actionsLayout);
     m_errorLabel->setFrameShape(QFrame::StyledPanel);
     m_errorLabel->setMargin(6);
+    m_gpuBox->setFrameShape(QFrame::StyledPanel);
+    auto *gpuOuter = new QVBoxLayout(m_gpuBox);
+    gpuOuter->addWidget(m_gpuTitle);
+    gpuOuter->addLayout(m_gpuLayout);
+    gpuOuter->addWidget(m_gpuHint);
+    m_gpuBox->hide();
 
     auto *summary = new QWidget;
     auto *summaryLayout = new QVBoxLayout(summary);
@@ -158,6 +167,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     summaryLayout->addWidget(m_recommendationLabel);
     summaryLayout->addWidget(m_whyLabel);
     summaryLayout->addWidget(m_actionsBox);
+    summaryLayout->addWidget(m_gpuBox);
     summaryLayout->addWidget(m_warningsLabel);
     summaryLayout->addWidget(m_downloadsLabel);
     summaryLayout->addWidget(m_errorLabel);
@@ -265,15 +275,91 @@ void ChoosePage::initializePage()
 
 bool ChoosePage::validatePage()
 {
-    if (m_solving || !m_chosen)
+    if (m_solving || !m_chosen || (!m_gpuChecks.isEmpty() && chosenGpus().isEmpty()))
         return false;
     m_state.setPlan(*m_chosen, constraints());
+    // Without the check boxes (one GPU, or none the plan knows) the plan's default stands.
+    const QList<int> gpus = m_gpuChecks.isEmpty() ? m_chosen->defaultGpuSelection() : chosenGpus();
+    m_state.setGpus(core::InstallSpec::pinnedGpus(gpus, m_chosen->gpus.size()));
     return true;
 }
 
 bool ChoosePage::isComplete() const
 {
-    return !m_solving && m_chosen.has_value();
+    // Ticking none would hide every GPU; the processor-only plan is the way to that.
+    return !m_solving && m_chosen.has_value() && (m_gpuChecks.isEmpty() || !chosenGpus().isEmpty());
+}
+
+QList<int> ChoosePage::chosenGpus() const
+{
+    QList<int> out;
+    for (qsizetype i = 0; i < m_gpuChecks.size() && m_chosen && i < m_chosen->gpus.size(); ++i) {
+        if (m_gpuChecks.at(i)->isChecked())
+            out.append(m_chosen->gpus.at(i).index);
+    }
+    return out;
+}
+
+void ChoosePage::showGpus(const core::Plan *plan)
+{
+    // Rebuilt for every plan: its TensorFlow decides which GPUs it can use and how.
+    while (QLayoutItem *item = m_gpuLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_gpuChecks.clear();
+    if (!plan || plan->gpus.size() < 2) {
+        m_gpuBox->hide();
+        return;
+    }
+    const QString key = planKey(*plan);
+    if (key != m_gpuSelectionFor) {
+        m_gpuSelection = plan->defaultGpuSelection();
+        m_gpuSelectionFor = key;
+    }
+    for (const core::PlanGpu &gpu : plan->gpus) {
+        auto *check = new QCheckBox(core::GpuChoice::gpuTitle(gpu));
+        check->setObjectName(QStringLiteral("gpuCheck%1").arg(gpu.index));
+        const bool usable = gpu.use != core::PlanGpu::Use::Unusable;
+        // No GPU's use could be confirmed (an empty default): every usable one, as TensorFlow would.
+        check->setChecked(usable && (m_gpuSelection.isEmpty() || m_gpuSelection.contains(gpu.index)));
+        check->setEnabled(usable);
+        const QString reason = gpu.reason ? gpu.reason->message : QString();
+        QString note;
+        if (!usable) {
+            note = tr("TensorFlow %1 cannot use this GPU: %2").arg(plan->tensorflow, reason);
+        } else if (gpu.use == core::PlanGpu::Use::PtxJit) {
+            note = tr("Slow first start: TensorFlow %1 has no ready-made code for this GPU, so the NVIDIA driver "
+                      "compiles it each time a program starts, which can take several minutes.")
+                       .arg(plan->tensorflow);
+            if (!reason.isEmpty())
+                note += u' ' + reason;
+        }
+        check->setToolTip(note);
+        check->setAccessibleDescription(note);
+        m_gpuLayout->addWidget(check);
+        m_gpuChecks.append(check);
+        if (!note.isEmpty()) {
+            auto *label = new QLabel(note);
+            label->setObjectName(QStringLiteral("gpuNote%1").arg(gpu.index));
+            label->setWordWrap(true);
+            label->setTextFormat(Qt::PlainText);
+            label->setIndent(check->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, check)
+                             + check->style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing, nullptr, check));
+            m_gpuLayout->addWidget(label);
+        }
+        connect(check, &QCheckBox::toggled, this, &ChoosePage::gpusToggled);
+    }
+    m_gpuSelection = chosenGpus();
+    m_gpuHint->setVisible(m_gpuSelection.isEmpty());
+    m_gpuBox->show();
+}
+
+void ChoosePage::gpusToggled()
+{
+    m_gpuSelection = chosenGpus();
+    m_gpuHint->setVisible(m_gpuSelection.isEmpty());
+    Q_EMIT completeChanged();
 }
 
 void ChoosePage::solve()
@@ -281,13 +367,16 @@ void ChoosePage::solve()
     ++m_generation;
     m_error.reset();
     const auto &hardware = m_state.hardware();
-    if (!hardware) {
+    const auto &knowledge = m_state.knowledge();
+    if (!hardware || !knowledge) {
         m_solving = false;
         m_solution.reset();
         m_chosen.reset();
-        m_error = core::Error{QStringLiteral("no_hardware_report"),
-                              tr("tfsetup has not looked at your computer yet. Go back one page and let it scan."),
-                              {}};
+        m_error = hardware ? knowledge.error()
+                           : core::Error{QStringLiteral("no_hardware_report"),
+                                         tr("tfsetup has not looked at your computer yet. Go back one page and let it "
+                                            "scan."),
+                                         {}};
         fillAlternatives();
         fillRejected();
         applyFilter();
@@ -301,34 +390,19 @@ void ChoosePage::solve()
     showState();
     Q_EMIT completeChanged();
     // Started eagerly; the task runs on after this returns and its handle is dropped.
-    runSolver(this, m_knowledge, *hardware, constraints(), m_generation);
+    runSolver(this, *knowledge, *hardware, constraints(), m_generation);
 }
 
-QCoro::Task<> ChoosePage::runSolver(QPointer<ChoosePage> page, std::shared_ptr<const Knowledge> knowledge,
+QCoro::Task<> ChoosePage::runSolver(QPointer<ChoosePage> page, std::shared_ptr<const core::Knowledge> knowledge,
                                     core::HardwareReport report, core::SolverConstraints constraints,
                                     quint64 generation)
 {
-    // Loading the catalog parses several JSON files and solving walks every release on every
-    // route: both run on a worker so the page keeps painting. The future is a named local (g++ 12
-    // destroys temporaries inside a co_await expression twice).
+    // Solving walks every release on every route: it runs on a worker so the page keeps painting.
+    // The future is a named local (g++ 12 destroys temporaries inside a co_await expression twice).
     QFuture<Outcome> job = QtConcurrent::run([knowledge, report, constraints]() -> Outcome {
         Outcome outcome;
         outcome.knowledge = knowledge;
-        if (!outcome.knowledge) {
-            auto catalog = core::Catalog::load();
-            if (!catalog) {
-                outcome.error = catalog.error();
-                return outcome;
-            }
-            auto loaded = std::make_shared<Knowledge>(Knowledge{std::move(*catalog), std::nullopt});
-            if (auto gpus = core::GpuTable::load())
-                loaded->gpus = std::move(*gpus);
-            else
-                qWarning().noquote() << "GPU table not loaded:" << gpus.error().message << gpus.error().detail;
-            outcome.knowledge = std::move(loaded);
-        }
-        const core::Solver solver(outcome.knowledge->catalog,
-                                  outcome.knowledge->gpus ? &*outcome.knowledge->gpus : nullptr);
+        const core::Solver solver(outcome.knowledge->catalog, &outcome.knowledge->gpus);
         outcome.solution = solver.solve(report, constraints);
         return outcome;
     });
@@ -340,7 +414,8 @@ QCoro::Task<> ChoosePage::runSolver(QPointer<ChoosePage> page, std::shared_ptr<c
 
 void ChoosePage::finishSolving(Outcome outcome)
 {
-    const bool firstLoad = !m_knowledge && outcome.knowledge;
+    // The pins list the catalog's releases: filled again when the catalog is another one.
+    const bool firstLoad = outcome.knowledge && m_knowledge != outcome.knowledge;
     if (outcome.knowledge)
         m_knowledge = std::move(outcome.knowledge);
     m_solving = false;
@@ -737,6 +812,7 @@ void ChoosePage::showChosen()
         m_downloadsLabel->clear();
     }
     showActions(plan);
+    showGpus(plan);
 
     QStringList warnings;
     if (m_solution) {
@@ -781,6 +857,9 @@ void ChoosePage::retranslate()
     setSubTitle(tr("tfsetup chose the combination that fits your computer best. You can pick another one below."));
     m_busyLabel->setText(tr("Working out what fits your computer…"));
     m_actionsTitle->setText(tr("Do this first:"));
+    m_gpuTitle->setText(tr("GPUs this environment uses (TensorFlow numbers the ticked ones from 0, in this order):"));
+    m_gpuHint->setText(tr("Tick at least one GPU, or use the processor only (Advanced)."));
+    m_gpuBox->setAccessibleName(tr("GPUs this environment uses"));
     const int alternatives = m_solution ? int(m_solution->alternatives.size()) + (m_solution->recommended ? 1 : 0) : 0;
     const int rejected = m_solution ? int(m_solution->rejected.size()) : 0;
     // "3 of 12" while "Show all" hides some: the count never hides that there are more.

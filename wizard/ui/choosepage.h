@@ -24,6 +24,10 @@ class QTabWidget;
 class QTreeWidget;
 class QVBoxLayout;
 
+namespace tfsetup::core {
+struct Knowledge;
+}
+
 namespace tfsetup::ui {
 
 class WizardState;
@@ -43,6 +47,8 @@ public:
     bool isSolving() const { return m_solving; }
     const std::optional<core::Solution> &solution() const { return m_solution; }
     const std::optional<core::Plan> &chosenPlan() const { return m_chosen; }
+    // The ticked GPUs of the chosen plan, by index (shown on machines with several NVIDIA GPUs).
+    QList<int> chosenGpus() const;
     // The pins the Advanced tab sets, as the solver gets them.
     core::SolverConstraints constraints() const;
 
@@ -61,11 +67,9 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    // The catalog and GPU table, loaded once on a worker thread and shared with later solves.
-    struct Knowledge;
     struct Outcome;
 
-    static QCoro::Task<> runSolver(QPointer<ChoosePage> page, std::shared_ptr<const Knowledge> knowledge,
+    static QCoro::Task<> runSolver(QPointer<ChoosePage> page, std::shared_ptr<const core::Knowledge> knowledge,
                                    core::HardwareReport report, core::SolverConstraints constraints,
                                    quint64 generation);
     void finishSolving(Outcome outcome);
@@ -81,6 +85,10 @@ private:
     void choosePlan(int row);
     void showChosen();
     void showActions(const core::Plan *plan);
+    // One check box a GPU when the plan knows several: its default ticked, the ones its
+    // TensorFlow cannot use disabled, each with why.
+    void showGpus(const core::Plan *plan);
+    void gpusToggled();
     QStringList downloadItems(const core::Plan &plan) const;
     QString routeTitle(const QString &route) const;
     QString planSentence(const core::Plan &plan, bool recommended) const;
@@ -88,7 +96,7 @@ private:
     void showState();
 
     WizardState &m_state;
-    std::shared_ptr<const Knowledge> m_knowledge;
+    std::shared_ptr<const core::Knowledge> m_knowledge; // the state's, as of the last solve
     std::optional<core::Solution> m_solution;
     std::optional<core::Plan> m_chosen;
     std::optional<core::Error> m_error;
@@ -105,6 +113,13 @@ private:
     QFrame *m_actionsBox;
     QLabel *m_actionsTitle;
     QVBoxLayout *m_actionsLayout;
+    QFrame *m_gpuBox;
+    QLabel *m_gpuTitle;
+    QVBoxLayout *m_gpuLayout;
+    QLabel *m_gpuHint; // when no GPU is ticked
+    QList<QCheckBox *> m_gpuChecks; // the chosen plan's GPUs, in index order
+    QList<int> m_gpuSelection;      // ticked, for the plan of this key (kept across a new solve)
+    QString m_gpuSelectionFor;
     QLabel *m_warningsLabel;
     QLabel *m_downloadsLabel;
     QLabel *m_errorLabel;

@@ -77,7 +77,11 @@ QString bulletList(const QStringList &lines)
 DetectPage::DetectPage(WizardState &state, QWidget *parent)
     : QWizardPage(parent)
     , m_state(state)
-    , m_detect([](core::SystemView &system) { return core::detectHardware(system); })
+    , m_detect([&state](core::SystemView &system) {
+        core::DetectOptions options;
+        options.knowledge = state.knowledgeOrNull();
+        return core::detectHardware(system, options);
+    })
     , m_busyIndicator(new QProgressBar(this))
     , m_busyLabel(new QLabel(this))
     , m_findingsLabel(new QLabel(this))

@@ -1,5 +1,6 @@
 #include "ui/installpage.h"
 
+#include "install/environments.h"
 #include "setup/setupflow.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
@@ -78,7 +79,7 @@ QString marker(InstallPage::StepState state)
 InstallPage::InstallPage(WizardState &state, QWidget *parent)
     : QWizardPage(parent)
     , m_state(state)
-    , m_installer(new core::Installer(state.system()))
+    , m_installer(new core::Installer(state.system(), state.knowledgeOrNull()))
     , m_summaryLabel(new QLabel(this))
     , m_stepList(new QListWidget(this))
     , m_progress(new QProgressBar(this))
@@ -236,6 +237,7 @@ void InstallPage::startInstall()
         Q_EMIT finished(false);
         return;
     }
+    spec->gpus = m_state.gpus();
     m_summaryLabel->setText(tr("Creating %1 with TensorFlow %2.")
                                 .arg(QDir::toNativeSeparators(spec->environmentPath()), spec->tensorflow));
     m_running = true;
@@ -271,6 +273,8 @@ void InstallPage::finishInstall(core::Result<core::InstallOutcome> result)
     if (result) {
         m_outcome = *result;
         m_state.setInstalled(*result);
+        // Listed on the Welcome page and by `tfsetup list`, wherever it was installed.
+        (void)core::EnvironmentIndex::add(m_state.system(), result->environmentPath);
         for (int i = 0; i < m_steps.size(); ++i) {
             if (m_steps.at(i) == StepState::Running)
                 setStep(core::allInstallSteps().at(i), StepState::Done);

@@ -5,6 +5,7 @@
 #include "fetch/downloadcache.h"
 #include "fetch/downloader.h"
 #include "fetch/httpclient.h"
+#include "install/environments.h"
 #include "sources/bundle.h"
 
 #include <QCheckBox>
@@ -65,7 +66,7 @@ LabProfilePage::LabProfilePage(WizardState &state, QWidget *parent)
     , m_adminLabel(new QLabel(this))
     , m_prepareButton(new QPushButton(this))
     , m_bundleButton(new QPushButton(this))
-    , m_installer(new core::Installer(state.system(), this))
+    , m_installer(new core::Installer(state.system(), state.knowledgeOrNull(), this))
 {
     setObjectName(QStringLiteral("labProfilePage"));
     m_intro->setObjectName(QStringLiteral("labProfileIntro"));
@@ -350,6 +351,7 @@ QCoro::Task<> LabProfilePage::runInstall(QPointer<LabProfilePage> page, core::La
     });
     core::LabSetupOptions options;
     options.cacheDir = cacheDir;
+    options.knowledge = page->m_state.knowledgeOrNull();
     auto preparing = setup.prepare(std::move(profile), std::move(options));
     core::Result<core::InstallSpec> spec = co_await preparing;
     if (!page)
@@ -373,6 +375,8 @@ QCoro::Task<> LabProfilePage::runInstall(QPointer<LabProfilePage> page, core::La
         co_return;
     }
     page->m_outcome = *outcome;
+    // Listed on the Welcome page and by `tfsetup list`, wherever it was installed.
+    (void)core::EnvironmentIndex::add(page->m_state.system(), outcome->environmentPath);
     page->m_statusLabel->setText(outcome->unchanged ? tr("The environment was already installed as the profile says.")
                                                     : tr("Installed. Next verifies the environment."));
     Q_EMIT page->installFinished(true);

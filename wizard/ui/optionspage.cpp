@@ -4,7 +4,10 @@
 #include "install/installspec.h"
 #include "setup/diskspace.h"
 #include "sources/sourcecatalog.h"
+#include "ui/catalognotice.h"
 #include "ui/wizardstate.h"
+#include "util/i18n.h"
+#include "util/names.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,12 +16,15 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QSettings>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QWizard>
 
@@ -31,10 +37,86 @@ const QStringList topics{QStringLiteral("folder"), QStringLiteral("name"), QStri
                          QStringLiteral("nvidia"), QStringLiteral("proxy"), QStringLiteral("cache"),
                          QStringLiteral("bundle")};
 
+// The installer's own rule (util/names.h), so a name the page takes is never refused at Install.
 bool validName(const QString &name)
 {
-    return !name.isEmpty() && !name.contains(u'/') && !name.contains(u'\\') && !name.startsWith(u'.')
-        && !name.contains(u':');
+    return core::isSafePathName(name);
+}
+
+// Columns of the connection table.
+enum Column { OriginColumn, HostColumn, ReachableColumn, LatencyColumn, SpeedColumn, ReasonColumn, ColumnCount };
+
+QString speedText(qint64 bytesPerSecond)
+{
+    if (bytesPerSecond <= 0)
+        return QStringLiteral("—");
+    if (bytesPerSecond >= 1024 * 1024)
+        return OptionsPage::tr("%1 MB/s").arg(double(bytesPerSecond) / (1024 * 1024), 0, 'f', 1);
+    return OptionsPage::tr("%1 KB/s").arg(std::max<qint64>(1, bytesPerSecond / 1024));
+}
+
+// The cause in a few words, for the table; the full sentence is the cell's tool tip and the line
+// below the table.
+QString causeWords(const QString &c)
+{
+    if (c == u"dns")
+        return OptionsPage::tr("name not found");
+    if (c == u"connect")
+        return OptionsPage::tr("connection refused");
+    if (c == u"proxy_unreachable")
+        return OptionsPage::tr("proxy not reachable");
+    if (c == u"timeout")
+        return OptionsPage::tr("no answer in time");
+    if (c == u"too_slow")
+        return OptionsPage::tr("too slow");
+    if (c == u"tls")
+        return OptionsPage::tr("certificate not trusted");
+    if (c == u"proxy_auth")
+        return OptionsPage::tr("proxy asks for a password");
+    if (c == u"proxy_error")
+        return OptionsPage::tr("the proxy could not reach it");
+    if (c == u"http_error")
+        return OptionsPage::tr("the server refused the request");
+    if (c == u"html_page")
+        return OptionsPage::tr("a web page instead (log in?)");
+    if (c == u"folder_missing")
+        return OptionsPage::tr("folder missing");
+    return OptionsPage::tr("failed");
+}
+
+QString shortReason(const core::OriginResult &r)
+{
+    if (r.code.isEmpty())
+        return r.needed ? QString() : OptionsPage::tr("not needed for this plan");
+    return r.needed ? causeWords(r.code) : OptionsPage::tr("%1 (not needed for this plan)").arg(causeWords(r.code));
+}
+
+QString originTitle(const core::OriginResult &r)
+{
+    if (r.origin == u"nvidia")
+        return r.name == u"nvidia" ? OptionsPage::tr("NVIDIA") : OptionsPage::tr("NVIDIA mirror");
+    if (r.origin == u"python")
+        return OptionsPage::tr("python.org");
+    if (r.name == u"pypi")
+        return OptionsPage::tr("PyPI");
+    return OptionsPage::tr("PyPI mirror %1").arg(r.displayName);
+}
+
+// "清华大学 TUNA 镜像 2.3 MB/s, 阿里云 not reachable, …": what a ranking measured, best first.
+QString measuredSummary(const QList<core::OriginResult> &measured)
+{
+    QStringList parts;
+    for (const core::OriginResult &r : measured) {
+        const QString name = r.name == u"pypi" ? OptionsPage::tr("PyPI") : r.displayName;
+        if (!r.reachable)
+            parts.append(OptionsPage::tr("%1 not reachable").arg(name));
+        else if (r.bytesPerSecond > 0)
+            parts.append(r.slow ? OptionsPage::tr("%1 %2 (slow)").arg(name, speedText(r.bytesPerSecond))
+                                : OptionsPage::tr("%1 %2").arg(name, speedText(r.bytesPerSecond)));
+        else
+            parts.append(OptionsPage::tr("%1 answered in %2 ms").arg(name).arg(r.latency.count()));
+    }
+    return parts.join(OptionsPage::tr(", "));
 }
 
 } // namespace
@@ -59,6 +141,13 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     , m_trustRisk(new QLabel(this))
     , m_statusLabel(new QLabel(this))
     , m_busy(new QProgressBar(this))
+    , m_testButton(new QPushButton(this))
+    , m_fixProxy(new QPushButton(this))
+    , m_fixMirror(new QPushButton(this))
+    , m_fixBundle(new QPushButton(this))
+    , m_mirrorChoice(new QLabel(this))
+    , m_connectionTable(new QTableWidget(0, ColumnCount, this))
+    , m_connectionAdvice(new QLabel(this))
 {
     setObjectName(QStringLiteral("optionsPage"));
     m_folderEdit->setObjectName(QStringLiteral("folderEdit"));
@@ -78,8 +167,15 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     m_trustCheck->setObjectName(QStringLiteral("trustOnFirstUseCheck"));
     m_trustRisk->setObjectName(QStringLiteral("trustOnFirstUseRiskLabel"));
     m_busy->setObjectName(QStringLiteral("resolveProgress"));
+    m_testButton->setObjectName(QStringLiteral("testConnectionButton"));
+    m_fixProxy->setObjectName(QStringLiteral("fixProxyButton"));
+    m_fixMirror->setObjectName(QStringLiteral("fixMirrorButton"));
+    m_fixBundle->setObjectName(QStringLiteral("fixBundleButton"));
+    m_mirrorChoice->setObjectName(QStringLiteral("mirrorChoiceLabel"));
+    m_connectionTable->setObjectName(QStringLiteral("connectionTable"));
+    m_connectionAdvice->setObjectName(QStringLiteral("connectionAdviceLabel"));
 
-    for (QLabel *label : {m_folderAdvice, m_helpLabel, m_trustRisk, m_statusLabel}) {
+    for (QLabel *label : {m_folderAdvice, m_helpLabel, m_trustRisk, m_statusLabel, m_mirrorChoice, m_connectionAdvice}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -92,12 +188,25 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     showTrustChoice(false);
     m_busy->setRange(0, 0);
     m_busy->hide();
+    m_mirrorChoice->hide();
+    m_connectionAdvice->hide();
+    for (QPushButton *fix : {m_fixProxy, m_fixMirror, m_fixBundle})
+        fix->hide();
+    m_connectionTable->hide();
+    m_connectionTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_connectionTable->setSelectionMode(QAbstractItemView::NoSelection);
+    m_connectionTable->setFocusPolicy(Qt::TabFocus);
+    m_connectionTable->verticalHeader()->hide();
+    m_connectionTable->setWordWrap(false);
+    m_connectionTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_connectionTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_connectionTable->horizontalHeader()->setSectionResizeMode(ReasonColumn, QHeaderView::Stretch);
 
     m_pypiCombo->setEditable(true);
     m_pypiCombo->setInsertPolicy(QComboBox::NoInsert);
     m_pypiCombo->addItem(QString(), QStringLiteral("pypi"));
-    if (const auto catalog = core::SourceCatalog::load()) {
-        for (const core::PypiMirror &m : catalog->pypiMirrors()) {
+    if (const core::KnowledgePtr knowledge = m_state.knowledgeOrNull()) {
+        for (const core::PypiMirror &m : knowledge->sources.pypiMirrors()) {
             if (m.name != u"pypi")
                 m_pypiCombo->addItem(QString(), m.name);
         }
@@ -145,13 +254,41 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
             chain.append(m_bundleBrowse);
         chain.append(m_helpLinks.at(i));
     }
+    // The knowledge catalog's notice; its update check goes through the proxy field above.
+    auto *catalogNotice = new CatalogNotice(
+        [this] {
+            const core::SetupOptions o = options();
+            core::TransferOptions transfer;
+            transfer.proxy = o.proxy;
+            transfer.caBundle = o.caBundle;
+            return transfer;
+        },
+        this);
+    // An update installed here is the knowledge of the pages that follow.
+    connect(catalogNotice, &CatalogNotice::checked, this, [this](bool ok) {
+        if (ok)
+            m_state.setKnowledge(core::Knowledge::shared());
+    });
+    for (QWidget *w : std::initializer_list<QWidget *>{m_testButton, m_fixProxy, m_fixMirror, m_fixBundle, m_connectionTable,
+                                                       catalogNotice->button()})
+        chain.append(w);
     chain.append(m_jupyterCheck);
     chain.append(m_trustCheck);
     for (int i = 1; i < chain.size(); ++i)
         setTabOrder(chain.at(i - 1), chain.at(i));
 
+    auto *testRow = new QHBoxLayout;
+    for (QPushButton *button : {m_testButton, m_fixProxy, m_fixMirror, m_fixBundle})
+        testRow->addWidget(button);
+    testRow->addStretch(1);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_mirrorChoice);
+    layout->addLayout(testRow);
+    layout->addWidget(m_connectionTable);
+    layout->addWidget(m_connectionAdvice);
+    layout->addWidget(catalogNotice);
     layout->addWidget(m_jupyterCheck);
     layout->addWidget(m_helpLabel);
     layout->addStretch(1);
@@ -175,6 +312,35 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
         if (!dir.isEmpty())
             m_bundleEdit->setText(dir);
     });
+    // Only what the student does makes the mirror theirs; the page's own preselection does not.
+    connect(m_pypiCombo, &QComboBox::activated, this, &OptionsPage::markPypiChosen);
+    connect(m_pypiCombo->lineEdit(), &QLineEdit::textEdited, this, &OptionsPage::markPypiChosen);
+    connect(m_testButton, &QPushButton::clicked, this, &OptionsPage::testConnection);
+    connect(m_fixProxy, &QPushButton::clicked, this, [this] {
+        showHelp(QStringLiteral("proxy"));
+        m_proxyEdit->setFocus(Qt::OtherFocusReason);
+        m_proxyEdit->selectAll();
+    });
+    connect(m_fixBundle, &QPushButton::clicked, this, [this] {
+        showHelp(QStringLiteral("bundle"));
+        m_bundleEdit->setFocus(Qt::OtherFocusReason);
+        m_bundleEdit->selectAll();
+    });
+    connect(m_fixMirror, &QPushButton::clicked, this, [this] {
+        if (!m_report)
+            return;
+        const auto best = m_report->bestMirror();
+        const int index = best ? m_pypiCombo->findData(best->name) : -1;
+        if (index < 0)
+            return;
+        // The student pressed it: from now on the mirror is theirs.
+        m_pypiChosen = true;
+        m_pickedPreset.clear();
+        m_mirrorChoice->hide();
+        m_pypiCombo->setCurrentIndex(index);
+        m_pypiCombo->setFocus(Qt::OtherFocusReason);
+        showReport();
+    });
 
     retranslate();
 }
@@ -183,6 +349,21 @@ OptionsPage::~OptionsPage()
 {
     if (m_cancelFirstUse)
         m_cancelFirstUse->store(true);
+    for (const auto &cancel : {m_cancelTest, m_cancelRanking}) {
+        if (cancel)
+            cancel->store(true);
+    }
+}
+
+void OptionsPage::setTranslations(const core::Translations *translations)
+{
+    m_translations = translations;
+    retranslatePresets();
+}
+
+QString OptionsPage::language() const
+{
+    return m_translations ? m_translations->language() : QStringLiteral("en");
 }
 
 core::SetupOptions OptionsPage::options() const
@@ -212,6 +393,10 @@ void OptionsPage::initializePage()
     // Trusting files without a checksum is chosen each time, never carried over.
     showTrustChoice(false);
     updateAdvice();
+    // In Chinese, PyPI itself is often slow or blocked: measure the presets and take the fastest,
+    // unless the student chose one.
+    if (language().startsWith(QLatin1String("zh")) && mayChooseMirror())
+        startRanking(QStringLiteral("language"));
 }
 
 void OptionsPage::suggestOptions(core::SetupOptions options)
@@ -235,6 +420,7 @@ void OptionsPage::applySuggestion()
     if (plan == m_suggestedPlan)
         fill(m_nameEdit, o.name);
     if (!o.pypiMirror.isEmpty()) {
+        m_pypiChosen = true; // the lab's or the continued setup's
         const int index = m_pypiCombo->findData(o.pypiMirror);
         if (index >= 0)
             m_pypiCombo->setCurrentIndex(index);
@@ -260,6 +446,13 @@ void OptionsPage::cleanupPage()
     // Back while the first-use files are downloading: stop them.
     if (m_cancelFirstUse)
         m_cancelFirstUse->store(true);
+    // A test or ranking still running answers nobody now.
+    if (m_cancelTest)
+        m_cancelTest->store(true);
+    ++m_testGeneration;
+    m_testing = false;
+    stopRanking();
+    m_testButton->setEnabled(true);
     QWizardPage::cleanupPage();
 }
 
@@ -290,10 +483,14 @@ bool OptionsPage::validatePage()
         return true;
     }
     const quint64 generation = ++m_generation;
+    // What is resolved now is what the fields say; a ranking arriving later changes nothing.
+    stopRanking();
     setBusy(true);
     m_statusLabel->setText(tr("Looking up the official files for this plan…"));
     m_statusLabel->show();
-    runResolve(this, *m_state.plan(), core::osFamilyName(m_state.system().os()), current, generation);
+    core::SetupOptions resolving = current;
+    resolving.knowledge = m_state.knowledgeOrNull();
+    runResolve(this, *m_state.plan(), core::osFamilyName(m_state.system().os()), std::move(resolving), generation);
     return false;
 }
 
@@ -402,8 +599,9 @@ void OptionsPage::setBusy(bool busy)
     m_busy->setVisible(busy);
     for (QWidget *w : std::initializer_list<QWidget *>{m_folderEdit, m_nameEdit, m_pypiCombo, m_nvidiaEdit, m_proxyEdit,
                                                        m_cacheEdit, m_bundleEdit, m_folderBrowse, m_bundleBrowse,
-                                                       m_jupyterCheck, m_trustCheck})
+                                                       m_jupyterCheck, m_trustCheck, m_fixMirror})
         w->setEnabled(!busy);
+    m_testButton->setEnabled(!busy && !m_testing);
     Q_EMIT completeChanged();
 }
 
@@ -472,6 +670,11 @@ void OptionsPage::load()
     };
     m_folderEdit->setText(text("prefix", m_base.prefix.isEmpty() ? core::SetupOptions::defaultPrefix(m_state.system())
                                                                  : m_base.prefix));
+    // A remembered mirror is the student's own choice, even PyPI itself.
+    m_pypiChosen = !settings->value(QStringLiteral("pypiMirror")).toString().isEmpty();
+    m_pickedPreset.clear();
+    m_pickedWhy.clear();
+    m_mirrorChoice->hide();
     const QString pypi = text("pypiMirror", QStringLiteral("pypi"));
     const int index = m_pypiCombo->findData(pypi);
     if (index >= 0)
@@ -544,19 +747,290 @@ void OptionsPage::retranslate()
     m_nvidiaEdit->setPlaceholderText(tr("empty: download from NVIDIA"));
     m_proxyEdit->setPlaceholderText(tr("empty: no proxy, or the system's"));
     m_bundleEdit->setPlaceholderText(tr("empty: download over the internet"));
-    if (const auto catalog = core::SourceCatalog::load()) {
-        for (int i = 0; i < m_pypiCombo->count(); ++i) {
-            const QString name = m_pypiCombo->itemData(i).toString();
-            const auto mirror = catalog->pypiMirror(name);
-            if (name == u"pypi") {
-                m_pypiCombo->setItemText(i, tr("PyPI (pypi.org, official)"));
-            } else if (mirror) {
-                const QString host = QUrl(mirror->url).host();
+    m_testButton->setText(tr("Test &connection"));
+    m_testButton->setToolTip(tr("Checks whether PyPI (or the mirror above), NVIDIA and python.org answer through "
+                                "the proxy above, and how fast."));
+    m_fixProxy->setText(tr("Set a pr&oxy…"));
+    m_fixBundle->setText(tr("Use an offline bund&le…"));
+    m_connectionTable->setHorizontalHeaderLabels(
+        {tr("Origin"), tr("Host"), tr("Reachable"), tr("Latency"), tr("Speed"), tr("Why not")});
+    m_connectionTable->setAccessibleName(tr("Connection test results"));
+    retranslatePresets();
+    if (m_report)
+        showReport();
+    if (!m_pickedWhy.isEmpty() && m_report) {
+        // The line under the combo is rebuilt from what was measured, in the new language.
+        if (const auto best = m_report->bestMirror())
+            pickMirror(*best, m_report->mirrors, m_pickedWhy);
+    }
+}
+
+void OptionsPage::retranslatePresets()
+{
+    const core::KnowledgePtr knowledge = m_state.knowledgeOrNull();
+    if (!knowledge)
+        return;
+    const core::SourceCatalog *catalog = &knowledge->sources;
+    const QString lang = language();
+    for (int i = 0; i < m_pypiCombo->count(); ++i) {
+        const QString name = m_pypiCombo->itemData(i).toString();
+        const auto mirror = catalog->pypiMirror(name);
+        if (name == u"pypi") {
+            m_pypiCombo->setItemText(i, tr("PyPI (pypi.org, official)"));
+        } else if (mirror) {
+            const QString host = QUrl(mirror->url).host();
+            // In Chinese the institution's own name (data: the catalog's label_zh / label_zh_TW).
+            const QString shown = mirror->displayName(lang);
+            if (shown != mirror->name)
+                m_pypiCombo->setItemText(i, tr("%1 (%2)").arg(shown, host));
+            else
                 m_pypiCombo->setItemText(i, mirror->region == u"cn" ? tr("%1 (%2, China)").arg(name, host)
                                                                      : tr("%1 (%2)").arg(name, host));
-            }
         }
     }
+}
+
+core::OriginProbeRequest OptionsPage::probeRequest(std::shared_ptr<const std::atomic<bool>> cancel) const
+{
+    const core::SetupOptions o = options();
+    core::OriginProbeRequest r;
+    r.transfer.proxy = o.proxy;
+    r.transfer.caBundle = o.caBundle;
+    r.pypiMirror = o.pypiMirror;
+    r.nvidiaMirror = o.nvidiaMirror;
+    r.bundleDir = o.bundleDir;
+    r.originOverrides = o.originOverrides;
+    r.sourcesCatalog = o.sourcesCatalog;
+    r.knowledge = m_state.knowledgeOrNull();
+    if (m_state.plan())
+        r.plan = core::SetupFlow::resolveRequest(*m_state.plan(), core::osFamilyName(m_state.system().os()));
+    r.language = language();
+    r.cancel = std::move(cancel);
+    return r;
+}
+
+void OptionsPage::markPypiChosen()
+{
+    m_pypiChosen = true;
+    // The line about a preselection no longer describes what the combo shows.
+    const int index = m_pypiCombo->findText(m_pypiCombo->currentText());
+    if (index < 0 || m_pypiCombo->itemData(index).toString() != m_pickedPreset) {
+        m_pickedPreset.clear();
+        m_pickedWhy.clear();
+        m_mirrorChoice->hide();
+    }
+    stopRanking(); // a ranking still running must not undo it
+}
+
+bool OptionsPage::mayChooseMirror() const
+{
+    if (m_pypiChosen || m_resolving)
+        return false;
+    // Only over PyPI itself or the page's own earlier preselection.
+    const QString current = options().pypiMirror;
+    return current == u"pypi" || (!m_pickedPreset.isEmpty() && current == m_pickedPreset);
+}
+
+void OptionsPage::testConnection()
+{
+    if (m_testing)
+        return;
+    const quint64 generation = ++m_testGeneration;
+    // The test measures the presets too, with the fields as they are now: it takes over from a
+    // ranking still running.
+    stopRanking();
+    m_cancelTest = std::make_shared<std::atomic<bool>>(false);
+    m_testing = true;
+    m_testButton->setEnabled(false);
+    m_connectionAdvice->setText(tr("Testing the connection to PyPI, NVIDIA and python.org…"));
+    m_connectionAdvice->show();
+    runTest(this, probeRequest(m_cancelTest), generation);
+}
+
+QCoro::Task<> OptionsPage::runTest(QPointer<OptionsPage> page, core::OriginProbeRequest request, quint64 generation)
+{
+    auto report = co_await core::OriginProbe::probe(std::move(request), true);
+    if (!page)
+        co_return;
+    page->finishTest(generation, std::move(report));
+}
+
+void OptionsPage::finishTest(quint64 generation, core::Result<core::ConnectionReport> report)
+{
+    if (generation != m_testGeneration)
+        return;
+    m_testing = false;
+    m_testButton->setEnabled(!m_resolving);
+    if (!report) {
+        m_report.reset();
+        m_connectionTable->hide();
+        for (QPushButton *fix : {m_fixProxy, m_fixMirror, m_fixBundle})
+            fix->hide();
+        m_connectionAdvice->setText(report.error().message);
+        m_connectionAdvice->show();
+        Q_EMIT connectionTested(false);
+        return;
+    }
+    m_report = std::move(*report);
+    showReport();
+    // PyPI not answering, or slowly (or the wizard speaks Chinese), and no choice of the
+    // student's: take the fastest preset the same round measured.
+    const core::OriginResult *pypi = m_report->origin(QStringLiteral("pypi"));
+    const bool pypiPoor = pypi && (!pypi->reachable || pypi->slow);
+    if ((pypiPoor || language().startsWith(QLatin1String("zh"))) && mayChooseMirror()) {
+        if (const auto best = m_report->bestMirror())
+            pickMirror(*best, m_report->mirrors, pypiPoor ? QStringLiteral("pypi") : QStringLiteral("language"));
+    }
+    Q_EMIT connectionTested(m_report->neededReachable());
+}
+
+void OptionsPage::showReport()
+{
+    // A ranking alone measured no origins: there is no table to show.
+    if (!m_report || m_report->origins.isEmpty())
+        return;
+    const QList<core::OriginResult> &origins = m_report->origins;
+    m_connectionTable->setRowCount(int(origins.size()));
+    QStringList advice;
+    QStringList adviceCodes; // one sentence per cause; the other origins it hit are named after it
+    QList<QStringList> alsoAt;
+    QSet<QString> fixes;
+    for (int row = 0; row < origins.size(); ++row) {
+        const core::OriginResult &r = origins.at(row);
+        const QString reachable = r.reachable ? (r.slow ? tr("yes, slowly") : tr("yes")) : tr("no");
+        const QStringList cells{originTitle(r),
+                                r.local ? r.url.toLocalFile() : r.host(),
+                                reachable,
+                                r.local || !r.reachable ? QStringLiteral("—") : tr("%1 ms").arg(r.latency.count()),
+                                speedText(r.bytesPerSecond),
+                                shortReason(r)};
+        for (int column = 0; column < ColumnCount; ++column) {
+            auto *item = new QTableWidgetItem(cells.at(column));
+            if (!r.message.isEmpty())
+                item->setToolTip(r.message);
+            m_connectionTable->setItem(row, column, item);
+        }
+        if (!r.code.isEmpty() && r.needed) {
+            if (const qsizetype seen = adviceCodes.indexOf(r.code); seen >= 0) {
+                alsoAt[seen].append(originTitle(r));
+            } else {
+                adviceCodes.append(r.code);
+                advice.append(r.message);
+                alsoAt.append(QStringList());
+            }
+            fixes.insert(r.fix);
+        }
+    }
+    for (qsizetype i = 0; i < advice.size(); ++i) {
+        if (!alsoAt.at(i).isEmpty())
+            advice[i] += u' ' + tr("The same for %1.").arg(alsoAt.at(i).join(tr(", ")));
+    }
+    // Exactly as tall as its rows: the page has no room for scrolling.
+    m_connectionTable->resizeRowsToContents();
+    int height = m_connectionTable->horizontalHeader()->sizeHint().height() + 2 * m_connectionTable->frameWidth();
+    for (int row = 0; row < m_connectionTable->rowCount(); ++row)
+        height += m_connectionTable->rowHeight(row);
+    m_connectionTable->setFixedHeight(height);
+    m_connectionTable->show();
+
+    if (advice.isEmpty())
+        advice.append(m_report->neededReachable() ? tr("Everything this setup downloads from answered.") : QString());
+    m_connectionAdvice->setText(advice.join(u'\n'));
+    m_connectionAdvice->setVisible(!m_connectionAdvice->text().isEmpty());
+
+    // The fixes the causes call for, offered right here. A captive portal's page: log in with a
+    // browser (the message says so), or the network wants its proxy.
+    m_fixProxy->setVisible(fixes.contains(QStringLiteral("proxy")) || fixes.contains(QStringLiteral("login")));
+    m_fixBundle->setVisible(fixes.contains(QStringLiteral("bundle")));
+    const auto best = m_report->bestMirror();
+    const bool offerMirror = fixes.contains(QStringLiteral("mirror")) && best && best->name != options().pypiMirror;
+    if (offerMirror)
+        m_fixMirror->setText(tr("Use the fastest &mirror: %1").arg(best->name == u"pypi" ? tr("PyPI") : best->displayName));
+    m_fixMirror->setVisible(offerMirror);
+}
+
+void OptionsPage::startRanking(const QString &why)
+{
+    stopRanking();
+    const quint64 generation = m_rankGeneration;
+    m_cancelRanking = std::make_shared<std::atomic<bool>>(false);
+    m_ranking = true;
+    runRanking(this, probeRequest(m_cancelRanking), generation, why);
+}
+
+void OptionsPage::stopRanking()
+{
+    if (m_cancelRanking)
+        m_cancelRanking->store(true);
+    ++m_rankGeneration;
+    m_ranking = false;
+}
+
+QCoro::Task<> OptionsPage::runRanking(QPointer<OptionsPage> page, core::OriginProbeRequest request, quint64 generation,
+                                      QString why)
+{
+    auto ranked = co_await core::OriginProbe::rankPypiMirrors(std::move(request));
+    if (!page)
+        co_return;
+    page->finishRanking(generation, why, std::move(ranked));
+}
+
+void OptionsPage::finishRanking(quint64 generation, const QString &why, core::Result<QList<core::OriginResult>> ranked)
+{
+    if (generation != m_rankGeneration)
+        return;
+    m_ranking = false;
+    if (!ranked || !mayChooseMirror() || (wizard() && wizard()->currentPage() != this)) {
+        if (!ranked)
+            qWarning().noquote() << "Ranking the PyPI mirrors failed:" << ranked.error().code << ranked.error().detail;
+        Q_EMIT mirrorRanked(QString());
+        return;
+    }
+    core::ConnectionReport measured;
+    measured.mirrors = *ranked;
+    if (const auto best = measured.bestMirror()) {
+        pickMirror(*best, measured.mirrors, why);
+    } else {
+        m_pickedWhy.clear();
+        m_mirrorChoice->setText(tr("No PyPI mirror answered from here (%1). Press Test connection to see why, or set "
+                                   "a proxy.")
+                                    .arg(measuredSummary(measured.mirrors)));
+        m_mirrorChoice->show();
+        Q_EMIT mirrorRanked(QString());
+        return;
+    }
+    Q_EMIT mirrorRanked(m_pickedPreset);
+}
+
+void OptionsPage::pickMirror(const core::OriginResult &best, const QList<core::OriginResult> &measured, const QString &why)
+{
+    const int index = m_pypiCombo->findData(best.name);
+    if (index < 0)
+        return;
+    // Keep what was measured, for the fix button and the line after a language change.
+    if (!m_report)
+        m_report = core::ConnectionReport{};
+    if (&m_report->mirrors != &measured)
+        m_report->mirrors = measured;
+    m_pypiCombo->setCurrentIndex(index);
+    m_pickedPreset = best.name;
+    m_pickedWhy = why;
+    const QString summary = measuredSummary(measured);
+    const QString name = best.name == u"pypi" ? tr("PyPI") : best.displayName;
+    QString text;
+    if (best.name == u"pypi")
+        text = tr("PyPI itself answered fastest from here (%1), so it stays chosen.").arg(summary);
+    else if (why == u"pypi")
+        text = tr("PyPI did not answer well from here, so %1 was chosen: the fastest PyPI mirror measured (%2). You can "
+                  "choose another above.")
+                   .arg(name, summary);
+    else
+        text = tr("%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.")
+                   .arg(name, summary);
+    m_mirrorChoice->setText(text);
+    m_mirrorChoice->show();
+    if (m_report && !m_report->origins.isEmpty())
+        showReport();
 }
 
 } // namespace tfsetup::ui

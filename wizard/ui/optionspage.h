@@ -2,6 +2,7 @@
 
 #include "setup/setupflow.h"
 #include "sources/artifact.h"
+#include "sources/originprobe.h"
 #include "util/result.h"
 
 #include <QCoro/QCoroTask>
@@ -20,6 +21,11 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSettings;
+class QTableWidget;
+
+namespace tfsetup::core {
+class Translations;
+}
 
 namespace tfsetup::ui {
 
@@ -32,6 +38,14 @@ class WizardState;
 // choices are remembered for next time. Files without any published checksum stop there until
 // the student ticks "trust on first use" (never remembered): Next then fetches them, records
 // their SHA-256 and commits as usual.
+//
+// "Test connection" measures each origin with the fields' proxy and mirrors (core::OriginProbe)
+// and shows reachable / how fast / why not in a table, with the fix in place: focus the proxy
+// field, pick the fastest PyPI mirror measured, or focus the bundle field. When the student has
+// not chosen a PyPI mirror (nothing remembered, nothing suggested, the combo untouched) and the
+// wizard speaks Chinese, or the test found PyPI unreachable or slow, the presets are ranked in
+// the background and the fastest is preselected, with a line saying which and why. A choice of
+// the student's is never overridden.
 class OptionsPage final : public QWizardPage {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(OptionsPage)
@@ -45,6 +59,12 @@ public:
     void setSettingsFactory(SettingsFactory factory) { m_settings = std::move(factory); }
     // Fields the page does not show (origin overrides for labs and tests, CA bundle, timeout).
     void setBaseOptions(core::SetupOptions options) { m_base = std::move(options); }
+    // The language the wizard speaks: the presets' Chinese names and the Chinese default follow it.
+    // Null (the default) is English.
+    void setTranslations(const core::Translations *translations);
+    QString language() const;
+    bool isTestingConnection() const { return m_testing; }
+    bool isRankingMirrors() const { return m_ranking; }
     // Choices a lab profile or a continued setup brings (folder, name, mirrors, proxy, folders, Jupyter):
     // they fill the fields over remembered settings and defaults each time the page opens. The
     // name is kept while the plan is the one they came with. Also the base options.
@@ -64,6 +84,10 @@ public:
 
 Q_SIGNALS:
     void resolved(bool ok);
+    // The connection test's table is filled (ok: every origin the plan needs answered).
+    void connectionTested(bool ok);
+    // A background ranking finished; preset is the one preselected, empty when none was.
+    void mirrorRanked(const QString &preset);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -85,6 +109,20 @@ private:
     void save(const core::SetupOptions &options);
     QString optionsKey(const core::SetupOptions &options) const;
     void retranslate();
+    void retranslatePresets();
+    core::OriginProbeRequest probeRequest(std::shared_ptr<const std::atomic<bool>> cancel) const;
+    void stopRanking();
+    void testConnection();
+    static QCoro::Task<> runTest(QPointer<OptionsPage> page, core::OriginProbeRequest request, quint64 generation);
+    void finishTest(quint64 generation, core::Result<core::ConnectionReport> report);
+    void startRanking(const QString &why);
+    static QCoro::Task<> runRanking(QPointer<OptionsPage> page, core::OriginProbeRequest request, quint64 generation,
+                                    QString why);
+    void finishRanking(quint64 generation, const QString &why, core::Result<QList<core::OriginResult>> ranked);
+    bool mayChooseMirror() const;
+    void pickMirror(const core::OriginResult &best, const QList<core::OriginResult> &measured, const QString &why);
+    void showReport();
+    void markPypiChosen();
 
     WizardState &m_state;
     SettingsFactory m_settings;
@@ -96,6 +134,18 @@ private:
     QString m_suggestedPlan; // the plan (JSON) the suggestion came with
     QString m_helpTopic;
     std::shared_ptr<std::atomic<bool>> m_cancelFirstUse; // set to stop the first-use fetch
+    const core::Translations *m_translations = nullptr;
+    bool m_testing = false;
+    bool m_ranking = false;
+    quint64 m_testGeneration = 0; // a newer test, or the page closing, retires older answers
+    quint64 m_rankGeneration = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancelTest, m_cancelRanking; // set to stop them
+    std::optional<core::ConnectionReport> m_report;
+    // The PyPI mirror is the student's (remembered, suggested, or touched in the combo): no
+    // measurement changes it.
+    bool m_pypiChosen = false;
+    QString m_pickedPreset;    // preselected by a ranking, while the combo still shows it
+    QString m_pickedWhy;       // the ranking's measurements, for the line under the combo
 
     QLineEdit *m_folderEdit;
     QPushButton *m_folderBrowse;
@@ -113,6 +163,13 @@ private:
     QLabel *m_trustRisk;
     QLabel *m_statusLabel;
     QProgressBar *m_busy;
+    QPushButton *m_testButton;
+    QPushButton *m_fixProxy;
+    QPushButton *m_fixMirror;
+    QPushButton *m_fixBundle;
+    QLabel *m_mirrorChoice;
+    QTableWidget *m_connectionTable;
+    QLabel *m_connectionAdvice;
     QList<QLabel *> m_rowLabels;
     QList<QPushButton *> m_helpLinks;
 };

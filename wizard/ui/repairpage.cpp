@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QEvent>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -23,31 +24,31 @@ namespace tfsetup::ui {
 
 namespace {
 
-QCoro::Task<QList<core::DoctorFinding>> runDefaultDoctor(core::SystemView *system, QString environment, QString log)
+QCoro::Task<QList<core::DoctorFinding>> runDefaultDoctor(core::SystemView *system, core::KnowledgePtr knowledge,
+                                                         QString environment, QString log, core::LogOrigin origin)
 {
-    auto catalog = core::Catalog::load();
-    auto reader = core::TfLogReader::load();
-    if (!catalog || !reader)
+    if (!knowledge)
         co_return QList<core::DoctorFinding>{};
     core::DoctorOptions options;
     options.envDir = environment;
     if (!log.trimmed().isEmpty())
         options.log = log;
-    const core::DoctorReport report = co_await core::runDoctor(*system, *catalog, *reader, options);
+    options.logOrigin = origin;
+    const core::DoctorReport report = co_await core::runDoctor(*system, knowledge, options);
     co_return report.findings;
 }
 
-QCoro::Task<QString> makeDefaultReport(core::SystemView *system, QString environment, QString log)
+QCoro::Task<QString> makeDefaultReport(core::SystemView *system, core::KnowledgePtr knowledge, QString environment,
+                                       QString log, core::LogOrigin origin)
 {
-    auto catalog = core::Catalog::load();
-    auto reader = core::TfLogReader::load();
-    if (!catalog || !reader)
+    if (!knowledge)
         co_return QString();
     core::DoctorOptions options;
     options.envDir = environment;
     if (!log.trimmed().isEmpty())
         options.log = log;
-    const core::DoctorReport report = co_await core::runDoctor(*system, *catalog, *reader, options);
+    options.logOrigin = origin;
+    const core::DoctorReport report = co_await core::runDoctor(*system, knowledge, options);
     co_return report.reportText(core::Redactor(*system));
 }
 
@@ -61,6 +62,8 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     , m_browseButton(new QPushButton(this))
     , m_brokenCheck(new QCheckBox(this))
     , m_logEdit(new QPlainTextEdit(this))
+    , m_originLabel(new QLabel(this))
+    , m_originCombo(new QComboBox(this))
     , m_checkButton(new QPushButton(this))
     , m_fixButton(new QPushButton(this))
     , m_reportButton(new QPushButton(this))
@@ -75,6 +78,11 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     m_browseButton->setObjectName(QStringLiteral("repairBrowseButton"));
     m_brokenCheck->setObjectName(QStringLiteral("repairBrokenCheck"));
     m_logEdit->setObjectName(QStringLiteral("repairLogEdit"));
+    m_originCombo->setObjectName(QStringLiteral("repairLogOriginCombo"));
+    for (const core::LogOrigin origin : {core::LogOrigin::Unknown, core::LogOrigin::ThisMachine, core::LogOrigin::OtherMachine})
+        m_originCombo->addItem(QString(), int(origin));
+    m_originLabel->setBuddy(m_originCombo);
+    m_originCombo->setEnabled(false);
     m_checkButton->setObjectName(QStringLiteral("repairCheckButton"));
     m_fixButton->setObjectName(QStringLiteral("repairFixButton"));
     m_reportButton->setObjectName(QStringLiteral("repairReportButton"));
@@ -110,6 +118,10 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     layout->addLayout(pickRow);
     layout->addWidget(m_brokenCheck);
     layout->addWidget(m_logEdit);
+    auto *originRow = new QHBoxLayout;
+    originRow->addWidget(m_originLabel);
+    originRow->addWidget(m_originCombo, 1);
+    layout->addLayout(originRow);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_statusLabel);
@@ -117,13 +129,15 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     layout->addWidget(m_logView);
 
     m_doctor = [this](QString environment, QString log) {
-        return runDefaultDoctor(&m_state.system(), std::move(environment), std::move(log));
+        return runDefaultDoctor(&m_state.system(), m_state.knowledgeOrNull(), std::move(environment), std::move(log),
+                                logOrigin());
     };
     m_pickFolder = [this] {
         return QFileDialog::getExistingDirectory(this, tr("Choose the environment's folder"));
     };
     m_makeReport = [this](QString environment, QString log) {
-        return makeDefaultReport(&m_state.system(), std::move(environment), std::move(log));
+        return makeDefaultReport(&m_state.system(), m_state.knowledgeOrNull(), std::move(environment), std::move(log),
+                                 logOrigin());
     };
     m_pickSavePath = [this] {
         return QFileDialog::getSaveFileName(this, tr("Save the diagnostic report"),
@@ -135,6 +149,7 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     connect(m_checkButton, &QPushButton::clicked, this, &RepairPage::startCheck);
     connect(m_fixButton, &QPushButton::clicked, this, &RepairPage::startFix);
     connect(m_brokenCheck, &QCheckBox::toggled, m_logEdit, &QWidget::setEnabled);
+    connect(m_brokenCheck, &QCheckBox::toggled, m_originCombo, &QWidget::setEnabled);
     connect(m_environmentList, &QListWidget::currentRowChanged, this, [this] {
         m_report.reset();
         m_diagnosed = false;
@@ -167,6 +182,12 @@ void RepairPage::retranslate()
     m_browseButton->setText(tr("Add a folder…"));
     m_brokenCheck->setText(tr("My TensorFlow is broken: here is the error it printed"));
     m_logEdit->setPlaceholderText(tr("Paste the error or the whole output of the failing program here."));
+    m_originLabel->setText(tr("&Where the error comes from:"));
+    m_originCombo->setItemText(0, tr("I am not sure (tfsetup tells from the error)"));
+    m_originCombo->setItemText(1, tr("This computer"));
+    m_originCombo->setItemText(2, tr("Another computer (a classmate's, a lab machine)"));
+    m_originCombo->setToolTip(tr("An error from another computer is read as that computer's: what this computer has "
+                                 "or lacks (a GPU, CUDA) does not change what the error means."));
     m_checkButton->setText(tr("&Check"));
     m_fixButton->setText(tr("&Fix"));
     m_reportButton->setText(tr("Save a &report…"));
@@ -176,6 +197,11 @@ void RepairPage::retranslate()
     m_problemTree->setAccessibleName(tr("What the check found"));
     m_environmentList->setAccessibleName(tr("Environments"));
     m_logEdit->setAccessibleName(tr("The error TensorFlow printed"));
+}
+
+core::LogOrigin RepairPage::logOrigin() const
+{
+    return core::LogOrigin(m_originCombo->currentData().toInt());
 }
 
 void RepairPage::saveReport()
@@ -219,7 +245,7 @@ void RepairPage::initializePage()
 
 void RepairPage::refreshEnvironments()
 {
-    const QString previous = selectedEnvironment();
+    const QString previous = m_preselected.isEmpty() ? selectedEnvironment() : std::exchange(m_preselected, QString());
     QStringList folders{core::SetupOptions::defaultPrefix(m_state.system())};
     if (!m_state.options().prefix.isEmpty())
         folders.append(m_state.options().prefix);
@@ -303,6 +329,9 @@ core::RepairOptions RepairPage::repairOptions(bool dryRun) const
                                                              : m_state.options().cacheDir;
     options.transfer.proxy = m_state.options().proxy;
     options.transfer.caBundle = m_state.options().caBundle;
+    // A mirror given as an address is where pip may fetch a damaged package's wheel again.
+    if (const QString mirror = m_state.options().pypiMirror; mirror.startsWith(QStringLiteral("http")))
+        options.indexUrls = {mirror};
     options.findings = m_findings;
     return options;
 }
@@ -313,6 +342,7 @@ void RepairPage::setBusy(bool busy)
     for (QWidget *w : std::initializer_list<QWidget *>{m_environmentList, m_browseButton, m_brokenCheck, m_checkButton})
         w->setEnabled(!busy);
     m_logEdit->setEnabled(!busy && m_brokenCheck->isChecked());
+    m_originCombo->setEnabled(!busy && m_brokenCheck->isChecked());
     m_fixButton->setEnabled(!busy && m_report && m_report->dryRun && m_report->changed());
     m_progress->setVisible(busy);
     Q_EMIT completeChanged();
@@ -367,7 +397,7 @@ QCoro::Task<> RepairPage::runRepair(QPointer<RepairPage> page, core::RepairOptio
             co_return;
         options.findings = findings;
     }
-    auto *repairer = new core::Repairer(page->m_state.system(), nullptr, page);
+    auto *repairer = new core::Repairer(page->m_state.system(), page->m_state.knowledgeOrNull(), nullptr, page);
     page->m_repairer = repairer;
     QObject::connect(repairer, &core::Repairer::stepStarted, page, [page](core::RepairStep, const QString &title) {
         page->m_statusLabel->setText(title);
@@ -408,7 +438,7 @@ void RepairPage::finishRepair(quint64 generation, QList<core::DoctorFinding> fin
     if (wasFix)
         Q_EMIT repaired(m_fixed);
     else
-        Q_EMIT checked(!m_report->before.isEmpty() || !m_findings.isEmpty());
+        Q_EMIT checked(!m_report->before.isEmpty() || !m_report->packages.isEmpty() || !m_findings.isEmpty());
 }
 
 QCoro::Task<> RepairPage::runDiagnosis(QPointer<RepairPage> page, DoctorFunction doctor, QString environment,
@@ -501,6 +531,26 @@ void RepairPage::showReport()
         }
         files->setExpanded(true);
     }
+    if (!r.packages.isEmpty()) {
+        auto *packages = new QTreeWidgetItem(m_problemTree, {tr("Damaged Python packages"), QString::number(r.packages.size())});
+        for (const core::PipDistributionDamage &p : r.packages) {
+            QString fix = p.note;
+            if (p.source == u"index")
+                fix = tr("reinstall it from the package index");
+            else if (!p.source.isEmpty())
+                fix = tr("reinstall it from %1").arg(p.source);
+            auto *item = new QTreeWidgetItem(packages, {QStringLiteral("%1 %2").arg(p.name, p.version), fix});
+            for (const QString &file : p.altered)
+                new QTreeWidgetItem(item, {tr("Evidence"), tr("%1 changed since pip installed it").arg(file)});
+            for (const QString &file : p.missing)
+                new QTreeWidgetItem(item, {tr("Evidence"), tr("%1 is missing").arg(file)});
+            for (const QString &file : p.escaping)
+                new QTreeWidgetItem(item, {tr("Evidence"), tr("the package's record names %1, outside the environment; "
+                                                              "it was not read").arg(file)});
+            item->setExpanded(true);
+        }
+        packages->setExpanded(true);
+    }
     showFindings(&r);
     for (const QString &line : r.outside)
         new QTreeWidgetItem(m_problemTree, {tr("Outside the environment"), line});
@@ -508,7 +558,7 @@ void RepairPage::showReport()
     if (!r.dryRun) {
         m_statusLabel->setText(m_fixed ? tr("Repaired. Next verifies that TensorFlow works again.")
                                        : tr("Some files could not be repaired: %1").arg(r.after.join(QStringLiteral(", "))));
-    } else if (r.before.isEmpty() && r.outside.isEmpty()) {
+    } else if (r.before.isEmpty() && r.outside.isEmpty() && r.packages.isEmpty()) {
         m_statusLabel->setText(m_findings.isEmpty()
                                    ? tr("Every installed file is in place and unchanged. Next verifies the environment.")
                                    : tr("Every installed file is in place. The findings below say what else to do."));
@@ -522,7 +572,7 @@ bool RepairPage::isComplete() const
 {
     if (m_busy || !m_report)
         return false;
-    return m_fixed || (m_report->dryRun && m_report->before.isEmpty());
+    return m_fixed || (m_report->dryRun && m_report->before.isEmpty() && m_report->packages.isEmpty());
 }
 
 bool RepairPage::validatePage()

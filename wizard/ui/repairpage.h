@@ -1,5 +1,6 @@
 #pragma once
 
+#include "doctor/doctor.h"
 #include "doctor/finding.h"
 #include "repair/repair.h"
 #include "ui/wizardstate.h"
@@ -11,6 +12,7 @@
 #include <functional>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -47,12 +49,17 @@ public:
     void setSavePathPicker(SavePathPicker picker) { m_pickSavePath = std::move(picker); }
     // Folders searched for environments besides the Options page's and the default one.
     void setSearchFolders(QStringList folders) { m_extraFolders = std::move(folders); }
+    // The environment to select when the list is next read (Repair on the Welcome page's list).
+    void preselect(const QString &environment) { m_preselected = environment; }
 
     void initializePage() override;
     bool isComplete() const override;
     bool validatePage() override;
 
     QString selectedEnvironment() const;
+    // The answer to "Where does this error come from?": this computer, another one, or not sure
+    // (the doctor then decides from the log). The default doctor and the report use it.
+    core::LogOrigin logOrigin() const;
     // The selected folder is a Python environment tfsetup did not make (a conda or venv one):
     // examined by the doctor, never repaired.
     bool selectedIsForeign() const;
@@ -97,6 +104,8 @@ private:
     QPushButton *m_browseButton;
     QCheckBox *m_brokenCheck;
     QPlainTextEdit *m_logEdit;
+    QLabel *m_originLabel;
+    QComboBox *m_originCombo;
     QPushButton *m_checkButton;
     QPushButton *m_fixButton;
     QPushButton *m_reportButton;
@@ -111,6 +120,7 @@ private:
     SavePathPicker m_pickSavePath;
     QStringList m_extraFolders;
     QStringList m_userFolders;
+    QString m_preselected;
     QStringList m_foreignFolders; // Python environments picked by hand that tfsetup did not make
     bool m_diagnosed = false;     // the findings on show come from the doctor alone
     QList<core::DoctorFinding> m_findings;

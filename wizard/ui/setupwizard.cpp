@@ -8,6 +8,7 @@
 #include "ui/labprofilepage.h"
 #include "ui/optionspage.h"
 #include "ui/repairpage.h"
+#include "ui/upgradedialog.h"
 #include "ui/verifypage.h"
 #include "ui/welcomepage.h"
 #include "fetch/downloadcache.h"
@@ -17,6 +18,7 @@
 #include <QIcon>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QTimer>
 
 namespace tfsetup::ui {
@@ -53,6 +55,8 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     setPage(FinishPageId, m_finishPage);
     setPage(RepairPageId, m_repairPage);
     setPage(LabProfilePageId, m_labProfilePage);
+    // The presets' Chinese names and the Chinese mirror default follow the wizard's language.
+    m_optionsPage->setTranslations(translations);
     // The profile's folder, name and mirror are what the Options page starts from.
     connect(m_labProfilePage, &LabProfilePage::optionsSuggested, m_optionsPage, &OptionsPage::suggestOptions);
     connect(&m_state, &WizardState::optionsChanged, this, &SetupWizard::applyTransferOptions);
@@ -61,6 +65,8 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     connect(&m_state, &WizardState::planChanged, this, &SetupWizard::saveSession);
     connect(&m_state, &WizardState::optionsChanged, this, &SetupWizard::saveSession);
     connect(&m_state, &WizardState::downloadsChanged, this, &SetupWizard::saveSession);
+    connect(m_welcomePage, &WelcomePage::repairRequested, m_repairPage, &RepairPage::preselect);
+    m_welcomePage->setUpgradeFunction([this](const QString &environment) { openUpgrade(environment); });
     connect(m_welcomePage, &WelcomePage::startOverRequested, this, [this] {
         // Only the record goes: downloaded files stay in the download folder for the next setup.
         core::SetupSession::discard(m_sessionPath);
@@ -108,6 +114,9 @@ int SetupWizard::nextId() const
             return OptionsPageId;
         if (m_resumeJump >= 0)
             return m_resumeJump;
+        // Verify on the Welcome page's list of environments: straight to the check.
+        if (m_welcomePage->verifyChosen())
+            return VerifyPageId;
         if (mode == WizardState::Mode::Repair)
             return RepairPageId;
         if (mode == WizardState::Mode::LabProfile)
@@ -218,6 +227,7 @@ void SetupWizard::restoreSession(core::SetupSession session)
                       << core::SetupSession::stepName(session.step);
     m_state.setHardware(session.hardware);
     m_state.setPlan(session.plan);
+    m_state.setGpus(session.gpus);
     using Step = core::SetupSession::Step;
     if (session.step == Step::Options || !session.artifacts) {
         m_resumeJump = OptionsPageId;
@@ -286,6 +296,7 @@ void SetupWizard::saveSession()
     session.plan = *m_state.plan();
     session.hardware = *m_state.hardware();
     session.options = m_state.options();
+    session.gpus = m_state.gpus();
     session.artifacts = m_state.artifacts();
     if (session.step != Step::Options && !session.artifacts)
         return; // an unattended lab install: the lab profile is the record
@@ -293,6 +304,27 @@ void SetupWizard::saveSession()
         qWarning().noquote() << saved.error().message << saved.error().detail;
     else
         m_saved = std::move(session);
+}
+
+UpgradeDialog *SetupWizard::openUpgrade(const QString &environment)
+{
+    core::UpgradeRequest request;
+    request.environmentPath = environment;
+    request.knowledge = m_state.knowledgeOrNull();
+    request.hardware = m_state.hardware();
+    // Mirrors, proxy, cache and bundle as the Options page has them; the environment's own
+    // folder, name and Jupyter choice come from its record.
+    request.setup = m_state.options();
+    request.transfer.proxy = m_state.options().proxy;
+    request.transfer.caBundle = m_state.options().caBundle;
+    request.probe = QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
+                                                   {QCoreApplication::applicationDirPath()});
+    auto *dialog = new UpgradeDialog(m_state.system(), std::move(request), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &UpgradeDialog::environmentChanged, m_welcomePage, &WelcomePage::refreshEnvironments);
+    dialog->open();
+    dialog->start();
+    return dialog;
 }
 
 void SetupWizard::applyTransferOptions()

@@ -22,6 +22,7 @@ class InstallPage;
 class LabProfilePage;
 class OptionsPage;
 class RepairPage;
+class UpgradeDialog;
 class VerifyPage;
 class WelcomePage;
 
@@ -58,6 +59,10 @@ public:
     FinishPage *finishPage() const { return m_finishPage; }
     RepairPage *repairPage() const { return m_repairPage; }
     LabProfilePage *labProfilePage() const { return m_labProfilePage; }
+
+    // The Welcome page's Upgrade: a window-modal dialog with the proposal for the environment
+    // (made with the wizard's knowledge, hardware report and Options), deleted when closed.
+    UpgradeDialog *openUpgrade(const QString &environment);
 
     // New environment: Welcome, Detect, Choose, Options, Download, Install, Verify, Finish.
     // Repair: Welcome, Repair, Verify, Finish. Lab profile: Welcome, Lab profile, then either

@@ -1,5 +1,6 @@
 #include "ui/verifypage.h"
 
+#include "install/environments.h"
 #include "ui/wizardstate.h"
 
 #include <QCoreApplication>
@@ -114,12 +115,13 @@ void VerifyPage::startVerify()
         fail(environment.error().message);
         return;
     }
-    auto catalog = core::Catalog::load();
-    if (!catalog) {
-        fail(catalog.error().message);
+    const auto &knowledge = m_state.knowledge();
+    if (!knowledge) {
+        fail(knowledge.error().message);
         return;
     }
-    core::VerifyRequest request = core::VerifyRequest::forEnvironment(*environment, *catalog);
+    const core::Catalog &catalog = (*knowledge)->catalog;
+    core::VerifyRequest request = core::VerifyRequest::forEnvironment(*environment, catalog);
     m_expectGpu = request.expectGpu;
     retranslate();
     request.probe = m_probe.isEmpty() ? QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
@@ -131,7 +133,7 @@ void VerifyPage::startVerify()
     m_againButton->setEnabled(false);
     showReport();
     Q_EMIT completeChanged();
-    runVerify(this, m_verify, &system, std::move(request), std::move(*catalog), generation);
+    runVerify(this, m_verify, &system, std::move(request), catalog, generation);
 }
 
 QCoro::Task<> VerifyPage::runVerify(QPointer<VerifyPage> page, VerifyFunction verify, core::SystemView *system,
@@ -153,6 +155,12 @@ void VerifyPage::finishVerify(quint64 generation, core::VerifyReport report)
     m_report = std::move(report);
     m_state.setVerified(*m_report);
     qInfo().noquote() << "Verify:" << m_report->text();
+    // Kept beside the record for the Welcome page's list and `tfsetup list`.
+    if (m_state.installed()) {
+        const QString host = m_state.system().hostPath(m_state.installed()->environmentPath);
+        if (const auto kept = core::recordVerifyResult(host, *m_report); !kept)
+            qWarning().noquote() << "the verify result was not kept:" << kept.error().message;
+    }
     showReport();
     Q_EMIT completeChanged();
     Q_EMIT finished(m_report->passed());

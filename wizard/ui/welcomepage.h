@@ -1,12 +1,19 @@
 #pragma once
 
+#include "install/environments.h"
+
+#include <QFuture>
+#include <QList>
 #include <QWizardPage>
+
+#include <functional>
 
 class QButtonGroup;
 class QComboBox;
 class QLabel;
 class QPushButton;
 class QRadioButton;
+class QTreeWidget;
 
 namespace tfsetup::core {
 class Translations;
@@ -18,12 +25,17 @@ class WizardState;
 
 // First page: what the student wants to do (new environment, repair, lab profile) and the
 // interface language. The language switches at once; every page retranslates itself.
+// "Your environments" lists what tfsetup made (core::listEnvironments, read on a worker thread)
+// with Open shell, Open Jupyter, Verify, Repair, Upgrade and Remove for the selected one, and
+// "Free disk space" (the download cache and old logs, as `tfsetup clean`).
 class WelcomePage final : public QWizardPage {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(WelcomePage)
 public:
     // translations may be null: the language switch is hidden then.
     WelcomePage(WizardState &state, core::Translations *translations, QWidget *parent = nullptr);
+    // Waits for a listing, removal or cleanup under way: they work on the wizard's system view.
+    ~WelcomePage() override;
 
     void initializePage() override;
     bool validatePage() override;
@@ -35,10 +47,47 @@ public:
     bool hasSavedSetup() const { return !m_savedEnvironment.isEmpty(); }
     // The student chose to continue the saved setup (valid after validatePage()).
     bool continueChosen() const { return m_continueChosen; }
+    // The student pressed Verify on a listed environment: Next goes to the Verify page, which
+    // checks it (WizardState::installed() names it).
+    bool verifyChosen() const { return m_verifyChosen; }
+
+    // Seams for tests: the question before a removal or a cleanup (default: a message box), how
+    // a terminal is started (default: QProcess::startDetached) and found.
+    using Confirm = std::function<bool(const QString &title, const QString &text)>;
+    using LaunchFunction =
+        std::function<bool(const QString &program, const QStringList &arguments, const QString &workingDirectory)>;
+    using FindProgram = std::function<QString(const QString &name)>;
+    void setConfirmFunction(Confirm confirm) { m_confirm = std::move(confirm); }
+    void setLaunchFunction(LaunchFunction launch) { m_launch = std::move(launch); }
+    void setFindProgram(FindProgram find) { m_find = std::move(find); }
+    // Upgrading an environment in place: set when the upgrade exists; until then the button is
+    // disabled and says why.
+    using UpgradeFunction = std::function<void(const QString &environment)>;
+    void setUpgradeFunction(UpgradeFunction upgrade);
+
+    // What the list shows (after refreshEnvironments() finished).
+    const QList<core::EnvironmentListing> &environments() const { return m_environments; }
+    bool isBusy() const { return m_busy; }
+
+public Q_SLOTS:
+    // Reads the environments again, on a worker thread; environmentsChanged() when done.
+    void refreshEnvironments();
+    void openShell();
+    void openJupyter();
+    void verifySelected();
+    void repairSelected();
+    void upgradeSelected();
+    void removeSelected();
+    void cleanUp();
 
 Q_SIGNALS:
     // "Start over": forget the saved setup (the downloaded files stay).
     void startOverRequested();
+    // Repair pressed on a listed environment; the wizard goes on in repair mode with it chosen.
+    void repairRequested(const QString &environment);
+    void environmentsChanged();
+    // A removal or cleanup finished (its message is on the page).
+    void workFinished(bool ok);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -48,6 +97,12 @@ private:
     void selectLanguage(int index);
     void syncLanguageCombo();
     void startOver();
+    void showEnvironments();
+    void updateEnvironmentButtons();
+    const core::EnvironmentListing *selected() const;
+    void open(const QString &kind);
+    void setBusy(bool busy);
+    bool confirm(const QString &title, const QString &text);
 
     WizardState &m_state;
     core::Translations *m_translations;
@@ -69,6 +124,26 @@ private:
     QLabel *m_labHint;
     QLabel *m_languageLabel;
     QComboBox *m_languageCombo;
+
+    QLabel *m_environmentsTitle;
+    QTreeWidget *m_environmentList;
+    QPushButton *m_shellButton;
+    QPushButton *m_jupyterButton;
+    QPushButton *m_verifyButton;
+    QPushButton *m_repairButton;
+    QPushButton *m_upgradeButton;
+    QPushButton *m_removeButton;
+    QPushButton *m_cleanButton;
+    QLabel *m_environmentStatus;
+    QList<core::EnvironmentListing> m_environments;
+    QList<QFuture<void>> m_running;
+    quint64 m_generation = 0; // of the listing under way; an older one's answer is dropped
+    bool m_busy = false;
+    bool m_verifyChosen = false;
+    Confirm m_confirm;
+    LaunchFunction m_launch;
+    FindProgram m_find;
+    UpgradeFunction m_upgrade;
 };
 
 } // namespace tfsetup::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "catalog/knowledge.h"
 #include "detect/hardwarereport.h"
 #include "fetch/downloadtypes.h"
 #include "install/installer.h"
@@ -28,10 +29,22 @@ public:
     explicit WizardState(core::SystemView &system, QObject *parent = nullptr)
         : QObject(parent)
         , m_system(system)
+        , m_knowledge(core::Knowledge::shared())
     {
     }
 
     core::SystemView &system() const { return m_system; }
+
+    // The knowledge catalog every page reads: loaded once, replaced after a catalog update is
+    // installed. Holds why it could not be loaded instead, for the pages to show.
+    const core::Result<core::KnowledgePtr> &knowledge() const { return m_knowledge; }
+    // The bundle, or null when it could not be loaded.
+    core::KnowledgePtr knowledgeOrNull() const { return m_knowledge ? *m_knowledge : nullptr; }
+    void setKnowledge(core::Result<core::KnowledgePtr> knowledge)
+    {
+        m_knowledge = std::move(knowledge);
+        Q_EMIT knowledgeChanged();
+    }
 
     Mode mode() const { return m_mode; }
     void setMode(Mode mode) { m_mode = mode; }
@@ -52,6 +65,11 @@ public:
         m_constraints = std::move(constraints);
         Q_EMIT planChanged();
     }
+
+    // The NVIDIA GPUs the environment pins (core::InstallSpec::gpus), chosen with the plan on the
+    // Choose page; empty: nothing pinned.
+    const QList<int> &gpus() const { return m_gpus; }
+    void setGpus(QList<int> gpus) { m_gpus = std::move(gpus); }
 
     // What the Download page fetches for the chosen plan, and what it verified. Requests keep
     // their identity (name, checksum, destination) across calls, so the page can tell an
@@ -82,6 +100,7 @@ public:
     void setVerified(std::optional<core::VerifyReport> report) { m_verified = std::move(report); }
 
 Q_SIGNALS:
+    void knowledgeChanged();
     void hardwareChanged();
     void planChanged();
     void downloadsChanged();
@@ -89,10 +108,12 @@ Q_SIGNALS:
 
 private:
     core::SystemView &m_system;
+    core::Result<core::KnowledgePtr> m_knowledge;
     Mode m_mode = Mode::NewEnvironment;
     std::optional<core::HardwareReport> m_hardware;
     std::optional<core::Plan> m_plan;
     core::SolverConstraints m_constraints;
+    QList<int> m_gpus;
     QList<core::DownloadRequest> m_downloads;
     QList<core::DownloadResult> m_downloaded;
     core::SetupOptions m_options;

@@ -1,5 +1,6 @@
 #include "catalog/catalog.h"
 
+#include "catalog/catalogupdate.h"
 #include "catalog/version.h"
 
 #include <QFile>
@@ -132,11 +133,40 @@ QString GpuBuild::lowest() const
     return low;
 }
 
+const RoutePlatform *Route::platformFor(const QString &osName, const QString &archName, const QString &tfVersion) const
+{
+    for (const RoutePlatform &p : platforms) {
+        if (p.os == osName && p.arch == archName && version::inRange(version::majorMinor(tfVersion), p.tfMin, p.tfMax))
+            return &p;
+    }
+    return nullptr;
+}
+
+bool Route::hasPlatform(const QString &osName, const QString &archName) const
+{
+    return std::any_of(platforms.cbegin(), platforms.cend(),
+                       [&](const RoutePlatform &p) { return p.os == osName && p.arch == archName; });
+}
+
+QString Route::lastOnPlatform(const QString &osName, const QString &archName) const
+{
+    QString last;
+    for (const RoutePlatform &p : platforms) {
+        if (p.os != osName || p.arch != archName)
+            continue;
+        if (p.tfMax.isEmpty())
+            return {};
+        if (last.isEmpty() || version::less(last, p.tfMax))
+            last = p.tfMax;
+    }
+    return last;
+}
+
 Result<Catalog> Catalog::load(const QString &directory)
 {
     QList<QByteArray> contents;
     for (const char *name : {"tensorflow.json", "cuda.json", "libraries.json", "routes.json"}) {
-        QFile f(directory + u'/' + QLatin1String(name));
+        CatalogFile f(directory + u'/' + QLatin1String(name));
         if (!f.open(QIODevice::ReadOnly)) {
             return Error{QStringLiteral("catalog_missing"),
                          tr("The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the "
@@ -232,6 +262,7 @@ Result<Catalog> Catalog::fromJson(const QByteArray &tensorflow, const QByteArray
         r.package = str(o, "package");
         r.plugins = strings(o, "plugins");
         r.pythonMin = str(o, "python_min");
+        r.pythonMax = str(o, "python_max");
         for (const QJsonObject &p : objects(o, "platforms")) {
             r.platforms.append({str(p, "os"), str(p, "arch"), str(p, "tf_min"), str(p, "tf_max"), str(p, "source"),
                                 flag(p, "verified", false)});
@@ -465,9 +496,22 @@ QStringList Catalog::problems() const
             need(release(r.releases, v).has_value(),
                  id + QStringLiteral(": TF %1 is not in the %2 table").arg(v, r.releases));
         }
+        need(r.wsl == u"never" || r.wsl == u"required" || r.wsl == u"any" || r.wsl == u"windows_or_wsl2",
+             id + QStringLiteral(": unknown wsl value ") + r.wsl);
+        need(validRange(r.pythonMin, r.pythonMax), id + QStringLiteral(": bad python range"));
         for (const RoutePlatform &p : r.platforms) {
             need(!p.source.isEmpty() && validRange(p.tfMin, p.tfMax),
                  id + QStringLiteral(": platform %1/%2").arg(p.os, p.arch));
+            need(r.os.contains(p.os) && r.arch.contains(p.arch),
+                 id + QStringLiteral(": platform %1/%2 outside the route's os and arch").arg(p.os, p.arch));
+            for (const RoutePlatform &q : r.platforms) {
+                if (&q == &p || q.os != p.os || q.arch != p.arch)
+                    continue;
+                // Open ends count as unbounded; two ranges overlap unless one ends before the other starts.
+                const bool apart = (!p.tfMax.isEmpty() && !q.tfMin.isEmpty() && version::less(p.tfMax, q.tfMin))
+                    || (!q.tfMax.isEmpty() && !p.tfMin.isEmpty() && version::less(q.tfMax, p.tfMin));
+                need(apart, id + QStringLiteral(": platform records for %1/%2 overlap").arg(p.os, p.arch));
+            }
         }
         if (!r.tfMax.isEmpty() && r.accelerator == u"nvidia") {
             // A route that ends at tfMax must not list a newer tested release.

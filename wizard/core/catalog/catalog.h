@@ -104,7 +104,9 @@ struct Route {
     QString beyondMaxReason; // reason code for releases newer than tfMax
     QString cudaLibraries;   // "pip" | "toolkit" | "none"
     QString driverOs;        // whose driver numbers apply: "linux" | "windows"
-    QString wsl;             // "never" | "required" | "any"
+    // "never" (not inside WSL) | "required" (only through WSL2) | "any" |
+    // "windows_or_wsl2" (natively on Windows or inside WSL2, never on plain Linux)
+    QString wsl;
     int windowsBuildMin = 0;
     bool requiresPipCuda = false;
     bool experimental = false; // offered, never recommended
@@ -112,13 +114,20 @@ struct Route {
     QStringList actions;       // actions every plan on this route needs ("install_rocm")
     QString package;           // overrides the release's package
     QStringList plugins;
-    QString pythonMin;
-    QList<RoutePlatform> platforms; // per OS/arch release ranges (the CPU route)
+    QString pythonMin, pythonMax;   // what the route itself allows, on top of each release's range
+    // Per OS/arch release ranges (the CPU route). Several records may cover one OS/arch, one range each.
+    QList<RoutePlatform> platforms;
     QString source;
     QString note;
     bool verified = true;
 
     bool isAccelerated() const { return accelerator != u"none"; }
+    // The platform record for this OS/arch that covers the TF release, or nullptr.
+    const RoutePlatform *platformFor(const QString &os, const QString &arch, const QString &tfVersion) const;
+    // Whether any platform record names this OS/arch, and the newest release the records cover there
+    // (empty when one of them is open-ended).
+    bool hasPlatform(const QString &os, const QString &arch) const;
+    QString lastOnPlatform(const QString &os, const QString &arch) const;
 };
 
 class Catalog {

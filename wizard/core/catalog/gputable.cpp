@@ -1,5 +1,7 @@
 #include "catalog/gputable.h"
 
+#include "catalog/catalogupdate.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
@@ -79,7 +81,7 @@ QStringList nameTokens(const QString &name)
 
 Result<GpuTable> GpuTable::load(const QString &path)
 {
-    QFile f(path);
+    CatalogFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("gpu_table_unreadable"),
                      QCoreApplication::translate("GpuTable", "Cannot read the GPU table %1. Reinstall tfsetup or "

@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 
+#include "catalog/knowledge.h"
 #include "fetch/downloader.h"
 #include "install/launchers.h"
 #include "sources/bundle.h"
@@ -14,9 +15,10 @@ namespace tfsetup::core::cli {
 
 void addSourceOptions(QCommandLineParser &parser);
 std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> resolverFromOptions(const QCommandLineParser &parser,
+                                                                                                const Knowledge &knowledge,
                                                                                                 int *exitCode);
 
-int runBundle(const QStringList &arguments)
+int runBundle(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
     QCommandLineParser parser;
     addSourceOptions(parser);
@@ -71,8 +73,12 @@ int runBundle(const QStringList &arguments)
         printErr(Cli::tr("Give --out DIR (or --verify DIR).\n") + parser.helpText());
         return UsageError;
     }
+    if (!knowledge) {
+        printError(knowledge.error());
+        return Failure;
+    }
     int exitCode = Success;
-    auto setup = resolverFromOptions(parser, &exitCode);
+    auto setup = resolverFromOptions(parser, **knowledge, &exitCode);
     if (!setup)
         return exitCode;
     const ResolveRequest request = setup->second;

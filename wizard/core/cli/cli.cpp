@@ -1,7 +1,9 @@
 #include "cli/cli.h"
 
+#include "catalog/knowledge.h"
 #include "system/realsystem.h"
 #include "system/rootedsystem.h"
+#include "util/inputfile.h"
 #include "util/runlog.h"
 
 #include <QCoreApplication>
@@ -12,15 +14,20 @@
 
 namespace tfsetup::core::cli {
 
-int runDetect(const QStringList &arguments);
-int runPlan(const QStringList &arguments);
+int runDetect(const QStringList &arguments, const KnowledgeResult &knowledge);
+int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge);
 int runFetch(const QStringList &arguments);
-int runInstall(const QStringList &arguments);
-int runVerify(const QStringList &arguments);
-int runSources(const QStringList &arguments);
-int runBundle(const QStringList &arguments);
-int runDoctor(const QStringList &arguments);
-int runRepair(const QStringList &arguments);
+int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge);
+int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge);
+int runSources(const QStringList &arguments, const KnowledgeResult &knowledge);
+int runBundle(const QStringList &arguments, const KnowledgeResult &knowledge);
+int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge);
+int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge);
+int runCatalog(const QStringList &arguments);
+int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge);
+int runList(const QStringList &arguments, const KnowledgeResult &knowledge);
+int runRemove(const QStringList &arguments);
+int runClean(const QStringList &arguments);
 
 const QList<Command> &commands()
 {
@@ -28,15 +35,20 @@ const QList<Command> &commands()
         // Opened by main(), which owns the GUI; listed here for the help text.
         {"wizard", [] { return Cli::tr("Open the setup wizard (the default), also over a --root folder"); },
          [](const QStringList &) { return int(UsageError); }},
-        {"detect", [] { return Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, CUDA and cuDNN"); }, runDetect},
-        {"plan", [] { return Cli::tr("Choose a working TensorFlow / CUDA / cuDNN / Python combination"); }, runPlan},
+        {"detect", [] { return Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, CUDA and cuDNN"); }, {}, runDetect},
+        {"plan", [] { return Cli::tr("Choose a working TensorFlow / CUDA / cuDNN / Python combination"); }, {}, runPlan},
         {"fetch", [] { return Cli::tr("Download a file and verify its official checksum (resumable, mirrors, cache)"); }, runFetch},
-        {"install", [] { return Cli::tr("Install an environment as a lab profile describes it, without questions"); }, runInstall},
-        {"verify", [] { return Cli::tr("Prove an environment works: load its GPU libraries, then compute on the GPU"); }, runVerify},
-        {"sources", [] { return Cli::tr("List the official files of a plan with their checksums (mirrors, lab servers)"); }, runSources},
-        {"bundle", [] { return Cli::tr("Write an offline bundle of a plan's files for machines without internet"); }, runBundle},
-        {"doctor", [] { return Cli::tr("Explain why TensorFlow does not use the GPU, from this machine and a log"); }, runDoctor},
-        {"repair", [] { return Cli::tr("Repair an environment: restore damaged or moved files, launchers and kernel, then verify"); }, runRepair},
+        {"install", [] { return Cli::tr("Install an environment as a lab profile describes it, without questions"); }, {}, runInstall},
+        {"verify", [] { return Cli::tr("Prove an environment works: load its GPU libraries, then compute on the GPU"); }, {}, runVerify},
+        {"sources", [] { return Cli::tr("List the official files of a plan with their checksums (mirrors, lab servers)"); }, {}, runSources},
+        {"bundle", [] { return Cli::tr("Write an offline bundle of a plan's files for machines without internet"); }, {}, runBundle},
+        {"doctor", [] { return Cli::tr("Explain why TensorFlow does not use the GPU, from this machine and a log"); }, {}, runDoctor},
+        {"repair", [] { return Cli::tr("Repair an environment: restore damaged or moved files, launchers and kernel, then verify"); }, {}, runRepair},
+        {"upgrade", [] { return Cli::tr("Upgrade an environment to the newest TensorFlow that fits this machine, keeping your files"); }, {}, runUpgrade},
+        {"catalog", [] { return Cli::tr("Show the knowledge catalog in use, or install a signed catalog update"); }, runCatalog},
+        {"list", [] { return Cli::tr("List the environments tfsetup made, their versions, size and last verify"); }, {}, runList},
+        {"remove", [] { return Cli::tr("Remove an environment tfsetup made, with its launchers, kernel and menu entry"); }, runRemove},
+        {"clean", [] { return Cli::tr("Free space: prune the download cache and old logs, keeping what is still needed"); }, runClean},
     };
     return list;
 }
@@ -74,6 +86,8 @@ int dispatch(const QStringList &arguments)
     }
     QStringList rest = arguments.mid(2);
     rest.prepend(arguments.value(0) + u' ' + name);
+    if (command->runWithKnowledge)
+        return command->runWithKnowledge(rest, Knowledge::shared());
     return command->run(rest);
 }
 
@@ -111,6 +125,19 @@ Result<QList<std::pair<QString, QUrl>>> originsFromOptions(const QCommandLinePar
         origins.append({spec.left(eq), url});
     }
     return origins;
+}
+
+Result<HardwareReport> readHardwareFile(const QString &path)
+{
+    const auto json = readJsonObjectFile(path, Cli::tr("The hardware file"));
+    if (!json) {
+        return Error{json.error().code == u"input_malformed" ? QStringLiteral("hardware_malformed")
+                                                             : QStringLiteral("hardware_unreadable"),
+                     Cli::tr("Cannot use the hardware file %1: %2 Give the output of tfsetup detect --json.")
+                         .arg(path, json.error().message),
+                     json.error().detail};
+    }
+    return HardwareReport::parse(*json, Cli::tr("The hardware file %1").arg(path));
 }
 
 Result<std::unique_ptr<SystemView>> systemFromOptions(const QCommandLineParser &parser)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "detect/hardwarereport.h"
 #include "system/systemview.h"
 #include "util/result.h"
 
@@ -14,6 +15,10 @@
 #include <memory>
 #include <utility>
 
+namespace tfsetup::core {
+struct Knowledge;
+}
+
 namespace tfsetup::core::cli {
 
 // Translation context for command-line texts.
@@ -23,10 +28,15 @@ class Cli {
 
 enum ExitCode { Success = 0, Failure = 1, UsageError = 2 };
 
+using KnowledgeResult = Result<std::shared_ptr<const Knowledge>>;
+
 struct Command {
     const char *name;
     std::function<QString()> summary; // translated on demand
     std::function<int(const QStringList &arguments)> run; // arguments[0] is "tfsetup <name>"
+    // Instead of run, for a command that uses the knowledge catalog: dispatch() loads the bundle
+    // once (Knowledge::shared()) and passes it, or why it could not be loaded, to the command.
+    std::function<int(const QStringList &arguments, const KnowledgeResult &knowledge)> runWithKnowledge = {};
 };
 
 // Every headless subcommand, in the order `tfsetup --help` lists them.
@@ -42,9 +52,15 @@ QString topLevelHelp();
 void addSystemOptions(QCommandLineParser &parser);
 Result<std::unique_ptr<SystemView>> systemFromOptions(const QCommandLineParser &parser);
 
+// A machine's tfsetup detect --json (plan --hardware, doctor --hardware), size- and shape-checked.
+Result<HardwareReport> readHardwareFile(const QString &path);
+
 // --origin ORIGIN=URL (repeatable): serve an origin (nvidia, python, pypi) from a re-hosted copy.
 void addOriginOption(QCommandLineParser &parser);
 Result<QList<std::pair<QString, QUrl>>> originsFromOptions(const QCommandLineParser &parser);
+
+// --min-speed BYTES[:SECONDS]: the downloads' speed floor (Downloader::parseSpeedFloor reads it).
+void addMinSpeedOption(QCommandLineParser &parser);
 
 // Parses arguments; on --help prints help and returns Success, on a bad option prints the
 // error and returns UsageError; otherwise returns -1 to let the command go on.

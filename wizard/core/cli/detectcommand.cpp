@@ -7,7 +7,7 @@
 
 namespace tfsetup::core::cli {
 
-int runDetect(const QStringList &arguments)
+int runDetect(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the report as one JSON document.")});
@@ -25,6 +25,9 @@ int runDetect(const QStringList &arguments)
     }
     DetectOptions options;
     options.scanPythons = !parser.isSet(QStringLiteral("no-pythons"));
+    // Detection never fails: without the bundle the GPU table's absence is one of the report's problems.
+    if (knowledge)
+        options.knowledge = *knowledge;
     const HardwareReport report = QCoro::waitFor(detectHardware(**system, options));
     if (parser.isSet(QStringLiteral("json")))
         printJson(QJsonDocument(report.toJson()));

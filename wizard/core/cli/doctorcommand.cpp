@@ -1,10 +1,10 @@
 #include "cli/cli.h"
 
-#include "catalog/catalog.h"
+#include "catalog/knowledge.h"
 #include "doctor/doctor.h"
+#include "util/inputfile.h"
 
 #include <QCoro/QCoroTask>
-#include <QFile>
 
 #include <cstdio>
 
@@ -14,23 +14,26 @@ namespace {
 
 Result<QString> readLog(const QString &source)
 {
-    QFile f;
-    const bool fromStdin = source == u"-";
-    const bool opened = fromStdin ? f.open(stdin, QIODevice::ReadOnly) : (f.setFileName(source), f.open(QIODevice::ReadOnly));
-    if (!opened) {
+    // Bounded like every input: a FIFO or a device is refused before it is read (it could block
+    // or never end), and a log larger than the limit is refused instead of read in part, which
+    // could drop the very lines with the error.
+    const auto bytes = source == u"-" ? readStandardInput(Cli::tr("The log"), maxTextInputBytes)
+                                      : readInputFile(source, Cli::tr("The log"), maxTextInputBytes);
+    if (!bytes) {
         return Error{QStringLiteral("log_unreadable"),
                      Cli::tr("Cannot read the log %1. Check the path, or paste the log into a text file first.")
-                         .arg(source),
-                     f.errorString()};
+                             .arg(source)
+                         + u' ' + bytes.error().message,
+                     bytes.error().detail};
     }
     // Logs are pasted from consoles that may not be UTF-8; invalid bytes become U+FFFD and the
     // English message text the rules look for survives.
-    return QString::fromUtf8(f.read(16 * 1024 * 1024));
+    return QString::fromUtf8(*bytes);
 }
 
 } // namespace
 
-int runDoctor(const QStringList &arguments)
+int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("env"), Cli::tr("Check the Python environment in DIR (a venv or conda environment)."),
@@ -43,6 +46,14 @@ int runDoctor(const QStringList &arguments)
     parser.addOption({QStringLiteral("log"),
                       Cli::tr("Read a TensorFlow log or traceback from FILE (\"-\" reads it from the input) and name "
                               "its causes."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("log-from"),
+                      Cli::tr("Where the log comes from: \"this\" computer, an \"other\" one, or \"auto\" (the default: "
+                              "a log that shows another machine is read as that machine's)."),
+                      QStringLiteral("this|other|auto"), QStringLiteral("auto")});
+    parser.addOption({QStringLiteral("hardware"),
+                      Cli::tr("Check the machine described in FILE (the output of tfsetup detect --json there) instead "
+                              "of this one, for example the computer a log comes from."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("report"),
                       Cli::tr("Also write a report to FILE with your user name and home folder masked, in your "
@@ -61,14 +72,8 @@ int runDoctor(const QStringList &arguments)
         printError(system.error());
         return UsageError;
     }
-    const auto catalog = Catalog::load();
-    if (!catalog) {
-        printError(catalog.error());
-        return Failure;
-    }
-    const auto logReader = TfLogReader::load();
-    if (!logReader) {
-        printError(logReader.error());
+    if (!knowledge) {
+        printError(knowledge.error());
         return Failure;
     }
 
@@ -85,6 +90,24 @@ int runDoctor(const QStringList &arguments)
                     {}});
         return UsageError;
     }
+    const QString logFrom = parser.value(QStringLiteral("log-from"));
+    if (logFrom == u"this") {
+        options.logOrigin = LogOrigin::ThisMachine;
+    } else if (logFrom == u"other") {
+        options.logOrigin = LogOrigin::OtherMachine;
+    } else if (logFrom != u"auto") {
+        printError({QStringLiteral("usage"),
+                    Cli::tr("--log-from takes \"this\", \"other\" or \"auto\", not \"%1\".").arg(logFrom), {}});
+        return UsageError;
+    }
+    if (parser.isSet(QStringLiteral("hardware"))) {
+        auto hardware = readHardwareFile(parser.value(QStringLiteral("hardware")));
+        if (!hardware) {
+            printError(hardware.error());
+            return Failure;
+        }
+        options.hardware = *hardware;
+    }
     if (parser.isSet(QStringLiteral("log"))) {
         auto log = readLog(parser.value(QStringLiteral("log")));
         if (!log) {
@@ -94,7 +117,7 @@ int runDoctor(const QStringList &arguments)
         options.log = *log;
     }
 
-    const DoctorReport report = QCoro::waitFor(tfsetup::core::runDoctor(**system, *catalog, *logReader, options));
+    const DoctorReport report = QCoro::waitFor(tfsetup::core::runDoctor(**system, *knowledge, options));
     if (parser.isSet(QStringLiteral("report"))) {
         const Redactor redactor(**system);
         const Status written = writeDoctorReport(parser.value(QStringLiteral("report")), report.reportText(redactor));

@@ -37,6 +37,18 @@ QString humanBytes(double bytes)
 
 } // namespace
 
+// --min-speed BYTES[:SECONDS], shared by fetch and install; the default is TransferOptions'.
+void addMinSpeedOption(QCommandLineParser &parser)
+{
+    const TransferOptions defaults;
+    parser.addOption({QStringLiteral("min-speed"),
+                      Cli::tr("Drop a mirror that stays below BYTES per second (k, M: KiB, MiB) for SECONDS and go on "
+                              "from the next one, keeping what arrived; default %1:%2, 0 turns it off.")
+                          .arg(defaults.lowSpeedBytesPerSecond)
+                          .arg(defaults.lowSpeedTime.count()),
+                      QStringLiteral("BYTES[:SECONDS]")});
+}
+
 int runFetch(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -50,6 +62,7 @@ int runFetch(const QStringList &arguments)
     parser.addOption({QStringLiteral("segments"), Cli::tr("Fetch over N parallel connections."), QStringLiteral("N"),
                       QStringLiteral("1")});
     parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."), QStringLiteral("URL")});
+    addMinSpeedOption(parser);
     parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file (lab or company proxies)."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("cache"), Cli::tr("Keep verified files in this folder and reuse them."), QStringLiteral("DIR")});
@@ -60,6 +73,16 @@ int runFetch(const QStringList &arguments)
         code >= 0)
         return code;
 
+    // "--out --size 10" gives --out the value "--size" (and "10" becomes a URL): a file named
+    // like an option is a forgotten value, not a place to save. Said first, as the cause.
+    if (const QString out = parser.value(QStringLiteral("out"));
+        parser.isSet(QStringLiteral("out")) && (out.isEmpty() || out.startsWith(u'-'))) {
+        printErr(Cli::tr("--out needs the file to save to, not \"%1\" (is its value missing?). For a file whose "
+                         "name starts with \"-\", write ./%1.\n")
+                     .arg(out)
+                 + parser.helpText());
+        return UsageError;
+    }
     DownloadRequest request;
     for (const QString &u : parser.positionalArguments()) {
         const QUrl url(u, QUrl::StrictMode);
@@ -101,6 +124,12 @@ int runFetch(const QStringList &arguments)
     TransferOptions options;
     options.proxy = parser.value(QStringLiteral("proxy"));
     options.caBundle = parser.value(QStringLiteral("ca-bundle"));
+    if (parser.isSet(QStringLiteral("min-speed"))) {
+        if (const Status floor = Downloader::parseSpeedFloor(parser.value(QStringLiteral("min-speed")), &options); !floor) {
+            printError(floor.error());
+            return UsageError;
+        }
+    }
     const QString cacheDir = parser.isSet(QStringLiteral("no-cache"))
                                  ? QString()
                                  : (parser.isSet(QStringLiteral("cache")) ? parser.value(QStringLiteral("cache"))
@@ -124,9 +153,14 @@ int runFetch(const QStringList &arguments)
         }
     }
     const bool terminal = TFSETUP_ISATTY(TFSETUP_FILENO(stderr));
+    // What the downloader had to do (a mirror dropped as too slow) is said whatever the output.
+    QObject::connect(&downloader, &Downloader::progress, &downloader, [terminal, json](const DownloadProgress &p) {
+        if (!p.note.isEmpty())
+            printErr((terminal && !json ? QStringLiteral("\n") : QString()) + p.note);
+    });
     if (terminal && !json) {
         QObject::connect(&downloader, &Downloader::progress, &downloader, [](const DownloadProgress &p) {
-            if (p.stage != DownloadProgress::Stage::Downloading)
+            if (p.stage != DownloadProgress::Stage::Downloading || !p.note.isEmpty())
                 return;
             const QString total = p.total > 0 ? humanBytes(double(p.total)) : QStringLiteral("?");
             const QString eta = p.total > 0 && p.bytesPerSecond > 0

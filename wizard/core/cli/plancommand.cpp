@@ -2,8 +2,7 @@
 
 #include "util/inputfile.h"
 
-#include "catalog/catalog.h"
-#include "catalog/gputable.h"
+#include "catalog/knowledge.h"
 #include "detect/detector.h"
 #include "solver/solver.h"
 #include "system/realsystem.h"
@@ -14,7 +13,7 @@
 
 namespace tfsetup::core::cli {
 
-int runPlan(const QStringList &arguments)
+int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("hardware"),
@@ -39,13 +38,11 @@ int runPlan(const QStringList &arguments)
         code >= 0)
         return code;
 
-    auto catalog = Catalog::load();
-    if (!catalog) {
-        printError(catalog.error());
+    if (!knowledge) {
+        printError(knowledge.error());
         return Failure;
     }
-    // Without the GPU table the solver still works from capabilities in the report.
-    const auto gpus = GpuTable::load();
+    const Catalog *catalog = &(*knowledge)->catalog;
 
     SolverConstraints constraints;
     constraints.tensorflow = parser.value(QStringLiteral("tf"));
@@ -72,17 +69,7 @@ int runPlan(const QStringList &arguments)
 
     HardwareReport report;
     if (parser.isSet(QStringLiteral("hardware"))) {
-        const QString path = parser.value(QStringLiteral("hardware"));
-        const auto json = readJsonObjectFile(path, Cli::tr("The hardware file"));
-        if (!json) {
-            printError({json.error().code == u"input_malformed" ? QStringLiteral("hardware_malformed")
-                                                                : QStringLiteral("hardware_unreadable"),
-                        Cli::tr("Cannot use the hardware file %1: %2 Give the output of tfsetup detect --json.")
-                            .arg(path, json.error().message),
-                        json.error().detail});
-            return Failure;
-        }
-        auto parsed = HardwareReport::parse(*json, Cli::tr("The hardware file %1").arg(path));
+        auto parsed = readHardwareFile(parser.value(QStringLiteral("hardware")));
         if (!parsed) {
             printError(parsed.error());
             return Failure;
@@ -100,10 +87,12 @@ int runPlan(const QStringList &arguments)
         } else {
             system = std::make_unique<RealSystem>();
         }
-        report = QCoro::waitFor(detectHardware(*system));
+        DetectOptions detect;
+        detect.knowledge = *knowledge;
+        report = QCoro::waitFor(detectHardware(*system, detect));
     }
 
-    const Solver solver(*catalog, gpus ? &gpus.value() : nullptr);
+    const Solver solver(*catalog, &(*knowledge)->gpus);
     const Solution solution = solver.solve(report, constraints);
     if (parser.isSet(QStringLiteral("json")))
         printJson(QJsonDocument(solution.toJson()));

@@ -1,6 +1,6 @@
 #include "cli/cli.h"
 
-#include "catalog/catalog.h"
+#include "catalog/knowledge.h"
 #include "util/inputfile.h"
 #include "doctor/doctor.h"
 #include "fetch/downloadcache.h"
@@ -14,7 +14,7 @@
 
 namespace tfsetup::core::cli {
 
-int runRepair(const QStringList &arguments)
+int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("env"),
@@ -32,6 +32,10 @@ int runRepair(const QStringList &arguments)
     parser.addOption({QStringLiteral("proxy"), Cli::tr("Download through this proxy (http://host:port)."),
                       QStringLiteral("URL")});
     parser.addOption({QStringLiteral("no-verify"), Cli::tr("Do not run verify after the repair.")});
+    parser.addOption({QStringLiteral("index-url"),
+                      Cli::tr("Where pip may download a damaged Python package's wheel again (a package index "
+                              "address; give it again for more). Default: pip's own settings."),
+                      QStringLiteral("URL")});
     parser.addOption({QStringLiteral("probe"), Cli::tr("The library probe to use (default: beside tfsetup)."),
                       QStringLiteral("FILE")});
     addSystemOptions(parser);
@@ -65,10 +69,10 @@ int runRepair(const QStringList &arguments)
                            ? QDir(parser.value(QStringLiteral("downloads"))).absolutePath()
                            : DownloadCache::defaultDir();
     options.transfer.proxy = parser.value(QStringLiteral("proxy"));
+    options.indexUrls = parser.values(QStringLiteral("index-url"));
 
-    auto catalog = Catalog::load();
-    if (!catalog)
-        return failAs(catalog.error(), Failure);
+    if (!knowledge)
+        return failAs(knowledge.error(), Failure);
     if (parser.isSet(QStringLiteral("log"))) {
         const auto logText = readInputFile(parser.value(QStringLiteral("log")), Cli::tr("The log"), maxTextInputBytes);
         if (!logText) {
@@ -78,24 +82,21 @@ int runRepair(const QStringList &arguments)
                            logText.error().detail},
                           UsageError);
         }
-        auto reader = TfLogReader::load();
-        if (!reader)
-            return failAs(reader.error(), Failure);
         DoctorOptions doctor;
         doctor.envDir = options.environmentPath;
         doctor.log = QString::fromUtf8(*logText);
-        const DoctorReport report = QCoro::waitFor(runDoctor(**system, *catalog, *reader, doctor));
+        const DoctorReport report = QCoro::waitFor(runDoctor(**system, *knowledge, doctor));
         options.findings = report.findings;
     }
     if (!parser.isSet(QStringLiteral("no-verify"))) {
-        options.catalog = &*catalog;
+        options.catalog = &(*knowledge)->catalog;
         options.probe = parser.isSet(QStringLiteral("probe"))
                             ? QDir(parser.value(QStringLiteral("probe"))).absolutePath()
                             : QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
                                                              {QCoreApplication::applicationDirPath()});
     }
 
-    Repairer repairer(**system);
+    Repairer repairer(**system, *knowledge);
     if (!json) {
         QObject::connect(&repairer, &Repairer::stepStarted, &repairer,
                          [](RepairStep, const QString &title) { printOut(title + QStringLiteral("…\n")); });

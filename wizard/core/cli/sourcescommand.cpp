@@ -2,9 +2,11 @@
 
 #include "util/inputfile.h"
 
-#include "catalog/catalog.h"
+#include "catalog/knowledge.h"
 #include "catalog/version.h"
+#include "sources/originprobe.h"
 #include "sources/resolver.h"
+#include "util/i18n.h"
 
 #include <QCoro/QCoroTask>
 #include <QFile>
@@ -41,14 +43,10 @@ void addSourceOptions(QCommandLineParser &parser)
 // Builds the resolver and the request from the options; prints the problem and returns nullopt
 // (with *exitCode set) on failure.
 std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> resolverFromOptions(const QCommandLineParser &parser,
+                                                                                                const Knowledge &knowledge,
                                                                                                 int *exitCode)
 {
-    auto sources = SourceCatalog::load();
-    if (!sources) {
-        printError(sources.error());
-        *exitCode = Failure;
-        return std::nullopt;
-    }
+    const SourceCatalog *sources = &knowledge.sources;
     ResolveRequest request;
     if (parser.isSet(QStringLiteral("plan"))) {
         const QString path = parser.value(QStringLiteral("plan"));
@@ -77,12 +75,7 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
             *exitCode = UsageError;
             return std::nullopt;
         }
-        auto catalog = Catalog::load();
-        if (!catalog) {
-            printError(catalog.error());
-            *exitCode = Failure;
-            return std::nullopt;
-        }
+        const Catalog *catalog = &knowledge.catalog;
         const Route *route = catalog->route(routeName);
         if (!route) {
             printErr(Cli::tr("Unknown --route \"%1\": use one of %2.").arg(routeName, catalog->routeNames().join(QStringLiteral(", "))));
@@ -119,7 +112,7 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
 
     MirrorSet mirrors;
     for (const QString &spec : parser.values(QStringLiteral("mirror"))) {
-        auto mirror = MirrorSet::parse(spec, &sources.value());
+        auto mirror = MirrorSet::parse(spec, sources);
         if (!mirror) {
             printError(mirror.error());
             *exitCode = UsageError;
@@ -144,18 +137,82 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
     return std::make_pair(std::move(resolver), request);
 }
 
-int runSources(const QStringList &arguments)
+namespace {
+
+// `tfsetup sources --test-connection`: the Options page's "Test connection" from the command
+// line. Exit 0 when every origin the setup needs answered (a plan narrows which ones do).
+int runConnectionTest(const QCommandLineParser &parser, const KnowledgePtr &knowledge)
+{
+    const bool json = parser.isSet(QStringLiteral("json"));
+    OriginProbeRequest request;
+    request.transfer.proxy = parser.value(QStringLiteral("proxy"));
+    request.transfer.caBundle = parser.value(QStringLiteral("ca-bundle"));
+    request.language = Translations::bestFor(QLocale());
+    request.knowledge = knowledge;
+    const SourceCatalog *sources = &knowledge->sources;
+    for (const QString &spec : parser.values(QStringLiteral("mirror"))) {
+        auto mirror = MirrorSet::parse(spec, sources);
+        if (!mirror)
+            return fail(mirror.error(), UsageError, json);
+        // The probe asks a preset by its name, so its display name and ranking line up.
+        const QString value = spec.mid(spec.indexOf(u'=') + 1);
+        if (mirror->origin == u"pypi")
+            request.pypiMirror = sources->pypiMirror(value) ? value : mirror->base.toString();
+        else if (mirror->origin == u"nvidia")
+            request.nvidiaMirror = mirror->base.isLocalFile() ? mirror->base.toLocalFile() : mirror->base.toString();
+        // python= and python-build-standalone= mirrors serve files only: python.org's checksums
+        // are always read from python.org, which is what is tested.
+    }
+    const auto origins = originsFromOptions(parser);
+    if (!origins)
+        return fail(origins.error(), UsageError, json);
+    request.originOverrides = *origins;
+    if (parser.isSet(QStringLiteral("plan")) || parser.isSet(QStringLiteral("tf"))) {
+        int exitCode = Success;
+        auto setup = resolverFromOptions(parser, *knowledge, &exitCode);
+        if (!setup)
+            return exitCode;
+        request.plan = setup->second;
+    }
+    const Result<ConnectionReport> report = QCoro::waitFor(OriginProbe::probe(request, true));
+    if (!report)
+        return fail(report.error(), Failure, json);
+    if (json)
+        printJson(QJsonDocument(report->toJson()));
+    else
+        printOut(report->text());
+    if (report->neededReachable())
+        return Success;
+    printError({QStringLiteral("origin_unreachable"),
+                Cli::tr("Not every place this setup downloads from could be reached. Each origin above says why and "
+                        "what to do: set --proxy, choose a mirror (--mirror pypi=%1), or use an offline bundle.")
+                    .arg(report->bestMirror() ? report->bestMirror()->name : QStringLiteral("URL")),
+                {}});
+    return Failure;
+}
+
+} // namespace
+
+int runSources(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
     QCommandLineParser parser;
     addSourceOptions(parser);
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the artifact list as one JSON document.")});
+    parser.addOption({QStringLiteral("test-connection"),
+                      Cli::tr("Instead of listing files, test whether PyPI (or the --mirror pypi=…), NVIDIA (or its "
+                              "mirror) and python.org answer, through --proxy, how fast, and rank the PyPI mirror "
+                              "presets. Exit status 0 when every place the setup needs answered.")});
     if (const int code = parseOrExit(parser, arguments,
                                      Cli::tr("List the exact official files a plan needs, each with the checksum that "
                                              "will be accepted, and where they are fetched from."));
         code >= 0)
         return code;
+    if (!knowledge)
+        return fail(knowledge.error(), Failure, parser.isSet(QStringLiteral("json")));
+    if (parser.isSet(QStringLiteral("test-connection")))
+        return runConnectionTest(parser, *knowledge);
     int exitCode = Success;
-    auto setup = resolverFromOptions(parser, &exitCode);
+    auto setup = resolverFromOptions(parser, **knowledge, &exitCode);
     if (!setup)
         return exitCode;
     const Result<ArtifactList> list = QCoro::waitFor(setup->first->resolve(setup->second));

@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 
-#include "catalog/catalog.h"
+#include "catalog/knowledge.h"
+#include "install/environments.h"
 #include "system/realsystem.h"
 #include "verify/verifier.h"
 
@@ -10,7 +11,7 @@
 
 namespace tfsetup::core::cli {
 
-int runVerify(const QStringList &arguments)
+int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("env"),
@@ -43,11 +44,11 @@ int runVerify(const QStringList &arguments)
         code >= 0)
         return code;
 
-    auto catalog = Catalog::load();
-    if (!catalog) {
-        printError(catalog.error());
+    if (!knowledge) {
+        printError(knowledge.error());
         return Failure;
     }
+    const Catalog &catalog = (*knowledge)->catalog;
     RealSystem system;
     EnvironmentInfo environment;
     environment.os = osFamilyName(system.os());
@@ -82,7 +83,7 @@ int runVerify(const QStringList &arguments)
         environment.cudnn = parser.value(QStringLiteral("cudnn"));
     environment.libraryDirs += parser.values(QStringLiteral("library-dir"));
 
-    VerifyRequest request = VerifyRequest::forEnvironment(environment, *catalog);
+    VerifyRequest request = VerifyRequest::forEnvironment(environment, catalog);
     if (parser.isSet(QStringLiteral("cpu")))
         request.expectGpu = false;
     request.probe = parser.isSet(QStringLiteral("probe"))
@@ -90,7 +91,13 @@ int runVerify(const QStringList &arguments)
                         : QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
                                                          {QCoreApplication::applicationDirPath()});
 
-    const VerifyReport report = QCoro::waitFor(verifyEnvironment(system, request, *catalog));
+    const VerifyReport report = QCoro::waitFor(verifyEnvironment(system, request, catalog));
+    // Kept beside the record for `tfsetup list` and the Welcome page.
+    if (parser.isSet(QStringLiteral("env"))) {
+        const QString folder = QDir(parser.value(QStringLiteral("env"))).absolutePath();
+        if (const Status kept = recordVerifyResult(folder, report); !kept)
+            qWarning().noquote() << "the verify result was not kept:" << kept.error().message;
+    }
     if (parser.isSet(QStringLiteral("json")))
         printJson(QJsonDocument(report.toJson()));
     else

@@ -6,13 +6,18 @@
 #include <QCoro/QCoroTask>
 
 #include <chrono>
+#include <memory>
 
 namespace tfsetup::core {
+
+struct Knowledge;
 
 struct DetectOptions {
     // Each external program (nvidia-smi, python, py) gets at most this long.
     std::chrono::milliseconds processTimeout{std::chrono::seconds(4)};
     bool scanPythons = true;
+    // The GPU table that names GPUs the methods could not; null: Knowledge::shared()'s.
+    std::shared_ptr<const Knowledge> knowledge;
 };
 
 // Runs every scanner against the view and assembles one report. Never fails: whatever a

@@ -1,6 +1,6 @@
 #include "detect/scanners.h"
 
-#include "catalog/gputable.h"
+#include "catalog/knowledge.h"
 #include "detect/cudadriver.h"
 #include "detect/nvidiasmi.h"
 #include "detect/nvml.h"
@@ -306,10 +306,16 @@ QCoro::Task<void> scanGpus(SystemView &system, HardwareReport &report, DetectOpt
         return g.computeCapability.isEmpty() || g.name.isEmpty();
     });
     if (anyIncomplete) {
-        const auto table = GpuTable::load();
-        if (!table) {
-            addProblem(report, QStringLiteral("gpu-table"), table.error());
-        } else {
+        std::shared_ptr<const Knowledge> knowledge = options.knowledge;
+        if (!knowledge) {
+            auto shared = Knowledge::shared();
+            if (!shared)
+                addProblem(report, QStringLiteral("gpu-table"), shared.error());
+            else
+                knowledge = *shared;
+        }
+        if (knowledge) {
+            const GpuTable *table = &knowledge->gpus;
             for (GpuInfo &g : gpus) {
                 std::optional<GpuRecord> record = g.pciId.isEmpty() ? std::nullopt : table->byPciId(g.pciId);
                 if (!record && !g.name.isEmpty())

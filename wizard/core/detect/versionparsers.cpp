@@ -182,6 +182,22 @@ Result<QString> windowsVersionText(const QString &productName, const QString &di
     return text;
 }
 
+Result<int> windowsBuildNumber(const QString &versionText)
+{
+    // "(build N)" is what windowsVersionText() writes; the NT version is MAJOR.MINOR.BUILD[.REVISION]
+    // with major 6 (Vista to 8.1) or 10 (10 and 11). Builds have four or five digits.
+    static const QRegularExpression build(QStringLiteral("\\bbuild\\s+(\\d{4,5})\\b"),
+                                          QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression ntVersion(QStringLiteral("(?<![\\d.])(?:6|10)\\.\\d\\.(\\d{4,5})(?:\\.\\d+)?(?![\\d.])"));
+    for (const QRegularExpression *pattern : {&build, &ntVersion}) {
+        const QRegularExpressionMatch match = pattern->match(versionText);
+        if (match.hasMatch())
+            return match.captured(1).toInt();
+    }
+    return unreadable("windows_build_unreadable", QStringLiteral("the Windows version text"),
+                      versionText.left(200));
+}
+
 Result<QString> parseCudaVersionJson(const QByteArray &json)
 {
     QJsonParseError error{};

@@ -43,6 +43,10 @@ Result<ProcCpuInfo> parseProcCpuInfo(const QByteArray &text);
 // "Windows 11 Pro 23H2 (build 22631)". ProductName says "Windows 10" on Windows 11 too.
 Result<QString> windowsVersionText(const QString &productName, const QString &displayVersion,
                                    const QString &currentBuild);
+// The Windows build number a version line carries, in any of the forms detection, a hand-written
+// hardware report or a pasted log gives: "Windows 10 Pro 22H2 (build 19045)", the NT version
+// "10.0.19045" (also "10.0.19045.3803", as `ver` prints it inside "[Version …]"), or "Build 19045".
+Result<int> windowsBuildNumber(const QString &versionText);
 
 // CUDA toolkit version.json (CUDA >= 11.1): "cuda" → "version", else "cuda_cudart" → "version".
 Result<QString> parseCudaVersionJson(const QByteArray &json);

@@ -1,5 +1,8 @@
 #include "doctor/doctor.h"
 
+#include "catalog/version.h"
+#include "doctor/causes.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -92,8 +95,23 @@ QString renderFindings(const DoctorReport &r, bool english)
 QString render(const DoctorReport &r, bool english)
 {
     QString out;
-    out += pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "This machine")), english) + u'\n';
-    out += renderSystem(r, english);
+    if (!r.machineChecked) {
+        out += pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "This machine was not checked: the log comes from another machine.")),
+                    english)
+               + u'\n';
+    } else {
+        out += pick(r.hardwareFromFile
+                        ? doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "The machine of the hardware file"))
+                        : doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "This machine")),
+                    english)
+               + u'\n';
+        out += renderSystem(r, english);
+    }
+    if (r.log && !r.log->machine.describe().isEmpty()) {
+        out += u"  "_s + pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "The log's machine")), english) + u": "
+               + r.log->machine.describe() + u'\n';
+    }
     out += u'\n';
     out += pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Findings: %1 errors, %2 warnings, %3 notes"),
                            {QString::number(r.count(Severity::Error)), QString::number(r.count(Severity::Warning)),
@@ -176,13 +194,18 @@ QJsonObject DoctorReport::toJson() const
     QJsonArray list;
     for (const DoctorFinding &f : findings)
         list.append(f.toJson());
-    return {{u"schema"_s, 1},
+    QJsonObject out{{u"schema"_s, 1},
             {u"target"_s, target.toJson()},
             {u"hardware"_s, hardware.toJson()},
+            {u"hardware_from_file"_s, hardwareFromFile},
+            {u"machine_checked"_s, machineChecked},
             {u"findings"_s, list},
             {u"counts"_s, QJsonObject{{u"error"_s, count(Severity::Error)},
                                       {u"warning"_s, count(Severity::Warning)},
                                       {u"info"_s, count(Severity::Info)}}}};
+    if (log)
+        out.insert(u"log"_s, log->toJson());
+    return out;
 }
 
 QString DoctorReport::text() const
@@ -202,11 +225,153 @@ QString DoctorReport::reportText(const Redactor &redactor) const
     return redactor.apply(out);
 }
 
-QCoro::Task<DoctorReport> runDoctor(SystemView &system, const Catalog &catalog, const TfLogReader &logReader,
+namespace {
+
+QString platformOf(const HardwareReport &hw)
+{
+    return hw.os.family == u"windows" ? u"windows"_s : hw.os.family.isEmpty() ? QString() : u"linux"_s;
+}
+
+// Which TensorFlow releases were tested with each CUDA: "11.2" → "2.5 – 2.11".
+QHash<QString, QString> tensorflowByCuda(const Catalog &catalog, const QString &os)
+{
+    QHash<QString, QStringList> minors;
+    for (const TfRelease &r : catalog.releasesFor(os.isEmpty() ? u"linux"_s : os)) {
+        if (r.cuda.isEmpty())
+            continue;
+        QStringList &list = minors[version::majorMinor(r.cuda)];
+        if (!list.contains(r.minor()))
+            list.append(r.minor());
+    }
+    QHash<QString, QString> out;
+    for (auto it = minors.begin(); it != minors.end(); ++it) {
+        QStringList &list = it.value();
+        std::sort(list.begin(), list.end(), [](const QString &a, const QString &b) { return version::less(a, b); });
+        out.insert(it.key(), list.size() == 1 ? list.first() : list.first() + u" – " + list.last());
+    }
+    return out;
+}
+
+// Where the log and the machine it is read for disagree.
+QStringList conflictsBetween(const LogMachine &log, const HardwareReport &hw)
+{
+    QStringList out;
+    const QList<GpuInfo> nvidia = hw.nvidiaGpus();
+    if (log.gpuSeen && nvidia.isEmpty()) {
+        out.append(u"the log shows an NVIDIA GPU or driver%1; the machine checked has no NVIDIA GPU"_s.arg(
+            log.gpus.isEmpty() ? QString() : u" (%1)"_s.arg(log.gpus.join(u", "_s))));
+    }
+    const QString here = platformOf(hw);
+    if (!log.platform.isEmpty() && !here.isEmpty() && log.platform != here) {
+        // A WSL2 log is Linux; a Windows machine can run it, so only native Windows vs Linux counts.
+        if (!(log.platform == u"linux" && hw.os.wsl == 2))
+            out.append(u"the log's paths and libraries are %1's; the machine checked runs %2"_s.arg(
+                log.platform == u"windows" ? u"Windows"_s : u"Linux"_s, here == u"windows" ? u"Windows"_s : u"Linux"_s));
+    }
+    if (!log.gpus.isEmpty() && !nvidia.isEmpty()) {
+        const bool same = std::any_of(nvidia.cbegin(), nvidia.cend(), [&](const GpuInfo &g) {
+            const QString name = g.name.section(u' ', -2).trimmed(); // "RTX 3060", "1080 Ti"
+            return std::any_of(log.gpus.cbegin(), log.gpus.cend(), [&](const QString &l) { return l.contains(name); });
+        });
+        if (!same) {
+            QStringList names;
+            for (const GpuInfo &g : nvidia)
+                names.append(g.name);
+            out.append(u"the log's GPU is %1; the machine checked has %2"_s.arg(log.gpus.join(u", "_s), names.join(u", "_s)));
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+QJsonObject DoctorLogMachine::toJson() const
+{
+    return {{u"other_machine"_s, otherMachine},
+            {u"conflicts"_s, QJsonArray::fromStringList(conflicts)},
+            {u"platform"_s, machine.platform},
+            {u"tensorflow"_s, machine.tensorflow},
+            {u"cuda"_s, QJsonArray::fromStringList(machine.cudaWanted)},
+            {u"gpus"_s, QJsonArray::fromStringList(machine.gpus)},
+            {u"driver"_s, machine.driver},
+            {u"gpu_seen"_s, machine.gpuSeen},
+            {u"evidence"_s, QJsonArray::fromStringList(machine.evidence)}};
+}
+
+DoctorLogReading readDoctorLog(const QString &log, const HardwareReport &machine, const Knowledge &knowledge,
+                               const DoctorLogOptions &options)
+{
+    const Catalog &catalog = knowledge.catalog;
+    const TfLogReader &logReader = knowledge.tfLog;
+    DoctorLogReading out;
+    DoctorLogMachine &lm = out.machine;
+    lm.machine = inspectLog(log);
+    lm.conflicts = conflictsBetween(lm.machine, machine);
+    lm.otherMachine = options.origin == LogOrigin::OtherMachine
+                      || (options.origin == LogOrigin::Unknown && !lm.conflicts.isEmpty());
+    // A log of another machine than the one described is read on its own terms; a log of the
+    // machine described (this one, or the one of --hardware) is read with what is known of it.
+    const bool ownTerms = lm.otherMachine;
+
+    TfLogContext context;
+    const Route *native = catalog.route(u"windows-native"_s);
+    context.windowsNativeLastGpu = native ? native->tfMax : QString();
+    // GPU messages become harmless only for an environment meant for the CPU (--cpu-only, the
+    // tensorflow-cpu package): a machine without a GPU reading someone's log is no such statement.
+    context.cpuOnly = options.cpuOnly;
+    context.tensorflow = options.tensorflow;
+    if (ownTerms) {
+        context.platform = lm.machine.platform;
+    } else {
+        context.platform = platformOf(machine);
+        for (const CudaToolkitInfo &t : machine.cudaToolkits)
+            context.installedCuda.append(t.version);
+        if (machine.msvcRuntime)
+            context.msvcRuntimePresent = machine.msvcRuntime->present;
+        context.cpuHasAvx = machine.cpu.avx;
+    }
+    // The CUDA the log's own folders name stands in when the machine's toolkits are not known.
+    if (context.installedCuda.isEmpty())
+        context.installedCuda = lm.machine.cudaInstalled;
+    context.tensorflowForCuda = tensorflowByCuda(catalog, context.platform);
+    context.machine = lm.machine; // read once: the reader needs it for the native-Windows limit
+    for (DoctorFinding f : logReader.read(log, context)) {
+        f.id.prepend(u"log."_s);
+        out.findings.append(std::move(f));
+    }
+    const CauseRegistry &causes = knowledge.causes;
+    if (lm.otherMachine) {
+        DoctorFinding f = causes.finding(u"log_other_machine"_s);
+        f.id = u"log.log_other_machine"_s;
+        f.evidence = lm.conflicts;
+        if (const QString described = lm.machine.describe(); !described.isEmpty())
+            f.evidence.append(u"the log's machine: "_s + described);
+        f.evidence.append(lm.machine.evidence.mid(0, 5));
+        out.findings.append(std::move(f));
+    } else if (!lm.conflicts.isEmpty()) {
+        // Said to be this machine's, yet it disagrees with it: both are shown, neither wins.
+        DoctorFinding f = causes.finding(u"log_other_machine"_s, u"conflict"_s);
+        f.id = u"log.log_machine_conflict"_s;
+        f.severity = Severity::Warning;
+        f.evidence = lm.conflicts;
+        f.evidence.append(lm.machine.evidence.mid(0, 5));
+        out.findings.append(std::move(f));
+    }
+    return out;
+}
+
+QCoro::Task<DoctorReport> runDoctor(SystemView &system, std::shared_ptr<const Knowledge> knowledge,
                                     DoctorOptions options)
 {
     DoctorReport report;
-    report.hardware = co_await detectHardware(system, options.detect);
+    if (!options.detect.knowledge)
+        options.detect.knowledge = knowledge;
+    if (options.hardware) {
+        report.hardware = *options.hardware;
+        report.hardwareFromFile = true;
+    } else {
+        report.hardware = co_await detectHardware(system, options.detect);
+    }
     report.target = inspectEnvironment(system, options.envDir);
     if (!options.tensorflow.isEmpty()) {
         report.target.tensorflow = options.tensorflow;
@@ -214,14 +379,25 @@ QCoro::Task<DoctorReport> runDoctor(SystemView &system, const Catalog &catalog, 
     }
     if (options.cpuOnly)
         report.target.cpuOnly = true;
-    report.findings = scanSystem(system, report.hardware, catalog, report.target);
+
+    // The log is evidence about its own machine. When it contradicts the machine checked (a GPU in
+    // the log, none here; Windows libraries read on Linux) and nobody said where it came from, it
+    // is another machine's: read on its own terms, and this machine's scan is not mixed into it.
+    std::optional<DoctorLogReading> reading;
     if (options.log) {
-        TfLogContext context;
-        context.cpuOnly = report.target.cpuOnly || report.hardware.nvidiaGpus().isEmpty();
-        for (DoctorFinding f : logReader.read(*options.log, context)) {
-            f.id.prepend(u"log."_s);
-            report.findings.append(std::move(f));
-        }
+        reading = readDoctorLog(*options.log, report.hardware, *knowledge,
+                                {options.logOrigin, report.target.cpuOnly, report.target.tensorflow});
+    }
+    if (reading && reading->machine.otherMachine && options.envDir.isEmpty()) {
+        report.machineChecked = false;
+    } else if (options.hardware) {
+        report.findings = scanHardware(system, report.hardware, *knowledge, report.target);
+    } else {
+        report.findings = scanSystem(system, report.hardware, *knowledge, report.target);
+    }
+    if (reading) {
+        report.findings.append(reading->findings);
+        report.log = reading->machine;
     }
     sortFindings(report.findings);
     co_return report;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "catalog/catalog.h"
+#include "catalog/knowledge.h"
 #include "detect/detector.h"
 #include "doctor/finding.h"
 #include "doctor/systemscan.h"
@@ -11,16 +11,33 @@
 #include <QCoro/QCoroTask>
 #include <QJsonObject>
 
+#include <memory>
 #include <optional>
 
 namespace tfsetup::core {
+
+// Where a pasted log comes from. Unknown: the doctor decides from the log itself (a log that
+// shows a GPU this machine lacks, or another system's paths and libraries, is another machine's).
+enum class LogOrigin { Unknown, ThisMachine, OtherMachine };
 
 struct DoctorOptions {
     QString envDir;                 // --env: the environment to check
     QString tensorflow;             // --tf: the TensorFlow version meant, when the environment cannot say
     bool cpuOnly = false;           // --cpu-only: the environment is meant to run on the CPU
     std::optional<QString> log;     // --log: a pasted TensorFlow log or traceback
+    LogOrigin logOrigin = LogOrigin::Unknown; // --log-from
+    // --hardware: the detect --json of the machine to check (the log's machine) instead of this one
+    std::optional<HardwareReport> hardware;
     DetectOptions detect;
+};
+
+// What the doctor concluded about a log's machine.
+struct DoctorLogMachine {
+    LogMachine machine;          // what the log says about its machine
+    bool otherMachine = false;   // read on its own terms, not as this machine's
+    QStringList conflicts;       // where the log and the machine checked disagree (untranslated)
+
+    QJsonObject toJson() const;
 };
 
 // Masks what identifies the user in text meant to be pasted in public: the home folder (in the
@@ -41,7 +58,10 @@ private:
 
 struct DoctorReport {
     HardwareReport hardware;
+    bool hardwareFromFile = false; // --hardware: another machine's report, not this machine
+    bool machineChecked = true;    // false when only the log of another machine was read
     DoctorTarget target;
+    std::optional<DoctorLogMachine> log;
     QList<DoctorFinding> findings;
 
     int count(Severity severity) const;
@@ -56,8 +76,26 @@ struct DoctorReport {
     QString reportText(const Redactor &redactor) const;
 };
 
-// Detects the machine, inspects the environment, scans the system and reads the log.
-QCoro::Task<DoctorReport> runDoctor(SystemView &system, const Catalog &catalog, const TfLogReader &logReader,
+struct DoctorLogOptions {
+    LogOrigin origin = LogOrigin::Unknown;
+    bool cpuOnly = false; // the environment is meant for the CPU (--cpu-only, tensorflow-cpu)
+    QString tensorflow;   // the environment's TensorFlow (--env, --tf), when the log does not say
+};
+
+struct DoctorLogReading {
+    DoctorLogMachine machine;
+    QList<DoctorFinding> findings; // ids start with "log."
+};
+
+// Reads a log for the machine described by `machine` (this one's detection, or another's detect
+// --json): what the log says of its own machine, where the two disagree, and the causes it names,
+// read on the log's own terms when it comes from another machine.
+DoctorLogReading readDoctorLog(const QString &log, const HardwareReport &machine, const Knowledge &knowledge,
+                               const DoctorLogOptions &options);
+
+// Detects the machine, inspects the environment, scans the system and reads the log, all against
+// one knowledge bundle (its catalog, causes and log rules).
+QCoro::Task<DoctorReport> runDoctor(SystemView &system, std::shared_ptr<const Knowledge> knowledge,
                                     DoctorOptions options);
 
 // Writes the report text to path (UTF-8), replacing the file only once it is complete.

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QJsonArray>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -9,16 +10,29 @@ namespace tfsetup::core {
 
 namespace {
 
-// Every marker becomes a private token first, then the tokens become the arguments, so an argument
-// that itself contains "%2" (a Windows path with an environment variable) is never re-substituted,
-// and "%1" never eats the start of "%10".
-QString fillArguments(QString text, const QStringList &arguments)
+// One pass over the text: each %N marker (N from 1 to the number of arguments; of "%10" with
+// fewer than ten arguments, "%1" is the marker) becomes its argument, which is copied, never
+// searched again, so an argument that itself contains "%2" (a Windows path with an environment
+// variable) or any other text stays as it is.
+QString fillArguments(const QString &text, const QStringList &arguments)
 {
-    for (qsizetype i = arguments.size(); i > 0; --i)
-        text.replace(u'%' + QString::number(i), QStringLiteral("\x01%1\x02").arg(i));
-    for (qsizetype i = 0; i < arguments.size(); ++i)
-        text.replace(QStringLiteral("\x01%1\x02").arg(i + 1), arguments[i]);
-    return text;
+    static const QRegularExpression marker(QStringLiteral("%(\\d+)"));
+    QString out;
+    qsizetype copied = 0;
+    for (auto match = marker.globalMatch(text); match.hasNext();) {
+        const QRegularExpressionMatch m = match.next();
+        const QStringView digits = m.capturedView(1);
+        qsizetype used = std::min<qsizetype>(digits.size(), 3);
+        while (used > 0 && (digits.first(used).toInt() < 1 || digits.first(used).toInt() > arguments.size()))
+            --used;
+        if (used == 0)
+            continue;
+        out += QStringView(text).sliced(copied, m.capturedStart() - copied);
+        out += arguments.at(digits.first(used).toInt() - 1);
+        copied = m.capturedStart() + 1 + used;
+    }
+    out += QStringView(text).sliced(copied);
+    return out;
 }
 
 } // namespace

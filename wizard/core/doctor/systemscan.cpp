@@ -1,9 +1,8 @@
 #include "doctor/systemscan.h"
 
+#include "catalog/knowledge.h"
 #include "catalog/version.h"
 #include "detect/versionparsers.h"
-#include "doctor/tflogreader.h"
-#include "sources/sourcecatalog.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -62,18 +61,31 @@ struct Copy {
 
 class Scan {
 public:
-    Scan(const SystemView &system, const HardwareReport &hardware, const Catalog &catalog, const DoctorTarget &target)
-        : m_system(system), m_hw(hardware), m_catalog(catalog), m_target(target),
-          m_search(librarySearchOrder(system, target))
+    Scan(const SystemView &system, const HardwareReport &hardware, const Knowledge &knowledge,
+         const DoctorTarget &target, bool hardwareOnly = false)
+        : m_system(system), m_hw(hardware), m_knowledge(knowledge), m_catalog(knowledge.catalog), m_target(target),
+          m_hardwareOnly(hardwareOnly),
+          m_search(hardwareOnly ? QList<LibrarySearchDir>() : librarySearchOrder(system, target))
     {
-        m_os = osName(system);
+        m_os = !hardwareOnly ? osName(system) : hardware.os.family == u"windows" ? u"windows"_s : u"linux"_s;
         if (!target.tensorflow.isEmpty())
-            m_release = catalog.release(m_os, version::majorMinor(target.tensorflow));
+            m_release = m_catalog.release(m_os, version::majorMinor(target.tensorflow));
         m_cpuOnly = target.cpuOnly || hardware.nvidiaGpus().isEmpty();
     }
 
     QList<DoctorFinding> run()
     {
+        if (m_hardwareOnly) {
+            // Another machine, known by its detect --json: what its report tells, not this disk.
+            checkGpuAndDriver();
+            checkCpu();
+            checkMsvc();
+            checkWindowsNativeLimit();
+            checkPython();
+            checkComputeCapability();
+            sortFindings(m_findings);
+            return m_findings;
+        }
         checkGpuAndDriver();
         checkCpu();
         checkMsvc();
@@ -230,11 +242,8 @@ private:
             f.id = u"no_gpu_or_driver:gpu"_s;
             f.cause = u"no_gpu_or_driver"_s;
             f.severity = m_target.cpuOnly ? Severity::Info : Severity::Warning;
-            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "No NVIDIA GPU was found, so TensorFlow will run on the CPU."));
-            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "Nothing to do for CPU work. For GPU work you need a machine with an "
-                                                 "NVIDIA GPU (or a cloud notebook)."));
+            f.summary = causes().summary(u"no_gpu_or_driver"_s, u"scan_no_gpu"_s);
+            f.fix = causes().fix(u"no_gpu_or_driver"_s, u"scan_no_gpu"_s);
             for (const GpuInfo &g : m_hw.gpus)
                 f.evidence.append(u"gpu: %1 (%2)"_s.arg(g.name, g.vendor));
             for (const Problem &p : m_hw.problems) {
@@ -249,10 +258,8 @@ private:
             f.id = u"no_gpu_or_driver:driver"_s;
             f.cause = u"no_gpu_or_driver"_s;
             f.severity = gpuSeverity(Severity::Error);
-            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "The NVIDIA GPU %1 was found, but no working NVIDIA driver."),
-                                   {nvidia.first().name});
-            f.fix = causeFix(u"no_gpu_or_driver"_s);
+            f.summary = causes().summary(u"no_gpu_or_driver"_s, u"scan_no_driver"_s, {{u"gpu"_s, nvidia.first().name}});
+            f.fix = causes().fix(u"no_gpu_or_driver"_s);
             for (const GpuInfo &g : nvidia)
                 f.evidence.append(u"gpu: %1 [%2] via %3"_s.arg(g.name, g.pciId, g.source));
             for (const Problem &p : m_hw.problems) {
@@ -284,11 +291,8 @@ private:
         f.id = u"driver_too_old:"_s + m_hw.driver->version;
         f.cause = u"driver_too_old"_s;
         f.severity = gpuSeverity(Severity::Error);
-        f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "NVIDIA driver %1 is older than %2, the oldest that runs CUDA %3, which "
-                                                 "TensorFlow %4 uses."),
-                               {m_hw.driver->version, floor, m_release->cuda, m_target.tensorflow});
-        f.fix = causeFix(u"driver_too_old"_s);
+        f.summary = causes().summary(u"driver_too_old"_s, u"scan_floor"_s, {{u"driver"_s, m_hw.driver->version}, {u"floor"_s, floor}, {u"cuda"_s, m_release->cuda}, {u"tensorflow"_s, m_target.tensorflow}});
+        f.fix = causes().fix(u"driver_too_old"_s);
         f.evidence = {u"driver %1 (%2)"_s.arg(m_hw.driver->version, m_hw.driver->source),
                       u"needed: %1 or newer (%2)"_s.arg(floor, source)};
         f.actions = {action("install_driver", {{u"min_version"_s, floor}})};
@@ -306,8 +310,8 @@ private:
         f.id = u"cpu_lacks_avx"_s;
         f.cause = u"cpu_lacks_avx"_s;
         f.severity = Severity::Error;
-        f.summary = causeSummary(u"cpu_lacks_avx"_s, {}, u"AVX"_s);
-        f.fix = causeFix(u"cpu_lacks_avx"_s);
+        f.summary = causes().summary(u"cpu_lacks_avx"_s, {}, {{u"instructions"_s, u"AVX"_s}});
+        f.fix = causes().fix(u"cpu_lacks_avx"_s);
         f.evidence = {u"cpu: %1 (avx: no, via %2)"_s.arg(m_hw.cpu.name, m_hw.cpu.source)};
         if (requirement)
             f.evidence.append(u"TensorFlow %1 and newer need AVX (%2)"_s.arg(requirement->tfMin, requirement->source));
@@ -317,14 +321,14 @@ private:
 
     void checkMsvc()
     {
-        if (m_system.os() != OsFamily::Windows || !m_hw.msvcRuntime || m_hw.msvcRuntime->present)
+        if (m_os != u"windows" || !m_hw.msvcRuntime || m_hw.msvcRuntime->present)
             return;
         DoctorFinding f;
         f.id = u"msvc_runtime_missing"_s;
         f.cause = u"msvc_runtime_missing"_s;
         f.severity = Severity::Error;
-        f.summary = causeSummary(f.cause, m_hw.msvcRuntime->missing.join(u", "_s));
-        f.fix = causeFix(f.cause);
+        f.summary = causes().summary(f.cause, {}, {{u"library"_s, m_hw.msvcRuntime->missing.join(u", "_s)}});
+        f.fix = causes().fix(f.cause);
         QString systemRoot = m_system.env(u"SystemRoot"_s);
         if (systemRoot.isEmpty())
             systemRoot = u"C:/Windows"_s;
@@ -336,7 +340,7 @@ private:
 
     void checkWindowsNativeLimit()
     {
-        if (m_system.os() != OsFamily::Windows || m_target.tensorflow.isEmpty() || m_target.cpuOnly)
+        if (m_os != u"windows" || m_target.tensorflow.isEmpty() || m_target.cpuOnly)
             return;
         const Route *native = m_catalog.route(u"windows-native"_s);
         if (!native || native->tfMax.isEmpty()
@@ -347,14 +351,8 @@ private:
         f.id = u"windows_native_gpu_unsupported:"_s + m_target.tensorflow;
         f.cause = u"windows_native_gpu_unsupported"_s;
         f.severity = m_cpuOnly ? Severity::Info : Severity::Error;
-        f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "TensorFlow %1 never uses the GPU on native Windows: GPU support ended "
-                                                 "with TensorFlow %2. Installing CUDA or cuDNN will not change that."),
-                               {m_target.tensorflow, native->tfMax});
-        f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                             "Use TensorFlow %1 with Python up to the version it supports, or run a newer "
-                                             "TensorFlow inside WSL2 (tfsetup plan --route wsl2)."),
-                           {native->tfMax});
+        f.summary = causes().summary(u"windows_native_gpu_unsupported"_s, {}, {{u"tensorflow"_s, m_target.tensorflow}, {u"last"_s, native->tfMax}});
+        f.fix = causes().fix(u"windows_native_gpu_unsupported"_s, {}, {{u"last"_s, native->tfMax}});
         f.evidence = {u"tensorflow %1 (%2)"_s.arg(m_target.tensorflow, m_target.tensorflowEvidence),
                       u"last native-Windows GPU release: %1 (%2)"_s.arg(native->tfMax, native->source)};
         f.actions = {action("replan", {{u"reason"_s, f.cause}, {u"route"_s, u"wsl2"_s}}),
@@ -380,11 +378,8 @@ private:
         f.id = u"python_version_unsupported:"_s + mm;
         f.cause = u"python_version_unsupported"_s;
         f.severity = Severity::Error;
-        f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "The environment's Python %1 is outside the range TensorFlow %2 "
-                                                 "supports (%3)."),
-                               {m_target.pythonVersion, m_target.tensorflow, release->pythonText()});
-        f.fix = causeFix(f.cause);
+        f.summary = causes().summary(u"python_version_unsupported"_s, u"scan"_s, {{u"python"_s, m_target.pythonVersion}, {u"tensorflow"_s, m_target.tensorflow}, {u"range"_s, release->pythonText()}});
+        f.fix = causes().fix(f.cause);
         f.evidence = {u"python %1 (%2)"_s.arg(m_target.pythonVersion, m_target.python),
                       u"tensorflow %1 supports Python %2 (%3)"_s.arg(release->version, release->pythonText(), release->source)};
         f.actions = {action("recreate_env", {{u"python"_s, release->pythonVersions().value(0)}})};
@@ -420,15 +415,15 @@ private:
                 f.id = u"compute_capability_jit:"_s + cc;
                 f.cause = u"compute_capability_jit"_s;
                 f.severity = Severity::Warning;
-                f.summary = causeSummary(f.cause, cc);
-                f.fix = causeFix(f.cause);
+                f.summary = causes().summary(f.cause, {}, {{u"cc"_s, cc}});
+                f.fix = causes().fix(f.cause);
                 f.actions = {action("replan", {{u"reason"_s, f.cause}})};
             } else {
                 f.id = u"compute_capability_unsupported:"_s + cc;
                 f.cause = u"compute_capability_unsupported"_s;
                 f.severity = Severity::Error;
-                f.summary = causeSummary(f.cause, cc, build->lowest());
-                f.fix = causeFix(f.cause);
+                f.summary = causes().summary(f.cause, {}, {{u"cc"_s, cc}, {u"minimum"_s, build->lowest()}});
+                f.fix = causes().fix(f.cause);
                 f.actions = {action("replan", {{u"reason"_s, f.cause}})};
             }
             add(std::move(f));
@@ -460,20 +455,12 @@ private:
             f.id = u"cuda_version_mismatch:toolkit"_s;
             f.cause = u"cuda_version_mismatch"_s;
             f.severity = Severity::Warning;
-            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "TensorFlow %1 is built with CUDA %2, but the CUDA toolkits here "
-                                                     "are %3."),
-                                   {m_target.tensorflow, m_release->cuda, versions.join(u", "_s)});
-            f.fix = causeFix(f.cause);
+            f.summary = causes().summary(u"cuda_version_mismatch"_s, u"scan_toolkit"_s, {{u"tensorflow"_s, m_target.tensorflow}, {u"cuda"_s, m_release->cuda}, {u"toolkits"_s, versions.join(u", "_s)}});
+            f.fix = causes().fix(f.cause);
             f.actions = {action("install_cuda", {{u"version"_s, m_release->cuda}})};
         } else if (m_hw.cudaToolkits.size() >= 2) {
-            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "%1 CUDA toolkits are installed (%2); the order of their folders "
-                                                     "on the search path decides which libraries load."),
-                                   {QString::number(m_hw.cudaToolkits.size()), versions.join(u", "_s)});
-            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "Nothing to do unless another finding names a library from the wrong "
-                                                 "toolkit. tfsetup's launchers put the right folder first."));
+            f.summary = causes().summary(u"multiple_toolkits"_s, {}, {{u"count"_s, QString::number(m_hw.cudaToolkits.size())}, {u"toolkits"_s, versions.join(u", "_s)}});
+            f.fix = causes().fix(u"multiple_toolkits"_s);
         } else {
             return;
         }
@@ -521,10 +508,7 @@ private:
             if (missing.contains(runtime) && !otherRuntimes.isEmpty() && actions.isEmpty()) {
                 f.id = u"cuda_version_mismatch:"_s + runtime;
                 f.cause = u"cuda_version_mismatch"_s;
-                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                         "TensorFlow %1 needs CUDA %2 (%3), but only another CUDA's "
-                                                         "runtime is on the search path (%4)."),
-                                       {m_target.tensorflow, m_release->cuda, runtime, otherRuntimes.join(u", "_s)});
+                f.summary = causes().summary(u"cuda_version_mismatch"_s, u"scan_runtime"_s, {{u"tensorflow"_s, m_target.tensorflow}, {u"cuda"_s, m_release->cuda}, {u"runtime"_s, runtime}, {u"others"_s, otherRuntimes.join(u", "_s)}});
                 for (const QString &name : otherRuntimes) {
                     for (const Copy &c : copiesOnSearchPath(name))
                         f.evidence.append(u"found instead: "_s + describe(c));
@@ -532,22 +516,11 @@ private:
             } else {
                 f.id = u"missing_cuda_runtime:"_s + missing.first();
                 f.cause = u"missing_cuda_runtime"_s;
-                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                         "TensorFlow %1 cannot load %2 of the CUDA %3 libraries it "
-                                                         "needs (%4), so it will run on the CPU."),
-                                       {m_target.tensorflow, QString::number(missing.size()), m_release->cuda,
-                                        missing.join(u", "_s)});
+                f.summary = causes().summary(u"missing_cuda_runtime"_s, u"scan_missing"_s, {{u"tensorflow"_s, m_target.tensorflow}, {u"count"_s, QString::number(missing.size())}, {u"cuda"_s, m_release->cuda}, {u"libraries"_s, missing.join(u", "_s)}});
             }
             f.fix = actions.isEmpty()
-                        ? doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                       "Install CUDA %1 (tfsetup can fetch the official files) or let "
-                                                       "tfsetup repair the environment."),
-                                     {m_release->cuda})
-                        : doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                       "The files exist but their folder is not searched: put it on %1 "
-                                                       "before other CUDA folders, or start Python through tfsetup's "
-                                                       "launcher, which does that."),
-                                     {pathVariable()});
+                        ? causes().fix(u"missing_cuda_runtime"_s, u"scan_missing"_s, {{u"cuda"_s, m_release->cuda}})
+                        : causes().fix(u"missing_cuda_runtime"_s, u"scan_not_searched"_s, {{u"variable"_s, pathVariable()}});
             if (actions.isEmpty())
                 actions.append(action("install_cuda", {{u"version"_s, m_release->cuda}}));
             f.actions = actions;
@@ -567,23 +540,15 @@ private:
             if (!elsewhere.isEmpty()) {
                 f.id = u"missing_cudnn:"_s + main;
                 f.cause = u"missing_cudnn"_s;
-                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                         "cuDNN (%1) is installed at %2, but that folder is not on the "
-                                                         "search path, so TensorFlow cannot load it."),
-                                       {main, parentDir(elsewhere.first())});
-                f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "Put %1 on %2, or start Python through tfsetup's launcher."),
-                                   {parentDir(elsewhere.first()), pathVariable()});
+                f.summary = causes().summary(u"missing_cudnn"_s, u"scan_not_searched"_s, {{u"library"_s, main}, {u"dir"_s, parentDir(elsewhere.first())}});
+                f.fix = causes().fix(u"missing_cudnn"_s, u"scan_not_searched"_s, {{u"dir"_s, parentDir(elsewhere.first())}, {u"variable"_s, pathVariable()}});
                 f.evidence = {u"%1: not on %2; a copy is at %3"_s.arg(main, pathVariable(), elsewhere.first())};
                 f.actions = {action("prepend_path", {{u"variable"_s, pathVariable()}, {u"dir"_s, parentDir(elsewhere.first())}})};
             } else if (!others.isEmpty()) {
                 f.id = u"cudnn_version_mismatch:"_s + main;
                 f.cause = u"cudnn_version_mismatch"_s;
-                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                         "TensorFlow %1 needs cuDNN %2 (%3), but only another cuDNN "
-                                                         "major version is on the search path (%4)."),
-                                       {m_target.tensorflow, m_release->cudnn, main, others.join(u", "_s)});
-                f.fix = causeFix(f.cause);
+                f.summary = causes().summary(u"cudnn_version_mismatch"_s, u"scan_other_major"_s, {{u"tensorflow"_s, m_target.tensorflow}, {u"cudnn"_s, m_release->cudnn}, {u"library"_s, main}, {u"others"_s, others.join(u", "_s)}});
+                f.fix = causes().fix(f.cause);
                 for (const QString &name : others) {
                     for (const Copy &c : copiesOnSearchPath(name))
                         f.evidence.append(u"found instead: "_s + describe(c));
@@ -592,14 +557,8 @@ private:
             } else {
                 f.id = u"missing_cudnn:"_s + main;
                 f.cause = u"missing_cudnn"_s;
-                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                         "cuDNN %1 (%2) is not installed, so TensorFlow %3 will run on "
-                                                         "the CPU."),
-                                       {m_release->cudnn, main, m_target.tensorflow});
-                f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "Install cuDNN %1 for CUDA %2 (tfsetup can fetch the official "
-                                                     "archive) or let tfsetup repair the environment."),
-                                   {m_release->cudnn, m_release->cuda});
+                f.summary = causes().summary(u"missing_cudnn"_s, u"scan_not_installed"_s, {{u"cudnn"_s, m_release->cudnn}, {u"library"_s, main}, {u"tensorflow"_s, m_target.tensorflow}});
+                f.fix = causes().fix(u"missing_cudnn"_s, u"scan_not_installed"_s, {{u"cudnn"_s, m_release->cudnn}, {u"cuda"_s, m_release->cuda}});
                 f.evidence = {u"%1: not found on %2 nor in any CUDA toolkit"_s.arg(main, pathVariable())};
                 f.actions = {action("install_cudnn", {{u"version"_s, m_release->cudnn}})};
             }
@@ -618,15 +577,8 @@ private:
             f.id = u"missing_cudnn:incomplete"_s;
             f.cause = u"missing_cudnn"_s;
             f.severity = Severity::Error;
-            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "The cuDNN at %1 is incomplete: %2 of its parts are missing (%3), "
-                                                     "so convolutions fail even though cuDNN loads."),
-                                   {parentDir(mainCopies.first().path), QString::number(missingParts.size()),
-                                    missingParts.join(u", "_s)});
-            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "Copy every file of the cuDNN archive's %1 folder next to %2, not only "
-                                                 "%3, or let tfsetup repair the environment."),
-                               {m_system.os() == OsFamily::Windows ? u"bin"_s : u"lib"_s, main, main});
+            f.summary = causes().summary(u"missing_cudnn"_s, u"scan_incomplete"_s, {{u"dir"_s, parentDir(mainCopies.first().path)}, {u"count"_s, QString::number(missingParts.size())}, {u"parts"_s, missingParts.join(u", "_s)}});
+            f.fix = causes().fix(u"missing_cudnn"_s, u"scan_incomplete"_s, {{u"folder"_s, m_system.os() == OsFamily::Windows ? u"bin"_s : u"lib"_s}, {u"library"_s, main}, {u"library"_s, main}});
             f.evidence.append(u"loads: "_s + describe(mainCopies.first()));
             for (const QString &part : missingParts) {
                 f.evidence.append(u"missing: "_s + SystemView::join(parentDir(mainCopies.first().path), part));
@@ -651,8 +603,8 @@ private:
             f.id = u"cudnn_version_mismatch:"_s + c.version;
             f.cause = u"cudnn_version_mismatch"_s;
             f.severity = Severity::Error;
-            f.summary = causeSummary(f.cause, c.version, m_release->cudnn);
-            f.fix = causeFix(f.cause);
+            f.summary = causes().summary(f.cause, u"versions"_s, {{u"loaded"_s, c.version}, {u"compiled"_s, m_release->cudnn}});
+            f.fix = causes().fix(f.cause);
             f.evidence = {u"loads: "_s + describe(mainCopies.first()), u"cuDNN %1 according to %2"_s.arg(c.version, c.path),
                           u"tensorflow %1 is built with cuDNN %2 (%3)"_s.arg(m_release->version, m_release->cudnn, m_release->source)};
             f.actions = {action("install_cudnn", {{u"version"_s, m_release->cudnn}})};
@@ -703,9 +655,7 @@ private:
     {
         if (m_system.os() != OsFamily::Windows || m_windowsTooNew)
             return;
-        const auto sources = SourceCatalog::load();
-        if (!sources)
-            return;
+        const SourceCatalog *sources = &m_knowledge.sources;
         QList<LibrarySearchDir> search;
         const QString launcher = launcherDir();
         if (!launcher.isEmpty())
@@ -752,26 +702,11 @@ private:
             f.id = u"zlibwapi_missing:"_s + name;
             f.cause = u"zlibwapi_missing"_s;
             f.severity = gpuSeverity(Severity::Error);
-            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "The cuDNN that loads (%1, version %2) needs zlibwapi.dll, but no "
-                                                     "folder of the search path has it, so cuDNN fails the first time "
-                                                     "TensorFlow uses it."),
-                                   {loads, cudnn});
+            f.summary = causes().summary(u"zlibwapi_missing"_s, u"scan"_s, {{u"path"_s, loads}, {u"version"_s, cudnn}});
             const QString tested = m_release ? m_release->cudnn : QString();
             f.fix = tested.isEmpty() || sources->needsZlibwapi(tested, m_os)
-                        ? doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                       "Use the cuDNN your TensorFlow was tested with (tfsetup's repair "
-                                                       "puts back the one it installed), or place a zlibwapi.dll you "
-                                                       "trust next to %1. NVIDIA does not ship zlibwapi.dll, and tfsetup "
-                                                       "does not download it from unofficial sites."),
-                                     {loads})
-                        : doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                       "Use cuDNN %1, which TensorFlow %2 was tested with and which does "
-                                                       "not need zlibwapi.dll: let tfsetup repair the environment or "
-                                                       "install cuDNN %1. Or place a zlibwapi.dll you trust next to %3. "
-                                                       "NVIDIA does not ship zlibwapi.dll, and tfsetup does not download "
-                                                       "it from unofficial sites."),
-                                     {tested, m_target.tensorflow, loads});
+                        ? causes().fix(u"zlibwapi_missing"_s, u"scan"_s, {{u"path"_s, loads}})
+                        : causes().fix(u"zlibwapi_missing"_s, u"scan_tested"_s, {{u"tested"_s, tested}, {u"tensorflow"_s, m_target.tensorflow}, {u"path"_s, loads}});
             f.evidence = {u"loads: %1 (%2)"_s.arg(loads, origin), u"cuDNN %1 according to %2"_s.arg(cudnn, told),
                           u"%1: not found in %2"_s.arg(zlib, searched.join(u"; "_s)),
                           u"cuDNN %1 on Windows needs %2: %3"_s.arg(cudnn, zlib, sources->zlibwapiSource())};
@@ -795,14 +730,8 @@ private:
             f.id = u"path_shadowing:"_s + name;
             f.cause = u"path_shadowing"_s;
             f.severity = m_cpuOnly ? Severity::Info : Severity::Warning;
-            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "%1 copies of %2 are on the search path; only the first, %3, is "
-                                                     "ever loaded."),
-                                   {QString::number(copies.size()), name, copies.first().path});
-            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "Keep one copy: delete copies you put into System32 or other folders "
-                                                 "by hand, and order %1 so the toolkit TensorFlow needs comes first."),
-                               {pathVariable()});
+            f.summary = causes().summary(u"path_shadowing"_s, {}, {{u"count"_s, QString::number(copies.size())}, {u"library"_s, name}, {u"first"_s, copies.first().path}});
+            f.fix = causes().fix(u"path_shadowing"_s, {}, {{u"variable"_s, pathVariable()}});
             for (qsizetype i = 0; i < copies.size(); ++i)
                 f.evidence.append(u"%1. %2%3"_s.arg(i + 1).arg(describe(copies[i]), i == 0 ? u" <- loaded"_s : QString()));
             // Prefer the copy from the toolkit TensorFlow was built with, when one is on the path.
@@ -836,13 +765,8 @@ private:
             f.id = u"path_non_ascii:"_s + what;
             f.cause = u"path_non_ascii"_s;
             f.severity = severity;
-            f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "The path %1 contains non-ASCII characters; some Python packages "
-                                                     "and CUDA tools fail on such paths."),
-                                   {path});
-            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "Create the environment in a folder whose path has only English "
-                                                 "letters, digits and no spaces, e.g. C:\\tf or ~/tf."));
+            f.summary = causes().summary(u"path_non_ascii"_s, u"scan"_s, {{u"path"_s, path}});
+            f.fix = causes().fix(u"path_non_ascii"_s);
             f.evidence = {what + u": " + path};
             f.actions = {action("move_env", {{u"reason"_s, f.cause}})};
             m_findings.append(std::move(f));
@@ -861,14 +785,8 @@ private:
         f.id = u"path_too_long"_s;
         f.cause = u"path_too_long"_s;
         f.severity = Severity::Warning;
-        f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "The environment's path is %1 characters long and Windows long paths "
-                                                 "are off: files deep inside TensorFlow may exceed Windows' %2-character "
-                                                 "limit and fail to install or load."),
-                               {QString::number(m_target.envDir.size()), QString::number(windowsMaxPath)});
-        f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                             "Use a short folder such as C:\\tf, or enable long paths (LongPathsEnabled = 1) "
-                                             "as an administrator."));
+        f.summary = causes().summary(u"path_too_long"_s, u"scan"_s, {{u"length"_s, QString::number(m_target.envDir.size())}, {u"limit"_s, QString::number(windowsMaxPath)}});
+        f.fix = causes().fix(u"path_too_long"_s);
         f.evidence = {u"environment: "_s + m_target.envDir,
                       u"HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem LongPathsEnabled = %1"_s.arg(
                           longPaths ? longPaths->toString() : u"(not set)"_s)};
@@ -925,14 +843,8 @@ private:
                     f.id = u"jupyter_kernel_mismatch:"_s + name;
                     f.cause = u"jupyter_kernel_mismatch"_s;
                     f.severity = Severity::Warning;
-                    f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                             "The Jupyter kernel \"%1\" starts %2, which no longer "
-                                                             "exists; notebooks with this kernel do not start."),
-                                           {display, python});
-                    f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                         "Remove the kernel (jupyter kernelspec remove %1) or let tfsetup "
-                                                         "rewrite it for your environment."),
-                                       {name});
+                    f.summary = causes().summary(u"jupyter_kernel_mismatch"_s, u"python_gone"_s, {{u"kernel"_s, display}, {u"python"_s, python}});
+                    f.fix = causes().fix(u"jupyter_kernel_mismatch"_s, u"python_gone"_s, {{u"name"_s, name}});
                     f.evidence = {specPath + u": argv[0] = " + argv0};
                     f.actions = {action("rewrite_kernelspec", {{u"kernel"_s, name}, {u"spec"_s, specPath}})};
                     add(std::move(f));
@@ -947,14 +859,8 @@ private:
                 f.id = u"jupyter_kernel_mismatch:"_s + name;
                 f.cause = u"jupyter_kernel_mismatch"_s;
                 f.severity = Severity::Info;
-                f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                         "The Jupyter kernel \"%1\" runs a different environment than "
-                                                         "the terminal: a package or library that works in one may be "
-                                                         "missing in the other."),
-                                       {display});
-                f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                     "Pick the kernel of the environment you installed TensorFlow in "
-                                                     "(Kernel > Change kernel), and run the doctor with --env on it."));
+                f.summary = causes().summary(u"jupyter_kernel_mismatch"_s, {}, {{u"kernel"_s, display}});
+                f.fix = causes().fix(u"jupyter_kernel_mismatch"_s);
                 f.evidence = {specPath + u": argv[0] = " + argv0,
                               u"terminal python: "_s + (terminalPython.isEmpty() ? u"(none on PATH)"_s : terminalPython)};
                 for (auto it = kernelEnv.constBegin(); it != kernelEnv.constEnd(); ++it) {
@@ -970,22 +876,21 @@ private:
         f.id = u"jupyter_kernel_mismatch:env"_s;
         f.cause = u"jupyter_kernel_mismatch"_s;
         f.severity = Severity::Warning;
-        f.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "Jupyter kernels exist, but none runs the environment %1: notebooks will "
-                                                 "not see its TensorFlow."),
-                               {m_target.envDir});
-        f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                             "Let tfsetup write a kernel for this environment, or run \"python -m "
-                                             "ipykernel install --user\" with the environment's Python."));
+        f.summary = causes().summary(u"jupyter_kernel_mismatch"_s, u"env_missing"_s, {{u"env"_s, m_target.envDir}});
+        f.fix = causes().fix(u"jupyter_kernel_mismatch"_s, u"env_missing"_s);
         f.evidence = {u"environment python: "_s + m_target.python};
         f.actions = {action("rewrite_kernelspec", {{u"python"_s, m_target.python}})};
         add(std::move(f));
     }
 
+    const CauseRegistry &causes() const { return m_knowledge.causes; }
+
     const SystemView &m_system;
     const HardwareReport &m_hw;
+    const Knowledge &m_knowledge;
     const Catalog &m_catalog;
     const DoctorTarget &m_target;
+    bool m_hardwareOnly = false;
     QList<LibrarySearchDir> m_search;
     QString m_os;
     std::optional<TfRelease> m_release;
@@ -1147,10 +1052,16 @@ QList<LibrarySearchDir> librarySearchOrder(const SystemView &system, const Docto
     return out;
 }
 
-QList<DoctorFinding> scanSystem(const SystemView &system, const HardwareReport &hardware, const Catalog &catalog,
-                          const DoctorTarget &target)
+QList<DoctorFinding> scanSystem(const SystemView &system, const HardwareReport &hardware, const Knowledge &knowledge,
+                                const DoctorTarget &target)
 {
-    return Scan(system, hardware, catalog, target).run();
+    return Scan(system, hardware, knowledge, target).run();
+}
+
+QList<DoctorFinding> scanHardware(const SystemView &system, const HardwareReport &hardware, const Knowledge &knowledge,
+                                  const DoctorTarget &target)
+{
+    return Scan(system, hardware, knowledge, target, true).run();
 }
 
 } // namespace tfsetup::core

@@ -11,6 +11,8 @@
 
 namespace tfsetup::core {
 
+struct Knowledge;
+
 // What the doctor checks the machine against: the Python environment a student runs TensorFlow
 // in (when --env names one) and the TensorFlow version it holds or that --tf names.
 struct DoctorTarget {
@@ -48,7 +50,11 @@ QList<LibrarySearchDir> librarySearchOrder(const SystemView &system, const Docto
 // Every check of the machine the doctor makes (no log): libraries on the search path and their
 // shadowing, toolkits, cuDNN completeness and versions, driver, Python range, native-Windows GPU
 // limit, compute capability, AVX, MSVC runtime, awkward paths and Jupyter kernels.
-QList<DoctorFinding> scanSystem(const SystemView &system, const HardwareReport &hardware, const Catalog &catalog,
-                          const DoctorTarget &target);
+QList<DoctorFinding> scanSystem(const SystemView &system, const HardwareReport &hardware, const Knowledge &knowledge,
+                                const DoctorTarget &target);
+// The checks another machine's detect --json allows (driver, GPUs and compute capability, CPU,
+// MSVC runtime, native-Windows limit, Python): nothing of this machine's files is read.
+QList<DoctorFinding> scanHardware(const SystemView &system, const HardwareReport &hardware, const Knowledge &knowledge,
+                                  const DoctorTarget &target);
 
 } // namespace tfsetup::core

@@ -1,5 +1,8 @@
 #include "doctor/tflogreader.h"
 
+#include "catalog/catalogupdate.h"
+#include "catalog/version.h"
+
 #include <QFile>
 #include <QHash>
 #include <QJsonArray>
@@ -10,6 +13,8 @@ namespace tfsetup::core {
 
 namespace {
 
+using namespace Qt::Literals::StringLiterals;
+
 constexpr qsizetype maxEvidenceLines = 5;
 
 QRegularExpression compile(const QString &pattern)
@@ -19,86 +24,270 @@ QRegularExpression compile(const QString &pattern)
     return re;
 }
 
-QList<DoctorAction> actionsFor(const QString &cause, const QString &subject, const QString &detail)
+QString lineEvidence(qsizetype index, const QString &line)
 {
-    auto action = [](const char *type, QJsonObject params = {}) {
-        return DoctorAction{QString::fromLatin1(type), std::move(params)};
-    };
-    if (cause == u"missing_cuda_runtime" || cause == u"missing_cudnn") {
-        if (subject.isEmpty())
-            return {action("verify")};
-        return {action("fetch_library", {{QStringLiteral("library"), subject}})};
+    return u"line %1: %2"_s.arg(index + 1).arg(line.trimmed().left(400));
+}
+
+// The named groups a rule's pattern captured, as the cause's parameters.
+CauseParams capturedParams(const QRegularExpression &pattern, const QRegularExpressionMatch &m)
+{
+    CauseParams params;
+    for (const QString &name : pattern.namedCaptureGroups()) {
+        if (!name.isEmpty() && !m.captured(name).isEmpty())
+            params.insert(name, m.captured(name).trimmed());
     }
-    if (cause == u"cudnn_version_mismatch")
-        return {action("install_cudnn", detail.isEmpty() ? QJsonObject{} : QJsonObject{{QStringLiteral("min_version"), detail}})};
-    if (cause == u"no_gpu_or_driver" || cause == u"driver_too_old")
-        return {action("install_driver")};
-    if (cause == u"msvc_runtime_missing")
-        return {action("install_msvc_runtime")};
-    if (cause == u"zlibwapi_missing")
-        return {action("install_cudnn")}; // the cuDNN TensorFlow was tested with (8.1 for native Windows) needs no zlib
-    if (cause == u"python_version_unsupported")
-        return {action("recreate_env")};
-    if (cause == u"out_of_memory") {
-        // TensorFlow's GPU guide: setting TF_FORCE_GPU_ALLOW_GROWTH=true makes it allocate on demand.
-        return {action("set_env", {{QStringLiteral("variable"), QStringLiteral("TF_FORCE_GPU_ALLOW_GROWTH")},
-                                   {QStringLiteral("value"), QStringLiteral("true")}})};
-    }
-    if (cause == u"compute_capability_unsupported" || cause == u"cpu_lacks_avx"
-        || cause == u"windows_native_gpu_unsupported" || cause == u"cuda_version_mismatch")
-        return {action("replan", {{QStringLiteral("reason"), cause}})};
-    return {};
+    return params;
+}
+
+bool isCudaRuntimeVersionLibrary(const QString &library)
+{
+    static const QRegularExpression re(
+        uR"(^(?:lib)?(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse)(?:64_\d+\.dll|\.so\.\d+(?:\.\d+)*)$)"_s,
+        QRegularExpression::CaseInsensitiveOption);
+    return re.match(library).hasMatch();
+}
+
+// True when one of the installed CUDA versions provides the runtime a library name asks for:
+// from CUDA 11 on, one soname serves a whole major version; before, each minor had its own.
+bool installedProvides(const QStringList &installed, const QString &wanted)
+{
+    return std::any_of(installed.cbegin(), installed.cend(), [&](const QString &v) {
+        if (wanted.count(u'.') == 0 || version::compare(version::major(wanted), u"11") >= 0)
+            return version::major(v) == version::major(wanted);
+        return version::majorMinor(v) == version::majorMinor(wanted);
+    });
+}
+
+// cuDNN before 7.1 printed its version as one number, MAJOR * 1000 + MINOR * 100 + PATCH
+// (cudnn.h's CUDNN_VERSION): 5110 is 5.1.10, 7003 is 7.0.3.
+QString cudnnVersionText(const QString &printed)
+{
+    if (printed.contains(u'.') || printed.size() != 4)
+        return printed;
+    const int n = printed.toInt();
+    return u"%1.%2.%3"_s.arg(n / 1000).arg(n % 1000 / 100).arg(n % 100);
 }
 
 } // namespace
 
-Result<TfLogReader> TfLogReader::load(const QString &path)
+QString cudaVersionOfLibrary(const QString &library)
 {
-    QFile f(path);
+    if (!isCudaRuntimeVersionLibrary(library))
+        return {};
+    static const QRegularExpression windows(uR"(64_(\d+)\.dll$)"_s, QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression linux(uR"(\.so\.(\d+(?:\.\d+)?))"_s);
+    if (const auto m = windows.match(library); m.hasMatch()) {
+        const QString digits = m.captured(1);
+        // cudart64_110.dll, cudart64_101.dll, cudart64_92.dll carry major and minor; cublas64_11.dll,
+        // cudart64_12.dll only the major (from CUDA 11 on, one name per major version).
+        if (digits.size() == 3)
+            return digits.left(2) + u'.' + digits.right(1);
+        if (digits.size() == 2 && digits.front() < u'2' )
+            return digits;
+        if (digits.size() == 2)
+            return digits.left(1) + u'.' + digits.right(1);
+        return digits;
+    }
+    if (const auto m = linux.match(library); m.hasMatch())
+        return m.captured(1);
+    return {};
+}
+
+QString LogMachine::describe() const
+{
+    QStringList parts;
+    if (!platform.isEmpty())
+        parts.append(platform == u"windows" ? u"Windows"_s : wsl ? u"Linux (WSL2)"_s : u"Linux"_s);
+    if (!tensorflow.isEmpty())
+        parts.append(u"TensorFlow "_s + tensorflow);
+    if (!cudaWanted.isEmpty())
+        parts.append(u"asks for CUDA "_s + cudaWanted.join(u", "_s));
+    if (!cudaInstalled.isEmpty())
+        parts.append(u"CUDA folders "_s + cudaInstalled.join(u", "_s));
+    parts.append(gpus);
+    if (!driver.isEmpty())
+        parts.append(u"driver "_s + driver);
+    return parts.join(u", "_s);
+}
+
+LogMachine inspectLog(const QString &text)
+{
+    LogMachine m;
+    static const QRegularExpression windowsPath(uR"((?:^|[\s'"(=])[A-Za-z]:\\|\\site-packages\\|\b\w+64_\d+\.dll\b|\bnvcuda\.dll\b)"_s);
+    static const QRegularExpression linuxPath(
+        uR"((?:^|[\s'"(=])/(?:usr|home|opt|root|content)/|/site-packages/|\blib\w+\.so(?:\.\d+)+\b)"_s);
+    static const QRegularExpression wsl(uR"(/usr/lib/wsl/lib|microsoft-standard-WSL|\bWSL ?2\b)"_s);
+    static const QRegularExpression tfVersion(
+        uR"((?:tensorflow(?:[-_](?:gpu|cpu|intel))?(?:[-_]|==)|Tensor ?Flow version:?\s*|tf\.__version__\W*|^\s*tensorflow(?:-gpu|-intel)?\s+)(\d+\.\d+(?:\.\d+)?)\b)"_s,
+        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression library(uR"((?:Could not load dynamic library|Successfully opened dynamic library|Could not find) '?([\w.]+\.(?:dll|so(?:\.\d+)*))'?)"_s);
+    static const QRegularExpression cudnn(uR"(Loaded runtime CuDNN library: (\d+(?:\.\d+)*) but source was compiled with: (\d+(?:\.\d+)*))"_s);
+    static const QRegularExpression created(
+        uR"((?:Created (?:TensorFlow )?device|Ignoring visible gpu device).*?name: ([^,]+), pci bus id: [^,]+, compute capability: (\d+\.\d+))"_s);
+    static const QRegularExpression foundName(uR"(^\s*(?:name: (.+?) major: (\d+) minor: (\d+)|pciBusID: \S+ name: (.+?) computeCapability: (\d+\.\d+)))"_s);
+    static const QRegularExpression gpuSeen(
+        uR"(Found device \d+ with properties|Adding visible gpu devices|Cannot dlopen some GPU libraries|PhysicalDevice\(name='/physical_device:GPU|NVIDIA-SMI \d|Created (?:TensorFlow )?device .*GPU)"_s);
+    // The driver's library loading shows a driver is installed, not that a GPU is there (a
+    // container or a laptop without its GPU): it counts only when nothing says "no device".
+    static const QRegularExpression driverLibrary(uR"(Successfully opened dynamic library (?:libcuda\.so|nvcuda\.dll))"_s);
+    static const QRegularExpression deviceCreated(uR"(Created (?:TensorFlow )?device .*GPU:\d|PhysicalDevice\(name='/physical_device:GPU)"_s);
+    static const QRegularExpression noGpu(
+        uR"(CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected|kernel driver does not appear to be running|Could not find cuda drivers on your machine)"_s);
+    static const QRegularExpression cudaFolder(uR"((?:cuda-|CUDA[\\/]v|cuda[\\/]v?|cuda_)(\d+\.\d+)(?=[\\/:;\s'"]|$))"_s,
+                                               QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression driver(uR"((?:kernel reported version is|Driver Version|DRIVER_VERSION|driver version)[:\s]+(\d{3}\.\d+(?:\.\d+)?))"_s,
+                                           QRegularExpression::CaseInsensitiveOption);
+
+    const QStringList lines = text.split(u'\n');
+    int windowsVotes = 0, linuxVotes = 0;
+    QString driverLibraryLine;
+    QString windowsLine, linuxLine;
+    for (qsizetype n = 0; n < lines.size(); ++n) {
+        QString line = lines[n];
+        if (line.endsWith(u'\r'))
+            line.chop(1);
+        if (line.size() > 4000)
+            line.truncate(4000);
+        if (windowsPath.match(line).hasMatch()) {
+            if (windowsVotes++ == 0)
+                windowsLine = lineEvidence(n, line);
+        }
+        if (linuxPath.match(line).hasMatch()) {
+            if (linuxVotes++ == 0)
+                linuxLine = lineEvidence(n, line);
+        }
+        if (!m.wsl && wsl.match(line).hasMatch())
+            m.wsl = true;
+        if (m.tensorflow.isEmpty()) {
+            if (const auto t = tfVersion.match(line); t.hasMatch()) {
+                m.tensorflow = t.captured(1);
+                m.evidence.append(lineEvidence(n, line));
+            }
+        }
+        if (const auto l = library.match(line); l.hasMatch()) {
+            const QString cuda = cudaVersionOfLibrary(l.captured(1));
+            if (!cuda.isEmpty() && !m.cudaWanted.contains(cuda))
+                m.cudaWanted.append(cuda);
+        }
+        for (auto it = cudaFolder.globalMatch(line); it.hasNext();) {
+            const QString v = it.next().captured(1);
+            if (!m.cudaInstalled.contains(v))
+                m.cudaInstalled.append(v);
+        }
+        if (const auto c = cudnn.match(line); c.hasMatch()) {
+            m.cudnnLoaded = c.captured(1);
+            m.cudnnCompiled = c.captured(2);
+        }
+        QString gpu;
+        if (const auto g = created.match(line); g.hasMatch())
+            gpu = u"%1 (%2)"_s.arg(g.captured(1).trimmed(), g.captured(2));
+        else if (const auto f = foundName.match(line); f.hasMatch())
+            gpu = !f.captured(1).isEmpty() ? u"%1 (%2.%3)"_s.arg(f.captured(1).trimmed(), f.captured(2), f.captured(3))
+                                           : u"%1 (%2)"_s.arg(f.captured(4).trimmed(), f.captured(5));
+        if (!gpu.isEmpty() && !m.gpus.contains(gpu)) {
+            m.gpus.append(gpu);
+            m.evidence.append(lineEvidence(n, line));
+        }
+        if (!m.gpuSeen && (gpuSeen.match(line).hasMatch() || !gpu.isEmpty())) {
+            m.gpuSeen = true;
+            if (gpu.isEmpty())
+                m.evidence.append(lineEvidence(n, line));
+        }
+        if (driverLibraryLine.isEmpty() && driverLibrary.match(line).hasMatch())
+            driverLibraryLine = lineEvidence(n, line);
+        if (!m.gpuDeviceCreated && deviceCreated.match(line).hasMatch())
+            m.gpuDeviceCreated = true;
+        if (!m.noGpuSeen && noGpu.match(line).hasMatch()) {
+            m.noGpuSeen = true;
+            m.evidence.append(lineEvidence(n, line));
+        }
+        if (m.driver.isEmpty()) {
+            if (const auto d = driver.match(line); d.hasMatch()) {
+                m.driver = d.captured(1);
+                m.gpuSeen = true;
+                m.evidence.append(lineEvidence(n, line));
+            }
+        }
+    }
+    if (!m.gpuSeen && !m.noGpuSeen && !driverLibraryLine.isEmpty()) {
+        m.gpuSeen = true;
+        m.evidence.append(driverLibraryLine);
+    }
+    // A log can quote both kinds of path (a WSL2 log mentions C:\); the kind most lines use wins.
+    if (windowsVotes > linuxVotes) {
+        m.platform = u"windows"_s;
+        m.evidence.prepend(windowsLine);
+    } else if (linuxVotes > windowsVotes) {
+        m.platform = u"linux"_s;
+        m.evidence.prepend(linuxLine);
+    }
+    return m;
+}
+
+Result<TfLogReader> TfLogReader::load(const QString &path, const CauseRegistry &causes)
+{
+    CatalogFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        return Error{QStringLiteral("tflog_unreadable"),
+        return Error{u"tflog_unreadable"_s,
                      tr("The list of TensorFlow log messages (%1) cannot be read. Reinstall tfsetup.").arg(path),
                      f.errorString()};
     }
-    return fromJson(f.readAll());
+    return fromJson(f.read(4 * 1024 * 1024), causes);
 }
 
-Result<TfLogReader> TfLogReader::fromJson(const QByteArray &json)
+Result<TfLogReader> TfLogReader::fromJson(const QByteArray &json, const CauseRegistry &causes)
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    const Error malformed{QStringLiteral("tflog_malformed"),
-                          tr("The list of TensorFlow log messages is damaged. Reinstall tfsetup."), {}};
+    const Error malformed{u"tflog_malformed"_s, tr("The list of TensorFlow log messages is damaged. Reinstall tfsetup."), {}};
     if (!doc.isObject())
         return Error{malformed.code, malformed.message, parseError.errorString()};
     TfLogReader reader;
-    for (const QJsonValue &value : doc.object().value(QStringLiteral("rules")).toArray()) {
+    reader.m_causes = causes;
+    for (const QJsonValue &value : doc.object().value(u"rules"_s).toArray()) {
         const QJsonObject o = value.toObject();
         TfLogRule rule;
-        rule.id = o.value(QStringLiteral("id")).toString();
-        rule.pattern = compile(o.value(QStringLiteral("pattern")).toString());
-        rule.cause = o.value(QStringLiteral("cause")).toString();
-        const auto severity = severityFromName(o.value(QStringLiteral("severity")).toString());
-        rule.cpuOnlyCause = o.value(QStringLiteral("cpu_only")).toString();
-        rule.explain = o.value(QStringLiteral("explain")).toString();
-        rule.summaryOnly = o.value(QStringLiteral("summary_only")).toBool();
-        rule.source = o.value(QStringLiteral("source")).toString();
-        for (const QJsonValue &lc : o.value(QStringLiteral("library_causes")).toArray()) {
+        rule.id = o.value(u"id"_s).toString();
+        rule.pattern = compile(o.value(u"pattern"_s).toString());
+        rule.cause = o.value(u"cause"_s).toString();
+        rule.variant = o.value(u"variant"_s).toString();
+        const auto severity = severityFromName(o.value(u"severity"_s).toString());
+        rule.cpuOnlyCause = o.value(u"cpu_only"_s).toString();
+        rule.explain = o.value(u"explain"_s).toString();
+        rule.summaryOnly = o.value(u"summary_only"_s).toBool();
+        for (const QJsonValue &c : o.value(u"folds_into"_s).toArray())
+            rule.foldsInto.append(c.toString());
+        if (o.contains(u"needs_in_log"_s))
+            rule.needsInLog = compile(o.value(u"needs_in_log"_s).toString());
+        rule.source = o.value(u"source"_s).toString();
+        QStringList causesNamed{rule.cause};
+        if (!rule.cpuOnlyCause.isEmpty())
+            causesNamed.append(rule.cpuOnlyCause);
+        causesNamed.append(rule.foldsInto);
+        for (const QJsonValue &lc : o.value(u"library_causes"_s).toArray()) {
             const QJsonObject l = lc.toObject();
-            rule.libraryCauses.append({compile(l.value(QStringLiteral("match")).toString()),
-                                       l.value(QStringLiteral("cause")).toString()});
+            rule.libraryCauses.append({compile(l.value(u"match"_s).toString()), l.value(u"cause"_s).toString()});
+            causesNamed.append(l.value(u"cause"_s).toString());
         }
         if (rule.id.isEmpty() || rule.cause.isEmpty() || !severity || !rule.pattern.isValid()
-            || rule.pattern.pattern().isEmpty() || rule.source.isEmpty()) {
+            || rule.pattern.pattern().isEmpty() || rule.source.isEmpty()
+            || !rule.needsInLog.isValid() || (o.contains(u"needs_in_log"_s) && rule.needsInLog.pattern().isEmpty())) {
             return Error{malformed.code, malformed.message,
-                         QStringLiteral("rule \"%1\": needs id, cause, severity, source and a valid pattern (%2)")
-                             .arg(rule.id, rule.pattern.errorString())};
+                         u"rule \"%1\": needs id, cause, severity, source and a valid pattern (%2)"_s.arg(
+                             rule.id, rule.pattern.errorString())};
+        }
+        for (const QString &c : causesNamed) {
+            if (!causes.contains(c)) {
+                return Error{malformed.code, malformed.message,
+                             u"rule \"%1\": the cause \"%2\" is not in the cause registry"_s.arg(rule.id, c)};
+            }
         }
         rule.severity = rule.cause == u"harmless" ? Severity::Info : *severity;
         reader.m_rules.append(std::move(rule));
     }
     if (reader.m_rules.isEmpty())
-        return Error{malformed.code, malformed.message, QStringLiteral("no rules")};
+        return Error{malformed.code, malformed.message, u"no rules"_s};
     return reader;
 }
 
@@ -115,17 +304,31 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
 {
     QList<DoctorFinding> findings;
     QHash<QString, qsizetype> byId;
-    QList<qsizetype> summaryLines; // indices of findings made by summary-only rules
+    QList<std::pair<qsizetype, const TfLogRule *>> dependent; // summary lines and consequences
     const QStringList lines = text.split(u'\n');
+    QHash<const TfLogRule *, bool> conditionHolds;
+    auto applies = [&](const TfLogRule &r) {
+        if (r.needsInLog.pattern().isEmpty())
+            return true;
+        const auto it = conditionHolds.constFind(&r);
+        if (it != conditionHolds.cend())
+            return *it;
+        const bool holds = r.needsInLog.match(text).hasMatch();
+        conditionHolds.insert(&r, holds);
+        return holds;
+    };
+
     for (qsizetype n = 0; n < lines.size(); ++n) {
         QString line = lines[n];
         if (line.endsWith(u'\r'))
             line.chop(1);
+        if (line.size() > 4000)
+            line.truncate(4000); // a line that long is data, not a message; its start still reads
         const TfLogRule *rule = nullptr;
         QRegularExpressionMatch m;
         for (const TfLogRule &r : m_rules) {
             m = r.pattern.match(line);
-            if (m.hasMatch()) {
+            if (m.hasMatch() && applies(r)) {
                 rule = &r;
                 break;
             }
@@ -133,235 +336,145 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
         if (!rule)
             continue;
 
-        const QString library = m.captured(QStringLiteral("library"));
+        CauseParams params = capturedParams(rule->pattern, m);
+        const QString library = params.value(u"library"_s);
         QString cause = rule->cause;
+        QString variant = rule->variant;
         for (const auto &[re, libraryCause] : rule->libraryCauses) {
             if (!library.isEmpty() && re.match(library).hasMatch()) {
                 cause = libraryCause;
                 break;
             }
         }
-        Severity severity = rule->severity;
+        Severity severity = cause == rule->cause ? rule->severity : m_causes.severity(cause);
         QString explain = rule->explain;
         if (context.cpuOnly && !rule->cpuOnlyCause.isEmpty()) {
             cause = rule->cpuOnlyCause;
-            explain = QStringLiteral("cpu_only");
+            explain = u"cpu_only"_s;
         }
-        if (cause == u"harmless")
+
+        // A CUDA runtime of one version asked for while another CUDA is installed: the fix is a
+        // matching TensorFlow or that CUDA, not a copied DLL.
+        // Nothing known of the CUDA installed there: the library still names the one TensorFlow
+        // needs, and that is what to install (or to choose another TensorFlow for).
+        if (cause == u"missing_cuda_runtime" && context.installedCuda.isEmpty()) {
+            const QString wanted = cudaVersionOfLibrary(library);
+            // Before CUDA 11 every minor release had its own library names, so a missing one
+            // most often means another CUDA is installed; from 11 on it is rather not found.
+            if (!wanted.isEmpty() && version::compare(version::major(wanted), u"11") < 0) {
+                cause = u"cuda_version_mismatch"_s;
+                severity = m_causes.severity(cause);
+                params.insert(u"wanted"_s, wanted);
+                variant = u"log_wants"_s;
+            }
+        }
+        if (cause == u"missing_cuda_runtime" && !context.installedCuda.isEmpty()) {
+            const QString wanted = cudaVersionOfLibrary(library);
+            if (!wanted.isEmpty() && !installedProvides(context.installedCuda, wanted)) {
+                cause = u"cuda_version_mismatch"_s;
+                severity = m_causes.severity(cause);
+                const QString installed = context.installedCuda.join(u", "_s);
+                QStringList matching;
+                for (const QString &v : context.installedCuda) {
+                    const QString tf = context.tensorflowForCuda.value(version::majorMinor(v));
+                    if (!tf.isEmpty())
+                        matching.append(u"CUDA %1: TensorFlow %2"_s.arg(version::majorMinor(v), tf));
+                }
+                params.insert(u"wanted"_s, wanted);
+                params.insert(u"installed"_s, installed);
+                params.insert(u"matching"_s, matching.join(u"; "_s));
+                variant = matching.isEmpty() ? u"log_other_cuda_no_match"_s : u"log_other_cuda"_s;
+            }
+        }
+        // "DLL load failed" on the machine checked, whose Visual C++ runtime was found: not the
+        // runtime, but the CPU (without AVX) or else a CUDA / cuDNN DLL the module links.
+        if (cause == u"msvc_runtime_missing" && variant == u"dll_load" && context.msvcRuntimePresent == true) {
+            if (context.cpuHasAvx == false) {
+                cause = u"cpu_lacks_avx"_s;
+                variant = u"dll_init"_s;
+            } else if (context.cpuHasAvx == true) {
+                cause = u"missing_cuda_runtime"_s;
+            }
+            severity = m_causes.severity(cause);
+        }
+        if (cause == u"harmless") {
             severity = Severity::Info;
-
-        QString subject = library;
-        QString detail = m.captured(QStringLiteral("detail"));
-        if (cause == u"cudnn_version_mismatch") {
-            subject = m.captured(QStringLiteral("loaded"));
-            detail = m.captured(QStringLiteral("compiled"));
-        } else if (cause == u"compute_capability_jit" || cause == u"compute_capability_unsupported") {
-            subject = m.captured(QStringLiteral("cc"));
-            detail = m.captured(QStringLiteral("compiled"));
+            variant = explain;
+        } else if (variant.isEmpty()) {
+            if (cause == u"missing_cuda_runtime" && !library.isEmpty())
+                variant = u"library"_s;
+            else if (cause == u"missing_cudnn" && library.isEmpty())
+                variant = u"no_library"_s;
+            else if (cause == u"cudnn_version_mismatch" && params.contains(u"loaded"_s))
+                variant = u"versions"_s;
         }
 
-        const QString id = cause == u"harmless" ? QString(QStringLiteral("harmless:") + explain)
+        if (cause == u"cudnn_version_mismatch") {
+            for (const QString &key : {u"loaded"_s, u"compiled"_s})
+                params.insert(key, cudnnVersionText(params.value(key)));
+        }
+        QString subject = library;
+        if (cause == u"cudnn_version_mismatch")
+            subject = params.value(u"loaded"_s);
+        else if (cause == u"compute_capability_jit" || cause == u"compute_capability_unsupported")
+            subject = params.value(u"cc"_s);
+        const QString id = cause == u"harmless" ? QString(u"harmless:"_s + explain)
                                                  : (subject.isEmpty() ? cause : QString(cause + u':' + subject));
-        const QString evidence = QStringLiteral("line %1: %2").arg(n + 1).arg(line.trimmed());
+        const QString evidence = lineEvidence(n, line);
         if (const auto it = byId.constFind(id); it != byId.cend()) {
             DoctorFinding &f = findings[*it];
             if (f.evidence.size() < maxEvidenceLines)
                 f.evidence.append(evidence);
             continue;
         }
-        DoctorFinding f;
+        DoctorFinding f = m_causes.finding(cause, variant, params);
         f.id = id;
-        f.cause = cause;
         f.severity = severity;
         f.evidence = {evidence};
-        if (cause == u"harmless") {
-            f.summary = harmlessExplanation(explain);
-            f.fix = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Nothing to do."));
-        } else {
-            f.summary = causeSummary(cause, subject, detail);
-            f.fix = causeFix(cause, subject, detail);
-            f.actions = actionsFor(cause, subject, detail);
-        }
+        if (cause == u"harmless")
+            f.actions.clear();
+        else if (f.actions.isEmpty() && severity == Severity::Error)
+            f.actions = {DoctorAction{u"verify"_s, {}}};
         byId.insert(id, findings.size());
-        if (rule->summaryOnly && cause != u"harmless")
-            summaryLines.append(findings.size());
+        if ((rule->summaryOnly || !rule->foldsInto.isEmpty()) && cause != u"harmless")
+            dependent.append({findings.size(), rule});
         findings.append(std::move(f));
     }
 
-    // "Cannot dlopen some GPU libraries" only repeats what the lines above it said: fold it into
-    // the finding that names a library, and keep it alone only when the log lost those lines.
-    for (auto it = summaryLines.crbegin(); it != summaryLines.crend(); ++it) {
-        const qsizetype at = *it;
+    // "Cannot dlopen some GPU libraries" only repeats what the lines above it said, and "Could not
+    // create cudnn handle" follows from a cuDNN of the wrong version: fold such lines into the
+    // finding they follow from, and keep them alone only when the log lost those lines.
+    static const QStringList summaryTargets{u"missing_cuda_runtime"_s, u"missing_cudnn"_s, u"no_gpu_or_driver"_s,
+                                            u"cuda_version_mismatch"_s};
+    for (auto it = dependent.crbegin(); it != dependent.crend(); ++it) {
+        const qsizetype at = it->first;
+        const QStringList &targets = it->second->summaryOnly ? summaryTargets : it->second->foldsInto;
         for (qsizetype i = 0; i < findings.size(); ++i) {
-            if (i == at || findings[i].severity != Severity::Error)
+            if (i == at || findings[i].severity != Severity::Error || !targets.contains(findings[i].cause))
                 continue;
-            const QString &c = findings[i].cause;
-            if (c == u"missing_cuda_runtime" || c == u"missing_cudnn" || c == u"no_gpu_or_driver") {
-                findings[i].evidence.append(findings[at].evidence);
-                findings.removeAt(at);
-                break;
-            }
+            findings[i].evidence.append(findings[at].evidence);
+            findings.removeAt(at);
+            break;
         }
+    }
+
+    // Native Windows after its last GPU release: TensorFlow says nothing, it just finds no GPU.
+    const LogMachine machine = context.machine ? *context.machine : inspectLog(text);
+    const QString platform = machine.platform.isEmpty() ? context.platform : machine.platform;
+    const QString tensorflow = machine.tensorflow.isEmpty() ? context.tensorflow : machine.tensorflow;
+    if (platform == u"windows" && !context.cpuOnly && !tensorflow.isEmpty()
+        && !context.windowsNativeLastGpu.isEmpty() && !machine.gpuDeviceCreated
+        && version::less(version::majorMinor(context.windowsNativeLastGpu), version::majorMinor(tensorflow))) {
+        DoctorFinding f = m_causes.finding(u"windows_native_gpu_unsupported"_s, {},
+                                           {{u"tensorflow"_s, tensorflow}, {u"last"_s, context.windowsNativeLastGpu}});
+        f.id = u"windows_native_gpu_unsupported:"_s + tensorflow;
+        f.evidence = machine.evidence;
+        if (machine.tensorflow.isEmpty())
+            f.evidence.append(u"tensorflow %1 (the environment)"_s.arg(tensorflow));
+        findings.append(std::move(f));
     }
     sortFindings(findings);
     return findings;
-}
-
-DoctorText causeSummary(const QString &cause, const QString &subject, const QString &detail)
-{
-    if (cause == u"missing_cuda_runtime") {
-        if (subject.isEmpty())
-            return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                "TensorFlow could not load some CUDA libraries, so it runs on the CPU."));
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "TensorFlow could not load the CUDA library %1, so it runs on the CPU."),
-                          {subject});
-    }
-    if (cause == u"missing_cudnn") {
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "TensorFlow could not load the cuDNN library %1, so it runs on the CPU."),
-                          {subject.isEmpty() ? QStringLiteral("cuDNN") : subject});
-    }
-    if (cause == u"cudnn_version_mismatch") {
-        if (!subject.isEmpty() && !detail.isEmpty())
-            return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                "TensorFlow loaded cuDNN %1 but was built with cuDNN %2; it needs the "
-                                                "same major version and an equal or newer minor version."),
-                              {subject, detail});
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "The cuDNN found is not the version this TensorFlow was built with."));
-    }
-    if (cause == u"cuda_version_mismatch")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "The CUDA installed is not the version this TensorFlow was built with."));
-    if (cause == u"driver_too_old")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "The NVIDIA driver is too old for the CUDA version TensorFlow uses."));
-    if (cause == u"no_gpu_or_driver")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "TensorFlow found no usable NVIDIA GPU: the driver is missing or not "
-                                            "running, or there is no NVIDIA GPU."));
-    if (cause == u"python_version_unsupported")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "pip found no TensorFlow for this Python version (%1)."),
-                          {subject.isEmpty() ? QStringLiteral("tensorflow") : subject});
-    if (cause == u"compute_capability_jit")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "This TensorFlow has no ready-made GPU code for compute capability %1; "
-                                            "the driver compiles it on first use, which can take 30 minutes or more."),
-                          {subject});
-    if (cause == u"compute_capability_unsupported")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "TensorFlow ignores this GPU: its compute capability %1 is below the %2 "
-                                            "this TensorFlow needs."),
-                          {subject, detail.isEmpty() ? QStringLiteral("?") : detail});
-    if (cause == u"cpu_lacks_avx")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "This processor lacks the %1 instructions the official TensorFlow builds "
-                                            "use, so TensorFlow stops as soon as it is imported."),
-                          {detail.isEmpty() ? QStringLiteral("AVX") : detail});
-    if (cause == u"msvc_runtime_missing")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Windows could not load TensorFlow's native module: the Microsoft Visual "
-                                            "C++ runtime (%1) is missing."),
-                          {subject.isEmpty() ? QStringLiteral("msvcp140.dll, msvcp140_1.dll") : subject});
-    if (cause == u"zlibwapi_missing")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "cuDNN could not find zlibwapi.dll, which cuDNN 8.3 and newer need on "
-                                            "Windows, so the first GPU computation that uses cuDNN stops the program."));
-    if (cause == u"out_of_memory")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "The GPU ran out of memory."));
-    if (cause == u"gpu_working")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "TensorFlow created a GPU device: the GPU is in use."));
-    return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "TensorFlow reported a problem (%1)."), {cause});
-}
-
-DoctorText causeFix(const QString &cause, const QString &subject, const QString &detail)
-{
-    Q_UNUSED(detail);
-    if (cause == u"missing_cuda_runtime" || cause == u"missing_cudnn")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Run \"tfsetup doctor --env DIR\" on the environment to see where %1 is "
-                                            "expected and which copies exist, then let tfsetup repair it. Do not "
-                                            "download single DLL files from websites."),
-                          {subject.isEmpty() ? QStringLiteral("the library") : subject});
-    if (cause == u"cudnn_version_mismatch")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Install the cuDNN version listed for this TensorFlow (tfsetup plan shows "
-                                            "it) and remove older cuDNN copies that come first on the search path."));
-    if (cause == u"cuda_version_mismatch")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Install the CUDA version this TensorFlow was built with, or choose a "
-                                            "TensorFlow that matches the CUDA you have (tfsetup plan)."));
-    if (cause == u"driver_too_old" || cause == u"no_gpu_or_driver")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Install or update the NVIDIA driver from nvidia.com (or your Linux "
-                                            "distribution's driver package), restart, and check that nvidia-smi "
-                                            "lists the GPU."));
-    if (cause == u"python_version_unsupported")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Create the environment with a Python version this TensorFlow supports "
-                                            "(tfsetup plan lists them)."));
-    if (cause == u"compute_capability_jit")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Wait for the first run to finish once: later runs reuse the compiled code. "
-                                            "Or choose a TensorFlow built for this GPU (tfsetup plan)."));
-    if (cause == u"compute_capability_unsupported" || cause == u"cpu_lacks_avx"
-        || cause == u"windows_native_gpu_unsupported")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Run \"tfsetup plan\" to choose a TensorFlow and route that work on this "
-                                            "machine."));
-    if (cause == u"msvc_runtime_missing")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Install the latest Microsoft Visual C++ Redistributable for Visual Studio "
-                                            "2015-2022 (x64) from microsoft.com, then start a new terminal."));
-    if (cause == u"zlibwapi_missing")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Run \"tfsetup doctor --env DIR\" to see which cuDNN loads, then use the "
-                                            "cuDNN your TensorFlow was tested with (8.1 for TensorFlow 2.5 to 2.10 on "
-                                            "Windows), which needs no zlibwapi.dll; tfsetup repair puts it back. Or "
-                                            "place a zlibwapi.dll you trust next to cudnn64_8.dll. NVIDIA does not ship "
-                                            "it; do not download it from random websites."));
-    if (cause == u"out_of_memory")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Use a smaller batch size, close other programs using the GPU (nvidia-smi "
-                                            "lists them), or set TF_FORCE_GPU_ALLOW_GROWTH=true so TensorFlow takes "
-                                            "memory only as needed."));
-    return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Nothing to do."));
-}
-
-DoctorText harmlessExplanation(const QString &explain)
-{
-    if (explain == u"tensorrt")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "TensorRT is an optional NVIDIA inference library; TensorFlow works on the "
-                                            "GPU without it. This message is harmless."));
-    if (explain == u"cudart_stub")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "TensorFlow's own note that a missing CUDA runtime does not matter on a "
-                                            "machine without a GPU. Harmless by itself."));
-    if (explain == u"cpu_features")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "A notice about optional CPU instructions (AVX2, FMA, …) TensorFlow could "
-                                            "use with a custom build. Harmless."));
-    if (explain == u"onednn")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "A notice that oneDNN speed-ups are on; results may differ in the last "
-                                            "digits. Harmless."));
-    if (explain == u"numa")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "The firmware or kernel does not say which NUMA node the GPU sits on, so "
-                                            "TensorFlow assumes node 0. Harmless on a desktop or laptop."));
-    if (explain == u"factory")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "Two parts of TensorFlow registered the same CUDA plugin; the second is "
-                                            "ignored. Harmless, the GPU still works."));
-    if (explain == u"cpu_only")
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                            "TensorFlow looked for a GPU and CUDA libraries; this environment is meant "
-                                            "to run on the CPU, so these messages are expected and harmless."));
-    return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "A harmless notice."));
 }
 
 } // namespace tfsetup::core

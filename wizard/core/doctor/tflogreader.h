@@ -1,41 +1,87 @@
 #pragma once
 
+#include "doctor/causes.h"
 #include "doctor/finding.h"
 #include "util/result.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QList>
 #include <QRegularExpression>
 #include <QString>
 
+#include <optional>
+
 namespace tfsetup::core {
 
-// One rule of resources/catalog/tflog.json: a line pattern and what it means.
+// One rule of resources/catalog/tflog.json: a line pattern and the registry cause it means.
 struct TfLogRule {
     QString id;
     QRegularExpression pattern;
-    QString cause;
+    QString cause;            // a code of the cause registry (causes.json)
+    QString variant;          // which of the cause's texts; empty: by the captured parameters
     Severity severity = Severity::Info;
-    QString cpuOnlyCause;   // replaces cause on a machine meant to run on the CPU; empty: no change
-    QString explain;        // for harmless lines: which explanation ("numa", "tensorrt", …)
+    QString cpuOnlyCause;     // replaces cause on a machine meant to run on the CPU; empty: no change
+    QString explain;          // for harmless lines: which explanation ("numa", "tensorrt", …)
     bool summaryOnly = false; // a summary line: it adds evidence to the specific finding when there is one
+    QStringList foldsInto;    // a consequence: with a finding of one of these causes, it becomes its evidence
+    QRegularExpression needsInLog; // unless empty: the rule applies only if this matches somewhere in the log
     QList<std::pair<QRegularExpression, QString>> libraryCauses;
     QString source;
 };
 
-// What the log reader knows about the machine the log came from.
+// What a log says about the machine it came from: the platform its paths and library names
+// belong to, the TensorFlow, CUDA and cuDNN it asked for, the GPUs and driver it saw. Every
+// conclusion keeps the line that led to it.
+struct LogMachine {
+    QString platform;           // "windows" | "linux" | "" (cannot tell)
+    bool wsl = false;
+    QString tensorflow;         // "2.10.0"
+    QStringList cudaWanted;     // CUDA versions of the runtime libraries it tried ("11.0", "10.1")
+    QStringList cudaInstalled;  // CUDA versions its folders name (/usr/local/cuda-9.0, CUDA\v10.1)
+    QString cudnnLoaded, cudnnCompiled;
+    QStringList gpus;           // "GeForce GTX 1080 Ti (6.1)"
+    QString driver;             // "470.57.2"
+    bool gpuSeen = false;       // the log shows an NVIDIA GPU or a working driver
+    bool noGpuSeen = false;     // the log says no CUDA device or no driver
+    bool gpuDeviceCreated = false;
+    QStringList evidence;       // "line 3: …" per conclusion
+
+    // "Windows, TensorFlow 2.10.0, asks for CUDA 11.0, GeForce GTX 1080 Ti (6.1), driver 470.57.2"
+    QString describe() const;
+};
+
+LogMachine inspectLog(const QString &text);
+
+// The CUDA version a runtime library's file name asks for: cudart64_110.dll → "11.0",
+// cudart64_101.dll → "10.1", cublas64_11.dll → "11", libcudart.so.10.0 → "10.0"; empty for
+// libraries that do not carry the CUDA version (cuDNN, the driver).
+QString cudaVersionOfLibrary(const QString &library);
+
+// What the log reader knows about the machine the log is read for.
 struct TfLogContext {
     // The environment is meant to run on the CPU (no NVIDIA GPU, or the CPU route was chosen):
     // GPU-library failures are then expected and only explained.
     bool cpuOnly = false;
+    // The machine the log is from, as far as it is known (this machine's detection when the log
+    // is this machine's): empty when unknown.
+    QStringList installedCuda;              // CUDA toolkit versions present there ("10.2", "11.8")
+    QHash<QString, QString> tensorflowForCuda; // "11.2" → "2.5 – 2.11": releases tested with that CUDA
+    std::optional<bool> msvcRuntimePresent; // Windows: the Visual C++ runtime was found there
+    std::optional<bool> cpuHasAvx;
+    QString platform;                       // "windows" | "linux": the machine the log is read as
+    QString windowsNativeLastGpu;           // the last TensorFlow with GPU on native Windows ("2.10")
+    QString tensorflow;                     // the environment's TensorFlow, when the log does not say
+    std::optional<LogMachine> machine;      // inspectLog() of this very log, when the caller has it
 };
 
 class TfLogReader {
     Q_DECLARE_TR_FUNCTIONS(TfLogReader)
 
 public:
-    static Result<TfLogReader> load(const QString &path = QStringLiteral(":/resources/catalog/tflog.json"));
-    static Result<TfLogReader> fromJson(const QByteArray &json);
+    static Result<TfLogReader> load(const QString &path = QStringLiteral(":/resources/catalog/tflog.json"),
+                                    const CauseRegistry &causes = CauseRegistry::builtin());
+    static Result<TfLogReader> fromJson(const QByteArray &json, const CauseRegistry &causes = CauseRegistry::builtin());
 
     const QList<TfLogRule> &rules() const { return m_rules; }
 
@@ -48,13 +94,7 @@ public:
 
 private:
     QList<TfLogRule> m_rules;
+    CauseRegistry m_causes;
 };
-
-// The summary and fix the doctor gives for a cause, with the subject (a library name, a version)
-// filled in. Shared by the log reader and the system scan so one cause reads the same everywhere.
-DoctorText causeSummary(const QString &cause, const QString &subject = {}, const QString &detail = {});
-DoctorText causeFix(const QString &cause, const QString &subject = {}, const QString &detail = {});
-// A plain-language reason why a harmless line can be ignored ("numa", "tensorrt", …).
-DoctorText harmlessExplanation(const QString &explain);
 
 } // namespace tfsetup::core

@@ -51,4 +51,8 @@ Result<qint64> hashFileInto(Hasher &hasher, const QString &path, qint64 length =
 Result<QByteArray> hashFile(Checksum::Algorithm algorithm, const QString &path,
                             const std::atomic<bool> *cancel = nullptr);
 
+// Whether signature (64 bytes) is publicKey's (32 raw bytes) Ed25519 signature of message. Kept
+// here so OpenSSL's EVP interface stays in one file (catalog updates are signed this way).
+bool verifyEd25519(const QByteArray &publicKey, const QByteArray &message, const QByteArray &signature);
+
 } // namespace tfsetup::core

@@ -17,9 +17,12 @@
 #include <curl/curl.h>
 
 #include <cerrno>
-#include <list>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <list>
 #include <mutex>
+#include <thread>
 
 namespace tfsetup::core {
 
@@ -32,6 +35,200 @@ void ensureCurlGlobalInit()
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
+
+// Hashes the part file in order, on a thread of its own, up to the watermark: the end of the bytes
+// written without a gap from the start. The transfer loop only writes and moves the watermark, so
+// hashing is off its critical path (SHA-256 at its fastest costs about as much CPU as receiving
+// and writing). Bytes that extend the watermark as they are written are handed over as a copy
+// (a memcpy, far cheaper than the hash), up to a bound; everything else (bytes a later segment
+// wrote before the earlier ones got there, bytes an earlier attempt left, a hasher that fell
+// behind the bound) is read back from the part file, i.e. from the page cache the writes just
+// filled, through the transfer's own reading handle.
+class OrderedHasher {
+public:
+    OrderedHasher(Checksum::Algorithm algorithm, QFile &reader)
+        : m_algorithm(algorithm)
+        , m_reader(reader)
+        , m_hasher(algorithm)
+    {
+    }
+    ~OrderedHasher() { stop(); }
+    Q_DISABLE_COPY_MOVE(OrderedHasher)
+
+    // The first `watermark` bytes of the file are written; data/size, when given, are the last
+    // `size` of them, still in memory.
+    void advanceTo(qint64 watermark, const char *data = nullptr, qint64 size = 0)
+    {
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            if (watermark <= m_watermark)
+                return;
+            if (data && size > 0 && watermark - size == m_watermark && m_queuedBytes + size <= kMaxQueued) {
+                // A spare buffer from the pool: no allocation per piece.
+                QByteArray bytes;
+                if (!m_spare.empty()) {
+                    bytes = std::move(m_spare.back());
+                    m_spare.pop_back();
+                }
+                bytes.resize(qsizetype(size));
+                memcpy(bytes.data(), data, size_t(size));
+                m_queue.push_back({m_watermark, std::move(bytes)});
+                m_queuedBytes += size;
+            }
+            m_watermark = watermark;
+            if (!m_thread.joinable())
+                m_thread = std::thread([this] { run(); });
+        }
+        wakeIfDue();
+    }
+
+    // The file starts over from its first byte (a server that ignored Range on a resume).
+    void restart()
+    {
+        stop();
+        m_hasher = Hasher(m_algorithm);
+        m_hashed = 0;
+        m_watermark = 0;
+        m_queue.clear();
+        m_queuedBytes = 0;
+        m_stopping = false;
+        m_flush = false;
+    }
+
+    // Waits until the first `end` bytes are hashed and returns their digest; empty when the
+    // file could not be read (*error says why) or `cancel` was set meanwhile.
+    QByteArray finish(qint64 end, const std::atomic<bool> &cancel, QString *error)
+    {
+        advanceTo(end);
+        {
+            std::unique_lock<std::mutex> lock(m_mutex);
+            m_flush = true;
+            m_wake.notify_all();
+            while (m_hashed < end && m_error.isNull() && !cancel.load(std::memory_order_relaxed))
+                m_done.wait_for(lock, std::chrono::milliseconds(100));
+            if (m_hashed < end) {
+                *error = m_error.isNull() ? QStringLiteral("cancelled") : m_error;
+                return {};
+            }
+        }
+        stop();
+        return m_hasher.finalHex();
+    }
+
+private:
+    static constexpr qint64 kMaxQueued = 4 * 1024 * 1024;
+    // The thread is woken for this much at a time, not for every piece: a wake-up per piece
+    // costs more in context switches than the hash it moves off the transfer's thread.
+    static constexpr qint64 kWakeBytes = 2 * 1024 * 1024;
+
+    bool due() const { return m_stopping || (m_hashed < m_watermark && (m_flush || m_watermark - m_hashed >= kWakeBytes)); }
+
+    void wakeIfDue()
+    {
+        bool wake = false;
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            wake = m_sleeping && due();
+        }
+        if (wake)
+            m_wake.notify_all();
+    }
+
+    void stop()
+    {
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            m_stopping = true;
+        }
+        m_wake.notify_all();
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+
+    void run()
+    {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        for (;;) {
+            m_sleeping = true;
+            m_wake.wait(lock, [this] { return due(); });
+            m_sleeping = false;
+            // Everything there is, then sleep again.
+            while (!m_stopping && m_hashed < m_watermark) {
+                if (!hashSome(lock))
+                    return;
+            }
+            if (m_stopping)
+                return;
+        }
+    }
+
+    // Hashes the next piece after m_hashed (called with the lock held; drops it meanwhile).
+    bool hashSome(std::unique_lock<std::mutex> &lock)
+    {
+        while (!m_queue.empty() && m_queue.front().offset + m_queue.front().bytes.size() <= m_hashed) {
+            m_queuedBytes -= m_queue.front().bytes.size();
+            m_queue.pop_front();
+        }
+        const qint64 from = m_hashed;
+        if (!m_queue.empty() && m_queue.front().offset == from) {
+            QByteArray piece = std::move(m_queue.front().bytes);
+            m_queue.pop_front();
+            m_queuedBytes -= piece.size();
+            lock.unlock();
+            m_hasher.addData(piece);
+            lock.lock();
+            m_hashed = from + piece.size();
+            m_spare.push_back(std::move(piece));
+            m_done.notify_all();
+            return true;
+        }
+        // From the file, up to the next piece in memory (or the watermark).
+        qint64 until = m_watermark;
+        if (!m_queue.empty())
+            until = std::min(until, m_queue.front().offset);
+        const qint64 want = std::min<qint64>(until - from, kReadChunk);
+        if (m_buffer.size() < kReadChunk)
+            m_buffer.resize(kReadChunk);
+        lock.unlock();
+        // Only this thread reads through the handle, and only while it runs. Seeking each time
+        // keeps a read from ever using bytes buffered before they were written.
+        const qint64 n = m_reader.seek(from) ? m_reader.read(m_buffer.data(), want) : -1;
+        if (n > 0)
+            m_hasher.addData(m_buffer.constData(), n);
+        lock.lock();
+        if (n <= 0) {
+            m_error = m_reader.errorString().isEmpty() ? QStringLiteral("the part file ended early") : m_reader.errorString();
+            m_done.notify_all();
+            return false;
+        }
+        m_hashed = from + n;
+        m_done.notify_all();
+        return true;
+    }
+
+    static constexpr qint64 kReadChunk = 1 << 20;
+    struct Piece {
+        qint64 offset;
+        QByteArray bytes;
+    };
+    Checksum::Algorithm m_algorithm;
+    QFile &m_reader;
+    Hasher m_hasher;     // the thread's while it runs
+    QByteArray m_buffer; // likewise
+    std::mutex m_mutex; // guards everything below
+    std::condition_variable m_wake;
+    std::condition_variable m_done;
+    std::deque<Piece> m_queue;
+    std::vector<QByteArray> m_spare;
+    qint64 m_queuedBytes = 0;
+    qint64 m_watermark = 0;
+    qint64 m_hashed = 0;
+    bool m_stopping = false;
+    bool m_flush = false;    // finish() waits: hash whatever there is
+    bool m_sleeping = false; // the thread waits for m_wake
+    QString m_error;
+    std::thread m_thread;
+};
 
 struct Segment {
     qint64 start = 0;
@@ -64,9 +261,8 @@ struct Job {
     bool splitPending = false;
     Checksum::Algorithm algorithm;
     QFile file;
-    QFile reader; // second handle for hashing bytes a later segment wrote before the frontier got there
-    Hasher hasher;
-    qint64 frontier = 0;
+    QFile reader; // the hasher's handle
+    OrderedHasher hasher;
     // A list: curl keeps pointers to segments, and a finished connection may split a running
     // segment (work stealing) while the others are in flight.
     std::list<Segment> segments;
@@ -75,7 +271,7 @@ struct Job {
     bool aborted = false;
     TransferAttemptResult failure;
 
-    explicit Job(Checksum::Algorithm a) : algorithm(a), hasher(a) {}
+    explicit Job(Checksum::Algorithm a) : algorithm(a), hasher(a, reader) {}
 
     void fail(Outcome outcome, QString code, QString detail, int status = 0)
     {
@@ -94,6 +290,20 @@ struct Job {
         for (const Segment &s : segments)
             sum += s.written;
         return sum;
+    }
+
+    // The end of the bytes written without a gap from the start (segments are in file order).
+    qint64 contiguousEnd() const
+    {
+        qint64 end = 0;
+        for (const Segment &s : segments) {
+            if (s.start != end)
+                break;
+            end = s.start + s.written;
+            if (!s.complete())
+                break;
+        }
+        return end;
     }
 };
 
@@ -175,39 +385,6 @@ void planSegments(Job &job, int wantedSegments, qint64 minSegmentBytes)
     }
 }
 
-// Hashes what is already on disk at the frontier (bytes written earlier, or by a later segment
-// that ran ahead), so the digest always covers the file in order.
-bool catchUp(Job &job)
-{
-    for (;;) {
-        auto it = std::find_if(job.segments.begin(), job.segments.end(), [&](const Segment &s) {
-            return job.frontier >= s.start && (s.end < 0 || job.frontier < s.end);
-        });
-        if (it == job.segments.end())
-            return true;
-        const qint64 available = it->start + it->written;
-        if (job.frontier >= available)
-            return true;
-        if (!job.reader.isOpen() && !job.reader.open(QIODevice::ReadOnly)) {
-            job.fail(Outcome::LocalFailure, QStringLiteral("read_failed"), job.reader.errorString());
-            return false;
-        }
-        job.reader.seek(job.frontier);
-        qint64 remaining = available - job.frontier;
-        QByteArray buffer(int(std::min<qint64>(remaining, 1 << 20)), Qt::Uninitialized);
-        while (remaining > 0) {
-            const qint64 n = job.reader.read(buffer.data(), std::min<qint64>(remaining, buffer.size()));
-            if (n <= 0) {
-                job.fail(Outcome::LocalFailure, QStringLiteral("read_failed"), job.reader.errorString());
-                return false;
-            }
-            job.hasher.addData(buffer.constData(), n);
-            remaining -= n;
-            job.frontier += n;
-        }
-    }
-}
-
 bool looksLikeHtml(const char *data, size_t size)
 {
     QByteArray head = QByteArray(data, int(std::min<size_t>(size, 512))).trimmed().toLower();
@@ -246,8 +423,7 @@ bool validateResponse(Segment &s)
             }
             // One stream resuming, and the server sends the whole file again: start over.
             s.written = 0;
-            job.frontier = 0;
-            job.hasher = Hasher(job.algorithm);
+            job.hasher.restart();
             job.file.resize(0);
         }
         curl_off_t length = -1;
@@ -262,14 +438,17 @@ bool validateResponse(Segment &s)
             s.end = length;
         }
     } else if (status == 206) {
+        // The total must be the manifest's, or (without one) what this file's first answer said:
+        // ranges of two different files must not end up in one.
+        const qint64 knownTotal = job.expectedSize >= 0 ? job.expectedSize : job.total;
         if (s.contentRangeStart != offset
-            || (job.expectedSize >= 0 && s.contentRangeTotal >= 0 && s.contentRangeTotal != job.expectedSize)) {
+            || (knownTotal >= 0 && s.contentRangeTotal >= 0 && s.contentRangeTotal != knownTotal)) {
             job.fail(Outcome::MirrorFailed, QStringLiteral("size_mismatch"),
                      QStringLiteral("Content-Range starts at %1 of %2, asked for %3 of %4")
                          .arg(s.contentRangeStart)
                          .arg(s.contentRangeTotal)
                          .arg(offset)
-                         .arg(job.expectedSize));
+                         .arg(knownTotal));
             return false;
         }
         if (job.total < 0 && s.contentRangeTotal >= 0) {
@@ -351,14 +530,9 @@ size_t onData(char *data, size_t size, size_t count, void *userdata)
                  err ? QString::fromLocal8Bit(strerror(err)) : job.file.errorString());
         return 0;
     }
-    if (offset == job.frontier) {
-        job.hasher.addData(data, qsizetype(take));
-        job.frontier += qint64(take);
-    }
     s->written += qint64(take);
     job.networkBytes += qint64(take);
-    if (!catchUp(job))
-        return 0;
+    job.hasher.advanceTo(job.contiguousEnd(), data, qint64(take));
     // A shortened segment that reached its new end stops its transfer (curl reports a write
     // error, which the loop recognises as this segment being complete).
     return take == bytes ? bytes : 0;
@@ -372,8 +546,9 @@ struct CurlFailure {
     int status = 0;
 };
 
-CurlFailure describeCurlError(CURLcode code, CURL *easy, const char *errorBuffer, bool viaProxy,
-                              const TransferOptions &options)
+// floorOnHandle: curl itself checked the speed floor on this handle (document requests), so its
+// "too slow" means below the floor; otherwise curl only watched for a stall (no byte at all).
+CurlFailure describeCurlError(CURLcode code, CURL *easy, const char *errorBuffer, bool viaProxy, bool floorOnHandle)
 {
     QString text = QString::fromUtf8(curl_easy_strerror(code));
     if (errorBuffer && *errorBuffer)
@@ -391,7 +566,7 @@ CurlFailure describeCurlError(CURLcode code, CURL *easy, const char *errorBuffer
         return {Outcome::Complete, {}, {}, int(status)};
     case CURLE_OPERATION_TIMEDOUT:
         // A floor above "any byte at all" that was not met: this mirror is too slow, try the next.
-        if (options.lowSpeedBytesPerSecond > 1 && text.contains(QLatin1String("too slow"), Qt::CaseInsensitive))
+        if (floorOnHandle && text.contains(QLatin1String("too slow"), Qt::CaseInsensitive))
             return {Outcome::MirrorFailed, QStringLiteral("too_slow"), text};
         return {Outcome::Transient, QStringLiteral("timeout"), text};
     case CURLE_PARTIAL_FILE:
@@ -449,12 +624,15 @@ void classifyCurlError(Job &job, CURLcode code, Segment &s, const TransferOption
 {
     if (code == CURLE_OK)
         return;
-    const CurlFailure f = describeCurlError(code, s.easy, s.errorBuffer, viaProxy(job.url, options), options);
+    const CurlFailure f = describeCurlError(code, s.easy, s.errorBuffer, viaProxy(job.url, options), false);
     job.fail(f.outcome, f.code, f.detail, f.status);
 }
 
 // What every request of the program shares: TLS verified, redirects never from https to http,
 // the proxy, the CA bundle, the connect and low-speed limits. curl copies the strings it is given.
+// A document request (one connection) has curl check the speed floor itself; its timeout (30 s
+// by default) ends it before the default floor's 60 s window could, so the floor changes nothing
+// there. Downloads replace that with their own check over all connections (makeEasy).
 void applyTransferOptions(CURL *easy, const QUrl &target, const TransferOptions &options, char *errorBuffer)
 {
     const QByteArray url = target.toEncoded();
@@ -501,7 +679,12 @@ CURL *makeEasy(Segment &s, const TransferOptions &options)
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
     curl_easy_setopt(easy, CURLOPT_HEADERDATA, &s);
     curl_easy_setopt(easy, CURLOPT_FAILONERROR, 1L);
-    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024L);
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 1024L * 1024L);
+    // The speed floor is the transfer loop's, over all connections together (SpeedFloor): four
+    // segments of a link that just meets it must not each fall below it. A single connection
+    // only has to deliver some byte within the stall timeout.
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, long(options.stallTimeout.count()));
     const qint64 from = s.requestOffset();
     if (s.end >= 0 && (from > 0 || s.job->segments.size() > 1)) {
         const QByteArray range = QByteArray::number(from) + '-' + QByteArray::number(s.end - 1);
@@ -542,6 +725,54 @@ void splitAfterFirstResponse(Job &job, CURLM *multi, const TransferOptions &opti
         curl_multi_add_handle(multi, added.easy);
     }
 }
+
+// The speed floor of one attempt, over all its connections together: on average below
+// options.lowSpeedBytesPerSecond over the last options.lowSpeedTime, the mirror is too slow. The
+// window starts with the attempt, so connecting and waiting for the first byte count too.
+class SpeedFloor {
+public:
+    explicit SpeedFloor(const TransferOptions &options)
+        : m_floor(options.lowSpeedBytesPerSecond)
+        , m_windowMs(std::chrono::duration_cast<std::chrono::milliseconds>(options.lowSpeedTime).count())
+    {
+        m_clock.start();
+        m_samples.push_back({0, 0});
+    }
+
+    bool enabled() const { return m_floor > 0 && m_windowMs > 0; }
+
+    // bytes: all bytes the attempt received so far. False once a whole window lies below the
+    // floor; *rate is then the window's average in bytes per second.
+    bool holds(qint64 bytes, double *rate)
+    {
+        if (!enabled())
+            return true;
+        const qint64 now = m_clock.elapsed();
+        if (now - m_samples.back().ms >= 250)
+            m_samples.push_back({now, bytes});
+        // The oldest sample kept is the newest one at least a window old.
+        while (m_samples.size() > 1 && m_samples[1].ms <= now - m_windowMs)
+            m_samples.pop_front();
+        const Sample &from = m_samples.front();
+        if (now - from.ms < m_windowMs)
+            return true;
+        *rate = double(bytes - from.bytes) * 1000.0 / double(now - from.ms);
+        return *rate >= double(m_floor);
+    }
+
+    qint64 floor() const { return m_floor; }
+    qint64 windowSeconds() const { return m_windowMs / 1000; }
+
+private:
+    struct Sample {
+        qint64 ms;
+        qint64 bytes;
+    };
+    qint64 m_floor;
+    qint64 m_windowMs;
+    QElapsedTimer m_clock;
+    std::deque<Sample> m_samples;
+};
 
 // When a connection finished its range while others still run, it takes over the second half of
 // the largest remaining range, as aria2c does: no connection idles while a slow one lags.
@@ -688,23 +919,28 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
     job.wantedSegments = std::max(1, segments);
     job.splitPending = job.total < 0 && job.wantedSegments > 1 && job.segments.size() == 1;
 
-    job.file.setFileName(partPath);
-    errno = 0;
-    if (!job.file.open(QIODevice::ReadWrite | QIODevice::Unbuffered)) {
-        const int err = errno;
+    // Both handles are opened relative to the folder, never following a link at the name: a .part
+    // swapped for a link after the check above is refused, not written through (or hashed).
+    const QFileInfo part(partPath);
+    if (const Status opened = openConfined(job.file, part.absolutePath(), part.fileName(), ConfinedOpen::ReadWrite);
+        !opened) {
         TransferAttemptResult r;
         r.outcome = Outcome::LocalFailure;
-        r.code = err == EACCES || err == EPERM || err == EROFS ? QStringLiteral("permission_denied")
-                 : err == ENOSPC                               ? QStringLiteral("disk_full")
-                                                               : QStringLiteral("write_failed");
-        r.detail = job.file.errorString();
+        r.code = opened.error().code == u"path_through_link" ? QStringLiteral("write_failed") : opened.error().code;
+        r.detail = opened.error().detail;
         return r;
     }
-    job.reader.setFileName(partPath);
+    if (const Status opened = openConfined(job.reader, part.absolutePath(), part.fileName(), ConfinedOpen::ReadOnly);
+        !opened) {
+        TransferAttemptResult r;
+        r.outcome = Outcome::LocalFailure;
+        r.code = QStringLiteral("write_failed");
+        r.detail = opened.error().detail;
+        return r;
+    }
 
-    // Bytes an earlier attempt left in the part file are hashed once, from disk.
-    if (!catchUp(job))
-        return job.failure;
+    // Bytes an earlier attempt left in the part file are hashed from disk, while new ones arrive.
+    job.hasher.advanceTo(job.contiguousEnd());
 
     CURLM *multi = curl_multi_init();
     for (Segment &s : job.segments) {
@@ -719,6 +955,7 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
     sinceSave.start();
     QElapsedTimer sinceProgress;
     sinceProgress.start();
+    SpeedFloor floor(options);
     int running = 1;
     while (running > 0 && !job.aborted) {
         if (cancel.load(std::memory_order_relaxed)) {
@@ -751,6 +988,13 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
             if (s->result == CURLE_OK && s->complete() && !job.aborted && job.segments.size() > 1)
                 stealWork(job, multi, options);
         }
+        if (double rate = 0; running > 0 && !job.aborted && !floor.holds(job.networkBytes, &rate)) {
+            job.fail(Outcome::MirrorFailed, QStringLiteral("too_slow"),
+                     QStringLiteral("%1 bytes/s over the last %2 s, below the floor of %3 bytes/s")
+                         .arg(qint64(rate))
+                         .arg(floor.windowSeconds())
+                         .arg(floor.floor()));
+        }
         if (running > 0 && !job.aborted)
             curl_multi_poll(multi, nullptr, 0, 100, nullptr);
         if (progress && sinceProgress.elapsed() >= 100) {
@@ -776,16 +1020,24 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
 
     if (!job.aborted) {
         const bool allDone = std::all_of(job.segments.cbegin(), job.segments.cend(), [](const Segment &s) { return s.complete(); });
-        if (allDone && catchUp(job) && job.frontier == job.total) {
+        QString readError;
+        const QByteArray digest = allDone && job.contiguousEnd() == job.total
+                                      ? job.hasher.finish(job.total, cancel, &readError)
+                                      : QByteArray();
+        if (!digest.isEmpty()) {
             TransferAttemptResult r;
             r.outcome = Outcome::Complete;
-            r.digest = job.hasher.finalHex();
+            r.digest = digest;
             r.totalSize = job.total;
             r.networkBytes = job.networkBytes;
             QFile::remove(statePath(partPath));
             return r;
         }
-        if (!job.aborted)
+        if (cancel.load())
+            job.fail(Outcome::Cancelled, QStringLiteral("cancelled"), {});
+        else if (!readError.isEmpty())
+            job.fail(Outcome::LocalFailure, QStringLiteral("read_failed"), readError);
+        else
             job.fail(Outcome::Transient, QStringLiteral("dropped"), QStringLiteral("transfer ended early"));
     }
     if (job.failure.outcome == Outcome::RangeUnsupported || job.failure.code == u"size_mismatch")
@@ -866,7 +1118,7 @@ Result<HttpResponse> runHttpRequest(const HttpRequest &request, const TransferOp
     if (t.tooLarge)
         return failure(QStringLiteral("too_large"), QStringLiteral("more than %1 bytes").arg(request.maxBytes));
     if (result != CURLE_OK) {
-        const CurlFailure f = describeCurlError(result, easy, errorBuffer, proxied, options);
+        const CurlFailure f = describeCurlError(result, easy, errorBuffer, proxied, options.lowSpeedBytesPerSecond > 1);
         *status = f.status ? f.status : *status;
         return failure(f.code, f.detail);
     }

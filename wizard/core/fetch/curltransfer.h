@@ -16,7 +16,8 @@ struct TransferAttemptResult {
         Complete,         // every byte is in the part file; digest holds its hash
         Transient,        // dropped connection or stall: retrying this mirror resumes
         RangeUnsupported, // the server ignored Range while segments were in flight: retry with one stream
-        MirrorFailed,     // 404, TLS, DNS, refused redirect, HTML page, wrong size: try the next mirror
+        MirrorFailed,     // 404, TLS, DNS, refused redirect, HTML page, wrong size, below the speed
+                          // floor ("too_slow"): try the next mirror
         LocalFailure,     // disk full, permission denied: no mirror can help
         Cancelled,
     };
@@ -31,9 +32,12 @@ struct TransferAttemptResult {
 };
 
 // Fetches `url` into `partPath` with `segments` parallel ranges, hashing while bytes arrive.
+// Below options' speed floor (all connections together, over its window) the attempt ends as
+// MirrorFailed "too_slow", its bytes kept for the next mirror to continue from.
 // Progress persists in `partPath + ".state"`, so a later call (after a cancel, a dropped
-// connection or a restart of the program) resumes where the bytes stopped; bytes already in the
-// part file are hashed from disk once, everything new is hashed from memory as it arrives.
+// connection or a restart of the program) resumes where the bytes stopped. The file is hashed
+// once, in order, on a thread of its own that follows the writes (bytes already in the part file
+// first), so hashing overlaps the transfer instead of delaying it.
 // Blocking: run it on a worker thread. progress(received, total) is called from that thread.
 TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPath, qint64 expectedSize, int segments,
                                          Checksum::Algorithm algorithm, const TransferOptions &options,

@@ -9,11 +9,12 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLockFile>
+#include <QMutex>
 #include <QStandardPaths>
-#include <QUuid>
+#include <QSysInfo>
 
 #include <cstdio>
-#include <filesystem>
+#include <vector>
 
 namespace tfsetup::core {
 
@@ -26,7 +27,9 @@ class CacheText {
 } // namespace
 
 DownloadCache::DownloadCache(QString dir)
-    : m_dir(std::move(dir))
+    // Entries are placed relative to the folder's own handle: a relative folder ("--cache c")
+    // would be joined to itself ("c/c/sha256/…") and its entries never found again.
+    : m_dir(dir.isEmpty() ? dir : QDir(dir).absolutePath())
 {
 }
 
@@ -63,7 +66,7 @@ Result<bool> DownloadCache::takeOut(const Checksum &checksum, const QString &des
     if (!digest)
         return digest.error();
     if (*digest != checksum.hex) {
-        const QString moved = quarantineFile(cached);
+        const QString moved = quarantineFile(m_dir, QDir(m_dir).relativeFilePath(cached));
         return Error{QStringLiteral("cache_corrupt"),
                      CacheText::tr("The cached copy %1 does not match its checksum and was set aside as %2. It will be "
                         "downloaded again.")
@@ -83,13 +86,28 @@ void DownloadCache::putIn(const Checksum &checksum, const QString &verifiedFile)
     const QString target = pathFor(checksum);
     // Never through a planted folder link into another place; a planted entry link is replaced
     // by the verified file (placeFile renames over the name, it does not write through it).
-    if (!reachesWithoutLinks(m_dir, QDir(m_dir).relativeFilePath(target)))
+    const QString relative = QDir(m_dir).relativeFilePath(target);
+    if (!reachesWithoutLinks(m_dir, relative))
         return;
     if (QFileInfo::exists(target) && !isLink(target))
         return;
-    QDir().mkpath(QFileInfo(target).absolutePath());
-    (void)placeFile(verifiedFile, target, false);
+    (void)placeConfined(verifiedFile, m_dir, relative, PlaceHow::LinkOrCopy);
 }
+
+namespace {
+
+// A lock that must never be unlocked (its unlock removes by name, and the name now leads
+// through a link) is kept until the process ends instead of being destroyed; the list is never
+// freed, so no destructor runs at exit either, and the memory stays reachable rather than leaked.
+void abandonLock(std::unique_ptr<QLockFile> lockFile)
+{
+    static QBasicMutex mutex;
+    static auto *const abandoned = new std::vector<std::unique_ptr<QLockFile>>;
+    const QMutexLocker locker(&mutex);
+    abandoned->push_back(std::move(lockFile));
+}
+
+} // namespace
 
 std::unique_ptr<QLockFile> DownloadCache::lock(const Checksum &checksum, const std::atomic<bool> *cancel,
                                                std::chrono::milliseconds patience) const
@@ -97,33 +115,68 @@ std::unique_ptr<QLockFile> DownloadCache::lock(const Checksum &checksum, const s
     if (!isEnabled() || !checksum.isValid())
         return nullptr;
     const QString path = pathFor(checksum) + QLatin1String(".lock");
-    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+    const QString relative = QDir(m_dir).relativeFilePath(path);
+    const QString name = relative.section(u'/', -1);
+    // QLockFile opens the lock by name. Its folder is reached without following a link planted
+    // in a shared cache and held open; right before each try and right after the lock is taken,
+    // the name must still lead into that folder (else: go ahead without the lock).
+    auto folder = ConfinedFolder::open(m_dir, relative.section(u'/', 0, -2));
+    if (!folder)
         return nullptr;
-    auto lockFile = std::make_unique<QLockFile>(path);
+    auto lockFile = std::make_unique<QLockFile>(folder->path() + u'/' + name);
     // A fetch may hold the lock for many minutes: never call it stale by age. A holder that died
     // on this machine is recognised by its process id; one on another machine only by patience.
     lockFile->setStaleLockTime(0);
     QElapsedTimer waited;
     waited.start();
-    while (!lockFile->tryLock(200)) {
+    for (;;) {
+        if (!folder->leadsHere(name))
+            return nullptr;
+        if (lockFile->tryLock(200))
+            break;
         if (lockFile->error() == QLockFile::PermissionError || lockFile->error() == QLockFile::UnknownError)
             return nullptr;
         if ((cancel && cancel->load()) || waited.elapsed() > patience.count())
             return nullptr;
+    }
+    if (!folder->holdsPlainFile(name)) {
+        // A link appeared on the way while the lock was taken. The file QLockFile made is removed
+        // by the same name only when that name leads to it (it holds this process's id); else
+        // the handle is let go without removing anything through the link.
+        qint64 pid = 0;
+        QString host;
+        QString application;
+        if (!lockFile->getLockInfo(&pid, &host, &application) || pid != QCoreApplication::applicationPid()
+            || host != QSysInfo::machineHostName())
+            abandonLock(std::move(lockFile));
+        return nullptr;
     }
     return lockFile;
 }
 
 QString quarantineFile(const QString &path)
 {
+    // Only beside the file itself: a relative name would put the quarantine folder wherever the
+    // process happens to run.
     const QFileInfo info(path);
-    const QString dir = info.absolutePath() + QLatin1String("/quarantine");
-    QDir().mkpath(dir);
-    const QString target = dir + u'/' + info.fileName() + u'.'
-                           + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmsszzz")) + QLatin1String(".bad");
-    if (QFile::rename(path, target))
-        return target;
-    QFile::remove(path);
+    if (path.isEmpty() || info.isRelative())
+        return {};
+    return quarantineFile(info.absolutePath(), info.fileName());
+}
+
+QString quarantineFile(const QString &root, const QString &relative)
+{
+    const QString name = relative.section(u'/', -1);
+    const QString folder = relative.section(u'/', 0, -2);
+    const QString aside = (folder.isEmpty() ? QString() : folder + u'/') + QLatin1String("quarantine/") + name + u'.'
+                          + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmsszzz"))
+                          + QLatin1String(".bad");
+    // Moved from and into folders reached without following a link (a link at the name moves as
+    // the link): a planted quarantine folder link receives nothing.
+    if (renameConfined(root, relative, root, aside))
+        return root + u'/' + aside;
+    if (reachesWithoutLinks(root, relative))
+        QFile::remove(root + u'/' + relative); // unlink: a link at the name goes, never its target
     return {};
 }
 
@@ -136,35 +189,10 @@ Status placeFile(const QString &source, const QString &destination, bool move)
                      {}};
     }
     // Replaced in one step (rename over it): a reader never finds the destination missing,
-    // which matters when several processes place the same file in a shared folder.
-    const auto replace = [&destination](const QString &from) {
-        std::error_code error;
-        std::filesystem::rename(QFile(from).filesystemFileName(), QFile(destination).filesystemFileName(), error);
-        return !error;
-    };
-    if (move && replace(source))
-        return Ok{};
-    // Unique per writer: several processes may place the same file at once.
-    const QString temp = destination + QLatin1String(".tfsetup-tmp-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
-    // A hard link where the file system allows it (the cache and the download folder are usually
-    // on one disk: no second copy of a gigabyte archive), else a copy.
-    std::error_code linkError;
-    std::filesystem::create_hard_link(QFile(source).filesystemFileName(), QFile(temp).filesystemFileName(), linkError);
-    if (linkError && !QFile::copy(source, temp)) {
-        QFile::remove(temp);
-        return Error{QStringLiteral("write_failed"),
-                     CacheText::tr("Cannot write %1. Check that the disk has room and that you may write there.").arg(QDir::toNativeSeparators(destination)),
-                     {}};
-    }
-    const bool replaced = replace(temp);
-    // Renaming a hard link over another link to the same file does nothing (POSIX): the
-    // destination already is that file, and the temporary name goes.
-    QFile::remove(temp);
-    if (!replaced)
-        return Error{QStringLiteral("write_failed"), CacheText::tr("Cannot write %1.").arg(QDir::toNativeSeparators(destination)), {}};
-    if (move)
-        QFile::remove(source);
-    return Ok{};
+    // which matters when several processes place the same file in a shared folder. The folder is
+    // held open on the way, so a link swapped in for it, or a source swapped for a link, is
+    // refused (placeConfined).
+    return placeConfined(source, destInfo.absolutePath(), destInfo.fileName(), move ? PlaceHow::Move : PlaceHow::LinkOrCopy);
 }
 
 } // namespace tfsetup::core

@@ -47,8 +47,13 @@ private:
 
 // Moves a file that failed verification out of the way, next to where it was, into a
 // "quarantine" folder, so it can never be used by mistake. Returns the new path (empty if it
-// could not be moved, in which case it was deleted).
+// could not be moved, in which case it was deleted). path must be absolute: a relative one is
+// not moved anywhere (and empty is returned). The move never follows a link (renameConfined:
+// from the file's folder into its quarantine folder).
 QString quarantineFile(const QString &path);
+// The same for root/relative, every folder on the way from root checked (the cache's own
+// folder as root).
+QString quarantineFile(const QString &root, const QString &relative);
 
 // Puts `source` at `destination` atomically: hard link or copy to a temporary name beside the
 // destination, then rename over it.

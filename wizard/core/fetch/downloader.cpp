@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLocale>
 #include <QLockFile>
 #include <QPointer>
 #include <QRegularExpression>
@@ -60,6 +61,27 @@ void Downloader::setMaxConnections(int connections)
 QString Downloader::partPathFor(const QString &destination)
 {
     return destination + QLatin1String(".part");
+}
+
+Status Downloader::parseSpeedFloor(const QString &text, TransferOptions *options)
+{
+    static const QRegularExpression form(QStringLiteral("^\\s*(\\d{1,12})([kKmM]?)\\s*(?::\\s*(\\d{1,6})\\s*)?$"));
+    const QRegularExpressionMatch m = form.match(text);
+    const qint64 seconds = m.hasMatch() && m.hasCaptured(3) ? m.captured(3).toLongLong() : -1;
+    if (!m.hasMatch() || seconds == 0) {
+        return Error{QStringLiteral("usage"),
+                     tr("\"%1\" is not a speed floor. Give the lowest acceptable speed in bytes per second, "
+                        "optionally with k or M and a number of seconds: 10k:60 drops a mirror that stays below 10 KiB/s "
+                        "for a minute; 0 turns the floor off.")
+                         .arg(text),
+                     {}};
+    }
+    const QString unit = m.captured(2).toLower();
+    const qint64 scale = unit == u"k" ? 1024 : (unit == u"m" ? 1024 * 1024 : 1);
+    options->lowSpeedBytesPerSecond = m.captured(1).toLongLong() * scale;
+    if (seconds > 0)
+        options->lowSpeedTime = std::chrono::seconds(seconds);
+    return Ok{};
 }
 
 void Downloader::cancel(const QString &name)
@@ -122,11 +144,16 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
 
     const QString part = partPathFor(request.destination);
     int segments = std::clamp(request.segments, 1, m_maxConnections);
-    const QList<QUrl> mirrors = m_options.probeMirrors
-                                    ? orderMirrorsByLatency(request.urls, m_options, m_options.probeBudget)
-                                    : request.urls;
-    for (const QUrl &url : mirrors) {
+    QList<QUrl> mirrors = m_options.probeMirrors ? orderMirrorsByLatency(request.urls, m_options, m_options.probeBudget)
+                                                 : request.urls;
+    // A mirror below the speed floor is dropped while another source is left to try; it comes
+    // back once, last, should every other one fail, and the last source left is resumed rather
+    // than dropped. Every move keeps the bytes already in the part file.
+    QList<QUrl> requeued;
+    for (qsizetype index = 0; index < mirrors.size(); ++index) {
+        const QUrl url = mirrors.at(index);
         progress.mirror = url;
+        progress.note.clear();
         int retries = 0;
         for (;;) {
             if (cancel.load()) {
@@ -201,6 +228,37 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
                 segments = 1;
                 continue;
             case AttemptOutcome::MirrorFailed:
+                if (r.code == u"too_slow") {
+                    const bool othersLeft = index + 1 < mirrors.size();
+                    if (!othersLeft && retries < m_options.retriesPerMirror) {
+                        ++retries;
+                        progress.note = tr("%1 comes too slowly from %2 (below %3/s for %4 s), and no other source is "
+                                           "left: it goes on from there, keeping the %5 already downloaded.")
+                                            .arg(request.name, url.toDisplayString(QUrl::RemoveUserInfo),
+                                                 QLocale().formattedDataSize(m_options.lowSpeedBytesPerSecond))
+                                            .arg(m_options.lowSpeedTime.count())
+                                            .arg(QLocale().formattedDataSize(progress.received));
+                        qInfo().noquote() << "download:" << progress.note + QStringLiteral(" (") + r.detail + u')';
+                        reportProgress(progress);
+                        progress.note.clear();
+                        continue;
+                    }
+                    if (othersLeft) {
+                        progress.note = tr("%1 came too slowly from %2 (below %3/s for %4 s), so that mirror was "
+                                           "dropped; the download continues from %5, keeping the %6 already downloaded.")
+                                            .arg(request.name, url.toDisplayString(QUrl::RemoveUserInfo),
+                                                 QLocale().formattedDataSize(m_options.lowSpeedBytesPerSecond))
+                                            .arg(m_options.lowSpeedTime.count())
+                                            .arg(mirrors.at(index + 1).toDisplayString(QUrl::RemoveUserInfo),
+                                                 QLocale().formattedDataSize(progress.received));
+                        qInfo().noquote() << "download:" << progress.note + QStringLiteral(" (") + r.detail + u')';
+                        reportProgress(progress);
+                        if (!requeued.contains(url)) {
+                            requeued.append(url);
+                            mirrors.append(url);
+                        }
+                    }
+                }
                 out.mirrorErrors.append(QStringLiteral("%1: %2 (%3)").arg(url.toDisplayString(), r.code, r.detail));
                 out.code = r.code;
                 out.detail = r.detail;
@@ -227,6 +285,14 @@ QCoro::Task<Result<DownloadResult>> Downloader::fetch(DownloadRequest request)
     if (request.urls.isEmpty() || !request.checksum.isValid() || request.destination.isEmpty()) {
         co_return Error{QStringLiteral("bad_request"),
                         tr("The download of %1 is missing its address, its checksum or its destination.").arg(request.name),
+                        {}};
+    }
+    // A relative destination would land (and be quarantined) wherever the process happens to run.
+    if (QFileInfo(request.destination).isRelative()) {
+        co_return Error{QStringLiteral("bad_request"),
+                        tr("The download of %1 has no full path to be saved at (\"%2\"). Give the whole path of "
+                           "the file, starting from the top of the disk.")
+                            .arg(request.name.isEmpty() ? request.destination : request.name, request.destination),
                         {}};
     }
     if (request.name.isEmpty())

@@ -41,6 +41,11 @@ public:
 
     static QString partPathFor(const QString &destination);
 
+    // The speed floor as a command line gives it (--min-speed): BYTES_PER_SECOND[:SECONDS], the
+    // number optionally ending in k or M (KiB, MiB); 0 turns the floor off. Sets options' floor
+    // (and window, when given); on a malformed value says what is expected and changes nothing.
+    static Status parseSpeedFloor(const QString &text, TransferOptions *options);
+
 Q_SIGNALS:
     void progress(const tfsetup::core::DownloadProgress &progress);
 

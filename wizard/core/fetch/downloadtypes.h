@@ -36,6 +36,9 @@ struct DownloadProgress {
     double bytesPerSecond = 0;
     QUrl mirror;
     enum class Stage { Waiting, Connecting, Downloading, Verifying, Done, Failed } stage = Stage::Waiting;
+    // A translated line for the log and the progress display when something worth saying
+    // happened (a mirror dropped as too slow, and where the download goes on); empty otherwise.
+    QString note;
 };
 
 struct TransferOptions {
@@ -43,10 +46,20 @@ struct TransferOptions {
     QString caBundle; // an extra CA bundle (PEM) for lab or corporate TLS proxies; verification stays on
     std::chrono::seconds connectTimeout{20};
     std::chrono::seconds stallTimeout{30}; // no byte for this long: give up on this mirror
-    // A floor: below lowSpeedBytesPerSecond for lowSpeedTime, the mirror is "too slow" and the
-    // next one is tried. 0: only a stall (no byte for stallTimeout) ends a transfer.
-    qint64 lowSpeedBytesPerSecond = 0;
-    std::chrono::seconds lowSpeedTime{30};
+    // The speed floor: a download that averages below lowSpeedBytesPerSecond (all its
+    // connections together) over lowSpeedTime is "too slow" there; the mirror is dropped and the
+    // download continues from the next one, keeping its bytes. The last source left is not
+    // dropped but resumed like a stalled one (retriesPerMirror), and only then reported too slow.
+    // 0: off, only a stall (no byte for stallTimeout) ends a transfer.
+    //
+    // 10 KiB/s over 60 s: a slow campus or dormitory link, a 256 kbit/s share of a crowded one,
+    // still brings 32 KB/s, three times the floor, and a minute's average rides out a dropped
+    // Wi-Fi or a congested moment, so such a link is never dropped. Below 10 KiB/s a 1 GB cuDNN or
+    // CUDA archive takes more than a day: a mirror that trickles like that is worth leaving for any
+    // other source. Document requests (manifests, JSON answers) end by their own timeout, 30 s
+    // unless a caller asks for more, before such a window fills, so the floor does not change them.
+    qint64 lowSpeedBytesPerSecond = 10 * 1024;
+    std::chrono::seconds lowSpeedTime{60};
     int retriesPerMirror = 3;              // resumed retries after a dropped connection
     qint64 minSegmentBytes = 4 * 1024 * 1024;
     QString userAgent = QStringLiteral("tfsetup");

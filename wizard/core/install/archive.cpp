@@ -1,6 +1,7 @@
 #include "install/archive.h"
 
 #include "fetch/checksum.h"
+#include "util/confined.h"
 
 #include <QDir>
 #include <QFile>
@@ -215,11 +216,15 @@ Result<QList<ExtractedEntry>> ArchiveReader::extract(const QString &archivePath,
         if (existing.isDir())
             return refused(archivePath, name, QStringLiteral("file over a folder"));
 
-        QFile out(target);
-        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        // Opened from the extraction folder one folder at a time, never through a link: one
+        // swapped in after the checks above is refused (path_through_link), not written through.
+        QFile out;
+        if (const Status opened = openConfined(out, root, relative, ConfinedOpen::Replace); !opened) {
+            if (opened.error().code == u"path_through_link")
+                return opened.error();
             return Error{QStringLiteral("write_failed"),
                          tr("Cannot write %1. Check the free space and the permissions of the install folder.").arg(target),
-                         out.errorString()};
+                         opened.error().detail};
         }
         Hasher hasher(Checksum::Algorithm::Sha256);
         qint64 size = 0;
@@ -244,11 +249,11 @@ Result<QList<ExtractedEntry>> ArchiveReader::extract(const QString &archivePath,
             if (options.cancel && options.cancel->load())
                 return Error{QStringLiteral("cancelled"), tr("Unpacking was cancelled."), {}};
         }
-        out.close();
         QFile::Permissions permissions = QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther;
         if (executable)
             permissions |= QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther;
-        out.setPermissions(permissions);
+        out.setPermissions(permissions); // on the open handle: the file has no name to QFile
+        out.close();
         fileIndex.insert(relative, extracted.size());
         extracted.append({ExtractedEntry::File, relative, size, hasher.finalHex(), {}, executable});
     }

@@ -1,9 +1,11 @@
 #include "install/installer.h"
 
+#include "catalog/knowledge.h"
 #include "fetch/checksum.h"
 #include "install/archive.h"
 #include "install/launchers.h"
 #include "install/placement.h"
+#include "install/transaction.h"
 #include "install/worklock.h"
 #include "setup/diskspace.h"
 #include "util/confined.h"
@@ -16,7 +18,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QSet>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -43,17 +44,14 @@ Error writeError(const QString &path, const QString &detail = {})
                  detail};
 }
 
-bool writeBytes(const QString &hostPath, const QByteArray &bytes, bool executable)
+// A confined write that failed, as the install reports it: a link on the way or a full disk in
+// their own words, anything else as a write to `shown` that failed.
+Error writeFailure(const Status &written, const QString &shown)
 {
-    QDir().mkpath(QFileInfo(hostPath).absolutePath());
-    QSaveFile f(hostPath);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        return false;
-    if (executable) {
-        QFile::setPermissions(hostPath, QFile::permissions(hostPath) | QFile::ExeOwner | QFile::ExeGroup
-                                            | QFile::ExeOther);
-    }
-    return true;
+    const QString code = written.error().code;
+    if (code == u"path_through_link" || code == u"disk_full")
+        return written.error();
+    return writeError(shown, written.error().detail);
 }
 
 QByteArray sha256Of(const QByteArray &bytes)
@@ -195,22 +193,44 @@ struct Installer::Run {
     QString hostStaging;
     QString hostUnpack;
     EnvironmentRecord record;
-    QStringList logLines;
     PlacementRules placement;
     LauncherSettings launchers;
     QString libraryFolder;
     bool hasNvvm = false;
     QString kernelFolder; // target path
     QString interpreter;  // host path of the interpreter the venv was made from; empty without a venv
-    std::unique_ptr<WorkLock> lock; // held from Prepare to the end
+    // The log, the lock (held from Prepare to the end) and the staging folder; in the coroutine's
+    // frame, so a deleted Installer ends the run as cancelled instead of being used after an await.
+    Transaction tx;
+    WorkLock *lock() const { return tx.workLock(); }
+
+    Run(Installer *owner, const std::shared_ptr<std::atomic<bool>> &cancel)
+        : tx(owner, QStringLiteral("install"), cancel, cancelledError())
+    {
+        QPointer<Installer> self(owner);
+        tx.setLogSink([self](const QString &line) {
+            if (self)
+                Q_EMIT self->logLine(line);
+        });
+    }
 };
 
 Installer::Installer(SystemView &system, QObject *parent)
-    : QObject(parent), m_system(system), m_cancel(std::make_shared<std::atomic<bool>>(false))
+    : Installer(system, nullptr, parent)
 {
 }
 
-Installer::~Installer() = default;
+Installer::Installer(SystemView &system, std::shared_ptr<const Knowledge> knowledge, QObject *parent)
+    : QObject(parent), m_system(system), m_knowledge(std::move(knowledge)),
+      m_cancel(std::make_shared<std::atomic<bool>>(false))
+{
+}
+
+Installer::~Installer()
+{
+    // A run still waiting ends as cancelled (Transaction::stopped()), its workers and processes too.
+    m_cancel->store(true);
+}
 
 void Installer::cancel()
 {
@@ -246,24 +266,15 @@ QString Installer::stepTitle(InstallStep step) const
 
 void Installer::log(Run &run, const QString &line)
 {
-    run.logLines.append(line);
-    qInfo().noquote() << "install:" << line;
-    Q_EMIT logLine(line);
+    run.tx.log(line);
 }
 
 Status Installer::enter(Run &run, InstallStep step)
 {
-    if (m_cancel->load())
-        return cancelledError();
-    Q_EMIT stepStarted(step, stepTitle(step));
-    log(run, QStringLiteral("== %1").arg(installStepId(step)));
-    if (m_checkpoint) {
-        if (auto s = m_checkpoint(step); !s)
-            return s;
-    }
-    if (m_cancel->load())
-        return cancelledError();
-    return Ok{};
+    std::function<Status()> checkpoint;
+    if (m_checkpoint)
+        checkpoint = [this, step] { return m_checkpoint(step); };
+    return run.tx.enter(installStepId(step), [this, step] { Q_EMIT stepStarted(step, stepTitle(step)); }, checkpoint);
 }
 
 Result<QStringList> Installer::recoverLeftovers(const QString &hostPrefix, const QString &name)
@@ -337,7 +348,7 @@ QCoro::Task<ProcessResult> Installer::watched(Run &run, QString program, QString
 QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
 {
     m_cancel->store(false);
-    Run run;
+    Run run(this, m_cancel);
     run.spec = spec;
     if (!isSafePathName(spec.name) || spec.prefix.isEmpty()
         || (!spec.kernelName.isEmpty() && !isSafePathName(spec.kernelName))) {
@@ -350,8 +361,9 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
         co_return Error{QStringLiteral("bad_prefix"), tr("The install folder %1 cannot be used.").arg(spec.prefix), {}};
     }
     run.hostTarget = run.hostPrefix + u'/' + spec.name;
+    // A name Jupyter lists: the environment's own when it is one, else one made from it.
     if (spec.kernelName.isEmpty())
-        run.spec.kernelName = spec.name;
+        run.spec.kernelName = isJupyterKernelName(spec.name) ? spec.name : jupyterKernelName(spec.name);
     if (spec.kernelDisplayName.isEmpty())
         run.spec.kernelDisplayName = tr("TensorFlow %1 (%2)").arg(spec.tensorflow, spec.name);
 
@@ -382,20 +394,19 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
                 QDir().rmdir(path);
             }
         }
-    } prefixGuard{run.hostPrefix, !QFileInfo::exists(run.hostPrefix), false, run.lock};
+    } prefixGuard{run.hostPrefix, !QFileInfo::exists(run.hostPrefix), false, run.tx.lockHandle()};
     if (!QDir().mkpath(run.hostPrefix))
         co_return writeError(spec.prefix);
     // One install or repair per environment; what a killed one left is finished or undone first.
-    auto lock = WorkLock::acquire(run.hostPrefix, spec.name, spec.environmentPath());
-    if (!lock)
-        co_return lock.error();
-    run.lock = std::move(*lock);
-    for (const QString &line : run.lock->recover())
-        log(run, line);
-    auto placement = PlacementRules::load();
-    if (!placement)
-        co_return placement.error();
-    run.placement = *placement;
+    if (const Status locked = run.tx.lock(run.hostPrefix, spec.name, spec.environmentPath()); !locked)
+        co_return locked.error();
+    if (!m_knowledge) {
+        auto knowledge = Knowledge::shared();
+        if (!knowledge)
+            co_return knowledge.error();
+        m_knowledge = *knowledge;
+    }
+    run.placement = m_knowledge->placement;
     auto launchers = LauncherSettings::load();
     if (!launchers)
         co_return launchers.error();
@@ -413,6 +424,8 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
     bool complete = false;
     if (QFileInfo::exists(run.hostTarget))
         complete = co_await isComplete(spec, run.hostTarget);
+    if (!run.tx.alive())
+        co_return run.tx.cancelledError();
     if (complete) {
         log(run, QStringLiteral("%1 is complete and matches the plan; nothing to change").arg(spec.name));
         InstallOutcome outcome;
@@ -424,7 +437,9 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
                 outcome.launchers.append(SystemView::join(outcome.environmentPath, l));
             outcome.summary = record->summary();
             run.record = *record;
-            run.kernelFolder = record->kernelFolder;
+            // Derived as on a fresh install, never taken from the record: a damaged or foreign
+            // record must not choose where the kernel is written.
+            run.kernelFolder = LauncherWriter::userKernelFolder(m_system, run.spec.kernelName);
         }
         if (auto s = enter(run, InstallStep::Register); !s)
             co_return s.error();
@@ -446,8 +461,8 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
         // Named futures: g++ 12 destroys temporaries of a co_await expression twice.
         QFuture<Result<QByteArray>> hashing = QtConcurrent::run(&hashArtifact, a, m_cancel);
         const Result<QByteArray> digest = co_await hashing;
-        if (m_cancel->load())
-            co_return cancelledError();
+        if (run.tx.stopped())
+            co_return run.tx.cancelledError();
         const QByteArray expected = a.sha256.isEmpty() ? a.md5 : a.sha256;
         if (!digest || expected.isEmpty() || *digest != expected) {
             co_return Error{QStringLiteral("artifact_changed"),
@@ -458,14 +473,13 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
                                    : digest.error().detail};
         }
     }
-    const auto staging = run.lock->makeStaging();
+    const auto staging = run.tx.makeStaging();
     if (!staging)
         co_return writeError(spec.prefix, staging.error().detail);
     run.hostStaging = *staging;
     run.hostUnpack = run.hostStaging + QStringLiteral("/.unpack");
     if (!QDir().mkpath(run.hostUnpack)) {
-        QDir(run.hostStaging).removeRecursively();
-        run.lock->forget(run.hostStaging);
+        run.tx.removeStaging();
         co_return writeError(spec.prefix);
     }
     Q_EMIT stepFinished(InstallStep::Prepare);
@@ -493,9 +507,8 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
     if (built)
         built = commit(run);
     if (!built) {
-        log(run, QStringLiteral("failed: %1 (%2)").arg(built.error().message, built.error().detail));
-        if (QDir(run.hostStaging).removeRecursively())
-            run.lock->forget(run.hostStaging);
+        run.tx.fail(built.error());
+        run.tx.removeStaging();
         co_return built.error();
     }
 
@@ -536,6 +549,8 @@ QCoro::Task<Status> Installer::extractAndPlace(Run &run)
         log(run, QStringLiteral("unpacking %1").arg(QFileInfo(a.path).fileName()));
         QFuture<Result<QList<ExtractedEntry>>> extracting = QtConcurrent::run(&extractArchive, a.path, dest, m_cancel);
         const Result<QList<ExtractedEntry>> entries = co_await extracting;
+        if (!run.tx.alive())
+            co_return run.tx.cancelledError();
         if (!entries)
             co_return entries.error();
         unpacked.append({a, *entries});
@@ -568,16 +583,14 @@ QCoro::Task<Status> Installer::extractAndPlace(Run &run)
                                 placedBy.value(key) + QStringLiteral(" / ") + origin};
             }
             placedBy.insert(key, origin);
-            const QString from = source + u'/' + p.from;
-            const QString to = run.hostStaging + u'/' + p.to;
-            QDir().mkpath(QFileInfo(to).absolutePath());
+            // Moved and linked below the staging folder without following a link on the way.
             if (p.entry.kind == ExtractedEntry::Link) {
-                if (p.entry.linkTarget.contains(u'/') || !QFile::link(p.entry.linkTarget, to))
-                    co_return writeError(to, QStringLiteral("link %1 -> %2").arg(p.from, p.entry.linkTarget));
+                if (const Status linked = linkConfined(run.hostStaging, p.to, p.entry.linkTarget); !linked)
+                    co_return writeFailure(linked, p.to);
                 run.record.files.append({p.to, {}, 0, origin, p.entry.linkTarget});
             } else {
-                if (!QFile::rename(from, to))
-                    co_return writeError(to, from);
+                if (const Status moved = renameConfined(source, p.from, run.hostStaging, p.to); !moved)
+                    co_return writeFailure(moved, p.to);
                 run.record.files.append({p.to, p.entry.sha256, p.entry.size, origin, {}});
             }
             placedNames.append(QFileInfo(p.to).fileName());
@@ -625,8 +638,8 @@ QCoro::Task<Result<QString>> Installer::unpackPython(Run &run, InstallArtifact a
     log(run, QStringLiteral("unpacking %1").arg(QFileInfo(archive.path).fileName()));
     QFuture<Result<QList<ExtractedEntry>>> extracting = QtConcurrent::run(&extractArchive, archive.path, unpack, m_cancel);
     const Result<QList<ExtractedEntry>> entries = co_await extracting;
-    if (m_cancel->load())
-        co_return cancelledError();
+    if (run.tx.stopped())
+        co_return run.tx.cancelledError();
     if (!entries)
         co_return entries.error();
     // python-build-standalone's install_only layout: everything below one top folder "python/".
@@ -650,8 +663,8 @@ QCoro::Task<Result<QString>> Installer::unpackPython(Run &run, InstallArtifact a
                             .arg(QFileInfo(archive.path).fileName(), interpreter),
                         {}};
     }
-    if (!QDir().rename(unpack + u'/' + top, run.hostStaging + u'/' + top))
-        co_return writeError(run.spec.environmentPath() + u'/' + top, unpack);
+    if (const Status moved = renameConfined(unpack, top, run.hostStaging, top); !moved)
+        co_return writeFailure(moved, run.spec.environmentPath() + u'/' + top);
     QDir(unpack).removeRecursively();
     const QString origin = QStringLiteral("python %1 (%2)").arg(archive.version, archive.platform);
     for (const ExtractedEntry &e : *entries) {
@@ -682,8 +695,8 @@ QCoro::Task<Result<QString>> Installer::runPythonInstaller(Run &run, InstallArti
         arguments.append(a.replace(QStringLiteral("{prefix}"), nativeTarget));
     // The installer file was verified against its published checksum in the Prepare step.
     const ProcessResult r = co_await watched(run, setup.path, arguments, pythonInstallerTimeout);
-    if (m_cancel->load())
-        co_return cancelledError();
+    if (run.tx.stopped())
+        co_return run.tx.cancelledError();
     if (!r.succeeded() || !QFileInfo::exists(interpreter)) {
         co_return Error{QStringLiteral("python_install_failed"),
                         tr("The Python %1 installer did not finish (%2). Start %3 yourself to see why, or install "
@@ -704,6 +717,8 @@ QCoro::Task<Status> Installer::createPython(Run &run)
     QString interpreter = run.spec.pythonInterpreter;
     if (const InstallArtifact *archive = pythonArchiveOf(run.spec)) {
         const Result<QString> unpacked = co_await unpackPython(run, *archive);
+        if (!run.tx.alive())
+            co_return run.tx.cancelledError();
         if (!unpacked)
             co_return unpacked.error();
         interpreter = *unpacked;
@@ -713,6 +728,8 @@ QCoro::Task<Status> Installer::createPython(Run &run)
                                         [](const InstallArtifact &a) { return a.kind == u"python-installer"; });
         if (setup != run.spec.artifacts.cend()) {
             const Result<QString> installed = co_await runPythonInstaller(run, *setup);
+            if (!run.tx.alive())
+                co_return run.tx.cancelledError();
             if (!installed)
                 co_return installed.error();
             interpreter = *installed;
@@ -726,9 +743,17 @@ QCoro::Task<Status> Installer::createPython(Run &run)
     const QString venv = run.hostStaging + QStringLiteral("/venv");
     QStringList venvArguments{QStringLiteral("-m"), QStringLiteral("venv"), venv};
     const ProcessResult r = co_await watched(run, interpreter, venvArguments, venvTimeout);
-    if (m_cancel->load())
-        co_return cancelledError();
+    if (run.tx.stopped())
+        co_return run.tx.cancelledError();
     const QString python = hostVenvPython(m_system.os(), run.hostStaging);
+    if (!r.started && !r.timedOut) {
+        // Not venv's failure: the program itself is not there or cannot be run.
+        co_return Error{QStringLiteral("python_unstartable"),
+                        tr("The Python %1 could not be started (%2), so no environment was made. Choose a Python "
+                           "that is installed (in a lab profile: \"interpreter\"), or install it, then try again.")
+                            .arg(QDir::toNativeSeparators(interpreter), r.error),
+                        r.error};
+    }
     if (!r.succeeded() || !QFileInfo::exists(python)) {
         const QString output = QString::fromUtf8(r.standardOutput + r.standardError);
         if (auto full = diskFullError(m_system, run.spec.prefix, output, tr("the Python environment"),
@@ -750,13 +775,15 @@ QStringList Installer::relocateVenv(const QString &hostVenv, const QString &from
     QStringList done;
     if (from.isEmpty() || from == to)
         return done;
+    // The venv's own links are re-pointed from the venv's handle (relinkConfined): a folder on
+    // the way swapped for a link is refused, and only a link is ever replaced.
     QFile cfg(hostVenv + QStringLiteral("/pyvenv.cfg"));
     if (cfg.open(QIODevice::ReadOnly)) {
         const QByteArray old = cfg.readAll();
         cfg.close();
         QByteArray moved = old;
         moved.replace(from.toUtf8(), to.toUtf8());
-        if (moved != old && writeBytes(cfg.fileName(), moved, false))
+        if (moved != old && writeConfined(hostVenv, QStringLiteral("pyvenv.cfg"), moved))
             done.append(QStringLiteral("pyvenv.cfg now names %1").arg(to));
     }
     for (const QString &folder : {QStringLiteral("/bin"), QStringLiteral("/Scripts")}) {
@@ -767,7 +794,7 @@ QStringList Installer::relocateVenv(const QString &hostVenv, const QString &from
             if (!QFileInfo(link).isSymLink() || !target.startsWith(from + u'/'))
                 continue;
             const QString moved = to + target.mid(from.size());
-            if (QFile::remove(link) && QFile::link(moved, link))
+            if (relinkConfined(hostVenv, QDir(hostVenv).relativeFilePath(link), moved))
                 done.append(QStringLiteral("%1 now points to %2").arg(QFileInfo(link).fileName(), moved));
         }
     }
@@ -787,8 +814,8 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
     if (!run.spec.requirementsLock.isEmpty()) {
         lockFile = run.hostStaging + QStringLiteral("/requirements.lock.txt");
         const QByteArray bytes = run.spec.requirementsLock.toUtf8();
-        if (!writeBytes(lockFile, bytes, false))
-            co_return writeError(lockFile);
+        if (const Status written = writeConfined(run.hostStaging, QStringLiteral("requirements.lock.txt"), bytes); !written)
+            co_return writeFailure(written, lockFile);
         run.record.files.append({QStringLiteral("requirements.lock.txt"), sha256Of(bytes), bytes.size(),
                                  QStringLiteral("profile"), {}});
     }
@@ -801,8 +828,8 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
     QStringList pipArguments{QStringLiteral("-m"), QStringLiteral("pip")};
     pipArguments += pipInstallArguments(run.spec, lockFile, wheelhouses);
     const ProcessResult r = co_await watched(run, python, pipArguments, pipTimeout);
-    if (m_cancel->load())
-        co_return cancelledError();
+    if (run.tx.stopped())
+        co_return run.tx.cancelledError();
     if (!r.succeeded()) {
         const QString output = QString::fromUtf8(r.standardOutput + r.standardError);
         const bool hashes = output.contains(QStringLiteral("THESE PACKAGES DO NOT MATCH THE HASHES"));
@@ -821,6 +848,8 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
     QStringList freezeArguments{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("freeze"),
                                 QStringLiteral("--disable-pip-version-check")};
     const ProcessResult freeze = co_await watched(run, python, freezeArguments, quickTimeout);
+    if (!run.tx.alive())
+        co_return run.tx.cancelledError();
     if (freeze.succeeded()) {
         for (const QByteArray &line : freeze.standardOutput.split('\n')) {
             if (!line.trimmed().isEmpty())
@@ -843,6 +872,7 @@ Status Installer::writeLaunchers(Run &run)
     context.displayName = run.spec.kernelDisplayName;
     context.kernelName = run.spec.kernelName;
     context.jupyterFrontEnd = run.spec.jupyter;
+    context.visibleGpus = run.spec.gpus;
     if (m_system.os() != OsFamily::Windows)
         context.inheritedPath = m_system.pathList(QStringLiteral("PATH"));
     // The kernelspec cannot filter at start-up, so the filtering happens now.
@@ -884,8 +914,8 @@ Status Installer::writeLaunchers(Run &run)
                        LauncherWriter::desktopEntry(context), true});
     }
     for (const GeneratedFile &f : *files) {
-        if (!writeBytes(run.hostStaging + u'/' + f.path, f.contents, f.executable))
-            return writeError(f.path);
+        if (const Status written = writeConfined(run.hostStaging, f.path, f.contents, f.executable); !written)
+            return writeFailure(written, f.path);
         run.record.files.append({f.path, sha256Of(f.contents), f.contents.size(), QStringLiteral("tfsetup"), {}});
         if (!f.path.startsWith(QStringLiteral("kernel/")))
             run.record.launchers.append(f.path);
@@ -902,16 +932,15 @@ Status Installer::writeRecord(Run &run)
     if (auto s = enter(run, InstallStep::Record); !s)
         return s;
     const QByteArray summary = run.record.summary().toUtf8();
-    if (!writeBytes(run.hostStaging + QStringLiteral("/ENVIRONMENT.md"), summary, false))
-        return writeError(QStringLiteral("ENVIRONMENT.md"));
+    if (const Status written = writeConfined(run.hostStaging, QStringLiteral("ENVIRONMENT.md"), summary); !written)
+        return writeFailure(written, QStringLiteral("ENVIRONMENT.md"));
     run.record.files.append({QStringLiteral("ENVIRONMENT.md"), sha256Of(summary), summary.size(),
                              QStringLiteral("tfsetup"), {}});
     const QByteArray json = QJsonDocument(run.record.toJson()).toJson();
-    if (!writeBytes(run.hostStaging + QStringLiteral("/environment.json"), json, false))
-        return writeError(QStringLiteral("environment.json"));
-    QString logText = run.logLines.join(u'\n') + u'\n';
-    logText.replace(run.hostStaging, run.hostTarget);
-    writeBytes(run.hostStaging + QStringLiteral("/logs/install.log"), logText.toUtf8(), false);
+    if (const Status written = writeConfined(run.hostStaging, QStringLiteral("environment.json"), json); !written)
+        return writeFailure(written, QStringLiteral("environment.json"));
+    const QString logText = run.tx.logText(run.hostStaging, run.hostTarget);
+    (void)writeConfined(run.hostStaging, QStringLiteral("logs/install.log"), logText.toUtf8());
     Q_EMIT stepFinished(InstallStep::Record);
     return Ok{};
 }
@@ -922,8 +951,8 @@ QCoro::Task<Status> Installer::verifyStaging(Run &run)
         co_return s;
     QFuture<QString> checking = QtConcurrent::run(&checkFiles, run.hostStaging, run.record.files, m_cancel);
     const QString problem = co_await checking;
-    if (m_cancel->load())
-        co_return cancelledError();
+    if (run.tx.stopped())
+        co_return run.tx.cancelledError();
     if (!problem.isEmpty()) {
         co_return Error{QStringLiteral("verify_failed"),
                         tr("A file changed between unpacking and checking. The disk may be failing or another "
@@ -956,26 +985,39 @@ Status Installer::commit(Run &run)
                 if (QFileInfo(from).isSymLink() || (digest && *digest == managed.value(rel)))
                     continue; // ours and unchanged
             }
-            QString to = run.hostStaging + u'/' + rel;
-            if (QFileInfo::exists(to) || QFileInfo(to).isSymLink())
+            QString to = rel;
+            const auto taken = [&](const QString &name) {
+                const QString at = run.hostStaging + u'/' + name;
+                return QFileInfo::exists(at) || QFileInfo(at).isSymLink();
+            };
+            if (taken(to))
                 to += QStringLiteral(".user-backup");
-            for (int n = 2; QFileInfo::exists(to); ++n)
-                to = run.hostStaging + u'/' + rel + QStringLiteral(".user-backup-%1").arg(n);
-            QDir().mkpath(QFileInfo(to).absolutePath());
-            if (!QFile::copy(from, to))
-                return writeError(to, from);
-            log(run, QStringLiteral("kept your file %1 as %2").arg(rel, QDir(run.hostStaging).relativeFilePath(to)));
+            for (int n = 2; taken(to); ++n)
+                to = rel + QStringLiteral(".user-backup-%1").arg(n);
+            // From the old environment into staging, each reached from its own folder without
+            // following a link on the way; a link of yours is kept as a link, never read through.
+            if (const Status copied = copyConfined(run.hostTarget, rel, run.hostStaging, to); !copied) {
+                if (copied.error().code == u"path_through_link")
+                    return copied.error();
+                return writeError(run.hostStaging + u'/' + to, from);
+            }
+            log(run, QStringLiteral("kept your file %1 as %2").arg(rel, to));
         }
     }
     QString previous;
     if (replacing) {
-        const auto aside = run.lock->prepareSetAside();
+        const auto aside = run.lock()->prepareSetAside();
         if (!aside)
             return writeError(run.spec.environmentPath(), aside.error().detail);
         previous = *aside;
     }
-    if (replacing && !QDir().rename(run.hostTarget, previous)) {
-        run.lock->forget(previous);
+    // The swap happens in the prefix folder (the environment, its staging folder and the one set
+    // aside are all names in it): each rename reaches its names from the prefix's own handle.
+    const auto swap = [&run](const QString &from, const QString &to) {
+        return bool(renameConfined(run.hostPrefix, QFileInfo(from).fileName(), run.hostPrefix, QFileInfo(to).fileName()));
+    };
+    if (replacing && !swap(run.hostTarget, previous)) {
+        run.lock()->forget(previous);
         return Error{QStringLiteral("commit_failed"),
                      tr("The environment %1 is in use. Close every program started from it (Python, Jupyter, "
                         "shells) and install again.").arg(run.spec.environmentPath()),
@@ -983,18 +1025,23 @@ Status Installer::commit(Run &run)
     }
     if (replacing && m_drill)
         m_drill(QStringLiteral("commit-set-aside"));
-    if (!QDir().rename(run.hostStaging, run.hostTarget)) {
-        if (replacing && QDir().rename(previous, run.hostTarget))
-            run.lock->forget(previous);
+    if (!swap(run.hostStaging, run.hostTarget)) {
+        if (replacing && swap(previous, run.hostTarget))
+            run.lock()->forget(previous);
         return writeError(run.spec.environmentPath(), run.hostStaging);
     }
-    run.lock->forget(run.hostStaging);
+    run.tx.released();
     if (replacing && m_drill)
         m_drill(QStringLiteral("commit-swapped"));
-    if (replacing && !QDir(previous).removeRecursively())
+    // What was set aside is removed as what it is: a link that took the environment's place was
+    // moved aside as the link, and only the link goes (removeRecursively would empty its target).
+    const auto removeAside = [](const QString &path) {
+        return isLink(path) ? QFile::remove(path) : QDir(path).removeRecursively();
+    };
+    if (replacing && !removeAside(previous))
         log(run, QStringLiteral("could not remove %1 yet; the next run will").arg(previous));
     else if (replacing)
-        run.lock->forget(previous);
+        run.lock()->forget(previous);
     // A venv made from the environment's own Python names it by the staging path until now.
     if (run.interpreter.startsWith(run.hostStaging + u'/')) {
         for (const QString &line : relocateVenv(run.hostTarget + QStringLiteral("/venv"), run.hostStaging, run.hostTarget))
@@ -1006,10 +1053,19 @@ Status Installer::commit(Run &run)
 
 void Installer::registerOutside(Run &run, InstallOutcome &outcome)
 {
-    auto place = [&](const QString &target, const QString &sourceRelative) -> bool {
+    // `below`: how many of the target's last components are tfsetup's (kernels/<name>/kernel.json,
+    // or the .desktop file): reached from the user's folder above them without following a link,
+    // so one planted there carries neither the write nor the backup elsewhere.
+    auto place = [&](const QString &target, int below, const QString &sourceRelative) -> bool {
         const QString host = m_system.hostPath(target);
         if (host.isEmpty())
             return false;
+        const QString root = host.section(u'/', 0, -1 - below);
+        const QString relative = host.section(u'/', -below);
+        if (root.isEmpty() || !reachesWithoutLinks(root, relative)) {
+            log(run, QStringLiteral("not written: %1 lies behind a link").arg(host));
+            return false;
+        }
         QFile source(run.hostTarget + u'/' + sourceRelative);
         if (!source.open(QIODevice::ReadOnly))
             return false;
@@ -1024,10 +1080,16 @@ void Installer::registerOutside(Run &run, InstallOutcome &outcome)
             if (!old.contains(run.spec.environmentPath().toUtf8()) && !QFile::exists(host + QStringLiteral(".user-backup")))
                 QFile::copy(host, host + QStringLiteral(".user-backup"));
         }
-        return writeBytes(host, bytes, sourceRelative.endsWith(QStringLiteral(".desktop")));
+        // A kernel or menu entry put back is a change: "unchanged" promises that nothing was
+        // written, and a roll-out reads it as such (Ansible's changed_when).
+        outcome.unchanged = false;
+        // Into the user's own folder (Jupyter's kernels/<name>, the menu's applications): the name
+        // itself is replaced, never written through.
+        return QDir().mkpath(root)
+               && writeConfined(root, relative, bytes, sourceRelative.endsWith(QStringLiteral(".desktop")));
     };
     if (run.spec.registerKernel && !run.kernelFolder.isEmpty()) {
-        if (place(SystemView::join(run.kernelFolder, QStringLiteral("kernel.json")), QStringLiteral("kernel/kernel.json")))
+        if (place(SystemView::join(run.kernelFolder, QStringLiteral("kernel.json")), 3, QStringLiteral("kernel/kernel.json")))
             outcome.kernelFolder = run.kernelFolder;
         else
             outcome.warnings.append(tr("The Jupyter kernel could not be registered in %1. Start Jupyter with "
@@ -1036,7 +1098,7 @@ void Installer::registerOutside(Run &run, InstallOutcome &outcome)
     if (run.spec.desktopEntry && m_system.os() == OsFamily::Linux) {
         const QString name = QStringLiteral("kernel/tfsetup-") + run.spec.kernelName + QStringLiteral(".desktop");
         const QString entry = LauncherWriter::desktopEntryPath(m_system, run.spec.kernelName);
-        if (!entry.isEmpty() && !place(entry, name))
+        if (!entry.isEmpty() && !place(entry, 1, name))
             outcome.warnings.append(tr("The menu entry could not be written to %1.").arg(entry));
     }
 }

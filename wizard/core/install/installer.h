@@ -16,6 +16,8 @@
 
 namespace tfsetup::core {
 
+struct Knowledge;
+
 // The steps of one install, in order. A page shows them as a list; tests fail each in turn.
 enum class InstallStep { Prepare, Extract, Place, Python, Packages, Launchers, Record, Verify, Commit, Register };
 
@@ -42,7 +44,9 @@ class Installer final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(Installer)
 public:
+    // knowledge: the catalog the install places its files by; without it, Knowledge::shared().
     explicit Installer(SystemView &system, QObject *parent = nullptr);
+    Installer(SystemView &system, std::shared_ptr<const Knowledge> knowledge, QObject *parent = nullptr);
     ~Installer() override;
 
     QCoro::Task<Result<InstallOutcome>> install(InstallSpec spec);
@@ -95,6 +99,7 @@ private:
     void log(Run &run, const QString &line);
 
     SystemView &m_system;
+    std::shared_ptr<const Knowledge> m_knowledge; // null until install() when none was given
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::function<Status(InstallStep)> m_checkpoint;
     std::function<void(const QString &)> m_drill;

@@ -138,29 +138,45 @@ QString InstallSpec::defaultName(const Plan &plan)
     return name;
 }
 
+QList<int> InstallSpec::pinnedGpus(const QList<int> &chosen, qsizetype gpuCount)
+{
+    bool everyGpuInOrder = chosen.size() == gpuCount;
+    for (qsizetype i = 0; everyGpuInOrder && i < chosen.size(); ++i)
+        everyGpuInOrder = chosen.at(i) == i;
+    return everyGpuInOrder ? QList<int>{} : chosen;
+}
+
 QJsonObject InstallSpec::toJson() const
 {
     QJsonArray artifactList;
     for (const InstallArtifact &a : artifacts)
         artifactList.append(a.toJson());
-    return QJsonObject{{QStringLiteral("name"), name},
-                       {QStringLiteral("route"), route},
-                       {QStringLiteral("layout"), layout},
-                       {QStringLiteral("tensorflow"), tensorflow},
-                       {QStringLiteral("package"), package},
-                       {QStringLiteral("python"), python},
-                       {QStringLiteral("cuda"), cuda},
-                       {QStringLiteral("cudnn"), cudnn},
-                       {QStringLiteral("driver_min"), driverMin},
-                       {QStringLiteral("requirements"), toArray(effectiveRequirements())},
-                       {QStringLiteral("requirements_lock_sha256"),
-                        requirementsLock.isEmpty()
-                            ? QString()
-                            : QString::fromLatin1(QCryptographicHash::hash(requirementsLock.toUtf8(),
-                                                                           QCryptographicHash::Sha256).toHex())},
-                       {QStringLiteral("jupyter"), jupyter},
-                       {QStringLiteral("kernel_name"), kernelName},
-                       {QStringLiteral("artifacts"), artifactList}};
+    QJsonObject json{{QStringLiteral("name"), name},
+                     {QStringLiteral("route"), route},
+                     {QStringLiteral("layout"), layout},
+                     {QStringLiteral("tensorflow"), tensorflow},
+                     {QStringLiteral("package"), package},
+                     {QStringLiteral("python"), python},
+                     {QStringLiteral("cuda"), cuda},
+                     {QStringLiteral("cudnn"), cudnn},
+                     {QStringLiteral("driver_min"), driverMin},
+                     {QStringLiteral("requirements"), toArray(effectiveRequirements())},
+                     {QStringLiteral("requirements_lock_sha256"),
+                      requirementsLock.isEmpty()
+                          ? QString()
+                          : QString::fromLatin1(QCryptographicHash::hash(requirementsLock.toUtf8(),
+                                                                         QCryptographicHash::Sha256).toHex())},
+                     {QStringLiteral("jupyter"), jupyter},
+                     {QStringLiteral("kernel_name"), kernelName},
+                     {QStringLiteral("artifacts"), artifactList}};
+    // Only a selection is written: an environment without one keeps the fingerprint it had.
+    if (!gpus.isEmpty()) {
+        QJsonArray list;
+        for (const int index : gpus)
+            list.append(index);
+        json.insert(QStringLiteral("gpus"), list);
+    }
+    return json;
 }
 
 QByteArray InstallSpec::fingerprint() const

@@ -65,6 +65,10 @@ struct InstallSpec {
     QString kernelDisplayName;
     bool registerKernel = true;
     bool desktopEntry = true;
+    // The NVIDIA GPUs the launchers and the kernel make visible (CUDA_VISIBLE_DEVICES), by
+    // nvidia-smi index, in the order TensorFlow numbers them. Empty: no selection, and a caller's
+    // CUDA_VISIBLE_DEVICES is left alone. See pinnedGpus().
+    QList<int> gpus;
 
     QList<InstallArtifact> artifacts;
 
@@ -85,6 +89,10 @@ struct InstallSpec {
     static InstallSpec fromPlan(const Plan &plan);
     // "tf2.10-cuda11.2" style default name.
     static QString defaultName(const Plan &plan);
+    // What `gpus` holds for GPUs chosen among a machine's gpuCount NVIDIA GPUs: the choice, or
+    // nothing when it is every GPU in nvidia-smi's order (pinning them would change nothing but
+    // hide a GPU added later).
+    static QList<int> pinnedGpus(const QList<int> &chosen, qsizetype gpuCount);
 
     QJsonObject toJson() const;
     // Stable digest of the inputs: an environment built from the same spec is not rebuilt.

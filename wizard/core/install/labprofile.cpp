@@ -13,6 +13,8 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace tfsetup::core {
 
 namespace {
@@ -25,22 +27,39 @@ QStringList strings(const QJsonValue &value)
     return out;
 }
 
+// A NUL ends a path where the system reads it; a line break splits a log line or a launcher.
+bool hasControlCharacter(const QString &text)
+{
+    return std::any_of(text.begin(), text.end(), [](QChar c) { return c.unicode() < 0x20 || c.unicode() == 0x7f; });
+}
+
 // Every field a profile may hold, with its type and size (util/jsonshape.h).
 const JsonShape &profileShape()
 {
     using S = JsonShape;
-    static const S name = S::text(255).where([](const QJsonValue &v) {
+    static const S name = S::text(maxPathNameBytes).where([](const QJsonValue &v) {
         return v.toString().isEmpty() || isSafePathName(v.toString())
                    ? QString()
                    : LabProfile::tr("must be a plain name (letters, digits, . _ + -, not starting with a dot, no "
                                     "slashes)");
     });
+    // Jupyter lists only kernels named [a-z0-9._-]: another name would be registered and never seen.
+    static const S kernelName = S::text(100).where([](const QJsonValue &v) {
+        return v.toString().isEmpty() || isJupyterKernelName(v.toString())
+                   ? QString()
+                   : LabProfile::tr("must be a name Jupyter lists: letters a-z, digits, . _ - only");
+    });
     static const S strings = S::list(S::text(4096), 1000);
+    static const S folder = S::text(4096).where([](const QJsonValue &v) {
+        return hasControlCharacter(v.toString())
+                   ? LabProfile::tr("must be a folder without control characters (no line break, no NUL)")
+                   : QString();
+    });
     static const S shape = S::object({
         S::required(QStringLiteral("schema"), S::integer(1, 1)),
         S::optional(QStringLiteral("title"), S::text(1000)),
         S::required(QStringLiteral("environment"), name),
-        S::required(QStringLiteral("installFolder"), S::text(4096)),
+        S::required(QStringLiteral("installFolder"), folder),
         S::required(QStringLiteral("plan"),
                     S::object({S::required(QStringLiteral("route"), S::text(100)),
                                S::optional(QStringLiteral("layout"), S::text(100)),
@@ -55,15 +74,16 @@ const JsonShape &profileShape()
                     S::object({S::optional(QStringLiteral("pypi"), S::list(S::text(4096), 64)),
                                S::optional(QStringLiteral("trustedHosts"), S::list(S::text(1000), 64)),
                                S::optional(QStringLiteral("nvidia"), S::text(4096))})),
-        S::optional(QStringLiteral("cache"), S::text(4096)),
+        S::optional(QStringLiteral("cache"), folder),
         S::optional(QStringLiteral("proxy"), S::text(4096)),
         S::optional(QStringLiteral("jupyter"), S::anyOf({S::text(100), S::flag()}).nullable()),
         S::optional(QStringLiteral("kernel"),
-                    S::object({S::optional(QStringLiteral("name"), name),
+                    S::object({S::optional(QStringLiteral("name"), kernelName),
                                S::optional(QStringLiteral("displayName"), S::text(1000)),
                                S::optional(QStringLiteral("register"), S::flag())})),
         S::optional(QStringLiteral("desktopEntry"), S::flag()),
         S::optional(QStringLiteral("requirementsLock"), S::text(4096)),
+        S::optional(QStringLiteral("gpus"), GpuChoice::jsonShape()),
     });
     return shape;
 }
@@ -137,6 +157,7 @@ Result<LabProfile> LabProfile::fromJson(const QJsonObject &json, const QString &
     p.registerKernel = kernel.value(QStringLiteral("register")).toBool(true);
     p.desktopEntry = json.value(QStringLiteral("desktopEntry")).toBool(true);
     p.requirementsLockFile = json.value(QStringLiteral("requirementsLock")).toString();
+    p.gpus = GpuChoice::fromJson(json.value(QStringLiteral("gpus")));
 
     static const QRegularExpression plainName(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._+-]*$"));
     if (p.environment.isEmpty() || !plainName.match(p.environment).hasMatch() || p.installFolder.isEmpty()
@@ -201,6 +222,12 @@ Result<QString> LabProfile::expandFolder(const SystemView &system, const QString
                          .arg(field, QStringLiteral("${") + undefined.join(QStringLiteral("}, ${")) + u'}'),
                      text};
     }
+    if (hasControlCharacter(out)) {
+        return Error{QStringLiteral("profile_folder_invalid"),
+                     tr("The lab profile's \"%1\" becomes a folder with a control character in it (a line break?), "
+                        "from %2. Correct \"%1\" in the profile, or the variable it uses.").arg(field, text),
+                     out};
+    }
     if (out.isEmpty() || !isAbsoluteTargetPath(system, out)) {
         return Error{QStringLiteral("profile_folder_relative"),
                      tr("The lab profile's \"%1\" is %2, which is not a full path. Give a full path (it may start "
@@ -244,6 +271,9 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
     spec.kernelDisplayName = kernelDisplayName;
     spec.registerKernel = registerKernel;
     spec.desktopEntry = desktopEntry;
+    // Pinned as the profile says until the machine's GPUs are known (GpuChoice::resolve).
+    if (gpus.kind == GpuChoice::Kind::These)
+        spec.gpus = gpus.indices;
     if (!requirementsLockFile.isEmpty()) {
         const QString lockPath = QFileInfo(path).dir().filePath(requirementsLockFile);
         const auto lock = readInputFile(lockPath, tr("The lock file"), maxTextInputBytes);
@@ -277,6 +307,12 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
         }
     }
     if (!bundleFolder.isEmpty()) {
+        // The wizard's checks (bundle.h): a usable bundle, made for this plan, before any hashing.
+        const auto bundle = Bundle::open(bundleFolder);
+        if (!bundle)
+            return bundle.error();
+        if (const Status serves = bundle->servesPlan(route, tensorflow, osFamilyName(system.os()), python); !serves)
+            return serves.error();
         auto artifacts = readBundleArtifacts(bundleFolder);
         if (!artifacts)
             return artifacts.error();
@@ -284,8 +320,7 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
         spec.offline = true;
         spec.indexUrls.clear();
         // The bundle's pinned wheel list wins over the profile's looser requirements.
-        const auto bundle = Bundle::open(bundleFolder);
-        if (bundle && !bundle->wheelhouse().isEmpty()) {
+        if (!bundle->wheelhouse().isEmpty()) {
             const auto lock = readInputFile(bundle->requirementsFile(), tr("The bundle's requirements file"),
                                             maxTextInputBytes);
             if (!lock)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "install/gpuchoice.h"
 #include "install/installspec.h"
 #include "system/systemview.h"
 #include "util/result.h"
@@ -44,6 +45,10 @@ public:
     QString requirementsLockFile; // relative to the profile
     bool registerKernel = true;
     bool desktopEntry = true;
+    // The GPUs each machine's environment uses (JSON "gpus": "default", "all" or [0, 2], by
+    // nvidia-smi index); missing: "default", the plan's default selection on that machine.
+    // Resolved by `tfsetup install` once the machine's GPUs are known.
+    GpuChoice gpus;
 
     static Result<LabProfile> load(const QString &path);
     static Result<LabProfile> fromJson(const QJsonObject &json, const QString &path = {});

@@ -5,6 +5,8 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace tfsetup::core {
 
 namespace {
@@ -38,19 +40,33 @@ QString windowsPath(QString path)
     return path;
 }
 
-QString fill(QString text, const QList<std::pair<QString, QString>> &values)
+// One pass over a template: each @KEY@ of `values` becomes its value, which is copied and never
+// searched again (a variable's value or a folder may itself contain "@RUN@"); any other '@' of the
+// template stays as it is. A key of `dropWhenEmpty` that expands to nothing takes its line ending
+// with it, so a placeholder alone on its line leaves no empty line.
+QString fill(const QString &text, const QList<std::pair<QString, QString>> &values, const QStringList &dropWhenEmpty = {})
 {
-    for (const auto &[key, value] : values)
-        text.replace(u'@' + key + u'@', value);
-    return text;
-}
-
-// A placeholder alone on its line that expands to nothing takes its line with it.
-QString dropEmptyPlaceholderLines(QString text, const QStringList &keys)
-{
-    for (const QString &key : keys)
-        text.replace(u'@' + key + QStringLiteral("@\n"), QString());
-    return text;
+    QString out;
+    qsizetype copied = 0;
+    for (qsizetype open = text.indexOf(u'@'); open >= 0;) {
+        const qsizetype close = text.indexOf(u'@', open + 1);
+        if (close < 0)
+            break;
+        const QStringView key = QStringView(text).sliced(open + 1, close - open - 1);
+        const auto found = std::find_if(values.begin(), values.end(), [&](const auto &v) { return v.first == key; });
+        if (found == values.end()) {
+            open = close;
+            continue;
+        }
+        out += QStringView(text).sliced(copied, open - copied);
+        out += found->second;
+        copied = close + 1;
+        if (found->second.isEmpty() && dropWhenEmpty.contains(key) && copied < text.size() && text.at(copied) == u'\n')
+            ++copied;
+        open = text.indexOf(u'@', copied);
+    }
+    out += QStringView(text).sliced(copied);
+    return out;
 }
 
 bool isAscii(const QString &text)
@@ -300,9 +316,25 @@ QString LauncherWriter::venvPython(OsFamily os, const QString &environmentPath)
     return SystemView::join(environmentPath, QStringLiteral("venv/bin/python"));
 }
 
+QList<std::pair<QString, QString>> LauncherWriter::gpuVariables(const QList<int> &visibleGpus)
+{
+    if (visibleGpus.isEmpty())
+        return {};
+    // CUDA C Programming Guide, "CUDA Environment Variables": CUDA_VISIBLE_DEVICES lists the
+    // visible devices, enumerated in its order; CUDA_DEVICE_ORDER=PCI_BUS_ID orders devices by
+    // PCI bus id, as nvidia-smi and NVML number them (the default, FASTEST_FIRST, ranks them by a
+    // speed heuristic). TensorFlow numbers the GPUs it sees from 0 in that order.
+    QStringList indices;
+    for (const int index : visibleGpus)
+        indices.append(QString::number(index));
+    return {{QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID")},
+            {QStringLiteral("CUDA_VISIBLE_DEVICES"), indices.join(u',')}};
+}
+
 Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &settings, const LauncherContext &context)
 {
     QList<GeneratedFile> files;
+    const QList<std::pair<QString, QString>> settingsVariables = settings.variables + gpuVariables(context.visibleGpus);
     if (context.os == OsFamily::Windows) {
         QStringList batShadow;
         for (const QString &p : settings.windowsShadow)
@@ -313,7 +345,7 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
         QStringList batVariables;
         QStringList psVariables;
         QStringList psNames;
-        for (const auto &[name, value] : settings.variables) {
+        for (const auto &[name, value] : settingsVariables) {
             auto line = quoting::batchSet(name, value);
             if (!line)
                 return line.error();
@@ -382,13 +414,15 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
                 psRun = QStringLiteral("& \"$TfsetupEnv\\venv\\Scripts\\python.exe\" ") + psArgs.join(u' ')
                         + (psArgs.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("@args");
             }
-            QString bat = fill(settings.batTemplate, {{QStringLiteral("SHADOW"), batShadow.join(u'\n')},
-                                                      {QStringLiteral("VARIABLES"), batVariables.join(u'\n')},
-                                                      {QStringLiteral("RUN"), batRun}});
+            QList<std::pair<QString, QString>> batValues{{QStringLiteral("SHADOW"), batShadow.join(u'\n')},
+                                                         {QStringLiteral("VARIABLES"), batVariables.join(u'\n')},
+                                                         {QStringLiteral("RUN"), batRun}};
             // cmd reads a batch file in the console code page; switch to UTF-8 only when needed,
             // the launchers themselves are ASCII (the folder comes from %~dp0 at run time).
-            bat = isAscii(bat) ? dropEmptyPlaceholderLines(bat, {QStringLiteral("CODEPAGE")})
-                               : fill(bat, {{QStringLiteral("CODEPAGE"), QStringLiteral("chcp 65001 >nul")}});
+            const bool ascii = isAscii(settings.batTemplate)
+                               && std::all_of(batValues.begin(), batValues.end(), [](const auto &v) { return isAscii(v.second); });
+            batValues.append({QStringLiteral("CODEPAGE"), ascii ? QString() : QStringLiteral("chcp 65001 >nul")});
+            QString bat = fill(settings.batTemplate, batValues, {QStringLiteral("CODEPAGE")});
             bat.replace(u'\n', QStringLiteral("\r\n"));
             files.append({l.name + QStringLiteral(".bat"), bat.toUtf8(), false});
 
@@ -407,7 +441,7 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
     for (const QString &p : settings.linuxShadow)
         shadow.append(QStringLiteral("\"$tfsetup_dir\"/") + p);
     QStringList variables;
-    for (const auto &[name, value] : settings.variables)
+    for (const auto &[name, value] : settingsVariables)
         variables.append(QStringLiteral("%1=%2\nexport %1").arg(name, quoting::shell(value)));
     const QString libraryDirs = context.libraryFolder.isEmpty()
                                     ? QString()
@@ -442,12 +476,13 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
             run = QStringLiteral("exec \"$TFSETUP_ENV/venv/bin/python\" ") + args.join(u' ')
                   + (args.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("\"$@\"");
         }
-        QString sh = fill(settings.shTemplate, {{QStringLiteral("LIBRARY_DIRS"), libraryDirs},
-                                                {QStringLiteral("SHADOW"), shadow.join(u' ')},
-                                                {QStringLiteral("VARIABLES"), variables.join(u'\n')},
-                                                {QStringLiteral("RUN"), run}});
-        sh = xla.isEmpty() ? dropEmptyPlaceholderLines(sh, {QStringLiteral("XLA")})
-                           : fill(sh, {{QStringLiteral("XLA"), xla}});
+        const QString sh = fill(settings.shTemplate,
+                                {{QStringLiteral("LIBRARY_DIRS"), libraryDirs},
+                                 {QStringLiteral("SHADOW"), shadow.join(u' ')},
+                                 {QStringLiteral("VARIABLES"), variables.join(u'\n')},
+                                 {QStringLiteral("XLA"), xla},
+                                 {QStringLiteral("RUN"), run}},
+                                {QStringLiteral("XLA")});
         files.append({l.name, sh.toUtf8(), true});
     }
     return files;
@@ -486,7 +521,7 @@ QList<std::pair<QString, QString>> LauncherWriter::kernelEnvironment(const Launc
                         QStringLiteral("--xla_gpu_cuda_data_dir=") + SystemView::join(root, QStringLiteral("cuda"))});
         }
     }
-    env += settings.variables;
+    env += settings.variables + gpuVariables(context.visibleGpus);
     return env;
 }
 

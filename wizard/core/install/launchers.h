@@ -81,6 +81,10 @@ struct LauncherContext {
     // The Jupyter front end chosen for the environment: start-jupyter tries it first. Empty: the
     // data's order.
     QString jupyterFrontEnd;
+    // The NVIDIA GPUs the environment uses, by nvidia-smi index (the detection report's order),
+    // in the order TensorFlow numbers them (/GPU:0 is the first). Empty: no selection, and a
+    // caller's CUDA_VISIBLE_DEVICES is left as it is.
+    QList<int> visibleGpus;
 };
 
 struct GeneratedFile {
@@ -106,6 +110,9 @@ class LauncherWriter final {
 public:
     // start-python, start-jupyter, shell: .bat and .ps1 on Windows, sh scripts elsewhere. Pure.
     static Result<QList<GeneratedFile>> launchers(const LauncherSettings &settings, const LauncherContext &context);
+
+    // CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES for a GPU selection; none without one.
+    static QList<std::pair<QString, QString>> gpuVariables(const QList<int> &visibleGpus);
 
     // The environment a kernel gets: the same variables the launchers set.
     static QList<std::pair<QString, QString>> kernelEnvironment(const LauncherSettings &settings,

@@ -1,5 +1,6 @@
 #include "install/placement.h"
 
+#include "catalog/catalogupdate.h"
 #include "util/names.h"
 
 #include <QFile>
@@ -33,7 +34,7 @@ QRegularExpression PlacementRules::globPattern(const QString &glob, bool caseSen
 
 Result<PlacementRules> PlacementRules::load(const QString &path)
 {
-    QFile f(path);
+    CatalogFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("placement_missing"),
                      tr("The placement rules %1 cannot be read. Reinstall tfsetup.").arg(path), f.errorString()};

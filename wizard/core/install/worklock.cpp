@@ -12,7 +12,8 @@
 #include <QJsonObject>
 #include <QLockFile>
 #include <QRandomGenerator>
-#include <QSaveFile>
+#include <QStorageInfo>
+#include <QSysInfo>
 
 namespace tfsetup::core {
 
@@ -50,11 +51,20 @@ QByteArray readSmall(const QString &path, qint64 limit)
     return f.read(limit + 1);
 }
 
-bool writeSmall(const QString &path, const QByteArray &bytes)
+// Written below `root` one folder at a time without following a link (util/confined), then
+// renamed over the name: a link planted at the name is replaced, one planted on the way refused.
+bool writeSmall(const QString &root, const QString &relative, const QByteArray &bytes)
 {
-    // QSaveFile renames over the name: a link planted there is replaced, never written through.
-    QSaveFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.commit();
+    return bool(writeConfined(root, relative, bytes));
+}
+
+// A folder tfsetup recorded is removed only when it is still a real folder: a link that took its
+// place is removed as a link, never followed (removeRecursively would empty its target).
+bool removeRecordedFolder(const QString &path)
+{
+    if (isLink(path))
+        return QFile::remove(path);
+    return QDir(path).removeRecursively();
 }
 
 } // namespace
@@ -79,18 +89,65 @@ Result<std::unique_ptr<WorkLock>> WorkLock::acquire(const QString &hostPrefix, c
     // An install may hold it for an hour: never stale by age, only when its process is gone.
     lock->m_lock->setStaleLockTime(0);
     if (!lock->m_lock->tryLock(500)) {
+        const QString lockPath = base + QStringLiteral(".tfsetup-lock");
         if (lock->m_lock->error() == QLockFile::LockFailedError) {
+            qint64 pid = 0;
+            QString host, application;
+            // A holder on another computer (a prefix on a shared disk) cannot be seen from here:
+            // its lock is never taken over, so the message says whose it is and how to free it.
+            const bool readable = lock->m_lock->getLockInfo(&pid, &host, &application);
+            // A lock that names no process (damaged, or a link to some other file) is no run's:
+            // waiting would never end, so the message says how to free it.
+            if (!readable || isLink(lockPath)) {
+                return Error{QStringLiteral("environment_busy"),
+                             QCoreApplication::translate("WorkLock",
+                                                         "%1 is locked by %2, which names no running install or "
+                                                         "repair (it is damaged or a link to another file). If "
+                                                         "none is running, delete %2, then try again.")
+                                 .arg(shownPath, QDir::toNativeSeparators(lockPath)),
+                             lockPath};
+            }
+            if (!host.isEmpty() && host != QSysInfo::machineHostName()) {
+                return Error{QStringLiteral("environment_busy"),
+                             QCoreApplication::translate("WorkLock",
+                                                         "Another install or repair of %1 runs on the computer %3 "
+                                                         "(process %2), or was stopped there. Wait until it has "
+                                                         "finished. If nothing runs there any more, delete %4, then "
+                                                         "try again.")
+                                 .arg(shownPath)
+                                 .arg(pid)
+                                 .arg(host, QDir::toNativeSeparators(lockPath)),
+                             lockPath};
+            }
             return Error{QStringLiteral("environment_busy"),
                          QCoreApplication::translate("WorkLock", "Another install or repair of %1 is running. Wait "
                                                                  "until it has finished, then try again.")
                              .arg(shownPath),
-                         base + QStringLiteral(".tfsetup-lock")};
+                         lockPath};
+        }
+        // Say which of the causes it is: each has its own remedy.
+        const QStorageInfo disk(hostPrefix);
+        if (disk.isValid() && disk.isReadOnly()) {
+            return Error{QStringLiteral("write_failed"),
+                         QCoreApplication::translate("WorkLock", "Cannot write %1: the install folder is on a disk "
+                                                                 "that is read-only here. Choose another folder "
+                                                                 "(--prefix), or mount that disk writable.")
+                             .arg(shownPath),
+                         lockPath};
+        }
+        if (disk.isValid() && disk.bytesAvailable() < 64 * 1024) {
+            return Error{QStringLiteral("disk_full"),
+                         QCoreApplication::translate("WorkLock", "Cannot write %1: the disk of the install folder is "
+                                                                 "full. Free some space there or choose a folder on "
+                                                                 "another disk, then try again.")
+                             .arg(shownPath),
+                         lockPath};
         }
         return Error{QStringLiteral("write_failed"),
                      QCoreApplication::translate("WorkLock", "Cannot write %1. Check the free space and that the "
                                                              "install folder is yours.")
                          .arg(shownPath),
-                     base + QStringLiteral(".tfsetup-lock")};
+                     lockPath};
     }
     const QByteArray bytes = readSmall(base + QStringLiteral(".tfsetup-work.json"), maxRecordBytes);
     const QJsonArray folders = QJsonDocument::fromJson(bytes).object().value(QStringLiteral("folders")).toArray();
@@ -116,14 +173,17 @@ bool WorkLock::save() const
         folders.append(QJsonObject{{QStringLiteral("name"), r.name}, {QStringLiteral("id"), r.id},
                                    {QStringLiteral("role"), r.role}});
     }
-    return writeSmall(path, QJsonDocument(QJsonObject{{QStringLiteral("folders"), folders}}).toJson());
+    return writeSmall(m_prefix, u'.' + m_name + QStringLiteral(".tfsetup-work.json"),
+                      QJsonDocument(QJsonObject{{QStringLiteral("folders"), folders}}).toJson());
 }
 
 bool WorkLock::ownedBy(const QString &hostFolder, const QString &id) const
 {
     if (isLink(hostFolder) || !QFileInfo(hostFolder).isDir())
         return false;
-    return readSmall(hostFolder + u'/' + markerName, 64).trimmed() == id.toLatin1();
+    // readSmall returns one byte past the limit: a longer marker is not this id followed by more.
+    const QByteArray marker = readSmall(hostFolder + u'/' + markerName, 64);
+    return marker.size() <= 64 && marker.trimmed() == id.toLatin1();
 }
 
 Result<QString> WorkLock::makeStaging(const QString &tag)
@@ -134,9 +194,9 @@ Result<QString> WorkLock::makeStaging(const QString &tag)
     // Recorded first: a crash right after mkdir still leaves a folder recovery may remove.
     m_records.append(record);
     const bool made = save() && QDir().mkdir(path);
-    if (!made || !writeSmall(path + u'/' + markerName, record.id.toLatin1())) {
+    if (!made || !writeSmall(m_prefix, name + u'/' + markerName, record.id.toLatin1())) {
         if (made)
-            QDir(path).removeRecursively();
+            removeRecordedFolder(path);
         m_records.removeLast();
         save();
         return Error{QStringLiteral("write_failed"), {}, path};
@@ -149,7 +209,7 @@ Result<QString> WorkLock::prepareSetAside()
     const QString name = u'.' + m_name + QStringLiteral(".previous-") + randomSuffix();
     const Record record{name, randomId(), QStringLiteral("previous")};
     m_records.append(record);
-    if (!save() || !writeSmall(m_prefix + u'/' + m_name + u'/' + markerName, record.id.toLatin1())) {
+    if (!save() || !writeSmall(m_prefix, m_name + u'/' + markerName, record.id.toLatin1())) {
         m_records.removeLast();
         save();
         return Error{QStringLiteral("write_failed"), {}, m_prefix + u'/' + m_name};
@@ -158,6 +218,12 @@ Result<QString> WorkLock::prepareSetAside()
 }
 
 void WorkLock::forget(const QString &hostPath)
+{
+    drop(hostPath);
+    save();
+}
+
+void WorkLock::drop(const QString &hostPath)
 {
     const QString name = QFileInfo(hostPath).fileName();
     for (qsizetype i = 0; i < m_records.size(); ++i) {
@@ -170,7 +236,6 @@ void WorkLock::forget(const QString &hostPath)
             break;
         }
     }
-    save();
 }
 
 bool WorkLock::writeJournal(const QString &hostStaging, const QList<JournalEntry> &entries)
@@ -180,7 +245,10 @@ bool WorkLock::writeJournal(const QString &hostStaging, const QList<JournalEntry
         list.append(QJsonObject{{QStringLiteral("path"), e.path}, {QStringLiteral("staged"), e.staged},
                                 {QStringLiteral("keepOld"), e.keepOld}});
     }
-    return writeSmall(hostStaging + u'/' + journalName, QJsonDocument(QJsonObject{{QStringLiteral("renames"), list}}).toJson());
+    // The staging folder is the root: its journal is written inside it, never through a link.
+    if (isLink(hostStaging))
+        return false;
+    return writeSmall(hostStaging, journalName, QJsonDocument(QJsonObject{{QStringLiteral("renames"), list}}).toJson());
 }
 
 QStringList WorkLock::replayJournal(const QString &hostStaging)
@@ -195,8 +263,11 @@ QStringList WorkLock::replayJournal(const QString &hostStaging)
         const QJsonObject o = v.toObject();
         const QString path = o.value(QStringLiteral("path")).toString();
         const QString staged = o.value(QStringLiteral("staged")).toString();
+        // Every side of each rename stays where it belongs: a link planted in the environment or
+        // in the staging folder (".../lnk/secret.txt") would move a file from elsewhere.
         if (!isSafeRelativeName(path) || (!staged.isEmpty() && !isSafeRelativeName(staged))
-            || !reachesWithoutLinks(env, path) || !reachesWithoutLinks(hostStaging, QStringLiteral("old/") + path))
+            || !reachesWithoutLinks(env, path) || !reachesWithoutLinks(hostStaging, QStringLiteral("old/") + path)
+            || (!staged.isEmpty() && !reachesWithoutLinks(hostStaging, staged)))
             continue;
         const QString target = env + u'/' + path;
         const QString old = hostStaging + QStringLiteral("/old/") + path;
@@ -232,31 +303,35 @@ QStringList WorkLock::recover()
     for (const Record &r : records) {
         const QString path = m_prefix + u'/' + r.name;
         if (!existsOrLink(path)) {
-            forget(path); // removed already, or renamed into place (its marker goes with forget)
+            drop(path); // removed already, or renamed into place (its marker goes with drop)
             continue;
         }
         if (!ownedBy(path, r.id)) {
             done.append(QStringLiteral("left %1 alone: it does not carry the mark tfsetup gave it").arg(r.name));
-            forget(path);
+            drop(path);
             continue;
         }
         if (r.role == u"staging") {
             done += replayJournal(path);
-            if (QDir(path).removeRecursively()) {
+            if (removeRecordedFolder(path)) {
                 done.append(QStringLiteral("removed unfinished staging folder %1").arg(r.name));
-                forget(path);
+                drop(path);
             }
         } else if (existsOrLink(env)) {
             // The switch had happened: the replacement is in place.
-            if (QDir(path).removeRecursively()) {
+            if (removeRecordedFolder(path)) {
                 done.append(QStringLiteral("removed the replaced environment %1").arg(r.name));
-                forget(path);
+                drop(path);
             }
         } else if (QDir().rename(path, env)) {
             done.append(QStringLiteral("restored %1 after an interrupted switch").arg(m_name));
-            forget(path);
+            drop(path);
         }
     }
+    // Saved once: saving after each folder made a work record of many entries (a damaged or
+    // planted one) quadratic to recover. A crash before this save leaves records whose folders
+    // are gone or not tfsetup's, which the next recovery drops again.
+    save();
     return done;
 }
 

@@ -75,6 +75,7 @@ private:
     WorkLock() = default;
     bool save() const;
     bool ownedBy(const QString &hostFolder, const QString &id) const;
+    void drop(const QString &hostPath); // forget() without saving the record
     QStringList replayJournal(const QString &hostStaging);
 
     std::unique_ptr<QLockFile> m_lock;

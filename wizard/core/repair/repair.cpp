@@ -1,6 +1,8 @@
 #include "repair/repair.h"
 
 #include "catalog/catalog.h"
+#include "catalog/knowledge.h"
+#include "detect/hardwarereport.h"
 #include "fetch/checksum.h"
 #include "fetch/downloadcache.h"
 #include "fetch/downloader.h"
@@ -9,8 +11,11 @@
 #include "install/installspec.h"
 #include "install/launchers.h"
 #include "install/placement.h"
+#include "install/transaction.h"
 #include "install/worklock.h"
 #include "util/confined.h"
+#include "util/inputfile.h"
+#include "util/names.h"
 
 #include <QCoro/QCoroFuture>
 #include <QDir>
@@ -20,7 +25,6 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QSet>
 #include <QUrl>
 #include <QtConcurrent/QtConcurrentRun>
@@ -30,6 +34,8 @@ namespace tfsetup::core {
 namespace {
 
 using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+
+constexpr auto pipTimeout = std::chrono::minutes(60);
 
 
 Error cancelledError()
@@ -47,17 +53,13 @@ Error writeError(const QString &path, const QString &detail = {})
                  detail};
 }
 
-bool writeBytes(const QString &hostPath, const QByteArray &bytes, bool executable)
+// A confined write into the staging folder that failed: a link on the way in its own words,
+// anything else as a write to `shown` that failed.
+Error stagingWriteError(const Status &written, const QString &shown)
 {
-    QDir().mkpath(QFileInfo(hostPath).absolutePath());
-    QSaveFile f(hostPath);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        return false;
-    if (executable) {
-        QFile::setPermissions(hostPath, QFile::permissions(hostPath) | QFile::ExeOwner | QFile::ExeGroup
-                                            | QFile::ExeOther);
-    }
-    return true;
+    if (written.error().code == u"path_through_link")
+        return written.error();
+    return writeError(shown, written.error().detail);
 }
 
 QByteArray sha256Of(const QByteArray &bytes)
@@ -156,6 +158,46 @@ ScanResult scanFiles(const QString &hostEnv, const QList<RecordedFile> &files, b
     return out;
 }
 
+PipRecordScan scanPipRecords(const QString &hostEnv, const CancelFlag &cancel)
+{
+    return checkPipRecords(hostEnv, cancel.get());
+}
+
+Result<VerifiedWheel> verifyOneWheel(const QString &wheel, const QString &hostEnv, const PipDistributionDamage &damage,
+                                     const QString &unpack, const CancelFlag &cancel)
+{
+    return verifyWheel(wheel, hostEnv, damage, unpack, cancel.get());
+}
+
+// pip (or any Python) of the environment, its output logged line by line; killed on cancel.
+QCoro::Task<ProcessResult> runPython(SystemView &system, Transaction &tx, QString program, QStringList arguments,
+                                     bool ownIndex, std::chrono::milliseconds timeout)
+{
+    ProcessRequest request;
+    request.program = program;
+    request.arguments = arguments;
+    request.timeout = timeout;
+    request.cancel = tx.cancelFlag();
+    request.environment = {{QStringLiteral("PYTHONNOUSERSITE"), QStringLiteral("1")},
+                           {QStringLiteral("PYTHONHOME"), QString()},
+                           {QStringLiteral("PIP_NO_INPUT"), QStringLiteral("1")}};
+    // An index chosen here (or none at all) must not be overridden by a pip.conf.
+    if (ownIndex) {
+        request.environment.append({QStringLiteral("PIP_CONFIG_FILE"),
+                                    system.os() == OsFamily::Windows ? QStringLiteral("nul") : QStringLiteral("/dev/null")});
+        for (const char *name : {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"})
+            request.environment.append({QString::fromLatin1(name), QString()});
+    }
+    Transaction *log = &tx; // lives in the caller's frame for as long as the process runs
+    request.onOutputLine = [log](const QString &line) {
+        if (!line.isEmpty())
+            log->log(line);
+    };
+    tx.log(QStringLiteral("$ %1 %2").arg(program, arguments.join(u' ')));
+    ProcessResult result = co_await system.runWatched(std::move(request));
+    co_return result;
+}
+
 Result<QByteArray> hashOne(const QString &path, const CancelFlag &cancel)
 {
     return hashFile(Checksum::Algorithm::Sha256, path, cancel.get());
@@ -219,6 +261,53 @@ QString archiveFileName(const InstallArtifact &artifact)
     return name.isEmpty() ? artifact.component + u'-' + artifact.version : name;
 }
 
+// The only folder repair registers an environment's kernel in: Jupyter's kernels/<kernel name>
+// for this user, derived as the installer derives it (LauncherWriter::userKernelFolder), never
+// the folder the record names. A damaged or foreign record (another folder, a name with "..")
+// or a kernel folder that is a link is refused before anything is written. Empty: the
+// environment's kernel was not registered.
+Result<QString> registeredKernelFolder(const SystemView &system, const EnvironmentRecord &record)
+{
+    if (record.kernelFolder.isEmpty())
+        return QString();
+    const QString kernelName = record.spec.value(QStringLiteral("kernel_name")).toString(record.name);
+    if (!isSafePathName(kernelName)) {
+        return Error{QStringLiteral("kernel_folder_foreign"),
+                     QCoreApplication::translate("Repairer", "The environment record names the Jupyter kernel "
+                                                             "\"%1\", which is not a name tfsetup gives a kernel. "
+                                                             "The record is damaged or was not written by tfsetup, "
+                                                             "so repair changes nothing. Install the environment "
+                                                             "again.")
+                         .arg(kernelName),
+                     record.kernelFolder};
+    }
+    const QString expected = LauncherWriter::userKernelFolder(system, kernelName);
+    const Qt::CaseSensitivity sensitivity = system.os() == OsFamily::Windows ? Qt::CaseInsensitive : Qt::CaseSensitive;
+    if (system.normalize(record.kernelFolder).compare(expected, sensitivity) != 0) {
+        return Error{QStringLiteral("kernel_folder_foreign"),
+                     QCoreApplication::translate("Repairer", "The environment record names %1 as the folder of its "
+                                                             "Jupyter kernel, but tfsetup registers this "
+                                                             "environment's kernel only in %2. The record is damaged "
+                                                             "or belongs to another environment, so repair changes "
+                                                             "nothing. Install the environment again.")
+                         .arg(record.kernelFolder, expected),
+                     record.kernelFolder};
+    }
+    // userKernelFolder ends in "kernels/<name>": neither may be a link, or the write goes elsewhere.
+    const QString hostData = system.hostPath(expected.section(u'/', 0, -3));
+    if (hostData.isEmpty()
+        || !reachesWithoutLinks(hostData, QStringLiteral("kernels/") + kernelName + QStringLiteral("/kernel.json"))) {
+        return Error{QStringLiteral("kernel_folder_link"),
+                     QCoreApplication::translate("Repairer", "Your Jupyter kernel folder %1 is a link to another "
+                                                             "folder, so repair does not write there and changes "
+                                                             "nothing. Remove the link and repair again, or install "
+                                                             "the environment again.")
+                         .arg(expected),
+                     hostData};
+    }
+    return expected;
+}
+
 } // namespace
 
 QString RepairItem::problemName(Problem problem)
@@ -272,12 +361,16 @@ bool RepairReport::changed() const
         if (i.fix != RepairItem::Fix::None)
             return true;
     }
+    for (const PipDistributionDamage &p : packages) {
+        if (!p.source.isEmpty())
+            return true;
+    }
     return !outside.isEmpty();
 }
 
 bool RepairReport::healthy() const
 {
-    if (!after.isEmpty() || (dryRun && !before.isEmpty()))
+    if (!after.isEmpty() || (dryRun && (!before.isEmpty() || !packages.isEmpty())))
         return false;
     return !verify || verify->passed();
 }
@@ -290,6 +383,9 @@ QJsonObject RepairReport::toJson() const
     QJsonArray outcomes;
     for (const RepairFindingOutcome &f : findings)
         outcomes.append(f.toJson());
+    QJsonArray distributions;
+    for (const PipDistributionDamage &p : packages)
+        distributions.append(p.toJson());
     QJsonObject o{{QStringLiteral("schema"), 1},
                   {QStringLiteral("environment"), environmentPath},
                   {QStringLiteral("dry_run"), dryRun},
@@ -299,6 +395,7 @@ QJsonObject RepairReport::toJson() const
                   {QStringLiteral("outside"), QJsonArray::fromStringList(outside)},
                   {QStringLiteral("findings"), outcomes},
                   {QStringLiteral("after"), QJsonArray::fromStringList(after)},
+                  {QStringLiteral("packages"), distributions},
                   {QStringLiteral("changed"), changed()},
                   {QStringLiteral("healthy"), healthy()}};
     if (verify)
@@ -332,6 +429,23 @@ QString RepairReport::text() const
         }
         lines.append(QStringLiteral("  %1: %2 — %3").arg(i.path, problem, fix));
     }
+    for (const PipDistributionDamage &p : packages) {
+        lines.append(tr("The Python package %1 %2 is not as pip installed it:").arg(p.name, p.version));
+        for (const QString &file : p.altered)
+            lines.append(QStringLiteral("  %1: %2").arg(file, tr("changed")));
+        for (const QString &file : p.missing)
+            lines.append(QStringLiteral("  %1: %2").arg(file, tr("missing")));
+        for (const QString &file : p.escaping)
+            lines.append(QStringLiteral("  %1: %2").arg(file, tr("its record names a place outside the environment (not read)")));
+        if (p.source.isEmpty())
+            lines.append(QStringLiteral("  ") + p.note);
+        else if (p.source == u"index")
+            lines.append(QStringLiteral("  ") + (dryRun ? tr("would reinstall it from the package index")
+                                                        : tr("reinstalled from the package index")));
+        else
+            lines.append(QStringLiteral("  ") + (dryRun ? tr("would reinstall it from %1").arg(p.source)
+                                                        : tr("reinstalled from %1").arg(p.source)));
+    }
     for (const QString &url : fetched)
         lines.append((dryRun ? tr("Would download again: %1") : tr("Downloaded again: %1")).arg(url));
     for (const QString &o : outside)
@@ -356,6 +470,7 @@ QString repairStepId(RepairStep step)
     case RepairStep::Fetch: return QStringLiteral("fetch");
     case RepairStep::Stage: return QStringLiteral("stage");
     case RepairStep::Commit: return QStringLiteral("commit");
+    case RepairStep::Packages: return QStringLiteral("packages");
     case RepairStep::Register: return QStringLiteral("register");
     case RepairStep::Verify: return QStringLiteral("verify");
     }
@@ -375,23 +490,49 @@ struct Repairer::Run {
     int cudnnMajor = 0;
     QList<StagedFile> staged;
     QHash<QString, QByteArray> newDigests; // regenerated files whose bytes differ from the record
-    QStringList logLines;
-    std::unique_ptr<WorkLock> lock; // held for the whole repair (not for a dry run)
+    QString kernelFolder;           // registeredKernelFolder(): where the kernel is registered, or empty
+    QByteArray installedKernel;     // the record's digest of kernel/kernel.json, as read
+    QStringList wheelFolders;       // host folders that may hold the wheels pip installed from
+    // The log, the lock (held for the whole repair, not for a dry run) and the staging folder, in
+    // the coroutine's frame: a Repairer deleted mid-repair (its page closed) ends the run as
+    // cancelled, the staging folder removed, the environment as it was.
+    Transaction tx;
+
+    Run(Repairer *owner, const CancelFlag &cancel) : tx(owner, QStringLiteral("repair"), cancel, cancelledError())
+    {
+        QPointer<Repairer> self(owner);
+        tx.setLogSink([self](const QString &line) {
+            if (self)
+                Q_EMIT self->logLine(line);
+        });
+    }
 };
 
 Repairer::Repairer(SystemView &system, Downloader *downloader, QObject *parent)
-    : QObject(parent), m_system(system), m_downloader(downloader),
+    : Repairer(system, nullptr, downloader, parent)
+{
+}
+
+Repairer::Repairer(SystemView &system, std::shared_ptr<const Knowledge> knowledge, Downloader *downloader,
+                   QObject *parent)
+    : QObject(parent), m_system(system), m_knowledge(std::move(knowledge)), m_downloader(downloader),
       m_cancel(std::make_shared<std::atomic<bool>>(false))
 {
 }
 
-Repairer::~Repairer() = default;
+Repairer::~Repairer()
+{
+    // A repair still waiting ends as cancelled (Transaction::stopped()); its downloads stop too.
+    cancel();
+}
 
 void Repairer::cancel()
 {
     m_cancel->store(true);
     if (m_downloader)
         m_downloader->cancelAll();
+    if (m_fetching)
+        m_fetching->cancelAll();
 }
 
 void Repairer::setCheckpoint(std::function<Status(RepairStep)> checkpoint)
@@ -411,6 +552,7 @@ QString Repairer::stepTitle(RepairStep step) const
     case RepairStep::Fetch: return tr("Getting the damaged files' archives");
     case RepairStep::Stage: return tr("Preparing the replacements");
     case RepairStep::Commit: return tr("Putting the repaired files in place");
+    case RepairStep::Packages: return tr("Reinstalling the damaged Python packages");
     case RepairStep::Register: return tr("Checking the Jupyter kernel");
     case RepairStep::Verify: return tr("Verifying the environment");
     }
@@ -419,22 +561,15 @@ QString Repairer::stepTitle(RepairStep step) const
 
 void Repairer::log(Run &run, const QString &line)
 {
-    run.logLines.append(line);
-    qInfo().noquote() << "repair:" << line;
-    Q_EMIT logLine(line);
+    run.tx.log(line);
 }
 
 Status Repairer::enter(Run &run, RepairStep step)
 {
-    if (m_cancel->load())
-        return cancelledError();
-    Q_EMIT stepStarted(step, stepTitle(step));
-    log(run, QStringLiteral("== %1").arg(repairStepId(step)));
-    if (m_checkpoint) {
-        if (auto s = m_checkpoint(step); !s)
-            return s;
-    }
-    return m_cancel->load() ? Status(cancelledError()) : Status(Ok{});
+    std::function<Status()> checkpoint;
+    if (m_checkpoint)
+        checkpoint = [this, step] { return m_checkpoint(step); };
+    return run.tx.enter(repairStepId(step), [this, step] { Q_EMIT stepStarted(step, stepTitle(step)); }, checkpoint);
 }
 
 QStringList Repairer::discover(const SystemView &system, const QStringList &folders)
@@ -469,7 +604,7 @@ QStringList Repairer::discover(const SystemView &system, const QStringList &fold
 QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
 {
     m_cancel->store(false);
-    Run run;
+    Run run(this, m_cancel);
     run.options = options;
     run.report.environmentPath = options.environmentPath;
     run.report.dryRun = options.dryRun;
@@ -479,12 +614,8 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
     // One install or repair per environment; what a killed one left (an environment set aside
     // by an install, a repair's renames) is finished or undone before the environment is read.
     if (!run.hostEnv.isEmpty() && !options.dryRun && QFileInfo(prefix).isDir()) {
-        auto lock = WorkLock::acquire(prefix, name, options.environmentPath);
-        if (!lock)
-            co_return lock.error();
-        run.lock = std::move(*lock);
-        for (const QString &line : run.lock->recover())
-            log(run, line);
+        if (const Status locked = run.tx.lock(prefix, name, options.environmentPath); !locked)
+            co_return locked.error();
     }
     if (run.hostEnv.isEmpty() || !QFileInfo::exists(run.hostEnv + QStringLiteral("/environment.json"))) {
         co_return Error{QStringLiteral("not_environment"),
@@ -500,6 +631,16 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
              : run.record.os == u"linux" ? OsFamily::Linux
                                          : m_system.os();
     run.windows = run.os == OsFamily::Windows;
+    auto kernelFolder = registeredKernelFolder(m_system, run.record);
+    if (!kernelFolder) {
+        log(run, QStringLiteral("refused: %1 (%2)").arg(kernelFolder.error().message, kernelFolder.error().detail));
+        co_return kernelFolder.error();
+    }
+    run.kernelFolder = *kernelFolder;
+    for (const RecordedFile &f : run.record.files) {
+        if (f.path == u"kernel/kernel.json")
+            run.installedKernel = f.sha256;
+    }
     for (const QJsonValue &a : run.record.spec.value(QStringLiteral("artifacts")).toArray())
         run.artifacts.append(InstallArtifact::fromJson(a.toObject()));
     run.layout = run.record.spec.value(QStringLiteral("layout")).toString(QStringLiteral("portable"));
@@ -514,8 +655,8 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
     if (auto s = enter(run, RepairStep::Check); !s)
         co_return s.error();
     const ScanResult scan = co_await QtConcurrent::run(&scanFiles, run.hostEnv, run.record.files, run.windows, m_cancel);
-    if (scan.cancelled || m_cancel->load())
-        co_return cancelledError();
+    if (scan.cancelled || run.tx.stopped())
+        co_return run.tx.cancelledError();
     run.report.before = scan.items;
     for (RepairItem &item : run.report.before) {
         if (item.fix != RepairItem::Fix::None)
@@ -548,24 +689,46 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
     if (run.report.before.isEmpty())
         log(run, QStringLiteral("every recorded file is in place and unchanged"));
 
+    // What pip installed, against each distribution's RECORD (also on the pool).
+    {
+        const QString env = run.hostEnv;
+        const CancelFlag cancel = m_cancel;
+        const PipRecordScan pip = co_await QtConcurrent::run(&scanPipRecords, env, cancel);
+        if (pip.cancelled || run.tx.stopped())
+            co_return run.tx.cancelledError();
+        run.report.packages = pip.damaged;
+        log(run, QStringLiteral("%1 Python distributions checked against their RECORD, %2 damaged")
+                     .arg(pip.distributions).arg(pip.damaged.size()));
+    }
+    run.wheelFolders = {options.cacheDir};
+    for (const InstallArtifact &a : run.artifacts) {
+        if (a.kind == u"wheelhouse") {
+            run.wheelFolders.append(a.path);
+            if (QFileInfo(a.origin).isDir())
+                run.wheelFolders.append(a.origin);
+        }
+    }
+    for (PipDistributionDamage &p : run.report.packages) {
+        const QStringList wheels = wheelCandidates(run.wheelFolders, p.name, p.version);
+        p.source = wheels.isEmpty() ? QStringLiteral("index") : QFileInfo(wheels.first()).fileName();
+        log(run, QStringLiteral("%1 %2 (%3): %4 altered, %5 missing, %6 outside the environment -> reinstall from %7")
+                     .arg(p.name, p.version, p.distInfo)
+                     .arg(p.altered.size())
+                     .arg(p.missing.size())
+                     .arg(p.escaping.size())
+                     .arg(p.source));
+    }
+
     QDir().mkpath(run.hostEnv); // exists; keeps the staging folder beside it on the same volume
     if (!options.dryRun) {
-        const auto staging = run.lock ? run.lock->makeStaging(QStringLiteral("staging-repair"))
-                                      : Result<QString>(Error{QStringLiteral("write_failed"), {}, prefix});
+        const auto staging = run.tx.workLock() ? run.tx.makeStaging(QStringLiteral("staging-repair"))
+                                               : Result<QString>(Error{QStringLiteral("write_failed"), {}, prefix});
         if (!staging)
             co_return writeError(options.environmentPath, staging.error().detail);
         run.hostStaging = *staging;
     }
-    // Removes the staging folder whatever happens below; the environment is only touched in commit().
-    struct StagingGuard {
-        QString path;
-        WorkLock *lock;
-        ~StagingGuard()
-        {
-            if (!path.isEmpty() && QDir(path).removeRecursively() && lock)
-                lock->forget(path);
-        }
-    } guard{run.hostStaging, run.lock.get()};
+    // The staging folder goes with the run (Transaction) whatever happens below; the environment
+    // is only touched in commit().
 
     Status built = co_await stageArchives(run);
     if (built && !options.dryRun)
@@ -574,10 +737,10 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
         built = co_await verifyStaged(run);
     if (built && !options.dryRun)
         built = commit(run);
-    if (!built) {
-        log(run, QStringLiteral("failed: %1 (%2)").arg(built.error().message, built.error().detail));
-        co_return built.error();
-    }
+    if (built && !options.dryRun && !run.report.packages.isEmpty())
+        built = co_await reinstallPackages(run);
+    if (!built)
+        co_return run.tx.fail(built.error());
 
     if (auto s = enter(run, RepairStep::Register); !s)
         co_return s.error();
@@ -587,10 +750,23 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
     if (!options.dryRun) {
         const ScanResult after = co_await QtConcurrent::run(&scanFiles, run.hostEnv, run.record.files, run.windows,
                                                             m_cancel);
+        if (!run.tx.alive())
+            co_return run.tx.cancelledError();
         for (const RepairItem &i : after.items)
             run.report.after.append(i.path);
-        QString logText = run.logLines.join(u'\n') + u'\n';
-        writeBytes(run.hostEnv + QStringLiteral("/logs/repair.log"), logText.toUtf8(), false);
+        if (!run.report.packages.isEmpty()) {
+            const QString env = run.hostEnv;
+            const CancelFlag cancel = m_cancel;
+            const PipRecordScan pip = co_await QtConcurrent::run(&scanPipRecords, env, cancel);
+            if (!run.tx.alive())
+                co_return run.tx.cancelledError();
+            for (const PipDistributionDamage &p : pip.damaged)
+                run.report.after += p.files() + p.escaping;
+        }
+        const QString logText = run.tx.logText();
+        // From the environment's own handle: a "logs" folder swapped for a link is refused, not
+        // written through (the log is worth less than what lies where the link leads).
+        (void)writeConfined(run.hostEnv, QStringLiteral("logs/repair.log"), logText.toUtf8());
     }
 
     if (options.catalog && !options.dryRun) {
@@ -601,6 +777,8 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
             VerifyRequest request = VerifyRequest::forEnvironment(*info, *options.catalog);
             request.probe = options.probe;
             run.report.verify = co_await verifyEnvironment(m_system, request, *options.catalog);
+            if (!run.tx.alive())
+                co_return run.tx.cancelledError();
         } else {
             log(run, QStringLiteral("verify skipped: %1").arg(info.error().message));
         }
@@ -644,6 +822,8 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
             const QString candidate = run.options.cacheDir + u'/' + fileName;
             if (QFileInfo::exists(candidate)) {
                 const Result<QByteArray> digest = co_await QtConcurrent::run(&hashOne, candidate, cancel);
+                if (run.tx.stopped())
+                    co_return run.tx.cancelledError();
                 if (digest && *digest == artifact.sha256)
                     path = candidate;
                 else
@@ -658,8 +838,8 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
             const QByteArray sha = artifact.sha256;
             path = co_await QtConcurrent::run(&findByDigest, origin, sha, cancel);
         }
-        if (m_cancel->load())
-            co_return cancelledError();
+        if (run.tx.stopped())
+            co_return run.tx.cancelledError();
         if (!path.isEmpty()) {
             run.report.fromCache.append(fileName);
             log(run, QStringLiteral("using %1 from earlier downloads").arg(path));
@@ -677,6 +857,7 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
                 // The wizard keeps its content cache in the download folder too (DownloadCache::defaultDir()).
                 own = std::make_unique<Downloader>(run.options.transfer, DownloadCache(run.options.cacheDir));
                 downloader = own.get();
+                m_fetching = downloader; // cancel() reaches it
             }
             DownloadRequest request;
             request.name = QStringLiteral("%1 %2 (%3)").arg(artifact.component, artifact.version, artifact.platform);
@@ -688,8 +869,8 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
             QDir().mkpath(QFileInfo(request.destination).absolutePath());
             log(run, QStringLiteral("downloading %1").arg(artifact.origin));
             const Result<DownloadResult> fetched = co_await downloader->fetch(request);
-            if (m_cancel->load())
-                co_return cancelledError();
+            if (run.tx.stopped())
+                co_return run.tx.cancelledError();
             if (!fetched)
                 co_return fetched.error();
             path = fetched->path;
@@ -707,9 +888,13 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
     // --- Stage: unpack, place by the rules, keep the damaged files' entries ---
     if (auto s = enter(run, RepairStep::Stage); !s)
         co_return s;
-    auto placement = PlacementRules::load();
-    if (!placement)
-        co_return placement.error();
+    if (!m_knowledge) {
+        auto knowledge = Knowledge::shared();
+        if (!knowledge)
+            co_return knowledge.error();
+        m_knowledge = *knowledge;
+    }
+    const PlacementRules *placement = &m_knowledge->placement;
     index = 0;
     for (const auto &[artifact, archive] : archives) {
         const QString unpack = run.hostStaging + QStringLiteral("/.unpack/") + QString::number(index++);
@@ -717,8 +902,8 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
         const CancelFlag cancel = m_cancel;
         const QString archivePath = archive;
         const Result<QList<ExtractedEntry>> entries = co_await QtConcurrent::run(&extractArchive, archivePath, unpack, cancel);
-        if (m_cancel->load())
-            co_return cancelledError();
+        if (run.tx.stopped())
+            co_return run.tx.cancelledError();
         if (!entries)
             co_return entries.error();
         auto placements = placement->place(run.os, run.layout, artifact.kind == u"cudnn-archive" ? run.cudnnMajor : 0,
@@ -747,9 +932,9 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
                                   : QStringLiteral("no entry is placed at %1").arg(item.path)};
             }
             const QString staged = run.hostStaging + QStringLiteral("/files/") + item.path;
-            QDir().mkpath(QFileInfo(staged).absolutePath());
-            if (!QFile::rename(unpack + u'/' + p->from, staged))
-                co_return writeError(staged, p->from);
+            if (const Status moved = renameConfined(unpack, p->from, run.hostStaging, QStringLiteral("files/") + item.path);
+                !moved)
+                co_return stagingWriteError(moved, staged);
             run.staged.append({item.path, staged, recorded, p->entry.executable, false});
             log(run, QStringLiteral("staged %1 from %2").arg(item.path, item.source));
         }
@@ -790,16 +975,22 @@ Status Repairer::stageGenerated(Run &run)
     }
     context.kernelName = run.record.spec.value(QStringLiteral("kernel_name")).toString(run.record.name);
     context.jupyterFrontEnd = run.record.spec.value(QStringLiteral("jupyter")).toString();
+    // The GPU selection the install made (none recorded: none made); only indices a machine can have.
+    for (const QJsonValue &index : run.record.spec.value(QStringLiteral("gpus")).toArray()) {
+        if (const int i = index.toInt(-1); i >= 0 && i < HardwareReport::maxGpus)
+            context.visibleGpus.append(i);
+    }
     if (!run.windows)
         context.inheritedPath = m_system.pathList(QStringLiteral("PATH"));
     // The display name is not in the record: take it from a kernel.json that is still intact.
     QStringList kernelFiles{run.hostEnv + QStringLiteral("/kernel/kernel.json")};
-    if (!run.record.kernelFolder.isEmpty())
-        kernelFiles.append(m_system.hostPath(SystemView::join(run.record.kernelFolder, QStringLiteral("kernel.json"))));
+    if (!run.kernelFolder.isEmpty())
+        kernelFiles.append(m_system.hostPath(SystemView::join(run.kernelFolder, QStringLiteral("kernel.json"))));
     for (const QString &file : kernelFiles) {
-        QFile f(file);
-        if (context.displayName.isEmpty() && f.open(QIODevice::ReadOnly))
-            context.displayName = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("display_name")).toString();
+        if (!context.displayName.isEmpty() || isLink(file))
+            continue;
+        if (const auto bytes = readInputFile(file, tr("The Jupyter kernel")))
+            context.displayName = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("display_name")).toString();
     }
     if (context.displayName.isEmpty()) {
         context.displayName = QCoreApplication::translate("Installer", "TensorFlow %1 (%2)")
@@ -860,8 +1051,10 @@ Status Repairer::stageGenerated(Run &run)
         if (digest != recorded.value(item->path))
             run.newDigests.insert(item->path, digest);
         const QString staged = run.hostStaging + QStringLiteral("/files/") + item->path;
-        if (!writeBytes(staged, generated->contents, generated->executable))
-            return writeError(staged);
+        if (const Status written = writeConfined(run.hostStaging, QStringLiteral("files/") + item->path,
+                                                 generated->contents, generated->executable);
+            !written)
+            return stagingWriteError(written, staged);
         run.staged.append({item->path, staged, digest, generated->executable,
                            item->problem == RepairItem::Problem::Altered && run.record.launchers.contains(item->path)});
         log(run, QStringLiteral("staged %1 (written again)").arg(item->path));
@@ -878,8 +1071,8 @@ Status Repairer::stageGenerated(Run &run)
         }
         const QByteArray json = QJsonDocument(run.record.toJson()).toJson();
         const QString staged = run.hostStaging + QStringLiteral("/files/environment.json");
-        if (!writeBytes(staged, json, false))
-            return writeError(staged);
+        if (const Status written = writeConfined(run.hostStaging, QStringLiteral("files/environment.json"), json); !written)
+            return stagingWriteError(written, staged);
         run.staged.append({QStringLiteral("environment.json"), staged, sha256Of(json), false, false});
     }
     return Ok{};
@@ -892,13 +1085,114 @@ QCoro::Task<Status> Repairer::verifyStaged(Run &run)
     const QList<StagedFile> staged = run.staged;
     const CancelFlag cancel = m_cancel;
     const QString problem = co_await QtConcurrent::run(&checkStaged, staged, cancel);
-    if (m_cancel->load())
-        co_return cancelledError();
+    if (run.tx.stopped())
+        co_return run.tx.cancelledError();
     if (!problem.isEmpty()) {
         co_return Error{QStringLiteral("verify_failed"),
                         tr("A replacement changed between unpacking and checking. The disk may be failing or "
                            "another program (an antivirus) altered it; repair again."),
                         problem};
+    }
+    co_return Ok{};
+}
+
+QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
+{
+    if (auto s = enter(run, RepairStep::Packages); !s)
+        co_return s;
+    const QString python = run.hostEnv + (run.windows ? QStringLiteral("/venv/Scripts/python.exe")
+                                                      : QStringLiteral("/venv/bin/python"));
+    const QString env = run.hostEnv;
+    const CancelFlag cancel = m_cancel;
+    SystemView &system = m_system;
+    QStringList indexArguments;
+    if (!run.options.indexUrls.isEmpty()) {
+        indexArguments += {QStringLiteral("--index-url"), run.options.indexUrls.first()};
+        for (const QString &extra : run.options.indexUrls.mid(1))
+            indexArguments += {QStringLiteral("--extra-index-url"), extra};
+    }
+    for (const QString &host : run.options.trustedHosts)
+        indexArguments += {QStringLiteral("--trusted-host"), host};
+    if (!run.options.transfer.proxy.isEmpty())
+        indexArguments += {QStringLiteral("--proxy"), run.options.transfer.proxy};
+    const bool ownIndex = !run.options.indexUrls.isEmpty();
+
+    int index = 0;
+    for (PipDistributionDamage &damage : run.report.packages) {
+        const QString work = QStringLiteral("pip/") + QString::number(index++);
+        const QString hostWork = run.hostStaging + u'/' + work;
+        int tried = 0;
+        std::optional<VerifiedWheel> wheel;
+        QStringList candidates = wheelCandidates(run.wheelFolders, damage.name, damage.version);
+        bool downloaded = false;
+        while (!wheel) {
+            if (candidates.isEmpty() && !downloaded) {
+                // None at hand: pip fetches the release's wheel into the staging folder, checked below
+                // against the installed RECORD before anything is installed from it.
+                downloaded = true;
+                const QString dest = hostWork + QStringLiteral("/download");
+                QDir().mkpath(dest);
+                QStringList arguments{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("download"),
+                                      QStringLiteral("--no-input"), QStringLiteral("--disable-pip-version-check"),
+                                      QStringLiteral("--no-cache-dir"), QStringLiteral("--no-deps"),
+                                      QStringLiteral("--only-binary=:all:"), QStringLiteral("--dest"), dest};
+                arguments += indexArguments;
+                arguments.append(damage.name + QStringLiteral("==") + damage.version);
+                const ProcessResult r = co_await runPython(system, run.tx, python, arguments, ownIndex, pipTimeout);
+                if (run.tx.stopped())
+                    co_return run.tx.cancelledError();
+                if (r.succeeded())
+                    candidates = wheelCandidates({dest}, damage.name, damage.version);
+                if (candidates.isEmpty())
+                    break;
+            }
+            if (candidates.isEmpty())
+                break;
+            const QString candidate = candidates.takeFirst();
+            const QString unpack = hostWork + QStringLiteral("/unpack-") + QString::number(tried++);
+            QDir().mkpath(unpack);
+            const PipDistributionDamage checked = damage;
+            const Result<VerifiedWheel> verified = co_await QtConcurrent::run(&verifyOneWheel, candidate, env, checked,
+                                                                              unpack, cancel);
+            if (run.tx.stopped())
+                co_return run.tx.cancelledError();
+            QDir(unpack).removeRecursively();
+            if (verified)
+                wheel = *verified;
+            else
+                log(run, QStringLiteral("%1 not used: %2").arg(candidate, verified.error().detail));
+        }
+        if (!wheel) {
+            damage.note = tr("No wheel of %1 %2 that matches what pip installed was found in the download folder, "
+                             "the offline bundle or the package index. Install the environment again.")
+                              .arg(damage.name, damage.version);
+            damage.source.clear();
+            continue;
+        }
+        damage.source = downloaded ? QStringLiteral("index") : QFileInfo(wheel->path).fileName();
+        // Hash-checking mode: pip installs that one file or nothing (the hash is the wheel's as checked).
+        const QByteArray requirement = damage.name.toUtf8() + "==" + damage.version.toUtf8() + " --hash=sha256:"
+                                       + wheel->sha256 + '\n';
+        const QString requirements = work + QStringLiteral("/reinstall.txt");
+        if (const Status written = writeConfined(run.hostStaging, requirements, requirement); !written)
+            co_return stagingWriteError(written, run.hostStaging + u'/' + requirements);
+        const QStringList arguments{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("install"),
+                                    QStringLiteral("--no-input"), QStringLiteral("--disable-pip-version-check"),
+                                    QStringLiteral("--no-cache-dir"), QStringLiteral("--no-deps"),
+                                    QStringLiteral("--force-reinstall"), QStringLiteral("--no-index"),
+                                    QStringLiteral("--find-links"), QFileInfo(wheel->path).absolutePath(),
+                                    QStringLiteral("--require-hashes"), QStringLiteral("-r"),
+                                    run.hostStaging + u'/' + requirements};
+        const ProcessResult r = co_await runPython(system, run.tx, python, arguments, true, pipTimeout);
+        if (run.tx.stopped())
+            co_return run.tx.cancelledError();
+        if (!r.succeeded()) {
+            damage.note = tr("pip could not reinstall %1 %2 (its own words are in the log). Install the environment "
+                             "again.").arg(damage.name, damage.version);
+            log(run, QStringLiteral("reinstalling %1 %2 failed: %3").arg(damage.name, damage.version, r.error));
+            continue;
+        }
+        log(run, QStringLiteral("reinstalled %1 %2 from %3").arg(damage.name, damage.version, wheel->path));
     }
     co_return Ok{};
 }
@@ -964,27 +1258,38 @@ Status Repairer::commit(Run &run)
                          .arg(relative),
                      run.hostEnv + u'/' + relative};
     };
+    // The renames and links themselves refuse a link on the way (renameConfined, linkConfined),
+    // however late it appeared after the checks here.
+    auto refused = [&](const Status &done, const QString &relative, const Error &otherwise) {
+        if (done.error().code == u"path_through_link")
+            return throughLink(relative);
+        rollback();
+        return otherwise;
+    };
+    const QString old = QStringLiteral("old/");
     bool firstRenamed = false;
     for (const StagedFile &f : run.staged) {
         const QString target = run.hostEnv + u'/' + f.path;
         if (!reachesWithoutLinks(run.hostEnv, f.path))
             return throughLink(f.path);
         if (QFileInfo::exists(target) || QFileInfo(target).isSymLink()) {
-            const QString old = oldFolder + f.path;
-            QDir().mkpath(QFileInfo(old).absolutePath());
-            if (!QFile::rename(target, old)) {
-                rollback();
-                return Error{QStringLiteral("commit_failed"),
-                             tr("%1 is in use. Close every program started from the environment (Python, Jupyter, "
-                                "shells) and repair again.").arg(f.path),
-                             target};
+            if (const Status moved = renameConfined(run.hostEnv, f.path, run.hostStaging, old + f.path); !moved) {
+                return refused(moved, f.path,
+                               Error{QStringLiteral("commit_failed"),
+                                     tr("%1 is in use. Close every program started from the environment (Python, "
+                                        "Jupyter, shells) and repair again.").arg(f.path),
+                                     target});
             }
-            undo.append({Undo::Rename, old, target});
+            undo.append({Undo::Rename, oldFolder + f.path, target});
         }
-        if (!makeParent(target) || !QFile::rename(f.staged, target)) {
+        if (!makeParent(target)) {
             rollback();
             return writeError(f.path, target);
         }
+        if (const Status moved = renameConfined(run.hostStaging, QDir(run.hostStaging).relativeFilePath(f.staged),
+                                                run.hostEnv, f.path);
+            !moved)
+            return refused(moved, f.path, writeError(f.path, target));
         undo.append({Undo::Rename, target, f.staged});
         if (m_drill && !firstRenamed)
             m_drill(QStringLiteral("repair-first-rename"));
@@ -997,10 +1302,12 @@ Status Repairer::commit(Run &run)
             return throughLink(item.path);
         if (item.fix == RepairItem::Fix::MoveBack) {
             const QString from = run.hostEnv + u'/' + item.foundAt;
-            if (!makeParent(target) || !QFile::rename(from, target)) {
+            if (!makeParent(target)) {
                 rollback();
                 return writeError(item.path, from);
             }
+            if (const Status moved = renameConfined(run.hostEnv, item.foundAt, run.hostEnv, item.path); !moved)
+                return refused(moved, item.path, writeError(item.path, from));
             undo.append({Undo::Rename, target, from});
         } else if (item.fix == RepairItem::Fix::Relink) {
             QString linkTarget;
@@ -1009,18 +1316,16 @@ Status Repairer::commit(Run &run)
                     linkTarget = f.linkTarget;
             }
             if (QFileInfo::exists(target)) {
-                const QString old = oldFolder + item.path;
-                QDir().mkpath(QFileInfo(old).absolutePath());
-                if (!QFile::rename(target, old)) {
-                    rollback();
-                    return writeError(item.path, target);
-                }
-                undo.append({Undo::Rename, old, target});
+                if (const Status moved = renameConfined(run.hostEnv, item.path, run.hostStaging, old + item.path); !moved)
+                    return refused(moved, item.path, writeError(item.path, target));
+                undo.append({Undo::Rename, oldFolder + item.path, target});
             }
-            if (linkTarget.contains(u'/') || !makeParent(target) || !QFile::link(linkTarget, target)) {
+            if (linkTarget.contains(u'/') || !makeParent(target)) {
                 rollback();
                 return writeError(item.path, QStringLiteral("link -> %1").arg(linkTarget));
             }
+            if (const Status linked = linkConfined(run.hostEnv, item.path, linkTarget); !linked)
+                return refused(linked, item.path, writeError(item.path, QStringLiteral("link -> %1").arg(linkTarget)));
             undo.append({Undo::RemoveLink, target, {}});
         }
     }
@@ -1030,11 +1335,11 @@ Status Repairer::commit(Run &run)
     for (const StagedFile &f : run.staged) {
         if (!f.keepOld)
             continue;
-        QString backup = run.hostEnv + u'/' + f.path + QStringLiteral(".user-backup");
-        for (int n = 2; QFileInfo::exists(backup); ++n)
-            backup = run.hostEnv + u'/' + f.path + QStringLiteral(".user-backup-%1").arg(n);
-        if (QFile::rename(oldFolder + f.path, backup))
-            log(run, QStringLiteral("kept your edited %1 as %2").arg(f.path, QDir(run.hostEnv).relativeFilePath(backup)));
+        QString backup = f.path + QStringLiteral(".user-backup");
+        for (int n = 2; QFileInfo::exists(run.hostEnv + u'/' + backup); ++n)
+            backup = f.path + QStringLiteral(".user-backup-%1").arg(n);
+        if (renameConfined(run.hostStaging, old + f.path, run.hostEnv, backup))
+            log(run, QStringLiteral("kept your edited %1 as %2").arg(f.path, backup));
     }
     log(run, QStringLiteral("repaired %1 files").arg(run.report.before.size()));
     return Ok{};
@@ -1043,31 +1348,86 @@ Status Repairer::commit(Run &run)
 void Repairer::registerKernel(Run &run)
 {
     // The user's own Jupyter folder, not a system one: the only thing outside the environment
-    // repair touches, and the report says so.
-    if (run.record.kernelFolder.isEmpty())
+    // repair touches, and the report says so. run.kernelFolder is the folder tfsetup derives for
+    // this environment (checked when the record was read), never one the record chose.
+    if (run.kernelFolder.isEmpty())
         return;
-    const QString target = SystemView::join(run.record.kernelFolder, QStringLiteral("kernel.json"));
+    const QString target = SystemView::join(run.kernelFolder, QStringLiteral("kernel.json"));
     const QString host = m_system.hostPath(target);
-    QFile ours(run.hostEnv + QStringLiteral("/kernel/kernel.json"));
-    if (host.isEmpty() || !ours.open(QIODevice::ReadOnly))
+    if (host.isEmpty())
         return;
-    const QByteArray bytes = ours.readAll();
-    QFile registered(host);
-    if (registered.open(QIODevice::ReadOnly) && registered.readAll() == bytes)
+    const auto ours = readInputFile(run.hostEnv + QStringLiteral("/kernel/kernel.json"), tr("The Jupyter kernel"));
+    if (!ours)
         return;
-    registered.close();
-    if (run.options.dryRun) {
-        run.report.outside.append(tr("Would register the Jupyter kernel again in %1 (your user's Jupyter folder).")
-                                      .arg(run.record.kernelFolder));
+    const QByteArray &bytes = *ours;
+    auto failed = [&] {
+        run.report.outside.append(tr("The Jupyter kernel could not be registered in %1. Start Jupyter with "
+                                     "start-jupyter instead.").arg(run.kernelFolder));
+    };
+    // Checked again now: a link planted in the folder since the record was read must not carry
+    // the write elsewhere.
+    const QString hostData = m_system.hostPath(run.kernelFolder.section(u'/', 0, -3));
+    if (hostData.isEmpty()
+        || !reachesWithoutLinks(hostData, run.kernelFolder.section(u'/', -2) + QStringLiteral("/kernel.json"))) {
+        log(run, QStringLiteral("kernelspec not written: %1 lies behind a link").arg(run.kernelFolder));
+        failed();
         return;
     }
-    if (writeBytes(host, bytes, false)) {
-        run.report.outside.append(tr("Registered the Jupyter kernel again in %1 (your user's Jupyter folder).")
-                                      .arg(run.record.kernelFolder));
-        log(run, QStringLiteral("kernelspec written to %1").arg(target));
+    // What is there now: tfsetup's own text (this environment's kernel as installed) is replaced;
+    // anything else (an edited kernel, a link, another program's file) is kept beside it first,
+    // as an edited launcher is.
+    const QFileInfo existing(host);
+    const bool present = existing.exists() || existing.isSymLink();
+    bool keep = false;
+    if (present) {
+        if (isLink(host) || !existing.isFile()) {
+            keep = true;
+        } else {
+            const auto old = readInputFile(host, tr("The Jupyter kernel"));
+            if (old && *old == bytes)
+                return;
+            keep = !old || sha256Of(*old) != run.installedKernel;
+        }
+    }
+    QString backup;
+    if (keep) {
+        backup = host + QStringLiteral(".user-backup");
+        for (int n = 2; QFileInfo::exists(backup) || QFileInfo(backup).isSymLink(); ++n)
+            backup = host + QStringLiteral(".user-backup-%1").arg(n);
+    }
+    const QString shownBackup = QFileInfo(backup).fileName();
+    if (run.options.dryRun) {
+        run.report.outside.append(
+            keep ? tr("Would register the Jupyter kernel again in %1 (your user's Jupyter folder), keeping the "
+                      "kernel.json there as %2.").arg(run.kernelFolder, shownBackup)
+                 : tr("Would register the Jupyter kernel again in %1 (your user's Jupyter folder).").arg(run.kernelFolder));
+        return;
+    }
+    // Every step from the Jupyter data folder down (kernels/, kernels/<name>/) is reached without
+    // following a link: one planted after the check above makes the write fail, not land elsewhere.
+    const QString relative = run.kernelFolder.section(u'/', -2) + QStringLiteral("/kernel.json");
+    const QString relativeBackup = relative.section(u'/', 0, -2) + u'/' + shownBackup;
+    // Moved aside, not copied: a link is moved itself, and what it points to is never read or written.
+    if (keep && !renameConfined(hostData, relative, hostData, relativeBackup)) {
+        log(run, QStringLiteral("kernelspec not written: %1 could not be kept as %2").arg(target, shownBackup));
+        failed();
+        return;
+    }
+    if (const Status written = writeConfined(hostData, relative, bytes); !written) {
+        if (keep)
+            (void)renameConfined(hostData, relativeBackup, hostData, relative);
+        log(run, QStringLiteral("kernelspec not written: %1").arg(written.error().detail));
+        failed();
+        return;
+    }
+    if (keep) {
+        run.report.outside.append(tr("Registered the Jupyter kernel again in %1 (your user's Jupyter folder); the "
+                                     "kernel.json that was there is kept as %2.").arg(run.kernelFolder, shownBackup));
+        log(run, QStringLiteral("kernelspec written to %1, the one there kept as %2").arg(target, shownBackup));
     } else {
-        run.report.outside.append(tr("The Jupyter kernel could not be registered in %1. Start Jupyter with "
-                                     "start-jupyter instead.").arg(run.record.kernelFolder));
+        run.report.outside.append(tr("Registered the Jupyter kernel again in %1 (your user's Jupyter folder).")
+                                      .arg(run.kernelFolder));
+        log(run, QStringLiteral("kernelspec written to %1").arg(target));
     }
 }
 
@@ -1089,7 +1449,7 @@ void Repairer::judgeFindings(Run &run)
         outcome.note = finding.fix.translated;
         for (const DoctorAction &action : finding.actions) {
             const QString library = action.params.value(QStringLiteral("library")).toString().toLower();
-            if (action.type == u"rewrite_kernelspec" && !run.record.kernelFolder.isEmpty()) {
+            if (action.type == u"rewrite_kernelspec" && !run.kernelFolder.isEmpty()) {
                 outcome.handled = true;
                 outcome.note = tr("The environment's Jupyter kernel is registered as installed.");
             } else if (action.type == u"prepend_path" && !run.record.launchers.isEmpty()) {

@@ -3,6 +3,7 @@
 #include "doctor/finding.h"
 #include "fetch/downloadtypes.h"
 #include "install/environmentrecord.h"
+#include "repair/piprecord.h"
 #include "system/systemview.h"
 #include "util/result.h"
 #include "verify/verifier.h"
@@ -11,6 +12,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 
@@ -22,6 +24,7 @@
 namespace tfsetup::core {
 
 class Catalog;
+struct Knowledge;
 class Downloader;
 
 // One recorded file that is not as environment.json says, and how repair puts it right.
@@ -60,6 +63,10 @@ struct RepairOptions {
     // When set, verify runs on the repaired environment (the native probe and the smoke test).
     const Catalog *catalog = nullptr;
     QString probe;
+    // Where pip may fetch a wheel of a damaged distribution that no earlier download or offline
+    // bundle holds: the first is --index-url, the rest --extra-index-url; empty: pip's own settings.
+    QStringList indexUrls;
+    QStringList trustedHosts;
 };
 
 struct RepairReport {
@@ -73,6 +80,9 @@ public:
     QStringList outside;          // translated: changes made outside the environment (the kernelspec)
     QList<RepairFindingOutcome> findings;
     QStringList after;            // recorded files still not as recorded after the repair
+    // Distributions pip installed whose files are not as their RECORD says, each with the wheel it
+    // is (or would be) reinstalled from.
+    QList<PipDistributionDamage> packages;
     std::optional<VerifyReport> verify;
 
     bool changed() const;         // something was (or would be) written
@@ -81,7 +91,7 @@ public:
     QString text() const;         // for the terminal, in the user's language
 };
 
-enum class RepairStep { Check, Fetch, Stage, Commit, Register, Verify };
+enum class RepairStep { Check, Fetch, Stage, Commit, Packages, Register, Verify };
 QString repairStepId(RepairStep step); // "check", "fetch", …
 
 // Repairs an installed environment against its environment.json: every recorded file is
@@ -89,7 +99,9 @@ QString repairStepId(RepairStep step); // "check", "fetch", …
 // archive (an earlier download, else the recorded URL through the Downloader, checked against
 // the recorded SHA-256, never against the damaged file); a recorded file found elsewhere in the
 // environment with the recorded digest is moved back; launchers, kernel.json and ENVIRONMENT.md
-// are written again. Nothing else is fetched.
+// are written again. A distribution pip installed whose files differ from its RECORD is
+// reinstalled (pip --no-deps --force-reinstall --require-hashes) from a wheel whose contents
+// match that RECORD: an earlier download, the offline bundle, else the package index.
 //
 // The same guarantee as the installer: replacements are made in a staging folder beside the
 // environment and verified there; only then are they switched in by renames, each undone if a
@@ -99,7 +111,10 @@ class Repairer final : public QObject {
     Q_DISABLE_COPY_MOVE(Repairer)
 public:
     // downloader: used for re-fetches; null: one is made from the options.
+    // knowledge: the catalog archives are placed by; without it, Knowledge::shared().
     explicit Repairer(SystemView &system, Downloader *downloader = nullptr, QObject *parent = nullptr);
+    Repairer(SystemView &system, std::shared_ptr<const Knowledge> knowledge, Downloader *downloader = nullptr,
+             QObject *parent = nullptr);
     ~Repairer() override;
 
     QCoro::Task<Result<RepairReport>> repair(RepairOptions options);
@@ -129,12 +144,15 @@ private:
     QCoro::Task<Status> stageArchives(Run &run);
     Status stageGenerated(Run &run);
     QCoro::Task<Status> verifyStaged(Run &run);
+    QCoro::Task<Status> reinstallPackages(Run &run);
     Status commit(Run &run);
     void registerKernel(Run &run);
     void judgeFindings(Run &run);
 
     SystemView &m_system;
+    std::shared_ptr<const Knowledge> m_knowledge; // null until repair() when none was given
     Downloader *m_downloader = nullptr;
+    QPointer<Downloader> m_fetching; // the repair's own downloader while it fetches
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::function<Status(RepairStep)> m_checkpoint;
     std::function<void(const QString &)> m_drill;

@@ -1,6 +1,6 @@
 #include "setup/labsetup.h"
 
-#include "catalog/catalog.h"
+#include "catalog/knowledge.h"
 #include "fetch/downloadcache.h"
 #include "fetch/downloader.h"
 #include "setup/diskspace.h"
@@ -46,10 +46,13 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
     if (!spec)
         co_return spec;
 
-    auto catalog = Catalog::load();
-    if (!catalog)
-        co_return catalog.error();
-    const Route *route = catalog->route(profile.route);
+    if (!options.knowledge) {
+        auto shared = Knowledge::shared();
+        if (!shared)
+            co_return shared.error();
+        options.knowledge = *shared;
+    }
+    const Route *route = options.knowledge->catalog.route(profile.route);
     if (!route) {
         co_return Error{QStringLiteral("profile_route_unknown"),
                         tr("The lab profile asks for the route \"%1\", which this tfsetup does not know. Update "
@@ -59,13 +62,14 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
     }
     if (!options.bundleFolder.isEmpty()) {
         // A bundle brought every file along; it must hold what the plan promises.
-        if (const Status kept = checkPromise(profile, *route, *spec, options.sourcesCatalog); !kept)
+        if (const Status kept = checkPromise(profile, *route, *spec, options.sourcesCatalog, options.knowledge.get());
+            !kept)
             co_return kept.error();
         co_return spec;
     }
     if (route->cudaLibraries != u"toolkit")
         co_return spec; // pip brings CUDA along, or there is none
-    if (const Status named = checkPromise(profile, *route, {}, QStringLiteral("-")); !named)
+    if (const Status named = checkPromise(profile, *route, {}, QStringLiteral("-"), options.knowledge.get()); !named)
         co_return named.error(); // before anything is fetched
 
     SetupOptions setup;
@@ -78,9 +82,16 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
     setup.originOverrides = options.originOverrides;
     setup.resolveTimeout = options.resolveTimeout;
     setup.sourcesCatalog = options.sourcesCatalog;
-    setup.cacheDir = !options.cacheDir.isEmpty()        ? options.cacheDir
-                     : !profile.cacheFolder.isEmpty()   ? m_system.hostPath(LabProfile::expand(m_system, profile.cacheFolder))
-                                                        : DownloadCache::defaultDir();
+    setup.knowledge = options.knowledge;
+    setup.cacheDir = !options.cacheDir.isEmpty() ? options.cacheDir : DownloadCache::defaultDir();
+    if (options.cacheDir.isEmpty() && !profile.cacheFolder.isEmpty()) {
+        // The same rule as installFolder: an unset variable or a relative folder would put the
+        // shared cache at the file-system root or wherever the command happened to start.
+        const auto folder = LabProfile::expandFolder(m_system, profile.cacheFolder, QStringLiteral("cache"));
+        if (!folder)
+            co_return folder.error();
+        setup.cacheDir = m_system.hostPath(*folder);
+    }
     if (setup.cacheDir.isEmpty()) {
         co_return Error{QStringLiteral("profile_cache_unusable"),
                         tr("The lab profile's cache folder %1 is not on this computer. Fix \"cache\" in the profile.")
@@ -102,6 +113,19 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
         Q_EMIT message(tr("note: %1").arg(w.message));
     if (m_cancelled)
         co_return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
+    {
+        // What the files found can hold is known before the first byte: a cuDNN the manifests
+        // lack stops the install here, not after gigabytes of CUDA archives.
+        InstallSpec found;
+        for (const Artifact &a : std::as_const(list->artifacts)) {
+            InstallArtifact archive;
+            archive.kind = a.kind;
+            archive.component = a.name;
+            found.artifacts.append(archive);
+        }
+        if (const Status kept = checkPromise(profile, *route, found, options.sourcesCatalog); !kept)
+            co_return kept.error();
+    }
 
     const DownloadPlan downloads = SetupFlow::downloadPlan(*list, setup);
     if (!downloads.problems.isEmpty())
@@ -117,29 +141,18 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
         transfer.caBundle = options.caBundle;
     Downloader downloader(transfer, DownloadCache(setup.cacheDir));
     m_downloader = &downloader;
-    qint64 total = 0;
-    for (const DownloadRequest &r : downloads.requests)
-        total += std::max<qint64>(0, r.expectedSize);
-    qint64 done = 0;
-    QList<DownloadResult> results;
-    for (const DownloadRequest &request : downloads.requests) {
-        Q_EMIT message(tr("Fetching %1 (%2 MB)…").arg(request.name).arg(std::max<qint64>(0, request.expectedSize) / (1024 * 1024)));
-        auto fetching = downloader.fetch(request);
-        auto fetched = co_await fetching;
-        if (!self)
-            co_return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
-        if (!fetched) {
-            m_downloader = nullptr;
-            co_return fetched.error();
-        }
-        Q_EMIT message(fetched->fromCache ? tr("%1: taken from the cache, checksum verified.").arg(request.name)
-                                          : tr("%1: downloaded from %2, checksum verified.")
-                                                .arg(request.name, fetched->source.toDisplayString()));
-        done += std::max<qint64>(0, request.expectedSize);
-        Q_EMIT progress(done, total);
-        results.append(*fetched);
-    }
+    SetupFlow::FetchProgress told;
+    told.message = [this](const QString &line) { Q_EMIT message(line); };
+    told.progress = [this](qint64 done, qint64 total) { Q_EMIT progress(done, total); };
+    told.stopped = [self] { return !self; };
+    auto fetching = SetupFlow::fetchAll(downloader, downloads.requests, std::move(told));
+    const auto fetched = co_await fetching;
+    if (!self)
+        co_return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
     m_downloader = nullptr;
+    if (!fetched)
+        co_return fetched.error();
+    const QList<DownloadResult> &results = *fetched;
 
     // Only the archives are taken from the flow's spec; everything else is the profile's.
     HardwareReport none;
@@ -158,7 +171,7 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
 }
 
 Status LabSetup::checkPromise(const LabProfile &profile, const Route &route, const InstallSpec &spec,
-                              const QString &sourcesCatalog)
+                              const QString &sourcesCatalog, const Knowledge *knowledge)
 {
     if (route.cudaLibraries != u"toolkit")
         return Ok{};
@@ -169,9 +182,26 @@ Status LabSetup::checkPromise(const LabProfile &profile, const Route &route, con
                          .arg(profile.route),
                      {}};
     }
+    if (profile.cudnn.isEmpty()) {
+        // TensorFlow loads cuDNN for every GPU computation; without it the environment runs on the CPU.
+        return Error{QStringLiteral("plan_unfulfilled"),
+                     tr("The lab profile's route \"%1\" puts NVIDIA's CUDA libraries into the environment, but "
+                        "\"plan.cudnn\" names no cuDNN version, without which TensorFlow cannot use the GPU. Add the "
+                        "cuDNN version to the profile.")
+                         .arg(profile.route),
+                     {}};
+    }
     if (sourcesCatalog == u"-")
         return Ok{}; // only the plan itself was asked about
-    auto sources = sourcesCatalog.isEmpty() ? SourceCatalog::load() : SourceCatalog::load(sourcesCatalog);
+    KnowledgePtr shared;
+    if (!knowledge) {
+        auto loaded = Knowledge::shared();
+        if (!loaded)
+            return loaded.error();
+        shared = *loaded;
+        knowledge = shared.get();
+    }
+    auto sources = knowledge->sourcesOr(sourcesCatalog);
     if (!sources)
         return sources.error();
     const auto needed = sources->components(profile.cuda);
@@ -195,7 +225,7 @@ Status LabSetup::checkPromise(const LabProfile &profile, const Route &route, con
         if (!present.contains(c))
             missing.append(c);
     }
-    if (!profile.cudnn.isEmpty() && !cudnn)
+    if (!cudnn)
         missing.append(QStringLiteral("cudnn"));
     if (!missing.isEmpty()) {
         return Error{QStringLiteral("plan_unfulfilled"),

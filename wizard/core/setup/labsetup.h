@@ -18,6 +18,7 @@
 namespace tfsetup::core {
 
 class Downloader;
+struct Knowledge;
 
 struct LabSetupOptions {
     QString prefixOverride; // replaces the profile's install folder
@@ -28,7 +29,8 @@ struct LabSetupOptions {
     QList<std::pair<QString, QUrl>> originOverrides; // serve an origin from elsewhere (labs, tests)
     std::chrono::milliseconds resolveTimeout{30000};
     TransferOptions transfer;
-    QString sourcesCatalog; // drills: another sources.json (SetupOptions::sourcesCatalog); empty: the built-in one
+    QString sourcesCatalog; // drills: another sources.json (SetupOptions::sourcesCatalog); empty: the knowledge's
+    std::shared_ptr<const Knowledge> knowledge; // null: Knowledge::shared()
 };
 
 // The files a lab profile needs, fetched: the NVIDIA archives of a toolkit route, resolved from
@@ -51,8 +53,9 @@ public:
     // names for that version, and cuDNN when the plan names it. Error "plan_unfulfilled" names
     // what is missing; an unattended install then stops before anything changes.
     // sourcesCatalog "-": only the plan is checked, not the archives.
+    // knowledge: null means Knowledge::shared().
     static Status checkPromise(const LabProfile &profile, const Route &route, const InstallSpec &spec,
-                               const QString &sourcesCatalog = {});
+                               const QString &sourcesCatalog = {}, const Knowledge *knowledge = nullptr);
     void cancel();
 
     // The plan a profile pins, as the solver would have written it.

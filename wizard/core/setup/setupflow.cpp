@@ -1,6 +1,8 @@
 #include "setup/setupflow.h"
 
+#include "catalog/knowledge.h"
 #include "fetch/downloadcache.h"
+#include "fetch/downloader.h"
 #include "sources/bundle.h"
 #include "sources/firstuse.h"
 
@@ -16,14 +18,26 @@ namespace tfsetup::core {
 
 namespace {
 
-std::optional<Bundle> openBundle(const SetupOptions &options)
+// The options' bundle: none when no folder was given; a folder that is not a usable bundle is an
+// error, never a reason to go to the network instead.
+Result<std::optional<Bundle>> openBundle(const SetupOptions &options)
 {
-    if (options.bundleDir.isEmpty())
-        return std::nullopt;
-    auto bundle = Bundle::open(options.bundleDir);
+    if (options.bundleDir.trimmed().isEmpty())
+        return std::optional<Bundle>();
+    auto bundle = Bundle::open(options.bundleDir.trimmed());
     if (!bundle)
-        return std::nullopt;
-    return std::move(*bundle);
+        return bundle.error();
+    return std::optional<Bundle>(std::move(*bundle));
+}
+
+Error notInBundle(const Bundle &bundle, const Artifact &artifact)
+{
+    return Error{QStringLiteral("bundle_incomplete"),
+                 SetupFlow::tr("The offline bundle %1 does not hold %2, which this plan needs. Make the bundle again "
+                               "with tfsetup bundle on a computer with internet.")
+                     .arg(QDir::toNativeSeparators(bundle.directory()),
+                          artifact.fileName().isEmpty() ? artifact.name : artifact.fileName()),
+                 artifact.name};
 }
 
 // The bundle's copy of an artifact, when it holds the same file (same name and checksum).
@@ -101,15 +115,11 @@ ResolveRequest SetupFlow::resolveRequest(const Plan &plan, const QString &os)
 Result<MirrorSet> SetupFlow::mirrors(const SetupOptions &options, const SourceCatalog &catalog)
 {
     MirrorSet set;
-    if (!options.bundleDir.isEmpty()) {
-        if (!QFileInfo(options.bundleDir).isDir()) {
-            return Error{QStringLiteral("bundle_missing"),
-                         tr("The offline bundle folder %1 does not exist. Choose the folder that holds bundle.json.")
-                             .arg(QDir::toNativeSeparators(options.bundleDir)),
-                         {}};
-        }
+    if (const QString bundleDir = options.bundleDir.trimmed(); !bundleDir.isEmpty()) {
+        if (const Status folder = Bundle::checkFolder(bundleDir); !folder)
+            return folder.error();
         // bundle.h: NVIDIA's files under nvidia/, python.org's under python/, same paths below.
-        const QDir dir(options.bundleDir);
+        const QDir dir(bundleDir);
         set.add(Mirror{QStringLiteral("nvidia"), QUrl::fromLocalFile(dir.absoluteFilePath(QStringLiteral("nvidia")))});
         set.add(Mirror{QStringLiteral("python"), QUrl::fromLocalFile(dir.absoluteFilePath(QStringLiteral("python")))});
     }
@@ -133,17 +143,53 @@ Result<MirrorSet> SetupFlow::mirrors(const SetupOptions &options, const SourceCa
 
 QCoro::Task<Result<ArtifactList>> SetupFlow::resolveArtifacts(Plan plan, QString os, SetupOptions options)
 {
-    auto catalog = options.sourcesCatalog.isEmpty() ? SourceCatalog::load() : SourceCatalog::load(options.sourcesCatalog);
+    if (!options.knowledge) {
+        auto shared = Knowledge::shared();
+        if (!shared)
+            co_return shared.error();
+        options.knowledge = *shared;
+    }
+    auto catalog = options.knowledge->sourcesOr(options.sourcesCatalog);
     if (!catalog)
         co_return catalog.error();
+    // A bundle is opened and checked before anything could reach the network, and its recorded
+    // list is all there is: a bundle that cannot serve the plan is said, not worked around.
+    auto bundle = openBundle(options);
+    if (!bundle)
+        co_return bundle.error();
+    if (*bundle) {
+        const Bundle &b = **bundle;
+        if (const Status serves = b.servesPlan(plan.route, plan.tensorflow, os, plan.python); !serves)
+            co_return serves.error();
+        if (const Status complete = co_await b.verifyAsync(); !complete)
+            co_return complete.error();
+        ArtifactList recorded = b.artifacts();
+        if (b.wheelhouse().isEmpty()) {
+            // Made with --no-wheelhouse: pip goes to the index of these options, not to the one the
+            // bundle was written with, and the student is told so.
+            auto mirrorSet = mirrors(options, *catalog);
+            if (!mirrorSet)
+                co_return mirrorSet.error();
+            ArtifactResolver resolver(std::move(*catalog), std::move(*mirrorSet));
+            for (const auto &[origin, base] : options.originOverrides)
+                resolver.setOriginBase(origin, base);
+            for (Artifact &a : recorded.artifacts) {
+                if (a.kind != u"wheelhouse")
+                    continue;
+                a.indexUrl = resolver.indexUrl();
+                recorded.warnings.append(
+                    Finding{QStringLiteral("bundle_no_wheelhouse"),
+                            tr("The offline bundle holds no pip wheels, so pip downloads %1 from %2; that needs "
+                               "the network. For an install without network, make the bundle without "
+                               "--no-wheelhouse.")
+                                .arg(a.requirement, a.indexUrl)});
+            }
+        }
+        co_return recorded;
+    }
     auto mirrorSet = mirrors(options, *catalog);
     if (!mirrorSet)
         co_return mirrorSet.error();
-    if (const auto bundle = openBundle(options)) {
-        const ArtifactList &recorded = bundle->artifacts();
-        if (recorded.route == plan.route && recorded.tensorflow == plan.tensorflow && recorded.os == os)
-            co_return recorded;
-    }
     ArtifactResolver resolver(std::move(*catalog), std::move(*mirrorSet));
     for (const auto &[origin, base] : options.originOverrides)
         resolver.setOriginBase(origin, base);
@@ -168,16 +214,56 @@ QString SetupFlow::destinationFor(const Artifact &artifact, const QString &cache
     return QDir(cacheDir).filePath(file);
 }
 
+QCoro::Task<Result<QList<DownloadResult>>> SetupFlow::fetchAll(Downloader &downloader, QList<DownloadRequest> requests,
+                                                              FetchProgress progress)
+{
+    qint64 total = 0;
+    for (const DownloadRequest &r : requests)
+        total += std::max<qint64>(0, r.expectedSize);
+    qint64 done = 0;
+    QList<DownloadResult> results;
+    for (const DownloadRequest &r : requests) {
+        const qint64 size = std::max<qint64>(0, r.expectedSize);
+        progress.message(tr("Fetching %1 (%2 MB)…").arg(r.name).arg(size / (1024 * 1024)));
+        auto fetching = downloader.fetch(r);
+        auto fetched = co_await fetching;
+        if (progress.stopped())
+            co_return Error{QStringLiteral("cancelled"), tr("The download was cancelled."), {}};
+        if (!fetched)
+            co_return fetched.error();
+        progress.message(fetched->fromCache ? tr("%1: taken from the cache, checksum verified.").arg(r.name)
+                                            : tr("%1: downloaded from %2, checksum verified.")
+                                                  .arg(r.name, fetched->source.toDisplayString()));
+        done += size;
+        progress.progress(done, total);
+        results.append(*fetched);
+    }
+    co_return results;
+}
+
 DownloadPlan SetupFlow::downloadPlan(const ArtifactList &list, const SetupOptions &options)
 {
     DownloadPlan out;
-    const auto bundle = openBundle(options);
+    const auto opened = openBundle(options);
+    if (!opened) {
+        out.problems.append(Finding{opened.error().code, opened.error().message});
+        return out;
+    }
+    const std::optional<Bundle> &bundle = *opened;
     QSet<QString> destinations;
     for (const Artifact &a : list.artifacts) {
         if (a.kind == u"wheelhouse")
             continue; // pip fetches these, checking the index's hashes
         if (!bundlePath(bundle, a).isEmpty())
             continue;
+        if (bundle) {
+            // With a bundle nothing is downloaded: what it lacks is missing, not fetched instead.
+            if (!a.optional) {
+                const Error e = notInBundle(*bundle, a);
+                out.problems.append(Finding{e.code, e.message});
+            }
+            continue;
+        }
         // A SHA-256 beside Trust::None was recorded on first use (fetchFirstUse, a bundle).
         const bool recorded = a.trust == Artifact::Trust::None && !a.sha256.isEmpty();
         if (a.needsTrustOnFirstUse() && !recorded) {
@@ -286,7 +372,10 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
                      {}};
     }
 
-    const auto bundle = openBundle(options);
+    const auto opened = openBundle(options);
+    if (!opened)
+        return opened.error();
+    const std::optional<Bundle> &bundle = *opened;
     for (const Artifact &a : list.artifacts) {
         if (a.kind == u"wheelhouse") {
             if (bundle && !bundle->wheelhouse().isEmpty()) {
@@ -332,6 +421,11 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
         }
         QString path = bundlePath(bundle, a);
         QString origin = path.isEmpty() ? QString() : bundle->directory();
+        if (path.isEmpty() && bundle) {
+            if (a.optional)
+                continue;
+            return notInBundle(*bundle, a);
+        }
         if (path.isEmpty()) {
             const QString destination = QDir::cleanPath(destinationFor(a, options.cacheDir));
             const auto result = std::find_if(downloaded.cbegin(), downloaded.cend(), [&](const DownloadResult &r) {

@@ -19,10 +19,15 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <utility>
 
 namespace tfsetup::core {
+
+class Downloader;
+
+struct Knowledge;
 
 // What the student decides between choosing a plan and installing it. The wizard's Options page
 // and the command line fill the same struct, so both reach the same artifacts and the same spec.
@@ -45,6 +50,8 @@ struct SetupOptions {
     // Another sources catalog (sources.json) instead of the built-in one: drills and tests whose
     // fixture manifests stand in for NVIDIA's pinned ones. Empty: the built-in catalog.
     QString sourcesCatalog;
+    // The knowledge the files are resolved by; null: Knowledge::shared().
+    std::shared_ptr<const Knowledge> knowledge;
     // Install a Jupyter front end (JupyterLab, launchers.json's default) beside the kernel, which
     // every environment gets.
     bool jupyter = true;
@@ -91,14 +98,32 @@ public:
     static Result<MirrorSet> mirrors(const SetupOptions &options, const SourceCatalog &catalog);
 
     // Resolves the plan's artifacts (awaits the network with the options' timeout). With a
-    // bundle, its recorded list is used when it was made for the same route and TensorFlow.
+    // bundle nothing is asked of the network: the bundle is opened, checked against the plan
+    // (Bundle::servesPlan) and hashed on a worker thread, and its recorded list is the answer;
+    // any failure is the error (no bundle there, not a bundle, damaged, another plan, files
+    // missing or altered), never a reason to resolve online instead. A bundle without wheels
+    // (--no-wheelhouse) sends pip to these options' index, with a "bundle_no_wheelhouse" warning.
     static QCoro::Task<Result<ArtifactList>> resolveArtifacts(Plan plan, QString os, SetupOptions options);
 
     // Where an artifact's download lands: cacheDir/<file name>.
     static QString destinationFor(const Artifact &artifact, const QString &cacheDir);
     // The Downloader's requests for the artifacts it fetches.
     // An artifact whose SHA-256 was recorded on first use is an ordinary request from then on.
+    // With a bundle there are none: what the bundle lacks (or a bundle that cannot be opened) is
+    // a problem, not a download.
     static DownloadPlan downloadPlan(const ArtifactList &list, const SetupOptions &options);
+
+    // What fetchAll() tells its caller while it works. stopped() is asked after every file, before
+    // anything else is told: true when the caller is gone or was cancelled.
+    struct FetchProgress {
+        std::function<void(const QString &line)> message; // translated, one per file and outcome
+        std::function<void(qint64 done, qint64 total)> progress;
+        std::function<bool()> stopped;
+    };
+    // Fetches the requests in order with the downloader, each verified against its checksum (the
+    // cache answers first), and stops at the first that fails. Error "cancelled" when stopped.
+    static QCoro::Task<Result<QList<DownloadResult>>> fetchAll(Downloader &downloader, QList<DownloadRequest> requests,
+                                                               FetchProgress progress);
 
     // Fetches the plan's first-use artifacts (needs options.trustOnFirstUse; otherwise the list comes
     // back unchanged) into their destinations and returns the list with each one's `sha256` set to

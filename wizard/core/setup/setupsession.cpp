@@ -34,6 +34,40 @@ QStringList strings(const QJsonValue &value)
 }
 
 // The reverse of Plan::toJson(), for the fields a saved setup needs (the ranking is not kept).
+QList<PlanGpu> planGpusFromJson(const QJsonValue &value)
+{
+    QList<PlanGpu> out;
+    for (const QJsonValue &v : value.toArray()) {
+        const QJsonObject o = v.toObject();
+        PlanGpu g;
+        g.index = o.value(QStringLiteral("index")).toInt(-1);
+        if (g.index < 0)
+            continue;
+        g.name = o.value(QStringLiteral("name")).toString();
+        g.computeCapability = o.value(QStringLiteral("compute_capability")).toString();
+        const QString use = o.value(QStringLiteral("use")).toString();
+        for (const PlanGpu::Use u : {PlanGpu::Use::Native, PlanGpu::Use::PtxJit, PlanGpu::Use::Unusable}) {
+            if (PlanGpu::useName(u) == use)
+                g.use = u;
+        }
+        if (const QJsonObject reason = o.value(QStringLiteral("reason")).toObject(); !reason.isEmpty())
+            g.reason = Finding{reason.value(QStringLiteral("code")).toString(),
+                               reason.value(QStringLiteral("message")).toString()};
+        out.append(g);
+    }
+    return out;
+}
+
+QList<int> indices(const QJsonValue &value)
+{
+    QList<int> out;
+    for (const QJsonValue &v : value.toArray()) {
+        if (const int i = v.toInt(-1); i >= 0 && !out.contains(i))
+            out.append(i);
+    }
+    return out;
+}
+
 Plan planFromJson(const QJsonObject &o)
 {
     Plan p;
@@ -47,6 +81,7 @@ Plan planFromJson(const QJsonObject &o)
     p.cudnn = o.value(QStringLiteral("cudnn")).toString();
     p.driverMin = o.value(QStringLiteral("driver_min")).toString();
     p.libraries = strings(o.value(QStringLiteral("libraries")));
+    p.gpus = planGpusFromJson(o.value(QStringLiteral("gpus")));
     p.warnings = findingsFromJson(o.value(QStringLiteral("warnings")));
     p.actions = findingsFromJson(o.value(QStringLiteral("actions")));
     p.unverified = !o.value(QStringLiteral("verified")).toBool(true);
@@ -183,6 +218,10 @@ QJsonObject SetupSession::toJson() const
                   {QStringLiteral("plan"), plan.toJson()},
                   {QStringLiteral("hardware"), hardware.toJson()},
                   {QStringLiteral("options"), optionsToJson(options)}};
+    QJsonArray pinned;
+    for (const int gpu : gpus)
+        pinned.append(gpu);
+    o.insert(QStringLiteral("gpus"), pinned);
     if (artifacts)
         o.insert(QStringLiteral("artifacts"), artifacts->toJson());
     return o;
@@ -208,6 +247,7 @@ Result<SetupSession> SetupSession::fromJson(const QJsonObject &json)
     s.plan = planFromJson(plan);
     s.hardware = HardwareReport::fromJson(json.value(QStringLiteral("hardware")).toObject());
     s.options = optionsFromJson(json.value(QStringLiteral("options")).toObject());
+    s.gpus = indices(json.value(QStringLiteral("gpus")));
     if (json.value(QStringLiteral("artifacts")).isObject())
         s.artifacts = artifactsFromJson(json.value(QStringLiteral("artifacts")).toObject());
     if (s.step != Step::Options && !s.artifacts) {

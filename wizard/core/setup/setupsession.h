@@ -36,6 +36,7 @@ public:
     HardwareReport hardware;
     SetupOptions options;
     std::optional<ArtifactList> artifacts; // set from Download on
+    QList<int> gpus;                       // the GPUs the environment pins (InstallSpec::gpus); empty: none
     QDateTime saved;                       // UTC, when the file was written
 
     // The environment the setup makes, in the view's spelling.

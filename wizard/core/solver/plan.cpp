@@ -4,6 +4,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace tfsetup::core {
 
 namespace {
@@ -37,6 +39,19 @@ QJsonObject Finding::toJson() const
     return {{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
 }
 
+QString PlanGpu::useName(Use use)
+{
+    switch (use) {
+    case Use::Native:
+        return QStringLiteral("native");
+    case Use::PtxJit:
+        return QStringLiteral("ptx_jit");
+    case Use::Unusable:
+        break;
+    }
+    return QStringLiteral("unusable");
+}
+
 QString Plan::requirement() const
 {
     return package + QStringLiteral("==") + version::majorMinor(tensorflow) + QStringLiteral(".*");
@@ -50,6 +65,21 @@ bool Plan::hasWarning(const QString &code) const
 bool Plan::hasAction(const QString &code) const
 {
     return contains(actions, code);
+}
+
+QList<int> Plan::defaultGpuSelection() const
+{
+    QList<int> selection;
+    for (const PlanGpu::Use use : {PlanGpu::Use::Native, PlanGpu::Use::PtxJit}) {
+        for (const PlanGpu &g : gpus) {
+            if (g.use == use)
+                selection.append(g.index);
+        }
+        if (!selection.isEmpty())
+            break;
+    }
+    std::sort(selection.begin(), selection.end());
+    return selection;
 }
 
 QJsonObject Plan::toJson() const
@@ -66,6 +96,17 @@ QJsonObject Plan::toJson() const
     o.insert(QStringLiteral("cudnn"), orNull(cudnn));
     o.insert(QStringLiteral("driver_min"), orNull(driverMin));
     o.insert(QStringLiteral("libraries"), QJsonArray::fromStringList(libraries));
+    const QList<int> selected = defaultGpuSelection();
+    QJsonArray gpuArray;
+    for (const PlanGpu &g : gpus) {
+        gpuArray.append(QJsonObject{{QStringLiteral("index"), g.index},
+                                    {QStringLiteral("name"), g.name},
+                                    {QStringLiteral("compute_capability"), orNull(g.computeCapability)},
+                                    {QStringLiteral("use"), PlanGpu::useName(g.use)},
+                                    {QStringLiteral("reason"), g.reason ? QJsonValue(g.reason->toJson()) : QJsonValue()},
+                                    {QStringLiteral("selected_by_default"), selected.contains(g.index)}});
+    }
+    o.insert(QStringLiteral("gpus"), gpuArray);
     o.insert(QStringLiteral("warnings"), findings(warnings));
     o.insert(QStringLiteral("actions"), findings(actions));
     o.insert(QStringLiteral("verified"), !unverified);

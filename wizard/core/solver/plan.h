@@ -19,6 +19,26 @@ struct Finding {
     QJsonObject toJson() const;
 };
 
+// How one plan's TensorFlow can use one NVIDIA GPU of the machine.
+struct PlanGpu {
+    enum class Use {
+        Native,   // machine code for the GPU is in the packages
+        PtxJit,   // only through the driver's PTX JIT: minutes at the first start
+        Unusable, // too old, an architecture the CUDA cannot target, or a capability tfsetup cannot check
+    };
+
+    // TensorFlow's device number when CUDA_DEVICE_ORDER=PCI_BUS_ID (what the launchers set): the
+    // position among the machine's NVIDIA GPUs in PCI bus order, which is nvidia-smi's index.
+    int index = 0;
+    QString name;
+    QString computeCapability; // "8.6"; empty when unknown
+    Use use = Use::Unusable;
+    // Why not natively (gpu_needs_ptx_jit, gpu_too_old, gpu_arch_unsupported, gpu_capability_unknown).
+    std::optional<Finding> reason;
+
+    static QString useName(Use use); // "native" | "ptx_jit" | "unusable"
+};
+
 // A combination that is expected to work on this machine, with what it takes to get there.
 struct Plan {
     QString route;       // "linux-pip", "windows-native", …
@@ -31,6 +51,8 @@ struct Plan {
     QString cudnn;     // empty on routes without CUDA
     QString driverMin; // empty on routes without CUDA
     QStringList libraries; // files TensorFlow opens, where tfsetup provides them (toolkit routes)
+    // Every NVIDIA GPU of the machine, by index; empty on routes without CUDA.
+    QList<PlanGpu> gpus;
     QList<Finding> warnings;
     QList<Finding> actions; // what must change on the machine first
     QString why;
@@ -43,6 +65,11 @@ struct Plan {
     QString requirement() const;
     bool hasWarning(const QString &code) const;
     bool hasAction(const QString &code) const;
+    // The GPUs to use unless the user chooses: those this TensorFlow runs on without JIT, or, when
+    // there are none, those it runs on with JIT. Indices into gpus' numbering, ascending. Empty
+    // when no GPU's use could be confirmed (for example an unknown compute capability): then
+    // leave the choice to TensorFlow rather than hide a GPU.
+    QList<int> defaultGpuSelection() const;
     QJsonObject toJson() const;
 };
 

@@ -23,6 +23,7 @@ struct SolverConstraints {
 
 // Chooses TensorFlow / CUDA / cuDNN / Python combinations for one machine. Pure: everything it
 // knows comes from the catalog and GPU table handed in; it reads no files and runs nothing.
+// solve() runs the stages of stages.h: candidates, filters, ranking, explanation.
 //
 // Ranking, best first:
 //   tier 0  accelerated, runs natively on this OS without PTX JIT

@@ -1,5 +1,6 @@
 #include "sources/bundle.h"
 
+#include "catalog/version.h"
 #include "fetch/checksum.h"
 #include "fetch/downloadcache.h"
 #include "install/launchers.h"
@@ -20,6 +21,7 @@
 #include <QMap>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QSet>
 #include <QCryptographicHash>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -86,7 +88,7 @@ const JsonShape &Bundle::shape()
             return ok ? QString() : tr("must be %1 hexadecimal digits").arg(length);
         });
     };
-    static const S name = S::text(255).where([](const QJsonValue &v) {
+    static const S name = S::text(maxPathNameBytes).where([](const QJsonValue &v) {
         return isSafePathName(v.toString()) ? QString()
                                             : tr("must be a plain name (no slashes, not \".\" or \"..\", not starting "
                                                  "with a dot)");
@@ -131,6 +133,7 @@ const JsonShape &Bundle::shape()
         S::optional(QStringLiteral("route"), S::text(100)),
         S::optional(QStringLiteral("tensorflow"), S::text(100)),
         S::optional(QStringLiteral("os"), S::text(100)),
+        S::optional(QStringLiteral("python"), S::text(100)),
         S::optional(QStringLiteral("artifacts"), S::list(artifact, maxBundleEntries)),
         S::required(QStringLiteral("files"), S::list(file, maxBundleEntries)),
         S::optional(QStringLiteral("warnings"),
@@ -141,38 +144,72 @@ const JsonShape &Bundle::shape()
     return shape;
 }
 
+Status Bundle::checkFolder(const QString &directory)
+{
+    if (!QFileInfo(directory).isDir()) {
+        return Error{QStringLiteral("bundle_folder_missing"),
+                     tr("The offline bundle folder %1 does not exist. Choose the folder that tfsetup bundle wrote "
+                        "(the one that holds bundle.json).")
+                         .arg(QDir::toNativeSeparators(directory)),
+                     directory};
+    }
+    return Ok{};
+}
+
 Result<Bundle> Bundle::open(const QString &directory)
 {
+    if (const Status folder = checkFolder(directory); !folder)
+        return folder.error();
     const QString path = QDir(directory).filePath(bundleFileName);
+    const QString native = QDir::toNativeSeparators(directory);
+    if (QDir(directory).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System)) {
+        return Error{QStringLiteral("bundle_empty"),
+                     tr("The folder %1 is empty, so it is not an offline bundle. Make one with tfsetup bundle --out "
+                        "FOLDER on a computer with internet, copy the whole folder here and choose it.")
+                         .arg(native),
+                     directory};
+    }
     if (!QFileInfo::exists(path)) {
         return Error{QStringLiteral("bundle_missing"),
-                     tr("%1 is not a tfsetup bundle (it has no bundle.json). Choose the folder that tfsetup bundle wrote.")
-                         .arg(QDir::toNativeSeparators(directory)),
+                     tr("The folder %1 is not an offline bundle: it has no bundle.json. Make one with tfsetup bundle "
+                        "--out FOLDER on a computer with internet, or choose the folder that tfsetup bundle wrote.")
+                         .arg(native),
                      path};
     }
-    auto malformed = [&path](const QString &detail) {
-        return Error{QStringLiteral("bundle_malformed"),
-                     tr("The bundle description %1 is damaged or from an unknown tfsetup version. Write the bundle again.")
-                         .arg(QDir::toNativeSeparators(path)),
-                     detail};
-    };
+    const QString document = tr("The bundle description %1").arg(QDir::toNativeSeparators(path));
+    const QString advice = tr("Make the bundle again with tfsetup bundle, or copy the whole folder again from the "
+                              "computer that made it.");
     const auto read = readJsonObjectFile(path, tr("The bundle description"), RedistManifest::maxManifestBytes);
     if (!read) {
-        Error e = malformed(read.error().detail);
-        e.message += u' ' + read.error().message;
+        if (read.error().code == u"input_malformed") {
+            return Error{QStringLiteral("bundle_malformed"),
+                         tr("%1 is damaged: it is not valid JSON (%2). %3").arg(document, read.error().detail, advice),
+                         read.error().detail};
+        }
+        Error e = read.error(); // unreadable or too large: its own message names the cause
+        e.code = QStringLiteral("bundle_malformed");
+        e.message += u' ' + advice;
         return e;
     }
     const QJsonObject root = *read;
-    if (root.value(QStringLiteral("format")).toString() != formatName
-        || root.value(QStringLiteral("schema")).toInt() != schema)
-        return malformed(QStringLiteral("format or schema not recognised"));
-    const QString document = tr("The bundle description %1").arg(QDir::toNativeSeparators(path));
-    const QString advice = tr("Write the bundle again with tfsetup bundle.");
+    if (root.value(QStringLiteral("format")).toString() != formatName) {
+        return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                {QStringLiteral("format"), tr("is not \"%1\"").arg(formatName)}, advice);
+    }
+    if (root.value(QStringLiteral("schema")).toInt() != schema) {
+        return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                {QStringLiteral("schema"),
+                                 tr("is not %1, the only one this tfsetup reads (the bundle comes from another "
+                                    "tfsetup version)")
+                                     .arg(schema)},
+                                advice);
+    }
     if (const auto problem = shape().check(root))
         return JsonShape::error(QStringLiteral("bundle_malformed"), document, *problem, advice);
 
     Bundle b;
     b.m_directory = QFileInfo(directory).absoluteFilePath();
+    b.m_python = root.value(QStringLiteral("python")).toString();
     b.m_list.route = root.value(QStringLiteral("route")).toString();
     b.m_list.tensorflow = root.value(QStringLiteral("tensorflow")).toString();
     b.m_list.os = root.value(QStringLiteral("os")).toString();
@@ -183,6 +220,9 @@ Result<Bundle> Bundle::open(const QString &directory)
         b.m_list.warnings.append({o.value(QStringLiteral("code")).toString(), o.value(QStringLiteral("message")).toString()});
     }
     const QJsonArray files = root.value(QStringLiteral("files")).toArray();
+    // A file listed twice is checked twice and counted twice; on a case-insensitive disk
+    // "nvidia/X" is "nvidia/x" too.
+    QSet<QString> listed;
     for (qsizetype i = 0; i < files.size(); ++i) {
         const QJsonObject o = files.at(i).toObject();
         BundleFile file;
@@ -195,6 +235,12 @@ Result<Bundle> Bundle::open(const QString &directory)
         if (!Checksum::parse(Checksum::Algorithm::Sha256, file.sha256) && !Checksum::parse(Checksum::Algorithm::Md5, file.md5)) {
             return JsonShape::error(QStringLiteral("bundle_malformed"), document,
                                     {field, tr("has neither a SHA-256 nor an MD5 checksum")}, advice);
+        }
+        if (const QString key = file.file.toLower(); listed.contains(key)) {
+            return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                    {field + QStringLiteral(".file"), tr("is listed twice")}, advice);
+        } else {
+            listed.insert(key);
         }
         if (file.artifact == u"wheelhouse")
             b.m_hasWheelhouse = true;
@@ -222,6 +268,12 @@ Result<Bundle> Bundle::open(const QString &directory)
             continue;
         }
         const BundleFile *f = b.fileOf(a.name);
+        // One archive or installer is one file: with two, verify would pass both and the
+        // installer would take whichever comes first.
+        if (std::count_if(b.m_files.cbegin(), b.m_files.cend(), [&a](const BundleFile &e) { return e.artifact == a.name; }) > 1) {
+            return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                    {field, tr("has more than one entry in \"files\"")}, advice);
+        }
         if (!f) {
             static const QStringList consumed{QStringLiteral("cuda-redist-archive"), QStringLiteral("cudnn-archive"),
                                               QStringLiteral("python-archive"), QStringLiteral("python-installer")};
@@ -242,6 +294,29 @@ Result<Bundle> Bundle::open(const QString &directory)
         }
     }
     return b;
+}
+
+Status Bundle::servesPlan(const QString &route, const QString &tensorflow, const QString &os,
+                          const QString &python) const
+{
+    const bool pythonDiffers = !m_python.isEmpty() && !python.isEmpty()
+                               && version::majorMinor(m_python) != version::majorMinor(python);
+    if (m_list.route == route && m_list.os == os
+        && version::majorMinor(m_list.tensorflow) == version::majorMinor(tensorflow) && !pythonDiffers)
+        return Ok{};
+    const auto describe = [](const QString &tf, const QString &r, const QString &system, const QString &py) {
+        const QString shownTf = tf.isEmpty() ? tr("no TensorFlow") : tr("TensorFlow %1").arg(tf);
+        return py.isEmpty() ? tr("%1 (route %2, %3)").arg(shownTf, r, system)
+                            : tr("%1 for Python %2 (route %3, %4)").arg(shownTf, py, r, system);
+    };
+    const QString held = describe(m_list.tensorflow, m_list.route, m_list.os, m_python);
+    const QString chosen = describe(tensorflow, route, os, m_python.isEmpty() ? QString() : python);
+    return Error{QStringLiteral("bundle_other_plan"),
+                 tr("The offline bundle %1 was made for %2, but the plan chosen is %3. Choose the plan the bundle was "
+                    "made for, or make a bundle for this plan with tfsetup bundle on a computer with internet.")
+                     .arg(QDir::toNativeSeparators(m_directory), held, chosen),
+                 QStringLiteral("bundle: %1 %2 %3 %4; plan: %5 %6 %7 %8")
+                     .arg(m_list.route, m_list.tensorflow, m_list.os, m_python, route, tensorflow, os, python)};
 }
 
 const BundleFile *Bundle::fileOf(const QString &artifactName) const
@@ -357,8 +432,11 @@ QCoro::Task<Result<Bundle>> BundleWriter::write(ArtifactList list, BundleOptions
     QList<BundleFile> files;
     for (Artifact &a : list.artifacts) {
         if (a.kind == u"wheelhouse") {
-            if (!options.includeWheelhouse)
+            if (!options.includeWheelhouse) {
+                // Recorded without files: optional, so open() takes the bundle and pip uses an index.
+                a.optional = true;
                 continue;
+            }
             auto wheels = co_await fetchWheelhouse(a, options);
             if (!wheels)
                 co_return wheels.error();
@@ -402,6 +480,7 @@ QCoro::Task<Result<Bundle>> BundleWriter::write(ArtifactList list, BundleOptions
                            {QStringLiteral("route"), list.route},
                            {QStringLiteral("tensorflow"), list.tensorflow},
                            {QStringLiteral("os"), list.os},
+                           {QStringLiteral("python"), options.pythonVersion},
                            {QStringLiteral("artifacts"), artifacts},
                            {QStringLiteral("files"), fileArray},
                            {QStringLiteral("warnings"), warnings}};

@@ -48,12 +48,25 @@ public:
 
     // Reads DIR/bundle.json (bounded) and checks it against shape(): every field's type and size,
     // artifact names that are plain names, file paths inside the folder, and every artifact's
-    // file listed with the same checksum. The error names the field.
+    // file listed with the same checksum. The error names the cause and the next step:
+    // "bundle_folder_missing" (no such folder), "bundle_empty" (an empty folder),
+    // "bundle_missing" (no bundle.json), "bundle_malformed" (the field named). The wizard and
+    // `install --offline` both open bundles here.
     static Result<Bundle> open(const QString &directory);
+    // The first of open()'s checks: DIR exists and is a folder ("bundle_folder_missing").
+    static Status checkFolder(const QString &directory);
     static const JsonShape &shape();
+
+    // Whether this bundle serves a plan: the same route and OS, the same TensorFlow release line
+    // (major.minor: the wheelhouse holds the requirement "tensorflow==X.Y.*"), and the same Python
+    // minor when both name one (the wheels were downloaded for it). Error "bundle_other_plan"
+    // says which plan the bundle holds, which was chosen, and what to do.
+    Status servesPlan(const QString &route, const QString &tensorflow, const QString &os,
+                      const QString &python) const;
 
     QString directory() const { return m_directory; }
     const ArtifactList &artifacts() const { return m_list; }
+    QString python() const { return m_python; } // "3.11" the wheels were downloaded for; empty: not recorded
     const QList<BundleFile> &files() const { return m_files; }
     QString wheelhouse() const; // absolute path; empty when the bundle has none
     QString requirementsFile() const; // absolute path of wheelhouse/requirements.txt
@@ -70,6 +83,7 @@ public:
 
 private:
     QString m_directory;
+    QString m_python;
     ArtifactList m_list;
     QList<BundleFile> m_files;
     bool m_hasWheelhouse = false;

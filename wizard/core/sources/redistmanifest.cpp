@@ -1,5 +1,7 @@
 #include "sources/redistmanifest.h"
 
+#include "util/jsonshape.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
@@ -25,13 +27,16 @@ bool isMetadataKey(const QString &key)
     return keys.contains(key);
 }
 
-Error malformed(const QString &fileName, const QString &what)
+// The manifest's one check, field by field: a refusal names the field and what is wrong with it
+// in the words every input document's check uses (util/jsonshape.h), so none of its checksums
+// is used. NVIDIA's manifests mix metadata strings and component objects at the top, and
+// metadata and platform objects inside a component, which a fixed shape cannot say.
+Error malformed(const QString &fileName, const QString &field, const QString &problem)
 {
-    return Error{QStringLiteral("manifest_malformed"),
-                 RedistManifest::tr("The NVIDIA manifest %1 is not in the expected format, so none of its checksums "
-                                    "are used. Try again later, or use another mirror.")
-                     .arg(fileName),
-                 what};
+    return JsonShape::error(QStringLiteral("manifest_malformed"),
+                            RedistManifest::tr("The NVIDIA manifest %1").arg(fileName),
+                            JsonShape::Problem{field, problem},
+                            RedistManifest::tr("None of its checksums is used. Try again later, or use another mirror."));
 }
 
 } // namespace
@@ -70,11 +75,11 @@ const RedistComponent *RedistManifest::component(const QString &key) const
 Result<RedistManifest> RedistManifest::parse(const QByteArray &json, const QString &fileName)
 {
     if (json.size() > maxManifestBytes)
-        return malformed(fileName, QStringLiteral("%1 bytes, more than %2").arg(json.size()).arg(maxManifestBytes));
+        return malformed(fileName, {}, RedistManifest::tr("is larger than %1 bytes").arg(maxManifestBytes));
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (!doc.isObject())
-        return malformed(fileName, QStringLiteral("not a JSON object: ") + parseError.errorString());
+        return malformed(fileName, {}, RedistManifest::tr("is not a JSON object (%1)").arg(parseError.errorString()));
     const QJsonObject root = doc.object();
 
     RedistManifest manifest;
@@ -85,14 +90,17 @@ Result<RedistManifest> RedistManifest::parse(const QByteArray &json, const QStri
         const QJsonValue sha = o.value(QStringLiteral("sha256"));
         const QJsonValue md5 = o.value(QStringLiteral("md5"));
         const QJsonValue size = o.value(QStringLiteral("size"));
-        if (!path.isString() || !sha.isString())
-            return malformed(fileName, where + QStringLiteral(": relative_path and sha256 must be strings"));
+        if (!path.isString())
+            return malformed(fileName, where + u".relative_path", RedistManifest::tr("must be text"));
+        if (!sha.isString())
+            return malformed(fileName, where + u".sha256", RedistManifest::tr("must be text"));
         if (!isSafeRelativePath(path.toString()))
-            return malformed(fileName, where + QStringLiteral(": unsafe relative_path \"%1\"").arg(path.toString()));
+            return malformed(fileName, where + u".relative_path",
+                             RedistManifest::tr("is not a safe relative path (\"%1\")").arg(path.toString().left(200)));
         if (!isHex(sha.toString(), 64))
-            return malformed(fileName, where + QStringLiteral(": sha256 is not 64 hex digits"));
+            return malformed(fileName, where + u".sha256", RedistManifest::tr("is not 64 hexadecimal digits"));
         if (!md5.isUndefined() && !(md5.isString() && isHex(md5.toString(), 32)))
-            return malformed(fileName, where + QStringLiteral(": md5 is not 32 hex digits"));
+            return malformed(fileName, where + u".md5", RedistManifest::tr("is not 32 hexadecimal digits"));
         qint64 bytes = -1;
         if (size.isString()) {
             bool ok = false;
@@ -103,7 +111,8 @@ Result<RedistManifest> RedistManifest::parse(const QByteArray &json, const QStri
             bytes = size.toInteger(-1); // -1 for fractions and values beyond 64 bits
         }
         if (bytes <= 0 || bytes > maxArchiveBytes)
-            return malformed(fileName, where + QStringLiteral(": size is missing, not a number or out of range"));
+            return malformed(fileName, where + u".size",
+                             RedistManifest::tr("is missing, not a number, or outside 1 byte to %1 bytes").arg(maxArchiveBytes));
         file->relativePath = path.toString();
         file->sha256 = sha.toString().toLower();
         file->md5 = md5.toString().toLower();
@@ -123,24 +132,24 @@ Result<RedistManifest> RedistManifest::parse(const QByteArray &json, const QStri
             continue;
         }
         if (!it.value().isObject())
-            return malformed(fileName, QStringLiteral("\"%1\" is neither a string nor a component object").arg(key));
+            return malformed(fileName, key, RedistManifest::tr("must be text or a component object"));
         const QJsonObject c = it.value().toObject();
         RedistComponent component;
         component.key = key;
         component.name = c.value(QStringLiteral("name")).toString();
         if (!c.value(QStringLiteral("version")).isString() || c.value(QStringLiteral("version")).toString().isEmpty())
-            return malformed(fileName, QStringLiteral("component \"%1\" has no version string").arg(key));
+            return malformed(fileName, key + u".version", RedistManifest::tr("must be text and not empty"));
         component.version = c.value(QStringLiteral("version")).toString();
         for (auto p = c.begin(); p != c.end(); ++p) {
             if (isMetadataKey(p.key()))
                 continue;
             if (!p.value().isObject())
-                return malformed(fileName, QStringLiteral("%1/%2 is not an object").arg(key, p.key()));
+                return malformed(fileName, key + u'.' + p.key(), RedistManifest::tr("must be an object"));
             const QJsonObject platform = p.value().toObject();
             if (platform.contains(QStringLiteral("relative_path"))) {
                 RedistFile f;
                 f.platform = p.key();
-                if (auto error = readFile(platform, key + u'/' + p.key(), &f))
+                if (auto error = readFile(platform, key + u'.' + p.key(), &f))
                     return *error;
                 component.files.append(f);
                 continue;
@@ -148,11 +157,11 @@ Result<RedistManifest> RedistManifest::parse(const QByteArray &json, const QStri
             // cuDNN: one file per CUDA variant.
             for (auto v = platform.begin(); v != platform.end(); ++v) {
                 if (!v.value().isObject())
-                    return malformed(fileName, QStringLiteral("%1/%2/%3 is not an object").arg(key, p.key(), v.key()));
+                    return malformed(fileName, key + u'.' + p.key() + u'.' + v.key(), RedistManifest::tr("must be an object"));
                 RedistFile f;
                 f.platform = p.key();
                 f.variant = v.key();
-                if (auto error = readFile(v.value().toObject(), key + u'/' + p.key() + u'/' + v.key(), &f))
+                if (auto error = readFile(v.value().toObject(), key + u'.' + p.key() + u'.' + v.key(), &f))
                     return *error;
                 component.files.append(f);
             }
@@ -160,7 +169,7 @@ Result<RedistManifest> RedistManifest::parse(const QByteArray &json, const QStri
         manifest.m_components.append(component);
     }
     if (manifest.m_components.isEmpty())
-        return malformed(fileName, QStringLiteral("no components"));
+        return malformed(fileName, {}, RedistManifest::tr("lists no component"));
     return manifest;
 }
 

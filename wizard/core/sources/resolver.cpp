@@ -156,7 +156,7 @@ QString ArtifactResolver::indexUrl() const
     return officialUrl(QStringLiteral("pypi"), {}).toString().chopped(1);
 }
 
-QCoro::Task<Result<QByteArray>> ArtifactResolver::get(QUrl url)
+QCoro::Task<Result<QByteArray>> ArtifactResolver::get(QUrl url, std::chrono::milliseconds timeout)
 {
     if (url.isLocalFile()) {
         QFile f(url.toLocalFile());
@@ -173,7 +173,7 @@ QCoro::Task<Result<QByteArray>> ArtifactResolver::get(QUrl url)
     HttpRequest request;
     request.url = url;
     request.maxBytes = RedistManifest::maxManifestBytes;
-    request.timeout = m_timeout;
+    request.timeout = timeout.count() > 0 ? timeout : m_timeout;
     auto response = co_await client.get(std::move(request));
     if (!response) {
         m_lastNetworkError = response.error();
@@ -433,7 +433,22 @@ QCoro::Task<Status> ArtifactResolver::addCudnn(ResolveRequest request, ArtifactL
         list->artifacts.append(a);
         co_return Ok{};
     }
-    const QList<CudnnArchive> archives = m_catalog.cudnnArchives(request.cudnn, platform);
+    QList<CudnnArchive> archives = m_catalog.cudnnArchives(request.cudnn, platform);
+    // An archive is built against one CUDA major (cuDNN 8.1 links libcublas.so.11): beside another
+    // CUDA it does not load, and TensorFlow falls back to the CPU.
+    const QList<CudnnArchive> known = archives;
+    if (!request.cuda.isEmpty()) {
+        archives.removeIf([&request](const CudnnArchive &a) {
+            return !a.cuda.isEmpty() && version::major(a.cuda) != version::major(request.cuda);
+        });
+    }
+    if (archives.isEmpty() && !known.isEmpty()) {
+        list->warnings.append(finding("cudnn_unavailable",
+                                      tr("cuDNN %1 for %2 is built for CUDA %3, not for CUDA %4 of this plan, so "
+                                         "TensorFlow could not load it. Choose the cuDNN that goes with CUDA %4.")
+                                          .arg(request.cudnn, platform, known.constFirst().cuda, request.cuda)));
+        co_return Ok{};
+    }
     if (archives.isEmpty()) {
         list->warnings.append(finding("cudnn_unavailable", tr("tfsetup knows no download of cuDNN %1 for %2.")
                                                                .arg(request.cudnn, platform)));
@@ -478,12 +493,12 @@ QCoro::Task<Status> ArtifactResolver::addPython(ResolveRequest request, Artifact
     co_return co_await addStandalonePython(request, list);
 }
 
-QCoro::Task<Result<QByteArray>> ArtifactResolver::getChecksumSource(QUrl url)
+QCoro::Task<Result<QByteArray>> ArtifactResolver::getChecksumSource(QUrl url, std::chrono::milliseconds timeout)
 {
     // Checksums come from the publisher over verified TLS, never from a mirror or plain HTTP.
     if (url.scheme() != u"https")
         co_return Error{QStringLiteral("not_tls"), {}, url.toString() + QStringLiteral(": not https, not asked")};
-    auto bytes = co_await get(url);
+    auto bytes = co_await get(url, timeout);
     co_return bytes;
 }
 
@@ -585,22 +600,50 @@ QCoro::Task<Status> ArtifactResolver::addStandalonePython(ResolveRequest request
     a.archiveFormat = archiveFormatOf(a.relativePath);
     a.urls = urlsFor(layout.origin, a.relativePath);
 
-    // The release's SHA256SUMS from the publisher itself; a mirror may serve the archive only.
+    // The release's SHA256SUMS from the publisher itself; a mirror may serve the archive only. With a
+    // pin in the catalog the answer only cross-checks it: a short wait, and no answer is no error.
+    const bool pinned = !build->sha256.isEmpty();
     const QUrl sumsUrl = officialUrl(layout.origin, filledIn(layout.checksums, *build));
-    const auto sums = co_await getChecksumSource(sumsUrl);
-    if (sums)
-        a.sha256 = sha256FromSums(*sums, file);
+    const auto sums = co_await getChecksumSource(sumsUrl, pinned ? std::min(m_timeout, pinCrossCheckTimeout) : m_timeout);
+    const QString published = sums ? sha256FromSums(*sums, file) : QString();
+    const QString unread = sums ? sumsUrl.toString() + QStringLiteral(": no line for ") + file : sums.error().detail;
     list->warnings.append(finding("python_relocatable",
                                   tr("Python %1 is not installed. tfsetup unpacks the relocatable CPython %2 build "
                                      "(python-build-standalone, release %3) into the environment's own folder; nothing "
                                      "outside it changes.")
                                       .arg(request.python, build->version, build->tag)));
-    if (!a.sha256.isEmpty()) {
+    if (pinned) {
+        // Two records of the publisher's digest that disagree: the release changed after the pin
+        // was recorded (a replaced, possibly compromised file) or the pin is wrong. Neither is
+        // a file to install.
+        if (!published.isEmpty() && published != build->sha256) {
+            co_return Error{QStringLiteral("python_checksum_mismatch"),
+                            tr("python-build-standalone's release %1 lists the SHA-256 %2 for %3, but tfsetup's "
+                               "sources catalog pins %4. Either the release was changed after the pin was recorded "
+                               "or the pin is wrong, so tfsetup will not use this file. Install Python %5 with the "
+                               "system's package manager, or update tfsetup and try again.")
+                                .arg(build->tag, published, file, build->sha256, request.python),
+                            sumsUrl.toString() + QStringLiteral(": ") + published + QStringLiteral("; pinned: ")
+                                + build->sha256 + QStringLiteral(" (") + build->sha256Source + u')'};
+        }
+        a.sha256 = build->sha256;
+        a.trust = Artifact::Trust::Official;
+        if (!published.isEmpty()) {
+            a.checksumUrl = sumsUrl.toString();
+            a.note = tr("SHA-256 pinned in tfsetup's sources catalog (%1) and confirmed by the release's SHA256SUMS.")
+                         .arg(build->sha256Source);
+        } else {
+            a.note = tr("SHA-256 pinned in tfsetup's sources catalog (%1); the release's SHA256SUMS could not be read "
+                        "to compare (%2).")
+                         .arg(build->sha256Source, unread);
+        }
+    } else if (!published.isEmpty()) {
+        a.sha256 = published;
         a.trust = Artifact::Trust::Official;
         a.checksumUrl = sumsUrl.toString();
     } else {
         a.trust = Artifact::Trust::None;
-        a.note = sums ? sumsUrl.toString() + QStringLiteral(": no line for ") + file : sums.error().detail;
+        a.note = unread;
         list->warnings.append(finding("python_checksum_unavailable",
                                       tr("The SHA-256 of %1 could not be read from the SHA256SUMS of "
                                          "python-build-standalone's release %2. Try again online, or choose to trust "

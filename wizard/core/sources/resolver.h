@@ -39,7 +39,8 @@ struct ResolveRequest {
 // only when its SHA-256 equals the pin, whoever served it; a manifest without a pin is accepted
 // only from the official origin itself (over verified TLS), never from a mirror. Python's checksums
 // likewise come from python.org's downloads API or python-build-standalone's SHA256SUMS, over https
-// from the official origin only.
+// from the official origin only; a relocatable Python the catalog pins needs no request at all, and
+// its release's SHA256SUMS, when it answers, must agree with the pin.
 class ArtifactResolver {
     Q_DECLARE_TR_FUNCTIONS(ArtifactResolver)
 
@@ -52,6 +53,9 @@ public:
     // Tests and labs: serve an origin from elsewhere as if it were the official one.
     void setOriginBase(const QString &origin, const QUrl &base);
     void setTimeout(std::chrono::milliseconds timeout) { m_timeout = timeout; }
+    // How long a release's SHA256SUMS may hold a resolve up when the catalog pins the archive's
+    // SHA-256 anyway: it only cross-checks the pin (GitHub may be slow or blocked).
+    static constexpr std::chrono::milliseconds pinCrossCheckTimeout{8000};
     void setCaBundle(const QString &pemPath) { m_caBundle = pemPath; }
     // Proxy, CA bundle and limits of every request (the one HttpClient, as downloads use).
     void setTransferOptions(TransferOptions options) { m_transfer = std::move(options); }
@@ -71,8 +75,9 @@ public:
     QCoro::Task<Result<FetchedManifest>> fetchManifest(QString product, ManifestPin pin);
 
 private:
-    QCoro::Task<Result<QByteArray>> get(QUrl url);
-    QCoro::Task<Result<QByteArray>> getChecksumSource(QUrl url);
+    // timeout zero: the resolver's own (setTimeout).
+    QCoro::Task<Result<QByteArray>> get(QUrl url, std::chrono::milliseconds timeout = {});
+    QCoro::Task<Result<QByteArray>> getChecksumSource(QUrl url, std::chrono::milliseconds timeout = {});
     QUrl officialUrl(const QString &origin, const QString &relativePath) const;
     QList<QUrl> urlsFor(const QString &origin, const QString &relativePath) const;
 

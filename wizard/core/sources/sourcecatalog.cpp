@@ -1,5 +1,6 @@
 #include "sources/sourcecatalog.h"
 
+#include "catalog/catalogupdate.h"
 #include "catalog/version.h"
 
 #include <QFile>
@@ -40,7 +41,7 @@ bool isSha256(const QString &s)
 
 Result<SourceCatalog> SourceCatalog::load(const QString &path)
 {
-    QFile f(path);
+    CatalogFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("catalog_unreadable"),
                      tr("The sources catalog %1 cannot be read. Reinstall tfsetup.").arg(path), f.errorString()};
@@ -141,15 +142,34 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
     for (const QJsonValue &v : standalone.value(QStringLiteral("releases")).toArray()) {
         const QJsonObject o = v.toObject();
         needSource(o, QStringLiteral("python standalone ") + str(o, "version"));
-        const StandalonePython p{str(o, "minor"), str(o, "version"), str(o, "tag"), str(o, "source"), verifiedOf(o)};
+        StandalonePython p{str(o, "minor"), str(o, "version"), str(o, "tag"), str(o, "source"), verifiedOf(o), {}, {}};
         if (p.minor.isEmpty() || p.version.isEmpty() || p.tag.isEmpty())
             c.m_problems.append(QStringLiteral("python standalone %1: minor, version and tag are all needed").arg(p.version));
+        // A pin is what the archive is checked against even when GitHub cannot be reached, so a
+        // malformed one refuses the whole catalog rather than turning into a failed download.
+        const QJsonValue pin = o.value(QStringLiteral("sha256"));
+        if (!pin.isUndefined() && !pin.isNull()) {
+            if (!pin.isString() || !isSha256(pin.toString())) {
+                const QString shown = pin.isString() ? pin.toString() : QString::fromUtf8(QJsonDocument(QJsonArray{pin}).toJson(QJsonDocument::Compact)).chopped(1).mid(1);
+                return Error{QStringLiteral("catalog_malformed"),
+                             tr("The sources catalog pins the relocatable Python %1 (python-build-standalone release %2) "
+                                "to the SHA-256 \"%3\", which is not 64 lower-case hexadecimal digits. Correct that record "
+                                "in the sources catalog, or reinstall tfsetup.")
+                                 .arg(p.version, p.tag, shown.size() > 80 ? shown.left(80) + QStringLiteral("…") : shown),
+                             QStringLiteral("python.standalone.releases: minor %1, version %2, tag %3: sha256").arg(p.minor, p.version, p.tag)};
+            }
+            p.sha256 = pin.toString();
+            p.sha256Source = str(o, "sha256_source");
+            if (p.sha256Source.trimmed().isEmpty())
+                c.m_problems.append(QStringLiteral("python standalone %1: sha256 without sha256_source").arg(p.version));
+        }
         c.m_standalonePythons.append(p);
     }
     for (const QJsonValue &v : root.value(QStringLiteral("pypi_mirrors")).toArray()) {
         const QJsonObject o = v.toObject();
         needSource(o, QStringLiteral("pypi mirror ") + str(o, "name"));
-        c.m_pypiMirrors.append({str(o, "name"), str(o, "url"), str(o, "region"), str(o, "source"), verifiedOf(o)});
+        c.m_pypiMirrors.append({str(o, "name"), str(o, "url"), str(o, "region"), str(o, "source"), verifiedOf(o),
+                                str(o, "label_zh"), str(o, "label_zh_TW")});
     }
     const QJsonObject zlib = root.value(QStringLiteral("zlibwapi")).toObject();
     c.m_zlibMin = str(zlib, "cudnn_min");
@@ -247,6 +267,15 @@ std::optional<StandalonePython> SourceCatalog::standalonePython(const QString &m
             return p;
     }
     return std::nullopt;
+}
+
+QString PypiMirror::displayName(const QString &language) const
+{
+    if (language == u"zh_TW" && !labelZhTw.isEmpty())
+        return labelZhTw;
+    if (language.startsWith(QLatin1String("zh")) && !labelZh.isEmpty())
+        return labelZh;
+    return name;
 }
 
 std::optional<PypiMirror> SourceCatalog::pypiMirror(const QString &name) const

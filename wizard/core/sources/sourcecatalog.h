@@ -75,6 +75,9 @@ struct PythonChecksumApi {
 struct StandalonePython {
     QString minor, version, tag, source;
     bool verified = true;
+    // The archive's SHA-256 as the catalog pins it (lower-case hex; empty: no pin, the release's
+    // SHA256SUMS alone decides), and where that value was read.
+    QString sha256, sha256Source;
 };
 
 struct StandaloneLayout {
@@ -90,6 +93,12 @@ struct StandaloneLayout {
 struct PypiMirror {
     QString name, url, region, source;
     bool verified = true;
+    // The institution's own name, shown when the wizard speaks Chinese ("label_zh",
+    // "label_zh_TW"; Traditional falls back to Simplified). Empty: the preset's name.
+    QString labelZh, labelZhTw;
+
+    // What the student reads for this preset in a language ("zh_CN", "zh_TW", "en").
+    QString displayName(const QString &language) const;
 };
 
 class SourceCatalog {
@@ -119,6 +128,8 @@ public:
     std::optional<StandalonePython> standalonePython(const QString &minor) const;
     const StandaloneLayout &standaloneLayout() const { return m_standaloneLayout; }
 
+    const QList<ManifestPin> &cudaManifests() const { return m_cudaManifests; }
+    const QList<PythonRelease> &pythonReleases() const { return m_pythonReleases; }
     const QList<PypiMirror> &pypiMirrors() const { return m_pypiMirrors; }
     std::optional<PypiMirror> pypiMirror(const QString &name) const;
 

@@ -1,6 +1,10 @@
 #include "system/realsystem.h"
 
+#include "system/processtree.h"
+
 #include <QCoro/QCoroProcess>
+#include <QCoro/QCoroSignal>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStandardPaths>
@@ -19,6 +23,55 @@
 #endif
 
 namespace tfsetup::core {
+
+namespace {
+
+// The program and all it starts end with tfsetup (system/processtree.h).
+void confine(QProcess &process, const ProcessTree &tree)
+{
+#if defined(Q_OS_UNIX)
+    process.setChildProcessModifier(tree.childSetup());
+#else
+    Q_UNUSED(process);
+    Q_UNUSED(tree);
+#endif
+}
+
+// QProcess's private signals (stateChanged, started) carry a QPrivateSignal that moc passes as
+// a null pointer; awaiting one with qCoro(object, signal) binds a reference to it, which is
+// undefined behaviour. The relay's own signal carries nothing, so it is what is awaited.
+class StateRelay : public QObject
+{
+    Q_OBJECT
+public:
+    explicit StateRelay(QProcess *process)
+    {
+        connect(process, &QProcess::stateChanged, this, &StateRelay::changed);
+    }
+
+Q_SIGNALS:
+    void changed();
+};
+
+// QCoro's waitForStarted waits for started() alone, so a program that cannot be executed (an
+// interpreter that is not there, a script whose #! names none) was waited for until the
+// timeout; a failed start ends the wait as soon as QProcess knows.
+QCoro::Task<bool> startedOrFailed(QProcess *process, std::chrono::milliseconds timeout)
+{
+    QElapsedTimer clock;
+    clock.start();
+    StateRelay relay(process);
+    while (process->state() == QProcess::Starting) {
+        const auto left = timeout - std::chrono::milliseconds(clock.elapsed());
+        if (left <= std::chrono::milliseconds(0))
+            break;
+        if (!co_await qCoro(&relay, &StateRelay::changed, left))
+            break;
+    }
+    co_return process->state() == QProcess::Running;
+}
+
+} // namespace
 
 RealSystem::RealSystem() = default;
 
@@ -69,22 +122,26 @@ QCoro::Task<ProcessResult> RealSystem::run(QString program, QStringList argument
         co_return result;
     }
     QProcess process;
+    ProcessTree tree; // destroyed first: ends what the program left running
+    confine(process, tree);
     process.setProgram(resolved);
     process.setArguments(arguments);
     process.setStandardInputFile(QProcess::nullDevice());
     auto coro = qCoro(process);
     process.start();
-    const bool started = co_await coro.waitForStarted(timeout);
+    const bool started = co_await startedOrFailed(&process, timeout);
     if (!started) {
         result.error = process.errorString();
         co_return result;
     }
+    tree.started(process.processId());
     result.started = true;
     const bool finished = co_await coro.waitForFinished(timeout);
     if (!finished) {
         result.timedOut = process.state() != QProcess::NotRunning;
         result.error = result.timedOut ? QStringLiteral("timed out after %1 ms").arg(timeout.count())
                                        : process.errorString();
+        tree.kill();
         process.kill();
         process.waitForFinished(1000);
         co_return result;
@@ -115,6 +172,8 @@ QCoro::Task<ProcessResult> RealSystem::runWatched(ProcessRequest request)
             environment.insert(name, value);
     }
     QProcess process;
+    ProcessTree tree; // destroyed first: ends what the program left running
+    confine(process, tree);
     process.setProgram(resolved);
     process.setArguments(request.arguments);
     process.setProcessEnvironment(environment);
@@ -124,10 +183,11 @@ QCoro::Task<ProcessResult> RealSystem::runWatched(ProcessRequest request)
     process.setStandardInputFile(QProcess::nullDevice());
     auto coro = qCoro(process);
     process.start();
-    if (!co_await coro.waitForStarted(std::min(request.timeout, std::chrono::milliseconds(60'000)))) {
+    if (!co_await startedOrFailed(&process, std::min(request.timeout, std::chrono::milliseconds(60'000)))) {
         result.error = process.errorString();
         co_return result;
     }
+    tree.started(process.processId());
     result.started = true;
     QByteArray pending;
     auto deliver = [&](bool flush) {
@@ -155,6 +215,7 @@ QCoro::Task<ProcessResult> RealSystem::runWatched(ProcessRequest request)
             result.timedOut = !cancelled;
             result.error = cancelled ? QStringLiteral("cancelled")
                                      : QStringLiteral("timed out after %1 ms").arg(request.timeout.count());
+            tree.kill(); // venv's ensurepip, pip's builds: the whole group, not only the program
             process.kill();
             process.waitForFinished(2000);
             deliver(true);
@@ -258,3 +319,5 @@ std::optional<CpuIdFeatures> RealSystem::cpuid() const
 }
 
 } // namespace tfsetup::core
+
+#include "realsystem.moc"

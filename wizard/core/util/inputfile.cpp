@@ -4,8 +4,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QList>
+#include <QSet>
 
 #include <cstdio>
 
@@ -26,7 +29,101 @@ Error tooLarge(const QString &what, const QString &path, qint64 maxBytes)
                  path};
 }
 
+// The text of a JSON string literal starting at bytes[at] (the quote), escapes decoded; *end is
+// the index after its closing quote. The document was parsed already, so the literal is whole.
+QString stringLiteral(const QByteArray &bytes, qsizetype at, qsizetype *end)
+{
+    qsizetype i = at + 1;
+    bool escaped = false;
+    while (i < bytes.size() && bytes.at(i) != '"') {
+        if (bytes.at(i) == '\\') {
+            escaped = true;
+            ++i;
+        }
+        ++i;
+    }
+    *end = i + 1;
+    const QByteArray literal = bytes.mid(at, i + 1 - at);
+    if (!escaped)
+        return QString::fromUtf8(literal.mid(1, literal.size() - 2));
+    // "\u0061" and "a" are the same name: let the parser decode it.
+    return QJsonDocument::fromJson('[' + literal + ']').array().at(0).toString();
+}
+
 } // namespace
+
+std::optional<QString> duplicateJsonKey(const QByteArray &bytes)
+{
+    struct Frame {
+        bool object = false;
+        bool expectKey = false;
+        qsizetype index = 0;
+        QString path;
+        QString key; // the member whose value comes next
+        QSet<QString> keys;
+    };
+    QList<Frame> stack;
+    const auto childPath = [&stack]() -> QString {
+        if (stack.isEmpty())
+            return QString();
+        const Frame &top = stack.constLast();
+        if (top.object)
+            return top.path.isEmpty() ? top.key : top.path + u'.' + top.key;
+        return top.path + QStringLiteral("[%1]").arg(top.index);
+    };
+    for (qsizetype i = 0; i < bytes.size();) {
+        const char c = bytes.at(i);
+        switch (c) {
+        case '{':
+        case '[': {
+            Frame frame;
+            frame.object = c == '{';
+            frame.expectKey = frame.object;
+            frame.path = childPath();
+            stack.append(std::move(frame));
+            ++i;
+            break;
+        }
+        case '}':
+        case ']':
+            if (!stack.isEmpty())
+                stack.removeLast();
+            ++i;
+            break;
+        case ',':
+            if (!stack.isEmpty()) {
+                if (stack.last().object)
+                    stack.last().expectKey = true;
+                else
+                    ++stack.last().index;
+            }
+            ++i;
+            break;
+        case ':':
+            if (!stack.isEmpty())
+                stack.last().expectKey = false;
+            ++i;
+            break;
+        case '"': {
+            qsizetype end = i;
+            const QString text = stringLiteral(bytes, i, &end);
+            if (!stack.isEmpty() && stack.last().object && stack.last().expectKey) {
+                Frame &top = stack.last();
+                top.key = text;
+                if (top.keys.contains(text))
+                    return childPath();
+                top.keys.insert(text);
+            }
+            i = end;
+            break;
+        }
+        default:
+            ++i;
+            break;
+        }
+    }
+    return std::nullopt;
+}
 
 Result<QByteArray> readInputFile(const QString &path, const QString &what, qint64 maxBytes)
 {
@@ -95,6 +192,15 @@ Result<QJsonObject> readJsonObjectFile(const QString &path, const QString &what,
                      InputFile::tr("%1 %2 is not a JSON object. Give a file that tfsetup wrote, or correct it.")
                          .arg(what, QDir::toNativeSeparators(path)),
                      error.error != QJsonParseError::NoError ? error.errorString() : QStringLiteral("not an object")};
+    }
+    // Readers disagree on which of two equal names counts (Qt and Python take the last, others the
+    // first), so a document that names a field twice means two things: it is refused.
+    if (const auto twice = duplicateJsonKey(*bytes)) {
+        return Error{QStringLiteral("input_malformed"),
+                     InputFile::tr("%1 %2 gives the field \"%3\" twice, so it is unclear which one counts. Remove one of "
+                                   "them, or give a file that tfsetup wrote.")
+                         .arg(what, QDir::toNativeSeparators(path), *twice),
+                     QStringLiteral("the field \"%1\" is given twice").arg(*twice)};
     }
     return doc.object();
 }

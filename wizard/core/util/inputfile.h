@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <optional>
+
 namespace tfsetup::core {
 
 // Input documents (profiles, bundle.json, records, hardware reports, plans, manifests) are a few
@@ -24,7 +26,12 @@ Result<QByteArray> readInputFile(const QString &path, const QString &what, qint6
 // The same for standard input ("-"): at most maxBytes, then input_too_large.
 Result<QByteArray> readStandardInput(const QString &what, qint64 maxBytes = maxTextInputBytes);
 
-// readInputFile, then JSON that must be an object; input_malformed otherwise.
+// The first field a JSON document names twice in one object ("files[0].sha256"), if any. The
+// document must have parsed already (QJsonDocument bounds its nesting).
+std::optional<QString> duplicateJsonKey(const QByteArray &json);
+
+// readInputFile, then JSON that must be an object, naming no field twice; input_malformed
+// otherwise.
 Result<QJsonObject> readJsonObjectFile(const QString &path, const QString &what, qint64 maxBytes = maxDocumentBytes);
 
 } // namespace tfsetup::core

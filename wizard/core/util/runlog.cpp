@@ -72,12 +72,8 @@ QString RunLog::start(const QString &dir)
 {
     LogState &s = state();
     QString folder = dir;
-    if (folder.isEmpty()) {
-        const QString overridden = qEnvironmentVariable("TFSETUP_LOG_DIR");
-        folder = overridden.isEmpty()
-                     ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QLatin1String("/tfsetup/logs")
-                     : overridden;
-    }
+    if (folder.isEmpty())
+        folder = defaultFolder();
     QDir().mkpath(folder);
     const QString name = QStringLiteral("tfsetup-%1-%2.log")
                              .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")))
@@ -93,6 +89,14 @@ QString RunLog::start(const QString &dir)
     }
     s.previous = qInstallMessageHandler(handler);
     return s.path;
+}
+
+QString RunLog::defaultFolder()
+{
+    const QString overridden = qEnvironmentVariable("TFSETUP_LOG_DIR");
+    return overridden.isEmpty()
+               ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QLatin1String("/tfsetup/logs")
+               : overridden;
 }
 
 QString RunLog::path()

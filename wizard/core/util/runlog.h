@@ -13,6 +13,8 @@ public:
     // could not be opened (then messages go to stderr only). dir overrides the default folder.
     static QString start(const QString &dir = {});
     static QString path();
+    // Where start() puts logs by default (TFSETUP_LOG_DIR, else the data folder's logs/).
+    static QString defaultFolder();
     static void stop();
 };
 

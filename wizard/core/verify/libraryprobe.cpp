@@ -1,6 +1,6 @@
 #include "verify/libraryprobe.h"
 
-#include "catalog/catalog.h"
+#include "catalog/knowledge.h"
 #include "catalog/version.h"
 
 #include <QCommandLineParser>
@@ -613,7 +613,7 @@ ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, cons
     return report;
 }
 
-ProbeOutcome runProbeHelper(SystemView &system, const QStringList &arguments)
+ProbeOutcome runProbeHelper(SystemView &system, const Knowledge &knowledge, const QStringList &arguments)
 {
     ProbeOutcome outcome;
     auto request = ProbeRequest::fromArguments(arguments);
@@ -624,13 +624,7 @@ ProbeOutcome runProbeHelper(SystemView &system, const QStringList &arguments)
     }
     if (request->libraries.isEmpty() && (!request->cuda.isEmpty() || !request->cudnn.isEmpty())) {
         // Only versions given: the names come from the catalog, as for a plan.
-        auto catalog = Catalog::load();
-        if (!catalog) {
-            outcome.exitCode = 2;
-            outcome.usageError = catalog.error().message;
-            return outcome;
-        }
-        const ProbeRequest derived = ProbeRequest::forVersions(*catalog, request->cuda, request->cudnn,
+        const ProbeRequest derived = ProbeRequest::forVersions(knowledge.catalog, request->cuda, request->cudnn,
                                                                osFamilyName(system.os()));
         request->libraries = derived.libraries;
     }
@@ -641,13 +635,7 @@ ProbeOutcome runProbeHelper(SystemView &system, const QStringList &arguments)
                                                                   "(--cuda VERSION --cudnn VERSION).");
         return outcome;
     }
-    auto queries = VersionQueries::load();
-    if (!queries) {
-        outcome.exitCode = 2;
-        outcome.usageError = queries.error().message;
-        return outcome;
-    }
-    const ProbeReport report = probeLibraries(system, *request, *queries, [](const QString &name) {
+    const ProbeReport report = probeLibraries(system, *request, knowledge.versionQueries, [](const QString &name) {
         const QByteArray line = "tfsetup-probe: loading " + name.toUtf8() + '\n';
         fwrite(line.constData(), 1, size_t(line.size()), stderr);
         fflush(stderr);

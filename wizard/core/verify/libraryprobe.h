@@ -15,6 +15,7 @@
 namespace tfsetup::core {
 
 class Catalog;
+struct Knowledge;
 
 // The native load probe: opens every library TensorFlow will open, by the exact names TensorFlow
 // uses and the way it opens them (SystemView::loadLibrary), and asks each for its own version.
@@ -149,7 +150,8 @@ struct ProbeOutcome {
     QByteArray json;
     QString usageError;
 };
-ProbeOutcome runProbeHelper(SystemView &system, const QStringList &arguments);
+// knowledge: the catalog's library names and the version table.
+ProbeOutcome runProbeHelper(SystemView &system, const Knowledge &knowledge, const QStringList &arguments);
 // The library the helper was loading when it stopped, from its stderr; empty when none.
 QString probeCrashCulprit(const QByteArray &standardError);
 

@@ -1,0 +1,544 @@
+// Signed catalog updates: a document signed with a throw-away key made here, accepted, stored
+// and read by the loaders; refused for a bad signature, a rollback, a truncated, oversized or
+// wrongly typed document and an unreachable origin; a stored update damaged later is ignored.
+// Served over loopback HTTP (and a loopback proxy); the command is run as a real process.
+
+#include "catalog/catalog.h"
+#include "catalog/catalogupdate.h"
+#include "catalog/gputable.h"
+#include "cli/cli.h"
+#include "support/catalogsigning.h"
+#include "support/coroutinetest.h"
+#include "support/loopbackproxy.h"
+#include "support/loopbackserver.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdio>
+#include <memory>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+using namespace tfsetup::core;
+using tfsetup::test::awaitTask;
+using tfsetup::test::LoopbackProxy;
+using tfsetup::test::LoopbackServer;
+using tfsetup::test::Response;
+
+namespace {
+
+using TestKey = tfsetup::test::TestSigningKey;
+
+QMap<QString, QByteArray> builtInFiles()
+{
+    return tfsetup::test::builtInCatalogFiles();
+}
+
+// The built-in tensorflow.json without its first release: an update the loaders visibly use.
+QMap<QString, QByteArray> changedFiles()
+{
+    QMap<QString, QByteArray> files = builtInFiles();
+    QJsonObject tf = QJsonDocument::fromJson(files.value(u"tensorflow.json"_s)).object();
+    QJsonArray releases = tf.value(u"releases"_s).toArray();
+    releases.removeFirst();
+    tf.insert(u"releases"_s, releases);
+    files.insert(u"tensorflow.json"_s, QJsonDocument(tf).toJson());
+    return files;
+}
+
+QJsonObject documentObject(const TestKey &key, qint64 version, const QMap<QString, QByteArray> &files)
+{
+    return tfsetup::test::signedCatalogUpdate(key, version, files);
+}
+
+QByteArray document(const TestKey &key, qint64 version, const QMap<QString, QByteArray> &files = changedFiles())
+{
+    return QJsonDocument(documentObject(key, version, files)).toJson();
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+// QVERIFY2 evaluates its message even when the check passes.
+template<typename T>
+QByteArray why(const Result<T> &result)
+{
+    return result ? QByteArray() : (result.error().message + u' ' + result.error().detail).toUtf8();
+}
+
+} // namespace
+
+class TestCatalogUpdate : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+
+    void goodUpdate_isStoredAndUsedByTheLoaders();
+    void builtInFiles_usedWithoutAnUpdate();
+    void overHttpThroughProxy_isInstalled();
+    void badSignature_isRefused();
+    void otherKey_isRefused();
+    void olderVersion_isRefused();
+    void sameVersion_changesNothing();
+    void truncatedDocument_isRefused();
+    void oversizedDocument_isRefused();
+    void oversizedOverHttp_isRefused();
+    void wrongTypedFields_areRefused_data();
+    void wrongTypedFields_areRefused();
+    void damagedContents_areRefused();
+    void unreachableOrigin_namesTheCause();
+    void storedUpdateDamagedLater_isIgnored();
+    void storedUpdateOlderThanBuiltIn_isIgnored();
+    void signingScript_makesADocumentThatVerifies();
+    void command_statusAndUpdate_exitStatuses();
+    void command_inProcess_installsWithTheTestKey();
+
+private:
+    CatalogUpdateTrust trust() const
+    {
+        CatalogUpdateTrust t;
+        t.folder = m_dir->filePath(u"data/catalog"_s);
+        t.publicKey = m_key.publicKey();
+        t.builtInVersion = 1;
+        t.builtInDate = u"2026-12-01"_s;
+        return t;
+    }
+    static Result<CatalogUpdateOutcome> updateFrom(const QString &from, const CatalogUpdateTrust &trust,
+                                                   TransferOptions transfer = {})
+    {
+        auto result = awaitTask(CatalogUpdates::update(from, std::move(transfer), trust), std::chrono::seconds(60));
+        return result ? *result : Error{u"watchdog"_s, {}, {}};
+    }
+    static int builtInReleases() { return int(Catalog::fromJson(builtInFiles().value(u"tensorflow.json"_s),
+                                                                builtInFiles().value(u"cuda.json"_s),
+                                                                builtInFiles().value(u"libraries.json"_s),
+                                                                builtInFiles().value(u"routes.json"_s))
+                                                  ->releases()
+                                                  .size()); }
+
+    TestKey m_key;
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestCatalogUpdate::init()
+{
+    QVERIFY(m_key.isValid());
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    CatalogUpdates::setTrustForTesting(trust());
+}
+
+void TestCatalogUpdate::cleanup()
+{
+    CatalogUpdates::setTrustForTesting(std::nullopt);
+    m_dir.reset();
+}
+
+void TestCatalogUpdate::goodUpdate_isStoredAndUsedByTheLoaders()
+{
+    const QString file = m_dir->filePath(u"update.json"_s);
+    QVERIFY(writeFile(file, document(m_key, 3)));
+    const auto outcome = updateFrom(file, trust());
+    QVERIFY2(outcome, why(outcome).constData());
+    QVERIFY(outcome->installed);
+    QCOMPARE(outcome->update.version, 3);
+    QCOMPARE(outcome->previousVersion, 0);
+    QVERIFY(QFileInfo::exists(trust().storedPath()));
+
+    const auto catalog = Catalog::load();
+    QVERIFY(catalog);
+    QCOMPARE(catalog->releases().size(), builtInReleases() - 1);
+    CatalogFile f(u":/resources/catalog/gpus.json"_s);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.fromUpdate());
+    QVERIFY(GpuTable::load());
+
+    const CatalogStatus status = CatalogUpdates::status(trust());
+    QVERIFY(status.inUse());
+    QCOMPARE(status.update->version, 3);
+    QCOMPARE(status.update->date, u"2027-01-15"_s);
+    QCOMPARE(status.update->source, QFileInfo(file).absoluteFilePath());
+    QVERIFY(!status.update->installedAt.isEmpty());
+}
+
+void TestCatalogUpdate::builtInFiles_usedWithoutAnUpdate()
+{
+    CatalogFile f(u":/resources/catalog/tensorflow.json"_s);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(!f.fromUpdate());
+    QCOMPARE(f.readAll(), builtInFiles().value(u"tensorflow.json"_s));
+    QCOMPARE(Catalog::load()->releases().size(), builtInReleases());
+    const CatalogStatus status = CatalogUpdates::status(trust());
+    QVERIFY(!status.updatePresent);
+    QVERIFY(!status.inUse());
+    // A file outside the built-in catalog is read as it is.
+    const QString other = m_dir->filePath(u"tensorflow.json"_s);
+    QVERIFY(writeFile(other, "{}"));
+    CatalogFile plain(other);
+    QVERIFY(plain.open(QIODevice::ReadOnly));
+    QCOMPARE(plain.readAll(), QByteArray("{}"));
+    CatalogFile missing(m_dir->filePath(u"nothing.json"_s));
+    QVERIFY(!missing.open(QIODevice::ReadOnly));
+    QVERIFY(!missing.errorString().isEmpty());
+}
+
+void TestCatalogUpdate::overHttpThroughProxy_isInstalled()
+{
+    LoopbackServer server;
+    QVERIFY(server.start());
+    server.route("/lab/catalog-update.json", Response::bytes(document(m_key, 4), "application/json"));
+    LoopbackProxy proxy;
+    QVERIFY(proxy.start());
+    TransferOptions transfer;
+    transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
+    const QString url = server.url(u"/lab/catalog-update.json"_s).toString();
+    const auto outcome = updateFrom(url, trust(), transfer);
+    QVERIFY2(outcome, why(outcome).constData());
+    QVERIFY(outcome->installed);
+    QCOMPARE(outcome->update.source, url);
+    QCOMPARE(proxy.forwardCount(), 1);
+    QCOMPARE(CatalogUpdates::status(trust()).update->version, 4);
+}
+
+void TestCatalogUpdate::badSignature_isRefused()
+{
+    QJsonObject doc = documentObject(m_key, 3, changedFiles());
+    QJsonObject files = doc.value(u"files"_s).toObject();
+    files.insert(u"cuda.json"_s, files.value(u"cuda.json"_s).toString().replace(u"11.2"_s, u"11.3"_s));
+    doc.insert(u"files"_s, files);
+    const auto result = CatalogUpdates::install(QJsonDocument(doc).toJson(), u"lab"_s, trust());
+    QVERIFY(!result);
+    QCOMPARE(result.error().code, u"catalog_update_signature"_s);
+    QVERIFY(result.error().message.contains(u"signature"_s));
+    QVERIFY(!QFileInfo::exists(trust().storedPath()));
+    QCOMPARE(Catalog::load()->releases().size(), builtInReleases());
+}
+
+void TestCatalogUpdate::otherKey_isRefused()
+{
+    const TestKey other;
+    const auto result = CatalogUpdates::install(document(other, 3), u"lab"_s, trust());
+    QVERIFY(!result);
+    QCOMPARE(result.error().code, u"catalog_update_signature"_s);
+    QVERIFY(result.error().detail.contains(CatalogUpdates::keyId(other.publicKey())));
+    QVERIFY(!QFileInfo::exists(trust().storedPath()));
+}
+
+void TestCatalogUpdate::olderVersion_isRefused()
+{
+    QVERIFY(CatalogUpdates::install(document(m_key, 5), u"lab"_s, trust()));
+    const auto older = CatalogUpdates::install(document(m_key, 4), u"lab"_s, trust());
+    QVERIFY(!older);
+    QCOMPARE(older.error().code, u"catalog_update_rollback"_s);
+    QCOMPARE(CatalogUpdates::status(trust()).update->version, 5);
+
+    // Below the built-in catalog, with nothing installed.
+    CatalogUpdateTrust newer = trust();
+    newer.folder = m_dir->filePath(u"other"_s);
+    newer.builtInVersion = 9;
+    const auto belowBuiltIn = CatalogUpdates::install(document(m_key, 8), u"lab"_s, newer);
+    QVERIFY(!belowBuiltIn);
+    QCOMPARE(belowBuiltIn.error().code, u"catalog_update_rollback"_s);
+    QVERIFY(!QFileInfo::exists(newer.storedPath()));
+}
+
+void TestCatalogUpdate::sameVersion_changesNothing()
+{
+    QVERIFY(CatalogUpdates::install(document(m_key, 5), u"first"_s, trust()));
+    const auto again = CatalogUpdates::install(document(m_key, 5), u"second"_s, trust());
+    QVERIFY(again);
+    QVERIFY(!again->installed);
+    QCOMPARE(CatalogUpdates::status(trust()).update->source, u"first"_s);
+}
+
+void TestCatalogUpdate::truncatedDocument_isRefused()
+{
+    const QByteArray whole = document(m_key, 3);
+    const QString file = m_dir->filePath(u"cut.json"_s);
+    QVERIFY(writeFile(file, whole.left(whole.size() / 2)));
+    const auto result = updateFrom(file, trust());
+    QVERIFY(!result);
+    QCOMPARE(result.error().code, u"catalog_update_malformed"_s);
+    QVERIFY(!QFileInfo::exists(trust().storedPath()));
+}
+
+void TestCatalogUpdate::oversizedDocument_isRefused()
+{
+    const QString file = m_dir->filePath(u"big.json"_s);
+    QVERIFY(writeFile(file, QByteArray(CatalogUpdates::maxDocumentBytes + 1, ' ')));
+    const auto result = updateFrom(file, trust());
+    QVERIFY(!result);
+    QCOMPARE(result.error().code, u"catalog_update_too_large"_s);
+    const auto direct = CatalogUpdates::verify(QByteArray(CatalogUpdates::maxDocumentBytes + 1, ' '), trust(), u"x"_s);
+    QCOMPARE(direct.error().code, u"catalog_update_too_large"_s);
+}
+
+void TestCatalogUpdate::oversizedOverHttp_isRefused()
+{
+    LoopbackServer server;
+    QVERIFY(server.start());
+    server.route("/big.json", Response::bytes(QByteArray(CatalogUpdates::maxDocumentBytes + 4096, ' '), "application/json"));
+    const auto result = updateFrom(server.url(u"/big.json"_s).toString(), trust());
+    QVERIFY(!result);
+    QCOMPARE(result.error().code, u"catalog_update_too_large"_s);
+    QVERIFY(!QFileInfo::exists(trust().storedPath()));
+}
+
+void TestCatalogUpdate::wrongTypedFields_areRefused_data()
+{
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QJsonValue>("value"); // Undefined: the field is removed
+    QTest::addColumn<QString>("named");
+    QTest::newRow("version as text") << u"version"_s << QJsonValue(u"3"_s) << u"version"_s;
+    QTest::newRow("version zero") << u"version"_s << QJsonValue(0) << u"version"_s;
+    QTest::newRow("files as a list") << u"files"_s << QJsonValue(QJsonArray{u"a"_s}) << u"files"_s;
+    QTest::newRow("no files") << u"files"_s << QJsonValue(QJsonValue::Undefined) << u"files"_s;
+    QTest::newRow("date not a date") << u"date"_s << QJsonValue(u"15.01.2027"_s) << u"date"_s;
+    QTest::newRow("schema 2") << u"schema"_s << QJsonValue(2) << u"schema"_s;
+    QTest::newRow("other format") << u"format"_s << QJsonValue(u"something-else"_s) << u"format"_s;
+    QTest::newRow("signature as text") << u"signature"_s << QJsonValue(u"AAAA"_s) << u"signature"_s;
+}
+
+void TestCatalogUpdate::wrongTypedFields_areRefused()
+{
+    QFETCH(QString, field);
+    QFETCH(QJsonValue, value);
+    QFETCH(QString, named);
+    QJsonObject doc = documentObject(m_key, 3, changedFiles());
+    if (value.isUndefined())
+        doc.remove(field);
+    else
+        doc.insert(field, value);
+    const auto result = CatalogUpdates::install(QJsonDocument(doc).toJson(), u"lab"_s, trust());
+    QVERIFY(!result);
+    QCOMPARE(result.error().code, u"catalog_update_malformed"_s);
+    QVERIFY2(result.error().message.contains(named), qPrintable(result.error().message));
+    QVERIFY(!QFileInfo::exists(trust().storedPath()));
+}
+
+void TestCatalogUpdate::damagedContents_areRefused()
+{
+    // Correctly signed, yet a file is not what its loader reads: never installed.
+    QMap<QString, QByteArray> files = changedFiles();
+    files.insert(u"gpus.json"_s, "[1, 2, 3]");
+    const auto notObject = CatalogUpdates::install(document(m_key, 3, files), u"lab"_s, trust());
+    QVERIFY(!notObject);
+    QCOMPARE(notObject.error().code, u"catalog_update_contents"_s);
+    QVERIFY(notObject.error().message.contains(u"gpus.json"_s));
+
+    files = changedFiles();
+    files.remove(u"tflog.json"_s);
+    const auto missing = CatalogUpdates::install(document(m_key, 3, files), u"lab"_s, trust());
+    QVERIFY(!missing);
+    QCOMPARE(missing.error().code, u"catalog_update_malformed"_s);
+    QVERIFY(missing.error().message.contains(u"tflog.json"_s));
+    QVERIFY(!QFileInfo::exists(trust().storedPath()));
+}
+
+void TestCatalogUpdate::unreachableOrigin_namesTheCause()
+{
+    const QString url = u"http://127.0.0.1:%1/catalog-update.json"_s.arg(tfsetup::test::closedLoopbackPort());
+    const auto result = updateFrom(url, trust());
+    QVERIFY(!result);
+    QCOMPARE(result.error().code, u"connect"_s);
+    QVERIFY(!result.error().message.isEmpty());
+    QVERIFY(result.error().detail.contains(url));
+    QVERIFY(!QFileInfo::exists(trust().storedPath()));
+
+    const auto missingFile = updateFrom(m_dir->filePath(u"nothing.json"_s), trust());
+    QVERIFY(!missingFile);
+    QCOMPARE(missingFile.error().code, u"catalog_update_unreadable"_s);
+}
+
+void TestCatalogUpdate::storedUpdateDamagedLater_isIgnored()
+{
+    QVERIFY(CatalogUpdates::install(document(m_key, 3), u"lab"_s, trust()));
+    QCOMPARE(Catalog::load()->releases().size(), builtInReleases() - 1);
+
+    // One release's version changed on disk, inside the signed text.
+    QFile stored(trust().storedPath());
+    QVERIFY(stored.open(QIODevice::ReadOnly));
+    QByteArray bytes = stored.readAll();
+    stored.close();
+    const qsizetype at = bytes.indexOf("2.1");
+    QVERIFY(at > 0);
+    bytes[at + 2] = '9';
+    QVERIFY(writeFile(trust().storedPath(), bytes));
+
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"installed update is ignored.*signature"_s));
+    const auto catalog = Catalog::load();
+    QVERIFY(catalog);
+    QCOMPARE(catalog->releases().size(), builtInReleases());
+    const CatalogStatus status = CatalogUpdates::status(trust());
+    QVERIFY(status.updatePresent);
+    QVERIFY(!status.inUse());
+    QCOMPARE(status.refused->code, u"catalog_update_signature"_s);
+
+    // Cut short on disk: ignored too.
+    QVERIFY(writeFile(trust().storedPath(), bytes.left(100)));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"installed update is ignored"_s));
+    CatalogFile f(u":/resources/catalog/tensorflow.json"_s);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(!f.fromUpdate());
+    QCOMPARE(CatalogUpdates::status(trust()).refused->code, u"catalog_update_malformed"_s);
+}
+
+void TestCatalogUpdate::storedUpdateOlderThanBuiltIn_isIgnored()
+{
+    QVERIFY(CatalogUpdates::install(document(m_key, 3), u"lab"_s, trust()));
+    // A newer tfsetup whose built-in catalog is version 3 or later.
+    CatalogUpdateTrust upgraded = trust();
+    upgraded.builtInVersion = 3;
+    CatalogUpdates::setTrustForTesting(upgraded);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"installed update is ignored"_s));
+    QCOMPARE(Catalog::load()->releases().size(), builtInReleases());
+    QCOMPARE(CatalogUpdates::status(upgraded).refused->code, u"catalog_update_superseded"_s);
+}
+
+void TestCatalogUpdate::signingScript_makesADocumentThatVerifies()
+{
+    const QString keyFile = m_dir->filePath(u"throwaway.pem"_s);
+    QVERIFY(m_key.writePem(keyFile));
+    const QString script = qEnvironmentVariable("TFSETUP_SOURCE_DIR") + u"/resources/catalog/sign_catalog.py"_s;
+    const QString out = m_dir->filePath(u"signed.json"_s);
+    QProcess p;
+    p.start(u"python3"_s, {script, u"--key"_s, keyFile, u"--version"_s, u"7"_s, u"--date"_s, u"2027-02-01"_s,
+                           u"--out"_s, out});
+    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+
+    QProcess pub;
+    pub.start(u"python3"_s, {script, u"--key"_s, keyFile, u"--print-public-key"_s});
+    QVERIFY(pub.waitForFinished(60000));
+    QCOMPARE(pub.readAllStandardOutput().trimmed(), m_key.publicKey().toHex());
+
+    const auto outcome = updateFrom(out, trust());
+    QVERIFY2(outcome, why(outcome).constData());
+    QCOMPARE(outcome->update.version, 7);
+    QCOMPARE(outcome->update.date, u"2027-02-01"_s);
+    QCOMPARE(outcome->update.files, builtInFiles());
+}
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runBinary(const QStringList &arguments)
+{
+    QProcess p;
+    p.start(qEnvironmentVariable("TFSETUP_BINARY"), QStringList{u"catalog"_s} + arguments);
+    Run r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+// Runs a command in this process (where the test key is trusted) with stdout in a file.
+Run runInProcess(const QStringList &arguments, const QString &capture)
+{
+    Run r;
+    std::fflush(stdout);
+    const int saved = dup(fileno(stdout));
+    FILE *f = std::fopen(QFile::encodeName(capture).constData(), "wb");
+    if (!f)
+        return r;
+    dup2(fileno(f), fileno(stdout));
+    r.exitCode = tfsetup::core::cli::dispatch(QStringList{u"tfsetup"_s, u"catalog"_s} + arguments);
+    std::fflush(stdout);
+    dup2(saved, fileno(stdout));
+    close(saved);
+    std::fclose(f);
+    QFile read(capture);
+    if (read.open(QIODevice::ReadOnly))
+        r.out = read.readAll();
+    return r;
+}
+
+} // namespace
+
+void TestCatalogUpdate::command_statusAndUpdate_exitStatuses()
+{
+    // The real binary trusts the release key only, and its data folder is this test's own.
+    const Run status = runBinary({u"status"_s, u"--json"_s});
+    QCOMPARE(status.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(status.out).object();
+    QCOMPARE(o.value(u"ok"_s).toBool(), true);
+    QVERIFY(o.value(u"built_in"_s).toObject().value(u"version"_s).toInteger() >= 1);
+    QVERIFY(!o.value(u"built_in"_s).toObject().value(u"date"_s).toString().isEmpty());
+    QVERIFY(o.value(u"update"_s).isNull());
+    QCOMPARE(o.value(u"in_use"_s).toString(), u"built-in"_s);
+
+    const QString file = m_dir->filePath(u"test-signed.json"_s);
+    QVERIFY(writeFile(file, document(m_key, 1000)));
+    const Run refused = runBinary({u"update"_s, u"--from"_s, file, u"--json"_s});
+    QCOMPARE(refused.exitCode, 1);
+    QCOMPARE(QJsonDocument::fromJson(refused.out).object().value(u"error"_s).toObject().value(u"code"_s).toString(),
+             u"catalog_update_signature"_s);
+    QVERIFY(refused.err.contains("error:"));
+
+    QCOMPARE(runBinary({u"update"_s, u"--from"_s, m_dir->filePath(u"nothing.json"_s)}).exitCode, 1);
+    const Run device = runBinary({u"update"_s, u"--from"_s, u"/dev/zero"_s, u"--json"_s});
+    QCOMPARE(device.exitCode, 1);
+    QCOMPARE(QJsonDocument::fromJson(device.out).object().value(u"error"_s).toObject().value(u"code"_s).toString(),
+             u"catalog_update_unreadable"_s);
+    const QString closed = u"http://127.0.0.1:%1/catalog-update.json"_s.arg(tfsetup::test::closedLoopbackPort());
+    const Run unreachable = runBinary({u"update"_s, u"--from"_s, closed, u"--json"_s});
+    QCOMPARE(unreachable.exitCode, 1);
+    QCOMPARE(QJsonDocument::fromJson(unreachable.out).object().value(u"error"_s).toObject().value(u"code"_s).toString(),
+             u"connect"_s);
+    QCOMPARE(runBinary({}).exitCode, 2);
+    QCOMPARE(runBinary({u"refresh"_s}).exitCode, 2);
+    QCOMPARE(runBinary({u"status"_s, u"--from"_s, file}).exitCode, 2);
+    const Run help = runBinary({u"--help"_s});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(help.out.contains("--from"));
+}
+
+void TestCatalogUpdate::command_inProcess_installsWithTheTestKey()
+{
+    const QString file = m_dir->filePath(u"good.json"_s);
+    QVERIFY(writeFile(file, document(m_key, 6)));
+    const QString capture = m_dir->filePath(u"stdout.txt"_s);
+    const Run update = runInProcess({u"update"_s, u"--from"_s, file, u"--json"_s}, capture);
+    QCOMPARE(update.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(update.out).object().value(u"installed"_s).toBool(), true);
+
+    const Run status = runInProcess({u"status"_s, u"--json"_s}, capture);
+    QCOMPARE(status.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(status.out).object();
+    QCOMPARE(o.value(u"verifies"_s).toBool(), true);
+    QCOMPARE(o.value(u"in_use"_s).toString(), u"update"_s);
+    QCOMPARE(o.value(u"update"_s).toObject().value(u"version"_s).toInteger(), 6);
+    QCOMPARE(o.value(u"update"_s).toObject().value(u"source"_s).toString(), QFileInfo(file).absoluteFilePath());
+
+    const Run older = runInProcess({u"update"_s, u"--from"_s, file}, capture);
+    QCOMPARE(older.exitCode, 0); // the same version: nothing to do
+    QVERIFY(writeFile(file, document(m_key, 2)));
+    QCOMPARE(runInProcess({u"update"_s, u"--from"_s, file, u"--json"_s}, capture).exitCode, 1);
+}
+
+QTEST_GUILESS_MAIN(TestCatalogUpdate)
+#include "test_catalogupdate.moc"

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "fetch/downloadtypes.h"
+#include "setup/setupflow.h"
+#include "sources/sourcecatalog.h"
+#include "util/result.h"
+
+#include <QCommandLineParser>
+
+namespace tfsetup::core::cli {
+
+// Where a command that fetches and installs takes its files from, as `install` spells it:
+// --offline --from BUNDLE, --cache DIR, --mirror URL|DIR (NVIDIA's tree; pypi=PRESET|URL for
+// pip's index), --origin ORIGIN=URL, --ca-bundle FILE, --proxy URL, --min-speed BYTES[:SECONDS].
+void addInstallSourceOptions(QCommandLineParser &parser);
+
+struct InstallSources {
+    SetupOptions setup;       // the folders and mirrors; prefix, name and jupyter are the caller's
+    TransferOptions transfer; // the speed floor
+};
+// Usage errors (code "usage" or the parser's) for a caller to report with exit status 2. Mirror
+// presets (pypi=tuna) are looked up in the knowledge bundle's sources catalog.
+Result<InstallSources> installSourcesFrom(const QCommandLineParser &parser, const SourceCatalog &sources);
+
+} // namespace tfsetup::core::cli
