@@ -162,6 +162,15 @@ void TestInstallPage::install_showsStepsAndLog_thenNext()
     open();
     QSignalSpy finished(m_page, &ui::InstallPage::finished);
     QSignalSpy started(m_page->installer(), &core::Installer::stepStarted);
+    // No step runs inside show(): the student sees the page (and can close it) before any work,
+    // however fast the thread pool answers.
+    QStringList offScreen;
+    ui::SetupWizard *wizard = m_wizard.get();
+    m_page->installer()->setCheckpoint([wizard, &offScreen](InstallStep step) -> core::Status {
+        if (!wizard->isVisible())
+            offScreen.append(core::installStepId(step));
+        return core::Ok{};
+    });
     m_wizard->show();
     QVERIFY(m_page->isRunning());
     QVERIFY(!nextButton()->isEnabled());
@@ -169,6 +178,7 @@ void TestInstallPage::install_showsStepsAndLog_thenNext()
     QVERIFY(finish(finished));
     QCOMPARE(finished.first().first().toBool(), true);
     QVERIFY(started.count() >= 8);
+    QCOMPARE(offScreen, QStringList());
 
     const auto *steps = child<QListWidget>(m_page, u"stepList"_s);
     QCOMPARE(steps->count(), int(core::allInstallSteps().size()));

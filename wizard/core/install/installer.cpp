@@ -12,6 +12,7 @@
 #include "util/names.h"
 
 #include <QCoro/QCoroFuture>
+#include <QCoro/QCoroTimer>
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
@@ -19,6 +20,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QSet>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace tfsetup::core {
@@ -377,6 +379,16 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
                             .arg(missing.join(QStringLiteral(", "))),
                         spec.requirementsLock.left(3000)};
     }
+
+    // The steps run from the event loop, never inside the caller: a wizard page that starts the
+    // install while it is being shown is on screen (and can be closed) before the first step,
+    // however fast the thread pool answers the awaits after it.
+    QTimer turn;
+    turn.setSingleShot(true);
+    turn.start(0);
+    co_await turn;
+    if (run.tx.stopped())
+        co_return run.tx.cancelledError();
 
     // --- Prepare ---
     if (auto s = enter(run, InstallStep::Prepare); !s)
