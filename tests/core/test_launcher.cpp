@@ -2,6 +2,7 @@
 // line, the sh launchers run for real (a decoy library on the inherited LD_LIBRARY_PATH loses).
 
 #include "install/launchers.h"
+#include "support/generatedfiles.h"
 #include "system/rootedsystem.h"
 
 #include <QFile>
@@ -37,15 +38,6 @@ void addOddPaths()
     QTest::newRow("chinese") << QStringLiteral("C:/Users/张伟/深度学习/环境");
     QTest::newRow("single quote and dollar") << QStringLiteral("/home/o'brien/$HOME/`x`");
     QTest::newRow("everything") << QStringLiteral("D:/a b&c%d!e^f(g)h/张 'i'");
-}
-
-const GeneratedFile *find(const QList<GeneratedFile> &files, const QString &path)
-{
-    for (const GeneratedFile &f : files) {
-        if (f.path == path)
-            return &f;
-    }
-    return nullptr;
 }
 
 } // namespace
@@ -176,7 +168,7 @@ void TestLauncher::windowsLaunchers()
     QCOMPARE(names, (QStringList{QStringLiteral("shell.bat"), QStringLiteral("shell.ps1"), QStringLiteral("start-jupyter.bat"),
                                  QStringLiteral("start-jupyter.ps1"), QStringLiteral("start-python.bat"),
                                  QStringLiteral("start-python.ps1")}));
-    const GeneratedFile *bat = find(*files, QStringLiteral("start-python.bat"));
+    const GeneratedFile *bat = test::findGenerated(*files, QStringLiteral("start-python.bat"));
     QVERIFY(bat);
     const QString text = QString::fromUtf8(bat->contents);
     // The folder is found at run time (%~dp0), so no odd name is ever parsed by cmd.
@@ -196,7 +188,7 @@ void TestLauncher::windowsLaunchers()
         QVERIFY2(text.contains(*quoting::batchSet(name, v)), qPrintable(name));
     QVERIFY(text.contains(QStringLiteral("\"%TFSETUP_ENV%\\venv\\Scripts\\python.exe\" %*")));
     // start-jupyter runs the first front end whose module imports, in the data's order.
-    const QString jupyterBat = QString::fromUtf8(find(*files, QStringLiteral("start-jupyter.bat"))->contents);
+    const QString jupyterBat = QString::fromUtf8(test::findGenerated(*files, QStringLiteral("start-jupyter.bat"))->contents);
     QStringList checks;
     for (const JupyterSettings::FrontEnd &f : m_settings.jupyter.frontEnds) {
         const QString check = QStringLiteral("python.exe\" -c \"import %1\" >nul 2>&1").arg(f.module);
@@ -206,7 +198,7 @@ void TestLauncher::windowsLaunchers()
     QVERIFY(jupyterBat.indexOf(checks.first()) < jupyterBat.indexOf(checks.last()));
     QVERIFY(jupyterBat.contains(QStringLiteral("python.exe\" \"-m\" \"jupyterlab\" %*")));
     QVERIFY(jupyterBat.contains(QStringLiteral("exit /b 1")));
-    const QString jupyterPs = QString::fromUtf8(find(*files, QStringLiteral("start-jupyter.ps1"))->contents);
+    const QString jupyterPs = QString::fromUtf8(test::findGenerated(*files, QStringLiteral("start-jupyter.ps1"))->contents);
     QVERIFY(jupyterPs.contains(QStringLiteral("$TfsetupFronts += ,@('jupyterlab', '-m', 'jupyterlab')")));
     QVERIFY(jupyterPs.contains(QStringLiteral("@TfsetupArgs @args")));
     QVERIFY(jupyterPs.indexOf(QStringLiteral("'jupyterlab', '-m'")) < jupyterPs.indexOf(QStringLiteral("'notebook', '-m'")));
@@ -215,11 +207,11 @@ void TestLauncher::windowsLaunchers()
     notebook.jupyterFrontEnd = QStringLiteral("notebook");
     const auto chosen = LauncherWriter::launchers(m_settings, notebook);
     QVERIFY(chosen);
-    const QString chosenBat = QString::fromUtf8(find(*chosen, QStringLiteral("start-jupyter.bat"))->contents);
+    const QString chosenBat = QString::fromUtf8(test::findGenerated(*chosen, QStringLiteral("start-jupyter.bat"))->contents);
     QVERIFY(chosenBat.indexOf(QStringLiteral("\"import notebook\"")) < chosenBat.indexOf(QStringLiteral("\"import jupyterlab\"")));
-    QVERIFY(QString::fromUtf8(find(*files, QStringLiteral("shell.bat"))->contents).contains(QStringLiteral("cmd /k")));
+    QVERIFY(QString::fromUtf8(test::findGenerated(*files, QStringLiteral("shell.bat"))->contents).contains(QStringLiteral("cmd /k")));
 
-    const GeneratedFile *ps1 = find(*files, QStringLiteral("start-python.ps1"));
+    const GeneratedFile *ps1 = test::findGenerated(*files, QStringLiteral("start-python.ps1"));
     QVERIFY(ps1);
     QVERIFY(ps1->contents.startsWith("\xEF\xBB\xBF"));
     const QString ps = QString::fromUtf8(ps1->contents);

@@ -16,6 +16,7 @@
 // a second; the whole test takes about 20 s on an idle machine.
 
 #include "install/launchers.h"
+#include "support/generatedfiles.h"
 #include "support/processes.h"
 #include "util/i18n.h"
 
@@ -128,15 +129,6 @@ QStringList argv(const QJsonObject &run)
     for (const QJsonValue &v : run.value(QStringLiteral("argv")).toArray())
         out.append(v.toString());
     return out;
-}
-
-const GeneratedFile *find(const QList<GeneratedFile> &files, const QString &path)
-{
-    for (const GeneratedFile &f : files) {
-        if (f.path == path)
-            return &f;
-    }
-    return nullptr;
 }
 
 } // namespace
@@ -302,7 +294,7 @@ void TestWineLaunchers::makeEnvironment(const QString &windowsPath, const QStrin
     QVERIFY(files);
     for (const GeneratedFile &f : *files)
         QVERIFY(writeFile(windowsPath + u'\\' + f.path, f.contents));
-    QVERIFY(find(*files, QStringLiteral("start-python.bat")));
+    QVERIFY(test::findGenerated(*files, QStringLiteral("start-python.bat")));
     QVERIFY(writeFile(windowsPath + QStringLiteral("\\kernel\\kernel.json"),
                       QJsonDocument(LauncherWriter::kernelSpec(m_settings, context)).toJson()));
 }
