@@ -146,6 +146,50 @@ private Q_SLOTS:
         QVERIFY2(requests.last().header("range").startsWith("bytes=1048576-"), requests.last().header("range").constData());
     }
 
+    void fetch_serverCuttingEveryResponse_data()
+    {
+        QTest::addColumn<bool>("rangeSupported");
+        QTest::newRow("server with Range: finished by resuming") << true;
+        QTest::newRow("server ignoring Range: fails after the retries") << false;
+    }
+
+    void fetch_serverCuttingEveryResponse()
+    {
+        // Every response ends after 1 MiB, many more times than the retries allowed: each resume
+        // brings the file further, so none counts as a failure in a row and the file arrives,
+        // each byte served about once. A server that starts again from zero makes no progress:
+        // its drops are counted and the fetch ends.
+        QFETCH(bool, rangeSupported);
+        const QByteArray payload = randomBytes(8 * 1024 * 1024 + 77);
+        m_server->handle("/a.bin", [payload, rangeSupported](const tfsetup::test::RecordedRequest &, int) {
+            Response r = Response::bytes(payload);
+            if (!rangeSupported)
+                r.ignoreRange();
+            r.dropAfter(1024 * 1024);
+            return r;
+        });
+        TransferOptions options = fastOptions();
+        options.retriesPerMirror = 1;
+        options.progressBytes = 512 * 1024;
+        Downloader downloader(options, DownloadCache(cacheDir()));
+        DownloadRequest r = request({m_server->url(QStringLiteral("/a.bin"))});
+        r.checksum = sha256Of(payload);
+        r.expectedSize = payload.size();
+        const auto result = fetch(downloader, r);
+        if (rangeSupported) {
+            QVERIFY2(result.ok(), why(result).constData());
+            QCOMPARE(readAll(destination()), payload);
+            QVERIFY(m_server->hits("/a.bin") >= 8);
+            QVERIFY2(m_server->bodyBytesSent("/a.bin") <= payload.size() * 11 / 10,
+                     QByteArray::number(m_server->bodyBytesSent("/a.bin")).constData());
+        } else {
+            QVERIFY(!result.ok());
+            QCOMPARE(result.error().code, QStringLiteral("dropped"));
+            QVERIFY2(m_server->hits("/a.bin") <= 6, QByteArray::number(m_server->hits("/a.bin")).constData());
+            QVERIFY(!QFile::exists(destination()));
+        }
+    }
+
     void fetch_segmentsFetchRangesInParallel_data()
     {
         QTest::addColumn<bool>("rangeSupported");

@@ -1046,6 +1046,7 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
         saveState(job);
     job.failure.totalSize = job.total;
     job.failure.networkBytes = job.networkBytes;
+    job.failure.keptBytes = job.received();
     return job.failure;
 }
 
@@ -1095,7 +1096,10 @@ Result<HttpResponse> runHttpRequest(const HttpRequest &request, const TransferOp
     curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &t);
     curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(request.timeout.count()));
-    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); // whatever curl can decode
+    if (request.headOnly)
+        curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+    else
+        curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); // whatever curl can decode
     curl_slist *headers = nullptr;
     if (!request.accept.isEmpty()) {
         const QByteArray accept = "Accept: " + request.accept;
@@ -1132,6 +1136,9 @@ Result<HttpResponse> runHttpRequest(const HttpRequest &request, const TransferOp
     response.finalUrl = effective ? QUrl::fromEncoded(effective) : request.url;
     response.viaProxy = proxied;
     response.body = std::move(t.body);
+    curl_off_t length = -1;
+    if (curl_easy_getinfo(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK && length >= 0)
+        response.contentLength = qint64(length);
     if (response.status >= 300) {
         QString why = QStringLiteral("http_error");
         if (response.status == 407)

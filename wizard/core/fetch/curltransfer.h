@@ -29,6 +29,7 @@ struct TransferAttemptResult {
     QByteArray digest; // lower-case hex of the whole file when Complete
     qint64 totalSize = -1;
     qint64 networkBytes = 0;
+    qint64 keptBytes = 0; // bytes of the file in the part file when the attempt ended
 };
 
 // Fetches `url` into `partPath` with `segments` parallel ranges, hashing while bytes arrive.

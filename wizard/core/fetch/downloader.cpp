@@ -150,6 +150,7 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
     // back once, last, should every other one fail, and the last source left is resumed rather
     // than dropped. Every move keeps the bytes already in the part file.
     QList<QUrl> requeued;
+    qint64 furthest = 0; // the most of the file the part file ever held in this fetch
     for (qsizetype index = 0; index < mirrors.size(); ++index) {
         const QUrl url = mirrors.at(index);
         progress.mirror = url;
@@ -214,6 +215,12 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
                 break;
             }
             case AttemptOutcome::Transient:
+                // Progress is a part file reaching further than ever before in this fetch (not
+                // bytes that went over the network: those may have been thrown away).
+                if (r.keptBytes >= furthest + m_options.progressBytes) {
+                    furthest = r.keptBytes;
+                    retries = 0; // the next drop is the first in a row again
+                }
                 if (++retries <= m_options.retriesPerMirror) {
                     // Back off a little, then resume from where the bytes stopped.
                     for (int i = 0; i < retries * 5 && !cancel.load(); ++i)

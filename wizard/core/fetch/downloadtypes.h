@@ -60,7 +60,12 @@ struct TransferOptions {
     // unless a caller asks for more, before such a window fills, so the floor does not change them.
     qint64 lowSpeedBytesPerSecond = 10 * 1024;
     std::chrono::seconds lowSpeedTime{60};
-    int retriesPerMirror = 3;              // resumed retries after a dropped connection
+    // Resumed retries after a dropped connection, in a row: an attempt that brought at least
+    // progressBytes starts the count again, so a link that drops every few minutes, or a server
+    // that cuts every response, still delivers a file of any size, each try going on from where
+    // the last one stopped. Attempts that bring less (a trickle) use the count up.
+    int retriesPerMirror = 3;
+    qint64 progressBytes = 1024 * 1024;
     qint64 minSegmentBytes = 4 * 1024 * 1024;
     QString userAgent = QStringLiteral("tfsetup");
     // With several mirrors, ask them all first (HEAD) and start with the fastest that has the file.
@@ -69,6 +74,8 @@ struct TransferOptions {
     // How long to wait for another process that is fetching the same file into the shared cache
     // before fetching it anyway.
     std::chrono::milliseconds cacheLockPatience{std::chrono::minutes(30)};
+
+    friend bool operator==(const TransferOptions &, const TransferOptions &) = default;
 };
 
 } // namespace tfsetup::core

@@ -23,6 +23,7 @@ struct HttpRequest {
     qint64 maxBytes = 16 * 1024 * 1024;       // a longer body is error "too_large"
     std::chrono::milliseconds timeout{30000}; // the whole request, connecting included
     std::shared_ptr<const std::atomic<bool>> cancel; // set from elsewhere to stop ("cancelled")
+    bool headOnly = false;                    // HEAD: the headers alone (a file's size), no body
 };
 
 struct HttpResponse {
@@ -31,6 +32,7 @@ struct HttpResponse {
     QByteArray body;
     QUrl finalUrl;           // after redirects
     bool viaProxy = false;
+    qint64 contentLength = -1; // as the server announced it; -1 when it did not
 };
 
 // The one HTTP client of the program: the same libcurl transfer as the Downloader, configured
