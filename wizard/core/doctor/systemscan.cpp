@@ -1,5 +1,7 @@
 #include "doctor/systemscan.h"
 
+#include "install/environmentrecord.h"
+
 #include "catalog/knowledge.h"
 #include "catalog/version.h"
 #include "detect/versionparsers.h"
@@ -922,6 +924,23 @@ DoctorTarget inspectEnvironment(const SystemView &system, const QString &envDir)
     const bool windows = system.os() == OsFamily::Windows;
     target.envDir = system.normalize(envDir);
     const QString &env = target.envDir;
+    // An environment tfsetup made keeps its Python in venv/ and says in its record (the one
+    // reader) what was installed there.
+    if (system.isFile(SystemView::join(env, u"environment.json"_s)) && system.isDir(SystemView::join(env, u"venv"_s))) {
+        DoctorTarget inner = inspectEnvironment(system, SystemView::join(env, u"venv"_s));
+        inner.envDir = target.envDir;
+        if (const QString host = system.hostPath(env); !host.isEmpty()) {
+            if (const auto record = EnvironmentRecord::read(host)) {
+                if (!record->pythonVersion.isEmpty())
+                    inner.pythonVersion = record->pythonVersion;
+                if (inner.tensorflow.isEmpty()) {
+                    inner.tensorflow = record->tensorflowVersion();
+                    inner.tensorflowEvidence = SystemView::join(env, u"environment.json"_s);
+                }
+            }
+        }
+        return inner;
+    }
     if (system.isDir(SystemView::join(env, u"conda-meta"_s)))
         target.envKind = u"conda"_s;
     else if (system.isFile(SystemView::join(env, u"pyvenv.cfg"_s)))

@@ -287,6 +287,61 @@ Result<QStringList> ArchiveReader::list(const QString &archivePath)
     return names;
 }
 
+Result<QByteArray> ArchiveReader::readMember(const QString &archivePath,
+                                             const std::function<bool(const QString &)> &match, qint64 maxBytes)
+{
+    ReadHandle reader;
+    archive_read_support_format_all(reader.a);
+    archive_read_support_filter_all(reader.a);
+    const QByteArray encodedPath = QFile::encodeName(archivePath);
+    const QString file = QFileInfo(archivePath).fileName();
+    if (archive_read_open_filename(reader.a, encodedPath.constData(), 64 * 1024) != ARCHIVE_OK) {
+        return Error{QStringLiteral("archive_unreadable"),
+                     tr("Cannot open the archive %1. Download it again; it may be incomplete.").arg(file),
+                     archiveError(reader.a)};
+    }
+    archive_entry *entry = nullptr;
+    int status = ARCHIVE_OK;
+    while ((status = archive_read_next_header(reader.a, &entry)) >= ARCHIVE_WARN) {
+        if (archive_entry_filetype(entry) != AE_IFREG || !match(entryName(entry))) {
+            archive_read_data_skip(reader.a);
+            continue;
+        }
+        if (archive_entry_size_is_set(entry) && archive_entry_size(entry) > maxBytes) {
+            return Error{QStringLiteral("archive_member_too_large"),
+                         tr("%1 in the archive %2 is larger than expected. The archive is not what it should be; "
+                            "download it again.")
+                             .arg(entryName(entry), file),
+                         QString::number(archive_entry_size(entry))};
+        }
+        QByteArray data;
+        char buffer[64 * 1024];
+        for (;;) {
+            const la_ssize_t n = archive_read_data(reader.a, buffer, sizeof buffer);
+            if (n < 0) {
+                return Error{QStringLiteral("archive_corrupt"),
+                             tr("The archive %1 is damaged. Download it again.").arg(file), archiveError(reader.a)};
+            }
+            if (n == 0)
+                return data;
+            if (data.size() + n > maxBytes) {
+                return Error{QStringLiteral("archive_member_too_large"),
+                             tr("%1 in the archive %2 is larger than expected. The archive is not what it should "
+                                "be; download it again.")
+                                 .arg(entryName(entry), file),
+                             {}};
+            }
+            data.append(buffer, qsizetype(n));
+        }
+    }
+    if (status != ARCHIVE_EOF) {
+        return Error{QStringLiteral("archive_corrupt"), tr("The archive %1 is damaged. Download it again.").arg(file),
+                     archiveError(reader.a)};
+    }
+    return Error{QStringLiteral("archive_member_missing"),
+                 tr("The archive %1 does not contain the file tfsetup looks for. Download it again.").arg(file), {}};
+}
+
 struct ArchiveWriter::Impl {
     archive *a = nullptr;
     ~Impl()

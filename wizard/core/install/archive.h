@@ -50,6 +50,13 @@ public:
 
     // Lists entry names without writing anything (no safety checks): for reports and tests.
     static Result<QStringList> list(const QString &archivePath);
+
+    // The contents of the first regular file whose name `match` accepts (a wheel's
+    // "*.dist-info/METADATA"), read into memory and never past maxBytes. Nothing is written.
+    // Errors: "archive_unreadable", "archive_corrupt", "archive_member_missing",
+    // "archive_member_too_large".
+    static Result<QByteArray> readMember(const QString &archivePath, const std::function<bool(const QString &)> &match,
+                                         qint64 maxBytes);
 };
 
 // Writes archives. Used for support bundles and, in tests, to build archives in the exact shapes

@@ -1,5 +1,6 @@
 #include "install/environmentrecord.h"
 
+#include "install/launchers.h"
 #include "util/inputfile.h"
 #include "util/jsonshape.h"
 #include "util/names.h"
@@ -179,7 +180,31 @@ Result<EnvironmentRecord> EnvironmentRecord::read(const QString &hostFolder)
                      tr("The environment record is damaged. Install the environment again.") + u' ' + json.error().message,
                      json.error().detail};
     }
-    return fromJson(*json);
+    auto record = fromJson(*json);
+    if (!record)
+        return record;
+    const QString lockPath = hostFolder + QStringLiteral("/pylock.toml");
+    if (QFileInfo(lockPath).isFile() && !QFileInfo(lockPath).isSymLink()) {
+        if (auto lock = PyLock::read(lockPath))
+            record->lock = *lock;
+        else
+            qInfo().noquote() << "the environment's lock is not readable:" << lock.error().message;
+    }
+    return record;
+}
+
+QString EnvironmentRecord::tensorflowVersion() const
+{
+    const InstallSpec asked = plan();
+    const QString project = requirementProject(asked.package.isEmpty() ? QStringLiteral("tensorflow") : asked.package);
+    for (const QString &candidate : {project, QStringLiteral("tensorflow"), QStringLiteral("tensorflow-gpu"),
+                                     QStringLiteral("tensorflow-cpu")}) {
+        if (const QString v = packageVersion(candidate); !v.isEmpty())
+            return v;
+        if (const LockedWheel *w = lock.find(candidate))
+            return w->version;
+    }
+    return asked.tensorflow;
 }
 
 QString EnvironmentRecord::packageVersion(const QString &package) const
@@ -199,13 +224,10 @@ QString EnvironmentRecord::summary() const
 {
     auto orUnknown = [](const QString &v) { return v.isEmpty() ? tr("unknown") : v; };
     const QString none = tr("none (this environment runs on the CPU)");
-    QString tf = packageVersion(QStringLiteral("tensorflow"));
-    if (tf.isEmpty())
-        tf = packageVersion(QStringLiteral("tensorflow-gpu"));
-    if (tf.isEmpty())
-        tf = spec.value(QStringLiteral("tensorflow")).toString();
-    const QString cuda = spec.value(QStringLiteral("cuda")).toString();
-    const QString cudnn = spec.value(QStringLiteral("cudnn")).toString();
+    const InstallSpec asked = plan();
+    const QString tf = tensorflowVersion();
+    const QString cuda = asked.cuda;
+    const QString cudnn = asked.cudnn;
     QString text = QStringLiteral("# %1\n\n").arg(tr("TensorFlow environment \"%1\"").arg(name));
     text += tr("Paste this into a help request: it says what was installed.") + QStringLiteral("\n\n");
     text += QStringLiteral("- %1: %2 %3\n").arg(tr("Operating system"), os, arch);
@@ -214,7 +236,7 @@ QString EnvironmentRecord::summary() const
     text += QStringLiteral("- %1: %2\n").arg(tr("CUDA"), cuda.isEmpty() ? none : cuda);
     text += QStringLiteral("- %1: %2\n").arg(tr("cuDNN"), cudnn.isEmpty() ? none : cudnn);
     text += QStringLiteral("- %1: %2\n").arg(tr("NVIDIA driver"), orUnknown(driver));
-    text += QStringLiteral("- %1: %2\n").arg(tr("Route"), orUnknown(spec.value(QStringLiteral("route")).toString()));
+    text += QStringLiteral("- %1: %2\n").arg(tr("Route"), orUnknown(asked.route));
     text += QStringLiteral("- %1: %2\n").arg(tr("Installed"), created);
     text += QStringLiteral("- %1: %2\n").arg(tr("tfsetup"), tfsetupVersion);
     return text;

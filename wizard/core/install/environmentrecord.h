@@ -1,5 +1,7 @@
 #pragma once
 
+#include "install/installspec.h"
+#include "install/pylock.h"
 #include "util/jsonshape.h"
 #include "util/result.h"
 
@@ -49,13 +51,24 @@ public:
     QList<RecordedCommand> commands;
     QStringList launchers;  // relative paths
     QString kernelFolder;   // where the kernelspec was registered, empty when not
+    // The environment's pylock.toml (the wheels pip installed, each with its URL and hash), read
+    // beside the record by read(); empty for an environment without Python packages or made
+    // before locks were written.
+    PyLock lock;
+
+    // What was asked for (the "plan" object), typed: route, TensorFlow, Python, CUDA, cuDNN, the
+    // requirements with their extra packages, the Jupyter front end, the GPUs pinned.
+    InstallSpec plan() const { return InstallSpec::fromJson(spec); }
+    // The TensorFlow pip installed (from the freeze list), else the one planned.
+    QString tensorflowVersion() const;
 
     QJsonObject toJson() const;
     // Checked against shape() first: a field of another type or size ("files": "all", a path
     // with "..", a kernel folder elsewhere) refuses the whole record, naming the field.
     static Result<EnvironmentRecord> fromJson(const QJsonObject &json);
     static const JsonShape &shape();
-    // Reads <hostFolder>/environment.json.
+    // Reads <hostFolder>/environment.json and, when there is one, <hostFolder>/pylock.toml (a lock
+    // that cannot be read leaves `lock` empty; repair finds the file changed).
     static Result<EnvironmentRecord> read(const QString &hostFolder);
 
     // A package's version from the freeze list ("tensorflow" → "2.10.1"), empty when absent.

@@ -43,18 +43,6 @@ Qt::CaseSensitivity pathCase(const SystemView &system)
     return system.os() == OsFamily::Windows ? Qt::CaseInsensitive : Qt::CaseSensitive;
 }
 
-QString recordTensorflow(const EnvironmentRecord &record)
-{
-    QString tf = record.packageVersion(QStringLiteral("tensorflow"));
-    if (tf.isEmpty())
-        tf = record.packageVersion(QStringLiteral("tensorflow-gpu"));
-    if (tf.isEmpty())
-        tf = record.packageVersion(QStringLiteral("tensorflow-cpu"));
-    if (tf.isEmpty())
-        tf = record.spec.value(QStringLiteral("tensorflow")).toString();
-    return tf;
-}
-
 QList<QJsonObject> readIndex(const QString &hostIndex)
 {
     QList<QJsonObject> entries;
@@ -270,12 +258,12 @@ EnvironmentListing describe(const SystemView &system, const QString &path, bool 
     }
     if (!record->name.isEmpty())
         l.name = record->name;
-    l.route = record->spec.value(QStringLiteral("route")).toString();
-    l.tensorflow = recordTensorflow(*record);
-    l.python = record->pythonVersion.isEmpty() ? record->spec.value(QStringLiteral("python")).toString()
-                                               : record->pythonVersion;
-    l.cuda = record->spec.value(QStringLiteral("cuda")).toString();
-    l.cudnn = record->spec.value(QStringLiteral("cudnn")).toString();
+    const InstallSpec asked = record->plan();
+    l.route = asked.route;
+    l.tensorflow = record->tensorflowVersion();
+    l.python = record->pythonVersion.isEmpty() ? asked.python : record->pythonVersion;
+    l.cuda = asked.cuda;
+    l.cudnn = asked.cudnn;
     l.created = record->created;
     for (const QString &launcher : record->launchers)
         l.launchers.append(SystemView::join(path, launcher));
@@ -411,8 +399,7 @@ QSet<QByteArray> referencedChecksums(const SystemView &system, const QList<Envir
         const auto record = EnvironmentRecord::read(host);
         if (!record)
             continue;
-        for (const QJsonValue &a : record->spec.value(QStringLiteral("artifacts")).toArray()) {
-            const InstallArtifact artifact = InstallArtifact::fromJson(a.toObject());
+        for (const InstallArtifact &artifact : record->plan().artifacts) {
             if (!artifact.sha256.isEmpty())
                 digests.insert(artifact.sha256);
             if (!artifact.md5.isEmpty())
@@ -517,7 +504,8 @@ struct Removal {
 
         // 1. What tfsetup registered outside: the kernelspec (a copy of kernel/kernel.json) and
         // the menu entry (a copy of kernel/tfsetup-<kernel>.desktop), each only while unchanged.
-        const QString kernelName = record.spec.value(QStringLiteral("kernel_name")).toString(record.name);
+        const QString asked = record.plan().kernelName;
+        const QString kernelName = asked.isEmpty() ? record.name : asked;
         if (!record.kernelFolder.isEmpty() && isSafePathName(kernelName)
             && system.normalize(record.kernelFolder).compare(LauncherWriter::userKernelFolder(system, kernelName),
                                                              pathCase(system))

@@ -239,6 +239,11 @@ void Installer::cancel()
     m_cancel->store(true);
 }
 
+void Installer::setPackageLocker(PackageLocker locker)
+{
+    m_packageLocker = std::move(locker);
+}
+
 void Installer::setCheckpoint(std::function<Status(InstallStep)> checkpoint)
 {
     m_checkpoint = std::move(checkpoint);
@@ -287,29 +292,20 @@ Result<QStringList> Installer::recoverLeftovers(const QString &hostPrefix, const
     return (*lock)->recover();
 }
 
-QStringList Installer::pipInstallArguments(const InstallSpec &spec, const QString &lockFile,
-                                           const QStringList &wheelhouses)
+QStringList Installer::pipInstallArguments(const QString &wheelFolder, const QString &requirementsFile)
 {
-    QStringList args{QStringLiteral("install"), QStringLiteral("--no-input"), QStringLiteral("--no-cache-dir"),
-                     QStringLiteral("--disable-pip-version-check")};
-    if (spec.offline) {
-        args.append(QStringLiteral("--no-index"));
-    } else if (!spec.indexUrls.isEmpty()) {
-        args += {QStringLiteral("--index-url"), spec.indexUrls.first()};
-        for (const QString &extra : spec.indexUrls.mid(1))
-            args += {QStringLiteral("--extra-index-url"), extra};
-    }
-    for (const QString &w : wheelhouses)
-        args += {QStringLiteral("--find-links"), w};
-    for (const QString &h : spec.trustedHosts)
-        args += {QStringLiteral("--trusted-host"), h};
-    if (!spec.proxy.isEmpty() && !spec.offline)
-        args += {QStringLiteral("--proxy"), spec.proxy};
-    if (!lockFile.isEmpty())
-        args += {QStringLiteral("--require-hashes"), QStringLiteral("-r"), lockFile};
-    else
-        args += spec.effectiveRequirements();
-    return args;
+    // Only the verified wheels, each pinned by its hash: nothing is fetched, nothing else installs.
+    return {QStringLiteral("install"),
+            QStringLiteral("--no-input"),
+            QStringLiteral("--no-cache-dir"),
+            QStringLiteral("--disable-pip-version-check"),
+            QStringLiteral("--no-index"),
+            QStringLiteral("--find-links"),
+            wheelFolder,
+            QStringLiteral("--require-hashes"),
+            QStringLiteral("--only-binary=:all:"),
+            QStringLiteral("-r"),
+            requirementsFile};
 }
 
 QCoro::Task<ProcessResult> Installer::watched(Run &run, QString program, QStringList arguments,
@@ -323,14 +319,12 @@ QCoro::Task<ProcessResult> Installer::watched(Run &run, QString program, QString
     request.environment = {{QStringLiteral("PYTHONNOUSERSITE"), QStringLiteral("1")},
                            {QStringLiteral("PYTHONHOME"), QString()},
                            {QStringLiteral("PIP_NO_INPUT"), QStringLiteral("1")}};
-    // A mirror or offline wheelhouse chosen here must not be overridden by a pip.conf.
-    if (run.spec.offline || !run.spec.indexUrls.isEmpty()) {
-        request.environment.append({QStringLiteral("PIP_CONFIG_FILE"),
-                                    m_system.os() == OsFamily::Windows ? QStringLiteral("nul")
-                                                                       : QStringLiteral("/dev/null")});
-        for (const char *name : {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"})
-            request.environment.append({QString::fromLatin1(name), QString()});
-    }
+    // pip installs the verified wheels alone: no pip.conf may add an index or a wheel folder.
+    request.environment.append({QStringLiteral("PIP_CONFIG_FILE"), m_system.os() == OsFamily::Windows
+                                                                      ? QStringLiteral("nul")
+                                                                      : QStringLiteral("/dev/null")});
+    for (const char *name : {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"})
+        request.environment.append({QString::fromLatin1(name), QString()});
     QPointer<Installer> self(this);
     Run *runPtr = &run;
     request.onOutputLine = [self, runPtr](const QString &line) {
@@ -468,7 +462,7 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
                         {}};
     }
     for (const InstallArtifact &a : run.spec.artifacts) {
-        if (a.kind == u"wheelhouse" || a.kind == u"python")
+        if (a.kind == u"python")
             continue;
         // Named futures: g++ 12 destroys temporaries of a co_await expression twice.
         QFuture<Result<QByteArray>> hashing = QtConcurrent::run(&hashArtifact, a, m_cancel);
@@ -822,26 +816,62 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
         Q_EMIT stepFinished(InstallStep::Packages);
         co_return Ok{};
     }
-    QString lockFile;
+    const QString python = hostVenvPython(m_system.os(), run.hostStaging);
+    if (run.spec.lock.packages.isEmpty() && m_packageLocker) {
+        // Only now is there a Python of the plan's version to choose the packages with.
+        log(run, QStringLiteral("choosing the packages with the new environment's pip"));
+        auto locking = m_packageLocker(python);
+        auto locked = co_await locking;
+        if (run.tx.stopped())
+            co_return run.tx.cancelledError();
+        if (!locked)
+            co_return locked.error();
+        run.spec.lock = locked->lock;
+        run.spec.artifacts += locked->wheels;
+        run.record.spec = run.spec.toJson();
+    }
+    if (run.spec.lock.packages.isEmpty()) {
+        co_return Error{QStringLiteral("lock_missing"),
+                        tr("No package list was made for this environment, so pip has nothing verified to install. "
+                           "Start the setup again from the Options page (tfsetup install: run it again)."),
+                        run.spec.effectiveRequirements().join(u' ')};
+    }
     if (!run.spec.requirementsLock.isEmpty()) {
-        lockFile = run.hostStaging + QStringLiteral("/requirements.lock.txt");
         const QByteArray bytes = run.spec.requirementsLock.toUtf8();
         if (const Status written = writeConfined(run.hostStaging, QStringLiteral("requirements.lock.txt"), bytes); !written)
-            co_return writeFailure(written, lockFile);
+            co_return writeFailure(written, QStringLiteral("requirements.lock.txt"));
         run.record.files.append({QStringLiteral("requirements.lock.txt"), sha256Of(bytes), bytes.size(),
                                  QStringLiteral("profile"), {}});
     }
-    QStringList wheelhouses;
+    // The verified wheels, linked (or copied) into a folder of the staging area that holds them
+    // alone: pip sees nothing else, and each wheel was hashed again in Prepare.
+    const QString wheels = QStringLiteral(".wheels");
+    const QString hostWheels = run.hostStaging + u'/' + wheels;
+    QHash<QString, const InstallArtifact *> byFile;
     for (const InstallArtifact &a : run.spec.artifacts) {
-        if (a.kind == u"wheelhouse")
-            wheelhouses.append(a.path);
+        if (a.kind == u"wheel")
+            byFile.insert(QFileInfo(a.path).fileName(), &a);
     }
-    const QString python = hostVenvPython(m_system.os(), run.hostStaging);
+    for (const LockedWheel &w : run.spec.lock.packages) {
+        const InstallArtifact *a = byFile.value(w.file);
+        if (!a || a->sha256 != w.sha256) {
+            co_return Error{QStringLiteral("artifact_not_downloaded"),
+                            tr("%1 has not been downloaded yet. Go back to the download step.").arg(w.file), w.file};
+        }
+        if (const Status placed = placeConfined(a->path, run.hostStaging, wheels + u'/' + w.file, PlaceHow::LinkOrCopy);
+            !placed)
+            co_return writeFailure(placed, wheels + u'/' + w.file);
+    }
+    const QByteArray requirements = run.spec.lock.requirementsText();
+    if (const Status written = writeConfined(run.hostStaging, wheels + QStringLiteral("/requirements.txt"), requirements);
+        !written)
+        co_return writeFailure(written, wheels + QStringLiteral("/requirements.txt"));
     QStringList pipArguments{QStringLiteral("-m"), QStringLiteral("pip")};
-    pipArguments += pipInstallArguments(run.spec, lockFile, wheelhouses);
+    pipArguments += pipInstallArguments(hostWheels, hostWheels + QStringLiteral("/requirements.txt"));
     const ProcessResult r = co_await watched(run, python, pipArguments, pipTimeout);
     if (run.tx.stopped())
         co_return run.tx.cancelledError();
+    QDir(hostWheels).removeRecursively();
     if (!r.succeeded()) {
         const QString output = QString::fromUtf8(r.standardOutput + r.standardError);
         const bool hashes = output.contains(QStringLiteral("THESE PACKAGES DO NOT MATCH THE HASHES"));
@@ -851,12 +881,15 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
                 co_return *full;
         }
         co_return Error{hashes ? QStringLiteral("pip_hash_mismatch") : QStringLiteral("pip_failed"),
-                        hashes ? tr("A package from the mirror does not match the hash in the lab's lock file. The "
-                                    "mirror serves different files: ask the lab administrator.")
-                               : tr("pip could not install TensorFlow. The log shows pip's own words; check the "
-                                    "mirror address and the network, then try again."),
+                        hashes ? tr("A downloaded package no longer matches the hash it was verified with. The disk "
+                                    "or another program changed it; run the install again.")
+                               : tr("pip could not install the verified packages. The log shows pip's own words."),
                         r.error + output.right(3000)};
     }
+    const QByteArray lockText = run.spec.lock.toToml();
+    if (const Status written = writeConfined(run.hostStaging, QStringLiteral("pylock.toml"), lockText); !written)
+        co_return writeFailure(written, QStringLiteral("pylock.toml"));
+    run.record.files.append({QStringLiteral("pylock.toml"), sha256Of(lockText), lockText.size(), QStringLiteral("tfsetup"), {}});
     QStringList freezeArguments{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("freeze"),
                                 QStringLiteral("--disable-pip-version-check")};
     const ProcessResult freeze = co_await watched(run, python, freezeArguments, quickTimeout);

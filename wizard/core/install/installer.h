@@ -52,6 +52,17 @@ public:
     QCoro::Task<Result<InstallOutcome>> install(InstallSpec spec);
     void cancel();
 
+    // The wheels of an environment whose Python exists only once the install made it (python.org's
+    // installer on Windows): when the spec comes without a lock, this is called with the new venv's
+    // interpreter (a host path) at the Packages step and gives the lock with its verified files
+    // ("wheel" artifacts). SetupPipeline::lateLocker makes it.
+    struct LockedPackages {
+        PyLock lock;
+        QList<InstallArtifact> wheels;
+    };
+    using PackageLocker = std::function<QCoro::Task<Result<LockedPackages>>(QString python)>;
+    void setPackageLocker(PackageLocker locker);
+
     // For tests and fault drills: called as each step starts; an error fails that step.
     void setCheckpoint(std::function<Status(InstallStep)> checkpoint);
     // For kill drills: called at the points inside a step where a crash is most harmful
@@ -68,9 +79,9 @@ public:
     // named the staging folder name the final one. Returns what changed, one line each.
     static QStringList relocateVenv(const QString &hostVenv, const QString &from, const QString &to);
 
-    // pip's arguments after "python -m pip install" (pure; tested on its own).
-    static QStringList pipInstallArguments(const InstallSpec &spec, const QString &lockFile,
-                                           const QStringList &wheelhouses);
+    // pip's arguments after "python -m pip": install the verified wheels in wheelFolder pinned by
+    // requirementsFile (the lock's hash-checking form), and nothing else (pure; tested on its own).
+    static QStringList pipInstallArguments(const QString &wheelFolder, const QString &requirementsFile);
 
 Q_SIGNALS:
     void stepStarted(tfsetup::core::InstallStep step, const QString &title);
@@ -103,6 +114,7 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::function<Status(InstallStep)> m_checkpoint;
     std::function<void(const QString &)> m_drill;
+    PackageLocker m_packageLocker;
 };
 
 } // namespace tfsetup::core

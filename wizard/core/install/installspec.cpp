@@ -179,6 +179,55 @@ QJsonObject InstallSpec::toJson() const
     return json;
 }
 
+InstallSpec InstallSpec::fromJson(const QJsonObject &json)
+{
+    const auto text = [&json](const char *key) { return json.value(QLatin1String(key)).toString(); };
+    InstallSpec spec;
+    spec.name = text("name");
+    spec.route = text("route");
+    if (const QString layout = text("layout"); !layout.isEmpty())
+        spec.layout = layout;
+    spec.tensorflow = text("tensorflow");
+    spec.package = text("package");
+    spec.python = text("python");
+    spec.cuda = text("cuda");
+    spec.cudnn = text("cudnn");
+    spec.driverMin = text("driver_min");
+    for (const QJsonValue &v : json.value(QStringLiteral("requirements")).toArray()) {
+        if (v.isString())
+            spec.requirements.append(v.toString());
+    }
+    spec.jupyter = text("jupyter");
+    spec.kernelName = text("kernel_name");
+    spec.requirementsLockSha256 = text("requirements_lock_sha256");
+    for (const QJsonValue &v : json.value(QStringLiteral("artifacts")).toArray())
+        spec.artifacts.append(InstallArtifact::fromJson(v.toObject()));
+    for (const QJsonValue &v : json.value(QStringLiteral("gpus")).toArray()) {
+        if (v.isDouble() && v.toInt(-1) >= 0)
+            spec.gpus.append(v.toInt());
+    }
+    return spec;
+}
+
+QStringList InstallSpec::extraRequirements() const
+{
+    QSet<QString> standard;
+    standard.insert(requirementProject(package.isEmpty() ? QStringLiteral("tensorflow") : package));
+    for (const QString &r : jupyterRequirements())
+        standard.insert(requirementProject(r));
+    const JupyterSettings &data = JupyterSettings::builtIn();
+    for (const JupyterSettings::FrontEnd &f : data.frontEnds) {
+        for (const QString &r : f.requirements)
+            standard.insert(requirementProject(r));
+    }
+    QStringList out;
+    for (const QString &r : requirements) {
+        if (!standard.contains(requirementProject(r)))
+            out.append(r);
+    }
+    return out;
+}
+
 QByteArray InstallSpec::fingerprint() const
 {
     // Mirrors, proxy and the interpreter's location do not change what gets installed.

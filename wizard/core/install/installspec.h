@@ -1,5 +1,6 @@
 #pragma once
 
+#include "install/pylock.h"
 #include "system/systemview.h"
 
 #include <QByteArray>
@@ -16,14 +17,15 @@ struct Plan;
 // produce these; the installer checks the SHA-256 (MD5 where nothing stronger is published) again
 // before using a file.
 struct InstallArtifact {
-    QString kind;      // "cuda-redist-archive" | "cudnn-archive" | "wheelhouse" | "python-archive" (a relocatable
-                       // CPython: unpacked into <env>/python, the venv made from it) | "python-installer"
-                       // (python.org's Windows installer, run per user into <prefix>/.python-<version>)
-    QString component; // "cuda_cudart", "libcublas", "cudnn", …
+    QString kind;      // "cuda-redist-archive" | "cudnn-archive" | "wheel" (one wheel of the lock, installed by
+                       // pip from the verified file alone) | "python-archive" (a relocatable CPython: unpacked
+                       // into <env>/python, the venv made from it) | "python-installer" (python.org's Windows
+                       // installer, run per user into <prefix>/.python-<version>)
+    QString component; // "cuda_cudart", "libcublas", "cudnn", …; a wheel's project
     QString version;   // "11.8.89", "8.9.7.29"
     QString platform;  // "windows-x86_64" | "linux-x86_64"
-    QByteArray sha256; // lower-case hex; for a wheelhouse folder: empty (each wheel is pinned by the lock)
-    QString path;      // host path of the file (a folder for a wheelhouse)
+    QByteArray sha256; // lower-case hex
+    QString path;      // host path of the file
     QString origin;    // where it came from (URL or bundle), for the record
     QStringList arguments; // "python-installer": its silent, per-user arguments; "{prefix}" is the target folder
     QByteArray md5;        // lower-case hex, only where the publisher gives nothing stronger (python.org, older files)
@@ -52,10 +54,10 @@ struct InstallSpec {
     QString pythonInterpreter;    // base interpreter the venv is made from
     QStringList requirements;     // pip requirement specifiers; empty = derived from package/tensorflow
     QString requirementsLock;     // text of a hash-locked requirements file; empty = none
-    QStringList indexUrls;        // first is --index-url, the rest --extra-index-url
-    QStringList trustedHosts;
-    QString proxy;
-    bool offline = false;         // pip may use the wheelhouse artifacts only
+    QString requirementsLockSha256; // read from a record (fromJson): the hash lock's digest, whose text is not kept
+    // The wheels pip installs, as pip's resolver locked them (setup/locker.h); their verified files
+    // are the "wheel" artifacts. pip installs from those files alone: no index, no network.
+    PyLock lock;
 
     // Jupyter (launchers.json "jupyter"): the kernel's packages (ipykernel) go into every
     // environment with Python; a front end's ("lab" | "notebook" | "server") only when chosen.
@@ -95,6 +97,13 @@ struct InstallSpec {
     static QList<int> pinnedGpus(const QList<int> &chosen, qsizetype gpuCount);
 
     QJsonObject toJson() const;
+    // What an environment's record says was asked for (its "plan", as toJson() wrote it): the
+    // typed reading every command uses. Fields of another type read as empty; folders, the
+    // interpreter and the lock are not in it.
+    static InstallSpec fromJson(const QJsonObject &json);
+    // The requirements the user asked for beyond the plan's TensorFlow requirement and the
+    // Jupyter packages: a lab profile's extra packages, a plugin. An upgrade keeps them.
+    QStringList extraRequirements() const;
     // Stable digest of the inputs: an environment built from the same spec is not rebuilt.
     QByteArray fingerprint() const;
 };

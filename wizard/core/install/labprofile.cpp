@@ -237,8 +237,7 @@ Result<QString> LabProfile::expandFolder(const SystemView &system, const QString
     return out;
 }
 
-Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &prefixOverride,
-                                       const QString &bundleFolder) const
+Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &prefixOverride) const
 {
     InstallSpec spec;
     spec.name = environment;
@@ -263,9 +262,6 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
     spec.cuda = cuda;
     spec.cudnn = cudnn;
     spec.requirements = requirements;
-    spec.indexUrls = indexUrls;
-    spec.trustedHosts = trustedHosts;
-    spec.proxy = proxy;
     spec.jupyter = jupyter;
     spec.kernelName = kernelName;
     spec.kernelDisplayName = kernelDisplayName;
@@ -306,29 +302,16 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
                          {}};
         }
     }
-    if (!bundleFolder.isEmpty()) {
-        // The wizard's checks (bundle.h): a usable bundle, made for this plan, before any hashing.
-        const auto bundle = Bundle::open(bundleFolder);
-        if (!bundle)
-            return bundle.error();
-        if (const Status serves = bundle->servesPlan(route, tensorflow, osFamilyName(system.os()), python); !serves)
-            return serves.error();
-        auto artifacts = readBundleArtifacts(bundleFolder);
-        if (!artifacts)
-            return artifacts.error();
-        spec.artifacts = *artifacts;
-        spec.offline = true;
-        spec.indexUrls.clear();
-        // The bundle's pinned wheel list wins over the profile's looser requirements.
-        if (!bundle->wheelhouse().isEmpty()) {
-            const auto lock = readInputFile(bundle->requirementsFile(), tr("The bundle's requirements file"),
-                                            maxTextInputBytes);
-            if (!lock)
-                return lock.error();
-            spec.requirementsLock = QString::fromUtf8(*lock);
-        }
-    }
     return spec;
+}
+
+NetworkSettings LabProfile::networkSettings(const SystemView &system) const
+{
+    NetworkSettings network;
+    network.transfer.proxy = proxy;
+    network.pypiIndexes = indexUrls;
+    network.nvidiaMirror = expand(system, nvidiaMirror);
+    return network;
 }
 
 Result<QList<InstallArtifact>> readBundleArtifacts(const QString &bundleFolder)

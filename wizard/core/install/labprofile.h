@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fetch/networksettings.h"
 #include "install/gpuchoice.h"
 #include "install/installspec.h"
 #include "system/systemview.h"
@@ -31,8 +32,8 @@ public:
     QString cudnn;
     QStringList requirements;
     QString interpreter;     // explicit base interpreter; empty = find python<version> on PATH; "none" = no Python
-    QStringList indexUrls;
-    QStringList trustedHosts;
+    QStringList indexUrls;   // "mirrors.pypi": the package indexes, asked in this order
+    QStringList trustedHosts; // "mirrors.trustedHosts": read for older profiles; every index is reached by tfsetup itself
     QString nvidiaMirror;    // the lab's copy of NVIDIA's download tree (URL or folder); empty = NVIDIA
     QString cacheFolder;     // shared download cache (may hold ${VAR}); empty = the user's cache
     QString proxy;
@@ -53,10 +54,12 @@ public:
     static Result<LabProfile> load(const QString &path);
     static Result<LabProfile> fromJson(const QJsonObject &json, const QString &path = {});
 
-    // The install this profile asks for on `system`. prefixOverride replaces the install folder;
-    // bundleFolder (offline) supplies the artifacts and pinned wheels and turns pip offline.
-    Result<InstallSpec> toSpec(const SystemView &system, const QString &prefixOverride = {},
-                               const QString &bundleFolder = {}) const;
+    // The install this profile asks for on `system`, before any file is known (the setup
+    // pipeline adds the artifacts and the lock). prefixOverride replaces the install folder.
+    Result<InstallSpec> toSpec(const SystemView &system, const QString &prefixOverride = {}) const;
+    // The profile's proxy, package indexes (in its order) and NVIDIA mirror; a command line's
+    // options go on top (tfsetup install --proxy, --mirror).
+    NetworkSettings networkSettings(const SystemView &system) const;
 
     // ${VAR} and a leading ~ expanded from the view's environment.
     static QString expand(const SystemView &system, const QString &text);

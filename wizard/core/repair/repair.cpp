@@ -13,6 +13,10 @@
 #include "install/placement.h"
 #include "install/transaction.h"
 #include "install/worklock.h"
+#include "setup/indexbridge.h"
+#include "setup/locker.h"
+#include "setup/setupflow.h"
+#include "sources/bundle.h"
 #include "util/confined.h"
 #include "util/inputfile.h"
 #include "util/names.h"
@@ -171,7 +175,7 @@ Result<VerifiedWheel> verifyOneWheel(const QString &wheel, const QString &hostEn
 
 // pip (or any Python) of the environment, its output logged line by line; killed on cancel.
 QCoro::Task<ProcessResult> runPython(SystemView &system, Transaction &tx, QString program, QStringList arguments,
-                                     bool ownIndex, std::chrono::milliseconds timeout)
+                                     std::chrono::milliseconds timeout)
 {
     ProcessRequest request;
     request.program = program;
@@ -181,13 +185,11 @@ QCoro::Task<ProcessResult> runPython(SystemView &system, Transaction &tx, QStrin
     request.environment = {{QStringLiteral("PYTHONNOUSERSITE"), QStringLiteral("1")},
                            {QStringLiteral("PYTHONHOME"), QString()},
                            {QStringLiteral("PIP_NO_INPUT"), QStringLiteral("1")}};
-    // An index chosen here (or none at all) must not be overridden by a pip.conf.
-    if (ownIndex) {
-        request.environment.append({QStringLiteral("PIP_CONFIG_FILE"),
-                                    system.os() == OsFamily::Windows ? QStringLiteral("nul") : QStringLiteral("/dev/null")});
-        for (const char *name : {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"})
-            request.environment.append({QString::fromLatin1(name), QString()});
-    }
+    // pip installs the verified wheel alone: no pip.conf may add an index or a wheel folder.
+    request.environment.append({QStringLiteral("PIP_CONFIG_FILE"),
+                                system.os() == OsFamily::Windows ? QStringLiteral("nul") : QStringLiteral("/dev/null")});
+    for (const char *name : {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"})
+        request.environment.append({QString::fromLatin1(name), QString()});
     Transaction *log = &tx; // lives in the caller's frame for as long as the process runs
     request.onOutputLine = [log](const QString &line) {
         if (!line.isEmpty())
@@ -270,7 +272,8 @@ Result<QString> registeredKernelFolder(const SystemView &system, const Environme
 {
     if (record.kernelFolder.isEmpty())
         return QString();
-    const QString kernelName = record.spec.value(QStringLiteral("kernel_name")).toString(record.name);
+    const QString asked = record.plan().kernelName;
+    const QString kernelName = asked.isEmpty() ? record.name : asked;
     if (!isSafePathName(kernelName)) {
         return Error{QStringLiteral("kernel_folder_foreign"),
                      QCoreApplication::translate("Repairer", "The environment record names the Jupyter kernel "
@@ -493,6 +496,7 @@ struct Repairer::Run {
     QString kernelFolder;           // registeredKernelFolder(): where the kernel is registered, or empty
     QByteArray installedKernel;     // the record's digest of kernel/kernel.json, as read
     QStringList wheelFolders;       // host folders that may hold the wheels pip installed from
+    std::unique_ptr<Downloader> ownDownloader; // made from the options when none was given
     // The log, the lock (held for the whole repair, not for a dry run) and the staging folder, in
     // the coroutine's frame: a Repairer deleted mid-repair (its page closed) ends the run as
     // cancelled, the staging folder removed, the environment as it was.
@@ -641,15 +645,10 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
         if (f.path == u"kernel/kernel.json")
             run.installedKernel = f.sha256;
     }
-    for (const QJsonValue &a : run.record.spec.value(QStringLiteral("artifacts")).toArray())
-        run.artifacts.append(InstallArtifact::fromJson(a.toObject()));
-    run.layout = run.record.spec.value(QStringLiteral("layout")).toString(QStringLiteral("portable"));
-    {
-        InstallSpec probeSpec;
-        probeSpec.artifacts = run.artifacts;
-        probeSpec.cudnn = run.record.spec.value(QStringLiteral("cudnn")).toString();
-        run.cudnnMajor = probeSpec.cudnnMajor();
-    }
+    const InstallSpec asked = run.record.plan();
+    run.artifacts = asked.artifacts;
+    run.layout = asked.layout;
+    run.cudnnMajor = asked.cudnnMajor();
 
     // --- Check ---
     if (auto s = enter(run, RepairStep::Check); !s)
@@ -701,16 +700,16 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
                      .arg(pip.distributions).arg(pip.damaged.size()));
     }
     run.wheelFolders = {options.cacheDir};
-    for (const InstallArtifact &a : run.artifacts) {
-        if (a.kind == u"wheelhouse") {
-            run.wheelFolders.append(a.path);
-            if (QFileInfo(a.origin).isDir())
-                run.wheelFolders.append(a.origin);
-        }
+    if (const QString bundleDir = options.network.bundleDir.trimmed(); !bundleDir.isEmpty()) {
+        if (const auto bundle = Bundle::open(bundleDir); bundle && !bundle->wheelFolder().isEmpty())
+            run.wheelFolders.append(bundle->wheelFolder());
     }
     for (PipDistributionDamage &p : run.report.packages) {
         const QStringList wheels = wheelCandidates(run.wheelFolders, p.name, p.version);
-        p.source = wheels.isEmpty() ? QStringLiteral("index") : QFileInfo(wheels.first()).fileName();
+        const LockedWheel *locked = run.record.lock.find(p.name);
+        p.source = !wheels.isEmpty()                              ? QFileInfo(wheels.first()).fileName()
+                   : locked && locked->version == p.version ? locked->url
+                                                              : QStringLiteral("index");
         log(run, QStringLiteral("%1 %2 (%3): %4 altered, %5 missing, %6 outside the environment -> reinstall from %7")
                      .arg(p.name, p.version, p.distInfo)
                      .arg(p.altered.size())
@@ -809,7 +808,6 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
     if (auto s = enter(run, RepairStep::Fetch); !s)
         co_return s;
 
-    std::unique_ptr<Downloader> own;
     Downloader *downloader = m_downloader;
     QList<std::pair<InstallArtifact, QString>> archives; // artifact, host path of the verified archive
     int index = 0;
@@ -853,12 +851,8 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
             run.report.fetched.append(artifact.origin);
             continue;
         } else {
-            if (!downloader) {
-                // The wizard keeps its content cache in the download folder too (DownloadCache::defaultDir()).
-                own = std::make_unique<Downloader>(run.options.transfer, DownloadCache(run.options.cacheDir));
-                downloader = own.get();
-                m_fetching = downloader; // cancel() reaches it
-            }
+            if (!downloader)
+                downloader = &downloaderFor(run);
             DownloadRequest request;
             request.name = QStringLiteral("%1 %2 (%3)").arg(artifact.component, artifact.version, artifact.platform);
             request.urls = {url};
@@ -973,11 +967,12 @@ Status Repairer::stageGenerated(Run &run)
         if (f.path.startsWith(QStringLiteral("kernel/")) && f.path.endsWith(QStringLiteral(".desktop")))
             desktop = true;
     }
-    context.kernelName = run.record.spec.value(QStringLiteral("kernel_name")).toString(run.record.name);
-    context.jupyterFrontEnd = run.record.spec.value(QStringLiteral("jupyter")).toString();
+    const InstallSpec asked = run.record.plan();
+    context.kernelName = asked.kernelName.isEmpty() ? run.record.name : asked.kernelName;
+    context.jupyterFrontEnd = asked.jupyter;
     // The GPU selection the install made (none recorded: none made); only indices a machine can have.
-    for (const QJsonValue &index : run.record.spec.value(QStringLiteral("gpus")).toArray()) {
-        if (const int i = index.toInt(-1); i >= 0 && i < HardwareReport::maxGpus)
+    for (const int i : asked.gpus) {
+        if (i < HardwareReport::maxGpus)
             context.visibleGpus.append(i);
     }
     if (!run.windows)
@@ -994,7 +989,7 @@ Status Repairer::stageGenerated(Run &run)
     }
     if (context.displayName.isEmpty()) {
         context.displayName = QCoreApplication::translate("Installer", "TensorFlow %1 (%2)")
-                                  .arg(run.record.spec.value(QStringLiteral("tensorflow")).toString(), run.record.name);
+                                  .arg(asked.tensorflow, run.record.name);
     }
     // The kernelspec filters the inherited search path now, as the installer did.
     const QStringList patterns = run.windows ? settings->windowsShadow : settings->linuxShadow;
@@ -1105,18 +1100,6 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
     const QString env = run.hostEnv;
     const CancelFlag cancel = m_cancel;
     SystemView &system = m_system;
-    QStringList indexArguments;
-    if (!run.options.indexUrls.isEmpty()) {
-        indexArguments += {QStringLiteral("--index-url"), run.options.indexUrls.first()};
-        for (const QString &extra : run.options.indexUrls.mid(1))
-            indexArguments += {QStringLiteral("--extra-index-url"), extra};
-    }
-    for (const QString &host : run.options.trustedHosts)
-        indexArguments += {QStringLiteral("--trusted-host"), host};
-    if (!run.options.transfer.proxy.isEmpty())
-        indexArguments += {QStringLiteral("--proxy"), run.options.transfer.proxy};
-    const bool ownIndex = !run.options.indexUrls.isEmpty();
-
     int index = 0;
     for (PipDistributionDamage &damage : run.report.packages) {
         const QString work = QStringLiteral("pip/") + QString::number(index++);
@@ -1127,22 +1110,18 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
         bool downloaded = false;
         while (!wheel) {
             if (candidates.isEmpty() && !downloaded) {
-                // None at hand: pip fetches the release's wheel into the staging folder, checked below
-                // against the installed RECORD before anything is installed from it.
+                // None at hand: the exact wheel the lock names (or, for an environment without a
+                // lock, the one pip's resolver picks for this version), through the downloader,
+                // checked below against the installed RECORD before anything is installed from it.
                 downloaded = true;
-                const QString dest = hostWork + QStringLiteral("/download");
-                QDir().mkpath(dest);
-                QStringList arguments{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("download"),
-                                      QStringLiteral("--no-input"), QStringLiteral("--disable-pip-version-check"),
-                                      QStringLiteral("--no-cache-dir"), QStringLiteral("--no-deps"),
-                                      QStringLiteral("--only-binary=:all:"), QStringLiteral("--dest"), dest};
-                arguments += indexArguments;
-                arguments.append(damage.name + QStringLiteral("==") + damage.version);
-                const ProcessResult r = co_await runPython(system, run.tx, python, arguments, ownIndex, pipTimeout);
+                auto fetched = co_await fetchWheel(run, damage, python, hostWork);
                 if (run.tx.stopped())
                     co_return run.tx.cancelledError();
-                if (r.succeeded())
-                    candidates = wheelCandidates({dest}, damage.name, damage.version);
+                if (fetched)
+                    candidates = {*fetched};
+                else
+                    log(run, QStringLiteral("%1 %2 could not be fetched: %3 (%4)")
+                                 .arg(damage.name, damage.version, fetched.error().message, fetched.error().detail));
                 if (candidates.isEmpty())
                     break;
             }
@@ -1169,7 +1148,7 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
             damage.source.clear();
             continue;
         }
-        damage.source = downloaded ? QStringLiteral("index") : QFileInfo(wheel->path).fileName();
+        damage.source = downloaded ? damage.source : QFileInfo(wheel->path).fileName();
         // Hash-checking mode: pip installs that one file or nothing (the hash is the wheel's as checked).
         const QByteArray requirement = damage.name.toUtf8() + "==" + damage.version.toUtf8() + " --hash=sha256:"
                                        + wheel->sha256 + '\n';
@@ -1183,7 +1162,7 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
                                     QStringLiteral("--find-links"), QFileInfo(wheel->path).absolutePath(),
                                     QStringLiteral("--require-hashes"), QStringLiteral("-r"),
                                     run.hostStaging + u'/' + requirements};
-        const ProcessResult r = co_await runPython(system, run.tx, python, arguments, true, pipTimeout);
+        const ProcessResult r = co_await runPython(system, run.tx, python, arguments, pipTimeout);
         if (run.tx.stopped())
             co_return run.tx.cancelledError();
         if (!r.succeeded()) {
@@ -1195,6 +1174,73 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
         log(run, QStringLiteral("reinstalled %1 %2 from %3").arg(damage.name, damage.version, wheel->path));
     }
     co_return Ok{};
+}
+
+Downloader &Repairer::downloaderFor(Run &run)
+{
+    if (m_downloader)
+        return *m_downloader;
+    if (!run.ownDownloader) {
+        // The wizard keeps its content cache in the download folder too (DownloadCache::defaultDir()).
+        run.ownDownloader = run.options.network.makeDownloader(run.options.cacheDir);
+        m_fetching = run.ownDownloader.get(); // cancel() reaches it
+    }
+    return *run.ownDownloader;
+}
+
+QCoro::Task<Result<QString>> Repairer::fetchWheel(Run &run, PipDistributionDamage &damage, QString python, QString work)
+{
+    const SourceCatalog catalog = m_knowledge ? m_knowledge->sources : SourceCatalog{};
+    const QList<QUrl> indexes = SetupFlow::pypiIndexes(run.options.network, catalog).valueOr({});
+    Downloader &downloader = downloaderFor(run);
+    LockedWheel wheel;
+    if (const LockedWheel *locked = run.record.lock.find(damage.name); locked && locked->version == damage.version) {
+        wheel = *locked;
+    } else {
+        // No lock (an environment made before tfsetup kept one): pip's resolver picks the wheel of
+        // exactly this version through the bridge, as an install does.
+        IndexBridge::Options bridgeOptions;
+        bridgeOptions.indexes = indexes;
+        bridgeOptions.transfer = run.options.network.transfer;
+        bridgeOptions.downloader = &downloader;
+        bridgeOptions.cacheDir = run.options.cacheDir.isEmpty() ? work : run.options.cacheDir;
+        IndexBridge bridge(bridgeOptions);
+        if (const Status started = bridge.start(); !started)
+            co_return started.error();
+        LockRequest request;
+        request.python = python;
+        request.requirements = {damage.name + QStringLiteral("==") + damage.version};
+        request.noDeps = true;
+        request.workDir = work;
+        request.cancel = m_cancel;
+        Locker locker(m_system);
+        Transaction *tx = &run.tx;
+        connect(&locker, &Locker::logLine, this, [tx](const QString &line) { tx->log(line); });
+        auto resolved = co_await locker.lock(request, &bridge);
+        if (run.tx.stopped())
+            co_return run.tx.cancelledError();
+        if (!resolved)
+            co_return resolved.error();
+        if (resolved->packages.isEmpty())
+            co_return Error{QStringLiteral("no_matching_distribution"), {}, damage.name};
+        wheel = resolved->packages.constFirst();
+    }
+    damage.source = wheel.url;
+    DownloadRequest request;
+    request.name = wheel.file;
+    request.urls = SetupFlow::wheelUrls(wheel, indexes, catalog);
+    request.expectedSize = wheel.size;
+    request.checksum = Checksum{Checksum::Algorithm::Sha256, wheel.sha256};
+    request.destination = (run.options.cacheDir.isEmpty() ? work : run.options.cacheDir) + u'/' + wheel.file;
+    request.segments = 4;
+    QDir().mkpath(QFileInfo(request.destination).absolutePath());
+    log(run, QStringLiteral("fetching %1 (%2)").arg(wheel.file, wheel.url));
+    auto fetched = co_await downloader.fetch(std::move(request));
+    if (run.tx.stopped())
+        co_return run.tx.cancelledError();
+    if (!fetched)
+        co_return fetched.error();
+    co_return fetched->path;
 }
 
 Status Repairer::commit(Run &run)

@@ -2,6 +2,7 @@
 
 #include "doctor/finding.h"
 #include "fetch/downloadtypes.h"
+#include "fetch/networksettings.h"
 #include "install/environmentrecord.h"
 #include "repair/piprecord.h"
 #include "system/systemview.h"
@@ -58,15 +59,14 @@ struct RepairOptions {
     QString environmentPath;  // the folder holding environment.json, in the view's spelling
     bool dryRun = false;      // report what would be done; write, fetch and move nothing
     QString cacheDir;         // host folder with earlier downloads (<file name>) and the content cache
-    TransferOptions transfer; // for re-fetching archives
+    // How files are fetched again: proxy, CA bundle, limits; the package indexes (tried after the
+    // one the environment's lock names for each wheel); an offline bundle whose archives and
+    // wheels are used first.
+    NetworkSettings network;
     QList<DoctorFinding> findings; // from the doctor (a pasted log or a scan), acted on where they apply
     // When set, verify runs on the repaired environment (the native probe and the smoke test).
     const Catalog *catalog = nullptr;
     QString probe;
-    // Where pip may fetch a wheel of a damaged distribution that no earlier download or offline
-    // bundle holds: the first is --index-url, the rest --extra-index-url; empty: pip's own settings.
-    QStringList indexUrls;
-    QStringList trustedHosts;
 };
 
 struct RepairReport {
@@ -101,7 +101,11 @@ QString repairStepId(RepairStep step); // "check", "fetch", …
 // environment with the recorded digest is moved back; launchers, kernel.json and ENVIRONMENT.md
 // are written again. A distribution pip installed whose files differ from its RECORD is
 // reinstalled (pip --no-deps --force-reinstall --require-hashes) from a wheel whose contents
-// match that RECORD: an earlier download, the offline bundle, else the package index.
+// match that RECORD: an earlier download or the offline bundle, else the exact wheel the
+// environment's lock (pylock.toml) names, downloaded from its recorded index (then the network
+// settings' indexes) through the downloader and checked against the lock's SHA-256. An
+// environment made before locks were kept has its wheel chosen by pip's resolver through the
+// package index bridge, the same way an install chooses them.
 //
 // The same guarantee as the installer: replacements are made in a staging folder beside the
 // environment and verified there; only then are they switched in by renames, each undone if a
@@ -145,6 +149,8 @@ private:
     Status stageGenerated(Run &run);
     QCoro::Task<Status> verifyStaged(Run &run);
     QCoro::Task<Status> reinstallPackages(Run &run);
+    Downloader &downloaderFor(Run &run);
+    QCoro::Task<Result<QString>> fetchWheel(Run &run, PipDistributionDamage &damage, QString python, QString work);
     Status commit(Run &run);
     void registerKernel(Run &run);
     void judgeFindings(Run &run);

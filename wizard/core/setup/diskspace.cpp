@@ -1,6 +1,7 @@
 #include "setup/diskspace.h"
 
 #include "fetch/downloader.h"
+#include "install/pylock.h"
 #include "setup/setupflow.h"
 #include "sources/artifact.h"
 #include "system/systemview.h"
@@ -62,8 +63,8 @@ Status DiskSpaceCheck::check(const SystemView &system, const QList<SpaceNeed> &n
     return Ok{};
 }
 
-QList<SpaceNeed> DiskSpaceCheck::forSetup(const Plan &plan, const ArtifactList &list, const DownloadPlan &downloads,
-                                          const SetupOptions &options)
+QList<SpaceNeed> DiskSpaceCheck::forSetup(const Plan &plan, const ArtifactList &list, const PyLock &lock,
+                                          const DownloadPlan &downloads, const SetupOptions &options)
 {
     qint64 download = 0;
     for (const DownloadRequest &r : downloads.requests) {
@@ -77,6 +78,8 @@ QList<SpaceNeed> DiskSpaceCheck::forSetup(const Plan &plan, const ArtifactList &
             && (a.kind == u"cuda-redist-archive" || a.kind == u"cudnn-archive" || a.kind == u"python-archive"))
             unpacked += a.size * unpackFactor;
     }
+    // Wheels are zip archives of libraries and Python files: they unpack like NVIDIA's archives.
+    unpacked += lock.totalBytes() * unpackFactor;
     QList<SpaceNeed> needs;
     if (download > 0)
         needs.append({options.cacheDir, download, tr("the downloads")});

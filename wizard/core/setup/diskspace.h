@@ -13,6 +13,7 @@ class SystemView;
 struct ArtifactList;
 struct DownloadPlan;
 struct Plan;
+struct PyLock;
 struct SetupOptions;
 
 // Bytes a folder will have to take.
@@ -34,9 +35,9 @@ public:
     static Status check(const SystemView &system, const QList<SpaceNeed> &needs, qint64 margin = marginBytes);
 
     // A setup's needs: the cache takes the downloads not yet there (less what a part file already
-    // holds); the environment takes the archives unpacked (unpackFactor × their size).
-    static QList<SpaceNeed> forSetup(const Plan &plan, const ArtifactList &list, const DownloadPlan &downloads,
-                                     const SetupOptions &options);
+    // holds); the environment takes the archives and the wheels unpacked (unpackFactor × their size).
+    static QList<SpaceNeed> forSetup(const Plan &plan, const ArtifactList &list, const PyLock &lock,
+                                     const DownloadPlan &downloads, const SetupOptions &options);
 
     // CUDA and cuDNN archives (xz / gzip / zip of shared libraries) unpack to at most about this
     // many times their size; measured on NVIDIA's 12.x and cuDNN 8.9 / 9 archives, rounded up.

@@ -2,8 +2,6 @@
 
 #include "catalog/knowledge.h"
 #include "fetch/downloadcache.h"
-#include "fetch/downloader.h"
-#include "setup/diskspace.h"
 #include "setup/setupflow.h"
 #include "sources/sourcecatalog.h"
 
@@ -14,7 +12,9 @@ namespace tfsetup::core {
 LabSetup::LabSetup(SystemView &system, QObject *parent)
     : QObject(parent)
     , m_system(system)
+    , m_pipeline(system)
 {
+    connect(&m_pipeline, &SetupPipeline::message, this, &LabSetup::message);
 }
 
 LabSetup::~LabSetup() = default;
@@ -34,18 +34,69 @@ Plan LabSetup::planOf(const LabProfile &profile)
 
 void LabSetup::cancel()
 {
-    m_cancelled = true;
-    if (m_downloader)
-        m_downloader->cancelAll();
+    m_pipeline.cancel();
 }
 
-QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupOptions options)
+Result<LabSetup::Inputs> LabSetup::inputs(const LabProfile &profile, const LabSetupOptions &options) const
 {
-    m_cancelled = false;
-    auto spec = profile.toSpec(m_system, options.prefixOverride, options.bundleFolder);
+    auto spec = profile.toSpec(m_system, options.prefixOverride);
     if (!spec)
-        co_return spec;
+        return spec.error();
+    Inputs in;
+    in.plan = planOf(profile);
+    in.spec = *spec;
+    SetupOptions &setup = in.options;
+    setup.prefix = spec->prefix;
+    setup.name = spec->name;
+    setup.jupyter = !spec->jupyter.isEmpty();
+    setup.sourcesCatalog = options.sourcesCatalog;
+    setup.knowledge = options.knowledge;
+    // The profile's network settings, the command line's on top: its proxy and CA bundle win, its
+    // mirrors are asked first.
+    setup.network = profile.networkSettings(m_system);
+    const NetworkSettings &given = options.network;
+    setup.network.transfer.lowSpeedBytesPerSecond = given.transfer.lowSpeedBytesPerSecond;
+    setup.network.transfer.lowSpeedTime = given.transfer.lowSpeedTime;
+    if (!given.transfer.proxy.isEmpty())
+        setup.network.transfer.proxy = given.transfer.proxy;
+    if (!given.transfer.caBundle.isEmpty())
+        setup.network.transfer.caBundle = given.transfer.caBundle;
+    if (!given.nvidiaMirror.isEmpty())
+        setup.network.nvidiaMirror = given.nvidiaMirror;
+    for (qsizetype i = given.pypiIndexes.size() - 1; i >= 0; --i) {
+        setup.network.pypiIndexes.removeAll(given.pypiIndexes.at(i));
+        setup.network.pypiIndexes.prepend(given.pypiIndexes.at(i));
+    }
+    setup.network.bundleDir = given.bundleDir;
+    setup.network.offline = given.offline;
+    setup.network.originOverrides = given.originOverrides;
+    setup.network.resolveTimeout = given.resolveTimeout;
+    setup.cacheDir = options.cacheDir;
+    if (setup.cacheDir.isEmpty() && !profile.cacheFolder.isEmpty()) {
+        // The same rule as installFolder: an unset variable or a relative folder would put the
+        // shared cache at the file-system root or wherever the command happened to start.
+        const auto folder = LabProfile::expandFolder(m_system, profile.cacheFolder, QStringLiteral("cache"));
+        if (!folder)
+            return folder.error();
+        setup.cacheDir = m_system.hostPath(*folder);
+        if (setup.cacheDir.isEmpty()) {
+            return Error{QStringLiteral("profile_cache_unusable"),
+                         tr("The lab profile's cache folder %1 is not on this computer. Fix \"cache\" in the profile.")
+                             .arg(profile.cacheFolder),
+                         {}};
+        }
+    }
+    if (setup.cacheDir.isEmpty())
+        setup.cacheDir = DownloadCache::defaultDir();
+    return in;
+}
 
+QCoro::Task<Result<InstallOutcome>> LabSetup::install(LabProfile profile, LabSetupOptions options, QList<int> gpus)
+{
+    QPointer<LabSetup> self(this);
+    const auto cancelled = [] {
+        return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
+    };
     if (!options.knowledge) {
         auto shared = Knowledge::shared();
         if (!shared)
@@ -60,114 +111,45 @@ QCoro::Task<Result<InstallSpec>> LabSetup::prepare(LabProfile profile, LabSetupO
                             .arg(profile.route),
                         {}};
     }
-    if (!options.bundleFolder.isEmpty()) {
-        // A bundle brought every file along; it must hold what the plan promises.
-        if (const Status kept = checkPromise(profile, *route, *spec, options.sourcesCatalog, options.knowledge.get());
-            !kept)
-            co_return kept.error();
-        co_return spec;
-    }
-    if (route->cudaLibraries != u"toolkit")
-        co_return spec; // pip brings CUDA along, or there is none
+    auto in = inputs(profile, options);
+    if (!in)
+        co_return in.error();
+    in->spec.gpus = gpus;
+    // What the plan promises is checked before anything is fetched, then against the files found.
     if (const Status named = checkPromise(profile, *route, {}, QStringLiteral("-"), options.knowledge.get()); !named)
-        co_return named.error(); // before anything is fetched
+        co_return named.error();
 
-    SetupOptions setup;
-    setup.prefix = spec->prefix;
-    setup.name = spec->name;
-    setup.nvidiaMirror = options.nvidiaMirror.isEmpty() ? LabProfile::expand(m_system, profile.nvidiaMirror)
-                                                        : options.nvidiaMirror;
-    setup.proxy = options.transfer.proxy.isEmpty() ? profile.proxy : options.transfer.proxy;
-    setup.caBundle = options.caBundle;
-    setup.originOverrides = options.originOverrides;
-    setup.resolveTimeout = options.resolveTimeout;
-    setup.sourcesCatalog = options.sourcesCatalog;
-    setup.knowledge = options.knowledge;
-    setup.cacheDir = !options.cacheDir.isEmpty() ? options.cacheDir : DownloadCache::defaultDir();
-    if (options.cacheDir.isEmpty() && !profile.cacheFolder.isEmpty()) {
-        // The same rule as installFolder: an unset variable or a relative folder would put the
-        // shared cache at the file-system root or wherever the command happened to start.
-        const auto folder = LabProfile::expandFolder(m_system, profile.cacheFolder, QStringLiteral("cache"));
-        if (!folder)
-            co_return folder.error();
-        setup.cacheDir = m_system.hostPath(*folder);
-    }
-    if (setup.cacheDir.isEmpty()) {
-        co_return Error{QStringLiteral("profile_cache_unusable"),
-                        tr("The lab profile's cache folder %1 is not on this computer. Fix \"cache\" in the profile.")
-                            .arg(profile.cacheFolder),
-                        {}};
-    }
-
-    const Plan plan = planOf(profile);
-    const QString os = osFamilyName(m_system.os());
-    Q_EMIT message(tr("Finding the NVIDIA files for CUDA %1 and cuDNN %2…").arg(profile.cuda, profile.cudnn));
-    QPointer<LabSetup> self(this);
-    auto resolving = SetupFlow::resolveArtifacts(plan, os, setup);
-    auto list = co_await resolving;
+    auto prepared = co_await m_pipeline.prepare(in->plan, in->spec, in->options);
     if (!self)
-        co_return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
-    if (!list)
-        co_return list.error();
-    for (const Finding &w : std::as_const(list->warnings))
+        co_return cancelled();
+    if (!prepared)
+        co_return prepared.error();
+    for (const Finding &w : std::as_const(prepared->warnings))
         Q_EMIT message(tr("note: %1").arg(w.message));
-    if (m_cancelled)
-        co_return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
     {
-        // What the files found can hold is known before the first byte: a cuDNN the manifests
-        // lack stops the install here, not after gigabytes of CUDA archives.
         InstallSpec found;
-        for (const Artifact &a : std::as_const(list->artifacts)) {
+        for (const Artifact &a : std::as_const(prepared->artifacts.artifacts)) {
             InstallArtifact archive;
             archive.kind = a.kind;
             archive.component = a.name;
             found.artifacts.append(archive);
         }
-        if (const Status kept = checkPromise(profile, *route, found, options.sourcesCatalog); !kept)
+        if (const Status kept = checkPromise(profile, *route, found, options.sourcesCatalog, options.knowledge.get()); !kept)
             co_return kept.error();
     }
-
-    const DownloadPlan downloads = SetupFlow::downloadPlan(*list, setup);
-    if (!downloads.problems.isEmpty())
-        co_return Error{downloads.problems.constFirst().code, downloads.problems.constFirst().message, {}};
-    // A full disk is said before the first byte (the cache) and before anything unpacks (the environment).
-    if (const Status space = DiskSpaceCheck::check(m_system, DiskSpaceCheck::forSetup(plan, *list, downloads, setup)); !space)
-        co_return space.error();
-
-    TransferOptions transfer = options.transfer;
-    if (transfer.proxy.isEmpty())
-        transfer.proxy = profile.proxy;
-    if (transfer.caBundle.isEmpty())
-        transfer.caBundle = options.caBundle;
-    Downloader downloader(transfer, DownloadCache(setup.cacheDir));
-    m_downloader = &downloader;
-    SetupFlow::FetchProgress told;
-    told.message = [this](const QString &line) { Q_EMIT message(line); };
-    told.progress = [this](qint64 done, qint64 total) { Q_EMIT progress(done, total); };
-    told.stopped = [self] { return !self; };
-    auto fetching = SetupFlow::fetchAll(downloader, downloads.requests, std::move(told));
-    const auto fetched = co_await fetching;
+    auto fetched = co_await m_pipeline.fetch(prepared->downloads, in->options.network, in->options.cacheDir);
     if (!self)
-        co_return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
-    m_downloader = nullptr;
+        co_return cancelled();
     if (!fetched)
         co_return fetched.error();
-    const QList<DownloadResult> &results = *fetched;
-
-    // Only the archives are taken from the flow's spec; everything else is the profile's.
-    HardwareReport none;
-    Plan withoutPython = plan;
-    withoutPython.python.clear();
-    auto fromFlow = SetupFlow::installSpec(withoutPython, *list, results, setup, none);
-    if (!fromFlow)
-        co_return fromFlow.error();
-    for (const InstallArtifact &a : std::as_const(fromFlow->artifacts)) {
-        if (a.isArchive())
-            spec->artifacts.append(a);
-    }
-    if (const Status kept = checkPromise(profile, *route, *spec, options.sourcesCatalog); !kept)
-        co_return kept.error();
-    co_return spec;
+    auto spec = SetupFlow::completeSpec(in->spec, prepared->artifacts, prepared->lock, *fetched, in->options);
+    if (!spec)
+        co_return spec.error();
+    in->options.knowledge = options.knowledge;
+    auto installed = co_await m_pipeline.install(*spec, in->options);
+    if (!self)
+        co_return cancelled();
+    co_return installed;
 }
 
 Status LabSetup::checkPromise(const LabProfile &profile, const Route &route, const InstallSpec &spec,

@@ -1,9 +1,10 @@
 #pragma once
 
-#include "fetch/downloadtypes.h"
+#include "fetch/networksettings.h"
 #include "install/installspec.h"
 #include "install/labprofile.h"
 #include "catalog/catalog.h"
+#include "setup/pipeline.h"
 #include "solver/plan.h"
 #include "system/systemview.h"
 #include "util/result.h"
@@ -17,27 +18,23 @@
 
 namespace tfsetup::core {
 
-class Downloader;
 struct Knowledge;
 
 struct LabSetupOptions {
     QString prefixOverride; // replaces the profile's install folder
-    QString bundleFolder;   // offline: the bundle supplies every file, nothing is fetched
     QString cacheDir;       // downloads and the content cache; empty: the profile's "cache", else the user's cache
-    QString nvidiaMirror;   // in front of the profile's NVIDIA mirror
-    QString caBundle;
-    QList<std::pair<QString, QUrl>> originOverrides; // serve an origin from elsewhere (labs, tests)
-    std::chrono::milliseconds resolveTimeout{30000};
-    TransferOptions transfer;
+    // The command line's network settings, on top of the profile's: its proxy, CA bundle, mirrors
+    // (in front of the profile's), limits, offline bundle and origin overrides.
+    NetworkSettings network;
     QString sourcesCatalog; // drills: another sources.json (SetupOptions::sourcesCatalog); empty: the knowledge's
     std::shared_ptr<const Knowledge> knowledge; // null: Knowledge::shared()
 };
 
-// The files a lab profile needs, fetched: the NVIDIA archives of a toolkit route, resolved from
-// the official manifests (through the profile's lab mirror when it names one) and downloaded
-// through the download cache, which many machines or processes may share: each file is fetched
-// from the mirror once per cache. Routes whose CUDA libraries come from pip need nothing here.
-// `tfsetup install --profile` and the wizard's unattended path both go through it.
+// An unattended install of a lab profile, through the one setup pipeline: the profile's plan,
+// requirements and Jupyter choice, its mirrors and proxy with the command line's on top, its
+// shared download cache (many machines or processes may share one: each file is fetched once per
+// cache), then resolve → lock → fetch → install. `tfsetup install --profile` and the wizard's
+// unattended path both go through it.
 class LabSetup final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(LabSetup)
@@ -45,8 +42,17 @@ public:
     explicit LabSetup(SystemView &system, QObject *parent = nullptr);
     ~LabSetup() override;
 
-    // The install spec of the profile, with its artifacts downloaded and verified.
-    QCoro::Task<Result<InstallSpec>> prepare(LabProfile profile, LabSetupOptions options);
+    // What the profile installs here, before any file is known: the spec (gpus: the machine's
+    // choice, GpuChoice::Resolved::pins) and the setup options the pipeline takes.
+    struct Inputs {
+        Plan plan;
+        InstallSpec spec;
+        SetupOptions options;
+    };
+    Result<Inputs> inputs(const LabProfile &profile, const LabSetupOptions &options) const;
+
+    // The whole install. The GPUs are pinned as given (empty: none).
+    QCoro::Task<Result<InstallOutcome>> install(LabProfile profile, LabSetupOptions options, QList<int> gpus = {});
 
     // Whether spec's archives give what the profile's plan promises: on a route that brings
     // NVIDIA's libraries, a CUDA version the sources catalog knows, every CUDA component it
@@ -61,15 +67,15 @@ public:
     // The plan a profile pins, as the solver would have written it.
     static Plan planOf(const LabProfile &profile);
 
+    SetupPipeline &pipeline() { return m_pipeline; }
+
 Q_SIGNALS:
     // One line per step and per file ("Fetching cudnn-…: 12 of 800 MB"), translated.
     void message(const QString &line);
-    void progress(qint64 done, qint64 total);
 
 private:
     SystemView &m_system;
-    Downloader *m_downloader = nullptr; // while prepare() runs
-    bool m_cancelled = false;
+    SetupPipeline m_pipeline;
 };
 
 } // namespace tfsetup::core

@@ -22,9 +22,9 @@ namespace {
 // error, never a reason to go to the network instead.
 Result<std::optional<Bundle>> openBundle(const SetupOptions &options)
 {
-    if (options.bundleDir.trimmed().isEmpty())
+    if (options.network.bundleDir.trimmed().isEmpty())
         return std::optional<Bundle>();
-    auto bundle = Bundle::open(options.bundleDir.trimmed());
+    auto bundle = Bundle::open(options.network.bundleDir.trimmed());
     if (!bundle)
         return bundle.error();
     return std::optional<Bundle>(std::move(*bundle));
@@ -115,7 +115,7 @@ ResolveRequest SetupFlow::resolveRequest(const Plan &plan, const QString &os)
 Result<MirrorSet> SetupFlow::mirrors(const SetupOptions &options, const SourceCatalog &catalog)
 {
     MirrorSet set;
-    if (const QString bundleDir = options.bundleDir.trimmed(); !bundleDir.isEmpty()) {
+    if (const QString bundleDir = options.network.bundleDir.trimmed(); !bundleDir.isEmpty()) {
         if (const Status folder = Bundle::checkFolder(bundleDir); !folder)
             return folder.error();
         // bundle.h: NVIDIA's files under nvidia/, python.org's under python/, same paths below.
@@ -123,15 +123,21 @@ Result<MirrorSet> SetupFlow::mirrors(const SetupOptions &options, const SourceCa
         set.add(Mirror{QStringLiteral("nvidia"), QUrl::fromLocalFile(dir.absoluteFilePath(QStringLiteral("nvidia")))});
         set.add(Mirror{QStringLiteral("python"), QUrl::fromLocalFile(dir.absoluteFilePath(QStringLiteral("python")))});
     }
-    if (!options.nvidiaMirror.trimmed().isEmpty()) {
-        auto mirror = MirrorSet::parse(options.nvidiaMirror.trimmed(), &catalog);
+    if (!options.network.nvidiaMirror.trimmed().isEmpty()) {
+        auto mirror = MirrorSet::parse(options.network.nvidiaMirror.trimmed(), &catalog);
         if (!mirror)
             return mirror.error();
         if (mirror->origin != u"nvidia")
             mirror->origin = QStringLiteral("nvidia");
         set.add(*mirror);
     }
-    const QString pypi = options.pypiMirror.trimmed();
+    for (const QString &spec : options.network.fileMirrors) {
+        auto mirror = MirrorSet::parse(spec.trimmed(), &catalog);
+        if (!mirror)
+            return mirror.error();
+        set.add(*mirror);
+    }
+    const QString pypi = options.network.firstPypiIndex().trimmed();
     if (!pypi.isEmpty() && pypi != u"pypi") {
         auto mirror = MirrorSet::parse(QStringLiteral("pypi=") + pypi, &catalog);
         if (!mirror)
@@ -139,6 +145,88 @@ Result<MirrorSet> SetupFlow::mirrors(const SetupOptions &options, const SourceCa
         set.add(*mirror);
     }
     return set;
+}
+
+Result<QList<QUrl>> SetupFlow::pypiIndexes(const NetworkSettings &network, const SourceCatalog &catalog)
+{
+    QList<QUrl> out;
+    const auto addIndex = [&out](const QUrl &url) {
+        if (url.isValid() && !out.contains(url))
+            out.append(url);
+    };
+    for (const QString &entry : network.pypiIndexes) {
+        const QString value = entry.trimmed();
+        if (value.isEmpty())
+            continue;
+        // A preset's URL, unless a test or lab serves that preset from elsewhere.
+        QUrl overridden;
+        for (const auto &[origin, base] : network.originOverrides) {
+            if (origin == u"pypi:" + value || (value == u"pypi" && origin == u"pypi"))
+                overridden = base;
+        }
+        if (!overridden.isEmpty()) {
+            addIndex(overridden);
+            continue;
+        }
+        if (const auto preset = catalog.pypiMirror(value)) {
+            addIndex(QUrl(preset->url));
+            continue;
+        }
+        auto mirror = MirrorSet::parse(QStringLiteral("pypi=") + value, &catalog);
+        if (!mirror)
+            return mirror.error();
+        addIndex(mirror->base);
+    }
+    if (out.isEmpty()) {
+        QUrl official(catalog.originBase(QStringLiteral("pypi")));
+        for (const auto &[origin, base] : network.originOverrides) {
+            if (origin == u"pypi")
+                official = base;
+        }
+        addIndex(official);
+    }
+    return out;
+}
+
+QList<QUrl> SetupFlow::wheelUrls(const LockedWheel &wheel, const QList<QUrl> &indexes, const SourceCatalog &catalog)
+{
+    const QUrl own(wheel.url);
+    if (own.isLocalFile())
+        return {own};
+    // Below a files root, PyPI and the mirrors that copy it keep the same "packages/…" path.
+    const QString path = own.path();
+    const qsizetype packages = path.indexOf(QStringLiteral("/packages/"));
+    const QString rest = packages >= 0 ? path.mid(packages + 1) : QString();
+    QList<QUrl> urls;
+    bool ownPlaced = false;
+    for (const QUrl &index : indexes) {
+        const QString indexText = index.toString(QUrl::StripTrailingSlash);
+        if (!ownPlaced && QUrl(wheel.index).toString(QUrl::StripTrailingSlash) == indexText) {
+            urls.append(own);
+            ownPlaced = true;
+            continue;
+        }
+        if (rest.isEmpty())
+            continue;
+        QString root;
+        for (const PypiMirror &m : catalog.pypiMirrors()) {
+            if (QUrl(m.url).toString(QUrl::StripTrailingSlash) == indexText && !m.files.isEmpty())
+                root = m.files;
+        }
+        if (root.isEmpty()) {
+            QString base = indexText;
+            if (!base.endsWith(QStringLiteral("/simple")))
+                continue; // no known layout for this index's files
+            base.chop(QStringLiteral("simple").size());
+            root = base;
+        }
+        const QUrl candidate = QUrl(root.endsWith(u'/') ? root : root + u'/').resolved(QUrl(rest));
+        if (candidate.isValid() && candidate != own && !urls.contains(candidate))
+            urls.append(candidate);
+    }
+    if (!ownPlaced)
+        urls.prepend(own);
+    return urls;
 }
 
 QCoro::Task<Result<ArtifactList>> SetupFlow::resolveArtifacts(Plan plan, QString os, SetupOptions options)
@@ -171,7 +259,7 @@ QCoro::Task<Result<ArtifactList>> SetupFlow::resolveArtifacts(Plan plan, QString
             if (!mirrorSet)
                 co_return mirrorSet.error();
             ArtifactResolver resolver(std::move(*catalog), std::move(*mirrorSet));
-            for (const auto &[origin, base] : options.originOverrides)
+            for (const auto &[origin, base] : options.network.originOverrides)
                 resolver.setOriginBase(origin, base);
             for (Artifact &a : recorded.artifacts) {
                 if (a.kind != u"wheelhouse")
@@ -191,16 +279,11 @@ QCoro::Task<Result<ArtifactList>> SetupFlow::resolveArtifacts(Plan plan, QString
     if (!mirrorSet)
         co_return mirrorSet.error();
     ArtifactResolver resolver(std::move(*catalog), std::move(*mirrorSet));
-    for (const auto &[origin, base] : options.originOverrides)
+    for (const auto &[origin, base] : options.network.originOverrides)
         resolver.setOriginBase(origin, base);
-    resolver.setTimeout(options.resolveTimeout);
-    // Every request of the resolve goes the way the downloads go (the Options page's proxy).
-    TransferOptions transfer;
-    transfer.proxy = options.proxy.trimmed();
-    transfer.caBundle = options.caBundle;
-    resolver.setTransferOptions(std::move(transfer));
-    if (!options.caBundle.isEmpty())
-        resolver.setCaBundle(options.caBundle);
+    resolver.setTimeout(options.network.resolveTimeout);
+    // Every request of the resolve goes the way the downloads go.
+    resolver.setTransferOptions(options.network.transfer);
     auto list = co_await resolver.resolve(resolveRequest(plan, os));
     co_return list;
 }
@@ -214,34 +297,7 @@ QString SetupFlow::destinationFor(const Artifact &artifact, const QString &cache
     return QDir(cacheDir).filePath(file);
 }
 
-QCoro::Task<Result<QList<DownloadResult>>> SetupFlow::fetchAll(Downloader &downloader, QList<DownloadRequest> requests,
-                                                              FetchProgress progress)
-{
-    qint64 total = 0;
-    for (const DownloadRequest &r : requests)
-        total += std::max<qint64>(0, r.expectedSize);
-    qint64 done = 0;
-    QList<DownloadResult> results;
-    for (const DownloadRequest &r : requests) {
-        const qint64 size = std::max<qint64>(0, r.expectedSize);
-        progress.message(tr("Fetching %1 (%2 MB)…").arg(r.name).arg(size / (1024 * 1024)));
-        auto fetching = downloader.fetch(r);
-        auto fetched = co_await fetching;
-        if (progress.stopped())
-            co_return Error{QStringLiteral("cancelled"), tr("The download was cancelled."), {}};
-        if (!fetched)
-            co_return fetched.error();
-        progress.message(fetched->fromCache ? tr("%1: taken from the cache, checksum verified.").arg(r.name)
-                                            : tr("%1: downloaded from %2, checksum verified.")
-                                                  .arg(r.name, fetched->source.toDisplayString()));
-        done += size;
-        progress.progress(done, total);
-        results.append(*fetched);
-    }
-    co_return results;
-}
-
-DownloadPlan SetupFlow::downloadPlan(const ArtifactList &list, const SetupOptions &options)
+DownloadPlan SetupFlow::downloadPlan(const ArtifactList &list, const PyLock &lock, const SetupOptions &options)
 {
     DownloadPlan out;
     const auto opened = openBundle(options);
@@ -294,6 +350,29 @@ DownloadPlan SetupFlow::downloadPlan(const ArtifactList &list, const SetupOption
         destinations.insert(destination);
         out.requests.append(request);
     }
+    if (lock.packages.isEmpty() || bundle)
+        return out; // a bundle's wheels are its own files, checked when the bundle is opened
+    SourceCatalog catalog;
+    if (options.knowledge) {
+        if (auto c = options.knowledge->sourcesOr(options.sourcesCatalog))
+            catalog = *c;
+    }
+    const QList<QUrl> indexes = pypiIndexes(options.network, catalog).valueOr({});
+    for (const LockedWheel &w : lock.packages) {
+        DownloadRequest request;
+        request.name = w.file;
+        request.urls = wheelUrls(w, indexes, catalog);
+        request.expectedSize = w.size;
+        request.checksum = Checksum{Checksum::Algorithm::Sha256, w.sha256};
+        request.destination = QDir(options.cacheDir).filePath(w.file);
+        // Large wheels (TensorFlow's, NVIDIA's) come in ranges at once; small ones in one piece
+        // (the downloader splits nothing below its segment size).
+        request.segments = 4;
+        if (destinations.contains(request.destination))
+            continue;
+        destinations.insert(request.destination);
+        out.requests.append(request);
+    }
     return out;
 }
 
@@ -302,11 +381,10 @@ QCoro::Task<Result<ArtifactList>> SetupFlow::fetchFirstUse(ArtifactList list, Se
 {
     if (!options.trustOnFirstUse)
         co_return list;
-    const QList<Artifact> firstUse = downloadPlan(list, options).firstUse;
+    const QList<Artifact> firstUse = downloadPlan(list, {}, options).firstUse;
     for (const Artifact &a : firstUse) {
         FirstUseOptions fetchOptions;
-        fetchOptions.proxy = options.proxy.trimmed();
-        fetchOptions.caBundle = options.caBundle;
+        fetchOptions.transfer = options.network.transfer;
         fetchOptions.cancel = cancel;
         const QString destination = destinationFor(a, options.cacheDir);
         auto fetched = co_await FirstUse::fetch(a, destination, std::move(fetchOptions));
@@ -345,15 +423,13 @@ QString SetupFlow::pythonFor(const Plan &plan, const HardwareReport &hardware)
     return fallback;
 }
 
-Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList &list,
-                                           const QList<DownloadResult> &downloaded, const SetupOptions &options,
-                                           const HardwareReport &hardware)
+Result<InstallSpec> SetupFlow::baseSpec(const Plan &plan, const SetupOptions &options, const HardwareReport &hardware,
+                                        const ArtifactList *list)
 {
     InstallSpec spec = InstallSpec::fromPlan(plan);
     if (!options.name.trimmed().isEmpty())
         spec.name = options.name.trimmed();
     spec.prefix = options.prefix;
-    spec.proxy = options.proxy.trimmed();
     if (!options.jupyter)
         spec.jupyter.clear();
     if (hardware.driver)
@@ -361,48 +437,35 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
     spec.pythonInterpreter = pythonFor(plan, hardware);
     // A relocatable Python among the artifacts is unpacked into the environment and makes the venv.
     // So does python.org's installer on Windows (run per user, beside the environments).
-    const bool bringsPython = std::any_of(list.artifacts.cbegin(), list.artifacts.cend(), [](const Artifact &a) {
+    const bool bringsPython = list && std::any_of(list->artifacts.cbegin(), list->artifacts.cend(), [](const Artifact &a) {
         return a.kind == u"python-archive" || a.kind == u"python-installer";
     });
-    if (spec.pythonInterpreter.isEmpty() && !plan.python.isEmpty() && !bringsPython) {
+    if (spec.pythonInterpreter.isEmpty() && !plan.python.isEmpty() && !bringsPython && (list || plan.pythonInstalled)) {
         return Error{QStringLiteral("python_missing"),
                      tr("Python %1 (64-bit) is needed to make the environment, and none was found. Install it, then "
                         "scan this computer again.")
                          .arg(plan.python),
                      {}};
     }
+    return spec;
+}
 
+Result<InstallSpec> SetupFlow::completeSpec(InstallSpec spec, const ArtifactList &list, const PyLock &lock,
+                                            const QList<DownloadResult> &downloaded, const SetupOptions &options)
+{
     const auto opened = openBundle(options);
     if (!opened)
         return opened.error();
     const std::optional<Bundle> &bundle = *opened;
+    const auto downloadedAt = [&downloaded](const QString &destination) {
+        const QString wanted = QDir::cleanPath(destination);
+        return std::find_if(downloaded.cbegin(), downloaded.cend(),
+                            [&wanted](const DownloadResult &r) { return QDir::cleanPath(r.path) == wanted; });
+    };
+    spec.artifacts.clear();
     for (const Artifact &a : list.artifacts) {
-        if (a.kind == u"wheelhouse") {
-            if (bundle && !bundle->wheelhouse().isEmpty()) {
-                QFile lock(bundle->requirementsFile());
-                if (!lock.open(QIODevice::ReadOnly)) {
-                    return Error{QStringLiteral("bundle_incomplete"),
-                                 tr("The offline bundle has no wheelhouse/requirements.txt. Make the bundle again."),
-                                 lock.fileName()};
-                }
-                spec.requirementsLock = QString::fromUtf8(lock.readAll());
-                spec.offline = true;
-                spec.artifacts.append(InstallArtifact{QStringLiteral("wheelhouse"), a.name, a.version, a.platform, {},
-                                                      bundle->wheelhouse(), bundle->directory()});
-                continue;
-            }
-            if (!a.requirement.isEmpty())
-                spec.requirements = QStringList{a.requirement} + plan.plugins;
-            if (!a.indexUrl.isEmpty()) {
-                spec.indexUrls = QStringList{a.indexUrl};
-                // pip refuses a plain-http index unless told to trust its host; such an index is
-                // one the student typed in (a lab server), never a preset.
-                const QUrl index(a.indexUrl);
-                if (index.scheme() == u"http" && !index.host().isEmpty())
-                    spec.trustedHosts.append(index.host());
-            }
-            continue;
-        }
+        if (a.kind == u"wheelhouse")
+            continue; // the lock's wheels below are what pip installs
         if (a.kind != u"cuda-redist-archive" && a.kind != u"cudnn-archive" && a.kind != u"python-archive"
             && a.kind != u"python-installer") {
             if (a.optional)
@@ -427,10 +490,8 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
             return notInBundle(*bundle, a);
         }
         if (path.isEmpty()) {
-            const QString destination = QDir::cleanPath(destinationFor(a, options.cacheDir));
-            const auto result = std::find_if(downloaded.cbegin(), downloaded.cend(), [&](const DownloadResult &r) {
-                return QDir::cleanPath(r.path) == destination;
-            });
+            const QString destination = destinationFor(a, options.cacheDir);
+            const auto result = downloadedAt(destination);
             if (result == downloaded.cend()) {
                 if (a.optional)
                     continue;
@@ -446,6 +507,32 @@ Result<InstallSpec> SetupFlow::installSpec(const Plan &plan, const ArtifactList 
             InstallArtifact{a.kind, a.name, a.version, a.platform, a.sha256.toLatin1(), path, origin,
                             a.installArguments, a.sha256.isEmpty() ? a.md5.toLatin1() : QByteArray()});
     }
+    for (const LockedWheel &w : lock.packages) {
+        QString path;
+        if (bundle) {
+            path = bundle->wheelPath(w.file);
+            if (path.isEmpty()) {
+                return Error{QStringLiteral("bundle_incomplete"),
+                             tr("The offline bundle %1 does not hold %2, which its lock names. Make the bundle again "
+                                "with tfsetup bundle on a computer with internet.")
+                                 .arg(QDir::toNativeSeparators(bundle->directory()), w.file),
+                             w.file};
+            }
+        } else {
+            const auto result = downloadedAt(QDir(options.cacheDir).filePath(w.file));
+            if (result == downloaded.cend()) {
+                return Error{QStringLiteral("artifact_not_downloaded"),
+                             tr("%1 has not been downloaded yet. Go back to the download step.").arg(w.file),
+                             w.file};
+            }
+            path = result->path;
+        }
+        // The origin is the lock's URL, whichever mirror or cache served the bytes: the
+        // environment is the same either way.
+        spec.artifacts.append(InstallArtifact{QStringLiteral("wheel"), w.name, w.version, {}, w.sha256, path, w.url,
+                                              {}, {}});
+    }
+    spec.lock = lock;
     return spec;
 }
 

@@ -2,7 +2,9 @@
 
 #include "detect/hardwarereport.h"
 #include "fetch/downloadtypes.h"
+#include "fetch/networksettings.h"
 #include "install/installspec.h"
+#include "install/pylock.h"
 #include "solver/plan.h"
 #include "sources/artifact.h"
 #include "sources/mirrors.h"
@@ -34,15 +36,8 @@ struct Knowledge;
 struct SetupOptions {
     QString prefix;       // folder that holds environments, in the view's spelling
     QString name;         // environment folder name; empty: InstallSpec::defaultName(plan)
-    QString nvidiaMirror; // URL or folder laid out like NVIDIA's download server; empty: NVIDIA only
-    QString pypiMirror;   // preset name from the sources catalog ("tuna") or an index URL; empty: PyPI
-    QString proxy;        // "http://host:3128"; empty: the system's settings
     QString cacheDir;     // host folder the downloads are written to
-    QString bundleDir;    // an offline bundle (tfsetup bundle); empty: none
-    QString caBundle;     // extra CA bundle for lab or corporate TLS proxies
-    // Serve an origin from elsewhere as if it were the official one (labs, tests).
-    QList<std::pair<QString, QUrl>> originOverrides;
-    std::chrono::milliseconds resolveTimeout{30000};
+    NetworkSettings network; // proxy, CA bundle, mirrors, limits, offline bundle: made once, handed down
     // The student accepted files that have no published checksum anywhere: they are fetched once
     // (fetchFirstUse) and the SHA-256 seen is recorded and checked from then on. Chosen each time,
     // never remembered.
@@ -55,6 +50,11 @@ struct SetupOptions {
     // Install a Jupyter front end (JupyterLab, launchers.json's default) beside the kernel, which
     // every environment gets.
     bool jupyter = true;
+    // The system the files are for ("windows" | "linux"): empty, the view's; another one for a
+    // bundle made on this machine for another (tfsetup bundle --os), with the wheels' platform
+    // tags (--pip-platform) pip's resolver then chooses for.
+    QString os;
+    QStringList pipPlatforms;
 
     // ~/tfsetup-envs (%USERPROFILE%\tfsetup-envs) in the view's spelling.
     static QString defaultPrefix(const SystemView &system);
@@ -73,10 +73,9 @@ struct PathAdvice {
     bool blocking = false;
 };
 
-// The artifacts that go through the Downloader, with where each lands, and those that do not
-// (wheelhouses are pip's, artifacts without a checksum cannot be verified).
+// The files that go through the Downloader, with where each lands, and those that cannot.
 struct DownloadPlan {
-    QList<DownloadRequest> requests;
+    QList<DownloadRequest> requests; // the plan's archives and Python, then every wheel of the lock
     QList<Finding> problems; // blocking: the plan cannot be installed from these artifacts
     // Without any published checksum, with SetupOptions::trustOnFirstUse: fetched by
     // SetupFlow::fetchFirstUse into SetupFlow::destinationFor(artifact, cacheDir) before the
@@ -84,8 +83,8 @@ struct DownloadPlan {
     QList<Artifact> firstUse;
 };
 
-// The setup flow in core: plan + options → artifacts → download requests → install spec. The same
-// steps for the wizard and the command line; pure where possible.
+// The setup flow's pure steps: plan + options → artifacts → download requests → install spec.
+// SetupPipeline (setup/pipeline.h) runs them in order for the wizard and the command line alike.
 class SetupFlow {
     Q_DECLARE_TR_FUNCTIONS(SetupFlow)
 
@@ -96,34 +95,30 @@ public:
     // The mirrors the options ask for; a bundle serves NVIDIA's and python.org's paths from its
     // own folders (bundle.h), in front of any other mirror.
     static Result<MirrorSet> mirrors(const SetupOptions &options, const SourceCatalog &catalog);
+    // The package indexes the network settings name, in order (presets as their URLs, the
+    // "pypi" origin override or PyPI when none is named). Usage error for a preset the catalog
+    // does not know.
+    static Result<QList<QUrl>> pypiIndexes(const NetworkSettings &network, const SourceCatalog &catalog);
+    // Where a locked wheel can be downloaded, in the indexes' order: its own URL where its index
+    // stands, and the same file below each other index's files root (PyPI and its mirrors keep
+    // files under "packages/…"; the catalog names a preset's files root when it differs from its
+    // index's, as PyPI's). The checksum alone decides what is accepted.
+    static QList<QUrl> wheelUrls(const LockedWheel &wheel, const QList<QUrl> &indexes, const SourceCatalog &catalog);
 
     // Resolves the plan's artifacts (awaits the network with the options' timeout). With a
     // bundle nothing is asked of the network: the bundle is opened, checked against the plan
     // (Bundle::servesPlan) and hashed on a worker thread, and its recorded list is the answer;
     // any failure is the error (no bundle there, not a bundle, damaged, another plan, files
-    // missing or altered), never a reason to resolve online instead. A bundle without wheels
-    // (--no-wheelhouse) sends pip to these options' index, with a "bundle_no_wheelhouse" warning.
+    // missing or altered), never a reason to resolve online instead.
     static QCoro::Task<Result<ArtifactList>> resolveArtifacts(Plan plan, QString os, SetupOptions options);
 
     // Where an artifact's download lands: cacheDir/<file name>.
     static QString destinationFor(const Artifact &artifact, const QString &cacheDir);
-    // The Downloader's requests for the artifacts it fetches.
+    // The Downloader's requests for the artifacts it fetches and for every wheel of the lock.
     // An artifact whose SHA-256 was recorded on first use is an ordinary request from then on.
     // With a bundle there are none: what the bundle lacks (or a bundle that cannot be opened) is
     // a problem, not a download.
-    static DownloadPlan downloadPlan(const ArtifactList &list, const SetupOptions &options);
-
-    // What fetchAll() tells its caller while it works. stopped() is asked after every file, before
-    // anything else is told: true when the caller is gone or was cancelled.
-    struct FetchProgress {
-        std::function<void(const QString &line)> message; // translated, one per file and outcome
-        std::function<void(qint64 done, qint64 total)> progress;
-        std::function<bool()> stopped;
-    };
-    // Fetches the requests in order with the downloader, each verified against its checksum (the
-    // cache answers first), and stops at the first that fails. Error "cancelled" when stopped.
-    static QCoro::Task<Result<QList<DownloadResult>>> fetchAll(Downloader &downloader, QList<DownloadRequest> requests,
-                                                               FetchProgress progress);
+    static DownloadPlan downloadPlan(const ArtifactList &list, const PyLock &lock, const SetupOptions &options);
 
     // Fetches the plan's first-use artifacts (needs options.trustOnFirstUse; otherwise the list comes
     // back unchanged) into their destinations and returns the list with each one's `sha256` set to
@@ -136,11 +131,16 @@ public:
     // installation preferred over someone's venv. Empty when none.
     static QString pythonFor(const Plan &plan, const HardwareReport &hardware);
 
-    // The installer's input: the plan, the verified downloads matched to their artifacts, the
-    // options' folders, mirror and proxy, and the interpreter from the hardware report.
-    static Result<InstallSpec> installSpec(const Plan &plan, const ArtifactList &list,
-                                           const QList<DownloadResult> &downloaded, const SetupOptions &options,
-                                           const HardwareReport &hardware);
+    // What the wizard installs before any file is known: the plan's fields, the options' folders
+    // and Jupyter choice, the interpreter from the hardware report, the GPUs chosen. Error
+    // "python_missing" when the plan needs a Python that is neither installed nor brought by one
+    // of the artifacts (list: none known yet, so only the hardware report counts).
+    static Result<InstallSpec> baseSpec(const Plan &plan, const SetupOptions &options, const HardwareReport &hardware,
+                                        const ArtifactList *list = nullptr);
+    // The installer's input: `spec` with the verified downloads matched to their artifacts (or a
+    // bundle's files), and every wheel of the lock with its verified file.
+    static Result<InstallSpec> completeSpec(InstallSpec spec, const ArtifactList &list, const PyLock &lock,
+                                            const QList<DownloadResult> &downloaded, const SetupOptions &options);
 
     // Warnings for an install folder on an OS: Windows tools (pip's long paths, nvcc, some
     // DLL loaders) break on non-ASCII characters and on paths near MAX_PATH.

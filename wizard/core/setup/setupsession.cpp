@@ -91,20 +91,11 @@ Plan planFromJson(const QJsonObject &o)
 
 QJsonObject optionsToJson(const SetupOptions &o)
 {
-    QJsonArray overrides;
-    for (const auto &[origin, url] : o.originOverrides)
-        overrides.append(QJsonArray{origin, url.toString()});
     return {{QStringLiteral("prefix"), o.prefix},
             {QStringLiteral("name"), o.name},
-            {QStringLiteral("nvidia_mirror"), o.nvidiaMirror},
-            {QStringLiteral("pypi_mirror"), o.pypiMirror},
-            {QStringLiteral("proxy"), o.proxy},
             {QStringLiteral("cache_dir"), o.cacheDir},
-            {QStringLiteral("bundle_dir"), o.bundleDir},
-            {QStringLiteral("ca_bundle"), o.caBundle},
-            {QStringLiteral("origin_overrides"), overrides},
-            {QStringLiteral("jupyter"), o.jupyter},
-            {QStringLiteral("resolve_timeout_ms"), double(o.resolveTimeout.count())}};
+            {QStringLiteral("network"), o.network.toJson()},
+            {QStringLiteral("jupyter"), o.jupyter}};
 }
 
 SetupOptions optionsFromJson(const QJsonObject &o)
@@ -112,20 +103,9 @@ SetupOptions optionsFromJson(const QJsonObject &o)
     SetupOptions s;
     s.prefix = o.value(QStringLiteral("prefix")).toString();
     s.name = o.value(QStringLiteral("name")).toString();
-    s.nvidiaMirror = o.value(QStringLiteral("nvidia_mirror")).toString();
-    s.pypiMirror = o.value(QStringLiteral("pypi_mirror")).toString();
-    s.proxy = o.value(QStringLiteral("proxy")).toString();
     s.cacheDir = o.value(QStringLiteral("cache_dir")).toString();
-    s.bundleDir = o.value(QStringLiteral("bundle_dir")).toString();
-    s.caBundle = o.value(QStringLiteral("ca_bundle")).toString();
-    s.jupyter = o.value(QStringLiteral("jupyter")).toBool(true); // saved before the choice existed: on
-    for (const QJsonValue &v : o.value(QStringLiteral("origin_overrides")).toArray()) {
-        const QJsonArray pair = v.toArray();
-        s.originOverrides.append({pair.at(0).toString(), QUrl(pair.at(1).toString())});
-    }
-    const qint64 timeout = o.value(QStringLiteral("resolve_timeout_ms")).toInteger(0);
-    if (timeout > 0)
-        s.resolveTimeout = std::chrono::milliseconds(timeout);
+    s.network = NetworkSettings::fromJson(o.value(QStringLiteral("network")).toObject());
+    s.jupyter = o.value(QStringLiteral("jupyter")).toBool(true);
     return s;
 }
 
@@ -173,7 +153,7 @@ QString SetupSession::environmentName() const
 
 QList<DownloadRequest> SetupSession::downloads() const
 {
-    return artifacts ? SetupFlow::downloadPlan(*artifacts, options).requests : QList<DownloadRequest>();
+    return artifacts ? SetupFlow::downloadPlan(*artifacts, lock, options).requests : QList<DownloadRequest>();
 }
 
 SetupSession::DownloadedBytes SetupSession::downloadedBytes() const
@@ -224,6 +204,8 @@ QJsonObject SetupSession::toJson() const
     o.insert(QStringLiteral("gpus"), pinned);
     if (artifacts)
         o.insert(QStringLiteral("artifacts"), artifacts->toJson());
+    if (!lock.packages.isEmpty())
+        o.insert(QStringLiteral("lock"), QString::fromUtf8(lock.toToml()));
     return o;
 }
 
@@ -250,6 +232,13 @@ Result<SetupSession> SetupSession::fromJson(const QJsonObject &json)
     s.gpus = indices(json.value(QStringLiteral("gpus")));
     if (json.value(QStringLiteral("artifacts")).isObject())
         s.artifacts = artifactsFromJson(json.value(QStringLiteral("artifacts")).toObject());
+    if (const QString lock = json.value(QStringLiteral("lock")).toString(); !lock.isEmpty()) {
+        auto read = PyLock::fromToml(lock.toUtf8());
+        if (!read)
+            return Error{QStringLiteral("session_corrupt"), tr("The saved setup is incomplete and cannot be continued."),
+                         read.error().detail};
+        s.lock = *read;
+    }
     if (s.step != Step::Options && !s.artifacts) {
         return Error{QStringLiteral("session_corrupt"), tr("The saved setup is incomplete and cannot be continued."),
                      QStringLiteral("artifacts missing for step %1").arg(stepName(s.step))};

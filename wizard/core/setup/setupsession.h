@@ -26,7 +26,7 @@ struct SetupSession {
 
 public:
     // Bumped when a field changes meaning; a file of another version is ignored, not migrated.
-    static constexpr int formatVersion = 1;
+    static constexpr int formatVersion = 2;
 
     // How far the setup got, in the wizard's order. Names are stable: they are in the file.
     enum class Step { Options, Download, Install, Verify };
@@ -36,6 +36,7 @@ public:
     HardwareReport hardware;
     SetupOptions options;
     std::optional<ArtifactList> artifacts; // set from Download on
+    PyLock lock;                           // the wheels pip's resolver chose, with the artifacts
     QList<int> gpus;                       // the GPUs the environment pins (InstallSpec::gpus); empty: none
     QDateTime saved;                       // UTC, when the file was written
 

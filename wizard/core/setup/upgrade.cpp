@@ -3,10 +3,8 @@
 #include "catalog/knowledge.h"
 #include "catalog/version.h"
 #include "detect/detector.h"
-#include "fetch/downloadcache.h"
-#include "fetch/downloader.h"
 #include "install/environmentrecord.h"
-#include "setup/diskspace.h"
+#include "install/launchers.h"
 #include "solver/solver.h"
 
 #include <QFileInfo>
@@ -31,12 +29,6 @@ QJsonValue orNull(const QString &text)
     return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
 }
 
-// "tensorflow[and-cuda]" → "tensorflow": the project pip freeze lists.
-QString projectOf(const QString &package)
-{
-    return package.section(u'[', 0, 0).trimmed();
-}
-
 // Releases are compared by minor version: a plan's requirement takes the minor's latest patch
 // ("tensorflow==2.16.*"), so 2.16.2 installed is not older than the tested 2.16.1.
 bool newerRelease(const QString &installed, const QString &candidate)
@@ -51,6 +43,7 @@ struct Environment {
     QString name;   // its folder name
     QString host;
     EnvironmentRecord record;
+    InstallSpec asked; // the record's plan, typed
     QString route;
     QString tensorflow;
     QString python;
@@ -91,14 +84,12 @@ Result<Environment> readEnvironment(const SystemView &system, const QString &pat
     if (!record)
         return record.error();
     env.record = *record;
-    env.route = record->spec.value(QStringLiteral("route")).toString();
-    const QString project = projectOf(record->spec.value(QStringLiteral("package")).toString());
-    env.tensorflow = record->packageVersion(project.isEmpty() ? QStringLiteral("tensorflow") : project);
-    if (env.tensorflow.isEmpty())
-        env.tensorflow = record->spec.value(QStringLiteral("tensorflow")).toString();
+    env.asked = record->plan();
+    env.route = env.asked.route;
+    env.tensorflow = record->tensorflowVersion();
     env.python = version::majorMinor(record->pythonVersion);
     if (record->pythonVersion.isEmpty())
-        env.python = record->spec.value(QStringLiteral("python")).toString();
+        env.python = env.asked.python;
     if (env.route.isEmpty() || !version::isValid(env.tensorflow)) {
         return Error{QStringLiteral("record_incomplete"),
                      UpgradeProposal::tr("The record of %1 does not say which route and TensorFlow it has, so "
@@ -117,7 +108,7 @@ QString customKernelDisplayName(const SystemView &system, const Environment &env
     if (!bytes)
         return {};
     const QString shown = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("display_name")).toString();
-    const QString recorded = env.record.spec.value(QStringLiteral("tensorflow")).toString();
+    const QString recorded = env.asked.tensorflow;
     for (const QString &tf : {recorded, env.tensorflow}) {
         if (shown == QCoreApplication::translate("Installer", "TensorFlow %1 (%2)").arg(tf, env.name)
             || shown == QCoreApplication::translate("Installer", "TensorFlow %1 (%2)").arg(tf, env.record.name))
@@ -126,20 +117,19 @@ QString customKernelDisplayName(const SystemView &system, const Environment &env
     return shown;
 }
 
-// The index pip used for the environment, when it was not the official one: a lab's or a
-// mirror's, which the upgrade keeps unless told otherwise.
-QString recordedIndex(const EnvironmentRecord &record, const QString &officialBase)
+// The indexes the environment's packages came from, in the order the lock names them, when they
+// were not the official one: a lab's or a mirror's, which the upgrade keeps unless told otherwise.
+QStringList recordedIndexes(const EnvironmentRecord &record, const QString &officialBase)
 {
-    for (const RecordedCommand &c : record.commands) {
-        const qsizetype at = c.arguments.indexOf(QStringLiteral("--index-url"));
-        if (at < 0 || at + 1 >= c.arguments.size() || !c.arguments.contains(QStringLiteral("install")))
+    QStringList out;
+    for (const LockedWheel &w : record.lock.packages) {
+        if (w.index.isEmpty() || out.contains(w.index))
             continue;
-        const QString index = c.arguments.at(at + 1);
-        if (!officialBase.isEmpty() && QUrl(index).host() == QUrl(officialBase).host())
-            return {};
-        return index;
+        if (!officialBase.isEmpty() && QUrl(w.index).host() == QUrl(officialBase).host())
+            continue;
+        out.append(w.index);
     }
-    return {};
+    return out;
 }
 
 // The options of the environment's own install, with what the request sets on top.
@@ -149,24 +139,46 @@ SetupOptions setupFor(const SystemView &system, const Environment &env, const Up
     SetupOptions options = request.setup;
     options.prefix = env.prefix;
     options.name = env.name;
-    options.jupyter = !env.record.spec.value(QStringLiteral("jupyter")).toString().isEmpty();
+    options.jupyter = !env.asked.jupyter.isEmpty();
     if (options.cacheDir.isEmpty())
         options.cacheDir = SetupOptions::defaultCacheDir(system);
-    if (options.pypiMirror.trimmed().isEmpty() && options.bundleDir.trimmed().isEmpty())
-        options.pypiMirror = recordedIndex(env.record, knowledge.sources.originBase(QStringLiteral("pypi")));
+    if (options.network.pypiIndexes.isEmpty() && options.network.bundleDir.trimmed().isEmpty())
+        options.network.pypiIndexes = recordedIndexes(env.record, knowledge.sources.originBase(QStringLiteral("pypi")));
     return options;
 }
 
-// What the record says the environment registered, kept for the new version.
+// What the record says the environment was made with and registered, kept for the new version:
+// the extra packages a lab profile added, the GPUs it pins, its Jupyter front end and kernel.
 void keepRegistrations(const SystemView &system, const Environment &env, InstallSpec &spec)
 {
-    spec.jupyter = env.record.spec.value(QStringLiteral("jupyter")).toString();
-    spec.kernelName = env.record.spec.value(QStringLiteral("kernel_name")).toString();
+    QStringList named;
+    for (const QString &r : std::as_const(spec.requirements))
+        named.append(requirementProject(r));
+    for (const QString &extra : env.asked.extraRequirements()) {
+        if (!named.contains(requirementProject(extra)))
+            spec.requirements.append(extra);
+    }
+    spec.gpus = env.asked.gpus;
+    spec.jupyter = env.asked.jupyter;
+    spec.kernelName = env.asked.kernelName;
     spec.kernelDisplayName = customKernelDisplayName(system, env);
     spec.registerKernel = !env.record.kernelFolder.isEmpty();
     spec.desktopEntry = std::any_of(env.record.files.cbegin(), env.record.files.cend(), [](const RecordedFile &f) {
         return f.path.startsWith(QStringLiteral("kernel/")) && f.path.endsWith(QStringLiteral(".desktop"));
     });
+}
+
+// The new version's install: the new plan in the environment's folder, with what the record says
+// the environment was made with kept (keepRegistrations), the interpreter for the new plan's
+// Python from the machine's report.
+Result<InstallSpec> specFor(const SystemView &system, const Environment &env, const Plan &plan,
+                            const SetupOptions &options, const HardwareReport &hardware)
+{
+    auto spec = SetupFlow::baseSpec(plan, options, hardware);
+    if (!spec)
+        return spec;
+    keepRegistrations(system, env, *spec);
+    return spec;
 }
 
 // The plan the solution ranks first among those newer than the environment's release, unless
@@ -253,11 +265,13 @@ QString UpgradeProposal::text() const
             out += tr("  Download: not known yet (%1)\n").arg(resolveError.message);
         } else {
             if (downloadFiles > 0)
-                out += tr("  Download: %n file(s), %1 MB, each checked against its published checksum\n", nullptr,
-                          downloadFiles)
+                out += tr("  Download: %n file(s), %1 MB, each checked against its checksum (files already in the "
+                          "cache are not fetched again)\n",
+                          nullptr, downloadFiles)
                            .arg(megabytes(downloadBytes));
             if (!pipPackages.isEmpty())
-                out += tr("  pip fetches: %1 (pip checks the index's hashes)\n").arg(pipPackages.join(QStringLiteral(", ")));
+                out += tr("  Python packages: %1 (locked by pip's resolver; each wheel is checked against its hash)\n")
+                           .arg(pipPackages.join(QStringLiteral(", ")));
         }
         out += tr("  Your own files in the environment are kept; the current version stays in use until the new "
                   "one is complete.\n");
@@ -305,7 +319,15 @@ Upgrader::Upgrader(SystemView &system, QObject *parent)
     : QObject(parent)
     , m_system(system)
     , m_cancel(std::make_shared<std::atomic<bool>>(false))
+    , m_pipeline(system)
 {
+    connect(&m_pipeline, &SetupPipeline::message, this, &Upgrader::message);
+    connect(&m_pipeline, &SetupPipeline::downloadProgress, this, &Upgrader::downloadProgress);
+    connect(&m_pipeline, &SetupPipeline::fileProgress, this, &Upgrader::fileProgress);
+    connect(&m_pipeline, &SetupPipeline::stepStarted, this, &Upgrader::stepStarted);
+    connect(&m_pipeline, &SetupPipeline::stepFinished, this, &Upgrader::stepFinished);
+    connect(&m_pipeline, &SetupPipeline::installProgress, this, &Upgrader::progress);
+    connect(&m_pipeline, &SetupPipeline::logLine, this, &Upgrader::logLine);
 }
 
 Upgrader::~Upgrader() = default;
@@ -313,15 +335,12 @@ Upgrader::~Upgrader() = default;
 void Upgrader::cancel()
 {
     m_cancel->store(true);
-    if (m_downloader)
-        m_downloader->cancelAll();
-    if (m_installer)
-        m_installer->cancel();
+    m_pipeline.cancel();
 }
 
 void Upgrader::setInstallCheckpoint(std::function<Status(InstallStep)> checkpoint)
 {
-    m_checkpoint = std::move(checkpoint);
+    m_pipeline.setInstallCheckpoint(std::move(checkpoint));
 }
 
 Error Upgrader::cancelledError() const
@@ -349,7 +368,7 @@ QCoro::Task<Result<UpgradeProposal>> Upgrader::propose(UpgradeRequest request)
                             .arg(env.path, env.route),
                         {}};
     }
-    if (!env.record.spec.value(QStringLiteral("requirements_lock_sha256")).toString().isEmpty()) {
+    if (!env.asked.requirementsLockSha256.isEmpty()) {
         co_return Error{QStringLiteral("environment_locked"),
                         tr("%1 was installed from a hash-locked requirements file (a lab profile), which pins its "
                            "TensorFlow. Upgrade it with the lab's new profile: tfsetup install --profile FILE --yes.")
@@ -388,8 +407,8 @@ QCoro::Task<Result<UpgradeProposal>> Upgrader::propose(UpgradeRequest request)
     proposal.route = env.route;
     proposal.fromTensorflow = env.tensorflow;
     proposal.fromPython = env.python;
-    proposal.fromCuda = env.record.spec.value(QStringLiteral("cuda")).toString();
-    proposal.fromCudnn = env.record.spec.value(QStringLiteral("cudnn")).toString();
+    proposal.fromCuda = env.asked.cuda;
+    proposal.fromCudnn = env.asked.cudnn;
     proposal.hardware = hardware;
 
     // The driver stays as it is: a release that needs a newer one does not fit this machine now.
@@ -460,42 +479,30 @@ QCoro::Task<Result<UpgradeProposal>> Upgrader::propose(UpgradeRequest request)
     proposal.message = tr("%1 can be upgraded from TensorFlow %2 to %3.")
                            .arg(env.path, env.tensorflow, proposal.plan->tensorflow);
 
-    // The files it takes: network reads only, nothing is written.
+    // The files it takes, pip's resolver included: network reads only, nothing is installed.
     const SetupOptions options = setupFor(m_system, env, request, *knowledge);
-    QPointer<Upgrader> self(this);
-    auto resolving = SetupFlow::resolveArtifacts(*proposal.plan, env.record.os.isEmpty() ? osFamilyName(m_system.os())
-                                                                                         : env.record.os,
-                                                 options);
-    auto list = co_await resolving;
-    if (!self || m_cancel->load())
-        co_return cancelledError();
-    if (!list) {
-        proposal.resolveError = list.error();
+    auto spec = specFor(m_system, env, *proposal.plan, options, proposal.hardware);
+    if (!spec) {
+        proposal.resolveError = spec.error();
         co_return proposal;
     }
-    proposal.notes += list->warnings;
-    const DownloadPlan downloads = SetupFlow::downloadPlan(*list, options);
-    if (!downloads.problems.isEmpty()) {
-        const Finding &first = downloads.problems.constFirst();
-        proposal.resolveError = Error{first.code, first.message, {}};
+    QPointer<Upgrader> self(this);
+    auto preparing = m_pipeline.prepare(*proposal.plan, *spec, options);
+    auto prepared = co_await preparing;
+    if (!self || m_cancel->load())
+        co_return cancelledError();
+    if (!prepared) {
+        proposal.resolveError = prepared.error();
+        co_return proposal;
     }
-    for (const DownloadRequest &r : downloads.requests) {
+    proposal.notes += prepared->warnings;
+    for (const DownloadRequest &r : std::as_const(prepared->downloads)) {
         proposal.downloadBytes += std::max<qint64>(0, r.expectedSize);
         ++proposal.downloadFiles;
     }
-    const bool bundledWheels = std::any_of(list->artifacts.cbegin(), list->artifacts.cend(), [&](const Artifact &a) {
-        return a.kind == u"wheelhouse" && !options.bundleDir.trimmed().isEmpty();
-    });
-    if (!bundledWheels) {
-        InstallSpec pip;
-        for (const Artifact &a : std::as_const(list->artifacts)) {
-            if (a.kind == u"wheelhouse" && !a.requirement.isEmpty())
-                pip.requirements = QStringList{a.requirement} + proposal.plan->plugins;
-        }
-        pip.jupyter = env.record.spec.value(QStringLiteral("jupyter")).toString();
-        proposal.pipPackages = pip.effectiveRequirements();
-    }
-    proposal.artifacts = *list;
+    for (const LockedWheel &w : std::as_const(prepared->lock.packages))
+        proposal.pipPackages.append(w.name + QStringLiteral("==") + w.version);
+    proposal.prepared = *prepared;
     co_return proposal;
 }
 
@@ -526,67 +533,39 @@ QCoro::Task<Result<UpgradeOutcome>> Upgrader::upgrade(UpgradeProposal proposal, 
     }
     const Plan plan = *proposal.plan;
     const SetupOptions options = setupFor(m_system, env, request, *knowledge);
-    const QString os = env.record.os.isEmpty() ? osFamilyName(m_system.os()) : env.record.os;
     QPointer<Upgrader> self(this);
+    auto spec = specFor(m_system, env, plan, options, proposal.hardware);
+    if (!spec)
+        co_return spec.error();
 
-    ArtifactList list;
-    if (proposal.artifacts) {
-        list = *proposal.artifacts;
+    PreparedSetup prepared;
+    if (proposal.prepared) {
+        prepared = *proposal.prepared;
     } else {
         Q_EMIT message(tr("Finding the files TensorFlow %1 needs…").arg(plan.tensorflow));
-        auto resolving = SetupFlow::resolveArtifacts(plan, os, options);
-        auto resolved = co_await resolving;
+        auto preparing = m_pipeline.prepare(plan, *spec, options);
+        auto ready = co_await preparing;
         if (!self || m_cancel->load())
             co_return cancelledError();
-        if (!resolved)
-            co_return resolved.error();
-        list = *resolved;
+        if (!ready)
+            co_return ready.error();
+        prepared = *ready;
     }
-    const DownloadPlan downloads = SetupFlow::downloadPlan(list, options);
-    if (!downloads.problems.isEmpty())
-        co_return Error{downloads.problems.constFirst().code, downloads.problems.constFirst().message, {}};
-    if (const Status space = DiskSpaceCheck::check(m_system, DiskSpaceCheck::forSetup(plan, list, downloads, options));
-        !space)
-        co_return space.error();
-
-    TransferOptions transfer = request.transfer;
-    transfer.proxy = options.proxy.trimmed();
-    transfer.caBundle = options.caBundle;
-    Downloader downloader(transfer, DownloadCache(options.cacheDir));
-    m_downloader = &downloader;
-    SetupFlow::FetchProgress told;
-    told.message = [this](const QString &line) { Q_EMIT message(line); };
-    told.progress = [this](qint64 done, qint64 total) { Q_EMIT downloadProgress(done, total); };
-    told.stopped = [self, cancel = m_cancel] { return !self || cancel->load(); };
-    auto fetching = SetupFlow::fetchAll(downloader, downloads.requests, std::move(told));
+    auto fetching = m_pipeline.fetch(prepared.downloads, options.network, options.cacheDir);
     const auto fetched = co_await fetching;
-    if (!self)
-        co_return cancelledError();
-    m_downloader = nullptr;
-    if (m_cancel->load())
+    if (!self || m_cancel->load())
         co_return cancelledError();
     if (!fetched)
         co_return fetched.error();
-    const QList<DownloadResult> &results = *fetched;
-
-    auto spec = SetupFlow::installSpec(plan, list, results, options, proposal.hardware);
-    if (!spec)
-        co_return spec.error();
-    keepRegistrations(m_system, env, *spec);
-
-    Installer installer(m_system, knowledge);
-    connect(&installer, &Installer::stepStarted, this, &Upgrader::stepStarted);
-    connect(&installer, &Installer::stepFinished, this, &Upgrader::stepFinished);
-    connect(&installer, &Installer::progress, this, &Upgrader::progress);
-    connect(&installer, &Installer::logLine, this, &Upgrader::logLine);
-    if (m_checkpoint)
-        installer.setCheckpoint(m_checkpoint);
-    m_installer = &installer;
-    auto installing = installer.install(*spec);
+    auto complete = SetupFlow::completeSpec(*spec, prepared.artifacts, prepared.lock, *fetched, options);
+    if (!complete)
+        co_return complete.error();
+    SetupOptions withKnowledge = options;
+    withKnowledge.knowledge = knowledge;
+    auto installing = m_pipeline.install(*complete, withKnowledge);
     auto installed = co_await installing;
     if (!self)
         co_return cancelledError();
-    m_installer = nullptr;
     if (!installed)
         co_return installed.error();
 

@@ -2,6 +2,7 @@
 
 #include "detect/hardwarereport.h"
 #include "install/installer.h"
+#include "setup/pipeline.h"
 #include "setup/setupflow.h"
 #include "solver/plan.h"
 #include "sources/artifact.h"
@@ -22,7 +23,6 @@
 
 namespace tfsetup::core {
 
-class Downloader;
 struct Knowledge;
 
 // What `tfsetup upgrade` (and the Welcome page's Upgrade button) asks for.
@@ -32,10 +32,9 @@ struct UpgradeRequest {
     // The machine to plan for (tfsetup detect --json, as plan --hardware reads it); none: the
     // view is detected.
     std::optional<HardwareReport> hardware;
-    // Mirrors, proxy, cache, offline bundle, origin overrides: as for an install. prefix, name and
-    // jupyter are the environment's own and are set from it.
+    // The network settings (proxy, CA bundle, mirrors, limits, offline bundle), the cache: as for
+    // an install. prefix, name and jupyter are the environment's own and are set from it.
     SetupOptions setup;
-    TransferOptions transfer; // the downloads' speed floor and timeouts; proxy and CA come from setup
     // The catalog the plan and the install are made from; null: Knowledge::shared().
     std::shared_ptr<const Knowledge> knowledge;
     // After the install: load the libraries and run TensorFlow on the GPU (tfsetup verify).
@@ -69,12 +68,13 @@ public:
     QList<Finding> notes;       // translated remarks: the Python change, the resolver's warnings
     HardwareReport hardware;
 
-    // The files it takes, when they could be resolved (empty with resolveError set otherwise).
-    std::optional<ArtifactList> artifacts;
+    // The files it takes and the packages pip's resolver locked, when they could be resolved
+    // (empty with resolveError set otherwise).
+    std::optional<PreparedSetup> prepared;
     Error resolveError;
-    qint64 downloadBytes = 0; // the checksummed downloads (NVIDIA, Python) of known size, cached or not
+    qint64 downloadBytes = 0; // every checksummed download of known size (NVIDIA, Python, wheels), cached or not
     int downloadFiles = 0;
-    QStringList pipPackages; // what pip fetches itself (sizes known only to pip)
+    QStringList pipPackages; // the locked wheels, "name==version"
 
     bool canUpgrade() const { return status == u"upgrade" && plan.has_value(); }
     QJsonObject toJson() const;
@@ -133,6 +133,7 @@ Q_SIGNALS:
     // One line per phase and per file, translated ("Fetching cudnn …", "Verifying …").
     void message(const QString &line);
     void downloadProgress(qint64 done, qint64 total);
+    void fileProgress(const tfsetup::core::DownloadProgress &progress);
     // The Installer's, passed on.
     void stepStarted(tfsetup::core::InstallStep step, const QString &title);
     void stepFinished(tfsetup::core::InstallStep step);
@@ -144,9 +145,7 @@ private:
 
     SystemView &m_system;
     std::shared_ptr<std::atomic<bool>> m_cancel;
-    Installer *m_installer = nullptr;   // while upgrade() installs
-    Downloader *m_downloader = nullptr; // while upgrade() downloads
-    std::function<Status(InstallStep)> m_checkpoint;
+    SetupPipeline m_pipeline;
 };
 
 } // namespace tfsetup::core

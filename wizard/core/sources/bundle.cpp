@@ -3,7 +3,6 @@
 #include "catalog/version.h"
 #include "fetch/checksum.h"
 #include "fetch/downloadcache.h"
-#include "install/launchers.h"
 #include "sources/firstuse.h"
 #include "sources/redistmanifest.h"
 #include "util/inputfile.h"
@@ -18,7 +17,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QMap>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSet>
@@ -27,12 +25,14 @@
 
 #include <algorithm>
 #include <memory>
+#include <vector>
 
 namespace tfsetup::core {
 
 namespace {
 
 const QString bundleFileName = QStringLiteral("bundle.json");
+const QString lockFileName = QStringLiteral("pylock.toml");
 const QString formatName = QStringLiteral("tfsetup-bundle");
 
 QJsonObject toJson(const BundleFile &f)
@@ -57,18 +57,6 @@ Status writeFileAtomically(const QString &path, const QByteArray &bytes)
                      f.errorString()};
     }
     return Ok{};
-}
-
-// "tensorflow_cpu-2.10.0-cp310-cp310-win_amd64.whl" → {"tensorflow-cpu", "2.10.0"} (PEP 427 names).
-std::optional<std::pair<QString, QString>> wheelNameVersion(const QString &fileName)
-{
-    static const QRegularExpression re(QStringLiteral(R"(^([A-Za-z0-9_.]+)-([^-]+)(?:-\d[^-]*)?-[^-]+-[^-]+-[^-]+\.whl$)"));
-    const auto m = re.match(fileName);
-    if (!m.hasMatch())
-        return std::nullopt;
-    QString name = m.captured(1).toLower();
-    name.replace(QRegularExpression(QStringLiteral("[-_.]+")), QStringLiteral("-"));
-    return std::make_pair(name, m.captured(2));
 }
 
 } // namespace
@@ -249,6 +237,16 @@ Result<Bundle> Bundle::open(const QString &directory)
     if (b.m_files.isEmpty())
         return JsonShape::error(QStringLiteral("bundle_malformed"), document, {QStringLiteral("files"), tr("lists no file")},
                                 advice);
+    if (const BundleFile *lockFile = b.fileAt(lockFileName); lockFile && QFileInfo::exists(QDir(directory).filePath(lockFile->file))) {
+        // Its bytes are checked against "files" by verify() (which also names it when it is
+        // missing); here it must at least be a lock.
+        auto lock = PyLock::read(QDir(directory).filePath(lockFile->file));
+        if (!lock) {
+            return Error{QStringLiteral("bundle_malformed"),
+                         tr("%1 is damaged: %2 %3").arg(document, lock.error().message, advice), lock.error().detail};
+        }
+        b.m_lock = *lock;
+    }
     // One check for everyone who reads a bundle: every file an artifact needs is listed, and an
     // artifact's own checksum, when it has one, is the one its file is checked against (bundle
     // --verify and install --offline both use the "files" entry).
@@ -338,6 +336,21 @@ QString Bundle::requirementsFile() const
     return m_hasWheelhouse ? QDir(m_directory).filePath(QStringLiteral("wheelhouse/requirements.txt")) : QString();
 }
 
+QString Bundle::wheelPath(const QString &file) const
+{
+    const BundleFile *f = fileAt(QStringLiteral("wheelhouse/") + file);
+    return f && f->artifact == u"wheelhouse" ? QDir(m_directory).filePath(f->file) : QString();
+}
+
+const BundleFile *Bundle::fileAt(const QString &relative) const
+{
+    for (const BundleFile &f : m_files) {
+        if (f.file == relative)
+            return &f;
+    }
+    return nullptr;
+}
+
 QString Bundle::pathOf(const QString &artifactName) const
 {
     for (const BundleFile &f : m_files) {
@@ -402,7 +415,8 @@ QString BundleWriter::bundlePathOf(const Artifact &artifact)
     return origin + u'/' + artifact.relativePath;
 }
 
-QCoro::Task<Result<Bundle>> BundleWriter::write(ArtifactList list, BundleOptions options)
+QCoro::Task<Result<Bundle>> BundleWriter::write(ArtifactList list, PyLock lock, BundleOptions options,
+                                                std::function<QList<QUrl>(const LockedWheel &)> wheelUrls)
 {
     const QDir dir(options.directory);
     if (!QDir().mkpath(dir.absolutePath())) {
@@ -437,7 +451,7 @@ QCoro::Task<Result<Bundle>> BundleWriter::write(ArtifactList list, BundleOptions
                 a.optional = true;
                 continue;
             }
-            auto wheels = co_await fetchWheelhouse(a, options);
+            auto wheels = co_await fetchWheels(lock, options, wheelUrls);
             if (!wheels)
                 co_return wheels.error();
             files += *wheels;
@@ -523,9 +537,8 @@ QCoro::Task<Result<BundleFile>> BundleWriter::fetchArtifact(Artifact artifact, B
         Artifact remote = artifact; // the local copies were tried above
         remote.urls.removeIf([](const QUrl &url) { return url.isLocalFile(); });
         FirstUseOptions firstUse;
-        firstUse.caBundle = options.caBundle;
+        firstUse.transfer = options.transfer;
         firstUse.stallTimeout = options.stallTimeout;
-        firstUse.proxy = m_downloader.options().proxy; // the downloads' way out, for these bytes too
         auto fetched = co_await FirstUse::fetch(std::move(remote), destination, std::move(firstUse));
         if (!fetched)
             co_return fetched.error();
@@ -540,69 +553,63 @@ QCoro::Task<Result<BundleFile>> BundleWriter::fetchArtifact(Artifact artifact, B
     co_return out;
 }
 
-QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheelhouse(Artifact artifact, BundleOptions options)
+QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheels(
+    PyLock lock, BundleOptions options, std::function<QList<QUrl>(const LockedWheel &)> wheelUrls)
 {
+    if (lock.packages.isEmpty()) {
+        co_return Error{QStringLiteral("lock_missing"),
+                        tr("No Python packages were chosen for the bundle, so it could not hold any. Check the "
+                           "requirements and the package index."),
+                        {}};
+    }
     const QString wheelhouse = QDir(options.directory).filePath(QStringLiteral("wheelhouse"));
     QDir().mkpath(wheelhouse);
-    QStringList args{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("download"),
-                     QStringLiteral("--disable-pip-version-check"), QStringLiteral("--no-input"),
-                     QStringLiteral("--progress-bar"), QStringLiteral("off"),
-                     QStringLiteral("--dest"), wheelhouse,
-                     QStringLiteral("--index-url"), artifact.indexUrl,
-                     QStringLiteral("--only-binary"), QStringLiteral(":all:")};
-    if (!options.pythonVersion.isEmpty())
-        args << QStringLiteral("--python-version") << options.pythonVersion;
-    for (const QString &platform : options.pipPlatforms)
-        args << QStringLiteral("--platform") << platform;
-    if (!options.caBundle.isEmpty())
-        args << QStringLiteral("--cert") << options.caBundle;
-    args << artifact.requirement;
-    // An environment installed from the bundle must be able to start its Jupyter kernel: the
-    // lock written below is all pip may install from it.
-    const JupyterSettings &jupyter = JupyterSettings::builtIn();
-    args << jupyter.kernelRequirements;
-    if (const JupyterSettings::FrontEnd *f = jupyter.frontEnd(options.jupyter.value_or(jupyter.defaultFrontEnd)))
-        args << f->requirements;
-    const ProcessResult run = co_await m_system.run(options.python, args, options.pipTimeout);
-    if (!run.succeeded()) {
-        co_return Error{QStringLiteral("pip_download_failed"),
-                        tr("pip could not download %1 from %2. Check the index address (mirror) and that wheels exist "
-                           "for this Python and system.")
-                            .arg(artifact.requirement, artifact.indexUrl),
-                        run.error + u'\n' + QString::fromUtf8(run.standardError.right(4000))};
+    // Each wheel through the downloader (the cache first, several at once), verified by the lock.
+    std::vector<QCoro::Task<Result<DownloadResult>>> running;
+    for (const LockedWheel &w : std::as_const(lock.packages)) {
+        if (!isSafePathName(w.file))
+            co_return Error{QStringLiteral("artifact_invalid"), tr("The wheel %1 has an unsafe name.").arg(w.file), w.file};
+        DownloadRequest request;
+        request.name = w.file;
+        request.urls = wheelUrls ? wheelUrls(w) : QList<QUrl>{QUrl(w.url)};
+        request.expectedSize = w.size;
+        request.checksum = Checksum{Checksum::Algorithm::Sha256, w.sha256};
+        request.destination = QDir(wheelhouse).filePath(w.file);
+        request.segments = 4;
+        running.push_back(m_downloader.fetch(std::move(request)));
     }
     QList<BundleFile> files;
-    QMap<QString, QStringList> hashes; // "name==version" → sha256 of each wheel
-    const QStringList wheels = QDir(wheelhouse).entryList({QStringLiteral("*.whl")}, QDir::Files, QDir::Name);
-    for (const QString &wheel : wheels) {
-        const QString path = QDir(wheelhouse).filePath(wheel);
-        QFuture<Result<QByteArray>> hashing = QtConcurrent::run([path] { return hashFile(Checksum::Algorithm::Sha256, path); });
-        const Result<QByteArray> digest = co_await hashing;
-        if (!digest)
-            co_return digest.error();
-        files.append({QStringLiteral("wheelhouse/") + wheel, QStringLiteral("wheelhouse"), QString::fromLatin1(*digest), {},
-                      QFileInfo(path).size()});
-        if (const auto nv = wheelNameVersion(wheel))
-            hashes[nv->first + QStringLiteral("==") + nv->second].append(QString::fromLatin1(*digest));
+    std::optional<Error> failure;
+    for (qsizetype i = 0; i < qsizetype(running.size()); ++i) {
+        const Result<DownloadResult> fetched = co_await running[size_t(i)];
+        if (!fetched) {
+            if (!failure) {
+                failure = fetched.error();
+                m_downloader.cancelAll();
+            }
+            continue;
+        }
+        const LockedWheel &w = lock.packages.at(i);
+        files.append({QStringLiteral("wheelhouse/") + w.file, QStringLiteral("wheelhouse"), QString::fromLatin1(w.sha256),
+                      {}, fetched->bytes});
+        lock.packages[i].size = fetched->bytes;
     }
-    if (wheels.isEmpty()) {
-        co_return Error{QStringLiteral("pip_download_failed"), tr("pip downloaded no wheel for %1.").arg(artifact.requirement),
-                        QString::fromUtf8(run.standardOutput.right(4000))};
-    }
-    // Every wheel pinned by hash: the offline install runs pip with --require-hashes --no-index.
-    QByteArray requirements;
-    for (auto it = hashes.cbegin(); it != hashes.cend(); ++it) {
-        requirements += it.key().toUtf8();
-        for (const QString &h : it.value())
-            requirements += " \\\n    --hash=sha256:" + h.toLatin1();
-        requirements += '\n';
-    }
+    if (failure)
+        co_return *failure;
+    // pip's own form too, for a lab that installs without tfsetup: every wheel pinned by hash.
+    const QByteArray requirements = lock.requirementsText();
     const QString reqPath = QDir(wheelhouse).filePath(QStringLiteral("requirements.txt"));
     if (const Status s = writeFileAtomically(reqPath, requirements); !s)
         co_return s.error();
     files.append({QStringLiteral("wheelhouse/requirements.txt"), QStringLiteral("wheelhouse"),
                   QString::fromLatin1(QCryptographicHash::hash(requirements, QCryptographicHash::Sha256).toHex()), {},
                   requirements.size()});
+    const QByteArray lockText = lock.toToml();
+    if (const Status s = writeFileAtomically(QDir(options.directory).filePath(lockFileName), lockText); !s)
+        co_return s.error();
+    files.append({lockFileName, QStringLiteral("lock"),
+                  QString::fromLatin1(QCryptographicHash::hash(lockText, QCryptographicHash::Sha256).toHex()), {},
+                  lockText.size()});
     co_return files;
 }
 

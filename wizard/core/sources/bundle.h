@@ -1,6 +1,7 @@
 #pragma once
 
 #include "fetch/downloader.h"
+#include "install/pylock.h"
 #include "sources/artifact.h"
 #include "system/systemview.h"
 #include "util/jsonshape.h"
@@ -12,6 +13,7 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <chrono>
 
@@ -24,8 +26,9 @@ namespace tfsetup::core {
 //   DIR/nvidia/compute/cuda/redist/…     archives and the verified manifests, laid out like NVIDIA's server
 //   DIR/nvidia/compute/cudnn/redist/…
 //   DIR/python/ftp/python/…              python.org installers
-//   DIR/wheelhouse/*.whl                 pip download of the plan's requirement
+//   DIR/wheelhouse/*.whl                 the wheels of the lock, downloaded and verified by tfsetup
 //   DIR/wheelhouse/requirements.txt      every wheel pinned with --hash, for pip --require-hashes --no-index
+//   DIR/pylock.toml                      the lock (PEP 751): each wheel's URL, size, SHA-256 and index
 //
 // Served over HTTP, "--mirror http://lab/DIR/nvidia" and "--mirror python=http://lab/DIR/python"
 // resolve through it; the checksums stay those of the pinned manifests.
@@ -69,7 +72,15 @@ public:
     QString python() const { return m_python; } // "3.11" the wheels were downloaded for; empty: not recorded
     const QList<BundleFile> &files() const { return m_files; }
     QString wheelhouse() const; // absolute path; empty when the bundle has none
+    QString wheelFolder() const { return wheelhouse(); }
     QString requirementsFile() const; // absolute path of wheelhouse/requirements.txt
+    // A wheel the bundle lists (by file name), as an absolute path; empty when it lists none.
+    QString wheelPath(const QString &file) const;
+    // The bundle's lock (pylock.toml); empty for a bundle written before locks, whose wheels pip
+    // then chooses from alone.
+    const PyLock &lock() const { return m_lock; }
+    // The entry of "files" for a path relative to the bundle folder, or null.
+    const BundleFile *fileAt(const QString &relative) const;
     // Absolute path of an artifact's file, or empty.
     QString pathOf(const QString &artifactName) const;
     // An artifact's entry in "files" (its checksum is the one every reader checks), or null.
@@ -87,44 +98,41 @@ private:
     ArtifactList m_list;
     QList<BundleFile> m_files;
     bool m_hasWheelhouse = false;
+    PyLock m_lock;
 };
 
 struct BundleOptions {
     QString directory;
     bool trustOnFirstUse = false;  // accept artifacts without any published checksum, recording what was seen
     bool includeWheelhouse = true;
-    QString python = QStringLiteral("python3"); // runs `-m pip download`
-    QString pythonVersion;                      // target "3.10": pip downloads for it, not the running one
-    QStringList pipPlatforms;                   // target wheel platforms; empty: the running machine's
-    QString caBundle;                           // extra CA for an https index (lab proxies)
-    // The Jupyter packages downloaded beside the plan's requirement (launchers.json "jupyter"):
-    // the kernel's always, and this front end's ("lab", "notebook", "server"); nullopt: the
-    // data's default front end; empty: the kernel's only.
-    std::optional<QString> jupyter;
-    std::chrono::milliseconds pipTimeout{std::chrono::minutes(30)};
+    QString pythonVersion;                      // the Python the wheels are for ("3.10"), recorded in bundle.json
+    TransferOptions transfer;                   // the network settings' proxy, CA bundle and limits
     std::chrono::milliseconds stallTimeout{std::chrono::seconds(60)};
 };
 
-// Writes a bundle: every artifact through the Downloader (or copied from a local mirror, verified
-// the same way), the wheelhouse through pip, then bundle.json last, so a folder without
-// bundle.json is never mistaken for a complete bundle.
+// Writes a bundle: every artifact and every wheel of the lock through the Downloader (or copied
+// from a local mirror, verified the same way), the lock and its hash-checking requirements, then
+// bundle.json last, so a folder without bundle.json is never mistaken for a complete bundle.
 class BundleWriter {
     Q_DECLARE_TR_FUNCTIONS(BundleWriter)
 
 public:
-    BundleWriter(Downloader &downloader, SystemView &system) : m_downloader(downloader), m_system(system) {}
+    explicit BundleWriter(Downloader &downloader) : m_downloader(downloader) {}
 
-    QCoro::Task<Result<Bundle>> write(ArtifactList list, BundleOptions options);
+    // `lock`: the wheels to carry (SetupPipeline::prepare made it); empty with includeWheelhouse
+    // false. `wheelUrls` gives each wheel's download addresses in the indexes' order.
+    QCoro::Task<Result<Bundle>> write(ArtifactList list, PyLock lock, BundleOptions options,
+                                      std::function<QList<QUrl>(const LockedWheel &)> wheelUrls = {});
 
     // Where an artifact goes inside the bundle: "<origin>/<relative path>".
     static QString bundlePathOf(const Artifact &artifact);
 
 private:
     QCoro::Task<Result<BundleFile>> fetchArtifact(Artifact artifact, BundleOptions options);
-    QCoro::Task<Result<QList<BundleFile>>> fetchWheelhouse(Artifact artifact, BundleOptions options);
+    QCoro::Task<Result<QList<BundleFile>>> fetchWheels(PyLock lock, BundleOptions options,
+                                                       std::function<QList<QUrl>(const LockedWheel &)> wheelUrls);
 
     Downloader &m_downloader;
-    SystemView &m_system;
 };
 
 } // namespace tfsetup::core

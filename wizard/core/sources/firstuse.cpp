@@ -91,9 +91,7 @@ QCoro::Task<Result<FirstUseFile>> FirstUse::fetchRemote(QUrl url, QString destin
     // The Downloader's own transfer (fetch/curltransfer.h): the same proxy and CA settings, https
     // never redirected to http, a web page refused where the file was expected, and resumable:
     // what arrived stays in DESTINATION.part (with its state), and the next fetch continues it.
-    TransferOptions transfer;
-    transfer.proxy = options.proxy;
-    transfer.caBundle = options.caBundle;
+    TransferOptions transfer = options.transfer;
     transfer.stallTimeout = std::max(std::chrono::seconds(1),
                                      std::chrono::duration_cast<std::chrono::seconds>(options.stallTimeout));
     transfer.connectTimeout = std::min(transfer.connectTimeout, std::max(transfer.stallTimeout, std::chrono::seconds(5)));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fetch/downloadtypes.h"
 #include "sources/artifact.h"
 #include "util/result.h"
 
@@ -15,8 +16,7 @@
 namespace tfsetup::core {
 
 struct FirstUseOptions {
-    QString proxy;    // "http://host:3128"; empty: the system's settings
-    QString caBundle; // extra CA for lab or corporate TLS proxies
+    TransferOptions transfer; // the network settings' proxy, CA bundle and limits
     std::chrono::milliseconds stallTimeout{std::chrono::seconds(60)};
     // Set from elsewhere to stop; what arrived stays in DESTINATION.part and a later fetch resumes it.
     std::shared_ptr<const std::atomic<bool>> cancel;

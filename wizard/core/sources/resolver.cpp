@@ -166,10 +166,7 @@ QCoro::Task<Result<QByteArray>> ArtifactResolver::get(QUrl url, std::chrono::mil
             co_return Error{QStringLiteral("too_large"), {}, url.toLocalFile()};
         co_return f.readAll();
     }
-    TransferOptions transfer = m_transfer;
-    if (!m_caBundle.isEmpty())
-        transfer.caBundle = m_caBundle;
-    const HttpClient client(transfer);
+    const HttpClient client(m_transfer);
     HttpRequest request;
     request.url = url;
     request.maxBytes = RedistManifest::maxManifestBytes;
@@ -252,8 +249,7 @@ QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest reque
         if (!preset)
             pypiJson = pypi.first().base;
     }
-    WheelCheckOptions wheelOptions{pypiJson, m_originOverrides, m_mirrors, m_timeout, m_caBundle};
-    wheelOptions.transfer = m_transfer;
+    WheelCheckOptions wheelOptions{pypiJson, m_originOverrides, m_mirrors, m_timeout, m_transfer};
     auto wheels = WheelCheck::run(request, std::move(wheelOptions), &list);
     co_await wheels;
     co_return list;

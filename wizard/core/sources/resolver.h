@@ -56,7 +56,6 @@ public:
     // How long a release's SHA256SUMS may hold a resolve up when the catalog pins the archive's
     // SHA-256 anyway: it only cross-checks the pin (GitHub may be slow or blocked).
     static constexpr std::chrono::milliseconds pinCrossCheckTimeout{8000};
-    void setCaBundle(const QString &pemPath) { m_caBundle = pemPath; }
     // Proxy, CA bundle and limits of every request (the one HttpClient, as downloads use).
     void setTransferOptions(TransferOptions options) { m_transfer = std::move(options); }
     const TransferOptions &transferOptions() const { return m_transfer; }
@@ -94,7 +93,6 @@ private:
     MirrorSet m_mirrors;
     QList<std::pair<QString, QUrl>> m_originOverrides;
     std::chrono::milliseconds m_timeout{30000};
-    QString m_caBundle;
     TransferOptions m_transfer;
     // The cause of the last failed request (NetworkError code and message), for the error that
     // ends a resolve: "no manifest" alone does not tell a student what to fix.

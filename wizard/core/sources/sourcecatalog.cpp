@@ -169,7 +169,9 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
         const QJsonObject o = v.toObject();
         needSource(o, QStringLiteral("pypi mirror ") + str(o, "name"));
         c.m_pypiMirrors.append({str(o, "name"), str(o, "url"), str(o, "region"), str(o, "source"), verifiedOf(o),
-                                str(o, "label_zh"), str(o, "label_zh_TW")});
+                                str(o, "label_zh"), str(o, "label_zh_TW"), str(o, "files")});
+        if (!str(o, "files").isEmpty() && str(o, "files_source").trimmed().isEmpty())
+            c.m_problems.append(QStringLiteral("pypi mirror %1: files without files_source").arg(str(o, "name")));
     }
     const QJsonObject zlib = root.value(QStringLiteral("zlibwapi")).toObject();
     c.m_zlibMin = str(zlib, "cudnn_min");

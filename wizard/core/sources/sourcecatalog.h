@@ -96,6 +96,9 @@ struct PypiMirror {
     // The institution's own name, shown when the wizard speaks Chinese ("label_zh",
     // "label_zh_TW"; Traditional falls back to Simplified). Empty: the preset's name.
     QString labelZh, labelZhTw;
+    // Where the index keeps its files when that is not beside the index ("files"): the folder
+    // below which its links point to "packages/…". Empty: the index URL without "simple".
+    QString files;
 
     // What the student reads for this preset in a language ("zh_CN", "zh_TW", "en").
     QString displayName(const QString &language) const;

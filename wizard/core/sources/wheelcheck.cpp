@@ -120,10 +120,7 @@ QCoro::Task<> WheelCheck::run(ResolveRequest request, WheelCheckOptions options,
                        ? QStringLiteral("%1/%2/json").arg(base.toString(), query->project)
                        : QStringLiteral("%1/%2/%3/json").arg(base.toString(), query->project, query->version));
     const std::chrono::milliseconds timeout = std::min(options.timeout, WheelCheckOptions::maxTimeout);
-    TransferOptions transfer = options.transfer;
-    if (!options.caBundle.isEmpty())
-        transfer.caBundle = options.caBundle;
-    auto fetch = fetchJson(url, timeout, std::move(transfer));
+    auto fetch = fetchJson(url, timeout, options.transfer);
     const Fetched fetched = co_await fetch;
     if (fetched.document.isEmpty()) {
         addNote(list, tr("Whether PyPI has a wheel of %1 for Python %2 on %3 was not checked (%4); pip will tell "

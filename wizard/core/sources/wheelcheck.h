@@ -34,8 +34,7 @@ struct WheelCheckOptions {
     QList<std::pair<QString, QUrl>> originOverrides; // "pypi-json": the JSON API base itself (labs, tests)
     MirrorSet mirrors; // local-folder mirrors mean an offline bundle: nothing is asked then
     std::chrono::milliseconds timeout{8000}; // capped at maxTimeout
-    QString caBundle;
-    TransferOptions transfer; // proxy and limits (caBundle above wins when set)
+    TransferOptions transfer; // the network settings' proxy, CA bundle and limits
 
     static constexpr std::chrono::milliseconds maxTimeout{8000};
 };

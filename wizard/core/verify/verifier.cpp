@@ -1,5 +1,7 @@
 #include "verify/verifier.h"
 
+#include "install/environmentrecord.h"
+
 #include "catalog/catalog.h"
 #include "catalog/version.h"
 
@@ -110,6 +112,21 @@ Result<EnvironmentInfo> EnvironmentInfo::read(const SystemView &system, const QS
         const QString os = firstString(o, {"os"}).toLower();
         if (os == u"linux" || os == u"windows")
             info.os = os;
+    }
+
+    // An environment tfsetup made is read through its record's one reader: what was installed
+    // (pip's TensorFlow, the plan's CUDA and cuDNN) wins over what the tolerant reading above found.
+    if (const QString host = system.hostPath(info.directory); !host.isEmpty() && bytes) {
+        if (const auto typed = EnvironmentRecord::read(host)) {
+            const InstallSpec asked = typed->plan();
+            info.tensorflow = typed->tensorflowVersion();
+            if (!asked.route.isEmpty())
+                info.route = asked.route;
+            info.cuda = asked.cuda;
+            info.cudnn = asked.cudnn;
+            if (typed->os == u"linux" || typed->os == u"windows")
+                info.os = typed->os;
+        }
     }
 
     // The installer records launchers as relative paths ("start-python.sh", "start-python.bat",
