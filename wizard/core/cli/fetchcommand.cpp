@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 
 #include "fetch/downloader.h"
+#include "fetch/networksettings.h"
 #include "setup/diskspace.h"
 #include "system/realsystem.h"
 
@@ -121,11 +122,12 @@ int runFetch(const QStringList &arguments)
         return UsageError;
     }
 
-    TransferOptions options;
-    options.proxy = parser.value(QStringLiteral("proxy"));
-    options.caBundle = parser.value(QStringLiteral("ca-bundle"));
+    NetworkSettings network;
+    network.transfer.proxy = parser.value(QStringLiteral("proxy"));
+    network.transfer.caBundle = parser.value(QStringLiteral("ca-bundle"));
     if (parser.isSet(QStringLiteral("min-speed"))) {
-        if (const Status floor = Downloader::parseSpeedFloor(parser.value(QStringLiteral("min-speed")), &options); !floor) {
+        if (const Status floor = Downloader::parseSpeedFloor(parser.value(QStringLiteral("min-speed")), &network.transfer);
+            !floor) {
             printError(floor.error());
             return UsageError;
         }
@@ -134,7 +136,8 @@ int runFetch(const QStringList &arguments)
                                  ? QString()
                                  : (parser.isSet(QStringLiteral("cache")) ? parser.value(QStringLiteral("cache"))
                                                                           : DownloadCache::defaultDir());
-    Downloader downloader(options, DownloadCache(cacheDir));
+    const std::unique_ptr<Downloader> made = network.makeDownloader(cacheDir);
+    Downloader &downloader = *made;
     downloader.setMaxConnections(std::max(8, request.segments));
 
     const bool json = parser.isSet(QStringLiteral("json"));

@@ -2,7 +2,8 @@
 
 #include "catalog/knowledge.h"
 #include "detect/detector.h"
-#include "fetch/downloader.h"
+#include "cli/downloadreport.h"
+#include "cli/installsources.h"
 #include "install/environments.h"
 #include "install/gpuchoice.h"
 #include "install/installer.h"
@@ -24,20 +25,7 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
     parser.addOption({QStringLiteral("yes"), Cli::tr("Do not ask: install now (for unattended roll-outs).")});
     parser.addOption({QStringLiteral("prefix"), Cli::tr("Put the environment in DIR instead of the profile's folder."),
                       QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("offline"), Cli::tr("Use only the files of the bundle given with --from; no network.")});
-    parser.addOption({QStringLiteral("from"), Cli::tr("The offline bundle folder (with artifacts.json)."), QStringLiteral("BUNDLE")});
-    parser.addOption({QStringLiteral("cache"),
-                      Cli::tr("Download into DIR and keep verified files there; many machines may share one folder "
-                              "(each file is fetched once)."),
-                      QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("mirror"),
-                      Cli::tr("Fetch NVIDIA's files from this copy of NVIDIA's download tree first (URL or folder)."),
-                      QStringLiteral("URL|DIR")});
-    addOriginOption(parser);
-    parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://) instead of the profile's."),
-                      QStringLiteral("URL")});
-    addMinSpeedOption(parser);
+    addInstallSourceOptions(parser);
     parser.addOption({QStringLiteral("gpus"),
                       Cli::tr("The NVIDIA GPUs the environment uses, by nvidia-smi's numbers in the order TensorFlow "
                               "is to number them (0,2), or all, instead of the profile's \"gpus\" (default: those "
@@ -63,9 +51,6 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
                              "to use the wizard."), {}},
                     UsageError);
     }
-    if (parser.isSet(QStringLiteral("offline")) != parser.isSet(QStringLiteral("from"))) {
-        return failAs({QStringLiteral("usage"), Cli::tr("--offline and --from BUNDLE go together."), {}}, UsageError);
-    }
     std::optional<GpuChoice> gpuOverride;
     if (parser.isSet(QStringLiteral("gpus"))) {
         auto parsed = GpuChoice::parse(parser.value(QStringLiteral("gpus")), QStringLiteral("--gpus"));
@@ -78,6 +63,9 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
         return failAs(system.error(), UsageError);
     if (!knowledge)
         return failAs(knowledge.error(), Failure);
+    auto sources = installSourcesFrom(parser, (*knowledge)->sources);
+    if (!sources)
+        return failAs(sources.error(), UsageError);
     auto profile = LabProfile::load(parser.value(QStringLiteral("profile")));
     if (!profile)
         return failAs(profile.error(), Failure);
@@ -113,29 +101,19 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
     if (!options.prefixOverride.isEmpty() && QDir::isRelativePath(options.prefixOverride)
         && !parser.isSet(QStringLiteral("root")))
         options.prefixOverride = QDir::cleanPath(QDir::current().absoluteFilePath(options.prefixOverride));
-    options.bundleFolder = parser.value(QStringLiteral("from"));
-    options.cacheDir = parser.value(QStringLiteral("cache"));
-    options.nvidiaMirror = parser.value(QStringLiteral("mirror"));
-    options.caBundle = parser.value(QStringLiteral("ca-bundle"));
-    options.transfer.proxy = parser.value(QStringLiteral("proxy"));
-    if (parser.isSet(QStringLiteral("min-speed"))) {
-        if (const Status floor = Downloader::parseSpeedFloor(parser.value(QStringLiteral("min-speed")), &options.transfer);
-            !floor)
-            return failAs(floor.error(), UsageError);
-    }
-    const auto origins = originsFromOptions(parser);
-    if (!origins)
-        return failAs(origins.error(), UsageError);
-    options.originOverrides = *origins;
-    auto spec = profile->toSpec(**system, options.prefixOverride, options.bundleFolder);
-    if (!spec)
-        return failAs(spec.error(), Failure);
+    options.cacheDir = sources->setup.cacheDir;
+    options.network = sources->setup.network;
+
+    LabSetup setup(**system);
+    auto in = setup.inputs(*profile, options);
+    if (!in)
+        return failAs(in.error(), Failure);
     const QStringList gpuLines = GpuChoice::describe(gpus);
     if (!parser.isSet(QStringLiteral("yes"))) {
         for (const QString &line : gpuLines)
             printOut(line + u'\n');
         printOut(Cli::tr("This would install \"%1\" (TensorFlow %2, %3) into %4.\nRun again with --yes to install.\n")
-                     .arg(spec->name, spec->tensorflow, spec->route, spec->environmentPath()));
+                     .arg(in->spec.name, in->spec.tensorflow, in->spec.route, in->spec.environmentPath()));
         return UsageError;
     }
     if (!json) {
@@ -143,29 +121,29 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
             printOut(line + u'\n');
     }
 
-    // The NVIDIA files of a toolkit route, through the (shared) cache; nothing for pip routes.
-    LabSetup setup(**system);
-    QObject::connect(&setup, &LabSetup::message, &setup, [json](const QString &line) {
-        if (!json)
-            printOut(QStringLiteral("    ") + line + u'\n');
-    });
-    spec = QCoro::waitFor(setup.prepare(*profile, options));
-    if (!spec)
-        return failAs(spec.error(), Failure);
-    spec->gpus = gpus.pins;
-
-    Installer installer(**system, *knowledge);
+    // Every file, wheels too: its name and size as it starts, the total, speed, time left and
+    // mirror while files arrive, and where each came from.
+    DownloadReport report([](const QString &line) { printOut(QStringLiteral("    ") + line + u'\n'); });
+    SetupPipeline &pipeline = setup.pipeline();
+    if (!json) {
+        QObject::connect(&setup, &LabSetup::message, &setup,
+                         [](const QString &line) { printOut(QStringLiteral("    ") + line + u'\n'); });
+        QObject::connect(&pipeline, &SetupPipeline::fetchStarted, &setup,
+                         [&report](const QList<DownloadRequest> &downloads) { report.setRequests(downloads); });
+        QObject::connect(&pipeline, &SetupPipeline::fileProgress, &setup,
+                         [&report](const DownloadProgress &progress) { report.onProgress(progress); });
+    }
     const QList<InstallStep> steps = allInstallSteps();
-    QObject::connect(&installer, &Installer::stepStarted, &installer, [json, &steps](InstallStep step, const QString &title) {
+    QObject::connect(&pipeline, &SetupPipeline::stepStarted, &setup, [json, &steps](InstallStep step, const QString &title) {
         if (!json)
             printOut(QStringLiteral("[%1/%2] %3\n").arg(steps.indexOf(step) + 1).arg(steps.size()).arg(title));
     });
-    QObject::connect(&installer, &Installer::logLine, &installer, [json](const QString &line) {
-        // pip's progress, live; steps and tfsetup's own notes are already in the step lines.
+    QObject::connect(&pipeline, &SetupPipeline::logLine, &setup, [json](const QString &line) {
+        // pip's words, live; steps and tfsetup's own notes are already in the step lines.
         if (!json && !line.startsWith(QStringLiteral("== ")))
             printOut(QStringLiteral("    ") + line + u'\n');
     });
-    const Result<InstallOutcome> outcome = QCoro::waitFor(installer.install(*spec));
+    const Result<InstallOutcome> outcome = QCoro::waitFor(setup.install(*profile, options, gpus.pins));
     if (!outcome)
         return failAs(outcome.error(), Failure);
     // Listed for `tfsetup list` and the Welcome page; the environment works without it.
@@ -174,7 +152,7 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
     // The profile promised a Jupyter kernel: an environment without it is not what was asked for,
     // so an unattended roll-out must not report it green. The environment itself stays; a rerun
     // registers the kernel once the cause is fixed.
-    if (spec->registerKernel && outcome->kernelFolder.isEmpty()) {
+    if (in->spec.registerKernel && outcome->kernelFolder.isEmpty()) {
         return failAs({QStringLiteral("kernel_not_registered"),
                        Cli::tr("%1 was installed, but its Jupyter kernel could not be registered, so notebooks "
                                "will not find it. %2 Fix that and run the same install again; it only registers "

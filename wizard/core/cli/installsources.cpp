@@ -19,7 +19,8 @@ void addInstallSourceOptions(QCommandLineParser &parser)
                       QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("mirror"),
                       Cli::tr("Fetch NVIDIA's files from this copy of NVIDIA's download tree first (URL or folder); "
-                              "pypi=URL or a PyPI preset (pypi=tuna) for pip's packages. May be repeated."),
+                              "pypi=URL or a PyPI preset (pypi=tuna) for the Python packages, asked in the order "
+                              "given. May be repeated."),
                       QStringLiteral("URL|DIR")});
     addOriginOption(parser);
     parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
@@ -28,39 +29,51 @@ void addInstallSourceOptions(QCommandLineParser &parser)
     addMinSpeedOption(parser);
 }
 
-Result<InstallSources> installSourcesFrom(const QCommandLineParser &parser, const SourceCatalog &sources)
+Result<NetworkSettings> networkFromOptions(const QCommandLineParser &parser, const SourceCatalog &sources)
 {
-    InstallSources out;
-    if (parser.isSet(QStringLiteral("offline")) != parser.isSet(QStringLiteral("from")))
-        return Error{QStringLiteral("usage"), Cli::tr("--offline and --from BUNDLE go together."), {}};
-    const auto absolute = [](const QString &path) {
-        return path.isEmpty() ? path : QDir::cleanPath(QDir::current().absoluteFilePath(path));
-    };
-    out.setup.bundleDir = absolute(parser.value(QStringLiteral("from")));
-    out.setup.cacheDir = absolute(parser.value(QStringLiteral("cache")));
-    out.setup.caBundle = absolute(parser.value(QStringLiteral("ca-bundle")));
-    out.setup.proxy = parser.value(QStringLiteral("proxy"));
-    if (parser.isSet(QStringLiteral("mirror"))) {
-        for (const QString &spec : parser.values(QStringLiteral("mirror"))) {
-            auto mirror = MirrorSet::parse(spec, &sources);
-            if (!mirror)
-                return Error{QStringLiteral("usage"), mirror.error().message, mirror.error().detail};
-            const QString value = spec.mid(spec.indexOf(u'=') + 1);
-            if (mirror->origin == u"pypi")
-                out.setup.pypiMirror = sources.pypiMirror(value) ? value : mirror->base.toString();
-            else if (mirror->origin == u"nvidia")
-                out.setup.nvidiaMirror = mirror->base.isLocalFile() ? mirror->base.toLocalFile() : mirror->base.toString();
-        }
+    NetworkSettings network;
+    const QString caBundle = parser.value(QStringLiteral("ca-bundle"));
+    network.transfer.caBundle = caBundle.isEmpty() ? caBundle : QDir::cleanPath(QDir::current().absoluteFilePath(caBundle));
+    network.transfer.proxy = parser.value(QStringLiteral("proxy"));
+    for (const QString &spec : parser.values(QStringLiteral("mirror"))) {
+        auto mirror = MirrorSet::parse(spec, &sources);
+        if (!mirror)
+            return Error{QStringLiteral("usage"), mirror.error().message, mirror.error().detail};
+        const QString value = spec.mid(spec.indexOf(u'=') + 1);
+        if (mirror->origin == u"pypi")
+            network.pypiIndexes.append(sources.pypiMirror(value) ? value : mirror->base.toString());
+        else if (mirror->origin == u"nvidia")
+            network.nvidiaMirror = mirror->base.isLocalFile() ? mirror->base.toLocalFile() : mirror->base.toString();
+        else
+            network.fileMirrors.append(spec);
     }
     if (parser.isSet(QStringLiteral("min-speed"))) {
-        if (const Status floor = Downloader::parseSpeedFloor(parser.value(QStringLiteral("min-speed")), &out.transfer);
+        if (const Status floor = Downloader::parseSpeedFloor(parser.value(QStringLiteral("min-speed")), &network.transfer);
             !floor)
             return floor.error();
     }
     const auto origins = originsFromOptions(parser);
     if (!origins)
         return origins.error();
-    out.setup.originOverrides = *origins;
+    network.originOverrides = *origins;
+    return network;
+}
+
+Result<InstallSources> installSourcesFrom(const QCommandLineParser &parser, const SourceCatalog &sources)
+{
+    InstallSources out;
+    if (parser.isSet(QStringLiteral("offline")) != parser.isSet(QStringLiteral("from")))
+        return Error{QStringLiteral("usage"), Cli::tr("--offline and --from BUNDLE go together."), {}};
+    auto network = networkFromOptions(parser, sources);
+    if (!network)
+        return network.error();
+    out.setup.network = *network;
+    const auto absolute = [](const QString &path) {
+        return path.isEmpty() ? path : QDir::cleanPath(QDir::current().absoluteFilePath(path));
+    };
+    out.setup.network.bundleDir = absolute(parser.value(QStringLiteral("from")));
+    out.setup.network.offline = parser.isSet(QStringLiteral("offline"));
+    out.setup.cacheDir = absolute(parser.value(QStringLiteral("cache")));
     return out;
 }
 

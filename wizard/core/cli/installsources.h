@@ -14,9 +14,12 @@ namespace tfsetup::core::cli {
 // pip's index), --origin ORIGIN=URL, --ca-bundle FILE, --proxy URL, --min-speed BYTES[:SECONDS].
 void addInstallSourceOptions(QCommandLineParser &parser);
 
+// The network settings the options give: --proxy, --ca-bundle, --mirror (in the order given),
+// --origin, --min-speed. Made once per command and handed down whole. Usage errors as above.
+Result<NetworkSettings> networkFromOptions(const QCommandLineParser &parser, const SourceCatalog &sources);
+
 struct InstallSources {
-    SetupOptions setup;       // the folders and mirrors; prefix, name and jupyter are the caller's
-    TransferOptions transfer; // the speed floor
+    SetupOptions setup; // the cache folder and the network settings; prefix, name and jupyter are the caller's
 };
 // Usage errors (code "usage" or the parser's) for a caller to report with exit status 2. Mirror
 // presets (pypi=tuna) are looked up in the knowledge bundle's sources catalog.

@@ -1,5 +1,7 @@
 #include "cli/cli.h"
 
+#include "cli/installsources.h"
+
 #include "catalog/knowledge.h"
 #include "util/inputfile.h"
 #include "doctor/doctor.h"
@@ -27,14 +29,14 @@ int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge)
                               "applies to the environment."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("downloads"),
-                      Cli::tr("The folder with earlier downloads (default: tfsetup's download folder)."),
+                      Cli::tr("The folder with earlier downloads (default: tfsetup's download folder); the same as "
+                              "--cache."),
                       QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("proxy"), Cli::tr("Download through this proxy (http://host:port)."),
-                      QStringLiteral("URL")});
+    addInstallSourceOptions(parser);
     parser.addOption({QStringLiteral("no-verify"), Cli::tr("Do not run verify after the repair.")});
     parser.addOption({QStringLiteral("index-url"),
-                      Cli::tr("Where pip may download a damaged Python package's wheel again (a package index "
-                              "address; give it again for more). Default: pip's own settings."),
+                      Cli::tr("A package index to take a damaged Python package's wheel from when the environment's "
+                              "lock names none that answers (the same as --mirror pypi=URL; may be repeated)."),
                       QStringLiteral("URL")});
     parser.addOption({QStringLiteral("probe"), Cli::tr("The library probe to use (default: beside tfsetup)."),
                       QStringLiteral("FILE")});
@@ -65,14 +67,16 @@ int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge)
     // Over a --root folder the path is the imitated machine's; here it is this machine's.
     options.environmentPath = rooted ? env : QDir(env).absolutePath();
     options.dryRun = parser.isSet(QStringLiteral("dry-run"));
-    options.cacheDir = parser.isSet(QStringLiteral("downloads"))
-                           ? QDir(parser.value(QStringLiteral("downloads"))).absolutePath()
-                           : DownloadCache::defaultDir();
-    options.transfer.proxy = parser.value(QStringLiteral("proxy"));
-    options.indexUrls = parser.values(QStringLiteral("index-url"));
-
     if (!knowledge)
         return failAs(knowledge.error(), Failure);
+    auto sources = installSourcesFrom(parser, (*knowledge)->sources);
+    if (!sources)
+        return failAs(sources.error(), UsageError);
+    options.network = sources->setup.network;
+    options.network.pypiIndexes += parser.values(QStringLiteral("index-url"));
+    options.cacheDir = parser.isSet(QStringLiteral("downloads")) ? QDir(parser.value(QStringLiteral("downloads"))).absolutePath()
+                       : !sources->setup.cacheDir.isEmpty()      ? sources->setup.cacheDir
+                                                                 : DownloadCache::defaultDir();
     if (parser.isSet(QStringLiteral("log"))) {
         const auto logText = readInputFile(parser.value(QStringLiteral("log")), Cli::tr("The log"), maxTextInputBytes);
         if (!logText) {

@@ -129,7 +129,6 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
     }
     for (const auto &[origin, url] : *origins)
         resolver->setOriginBase(origin, url);
-    resolver->setCaBundle(parser.value(QStringLiteral("ca-bundle")));
     TransferOptions transfer;
     transfer.proxy = parser.value(QStringLiteral("proxy"));
     transfer.caBundle = parser.value(QStringLiteral("ca-bundle"));

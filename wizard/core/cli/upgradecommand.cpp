@@ -63,7 +63,6 @@ int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge)
     request.environmentPath = parser.isSet(QStringLiteral("root")) ? env : QDir(env).absolutePath();
     request.tensorflow = parser.value(QStringLiteral("tf"));
     request.setup = sources->setup;
-    request.transfer = sources->transfer;
     request.knowledge = *knowledge;
     request.verify = !parser.isSet(QStringLiteral("no-verify"));
     request.probe = parser.isSet(QStringLiteral("probe"))
