@@ -90,8 +90,9 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
     m_cancelButton->setObjectName(QStringLiteral("cancelDownloadsButton"));
 
-    setDownloader(std::make_unique<core::Downloader>(core::TransferOptions{},
-                                                     core::DownloadCache(core::DownloadCache::defaultDir())));
+    // Every file comes through the setup pipeline's one downloader (the Options page's network
+    // settings and download folder); its reports come here.
+    connect(&m_state.pipeline(), &core::SetupPipeline::fileProgress, this, &DownloadPage::onProgress);
 
     for (QLabel *label : {m_overallLabel, m_errorLabel, m_emptyLabel, m_notesLabel, m_substitutionLabel,
                           m_summaryLabel}) {
@@ -148,20 +149,9 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     rebuildTable();
 }
 
-DownloadPage::~DownloadPage()
-{
-    // Stops every transfer; what arrived stays in the .part files for the next run to resume.
-    if (m_downloader)
-        m_downloader->cancelAll();
-}
-
-void DownloadPage::setDownloader(std::unique_ptr<core::Downloader> downloader)
-{
-    if (m_downloader)
-        m_downloader->cancelAll();
-    m_downloader = std::move(downloader);
-    connect(m_downloader.get(), &core::Downloader::progress, this, &DownloadPage::onProgress);
-}
+// The transfers belong to the wizard state's pipeline, which stops them when it goes (what arrived
+// stays in the .part files for the next run to resume); the state may be gone before this page.
+DownloadPage::~DownloadPage() = default;
 
 DownloadPage::RowState DownloadPage::rowState(int row) const
 {
@@ -219,7 +209,7 @@ void DownloadPage::pause()
             continue;
         // The downloader keeps the .part file; Resume asks for the rest with a Range request.
         if (row.inFlight)
-            m_downloader->cancel(row.request.name);
+            m_state.downloader().cancel(row.request.name);
         setRowState(i, RowState::Paused);
     }
     updateButtons();
@@ -251,7 +241,7 @@ void DownloadPage::cancelDownloads()
         if (row.state == RowState::Verified || row.state == RowState::Mismatch || row.state == RowState::Failed)
             continue;
         if (row.inFlight)
-            m_downloader->cancel(row.request.name);
+            m_state.downloader().cancel(row.request.name);
         setRowState(i, RowState::Cancelled);
     }
     updateOverall();
@@ -293,7 +283,7 @@ void DownloadPage::syncRows()
     // What is left is no longer wanted; its answer will find no row and be dropped.
     for (const Row &gone : std::as_const(m_rows)) {
         if (gone.inFlight)
-            m_downloader->cancel(gone.request.name);
+            m_state.downloader().cancel(gone.request.name);
     }
     m_rows = std::move(rows);
     rebuildTable();
@@ -309,7 +299,7 @@ void DownloadPage::startPending()
         m_inFlightNames.insert(row.request.name);
         ++m_fetches;
         // Started eagerly; the task runs on after this returns and its handle is dropped.
-        runFetch(this, m_downloader.get(), row.request, row.id);
+        runFetch(this, &m_state.downloader(), row.request, row.id);
     }
 }
 

@@ -37,11 +37,6 @@ public:
     explicit DownloadPage(WizardState &state, QWidget *parent = nullptr);
     ~DownloadPage() override;
 
-    // The downloader to use (transfer options, cache). Set it before the page is first shown: a
-    // download in flight keeps the downloader it started with.
-    void setDownloader(std::unique_ptr<core::Downloader> downloader);
-    core::Downloader *downloader() const { return m_downloader.get(); }
-
     int rowCount() const { return int(m_rows.size()); }
     RowState rowState(int row) const;
     bool isPaused() const { return m_paused; }
@@ -104,7 +99,6 @@ private:
     void updateSubstitution();
 
     WizardState &m_state;
-    std::unique_ptr<core::Downloader> m_downloader;
     QList<Row> m_rows;
     QSet<QString> m_inFlightNames; // the downloader tells transfers apart by name
     quint64 m_nextId = 1;

@@ -229,8 +229,10 @@ void InstallPage::startInstall()
         Q_EMIT finished(false);
         return;
     }
-    auto spec = core::SetupFlow::installSpec(*m_state.plan(), *m_state.artifacts(), m_state.downloaded(),
-                                             m_state.options(), *m_state.hardware());
+    auto base = core::SetupFlow::baseSpec(*m_state.plan(), m_state.options(), *m_state.hardware(), &*m_state.artifacts());
+    auto spec = base ? core::SetupFlow::completeSpec(*base, *m_state.artifacts(), m_state.lock(), m_state.downloaded(),
+                                                     m_state.options())
+                     : base;
     if (!spec) {
         m_error = spec.error();
         updateStatus();
@@ -238,6 +240,11 @@ void InstallPage::startInstall()
         return;
     }
     spec->gpus = m_state.gpus();
+    // Without a lock (python.org's installer brings the Python), the install locks with it.
+    core::SetupOptions options = m_state.options();
+    options.knowledge = m_state.knowledgeOrNull();
+    m_installer->setPackageLocker(spec->lock.packages.isEmpty() ? m_state.pipeline().lateLocker(options, *spec)
+                                                                : core::Installer::PackageLocker());
     m_summaryLabel->setText(tr("Creating %1 with TensorFlow %2.")
                                 .arg(QDir::toNativeSeparators(spec->environmentPath()), spec->tensorflow));
     m_running = true;

@@ -66,7 +66,7 @@ LabProfilePage::LabProfilePage(WizardState &state, QWidget *parent)
     , m_adminLabel(new QLabel(this))
     , m_prepareButton(new QPushButton(this))
     , m_bundleButton(new QPushButton(this))
-    , m_installer(new core::Installer(state.system(), state.knowledgeOrNull(), this))
+    , m_setup(new core::LabSetup(state.system(), this))
 {
     setObjectName(QStringLiteral("labProfilePage"));
     m_intro->setObjectName(QStringLiteral("labProfileIntro"));
@@ -123,13 +123,14 @@ LabProfilePage::LabProfilePage(WizardState &state, QWidget *parent)
     connect(m_sourceEdit, &QLineEdit::returnPressed, this, &LabProfilePage::openProfile);
     connect(m_prepareButton, &QPushButton::clicked, this, &LabProfilePage::prepareProfile);
     connect(m_bundleButton, &QPushButton::clicked, this, &LabProfilePage::prepareBundle);
-    connect(m_installer, &core::Installer::stepStarted, this,
+    connect(&m_setup->pipeline(), &core::SetupPipeline::stepStarted, this,
             [this](core::InstallStep step, const QString &title) {
                 m_progress->setRange(0, int(core::allInstallSteps().size()));
                 m_progress->setValue(int(core::allInstallSteps().indexOf(step)));
                 m_statusLabel->setText(title);
             });
-    connect(m_installer, &core::Installer::logLine, m_log, &QPlainTextEdit::appendPlainText);
+    connect(&m_setup->pipeline(), &core::SetupPipeline::logLine, m_log, &QPlainTextEdit::appendPlainText);
+    connect(m_setup, &core::LabSetup::message, m_log, &QPlainTextEdit::appendPlainText);
     retranslate();
 }
 
@@ -215,10 +216,7 @@ void LabProfilePage::openProfile()
         m_statusLabel->setText(tr("Downloading the profile…"));
         setBusy(true);
         // The way out the Options page set (proxy, CA bundle), as for every other request.
-        core::TransferOptions transfer;
-        transfer.proxy = m_state.options().proxy.trimmed();
-        transfer.caBundle = m_state.options().caBundle;
-        runDownload(this, QUrl(source), std::move(transfer), ++m_generation);
+        runDownload(this, QUrl(source), m_state.options().network.transfer, ++m_generation);
         return;
     }
     acceptProfile(source, core::LabProfile::load(QDir::fromNativeSeparators(source)));
@@ -316,8 +314,7 @@ bool LabProfilePage::validatePage()
     core::SetupOptions options = m_state.options();
     options.prefix = core::LabProfile::expand(m_state.system(), p.installFolder);
     options.name = p.environment;
-    options.pypiMirror = p.indexUrls.value(0);
-    options.proxy = p.proxy;
+    options.network = p.networkSettings(m_state.system());
     options.jupyter = !p.jupyter.isEmpty();
     if (!unattended()) {
         // Through the usual pages, starting from the profile's choices.
@@ -342,29 +339,11 @@ bool LabProfilePage::validatePage()
 
 QCoro::Task<> LabProfilePage::runInstall(QPointer<LabProfilePage> page, core::LabProfile profile, QString cacheDir)
 {
-    // As `tfsetup install --profile`: a toolkit route's NVIDIA archives are fetched first, through
-    // the lab's mirror and cache (LabSetup), then installed.
-    core::LabSetup setup(page->m_state.system());
-    connect(&setup, &core::LabSetup::message, page.data(), [page](const QString &line) {
-        if (page)
-            page->m_log->appendPlainText(line);
-    });
+    // As `tfsetup install --profile`: the same lab setup, through the one setup pipeline.
     core::LabSetupOptions options;
     options.cacheDir = cacheDir;
     options.knowledge = page->m_state.knowledgeOrNull();
-    auto preparing = setup.prepare(std::move(profile), std::move(options));
-    core::Result<core::InstallSpec> spec = co_await preparing;
-    if (!page)
-        co_return;
-    if (!spec) {
-        page->m_installing = false;
-        page->setBusy(false);
-        page->m_statusLabel->setText(spec.error().message);
-        Q_EMIT page->installFinished(false);
-        co_return;
-    }
-    core::Installer *installer = page->m_installer;
-    core::Result<core::InstallOutcome> outcome = co_await installer->install(std::move(*spec));
+    core::Result<core::InstallOutcome> outcome = co_await page->m_setup->install(std::move(profile), std::move(options));
     if (!page)
         co_return;
     page->m_installing = false;
@@ -398,8 +377,10 @@ QJsonObject LabProfilePage::profileJson(const core::Plan &plan, const core::Setu
         planJson.insert(QStringLiteral("cudnn"), plan.cudnn);
     }
     QJsonArray pypi;
-    if (isRemote(options.pypiMirror))
-        pypi.append(options.pypiMirror);
+    for (const QString &index : options.network.pypiIndexes) {
+        if (isRemote(index))
+            pypi.append(index);
+    }
     return QJsonObject{{QStringLiteral("schema"), 1},
                        {QStringLiteral("title"), title},
                        {QStringLiteral("environment"), name},
@@ -408,7 +389,7 @@ QJsonObject LabProfilePage::profileJson(const core::Plan &plan, const core::Setu
                        {QStringLiteral("interpreter"), QString()},
                        {QStringLiteral("mirrors"), QJsonObject{{QStringLiteral("pypi"), pypi},
                                                                {QStringLiteral("trustedHosts"), QJsonArray()}}},
-                       {QStringLiteral("proxy"), options.proxy},
+                       {QStringLiteral("proxy"), options.network.transfer.proxy},
                        {QStringLiteral("jupyter"), options.jupyter},
                        {QStringLiteral("kernel"), QJsonObject{{QStringLiteral("name"), name},
                                                               {QStringLiteral("register"), true}}},
@@ -448,14 +429,20 @@ void LabProfilePage::prepareBundle()
 
 QCoro::Task<> LabProfilePage::runBundle(QPointer<LabProfilePage> page, core::ArtifactList list, QString folder)
 {
-    core::TransferOptions transfer;
-    transfer.proxy = page->m_state.options().proxy;
-    transfer.caBundle = page->m_state.options().caBundle;
-    core::Downloader downloader(transfer, core::DownloadCache(core::DownloadCache::defaultDir()));
-    core::BundleWriter writer(downloader, page->m_state.system());
+    // The files and wheels the Options page prepared, through the pipeline's one downloader.
+    const core::SetupOptions setup = page->m_state.options();
+    core::BundleWriter writer(page->m_state.downloader());
     core::BundleOptions options;
     options.directory = folder;
-    const core::Result<core::Bundle> bundle = co_await writer.write(std::move(list), options);
+    options.transfer = setup.network.transfer;
+    options.pythonVersion = page->m_state.plan() ? page->m_state.plan()->python : QString();
+    core::SourceCatalog catalog;
+    if (const core::KnowledgePtr knowledge = page->m_state.knowledgeOrNull())
+        catalog = knowledge->sources;
+    const QList<QUrl> indexes = core::SetupFlow::pypiIndexes(setup.network, catalog).valueOr({});
+    const core::Result<core::Bundle> bundle = co_await writer.write(
+        std::move(list), page->m_state.lock(), options,
+        [indexes, catalog](const core::LockedWheel &w) { return core::SetupFlow::wheelUrls(w, indexes, catalog); });
     if (!page)
         co_return;
     page->setBusy(false);

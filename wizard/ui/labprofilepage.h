@@ -3,6 +3,7 @@
 #include "fetch/downloadtypes.h"
 #include "install/installer.h"
 #include "install/labprofile.h"
+#include "setup/labsetup.h"
 #include "ui/wizardstate.h"
 
 #include <QCoro/QCoroTask>
@@ -42,7 +43,7 @@ public:
     void setFilePicker(FilePicker picker) { m_pickFile = std::move(picker); }
     void setFolderPicker(FolderPicker picker) { m_pickFolder = std::move(picker); }
     // The installer the unattended path drives; tests set checkpoints on it. Owned by the page.
-    core::Installer *installer() const { return m_installer; }
+    core::LabSetup *setup() const { return m_setup; }
 
     const std::optional<core::LabProfile> &profile() const { return m_profile; }
     bool unattended() const;
@@ -94,7 +95,7 @@ private:
     QLabel *m_adminLabel;
     QPushButton *m_prepareButton;
     QPushButton *m_bundleButton;
-    core::Installer *m_installer;
+    core::LabSetup *m_setup;
 
     FilePicker m_pickFile;
     FolderPicker m_pickFolder;

@@ -256,13 +256,7 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     }
     // The knowledge catalog's notice; its update check goes through the proxy field above.
     auto *catalogNotice = new CatalogNotice(
-        [this] {
-            const core::SetupOptions o = options();
-            core::TransferOptions transfer;
-            transfer.proxy = o.proxy;
-            transfer.caBundle = o.caBundle;
-            return transfer;
-        },
+        [this] { return options().network.transfer; },
         this);
     // An update installed here is the knowledge of the pages that follow.
     connect(catalogNotice, &CatalogNotice::checked, this, [this](bool ok) {
@@ -347,8 +341,6 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
 
 OptionsPage::~OptionsPage()
 {
-    if (m_cancelFirstUse)
-        m_cancelFirstUse->store(true);
     for (const auto &cancel : {m_cancelTest, m_cancelRanking}) {
         if (cancel)
             cancel->store(true);
@@ -372,11 +364,12 @@ core::SetupOptions OptionsPage::options() const
     o.prefix = m_folderEdit->text().trimmed();
     o.name = m_nameEdit->text().trimmed();
     const int index = m_pypiCombo->findText(m_pypiCombo->currentText());
-    o.pypiMirror = index >= 0 ? m_pypiCombo->itemData(index).toString() : m_pypiCombo->currentText().trimmed();
-    o.nvidiaMirror = m_nvidiaEdit->text().trimmed();
-    o.proxy = m_proxyEdit->text().trimmed();
+    const QString pypi = index >= 0 ? m_pypiCombo->itemData(index).toString() : m_pypiCombo->currentText().trimmed();
+    o.network.pypiIndexes = pypi.isEmpty() ? QStringList{} : QStringList{pypi};
+    o.network.nvidiaMirror = m_nvidiaEdit->text().trimmed();
+    o.network.transfer.proxy = m_proxyEdit->text().trimmed();
     o.cacheDir = m_cacheEdit->text().trimmed();
-    o.bundleDir = m_bundleEdit->text().trimmed();
+    o.network.bundleDir = m_bundleEdit->text().trimmed();
     o.trustOnFirstUse = !m_trustCheck->isHidden() && m_trustCheck->isChecked();
     o.jupyter = m_jupyterCheck->isChecked();
     return o;
@@ -419,18 +412,18 @@ void OptionsPage::applySuggestion()
     const QString plan = m_state.plan() ? QString::fromUtf8(QJsonDocument(m_state.plan()->toJson()).toJson()) : QString();
     if (plan == m_suggestedPlan)
         fill(m_nameEdit, o.name);
-    if (!o.pypiMirror.isEmpty()) {
+    if (const QString pypi = o.network.firstPypiIndex(); !pypi.isEmpty()) {
         m_pypiChosen = true; // the lab's or the continued setup's
-        const int index = m_pypiCombo->findData(o.pypiMirror);
+        const int index = m_pypiCombo->findData(pypi);
         if (index >= 0)
             m_pypiCombo->setCurrentIndex(index);
         else
-            m_pypiCombo->setEditText(o.pypiMirror);
+            m_pypiCombo->setEditText(pypi);
     }
-    fill(m_nvidiaEdit, o.nvidiaMirror);
-    fill(m_proxyEdit, o.proxy);
+    fill(m_nvidiaEdit, o.network.nvidiaMirror);
+    fill(m_proxyEdit, o.network.transfer.proxy);
     fill(m_cacheEdit, o.cacheDir);
-    fill(m_bundleEdit, o.bundleDir);
+    fill(m_bundleEdit, o.network.bundleDir);
     // The Jupyter choice made for this setup wins over the remembered one, either way.
     m_jupyterCheck->setChecked(o.jupyter);
 }
@@ -443,9 +436,10 @@ void OptionsPage::keepResolved()
 
 void OptionsPage::cleanupPage()
 {
-    // Back while the first-use files are downloading: stop them.
-    if (m_cancelFirstUse)
-        m_cancelFirstUse->store(true);
+    // Back while the files are being looked up: the answer is for nobody now.
+    ++m_generation;
+    if (m_resolving)
+        setBusy(false);
     // A test or ranking still running answers nobody now.
     if (m_cancelTest)
         m_cancelTest->store(true);
@@ -467,8 +461,16 @@ bool OptionsPage::isComplete() const
 QString OptionsPage::optionsKey(const core::SetupOptions &o) const
 {
     const QString plan = m_state.plan() ? QString::fromUtf8(QJsonDocument(m_state.plan()->toJson()).toJson()) : QString();
-    return QStringList{plan,       o.prefix,   o.name,      o.pypiMirror, o.nvidiaMirror,
-                       o.proxy,    o.cacheDir, o.bundleDir, o.trustOnFirstUse ? QStringLiteral("trust") : QString()}
+    return QStringList{plan,
+                       o.prefix,
+                       o.name,
+                       o.network.pypiIndexes.join(u' '),
+                       o.network.nvidiaMirror,
+                       o.network.transfer.proxy,
+                       o.cacheDir,
+                       o.network.bundleDir,
+                       o.jupyter ? QStringLiteral("jupyter") : QString(),
+                       o.trustOnFirstUse ? QStringLiteral("trust") : QString()}
         .join(u'\n');
 }
 
@@ -485,109 +487,68 @@ bool OptionsPage::validatePage()
     const quint64 generation = ++m_generation;
     // What is resolved now is what the fields say; a ranking arriving later changes nothing.
     stopRanking();
+    core::SetupOptions preparing = current;
+    preparing.knowledge = m_state.knowledgeOrNull();
+    auto spec = core::SetupFlow::baseSpec(*m_state.plan(), preparing, m_state.hardware().value_or(core::HardwareReport{}));
+    if (!spec) {
+        m_statusLabel->setText(spec.error().message);
+        m_statusLabel->show();
+        Q_EMIT resolved(false);
+        return false;
+    }
+    spec->gpus = m_state.gpus();
     setBusy(true);
     m_statusLabel->setText(tr("Looking up the official files for this plan…"));
     m_statusLabel->show();
-    core::SetupOptions resolving = current;
-    resolving.knowledge = m_state.knowledgeOrNull();
-    runResolve(this, *m_state.plan(), core::osFamilyName(m_state.system().os()), std::move(resolving), generation);
+    runPrepare(this, *m_state.plan(), *spec, std::move(preparing), generation);
     return false;
 }
 
-QCoro::Task<> OptionsPage::runResolve(QPointer<OptionsPage> page, core::Plan plan, QString os,
+QCoro::Task<> OptionsPage::runPrepare(QPointer<OptionsPage> page, core::Plan plan, core::InstallSpec spec,
                                       core::SetupOptions options, quint64 generation)
 {
-    auto list = co_await core::SetupFlow::resolveArtifacts(std::move(plan), std::move(os), options);
+    // The pipeline's steps say where it is (the official files, pip choosing the packages).
+    const QMetaObject::Connection told =
+        connect(&page->m_state.pipeline(), &core::SetupPipeline::message, page.data(), [page, generation](const QString &line) {
+            if (page && generation == page->m_generation && page->m_resolving)
+                page->m_statusLabel->setText(line);
+        });
+    auto prepared = co_await page->m_state.pipeline().prepare(std::move(plan), std::move(spec), options);
     if (!page)
         co_return;
-    page->finishResolve(generation, std::move(options), std::move(list));
+    disconnect(told);
+    page->finishPrepare(generation, std::move(options), std::move(prepared));
 }
 
-void OptionsPage::finishResolve(quint64 generation, core::SetupOptions options, core::Result<core::ArtifactList> list)
+void OptionsPage::finishPrepare(quint64 generation, core::SetupOptions options, core::Result<core::PreparedSetup> prepared)
 {
     if (generation != m_generation)
         return;
     setBusy(false);
-
-    QString problem;
-    core::DownloadPlan downloads;
-    if (!list) {
-        problem = list.error().message;
-        qWarning().noquote() << "Resolving artifacts failed:" << list.error().code << list.error().detail;
-    } else {
-        downloads = core::SetupFlow::downloadPlan(*list, options);
-        QStringList messages;
-        bool unverifiable = false;
-        for (const core::Finding &f : std::as_const(downloads.problems)) {
-            messages.append(f.message);
-            unverifiable = unverifiable || f.code == u"artifact_unverifiable";
-        }
+    if (!prepared) {
+        qWarning().noquote() << "Preparing the setup failed:" << prepared.error().code << prepared.error().detail;
+        QString problem = prepared.error().message;
+        const bool unverifiable = prepared.error().code == u"artifact_unverifiable";
         if (unverifiable)
-            messages.append(tr("To download them anyway, tick the box below."));
-        // A full disk is said now, before anything downloads (the cache) or unpacks (the environment).
-        if (const core::Status space = core::DiskSpaceCheck::check(
-                m_state.system(), core::DiskSpaceCheck::forSetup(*m_state.plan(), *list, downloads, options));
-            !space)
-            messages.append(space.error().message);
-        showTrustChoice(unverifiable || !downloads.firstUse.isEmpty());
-        problem = messages.join(u'\n');
-    }
-    if (!problem.isEmpty()) {
+            problem += u'\n' + tr("To download them anyway, tick the box below.");
+        showTrustChoice(unverifiable);
         m_statusLabel->setText(problem);
         m_statusLabel->show();
         Q_EMIT resolved(false);
         return;
     }
-    if (!downloads.firstUse.isEmpty()) {
-        // The student chose to trust these files: fetch them now, record what was seen, then commit.
-        QStringList files;
-        for (const core::Artifact &a : std::as_const(downloads.firstUse))
-            files.append(a.fileName().isEmpty() ? a.name : a.fileName());
-        setBusy(true);
-        m_statusLabel->setText(tr("Downloading %1 and recording its SHA-256…").arg(files.join(QStringLiteral(", "))));
-        m_statusLabel->show();
-        if (m_cancelFirstUse)
-            m_cancelFirstUse->store(true);
-        m_cancelFirstUse = std::make_shared<std::atomic<bool>>(false);
-        runFirstUse(this, *list, std::move(options), generation, m_cancelFirstUse);
-        return;
-    }
-    commit(options, *list, downloads);
+    commit(options, *prepared);
 }
 
-QCoro::Task<> OptionsPage::runFirstUse(QPointer<OptionsPage> page, core::ArtifactList list, core::SetupOptions options,
-                                       quint64 generation, std::shared_ptr<std::atomic<bool>> cancel)
-{
-    auto fetched = co_await core::SetupFlow::fetchFirstUse(std::move(list), options, std::move(cancel));
-    if (!page)
-        co_return;
-    page->finishFirstUse(generation, std::move(options), std::move(fetched));
-}
-
-void OptionsPage::finishFirstUse(quint64 generation, core::SetupOptions options, core::Result<core::ArtifactList> list)
-{
-    if (generation != m_generation)
-        return;
-    setBusy(false);
-    if (!list) {
-        qWarning().noquote() << "Trust on first use failed:" << list.error().code << list.error().detail;
-        m_statusLabel->setText(list.error().message);
-        m_statusLabel->show();
-        Q_EMIT resolved(false);
-        return;
-    }
-    commit(options, *list, core::SetupFlow::downloadPlan(*list, options));
-}
-
-void OptionsPage::commit(const core::SetupOptions &options, const core::ArtifactList &list,
-                         const core::DownloadPlan &downloads)
+void OptionsPage::commit(const core::SetupOptions &options, const core::PreparedSetup &prepared)
 {
     m_statusLabel->hide();
     m_resolvedKey = optionsKey(options);
     save(options);
     m_state.setOptions(options);
-    m_state.setArtifacts(list);
-    m_state.setDownloads(downloads.requests);
+    m_state.setArtifacts(prepared.artifacts);
+    m_state.setLock(prepared.lock);
+    m_state.setDownloads(prepared.downloads);
     Q_EMIT resolved(true);
     if (wizard() && wizard()->currentPage() == this)
         wizard()->next();
@@ -697,11 +658,11 @@ void OptionsPage::save(const core::SetupOptions &o)
     const std::unique_ptr<QSettings> settings = m_settings();
     settings->beginGroup(QStringLiteral("options"));
     settings->setValue(QStringLiteral("prefix"), o.prefix);
-    settings->setValue(QStringLiteral("pypiMirror"), o.pypiMirror);
-    settings->setValue(QStringLiteral("nvidiaMirror"), o.nvidiaMirror);
-    settings->setValue(QStringLiteral("proxy"), o.proxy);
+    settings->setValue(QStringLiteral("pypiMirror"), o.network.firstPypiIndex());
+    settings->setValue(QStringLiteral("nvidiaMirror"), o.network.nvidiaMirror);
+    settings->setValue(QStringLiteral("proxy"), o.network.transfer.proxy);
     settings->setValue(QStringLiteral("cacheDir"), o.cacheDir);
-    settings->setValue(QStringLiteral("bundleDir"), o.bundleDir);
+    settings->setValue(QStringLiteral("bundleDir"), o.network.bundleDir);
     settings->setValue(QStringLiteral("jupyter"), o.jupyter);
     settings->endGroup();
     settings->sync();
@@ -794,12 +755,11 @@ core::OriginProbeRequest OptionsPage::probeRequest(std::shared_ptr<const std::at
 {
     const core::SetupOptions o = options();
     core::OriginProbeRequest r;
-    r.transfer.proxy = o.proxy;
-    r.transfer.caBundle = o.caBundle;
-    r.pypiMirror = o.pypiMirror;
-    r.nvidiaMirror = o.nvidiaMirror;
-    r.bundleDir = o.bundleDir;
-    r.originOverrides = o.originOverrides;
+    r.transfer = o.network.transfer;
+    r.pypiMirror = o.network.firstPypiIndex();
+    r.nvidiaMirror = o.network.nvidiaMirror;
+    r.bundleDir = o.network.bundleDir;
+    r.originOverrides = o.network.originOverrides;
     r.sourcesCatalog = o.sourcesCatalog;
     r.knowledge = m_state.knowledgeOrNull();
     if (m_state.plan())
@@ -827,7 +787,7 @@ bool OptionsPage::mayChooseMirror() const
     if (m_pypiChosen || m_resolving)
         return false;
     // Only over PyPI itself or the page's own earlier preselection.
-    const QString current = options().pypiMirror;
+    const QString current = options().network.firstPypiIndex();
     return current == u"pypi" || (!m_pickedPreset.isEmpty() && current == m_pickedPreset);
 }
 
@@ -943,7 +903,7 @@ void OptionsPage::showReport()
     m_fixProxy->setVisible(fixes.contains(QStringLiteral("proxy")) || fixes.contains(QStringLiteral("login")));
     m_fixBundle->setVisible(fixes.contains(QStringLiteral("bundle")));
     const auto best = m_report->bestMirror();
-    const bool offerMirror = fixes.contains(QStringLiteral("mirror")) && best && best->name != options().pypiMirror;
+    const bool offerMirror = fixes.contains(QStringLiteral("mirror")) && best && best->name != options().network.firstPypiIndex();
     if (offerMirror)
         m_fixMirror->setText(tr("Use the fastest &mirror: %1").arg(best->name == u"pypi" ? tr("PyPI") : best->displayName));
     m_fixMirror->setVisible(offerMirror);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "setup/pipeline.h"
 #include "setup/setupflow.h"
 #include "sources/artifact.h"
 #include "sources/originprobe.h"
@@ -93,13 +94,10 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    static QCoro::Task<> runResolve(QPointer<OptionsPage> page, core::Plan plan, QString os,
+    static QCoro::Task<> runPrepare(QPointer<OptionsPage> page, core::Plan plan, core::InstallSpec spec,
                                     core::SetupOptions options, quint64 generation);
-    void finishResolve(quint64 generation, core::SetupOptions options, core::Result<core::ArtifactList> list);
-    static QCoro::Task<> runFirstUse(QPointer<OptionsPage> page, core::ArtifactList list, core::SetupOptions options,
-                                     quint64 generation, std::shared_ptr<std::atomic<bool>> cancel);
-    void finishFirstUse(quint64 generation, core::SetupOptions options, core::Result<core::ArtifactList> list);
-    void commit(const core::SetupOptions &options, const core::ArtifactList &list, const core::DownloadPlan &downloads);
+    void finishPrepare(quint64 generation, core::SetupOptions options, core::Result<core::PreparedSetup> prepared);
+    void commit(const core::SetupOptions &options, const core::PreparedSetup &prepared);
     void setBusy(bool busy);
     void showTrustChoice(bool show);
     void showHelp(const QString &topic);
@@ -133,7 +131,6 @@ private:
     std::optional<core::SetupOptions> m_suggested;
     QString m_suggestedPlan; // the plan (JSON) the suggestion came with
     QString m_helpTopic;
-    std::shared_ptr<std::atomic<bool>> m_cancelFirstUse; // set to stop the first-use fetch
     const core::Translations *m_translations = nullptr;
     bool m_testing = false;
     bool m_ranking = false;

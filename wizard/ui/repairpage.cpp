@@ -257,7 +257,7 @@ void RepairPage::refreshEnvironments()
         QString label = QDir::toNativeSeparators(environment);
         const QString host = m_state.system().hostPath(environment);
         if (const auto record = core::EnvironmentRecord::read(host); record) {
-            const QString tensorflow = record->spec.value(QStringLiteral("tensorflow")).toString();
+            const QString tensorflow = record->tensorflowVersion();
             if (!tensorflow.isEmpty())
                 label = tr("%1 — TensorFlow %2").arg(label, tensorflow);
         }
@@ -327,11 +327,7 @@ core::RepairOptions RepairPage::repairOptions(bool dryRun) const
     options.dryRun = dryRun;
     options.cacheDir = m_state.options().cacheDir.isEmpty() ? core::DownloadCache::defaultDir()
                                                              : m_state.options().cacheDir;
-    options.transfer.proxy = m_state.options().proxy;
-    options.transfer.caBundle = m_state.options().caBundle;
-    // A mirror given as an address is where pip may fetch a damaged package's wheel again.
-    if (const QString mirror = m_state.options().pypiMirror; mirror.startsWith(QStringLiteral("http")))
-        options.indexUrls = {mirror};
+    options.network = m_state.options().network;
     options.findings = m_findings;
     return options;
 }

@@ -59,7 +59,6 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     m_optionsPage->setTranslations(translations);
     // The profile's folder, name and mirror are what the Options page starts from.
     connect(m_labProfilePage, &LabProfilePage::optionsSuggested, m_optionsPage, &OptionsPage::suggestOptions);
-    connect(&m_state, &WizardState::optionsChanged, this, &SetupWizard::applyTransferOptions);
     // The saved setup follows every change from the Options page on.
     connect(this, &QWizard::currentIdChanged, this, &SetupWizard::saveSession);
     connect(&m_state, &WizardState::planChanged, this, &SetupWizard::saveSession);
@@ -237,6 +236,7 @@ void SetupWizard::restoreSession(core::SetupSession session)
     m_optionsPage->suggestOptions(session.options);
     m_state.setOptions(session.options);
     m_state.setArtifacts(*session.artifacts);
+    m_state.setLock(session.lock);
     m_state.setDownloads(session.downloads());
     // Install and Verify need the Download page's verified results: it checks what is on disk
     // (finished files are not fetched again, .part files are resumed) and the wizard goes on to
@@ -298,6 +298,7 @@ void SetupWizard::saveSession()
     session.options = m_state.options();
     session.gpus = m_state.gpus();
     session.artifacts = m_state.artifacts();
+    session.lock = m_state.lock();
     if (session.step != Step::Options && !session.artifacts)
         return; // an unattended lab install: the lab profile is the record
     if (const core::Status saved = session.save(m_sessionPath); !saved)
@@ -315,8 +316,6 @@ UpgradeDialog *SetupWizard::openUpgrade(const QString &environment)
     // Mirrors, proxy, cache and bundle as the Options page has them; the environment's own
     // folder, name and Jupyter choice come from its record.
     request.setup = m_state.options();
-    request.transfer.proxy = m_state.options().proxy;
-    request.transfer.caBundle = m_state.options().caBundle;
     request.probe = QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
                                                    {QCoreApplication::applicationDirPath()});
     auto *dialog = new UpgradeDialog(m_state.system(), std::move(request), this);
@@ -325,21 +324,6 @@ UpgradeDialog *SetupWizard::openUpgrade(const QString &environment)
     dialog->open();
     dialog->start();
     return dialog;
-}
-
-void SetupWizard::applyTransferOptions()
-{
-    // Only a changed proxy needs a new downloader; keeping the old one keeps downloads in flight
-    // and any downloader a test or lab set up.
-    const QString proxy = m_state.options().proxy;
-    if (proxy == m_proxy)
-        return;
-    m_proxy = proxy;
-    core::TransferOptions transfer;
-    transfer.proxy = proxy;
-    transfer.caBundle = m_state.options().caBundle;
-    m_downloadPage->setDownloader(std::make_unique<core::Downloader>(
-        transfer, core::DownloadCache(core::DownloadCache::defaultDir())));
 }
 
 void SetupWizard::updateMinimumSize()

@@ -98,7 +98,6 @@ protected:
 private:
     void retranslate();
     void updateMinimumSize();
-    void applyTransferOptions();
     void offerSavedSession();
     void restoreSession(core::SetupSession session);
     void saveSession();
@@ -116,7 +115,6 @@ private:
     FinishPage *m_finishPage;
     RepairPage *m_repairPage;
     LabProfilePage *m_labProfilePage;
-    QString m_proxy; // the proxy the Download page's downloader was made with
     QString m_sessionPath;
     std::optional<core::SetupSession> m_saved;
     int m_resumeJump = -1; // where Next on Welcome leads when continuing

@@ -2,8 +2,10 @@
 
 #include "catalog/knowledge.h"
 #include "detect/hardwarereport.h"
+#include "fetch/downloadcache.h"
 #include "fetch/downloadtypes.h"
 #include "install/installer.h"
+#include "setup/pipeline.h"
 #include "setup/setupflow.h"
 #include "solver/plan.h"
 #include "solver/solver.h"
@@ -30,10 +32,21 @@ public:
         : QObject(parent)
         , m_system(system)
         , m_knowledge(core::Knowledge::shared())
+        , m_pipeline(system)
     {
     }
 
     core::SystemView &system() const { return m_system; }
+
+    // The one setup pipeline every page works through (and its downloader, made from the Options
+    // page's network settings).
+    core::SetupPipeline &pipeline() { return m_pipeline; }
+    // The downloader of the current options' network settings and download folder.
+    core::Downloader &downloader()
+    {
+        return m_pipeline.downloader(m_options.network,
+                                     m_options.cacheDir.isEmpty() ? core::DownloadCache::defaultDir() : m_options.cacheDir);
+    }
 
     // The knowledge catalog every page reads: loaded once, replaced after a catalog update is
     // installed. Holds why it could not be loaded instead, for the pages to show.
@@ -92,6 +105,9 @@ public:
     }
     const std::optional<core::ArtifactList> &artifacts() const { return m_artifacts; }
     void setArtifacts(core::ArtifactList artifacts) { m_artifacts = std::move(artifacts); }
+    // The wheels pip's resolver locked for the environment (empty without Python packages).
+    const core::PyLock &lock() const { return m_lock; }
+    void setLock(core::PyLock lock) { m_lock = std::move(lock); }
 
     // What the Install page built and what the Verify page found; the Finish page reads both.
     const std::optional<core::InstallOutcome> &installed() const { return m_installed; }
@@ -118,8 +134,10 @@ private:
     QList<core::DownloadResult> m_downloaded;
     core::SetupOptions m_options;
     std::optional<core::ArtifactList> m_artifacts;
+    core::PyLock m_lock;
     std::optional<core::InstallOutcome> m_installed;
     std::optional<core::VerifyReport> m_verified;
+    core::SetupPipeline m_pipeline; // last: its downloader stops first when the state goes
 };
 
 } // namespace tfsetup::ui
