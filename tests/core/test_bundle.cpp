@@ -1,7 +1,9 @@
-#include "support/files.h"
+#include "fetch/networksettings.h"
+#include "setup/indexbridge.h"
+#include "setup/locker.h"
 #include "sources/bundle.h"
-
 #include "support/coroutinetest.h"
+#include "support/files.h"
 #include "support/loopbackserver.h"
 #include "system/realsystem.h"
 
@@ -281,13 +283,34 @@ private Q_SLOTS:
         tf.indexUrl = m_server->url(u"/simple"_s).toString();
         ArtifactList list;
         list.artifacts = {tf};
-        const auto written = writeBundle(list, false, python);
+        // The lock pip's resolver makes through the bridge to this index, as tfsetup bundle does.
+        RealSystem system;
+        Locker locker(system);
+        IndexBridge::Options bridgeOptions;
+        bridgeOptions.indexes = {m_server->url(u"/simple/"_s)};
+        Downloader downloader;
+        bridgeOptions.downloader = &downloader;
+        bridgeOptions.cacheDir = m_dir->filePath(u"lock-downloads"_s);
+        IndexBridge bridge(bridgeOptions);
+        QVERIFY(bridge.start());
+        LockRequest request;
+        request.python = python;
+        request.requirements = {tf.requirement, u"ipykernel"_s, u"jupyterlab"_s};
+        request.workDir = m_dir->filePath(u"lock"_s);
+        const auto lock = tfsetup::test::awaitTask(locker.lock(request, &bridge), std::chrono::seconds(120));
+        QVERIFY(lock && lock->ok());
+        QCOMPARE(lock->value().packages.size(), 3);
+        const auto written = writeBundle(list, false, lock->value());
         QVERIFY(written);
         QVERIFY2(written->ok(), qPrintable(why(*written)));
         QVERIFY(m_server->hits("/files/" + wheelName.toUtf8()) >= 1);
         const Bundle &bundle = written->value();
         QVERIFY(bundle.verify().ok());
         QCOMPARE(readFile(QDir(bundle.wheelhouse()).filePath(wheelName)), wheel);
+        // The bundle carries the lock, each wheel with its index URL and hash.
+        QCOMPARE(bundle.lock().packages.size(), 3);
+        QCOMPARE(bundle.lock().find(u"tfsetup-probe"_s)->sha256, digest.toLatin1());
+        QCOMPARE(bundle.lock().find(u"tfsetup-probe"_s)->url, m_server->url(u"/files/"_s).toString() + wheelName);
         const QByteArray requirements = readFile(bundle.requirementsFile());
         QVERIFY2(requirements.contains("tfsetup-probe==1.0"), requirements.constData());
         QVERIFY(requirements.contains(QByteArray("--hash=sha256:" + digest.toLatin1())));
@@ -307,20 +330,19 @@ private Q_SLOTS:
 private:
     QString bundleDir() const { return m_dir->filePath(u"bundle"_s); }
 
-    std::optional<Result<Bundle>> writeBundle(const ArtifactList &list, bool trust, const QString &python = u"python3"_s)
+    std::optional<Result<Bundle>> writeBundle(const ArtifactList &list, bool trust, const PyLock &lock = {})
     {
-        TransferOptions options;
-        options.connectTimeout = std::chrono::seconds(5);
-        options.stallTimeout = std::chrono::seconds(5);
-        options.retriesPerMirror = 0;
-        Downloader downloader(options, DownloadCache());
-        RealSystem system;
-        BundleWriter writer(downloader, system);
+        NetworkSettings network;
+        network.transfer.connectTimeout = std::chrono::seconds(5);
+        network.transfer.stallTimeout = std::chrono::seconds(5);
+        network.transfer.retriesPerMirror = 0;
+        const std::unique_ptr<Downloader> downloader = network.makeDownloader({});
+        BundleWriter writer(*downloader);
         BundleOptions bundleOptions;
         bundleOptions.directory = bundleDir();
         bundleOptions.trustOnFirstUse = trust;
-        bundleOptions.python = python;
-        return tfsetup::test::awaitTask(writer.write(list, bundleOptions), std::chrono::seconds(120));
+        bundleOptions.transfer = network.transfer;
+        return tfsetup::test::awaitTask(writer.write(list, lock, bundleOptions), std::chrono::seconds(120));
     }
 
     std::unique_ptr<LoopbackServer> m_server;

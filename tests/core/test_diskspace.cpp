@@ -145,7 +145,7 @@ void TestDiskSpace::forSetup_countsWhatIsStillToCome()
     core::SetupOptions options;
     options.cacheDir = cache.path();
     options.prefix = u"/home/student/tfsetup-envs"_s;
-    const QList<SpaceNeed> needs = DiskSpaceCheck::forSetup(gpuPlan(), list, downloads, options);
+    const QList<SpaceNeed> needs = DiskSpaceCheck::forSetup(gpuPlan(), list, {}, downloads, options);
     QCOMPARE(needs.size(), 2);
     QCOMPARE(needs[0].folder, cache.path());
     QCOMPARE(needs[0].bytes, 130 * MB);
@@ -155,7 +155,7 @@ void TestDiskSpace::forSetup_countsWhatIsStillToCome()
     // Already downloaded: nothing more for the cache.
     QVERIFY(QFile(a.destination).open(QIODevice::WriteOnly));
     QVERIFY(QFile::rename(part.fileName(), b.destination));
-    const QList<SpaceNeed> later = DiskSpaceCheck::forSetup(gpuPlan(), list, downloads, options);
+    const QList<SpaceNeed> later = DiskSpaceCheck::forSetup(gpuPlan(), list, {}, downloads, options);
     QCOMPARE(later.size(), 1);
     QCOMPARE(later[0].folder, options.environmentPath(gpuPlan()));
 }

@@ -7,6 +7,7 @@
 #include "install/installer.h"
 #include "support/coroutinetest.h"
 #include "support/fixturetree.h"
+#include "support/wheellock.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -96,6 +97,7 @@ class TestInstallPythonOrg : public QObject {
 private Q_SLOTS:
     void init()
     {
+        m_lockedWith.clear();
         m_tree = std::make_unique<FixtureTree>();
         QVERIFY(m_tree->write({{QStringLiteral("C/Users/student/"), {}}}));
         QVERIFY(m_tree->writeEnv({{QStringLiteral("USERPROFILE"), QStringLiteral("C:\\Users\\student")},
@@ -138,6 +140,10 @@ private Q_SLOTS:
         QVERIFY(installer.contains(QStringLiteral("Include_launcher=0")));
         QVERIFY(m_windows->runs.at(1).startsWith(QStringLiteral("python.exe -m venv ")));
         QVERIFY(m_windows->runs.at(2).startsWith(QStringLiteral("python.exe -m pip install ")));
+        QVERIFY2(m_windows->runs.at(2).contains(QStringLiteral("--no-index")), qPrintable(m_windows->runs.at(2)));
+        // The lock was made with the new environment's own Python.
+        QCOMPARE(m_lockedWith.size(), 1);
+        QVERIFY2(m_lockedWith.first().endsWith(QStringLiteral("/venv/Scripts/python.exe")), qPrintable(m_lockedWith.first()));
         QVERIFY(QFile::exists(m_view->hostPath(prefix + QStringLiteral("/.python-3.10.11/python.exe"))));
         QVERIFY(QFile::exists(m_view->hostPath(prefix + QStringLiteral("/tf-a/venv/Scripts/python.exe"))));
     }
@@ -207,6 +213,19 @@ private:
     core::Result<core::InstallOutcome> install(const InstallSpec &s)
     {
         Installer installer(*m_windows);
+        // No Python before the install, so no lock before it: the installer asks for one with the
+        // new environment's interpreter (SetupPipeline::lateLocker in the application).
+        const QString wheel = m_tree->filePath(QStringLiteral("downloads/tensorflow-2.10.0-cp310-cp310-win_amd64.whl"));
+        QFile file(wheel);
+        if (!file.exists() && file.open(QIODevice::WriteOnly))
+            file.write("PK stand-in wheel");
+        file.close();
+        QStringList *askedWith = &m_lockedWith;
+        installer.setPackageLocker([wheel, askedWith](QString python) -> QCoro::Task<core::Result<Installer::LockedPackages>> {
+            askedWith->append(python);
+            const LockedFiles locked = lockWheels({wheel});
+            co_return Installer::LockedPackages{locked.lock, locked.artifacts};
+        });
         auto result = awaitTask(installer.install(s), std::chrono::seconds(60));
         return result ? *result : core::Result<core::InstallOutcome>(core::Error{QStringLiteral("timeout"), {}, {}});
     }
@@ -215,6 +234,7 @@ private:
     std::unique_ptr<core::RootedSystem> m_view;
     std::unique_ptr<ScriptedWindows> m_windows;
     QString m_setup;
+    QStringList m_lockedWith; // the interpreters the installer locked with
 };
 
 QTEST_GUILESS_MAIN(TestInstallPythonOrg)

@@ -168,6 +168,10 @@ void TestJupyter::initTestCase()
         // pip asks for the link percent-encoded ("+" in a local version becomes %2B).
         m_index.route("/wheels/" + wheel.toUtf8(), Response::bytes(bytes));
         m_index.route("/wheels/" + QUrl::toPercentEncoding(wheel), Response::bytes(bytes));
+        // PEP 658: each wheel's METADATA beside it, which the index's pages announce.
+        const QByteArray metadata = readFile(wheelhouse + u"/wheels/"_s + wheel + u".metadata"_s);
+        m_index.route("/wheels/" + wheel.toUtf8() + ".metadata", Response::bytes(metadata));
+        m_index.route("/wheels/" + QUrl::toPercentEncoding(wheel) + ".metadata", Response::bytes(metadata));
     }
 
     // The stand-in TensorFlow, from the same index.

@@ -19,7 +19,9 @@
 #include "repair/repair.h"
 #include "system/realsystem.h"
 
+#include "support/files.h"
 #include "support/processes.h"
+#include "support/testindex.h"
 #include "support/treesnapshot.h"
 
 #include <QCoro/QCoroTask>
@@ -188,6 +190,17 @@ private Q_SLOTS:
         QJsonObject plan = profile.value(QStringLiteral("plan")).toObject();
         plan.insert(QStringLiteral("requirements"), QJsonArray{QStringLiteral("tensorflow==2.13.1")});
         profile.insert(QStringLiteral("plan"), plan);
+        profile.insert(QStringLiteral("jupyter"), false);
+        // The packages are locked before anything is made: a stand-in TensorFlow and the kernel's
+        // package on the lab's index.
+        test::TestIndex index(m_server, "/pypi-lab/");
+        for (const auto &[project, version] : {std::pair{QStringLiteral("tensorflow"), QStringLiteral("2.13.1")},
+                                               std::pair{QStringLiteral("ipykernel"), QStringLiteral("6.0.0")}}) {
+            const QString wheel = m_dir.filePath(project + u'-' + version + QStringLiteral("-py3-none-any.whl"));
+            QVERIFY(test::buildWheel(python, wheel, project, version, QByteArray(), project));
+            QVERIFY(index.addWheel(wheel));
+        }
+        profile.insert(QStringLiteral("mirrors"), QJsonObject{{QStringLiteral("pypi"), QJsonArray{index.url().toString()}}});
         const QString withPython = QFileInfo(m_before).absolutePath() + QStringLiteral("/with-python.json");
         QFile out(withPython);
         QVERIFY(out.open(QIODevice::WriteOnly));

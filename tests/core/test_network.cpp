@@ -217,10 +217,10 @@ void TestNetwork::resolver_errorNamesTheCause()
     QTemporaryDir cache;
     core::SetupOptions options;
     options.cacheDir = cache.path();
-    options.proxy = QString::fromLatin1(proxy.proxyUrl());
-    options.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
+    options.network.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
+    options.network.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
                                {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
-    options.resolveTimeout = std::chrono::seconds(5);
+    options.network.resolveTimeout = std::chrono::seconds(5);
     const auto list = tfsetup::test::awaitTask(core::SetupFlow::resolveArtifacts(gpuPlan(), u"linux"_s, options));
     QVERIFY(list);
     QVERIFY(!list->ok());
@@ -248,10 +248,10 @@ void TestNetwork::proxyOnly_setupFlowResolvesAndDownloads()
     core::SetupOptions options;
     options.prefix = cache.filePath(u"envs"_s);
     options.cacheDir = cache.path();
-    options.proxy = QString::fromLatin1(proxy.proxyUrl());
-    options.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
+    options.network.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
+    options.network.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
                                {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
-    options.resolveTimeout = std::chrono::seconds(5);
+    options.network.resolveTimeout = std::chrono::seconds(5);
     const auto list = tfsetup::test::awaitTask(core::SetupFlow::resolveArtifacts(gpuPlan(), u"linux"_s, options));
     QVERIFY(list);
     QVERIFY2(list->ok(), qPrintable(list->ok() ? QString() : list->error().message + u'\n' + list->error().detail));
@@ -262,7 +262,7 @@ void TestNetwork::proxyOnly_setupFlowResolvesAndDownloads()
 
     // The download, as the wizard's Downloader makes it (the same proxy). The test's bytes are not
     // NVIDIA's, so the request's checksum is the test payload's.
-    const core::DownloadPlan downloads = core::SetupFlow::downloadPlan(**list, options);
+    const core::DownloadPlan downloads = core::SetupFlow::downloadPlan(**list, {}, options);
     QVERIFY(!downloads.requests.isEmpty());
     core::DownloadRequest request = downloads.requests.first();
     QCOMPARE(request.urls.constLast().host(), u"nvidia.invalid"_s);
@@ -272,7 +272,7 @@ void TestNetwork::proxyOnly_setupFlowResolvesAndDownloads()
     request.checksum = core::Checksum{core::Checksum::Algorithm::Sha256,
                                       QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex()};
     TransferOptions transfer;
-    transfer.proxy = options.proxy;
+    transfer.proxy = options.network.transfer.proxy;
     core::Downloader downloader(transfer, core::DownloadCache());
     const auto fetched = tfsetup::test::awaitTask(downloader.fetch(request), std::chrono::seconds(60));
     QVERIFY(fetched);
@@ -349,7 +349,7 @@ void TestNetwork::proxyOnly_commandLine()
 void TestNetwork::proxyOnly_labInstallPreparesThroughTheProxy()
 {
     // tfsetup install --proxy: a lab profile's manifests and archives, all through the proxy given
-    // on the command line (LabSetupOptions::transfer.proxy, which wins over the profile's).
+    // on the command line (LabSetupOptions::network, whose proxy wins over the profile's).
     QTemporaryDir dir;
     LoopbackServer origin;
     QVERIFY(origin.start());
@@ -368,18 +368,18 @@ void TestNetwork::proxyOnly_labInstallPreparesThroughTheProxy()
     core::LabSetupOptions options;
     options.prefixOverride = dir.filePath(u"envs"_s);
     options.cacheDir = dir.filePath(u"cache"_s);
-    options.resolveTimeout = std::chrono::seconds(20);
-    options.transfer.probeMirrors = false;
-    options.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
-    options.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
+    options.network.resolveTimeout = std::chrono::seconds(20);
+    options.network.transfer.probeMirrors = false;
+    options.network.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
+    options.network.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
                                {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
     options.sourcesCatalog = mirror.sourcesPath();
     core::RealSystem system;
     core::LabSetup setup(system);
-    const auto spec = tfsetup::test::awaitTask(setup.prepare(*profile, options), std::chrono::seconds(120));
-    QVERIFY(spec);
-    QVERIFY2(spec->ok(), qPrintable(spec->ok() ? QString() : spec->error().message + u'\n' + spec->error().detail));
-    QVERIFY(!(*spec)->artifacts.isEmpty());
+    const auto installed = tfsetup::test::awaitTask(setup.install(*profile, options), std::chrono::seconds(120));
+    QVERIFY(installed);
+    QVERIFY2(installed->ok(), qPrintable(installed->ok() ? QString() : installed->error().message + u'\n' + installed->error().detail));
+    QVERIFY(QFileInfo::exists((*installed)->environmentPath + u"/environment.json"_s));
     int archives = 0;
     for (const auto &a : mirror.archives())
         archives += origin.hits(a.urlPath.toUtf8());

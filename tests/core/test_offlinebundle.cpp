@@ -9,6 +9,7 @@
 #include "setup/setupflow.h"
 #include "sources/bundle.h"
 #include "support/coroutinetest.h"
+#include "support/installspec.h"
 #include "support/loopbackserver.h"
 #include "system/realsystem.h"
 
@@ -22,6 +23,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <tuple>
 
 using namespace tfsetup;
 using namespace Qt::StringLiterals;
@@ -144,12 +147,25 @@ bool writeBundle(const QString &folder, const Header &header, bool toolkit, cons
         projects += f->requirements;
     for (const QString &r : projects)
         lock += core::requirementProject(r).toUtf8() + "==1.0 --hash=sha256:" + sha256Hex(wheel).toLatin1() + '\n';
-    const QList<std::pair<QString, QByteArray>> wheelhouse{{u"wheelhouse/"_s + wheelName, wheel},
-                                                           {u"wheelhouse/requirements.txt"_s, lock}};
-    for (const auto &[file, bytes] : wheelhouse) {
+    // And the lock (pylock.toml) of the wheel the bundle holds.
+    core::LockedWheel locked;
+    locked.name = u"tensorflow"_s;
+    locked.version = u"2.18.0"_s;
+    locked.file = wheelName;
+    locked.url = recordedOrigin.resolved(QUrl(u"packages/"_s + wheelName)).toString();
+    locked.size = wheel.size();
+    locked.sha256 = sha256Hex(wheel).toLatin1();
+    locked.index = wheels.indexUrl;
+    core::PyLock pylock;
+    pylock.packages = {locked};
+    const QList<std::tuple<QString, QString, QByteArray>> wheelhouse{
+        {u"wheelhouse/"_s + wheelName, u"wheelhouse"_s, wheel},
+        {u"wheelhouse/requirements.txt"_s, u"wheelhouse"_s, lock},
+        {u"pylock.toml"_s, u"lock"_s, pylock.toToml()}};
+    for (const auto &[file, artifact, bytes] : wheelhouse) {
         if (!writeFile(QDir(folder).filePath(file), bytes))
             return false;
-        files.append(QJsonObject{{u"file"_s, file}, {u"artifact"_s, u"wheelhouse"_s}, {u"sha256"_s, sha256Hex(bytes)},
+        files.append(QJsonObject{{u"file"_s, file}, {u"artifact"_s, artifact}, {u"sha256"_s, sha256Hex(bytes)},
                                  {u"size"_s, double(bytes.size())}});
     }
     const QJsonObject root{{u"format"_s, u"tfsetup-bundle"_s}, {u"schema"_s, Bundle::schema},
@@ -276,13 +292,13 @@ SetupOptions TestOfflineBundle::offlineOptions(const QString &bundle) const
     SetupOptions options;
     options.prefix = m_dir->filePath(u"envs"_s);
     options.cacheDir = m_dir->filePath(u"cache"_s);
-    options.bundleDir = bundle;
-    options.nvidiaMirror = m_server->url(u"/nvidia"_s).toString();
-    options.pypiMirror = m_server->url(u"/simple"_s).toString();
-    options.proxy = m_server->url(u"/"_s).toString();
+    options.network.bundleDir = bundle;
+    options.network.nvidiaMirror = m_server->url(u"/nvidia"_s).toString();
+    options.network.pypiIndexes = QStringList{m_server->url(u"/simple"_s).toString()};
+    options.network.transfer.proxy = m_server->url(u"/"_s).toString();
     for (const QString &origin : {u"nvidia"_s, u"python"_s, u"python-build-standalone"_s, u"pypi"_s, u"pypi-json"_s})
-        options.originOverrides.append({origin, m_server->url(u"/"_s + origin)});
-    options.resolveTimeout = std::chrono::seconds(5);
+        options.network.originOverrides.append({origin, m_server->url(u"/"_s + origin)});
+    options.network.resolveTimeout = std::chrono::seconds(5);
     return options;
 }
 
@@ -303,7 +319,7 @@ void TestOfflineBundle::completeBundle_servesAToolkitPlan_withoutAnyRequest()
     QVERIFY(!artifacts.hasWarning(u"bundle_no_wheelhouse"_s));
 
     // Nothing to download, nothing to trust on first use.
-    const core::DownloadPlan downloads = SetupFlow::downloadPlan(artifacts, options);
+    const core::DownloadPlan downloads = SetupFlow::downloadPlan(artifacts, {}, options);
     QVERIFY(downloads.problems.isEmpty());
     QVERIFY(downloads.requests.isEmpty());
     QVERIFY(downloads.firstUse.isEmpty());
@@ -311,17 +327,19 @@ void TestOfflineBundle::completeBundle_servesAToolkitPlan_withoutAnyRequest()
     const auto firstUse = tfsetup::test::awaitTask(SetupFlow::fetchFirstUse(artifacts, options));
     QVERIFY(firstUse && firstUse->ok());
 
-    // The installer takes every file from the bundle and pip only from its wheelhouse.
-    const auto spec = SetupFlow::installSpec(toolkitPlan(), artifacts, {}, options, core::HardwareReport());
+    // The installer takes every file from the bundle, the wheels of its lock included.
+    const auto bundle = Bundle::open(folder);
+    QVERIFY(bundle);
+    QCOMPARE(bundle->lock().packages.size(), 1);
+    const auto spec = test::installSpecFor(toolkitPlan(), artifacts, {}, options, core::HardwareReport(), bundle->lock());
     QVERIFY2(spec, qPrintable(spec ? QString() : describe(spec.error())));
-    QVERIFY(spec->offline);
-    QCOMPARE(spec->requirementsLock.toUtf8(), readFile(folder + u"/wheelhouse/requirements.txt"_s));
+    QCOMPARE(spec->lock, bundle->lock());
     QStringList kinds;
     for (const core::InstallArtifact &a : spec->artifacts) {
         kinds.append(a.kind);
         QVERIFY2(QDir::cleanPath(a.path).startsWith(QDir::cleanPath(folder) + u'/'), qPrintable(a.path));
     }
-    QCOMPARE(kinds, (QStringList{u"cuda-redist-archive"_s, u"cudnn-archive"_s, u"python-archive"_s, u"wheelhouse"_s}));
+    QCOMPARE(kinds, (QStringList{u"cuda-redist-archive"_s, u"cudnn-archive"_s, u"python-archive"_s, u"wheel"_s}));
     QCOMPARE(m_server->requests().size(), 0);
 }
 
@@ -358,13 +376,12 @@ void TestOfflineBundle::bundleWithoutWheels_sendsPipToTheChosenIndex_andSaysSo()
     transfer.connectTimeout = std::chrono::seconds(5);
     transfer.retriesPerMirror = 0;
     core::Downloader downloader(transfer, core::DownloadCache());
-    core::RealSystem system;
-    core::BundleWriter writer(downloader, system);
+    core::BundleWriter writer(downloader);
     core::BundleOptions bundleOptions;
     bundleOptions.directory = folder;
     bundleOptions.includeWheelhouse = false;
     bundleOptions.pythonVersion = u"3.11"_s;
-    const auto written = tfsetup::test::awaitTask(writer.write(made, bundleOptions), std::chrono::seconds(60));
+    const auto written = tfsetup::test::awaitTask(writer.write(made, {}, bundleOptions), std::chrono::seconds(60));
     QVERIFY(written);
     QVERIFY2(written->ok(), qPrintable(written->ok() ? QString() : describe(written->error())));
     QVERIFY((*written)->wheelhouse().isEmpty());
@@ -376,14 +393,15 @@ void TestOfflineBundle::bundleWithoutWheels_sendsPipToTheChosenIndex_andSaysSo()
     QVERIFY2(list->ok(), qPrintable(list->ok() ? QString() : describe(list->error())));
     QVERIFY((*list)->hasWarning(u"bundle_no_wheelhouse"_s));
     // Not the index of the machine that wrote the bundle: the one chosen here.
-    QCOMPARE((*list)->find(u"tensorflow"_s)->indexUrl, options.pypiMirror);
+    QCOMPARE((*list)->find(u"tensorflow"_s)->indexUrl, options.network.firstPypiIndex());
     core::HardwareReport machine; // this bundle brings no Python: the machine's makes the venv
     machine.pythons = {core::PythonInfo{u"/usr/bin/python3.11"_s, u"3.11.9"_s, u"system"_s, 64, u"path"_s}};
-    const auto spec = SetupFlow::installSpec(toolkitPlan(), **list, {}, options, machine);
+    const auto spec = test::installSpecFor(toolkitPlan(), **list, {}, options, machine);
     QVERIFY2(spec, qPrintable(spec ? QString() : describe(spec.error())));
-    QVERIFY(!spec->offline);
-    QCOMPARE(spec->indexUrls, QStringList{options.pypiMirror});
-    QCOMPARE(m_server->requests().size(), requestsBefore); // pip asks the index during the install, not before
+    // No wheels in the bundle, so none from it: pip's resolver locks them through the chosen
+    // index when the setup is prepared (SetupPipeline::prepare), not from the bundle's record.
+    QVERIFY(spec->lock.packages.isEmpty());
+    QCOMPARE(m_server->requests().size(), requestsBefore);
 }
 
 void TestOfflineBundle::badBundle_isAClearError_beforeAnyRequest()
@@ -415,11 +433,11 @@ void TestOfflineBundle::badBundle_isAClearError_beforeAnyRequest()
     // The later steps, given the list from before the damage, refuse too where the folder is not
     // a bundle any more (a folder changed between Options and Install).
     if (code != u"bundle_other_plan" && code != u"bundle_corrupt" && code != u"bundle_incomplete") {
-        const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, options);
+        const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, {}, options);
         QVERIFY(downloads.requests.isEmpty());
         QCOMPARE(downloads.problems.size(), 1);
         QCOMPARE(downloads.problems.first().code, code);
-        const auto spec = SetupFlow::installSpec(toolkitPlan(), list, {}, options, core::HardwareReport());
+        const auto spec = test::installSpecFor(toolkitPlan(), list, {}, options, core::HardwareReport());
         QVERIFY(!spec);
         QCOMPARE(spec.error().code, code);
     }
@@ -439,12 +457,12 @@ void TestOfflineBundle::bundleGoneAfterTheResolve_isAnError_notADownload()
     other.sha256 = sha256Hex("another file");
     list.artifacts.append(other);
     const SetupOptions options = offlineOptions(folder);
-    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, options);
+    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, {}, options);
     QVERIFY(downloads.requests.isEmpty());
     QCOMPARE(downloads.problems.size(), 1);
     QCOMPARE(downloads.problems.first().code, u"bundle_incomplete"_s);
     QVERIFY(downloads.problems.first().message.contains(cudnnFile));
-    const auto spec = SetupFlow::installSpec(toolkitPlan(), list, {}, options, core::HardwareReport());
+    const auto spec = test::installSpecFor(toolkitPlan(), list, {}, options, core::HardwareReport());
     QVERIFY(!spec);
     QCOMPARE(spec.error().code, u"bundle_incomplete"_s);
     QCOMPARE(m_server->requests().size(), 0);

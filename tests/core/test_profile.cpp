@@ -127,7 +127,8 @@ void TestProfile::findsTheInterpreter()
     QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
     QCOMPARE(spec->pythonInterpreter, QStringLiteral("/usr/bin/python3.11"));
     QCOMPARE(spec->environmentPath(), QStringLiteral("/home/student/tf-envs/tf2.15-lab"));
-    QCOMPARE(spec->indexUrls, p->indexUrls);
+    // The profile's indexes are its network settings', asked in its order.
+    QCOMPARE(p->networkSettings(*view).pypiIndexes, p->indexUrls);
     QCOMPARE(p->toSpec(*view, QStringLiteral("/opt/labs"))->prefix, QStringLiteral("/opt/labs"));
     p->python = QStringLiteral("3.99");
     QVERIFY(tree.writeEnv({{QStringLiteral("HOME"), QStringLiteral("/home/student")}, {QStringLiteral("PATH"), QStringLiteral("/nowhere")}}));

@@ -134,7 +134,7 @@ private:
         o.environmentPath = envPath;
         o.dryRun = dryRun;
         o.cacheDir = m_tree->filePath(QStringLiteral("downloads"));
-        o.transfer.probeMirrors = false;
+        o.network.transfer.probeMirrors = false;
         return o;
     }
     core::Result<RepairReport> repair(const RepairOptions &o, Repairer *repairer = nullptr)

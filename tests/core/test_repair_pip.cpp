@@ -9,6 +9,7 @@
 #include "install/installer.h"
 #include "repair/piprecord.h"
 #include "repair/repair.h"
+#include "setup/pipeline.h"
 #include "support/coroutinetest.h"
 #include "support/loopbackserver.h"
 #include "system/realsystem.h"
@@ -114,8 +115,8 @@ private:
         o.environmentPath = m_env;
         o.dryRun = dryRun;
         o.cacheDir = m_downloads->path();
-        o.transfer.probeMirrors = false;
-        o.indexUrls = {m_server.url(QStringLiteral("/simple/")).toString()};
+        o.network.transfer.probeMirrors = false;
+        o.network.pypiIndexes = {m_server.url(QStringLiteral("/simple/")).toString()};
         return o;
     }
     // Deletes tinypkg/data.py and alters tinypkg/__init__.py; their paths, relative to the environment.
@@ -148,6 +149,7 @@ private:
     core::RealSystem m_system;
     std::unique_ptr<QTemporaryDir> m_prefix;
     std::unique_ptr<QTemporaryDir> m_downloads;
+    QTemporaryDir m_installCache;
     QString m_env;
     QString m_site; // the venv's site-packages, relative to the environment
 };
@@ -178,11 +180,22 @@ void TestRepairPip::init()
     s.tensorflow = QStringLiteral("0.1");
     s.pythonInterpreter = m_python;
     s.requirements = {QStringLiteral("tinypkg==0.1")};
-    s.indexUrls = {m_server.url(QStringLiteral("/simple/")).toString()};
     s.registerKernel = false;
     s.desktopEntry = false;
-    Installer installer(m_system);
-    const auto outcome = awaitTask(installer.install(s), std::chrono::seconds(180));
+    // Installed as the setup pipeline installs: its lock names each wheel's URL and hash, which
+    // is what repair takes a damaged package back from. The install's downloads go elsewhere, so
+    // the download folder the repair is given starts empty.
+    core::Plan plan;
+    plan.route = QStringLiteral("cpu");
+    plan.tensorflow = QStringLiteral("0.1");
+    plan.package = QStringLiteral("tinypkg");
+    core::SetupOptions setup;
+    setup.prefix = s.prefix;
+    setup.name = s.name;
+    setup.cacheDir = m_installCache.path();
+    setup.network.pypiIndexes = {m_server.url(QStringLiteral("/simple/")).toString()};
+    core::SetupPipeline pipeline(m_system);
+    const auto outcome = awaitTask(pipeline.run(plan, s, setup), std::chrono::seconds(180));
     QVERIFY(outcome);
     QVERIFY2(*outcome, qPrintable(*outcome ? QString() : (*outcome).error().message + u'\n' + (*outcome).error().detail));
     m_env = m_prefix->filePath(QStringLiteral("tf-pip"));
@@ -215,7 +228,9 @@ void TestRepairPip::dryRunNamesTheFiles_repairReinstallsFromTheIndex()
     QCOMPARE(p->altered, QStringList{altered});
     QCOMPARE(p->missing, QStringList{missing});
     QVERIFY(p->escaping.isEmpty());
-    QCOMPARE(p->source, QStringLiteral("index"));
+    // The exact wheel the environment's lock names, from the index it was installed from.
+    const QString lockedUrl = m_server.url(QStringLiteral("/files/") + wheelName).toString();
+    QCOMPARE(p->source, lockedUrl);
     QVERIFY(dry->changed());
     QVERIFY(!dry->healthy());
 
@@ -241,7 +256,7 @@ void TestRepairPip::dryRunNamesTheFiles_repairReinstallsFromTheIndex()
     const PipDistributionDamage *reinstalled = tinypkg(*report);
     QVERIFY(reinstalled);
     QVERIFY2(reinstalled->note.isEmpty(), qPrintable(reinstalled->note));
-    QCOMPARE(reinstalled->source, QStringLiteral("index"));
+    QCOMPARE(reinstalled->source, lockedUrl);
     QVERIFY2(report->after.isEmpty(), qPrintable(report->after.join(u',')));
     QVERIFY(report->healthy());
     QVERIFY(m_server.hits("/files/" + wheelName.toUtf8()) >= 1);
@@ -267,7 +282,7 @@ void TestRepairPip::reinstallsFromTheDownloadFolder()
     QVERIFY(!altered.isEmpty());
     QVERIFY(QFile::copy(m_wheel, m_downloads->filePath(wheelName)));
     RepairOptions o = options(false);
-    o.indexUrls = {m_server.url(QStringLiteral("/nothing-here/")).toString()};
+    o.network.pypiIndexes = {m_server.url(QStringLiteral("/nothing-here/")).toString()};
     const auto report = repair(o);
     QVERIFY2(report, qPrintable(report ? QString() : report.error().message + u' ' + report.error().detail));
     const PipDistributionDamage *p = tinypkg(*report);

@@ -3,10 +3,12 @@
 // spec, and the advice on install folders. Resolution runs against NVIDIA's layout on loopback.
 
 #include "fetch/downloader.h"
+#include "catalog/knowledge.h"
 #include "setup/setupflow.h"
 #include "setup/setupsession.h"
 #include "sources/firstuse.h"
 #include "support/coroutinetest.h"
+#include "support/installspec.h"
 #include "support/loopbackserver.h"
 #include "system/rootedsystem.h"
 
@@ -25,7 +27,9 @@ using core::Artifact;
 using core::ArtifactList;
 using core::DownloadResult;
 using core::HardwareReport;
+using core::LockedWheel;
 using core::Plan;
+using core::PyLock;
 using core::SetupFlow;
 using core::SetupOptions;
 using tfsetup::test::LoopbackServer;
@@ -34,6 +38,7 @@ using tfsetup::test::Response;
 Q_DECLARE_METATYPE(tfsetup::core::Plan)
 Q_DECLARE_METATYPE(tfsetup::core::ArtifactList)
 Q_DECLARE_METATYPE(tfsetup::core::OsFamily)
+Q_DECLARE_METATYPE(tfsetup::core::PyLock)
 
 namespace {
 
@@ -100,6 +105,23 @@ Artifact wheelhouse(const QString &indexUrl)
 
 const QString sha = u"aa00000000000000000000000000000000000000000000000000000000000000"_s;
 const QString sha2 = u"bb00000000000000000000000000000000000000000000000000000000000000"_s;
+
+// A lock of one wheel, as pip's resolver made it through the index `index`.
+PyLock lockOf(const QString &index)
+{
+    LockedWheel wheel;
+    wheel.name = u"tensorflow"_s;
+    wheel.version = u"2.18.0"_s;
+    wheel.file = u"tensorflow-2.18.0-py3-none-any.whl"_s;
+    wheel.url = index.section(u"/simple"_s, 0, 0) + u"/packages/ab/cd/tensorflow-2.18.0-py3-none-any.whl"_s;
+    wheel.size = 4096;
+    wheel.sha256 = "cc00000000000000000000000000000000000000000000000000000000000000";
+    wheel.index = index;
+    wheel.requested = true;
+    PyLock lock;
+    lock.packages = {wheel};
+    return lock;
+}
 
 QByteArray readManifest(const QString &relative)
 {
@@ -208,10 +230,10 @@ void TestSetupFlow::mirrors_followTheOptions()
     QVERIFY(catalog);
     QTemporaryDir bundle;
     SetupOptions options;
-    options.nvidiaMirror = nvidia;
-    options.pypiMirror = pypi;
+    options.network.nvidiaMirror = nvidia;
+    options.network.pypiIndexes = QStringList{pypi};
     if (withBundle)
-        options.bundleDir = bundle.path();
+        options.network.bundleDir = bundle.path();
     const auto set = SetupFlow::mirrors(options, *catalog);
     if (!error.isEmpty()) {
         QVERIFY(!set);
@@ -265,7 +287,7 @@ void TestSetupFlow::downloadPlan_fetchesOnlyVerifiableFiles()
 
     SetupOptions options;
     options.cacheDir = u"/var/cache/tfsetup"_s;
-    const core::DownloadPlan plan = SetupFlow::downloadPlan(list, options);
+    const core::DownloadPlan plan = SetupFlow::downloadPlan(list, {}, options);
     QStringList names;
     for (const core::DownloadRequest &r : plan.requests) {
         QCOMPARE(QFileInfo(r.destination).absolutePath(), options.cacheDir);
@@ -288,59 +310,55 @@ void TestSetupFlow::installSpec_mapsDownloadsToArtifacts_data()
 {
     QTest::addColumn<Plan>("plan");
     QTest::addColumn<ArtifactList>("list");
+    QTest::addColumn<PyLock>("lock");
     QTest::addColumn<bool>("downloadAll");
     QTest::addColumn<QString>("error");
     QTest::addColumn<QStringList>("artifactPaths"); // file names
-    QTest::addColumn<QStringList>("indexUrls");
-    QTest::addColumn<QStringList>("trustedHosts");
 
     ArtifactList toolkit;
     toolkit.artifacts = {archive(u"cuda_cudart"_s, u"cuda-redist-archive"_s, u"cudart-archive.tar.xz"_s, sha),
                          archive(u"cudnn"_s, u"cudnn-archive"_s, u"cudnn-archive.tar.xz"_s, sha2),
                          wheelhouse(u"https://pypi.tuna.tsinghua.edu.cn/simple"_s)};
-    QTest::newRow("verified archives and a mirror index")
-        << gpuPlan() << toolkit << true << QString()
-        << QStringList{u"cudart-archive.tar.xz"_s, u"cudnn-archive.tar.xz"_s}
-        << QStringList{u"https://pypi.tuna.tsinghua.edu.cn/simple"_s} << QStringList();
+    const PyLock tuna = lockOf(u"https://pypi.tuna.tsinghua.edu.cn/simple"_s);
+    QTest::newRow("verified archives and the locked wheels")
+        << gpuPlan() << toolkit << tuna << true << QString()
+        << QStringList{u"cudart-archive.tar.xz"_s, u"cudnn-archive.tar.xz"_s, u"tensorflow-2.18.0-py3-none-any.whl"_s};
     QTest::newRow("a missing download stops the install")
-        << gpuPlan() << toolkit << false << u"artifact_not_downloaded"_s << QStringList() << QStringList()
-        << QStringList();
+        << gpuPlan() << toolkit << tuna << false << u"artifact_not_downloaded"_s << QStringList();
 
     ArtifactList lab;
     lab.artifacts = {wheelhouse(u"http://10.0.0.5:8080/simple"_s)};
-    QTest::newRow("a plain-http lab index trusts its host")
-        << cpuPlan() << lab << true << QString() << QStringList() << QStringList{u"http://10.0.0.5:8080/simple"_s}
-        << QStringList{u"10.0.0.5"_s};
+    QTest::newRow("a plain-http lab index's wheel, verified like any other")
+        << cpuPlan() << lab << lockOf(u"http://10.0.0.5:8080/simple"_s) << true << QString()
+        << QStringList{u"tensorflow-2.18.0-py3-none-any.whl"_s};
 
     ArtifactList installer = toolkit;
     installer.artifacts[0].kind = u"cuda-installer"_s;
     QTest::newRow("a full installer is not run by the wizard")
-        << gpuPlan() << installer << true << u"artifact_unsupported"_s << QStringList() << QStringList()
-        << QStringList();
+        << gpuPlan() << installer << tuna << true << u"artifact_unsupported"_s << QStringList();
 
     Plan noPython = cpuPlan();
     noPython.python = u"3.9"_s;
     QTest::newRow("no interpreter of the plan's python")
-        << noPython << lab << true << u"python_missing"_s << QStringList() << QStringList() << QStringList();
+        << noPython << lab << PyLock() << true << u"python_missing"_s << QStringList();
 }
 
 void TestSetupFlow::installSpec_mapsDownloadsToArtifacts()
 {
     QFETCH(Plan, plan);
     QFETCH(ArtifactList, list);
+    QFETCH(PyLock, lock);
     QFETCH(bool, downloadAll);
     QFETCH(QString, error);
     QFETCH(QStringList, artifactPaths);
-    QFETCH(QStringList, indexUrls);
-    QFETCH(QStringList, trustedHosts);
 
     SetupOptions options;
     options.prefix = u"/home/student/tfsetup-envs"_s;
     options.name = u"  my-env "_s;
     options.cacheDir = u"/var/cache/tfsetup"_s;
-    options.proxy = u"http://proxy.campus:3128"_s;
+    options.network.transfer.proxy = u"http://proxy.campus:3128"_s;
     QList<DownloadResult> results;
-    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, options);
+    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, lock, options);
     for (const core::DownloadRequest &r : downloads.requests) {
         if (!downloadAll && !results.isEmpty())
             break;
@@ -350,7 +368,7 @@ void TestSetupFlow::installSpec_mapsDownloadsToArtifacts()
         machineWith({{u"/home/student/venvs/old/bin/python"_s, u"3.11.2"_s, u"venv"_s, 64, u"path"_s},
                      {u"/usr/bin/python3.11"_s, u"3.11.2"_s, u"system"_s, 64, u"path"_s}});
 
-    const auto spec = SetupFlow::installSpec(plan, list, results, options, machine);
+    const auto spec = test::installSpecFor(plan, list, results, options, machine, lock);
     if (!error.isEmpty()) {
         QVERIFY(!spec);
         QCOMPARE(spec.error().code, error);
@@ -360,7 +378,6 @@ void TestSetupFlow::installSpec_mapsDownloadsToArtifacts()
     QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
     QCOMPARE(spec->name, u"my-env"_s);
     QCOMPARE(spec->prefix, options.prefix);
-    QCOMPARE(spec->proxy, options.proxy);
     QCOMPARE(spec->route, plan.route);
     QCOMPARE(spec->tensorflow, plan.tensorflow);
     QCOMPARE(spec->driver, u"550.54.14"_s);
@@ -368,6 +385,14 @@ void TestSetupFlow::installSpec_mapsDownloadsToArtifacts()
     QStringList paths;
     for (const core::InstallArtifact &a : spec->artifacts) {
         paths.append(QFileInfo(a.path).fileName());
+        if (a.kind == u"wheel") {
+            // The lock's wheel, with its hash; the origin is the lock's URL, whichever copy served it.
+            const LockedWheel *w = lock.find(a.component);
+            QVERIFY(w);
+            QCOMPARE(a.sha256, w->sha256);
+            QCOMPARE(a.origin, w->url);
+            continue;
+        }
         const Artifact *source = list.find(a.component);
         QVERIFY(source);
         QCOMPARE(QString::fromLatin1(a.sha256), source->sha256);
@@ -375,15 +400,14 @@ void TestSetupFlow::installSpec_mapsDownloadsToArtifacts()
         QVERIFY(a.origin.startsWith(u"https://mirror.example/"_s)); // the mirror it came from
     }
     QCOMPARE(paths, artifactPaths);
-    QCOMPARE(spec->indexUrls, indexUrls);
-    QCOMPARE(spec->trustedHosts, trustedHosts);
-    // The Jupyter kernel and, as the Options page's default, JupyterLab join TensorFlow.
-    QCOMPARE(spec->effectiveRequirements(), (QStringList{u"tensorflow==2.18.*"_s, u"ipykernel"_s, u"jupyterlab"_s}));
+    QCOMPARE(spec->lock, lock);
+    // The Jupyter kernel and, as the Options page's default, JupyterLab join the plan's TensorFlow.
+    QCOMPARE(spec->effectiveRequirements(), (QStringList{plan.requirement(), u"ipykernel"_s, u"jupyterlab"_s}));
     SetupOptions withoutJupyter = options;
     withoutJupyter.jupyter = false;
-    const auto kernelOnly = SetupFlow::installSpec(plan, list, results, withoutJupyter, machine);
+    const auto kernelOnly = test::installSpecFor(plan, list, results, withoutJupyter, machine, lock);
     QVERIFY(kernelOnly);
-    QCOMPARE(kernelOnly->effectiveRequirements(), (QStringList{u"tensorflow==2.18.*"_s, u"ipykernel"_s}));
+    QCOMPARE(kernelOnly->effectiveRequirements(), (QStringList{plan.requirement(), u"ipykernel"_s}));
     QVERIFY(kernelOnly->fingerprint() != spec->fingerprint());
 }
 
@@ -399,11 +423,11 @@ void TestSetupFlow::installSpec_relocatablePythonStandsInForAMissingOne()
     SetupOptions options;
     options.prefix = u"/home/student/tfsetup-envs"_s;
     options.cacheDir = u"/var/cache/tfsetup"_s;
-    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, options);
+    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, {}, options);
     QCOMPARE(downloads.requests.size(), 1); // the Python archive goes through the downloader
     const QList<DownloadResult> results{{downloads.requests.first().destination, 1234,
                                          downloads.requests.first().urls.first(), false, false}};
-    const auto spec = SetupFlow::installSpec(
+    const auto spec = test::installSpecFor(
         plan, list, results, options, machineWith({{u"/usr/bin/python3.11"_s, u"3.11.2"_s, u"system"_s, 64, u"path"_s}}));
     QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
     QVERIFY(spec->pythonInterpreter.isEmpty());
@@ -426,11 +450,11 @@ void TestSetupFlow::installSpec_pythonOrgInstallerWithItsMd5()
     SetupOptions options;
     options.prefix = u"C:/Users/student/tfsetup-envs"_s;
     options.cacheDir = u"/var/cache/tfsetup"_s;
-    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, options);
+    const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, {}, options);
     QCOMPARE(downloads.requests.size(), 1);
     const QList<DownloadResult> results{{downloads.requests.first().destination, 1234,
                                          downloads.requests.first().urls.first(), false, true}};
-    const auto spec = SetupFlow::installSpec(plan, list, results, options, machineWith({}));
+    const auto spec = test::installSpecFor(plan, list, results, options, machineWith({}));
     QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
     QCOMPARE(spec->artifacts.size(), 1);
     const core::InstallArtifact &a = spec->artifacts.first();
@@ -517,9 +541,9 @@ void TestSetupFlow::toolkitPlan_onLoopback_reachesAnInstallSpec()
     SetupOptions options;
     options.prefix = u"/home/student/tfsetup-envs"_s;
     options.cacheDir = cache.path();
-    options.pypiMirror = u"tuna"_s;
-    options.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)}, {u"pypi-json"_s, nvidia.url(u"/pypi"_s)}};
-    options.resolveTimeout = std::chrono::seconds(5);
+    options.network.pypiIndexes = QStringList{u"tuna"_s};
+    options.network.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)}, {u"pypi-json"_s, nvidia.url(u"/pypi"_s)}};
+    options.network.resolveTimeout = std::chrono::seconds(5);
 
     const auto list = tfsetup::test::awaitTask(SetupFlow::resolveArtifacts(gpuPlan(), u"linux"_s, options));
     QVERIFY(list);
@@ -529,7 +553,7 @@ void TestSetupFlow::toolkitPlan_onLoopback_reachesAnInstallSpec()
     QVERIFY(artifacts.find(u"cudnn"_s));
     QCOMPARE(artifacts.find(u"tensorflow"_s)->indexUrl, u"https://pypi.tuna.tsinghua.edu.cn/simple"_s);
 
-    const core::DownloadPlan downloads = SetupFlow::downloadPlan(artifacts, options);
+    const core::DownloadPlan downloads = SetupFlow::downloadPlan(artifacts, {}, options);
     QVERIFY(downloads.problems.isEmpty());
     QCOMPARE(downloads.requests.size(), artifacts.artifacts.size() - 1); // all but the wheelhouse
     QList<DownloadResult> results;
@@ -538,13 +562,17 @@ void TestSetupFlow::toolkitPlan_onLoopback_reachesAnInstallSpec()
         QCOMPARE(r.urls.constLast().host(), u"127.0.0.1"_s); // the overridden official origin
         results.append(DownloadResult{r.destination, r.expectedSize, r.urls.constLast(), false, false});
     }
-    const auto spec = SetupFlow::installSpec(
+    const auto spec = test::installSpecFor(
         gpuPlan(), artifacts, results, options,
         machineWith({{u"/usr/bin/python3.11"_s, u"3.11.9"_s, u"system"_s, 64, u"path"_s}}));
     QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
     QCOMPARE(spec->artifacts.size(), downloads.requests.size());
     QCOMPARE(spec->name, u"tf2.18-cuda12.5"_s);
-    QCOMPARE(spec->indexUrls, QStringList{u"https://pypi.tuna.tsinghua.edu.cn/simple"_s});
+    // pip's resolver asks the chosen preset (through tfsetup's bridge) for the wheels.
+    const auto knowledge = core::Knowledge::shared();
+    QVERIFY(knowledge);
+    QCOMPARE(SetupFlow::pypiIndexes(options.network, (*knowledge)->sources).valueOr({}),
+             QList<QUrl>{QUrl(u"https://pypi.tuna.tsinghua.edu.cn/simple"_s)});
     QVERIFY(spec->cudnnMajor() == 8);
 }
 
@@ -603,7 +631,7 @@ void TestSetupFlow::noChecksumAnywhere_isFetchedOnlyWithTrustOnFirstUse()
     const QString destination = SetupFlow::destinationFor(cudnn, cache.path());
 
     // Without the choice: a problem, and nothing is fetched.
-    const core::DownloadPlan refused = SetupFlow::downloadPlan(list, options);
+    const core::DownloadPlan refused = SetupFlow::downloadPlan(list, {}, options);
     QCOMPARE(refused.problems.size(), 1);
     QCOMPARE(refused.problems.first().code, u"artifact_unverifiable"_s);
     QVERIFY(refused.firstUse.isEmpty());
@@ -614,7 +642,7 @@ void TestSetupFlow::noChecksumAnywhere_isFetchedOnlyWithTrustOnFirstUse()
 
     // With it: listed apart, fetched once, and what was seen is recorded.
     options.trustOnFirstUse = true;
-    const core::DownloadPlan chosen = SetupFlow::downloadPlan(list, options);
+    const core::DownloadPlan chosen = SetupFlow::downloadPlan(list, {}, options);
     QVERIFY(chosen.problems.isEmpty());
     QCOMPARE(chosen.firstUse.size(), 1);
     QCOMPARE(chosen.firstUse.first().name, u"cudnn"_s);
@@ -637,7 +665,7 @@ void TestSetupFlow::noChecksumAnywhere_isFetchedOnlyWithTrustOnFirstUse()
     // From now on an ordinary, checked download, even without the choice: the Downloader finds
     // the file in place and verifies it without asking the server again.
     options.trustOnFirstUse = false;
-    const core::DownloadPlan after = SetupFlow::downloadPlan(trusted, options);
+    const core::DownloadPlan after = SetupFlow::downloadPlan(trusted, {}, options);
     QVERIFY(after.problems.isEmpty());
     QVERIFY(after.firstUse.isEmpty());
     QCOMPARE(after.requests.size(), 2);

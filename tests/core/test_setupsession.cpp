@@ -119,11 +119,11 @@ SetupSession TestSetupSession::session() const
     s.hardware.pythons = {{u"/usr/bin/python3.11"_s, u"3.11.9"_s, u"system"_s, 64, u"path"_s}};
     s.options.prefix = u"/home/student/tfsetup-envs"_s;
     s.options.name = u"course-env"_s;
-    s.options.pypiMirror = u"tuna"_s;
-    s.options.proxy = u"http://proxy.campus.example:3128"_s;
+    s.options.network.pypiIndexes = QStringList{u"tuna"_s};
+    s.options.network.transfer.proxy = u"http://proxy.campus.example:3128"_s;
     s.options.cacheDir = m_dir->filePath(u"downloads"_s);
-    s.options.originOverrides = {{u"nvidia"_s, QUrl(u"http://127.0.0.1:9/"_s)}};
-    s.options.resolveTimeout = std::chrono::seconds(7);
+    s.options.network.originOverrides = {{u"nvidia"_s, QUrl(u"http://127.0.0.1:9/"_s)}};
+    s.options.network.resolveTimeout = std::chrono::seconds(7);
     s.options.jupyter = false; // the default is on: off shows that the choice is saved
     ArtifactList list;
     list.route = u"linux-toolkit"_s;
@@ -162,12 +162,12 @@ void TestSetupSession::saveThenLoad_keepsEverythingToContinue()
     QCOMPARE(loaded->hardware.pythons.first().path, u"/usr/bin/python3.11"_s);
     QCOMPARE(loaded->options.prefix, saved.options.prefix);
     QCOMPARE(loaded->options.name, u"course-env"_s);
-    QCOMPARE(loaded->options.pypiMirror, u"tuna"_s);
-    QCOMPARE(loaded->options.proxy, saved.options.proxy);
+    QCOMPARE(loaded->options.network.firstPypiIndex(), u"tuna"_s);
+    QCOMPARE(loaded->options.network.transfer.proxy, saved.options.network.transfer.proxy);
     QCOMPARE(loaded->options.cacheDir, saved.options.cacheDir);
-    QCOMPARE(loaded->options.originOverrides.size(), 1);
-    QCOMPARE(loaded->options.originOverrides.first().second, QUrl(u"http://127.0.0.1:9/"_s));
-    QCOMPARE(loaded->options.resolveTimeout, std::chrono::milliseconds(7000));
+    QCOMPARE(loaded->options.network.originOverrides.size(), 1);
+    QCOMPARE(loaded->options.network.originOverrides.first().second, QUrl(u"http://127.0.0.1:9/"_s));
+    QCOMPARE(loaded->options.network.resolveTimeout, std::chrono::milliseconds(7000));
     QVERIFY(!loaded->options.jupyter);
     QVERIFY(loaded->artifacts);
     QCOMPARE(QJsonDocument(loaded->artifacts->toJson()).toJson(), QJsonDocument(saved.artifacts->toJson()).toJson());
@@ -177,7 +177,7 @@ void TestSetupSession::saveThenLoad_keepsEverythingToContinue()
 
     // The download requests are derived again, exactly as the Options page made them.
     const QList<DownloadRequest> requests = loaded->downloads();
-    const QList<DownloadRequest> original = SetupFlow::downloadPlan(*saved.artifacts, saved.options).requests;
+    const QList<DownloadRequest> original = SetupFlow::downloadPlan(*saved.artifacts, {}, saved.options).requests;
     QCOMPARE(requests.size(), 2);
     QCOMPARE(requests.size(), original.size());
     for (int i = 0; i < requests.size(); ++i) {
@@ -208,11 +208,11 @@ void TestSetupSession::load_ignoresBadFilesWithALogLine_data()
     QTest::newRow("another version") << QByteArray("{\"format\": 99, \"step\": \"download\"}")
                                      << u"session_incompatible"_s;
     QTest::newRow("no version") << QByteArray("{\"step\": \"download\"}") << u"session_incompatible"_s;
-    QTest::newRow("unknown step") << QByteArray(R"({"format": 1, "step": "later", "plan": {"route": "cpu", "tensorflow": "2.16.1"}})")
+    QTest::newRow("unknown step") << QByteArray(R"({"format": 2, "step": "later", "plan": {"route": "cpu", "tensorflow": "2.16.1"}})")
                                   << u"session_corrupt"_s;
-    QTest::newRow("no plan") << QByteArray(R"({"format": 1, "step": "options"})") << u"session_corrupt"_s;
+    QTest::newRow("no plan") << QByteArray(R"({"format": 2, "step": "options"})") << u"session_corrupt"_s;
     QTest::newRow("download without artifacts")
-        << QByteArray(R"({"format": 1, "step": "download", "plan": {"route": "cpu", "tensorflow": "2.16.1"}})")
+        << QByteArray(R"({"format": 2, "step": "download", "plan": {"route": "cpu", "tensorflow": "2.16.1"}})")
         << u"session_corrupt"_s;
 }
 

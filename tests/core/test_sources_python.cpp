@@ -253,7 +253,7 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setCaBundle(m_caFile);
+        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsPlan()));
         QVERIFY(list);
         QVERIFY2(list->ok(), why(*list).constData());
@@ -283,7 +283,7 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setCaBundle(m_caFile);
+        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsPlan()));
         QVERIFY(list && list->ok());
         const Artifact *python = (*list)->find(u"python"_s);
@@ -336,7 +336,7 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python"_s, m_official ? origin : QUrl(u"https://127.0.0.1:9/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setCaBundle(m_caFile);
+        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
         resolver.setTimeout(std::chrono::seconds(5));
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsPlan()));
         QVERIFY(list);
@@ -367,7 +367,7 @@ private Q_SLOTS:
         ArtifactResolver resolver(unpinnedCatalog(), mirrors);
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setCaBundle(m_caFile);
+        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         QVERIFY(list);
         QVERIFY2(list->ok(), why(*list).constData());
@@ -417,7 +417,7 @@ private Q_SLOTS:
         ArtifactResolver resolver(unpinnedCatalog(), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setCaBundle(m_caFile);
+        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         QVERIFY(list && list->ok());
         const Artifact *python = (*list)->find(u"python"_s);
@@ -433,7 +433,7 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setCaBundle(m_caFile);
+        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
         ResolveRequest old = linuxPlan();
         old.python = u"3.6"_s;
         const auto list = tfsetup::test::awaitTask(resolver.resolve(old));
@@ -502,7 +502,7 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python-build-standalone"_s, origin);
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setCaBundle(m_caFile);
+        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
         // The resolver's own timeout stays its default (30 s): a pinned archive must not wait for it.
         QElapsedTimer clock;
         clock.start();
@@ -542,7 +542,7 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setCaBundle(m_caFile);
+        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         QVERIFY(list);
         QVERIFY2(list->ok(), why(*list).constData());
@@ -568,7 +568,7 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setCaBundle(m_caFile);
+        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         QVERIFY(list);
         QVERIFY(!list->ok());
@@ -805,12 +805,12 @@ private Q_SLOTS:
         QCOMPARE(BundleWriter::bundlePathOf(*artifact), u"python-build-standalone/20251031/"_s + standalone31114);
         QTemporaryDir out;
         Downloader downloader(transferOptions(), DownloadCache());
-        RealSystem real;
-        BundleWriter writer(downloader, real);
+        BundleWriter writer(downloader);
         BundleOptions options;
         options.directory = out.path();
         options.includeWheelhouse = false;
-        const auto bundle = tfsetup::test::awaitTask(writer.write(list, options), std::chrono::seconds(60));
+        options.transfer = transferOptions();
+        const auto bundle = tfsetup::test::awaitTask(writer.write(list, {}, options), std::chrono::seconds(60));
         QVERIFY(bundle);
         QVERIFY2(bundle->ok(), qPrintable(bundle->ok() ? QString() : bundle->error().message + u'\n' + bundle->error().detail));
         QFile kept(out.filePath(u"python-build-standalone/20251031/"_s + standalone31114));
@@ -843,7 +843,7 @@ private:
         ArtifactResolver resolver(std::move(sources), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setCaBundle(m_caFile);
+        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         if (!list || !list->ok() || !(*list)->find(u"python"_s))
             return std::nullopt;

@@ -69,8 +69,11 @@ void TestUpgrade::proposesTheNewestReleaseThatFits()
     QCOMPARE(proposal->fromCuda, u"12.2"_s);
     QCOMPARE(proposal->plan->cuda, u"12.3"_s);
     QVERIFY2(proposal->resolveError.code.isEmpty(), qPrintable(proposal->resolveError.message));
-    QVERIFY2(proposal->pipPackages.contains(u"tensorflow[and-cuda]==2.16.*"_s), qPrintable(proposal->pipPackages.join(u' ')));
-    QCOMPARE(proposal->downloadFiles, 0); // pip brings CUDA on this route
+    // pip's resolver locked the release's wheel (and the kernel's) for tensorflow[and-cuda]==2.16.*.
+    QVERIFY2(proposal->pipPackages.contains(u"tensorflow==2.16.1"_s), qPrintable(proposal->pipPackages.join(u' ')));
+    // Every download is a wheel of that lock, sized: pip brings CUDA on this route.
+    QCOMPARE(proposal->downloadFiles, proposal->pipPackages.size());
+    QVERIFY(proposal->downloadBytes > 0);
     const QJsonObject json = proposal->toJson();
     QCOMPARE(json.value(u"from"_s).toObject().value(u"tensorflow"_s).toString(), u"2.15.0"_s);
     QCOMPARE(json.value(u"to"_s).toObject().value(u"tensorflow"_s).toString(), u"2.16.1"_s);

@@ -13,6 +13,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -121,10 +122,14 @@ void TestUpgradeCli::initTestCase()
         const QByteArray bytes = readFile(m_home.filePath(file));
         const QByteArray sha = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
         m_server.route("/files/" + file.toUtf8(), Response::bytes(bytes));
-        // The same file, so slow to come that the run is killed while pip waits for it.
+        // The same file, so slow to come that the run is killed while tfsetup fetches it; the index serves
+        // its metadata (PEP 658), so pip's resolver locks it without the wheel and the wait is in the fetch.
         m_server.route("/slowfiles/" + file.toUtf8(), Response::bytes(bytes).delayHeaders(std::chrono::seconds(120)));
+        const QByteArray metadata = wheelMetadata(m_home.filePath(file));
+        m_server.route("/slowfiles/" + file.toUtf8() + ".metadata", Response::bytes(metadata));
         tensorflowLinks += "<a href=\"/files/" + file.toUtf8() + "#sha256=" + sha + "\">" + file.toUtf8() + "</a>";
-        slowLinks += "<a href=\"/slowfiles/" + file.toUtf8() + "#sha256=" + sha + "\">" + file.toUtf8() + "</a>";
+        slowLinks += "<a href=\"/slowfiles/" + file.toUtf8() + "#sha256=" + sha + "\" data-dist-info-metadata=\"sha256="
+                     + QCryptographicHash::hash(metadata, QCryptographicHash::Sha256).toHex() + "\">" + file.toUtf8() + "</a>";
     }
     const QString kernelFile = u"ipykernel-6.0.0-py3-none-any.whl"_s;
     QVERIFY(buildWheel(m_python, m_home.filePath(kernelFile), u"ipykernel"_s, u"6.0.0"_s, "\n", u"ipykernel"_s));
@@ -172,8 +177,11 @@ void TestUpgradeCli::dryRun_changesNothing()
     QCOMPARE(out.value(u"from"_s).toObject().value(u"tensorflow"_s).toString(), u"2.15.0"_s);
     QCOMPARE(out.value(u"to"_s).toObject().value(u"tensorflow"_s).toString(), m_target);
     QCOMPARE(out.value(u"to"_s).toObject().value(u"route"_s).toString(), u"linux-pip"_s);
-    QVERIFY(out.value(u"download"_s).toObject().value(u"pip"_s).toArray().contains(
-        QString(u"tensorflow[and-cuda]=="_s + m_target.section(u'.', 0, 1) + u".*"_s)));
+    // pip's resolver locked the new release's wheel; every file of the lock is a download.
+    const QJsonObject download = out.value(u"download"_s).toObject();
+    QVERIFY2(download.value(u"pip"_s).toArray().contains(QString(u"tensorflow=="_s + m_target)),
+             qPrintable(run.out));
+    QCOMPARE(download.value(u"files"_s).toInt(), download.value(u"pip"_s).toArray().size());
     const QString diff = changedSince(envs, kernels);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
 
@@ -197,28 +205,66 @@ void TestUpgradeCli::killedUpgrade_leavesTheOldEnvironment()
 {
     const TreeSnapshot envs = TreeSnapshot::take(m_home.filePath(u"envs"_s));
     const TreeSnapshot kernels = TreeSnapshot::take(m_home.filePath(u"data/jupyter/kernels"_s));
-    const QByteArray wheel = "/slowfiles/tensorflow-" + m_target.toUtf8() + "-py3-none-any.whl";
-    QProcess p;
-    p.setProcessEnvironment(environment());
-    p.start(qEnvironmentVariable("TFSETUP_BINARY"),
-            upgradeArguments({u"--yes"_s, u"--no-verify"_s, u"--mirror"_s, u"pypi="_s + m_server.url(u"/slow/"_s).toString()}));
-    QVERIFY(p.waitForStarted());
-    // pip asks for the new wheel: the staging folder holds a venv, the swap has not happened.
-    QTRY_VERIFY_WITH_TIMEOUT(m_server.hits(wheel) >= 1 || p.state() == QProcess::NotRunning, 180000);
-    QVERIFY2(p.state() == QProcess::Running, qPrintable(QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError())));
-    ::kill(pid_t(p.processId()), SIGKILL);
-    QVERIFY(p.waitForFinished(30000));
-    QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+    const auto expectOldEnvironment = [&] {
+        // What the next run does first: the staging folder goes, the old environment stays.
+        const auto recovered = tfsetup::core::Installer::recoverLeftovers(m_home.filePath(u"envs"_s), u"tf-lab"_s);
+        QVERIFY2(recovered, qPrintable(recovered ? QString() : recovered.error().message));
+        const QString diff = changedSince(envs, kernels);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        QProcess python;
+        python.start(m_env + u"/start-python"_s, {u"-c"_s, u"import tensorflow; print(tensorflow.__version__)"_s});
+        QVERIFY(python.waitForFinished(30000));
+        QCOMPARE(QString::fromUtf8(python.readAllStandardOutput()).trimmed(), u"2.15.0"_s);
+    };
+    const auto kill = [](QProcess &p) {
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+    };
 
-    // What the next run does first: the staging folder goes, the old environment stays.
-    const auto recovered = tfsetup::core::Installer::recoverLeftovers(m_home.filePath(u"envs"_s), u"tf-lab"_s);
-    QVERIFY2(recovered, qPrintable(recovered ? QString() : recovered.error().message));
-    const QString diff = changedSince(envs, kernels);
-    QVERIFY2(diff.isEmpty(), qPrintable(diff));
-    QProcess python;
-    python.start(m_env + u"/start-python"_s, {u"-c"_s, u"import tensorflow; print(tensorflow.__version__)"_s});
-    QVERIFY(python.waitForFinished(30000));
-    QCOMPARE(QString::fromUtf8(python.readAllStandardOutput()).trimmed(), u"2.15.0"_s);
+    // Killed while the new wheel downloads (a download folder of its own, so nothing is there yet).
+    {
+        const QByteArray wheel = "/slowfiles/tensorflow-" + m_target.toUtf8() + "-py3-none-any.whl";
+        QProcess p;
+        p.setProcessEnvironment(environment());
+        p.start(qEnvironmentVariable("TFSETUP_BINARY"),
+                upgradeArguments({u"--yes"_s, u"--no-verify"_s, u"--cache"_s, m_home.filePath(u"cache-slow"_s),
+                                  u"--mirror"_s, u"pypi="_s + m_server.url(u"/slow/"_s).toString()}));
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(m_server.hits(wheel) >= 1 || p.state() == QProcess::NotRunning, 180000);
+        QVERIFY2(p.state() == QProcess::Running,
+                 qPrintable(QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError())));
+        kill(p);
+        expectOldEnvironment();
+    }
+    if (QTest::currentTestFailed())
+        return;
+
+    // Killed while the new version is built beside the old one: the staging folder holds a venv.
+    {
+        QProcess p;
+        p.setProcessEnvironment(environment());
+        p.start(qEnvironmentVariable("TFSETUP_BINARY"),
+                upgradeArguments({u"--yes"_s, u"--no-verify"_s, u"--cache"_s, m_home.filePath(u"cache-staging"_s)}));
+        QVERIFY(p.waitForStarted());
+        const auto stagingVenv = [this] {
+            const QStringList leftovers = QDir(m_home.filePath(u"envs"_s))
+                                              .entryList({u".tf-lab.*"_s}, QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
+            for (const QString &name : leftovers) {
+                if (QFileInfo::exists(m_home.filePath(u"envs/"_s + name + u"/venv"_s)))
+                    return true;
+            }
+            return false;
+        };
+        QElapsedTimer waited;
+        waited.start();
+        while (!stagingVenv() && p.state() != QProcess::NotRunning && waited.elapsed() < 180000)
+            p.waitForFinished(5);
+        QVERIFY2(p.state() == QProcess::Running,
+                 qPrintable(QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError())));
+        kill(p);
+        expectOldEnvironment();
+    }
 }
 
 void TestUpgradeCli::upgrades_keepsTheUsersFiles_andVerifies()

@@ -33,7 +33,8 @@ void TestUpgradeFailures::failedUpgrade_leavesTheOldEnvironment_data()
     QTest::addColumn<int>("failAt"); // an InstallStep, or -1
     QTest::addColumn<QString>("code");
 
-    QTest::newRow("wheel whose hash does not match") << u"/bad/"_s << -1 << u"pip_hash_mismatch"_s;
+    // The downloader refuses the wheel (and quarantines it) before pip or the installer sees it.
+    QTest::newRow("wheel whose hash does not match") << u"/bad/"_s << -1 << u"checksum_mismatch"_s;
     QTest::newRow("commit step fails") << QString() << int(InstallStep::Commit) << u"drill"_s;
 }
 
@@ -56,7 +57,7 @@ void TestUpgradeFailures::failedUpgrade_leavesTheOldEnvironment()
     Upgrader upgrader(m_fixture.m_system);
     UpgradeRequest r = m_fixture.request(env, m_fixture.m_knowledge);
     if (!index.isEmpty())
-        r.setup.pypiMirror = m_fixture.m_server.url(index).toString();
+        r.setup.network.pypiIndexes = QStringList{m_fixture.m_server.url(index).toString()};
     if (failAt >= 0) {
         upgrader.setInstallCheckpoint([failAt](InstallStep step) -> core::Status {
             if (int(step) == failAt)

@@ -1,10 +1,15 @@
-// A real venv and a real pip against a loopback index serving a wheel built here: live log
-// lines, hash-locked installs, an offline wheelhouse, and cancel while pip waits.
+// A real venv and a real pip against a loopback index serving a wheel built here, through the
+// setup pipeline: pip's resolver through the bridge, every wheel through the downloader, pip
+// installing the verified files alone; a lab's hash lock that the index does not match; an
+// install from verified files with no network; and cancel while pip waits on the index.
 
-#include "install/installer.h"
 #include "install/archive.h"
+#include "install/environmentrecord.h"
+#include "install/installer.h"
+#include "setup/pipeline.h"
 #include "support/coroutinetest.h"
 #include "support/loopbackserver.h"
+#include "support/wheellock.h"
 #include "system/realsystem.h"
 
 #include <QCryptographicHash>
@@ -66,9 +71,9 @@ class TestVenv : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
-    void installsFromALoopbackIndex();
+    void installsThroughTheBridgeAndTheDownloader();
     void hashLockRefusesOtherFiles();
-    void offlineWheelhouse();
+    void verifiedWheelsWithoutNetwork();
     void cancelWhilePipWaits();
 
 private:
@@ -81,19 +86,43 @@ private:
         s.tensorflow = QStringLiteral("0.1");
         s.pythonInterpreter = m_python;
         s.requirements = {QStringLiteral("tinypkg==0.1")};
-        s.indexUrls = {m_server.url(QStringLiteral("/simple/")).toString()};
         s.registerKernel = false;
         s.desktopEntry = false;
         return s;
+    }
+    core::Plan plan() const
+    {
+        core::Plan p;
+        p.route = QStringLiteral("cpu");
+        p.tensorflow = QStringLiteral("0.1");
+        p.package = QStringLiteral("tinypkg");
+        p.python = QStringLiteral("3");
+        p.pythonInstalled = true;
+        return p;
+    }
+    core::SetupOptions options(const QString &prefix, const QString &index) const
+    {
+        core::SetupOptions o;
+        o.prefix = prefix;
+        o.name = QStringLiteral("tf-test");
+        o.cacheDir = m_cache.path();
+        o.network.pypiIndexes = {index};
+        return o;
     }
     core::Result<core::InstallOutcome> install(Installer &installer, const InstallSpec &s)
     {
         auto r = awaitTask(installer.install(s), std::chrono::seconds(120));
         return r ? *r : core::Result<core::InstallOutcome>(core::Error{QStringLiteral("timeout"), {}, {}});
     }
+    core::Result<core::InstallOutcome> run(core::SetupPipeline &pipeline, const InstallSpec &s, const core::SetupOptions &o)
+    {
+        auto r = awaitTask(pipeline.run(plan(), s, o), std::chrono::seconds(180));
+        return r ? *r : core::Result<core::InstallOutcome>(core::Error{QStringLiteral("timeout"), {}, {}});
+    }
 
     QString m_python;
     QTemporaryDir m_files;
+    QTemporaryDir m_cache;
     QString m_wheel;
     QString m_kernelWheel;
     QString m_kernelLock; // the stand-in kernel's line of a hash lock
@@ -133,18 +162,24 @@ void TestVenv::initTestCase()
     m_server.route("/files/" + kernelWheelName.toUtf8(), Response::bytes(kernel.readAll()));
 }
 
-void TestVenv::installsFromALoopbackIndex()
+void TestVenv::installsThroughTheBridgeAndTheDownloader()
 {
     QTemporaryDir prefix;
-    Installer installer(m_system);
+    core::SetupPipeline pipeline(m_system);
     QStringList lines;
-    connect(&installer, &Installer::logLine, this, [&](const QString &l) { lines.append(l); });
+    connect(&pipeline, &core::SetupPipeline::logLine, this, [&](const QString &l) { lines.append(l); });
     InstallSpec s = spec(prefix.path());
     s.requirementsLock = QStringLiteral("tinypkg==0.1 --hash=sha256:") + QString::fromLatin1(fileSha256(m_wheel)) + u'\n'
                          + m_kernelLock;
-    const auto outcome = install(installer, s);
+    m_server.clearRequests();
+    const auto outcome = run(pipeline, s, options(prefix.path(), m_server.url(QStringLiteral("/simple/")).toString()));
     QVERIFY2(outcome, qPrintable(outcome ? QString() : outcome.error().message + u'\n' + outcome.error().detail));
     QVERIFY(m_server.hits("/simple/tinypkg/") >= 1);
+    // Each wheel left the index once, fetched by tfsetup's downloader, never by pip.
+    QCOMPARE(m_server.hits("/files/" + wheelName.toUtf8()), 1);
+    QCOMPARE(m_server.hits("/files/" + kernelWheelName.toUtf8()), 1);
+    for (const RecordedRequest &r : m_server.requests())
+        QVERIFY2(!r.header("user-agent").startsWith("pip/"), r.target.constData());
     // pip's own words reached the log as they came.
     QVERIFY2(lines.join(u'\n').contains(QStringLiteral("Successfully installed ipykernel-0.1 tinypkg-0.1")), qPrintable(lines.join(u'\n')));
 
@@ -154,11 +189,17 @@ void TestVenv::installsFromALoopbackIndex()
     QVERIFY(record->packages.contains(QStringLiteral("tinypkg==0.1")));
     QVERIFY(record->packages.contains(QStringLiteral("ipykernel==0.1")));
     QVERIFY(!record->pythonVersion.isEmpty());
+    // The lock beside the record: each wheel with the index's URL and its hash.
+    const core::LockedWheel *locked = record->lock.find(QStringLiteral("tinypkg"));
+    QVERIFY(locked);
+    QCOMPARE(locked->url, m_server.url(QStringLiteral("/files/")).toString() + wheelName);
+    QCOMPARE(locked->sha256, fileSha256(m_wheel));
+    QCOMPARE(locked->size, QFileInfo(m_wheel).size());
     bool ranPip = false;
     for (const auto &c : record->commands) {
         // Commands are recorded with the final folder, not the staging one.
         QVERIFY(!c.program.contains(QStringLiteral(".staging-")));
-        ranPip = ranPip || c.arguments.contains(QStringLiteral("--require-hashes"));
+        ranPip = ranPip || (c.arguments.contains(QStringLiteral("--require-hashes")) && c.arguments.contains(QStringLiteral("--no-index")));
     }
     QVERIFY(ranPip);
     // The venv works after the staging folder was renamed into place, through the launcher.
@@ -173,47 +214,63 @@ void TestVenv::installsFromALoopbackIndex()
 void TestVenv::hashLockRefusesOtherFiles()
 {
     QTemporaryDir prefix;
-    Installer installer(m_system);
+    core::SetupPipeline pipeline(m_system);
     InstallSpec s = spec(prefix.path());
     s.requirementsLock = QStringLiteral("tinypkg==0.1 --hash=sha256:") + QString(64, u'0') + u'\n' + m_kernelLock;
-    const auto outcome = install(installer, s);
+    const auto outcome = run(pipeline, s, options(prefix.path(), m_server.url(QStringLiteral("/simple/")).toString()));
     QVERIFY(!outcome);
     QCOMPARE(outcome.error().code, QStringLiteral("pip_hash_mismatch"));
     QCOMPARE(QDir(prefix.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{});
 }
 
-void TestVenv::offlineWheelhouse()
+void TestVenv::verifiedWheelsWithoutNetwork()
 {
     QTemporaryDir prefix;
-    QTemporaryDir wheelhouse;
-    QVERIFY(QFile::copy(m_wheel, wheelhouse.filePath(wheelName)));
-    QVERIFY(QFile::copy(m_kernelWheel, wheelhouse.filePath(kernelWheelName)));
+    const LockedFiles locked = lockWheels({m_wheel, m_kernelWheel});
     Installer installer(m_system);
     InstallSpec s = spec(prefix.path());
-    s.offline = true;
-    s.indexUrls.clear();
-    s.artifacts.append({QStringLiteral("wheelhouse"), QStringLiteral("wheels"), {}, QStringLiteral("linux-x86_64"), {}, wheelhouse.path(), QStringLiteral("bundle")});
+    s.lock = locked.lock;
+    s.artifacts = locked.artifacts;
     m_server.clearRequests();
     const auto outcome = install(installer, s);
     QVERIFY2(outcome, qPrintable(outcome ? QString() : outcome.error().detail));
     QCOMPARE(m_server.requests().size(), 0);
-    QVERIFY(core::EnvironmentRecord::read(prefix.filePath(QStringLiteral("tf-test")))->packages.contains(QStringLiteral("tinypkg==0.1")));
+    const auto record = core::EnvironmentRecord::read(prefix.filePath(QStringLiteral("tf-test")));
+    QVERIFY(record);
+    QVERIFY(record->packages.contains(QStringLiteral("tinypkg==0.1")));
+    QCOMPARE(record->lock, locked.lock);
+    // No wheel folder stays behind in the environment.
+    QVERIFY(!QFileInfo::exists(prefix.filePath(QStringLiteral("tf-test/.wheels"))));
+
+    // A wheel changed after it was verified is not installed.
+    QTemporaryDir other;
+    QFile::copy(m_wheel, other.filePath(wheelName));
+    LockedFiles tampered = lockWheels({other.filePath(wheelName), m_kernelWheel});
+    QFile f(other.filePath(wheelName));
+    QVERIFY(f.open(QIODevice::Append));
+    f.write("x");
+    f.close();
+    InstallSpec t = spec(other.filePath(QStringLiteral("envs")));
+    t.lock = tampered.lock;
+    t.artifacts = tampered.artifacts;
+    const auto refused = install(installer, t);
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().code, QStringLiteral("artifact_changed"));
 }
 
 void TestVenv::cancelWhilePipWaits()
 {
     QTemporaryDir prefix;
     m_server.route("/slow/tinypkg/", Response::bytes("<html></html>", "text/html").delayHeaders(std::chrono::seconds(60)));
-    Installer installer(m_system);
+    core::SetupPipeline pipeline(m_system);
     InstallSpec s = spec(prefix.path());
-    s.indexUrls = {m_server.url(QStringLiteral("/slow/")).toString()};
-    connect(&installer, &Installer::stepStarted, this, [&](InstallStep step, const QString &) {
-        if (step == InstallStep::Packages)
-            QTimer::singleShot(1500, &installer, &Installer::cancel);
+    connect(&pipeline, &core::SetupPipeline::message, this, [&](const QString &line) {
+        if (line.contains(QStringLiteral("pip")))
+            QTimer::singleShot(1500, &pipeline, &core::SetupPipeline::cancel);
     });
     QElapsedTimer timer;
     timer.start();
-    const auto outcome = install(installer, s);
+    const auto outcome = run(pipeline, s, options(prefix.path(), m_server.url(QStringLiteral("/slow/")).toString()));
     QVERIFY(!outcome);
     QCOMPARE(outcome.error().code, QStringLiteral("cancelled"));
     QVERIFY(timer.elapsed() < 50'000);

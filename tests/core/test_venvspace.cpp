@@ -5,6 +5,7 @@
 
 #include "install/installer.h"
 #include "support/coroutinetest.h"
+#include "support/wheellock.h"
 #include "system/rootedsystem.h"
 
 #include <QDir>
@@ -85,9 +86,9 @@ private Q_SLOTS:
             << u"pip"_s
             << QByteArray("ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device\n")
             << 50000 * MB << u"disk_full"_s;
-        QTest::newRow("pip: mirror down, space free")
-            << u"pip"_s << QByteArray("ERROR: No matching distribution found for tinypkg==0.1\n") << 50000 * MB
-            << u"pip_failed"_s;
+        QTest::newRow("pip: another failure, space free")
+            << u"pip"_s << QByteArray("ERROR: tinypkg-0.1-py3-none-any.whl is not a supported wheel on this platform.\n")
+            << 50000 * MB << u"pip_failed"_s;
     }
 
     void fullDiskIsNamed()
@@ -108,6 +109,14 @@ private Q_SLOTS:
         s.requirements = {QStringLiteral("tinypkg==0.1")};
         s.registerKernel = false;
         s.desktopEntry = false;
+        // The verified wheel pip is to install (its contents do not matter: pip's answer is canned).
+        const QString wheel = root.filePath(QStringLiteral("tinypkg-0.1-py3-none-any.whl"));
+        QFile file(wheel);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write("PK") == 2);
+        file.close();
+        const LockedFiles locked = lockWheels({wheel});
+        s.lock = locked.lock;
+        s.artifacts = locked.artifacts;
         core::Installer installer(system);
         const auto outcome = awaitTask(installer.install(s), std::chrono::seconds(60));
         QVERIFY(outcome);

@@ -9,6 +9,7 @@
 #include "catalog/knowledge.h"
 #include "detect/hardwarereport.h"
 #include "install/installer.h"
+#include "setup/pipeline.h"
 #include "setup/upgrade.h"
 #include "support/coroutinetest.h"
 #include "support/files.h"
@@ -208,13 +209,28 @@ public:
         spec.cudnn = u"8.9"_s;
         spec.pythonInterpreter = m_python;
         spec.requirements = {u"tensorflow[and-cuda]==2.15.*"_s};
-        spec.indexUrls = {m_server.url(u"/simple/"_s).toString()};
         spec.jupyter.clear(); // the kernel alone: no front end to stand in for
         spec.kernelName = u"tf-upgrade-test"_s;
         spec.registerKernel = true;
         spec.desktopEntry = false;
-        core::Installer installer(m_system, m_knowledge);
-        auto done = awaitTask(installer.install(spec), std::chrono::seconds(180));
+        // Through the setup pipeline, as an install is made: pip's resolver locks the wheels
+        // through the bridge to this index, the downloader fetches them.
+        core::Plan plan;
+        plan.route = spec.route;
+        plan.tensorflow = spec.tensorflow;
+        plan.package = spec.package;
+        plan.python = spec.python;
+        plan.pythonInstalled = true;
+        plan.cuda = spec.cuda;
+        plan.cudnn = spec.cudnn;
+        core::SetupOptions options;
+        options.prefix = prefix;
+        options.name = spec.name;
+        options.cacheDir = m_files.filePath(u"cache"_s);
+        options.knowledge = m_knowledge;
+        options.network.pypiIndexes = {m_server.url(u"/simple/"_s).toString()};
+        core::SetupPipeline pipeline(m_system);
+        auto done = awaitTask(pipeline.run(plan, spec, options), std::chrono::seconds(180));
         if (!done || !*done) {
             qWarning("%s", qPrintable(done ? done->error().message + u'\n' + done->error().detail : u"timeout"_s));
             return {};

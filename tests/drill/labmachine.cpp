@@ -99,11 +99,11 @@ int main(int argc, char **argv)
     LabSetupOptions options;
     options.prefixOverride = parser.value(QStringLiteral("prefix"));
     options.cacheDir = parser.value(QStringLiteral("cache"));
-    options.resolveTimeout = std::chrono::seconds(60);
-    options.transfer.probeMirrors = false;
+    options.network.resolveTimeout = std::chrono::seconds(60);
+    options.network.transfer.probeMirrors = false;
     for (const QString &origin : parser.values(QStringLiteral("origin"))) {
         const qsizetype eq = origin.indexOf(u'=');
-        options.originOverrides.append({origin.left(eq), QUrl(origin.mid(eq + 1))});
+        options.network.originOverrides.append({origin.left(eq), QUrl(origin.mid(eq + 1))});
     }
     options.sourcesCatalog = parser.value(QStringLiteral("sources"));
 
@@ -112,28 +112,23 @@ int main(int argc, char **argv)
     int fetched = 0;
     QObject::connect(&setup, &LabSetup::message, &setup, [&](const QString &line) {
         // The messages are translated; count by the untranslated build's wording.
-        if (line.contains(QStringLiteral("taken from the cache")))
+        if (line.contains(QStringLiteral("already in the download folder, checksum verified")))
             ++fromCache;
         else if (line.contains(QStringLiteral("downloaded from")))
             ++fetched;
     });
-    auto spec = QCoro::waitFor(setup.prepare(*profile, options));
-    if (!spec)
-        return failure(spec.error());
-
-    Installer installer(system);
     if (!killAt.isEmpty()) {
-        installer.setCheckpoint([killAt](InstallStep step) -> Status {
+        setup.pipeline().setInstallCheckpoint([killAt](InstallStep step) -> Status {
             if (installStepId(step) == killAt)
                 die();
             return Ok{};
         });
-        installer.setDrillPoint([killAt](const QString &point) {
+        setup.pipeline().setInstallDrillPoint([killAt](const QString &point) {
             if (point == killAt)
                 die();
         });
     }
-    const auto outcome = QCoro::waitFor(installer.install(*spec));
+    const auto outcome = QCoro::waitFor(setup.install(*profile, options));
     if (!outcome)
         return failure(outcome.error());
     return report({{QStringLiteral("ok"), true},

@@ -5,9 +5,12 @@
 
 For each root distribution (e.g. ipykernel, notebook) the Requires-Dist closure is walked with
 importlib.metadata over DIR (default /usr/lib/python3/dist-packages), and each distribution in it
-is written as a PEP 427 wheel into OUT/wheels. OUT/simple/ is a PEP 503 index of them (links with
-#sha256= fragments) that pip installs from over a loopback HTTP server. A JSON summary goes to
-standard output: {"wheels": [file, ...], "dropped": ["dist: requirement (why)", ...]} (additions
+is written as a PEP 427 wheel into OUT/wheels, with its METADATA beside it as <wheel>.metadata.
+OUT/simple/ is a PEP 503 index of them that pip installs from over a loopback HTTP server: links
+with #sha256= fragments, data-requires-python, and the PEP 658 / PEP 714 attributes
+data-dist-info-metadata and data-core-metadata (the .metadata file's sha256). pip reading these
+pages asks for <wheel>.metadata next to each wheel, so a server of them serves those files too.
+A JSON summary goes to standard output: {"wheels": [file, ...], "dropped": ["dist: requirement (why)", ...]} (additions
 are listed there too, with a "+").
 
 What is changed on the way, so that pip resolves the closure with nothing but these wheels:
@@ -19,6 +22,9 @@ What is changed on the way, so that pip resolves the closure with nothing but th
   requires.txt keeps only the extras) and states them as package Depends instead. So the
   Python distributions shipped by each python3-* package a distribution's Debian package
   Depends on are added as unversioned requirements (dpkg's file lists and dpkg-query).
+- Requirement names are spelled as the required distribution's Name field ("jupyter-client" becomes
+  "jupyter_client"): pip 23.0 rejects a PEP 658 metadata file whose Name differs from the
+  requirement's spelling, even when both normalize alike.
 - Files come from the distribution's RECORD where it has one, else from top_level.txt (the
   package folder or module next to it). Paths that leave DIR (console scripts: pip writes its
   own from entry_points.txt), __pycache__ and symbolic links (Debian links notebook's JavaScript
@@ -29,6 +35,7 @@ What is changed on the way, so that pip resolves the closure with nothing but th
 
 import base64
 import hashlib
+import html
 import importlib.metadata
 import json
 import os
@@ -130,6 +137,8 @@ def kept_requirements(dist, available, dropped, debian):
             continue
         requirement.marker = None
         requirement.extras = set()
+        # Spelled as the target's Name: with PEP 658 metadata pip 23.0 compares the two verbatim.
+        requirement.name = target.metadata["Name"]
         if requirement.specifier:
             try:
                 ok = requirement.specifier.contains(Version(target.version), prereleases=True)
@@ -190,9 +199,11 @@ def metadata_text(dist, requirements):
 
 
 def write_wheel(dist, site, out, requirements):
+    """Writes the wheel and, beside it, its METADATA as <wheel>.metadata (PEP 658)."""
     name, version = dist.metadata["Name"], dist.version
     file_name = f"{wheel_part(name)}-{version.replace('-', '_')}-py3-none-any.whl"
     info = f"{wheel_part(name)}-{version.replace('-', '_')}.dist-info"
+    metadata = metadata_text(dist, requirements)
     record = []
     with zipfile.ZipFile(os.path.join(out, file_name), "w", zipfile.ZIP_DEFLATED) as wheel:
         def add(arcname, data):
@@ -201,13 +212,15 @@ def write_wheel(dist, site, out, requirements):
         for relative in files_of(dist, site):
             with open(os.path.join(site, relative), "rb") as f:
                 add(relative, f.read())
-        add(f"{info}/METADATA", metadata_text(dist, requirements))
+        add(f"{info}/METADATA", metadata)
         add(f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: tfsetup-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
         entry_points = dist.read_text("entry_points.txt")
         if entry_points:
             add(f"{info}/entry_points.txt", entry_points.encode())
         record.append(f"{info}/RECORD,,")
         wheel.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
+    with open(os.path.join(out, file_name + ".metadata"), "wb") as f:
+        f.write(metadata)
     return file_name
 
 
@@ -225,7 +238,7 @@ def main(argv):
     debian = debian_depends(site)
     wheels_dir = os.path.join(out, "wheels")
     os.makedirs(wheels_dir, exist_ok=True)
-    dropped, wheels, done = [], [], set()
+    dropped, wheels, done, requires_python = [], [], set(), {}
     pending = [normalize(r) for r in roots]
     for root in pending:
         if root not in available:
@@ -239,8 +252,11 @@ def main(argv):
         dist = available[key]
         requirements = kept_requirements(dist, available, dropped, debian)
         wheels.append(write_wheel(dist, site, wheels_dir, requirements))
+        if dist.metadata["Requires-Python"]:
+            requires_python[wheels[-1]] = dist.metadata["Requires-Python"]
         pending += [normalize(Requirement(r).name) for r in requirements]
-    # PEP 503: one page per normalized project name, each link with the file's sha256.
+    # PEP 503: one page per normalized project name, each link with the file's sha256; PEP 658 /
+    # PEP 714: the metadata file's sha256 under both attribute names (pip 23.0 knows only the old).
     projects = {}
     for file_name in wheels:
         projects.setdefault(normalize(file_name.split("-")[0]), []).append(file_name)
@@ -251,7 +267,14 @@ def main(argv):
         for file_name in files:
             with open(os.path.join(wheels_dir, file_name), "rb") as f:
                 digest = hashlib.sha256(f.read()).hexdigest()
-            links.append(f'<a href="../../wheels/{file_name}#sha256={digest}">{file_name}</a><br>')
+            with open(os.path.join(wheels_dir, file_name + ".metadata"), "rb") as f:
+                metadata_digest = hashlib.sha256(f.read()).hexdigest()
+            attributes = ""
+            if file_name in requires_python:
+                attributes += f' data-requires-python="{html.escape(requires_python[file_name], quote=True)}"'
+            attributes += (f' data-dist-info-metadata="sha256={metadata_digest}"'
+                           f' data-core-metadata="sha256={metadata_digest}"')
+            links.append(f'<a href="../../wheels/{file_name}#sha256={digest}"{attributes}>{file_name}</a><br>')
         with open(os.path.join(out, "simple", project, "index.html"), "w") as f:
             f.write("<!DOCTYPE html><html><body>\n" + "\n".join(links) + "\n</body></html>\n")
     with open(os.path.join(out, "simple", "index.html"), "w") as f:

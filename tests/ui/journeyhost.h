@@ -148,7 +148,7 @@ struct JourneyHost {
         w->optionsPage()->setSettingsFactory([ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); });
         // The mirror presets a Chinese Options page measures stay on this machine.
         core::SetupOptions offline;
-        offline.originOverrides = test::presetsOnClosedPort();
+        offline.network.originOverrides = test::presetsOnClosedPort();
         w->optionsPage()->suggestOptions(offline);
         w->verifyPage()->setProbePath(
             QFileInfo(qEnvironmentVariable("TFSETUP_BINARY")).dir().filePath(QStringLiteral("tfsetup-probe")));

@@ -122,12 +122,14 @@ void TestDownloadPage::init()
     QCOMPARE(m_page->objectName(), QStringLiteral("downloadPage"));
     m_table = child<QTableWidget>(m_page, "downloadTable");
 
-    // Short stall limits so a broken test fails fast; no cache, so every byte comes from the server.
-    core::TransferOptions options;
-    options.connectTimeout = 5s;
-    options.stallTimeout = 5s;
-    options.retriesPerMirror = 1;
-    m_page->setDownloader(std::make_unique<core::Downloader>(options, core::DownloadCache()));
+    // Short stall limits so a broken test fails fast; a cache of its own, empty, so every byte
+    // comes from the server. The page's downloader is the setup pipeline's, made from these.
+    core::SetupOptions options;
+    options.cacheDir = m_dir->filePath(QStringLiteral("downloads"));
+    options.network.transfer.connectTimeout = 5s;
+    options.network.transfer.stallTimeout = 5s;
+    options.network.transfer.retriesPerMirror = 1;
+    m_wizard->state().setOptions(options);
 }
 
 void TestDownloadPage::cleanup()

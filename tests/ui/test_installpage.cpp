@@ -151,7 +151,7 @@ void TestInstallPage::open()
     state.setOptions(options);
     state.setArtifacts(m_list);
     QList<core::DownloadResult> results;
-    for (const core::DownloadRequest &r : core::SetupFlow::downloadPlan(m_list, options).requests)
+    for (const core::DownloadRequest &r : core::SetupFlow::downloadPlan(m_list, {}, options).requests)
         results.append(core::DownloadResult{r.destination, 1, r.urls.first(), false, false});
     state.setDownloaded(results);
     m_wizard->setStartId(ui::SetupWizard::InstallPageId);

@@ -165,16 +165,17 @@ void TestJourneyKeyboard::firstTimeStudent_withTheKeyboardOnly()
     QCOMPARE(focusName(), u"pypiMirrorCombo"_s);
     QTest::keyClick(focused(), Qt::Key_A, Qt::ControlModifier);
     QTest::keyClicks(focused(), index.url(u"/simple"_s).toString());
-    QCOMPARE(m_wizard->optionsPage()->options().pypiMirror, index.url(u"/simple"_s).toString());
+    QCOMPARE(m_wizard->optionsPage()->options().network.firstPypiIndex(), index.url(u"/simple"_s).toString());
     QVERIFY(nextEnabled());
     QSignalSpy resolved(m_wizard->optionsPage(), &ui::OptionsPage::resolved);
     alt(Qt::Key_N);
     QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
     QCOMPARE(resolved.first().first().toBool(), true);
 
-    // Download: nothing of its own for a CPU plan.
+    // Download: the locked wheels, each fetched and verified.
     QTRY_COMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
-    QVERIFY(nextEnabled());
+    QVERIFY(m_wizard->downloadPage()->rowCount() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(), 60'000);
     alt(Qt::Key_N);
 
     // Install: a real venv and pip from the loopback index.

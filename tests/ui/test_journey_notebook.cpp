@@ -181,6 +181,10 @@ void TestJourneyNotebook::serveWheelhouse(LoopbackServer &index)
         // pip asks for the link percent-encoded ("+" in a local version becomes %2B).
         index.route("/wheels/" + wheel.toUtf8(), Response::bytes(bytes));
         index.route("/wheels/" + QUrl::toPercentEncoding(wheel), Response::bytes(bytes));
+        // PEP 658: each wheel's METADATA beside it, which the index's pages announce.
+        const QByteArray metadata = readFile(wheelhouse + u"/wheels/"_s + wheel + u".metadata"_s);
+        index.route("/wheels/" + wheel.toUtf8() + ".metadata", Response::bytes(metadata));
+        index.route("/wheels/" + QUrl::toPercentEncoding(wheel) + ".metadata", Response::bytes(metadata));
     }
 }
 
@@ -283,11 +287,13 @@ void TestJourneyNotebook::chineseStudent_endsWithANotebookOnThisEnvironment()
     QCOMPARE(resolved.first().first().toBool(), true);
     QVERIFY(m_wizard->state().options().jupyter);
 
-    // Download: a CPU plan downloads nothing itself; pip fetches the wheels.
+    // Download: every wheel pip's resolver locked, Debian's real ones included, a row each.
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
     problem = titleProblem(ui::SetupWizard::DownloadPageId, "tfsetup::ui::DownloadPage", "Downloading");
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    QVERIFY(nextEnabled());
+    QVERIFY(m_wizard->state().lock().find(u"ipykernel"_s));
+    QCOMPARE(m_wizard->downloadPage()->rowCount(), int(m_wizard->state().lock().packages.size()));
+    QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(), 120'000);
 
     // Install: a real venv from Debian's Python, pip from the loopback index.
     auto *install = m_wizard->installPage();

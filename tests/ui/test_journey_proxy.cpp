@@ -75,9 +75,9 @@ void TestJourneyProxy::behindTheCampusProxy_everyRequestGoesThroughIt()
     QList<QStringList> launched;
     m_wizard = m_host.wizard(*m_system, m_dir, &launched);
     core::SetupOptions world;
-    world.originOverrides = test::presetsOnClosedPort();
-    world.originOverrides.append({u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)});
-    world.originOverrides.append({u"python"_s, QUrl(u"http://python.invalid/"_s)});
+    world.network.originOverrides = test::presetsOnClosedPort();
+    world.network.originOverrides.append({u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)});
+    world.network.originOverrides.append({u"python"_s, QUrl(u"http://python.invalid/"_s)});
     m_wizard->optionsPage()->suggestOptions(world);
     m_wizard->show();
 
@@ -106,8 +106,10 @@ void TestJourneyProxy::behindTheCampusProxy_everyRequestGoesThroughIt()
     QVERIFY(resolved.count() > 0 || resolved.wait(20'000));
     QCOMPARE(resolved.first().first().toBool(), true);
 
+    // Download: the locked wheels, through the proxy too.
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
-    QVERIFY(nextEnabled());
+    QVERIFY(m_wizard->downloadPage()->rowCount() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(), 60'000);
     auto *install = m_wizard->installPage();
     QSignalSpy installed(install, &ui::InstallPage::finished);
     clickNext();

@@ -203,7 +203,7 @@ void TestJourneyResume::commitOptions(ui::SetupWizard &wizard)
     state.setPlan(plan);
     state.setOptions(options);
     state.setArtifacts(artifacts);
-    state.setDownloads(core::SetupFlow::downloadPlan(artifacts, options).requests);
+    state.setDownloads(core::SetupFlow::downloadPlan(artifacts, {}, options).requests);
 }
 
 void TestJourneyResume::finishFromInstall()

@@ -120,9 +120,11 @@ void TestJourneyStudent::firstTimeStudent_fromWelcomeToFinish()
     QVERIFY(resolved.count() > 0 || resolved.wait(10'000));
     QCOMPARE(resolved.first().first().toBool(), true);
 
-    // Download: a CPU plan downloads nothing itself; pip fetches the wheel.
+    // Download: every wheel pip's resolver locked is a row of its own, fetched and verified here.
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DownloadPageId));
-    QCOMPARE(m_wizard->downloadPage()->rowCount(), 0);
+    QCOMPARE(m_wizard->downloadPage()->rowCount(), int(m_wizard->state().lock().packages.size()));
+    QVERIFY(m_wizard->state().lock().find(u"tensorflow"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(m_wizard->downloadPage()->isComplete(), 60'000);
     QVERIFY(nextEnabled());
 
     // Install, first try: stopped when pip is about to run. Nothing is left behind.

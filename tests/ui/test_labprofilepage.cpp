@@ -149,7 +149,7 @@ void TestLabProfilePage::opensFromTheLabServerThroughTheProxy()
     QVERIFY(proxy.start());
     proxy.mapHost(u"lab.invalid"_s, server.url().port());
     core::SetupOptions options = m_wizard->state().options();
-    options.proxy = QString::fromLatin1(proxy.proxyUrl());
+    options.network.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
     m_wizard->state().setOptions(options);
     QSignalSpy opened(m_page, &ui::LabProfilePage::profileOpened);
     open(u"http://lab.invalid/tfsetup/lab.json"_s);
@@ -199,7 +199,7 @@ void TestLabProfilePage::throughTheUsualPagesStartsFromTheProfile()
     QCOMPARE(state.plan()->tensorflow, u"2.15.1"_s);
     QCOMPARE(state.options().prefix, u"/home/student/tf-envs"_s);
     QCOMPARE(state.options().name, u"tf2.15-lab"_s);
-    QCOMPARE(state.options().pypiMirror, u"https://pypi.lab.example.edu/simple/"_s);
+    QCOMPARE(state.options().network.firstPypiIndex(), u"https://pypi.lab.example.edu/simple/"_s);
 
     // The Options page keeps the profile's folder, name and mirror, over remembered settings
     // and defaults alike.
@@ -215,7 +215,7 @@ void TestLabProfilePage::throughTheUsualPagesStartsFromTheProfile()
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
     QCOMPARE(child<QLineEdit>(m_wizard.get(), u"folderEdit"_s)->text(), u"/home/student/tf-envs"_s);
     QCOMPARE(child<QLineEdit>(m_wizard.get(), u"nameEdit"_s)->text(), u"tf2.15-lab"_s);
-    QCOMPARE(m_wizard->optionsPage()->options().pypiMirror, u"https://pypi.lab.example.edu/simple/"_s);
+    QCOMPARE(m_wizard->optionsPage()->options().network.firstPypiIndex(), u"https://pypi.lab.example.edu/simple/"_s);
     QCOMPARE(m_wizard->optionsPage()->options().prefix, u"/home/student/tf-envs"_s);
     QCOMPARE(m_wizard->optionsPage()->options().name, u"tf2.15-lab"_s);
     // Back and forth keeps them too.
@@ -238,7 +238,7 @@ void TestLabProfilePage::preparesAProfileFromTheCurrentChoices()
     plan.python = u"3.11"_s;
     core::SetupOptions options;
     options.prefix = u"/home/student/lab-envs"_s;
-    options.pypiMirror = u"https://pypi.lab.example.edu/simple/"_s;
+    options.network.pypiIndexes = QStringList{u"https://pypi.lab.example.edu/simple/"_s};
     m_wizard->state().setPlan(plan);
     m_wizard->state().setOptions(options);
     m_page->initializePage();
@@ -252,7 +252,7 @@ void TestLabProfilePage::preparesAProfileFromTheCurrentChoices()
     QCOMPARE(profile->route, plan.route);
     QCOMPARE(profile->tensorflow, plan.tensorflow);
     QCOMPARE(profile->installFolder, options.prefix);
-    QCOMPARE(profile->indexUrls, QStringList{options.pypiMirror});
+    QCOMPARE(profile->indexUrls, QStringList{options.network.firstPypiIndex()});
     QCOMPARE(profile->environment, core::InstallSpec::defaultName(plan));
     QVERIFY(!profile->requirements.isEmpty());
     QVERIFY(child<QLabel>(m_page, u"labProfileStatusLabel"_s)->text().contains(u"prepared.json"_s));

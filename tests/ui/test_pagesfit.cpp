@@ -125,7 +125,7 @@ private Q_SLOTS:
         ui::SetupWizard wizard(*m_system, &translations);
         wizard.state().setHardware(m_report);
         core::SetupOptions offline;
-        offline.originOverrides = test::presetsOnClosedPort();
+        offline.network.originOverrides = test::presetsOnClosedPort();
         wizard.optionsPage()->suggestOptions(offline);
         wizard.show();
         QVERIFY(QTest::qWaitForWindowExposed(&wizard));
