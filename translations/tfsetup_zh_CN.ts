@@ -35,6 +35,14 @@
         <source>Cannot write %1. Check the free space on the disk.</source>
         <translation>无法写入 %1。请检查磁盘剩余空间。</translation>
     </message>
+    <message>
+        <source>%1 in the archive %2 is larger than expected. The archive is not what it should be; download it again.</source>
+        <translation>压缩包 %2 中的 %1 比预期的大。该压缩包不是应有的文件；请重新下载。</translation>
+    </message>
+    <message>
+        <source>The archive %1 does not contain the file tfsetup looks for. Download it again.</source>
+        <translation>压缩包 %1 中没有 tfsetup 要找的文件。请重新下载。</translation>
+    </message>
 </context>
 <context>
     <name>ArchiveWriter</name>
@@ -315,6 +323,10 @@
         <source>has more than one entry in &quot;files&quot;</source>
         <translation>在“files”中出现了不止一次</translation>
     </message>
+    <message>
+        <source>%1 is damaged: %2 %3</source>
+        <translation>%1 已损坏：%2 %3</translation>
+    </message>
 </context>
 <context>
     <name>BundleWriter</name>
@@ -335,12 +347,12 @@
         <translation>首次使用时信任：没有公开发布的校验和；此 SHA-256 是在写入离线包时记录的。</translation>
     </message>
     <message>
-        <source>pip could not download %1 from %2. Check the index address (mirror) and that wheels exist for this Python and system.</source>
-        <translation>pip 无法从 %2 下载 %1。请检查索引地址（镜像），并确认存在适用于此 Python 和系统的 wheel 包。</translation>
+        <source>No Python packages were chosen for the bundle, so it could not hold any. Check the requirements and the package index.</source>
+        <translation>没有为离线包选出任何 Python 包，所以离线包中无法包含它们。请检查依赖要求和软件包索引。</translation>
     </message>
     <message>
-        <source>pip downloaded no wheel for %1.</source>
-        <translation>pip 没有为 %1 下载任何 wheel。</translation>
+        <source>The wheel %1 has an unsafe name.</source>
+        <translation>wheel 文件 %1 的名称不安全。</translation>
     </message>
 </context>
 <context>
@@ -762,31 +774,9 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
         <translation>对于没有官方校验和的文件，接受其当前提供的样子，并将其校验和记录到离线包中。</translation>
     </message>
     <message>
-        <source>Leave out the pip wheels.</source>
-        <translation>不包含 pip wheel 文件。</translation>
-    </message>
-    <message>
-        <source>The Python that runs pip download (default python3).</source>
-        <translation>用于运行 pip download 的 Python（默认为 python3）。</translation>
-    </message>
-    <message>
-        <source>Download wheels for this platform tag (win_amd64, manylinux2014_x86_64, …). May be repeated.</source>
-        <translation>下载适用于此平台标签（win_amd64、manylinux2014_x86_64 等）的 wheel 包。可多次指定。</translation>
-    </message>
-    <message>
-        <source>Write a folder with every file a plan needs, their checksums and a pip wheelhouse, for machines without internet (install --offline --from DIR). Served by any web server, the folder is also a lab mirror.</source>
-        <translation>生成一个文件夹，包含某个方案所需的全部文件、它们的校验和以及一个 pip wheelhouse，供没有网络的计算机使用（install --offline --from DIR）。该文件夹由任意 Web 服务器提供访问时，也可以作为实验室镜像。</translation>
-    </message>
-    <message>
         <source>All %1 files of the bundle match their checksums.
 </source>
         <translation>离线包中的全部 %1 个文件都与其校验和相符。
-</translation>
-    </message>
-    <message>
-        <source>Give --out DIR (or --verify DIR).
-</source>
-        <translation>请提供 --out DIR（或 --verify DIR）。
 </translation>
     </message>
     <message>
@@ -938,14 +928,6 @@ Run again with --yes to install.
         <translation>TensorFlow 日志或错误回溯（FILE）：doctor 会读取它，repair 会处理其中与该环境相关的问题。</translation>
     </message>
     <message>
-        <source>The folder with earlier downloads (default: tfsetup&apos;s download folder).</source>
-        <translation>存放之前下载内容的文件夹（默认：tfsetup 的下载文件夹）。</translation>
-    </message>
-    <message>
-        <source>Download through this proxy (http://host:port).</source>
-        <translation>通过此代理下载（http://host:port）。</translation>
-    </message>
-    <message>
         <source>Do not run verify after the repair.</source>
         <translation>修复后不运行 verify。</translation>
     </message>
@@ -1084,10 +1066,6 @@ Run again with --yes to install.
         <translation>下载到 DIR 并在那里保留已校验的文件；多台机器可以共用一个文件夹（每个文件只下载一次）。</translation>
     </message>
     <message>
-        <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder).</source>
-        <translation>优先从这份 NVIDIA 下载目录的副本（URL 或文件夹）获取 NVIDIA 的文件。</translation>
-    </message>
-    <message>
         <source>tfsetup: there is no translation &quot;%1&quot;. Choose one of: %2.</source>
         <translation>tfsetup：没有“%1”的翻译。请从以下选项中选择：%2。</translation>
     </message>
@@ -1098,12 +1076,6 @@ Run again with --yes to install.
     <message>
         <source>The Jupyter front end whose wheels join the kernel&apos;s: lab (default), notebook, server or none.</source>
         <translation>与内核一起下载其 wheel 的 Jupyter 前端：lab（默认）、notebook、server 或 none。</translation>
-    </message>
-    <message>
-        <source>Unknown Jupyter front end %1: use lab, notebook, server or none.
-</source>
-        <translation>未知的 Jupyter 前端 %1：请使用 lab、notebook、server 或 none。
-</translation>
     </message>
     <message>
         <source>The hardware file</source>
@@ -1124,10 +1096,6 @@ Run again with --yes to install.
     <message>
         <source>The plan file</source>
         <translation>方案文件</translation>
-    </message>
-    <message>
-        <source>Use this proxy (http://, https:// or socks5h://) instead of the profile&apos;s.</source>
-        <translation>使用此代理（http://、https:// 或 socks5h://），而不是配置文件中的代理。</translation>
     </message>
     <message>
         <source>Where the log comes from: &quot;this&quot; computer, an &quot;other&quot; one, or &quot;auto&quot; (the default: a log that shows another machine is read as that machine&apos;s).</source>
@@ -1302,10 +1270,6 @@ Run again with --yes to install.
         <translation>实验室配置文件的 &quot;gpus&quot;</translation>
     </message>
     <message>
-        <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder); pypi=URL or a PyPI preset (pypi=tuna) for pip&apos;s packages. May be repeated.</source>
-        <translation>优先从这份 NVIDIA 下载目录的副本（URL 或文件夹）获取 NVIDIA 的文件；pypi=URL 或 PyPI 预设（pypi=tuna）用于 pip 的软件包。可重复指定。</translation>
-    </message>
-    <message>
         <source>Also look in DIR, an environment or a folder of environments (repeatable).</source>
         <translation>同时在 DIR 中查找：一个环境或一个存放环境的文件夹（可重复指定）。</translation>
     </message>
@@ -1340,10 +1304,6 @@ Run again with --yes to install.
     <message>
         <source>Nothing was removed. Run again with --yes to remove it.</source>
         <translation>没有删除任何内容。加上 --yes 再运行一次即可删除。</translation>
-    </message>
-    <message>
-        <source>Where pip may download a damaged Python package&apos;s wheel again (a package index address; give it again for more). Default: pip&apos;s own settings.</source>
-        <translation>pip 可以从哪里重新下载损坏的 Python 包的 wheel（一个软件包索引地址；可多次指定）。默认：pip 自己的设置。</translation>
     </message>
     <message>
         <source>The environment folder to upgrade (the one holding environment.json).</source>
@@ -1390,6 +1350,54 @@ Run again with --yes to install.
     <message>
         <source>%1 was upgraded to TensorFlow %2, but it did not pass verification. tfsetup doctor --env %1 finds the cause.</source>
         <translation>%1 已升级到 TensorFlow %2，但未通过验证。运行 tfsetup doctor --env %1 可以找出原因。</translation>
+    </message>
+    <message>
+        <source>Bundle what the lab profile FILE installs: its plan, its extra packages, its Jupyter front end, through its mirrors and proxy (the options here go on top).</source>
+        <translation>打包实验室配置文件 FILE 所安装的内容：它的方案、额外的包和 Jupyter 前端，经由它的镜像和代理（此处的选项在其之上生效）。</translation>
+    </message>
+    <message>
+        <source>Download into DIR and keep verified files there (default: the user&apos;s download cache).</source>
+        <translation>下载到 DIR，并把经过验证的文件保存在那里（默认：用户的下载缓存）。</translation>
+    </message>
+    <message>
+        <source>Leave out the Python packages.</source>
+        <translation>不包含 Python 包。</translation>
+    </message>
+    <message>
+        <source>The Python whose pip chooses the packages (default: python&lt;plan&apos;s version&gt;, else python3).</source>
+        <translation>由其 pip 选择软件包的 Python（默认：python&lt;方案的版本&gt;，否则 python3）。</translation>
+    </message>
+    <message>
+        <source>Choose wheels for this platform tag (win_amd64, manylinux2014_x86_64, …) instead of this machine&apos;s. May be repeated.</source>
+        <translation>为此平台标签（win_amd64、manylinux2014_x86_64 等）而不是本机选择 wheel。可重复使用。</translation>
+    </message>
+    <message>
+        <source>Write a folder with every file a plan needs, their checksums, the Python packages pip&apos;s resolver chose and their lock (pylock.toml), for machines without internet (install --offline --from DIR). Served by any web server, the folder is also a lab mirror.</source>
+        <translation>写出一个文件夹，包含方案所需的每个文件、它们的校验和、pip 的解析器选出的 Python 包及其锁定文件（pylock.toml），供没有网络的电脑使用（install --offline --from DIR）。用任意 Web 服务器提供该文件夹，它也可作为实验室镜像。</translation>
+    </message>
+    <message>
+        <source>Unknown Jupyter front end %1: use lab, notebook, server or none.</source>
+        <translation>未知的 Jupyter 前端 %1：请使用 lab、notebook、server 或 none。</translation>
+    </message>
+    <message>
+        <source>Give --out DIR (or --verify DIR).</source>
+        <translation>请给出 --out DIR（或 --verify DIR）。</translation>
+    </message>
+    <message>
+        <source>The plan could not be read.</source>
+        <translation>无法读取该方案。</translation>
+    </message>
+    <message>
+        <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder); pypi=URL or a PyPI preset (pypi=tuna) for the Python packages, asked in the order given. May be repeated.</source>
+        <translation>先从 NVIDIA 下载目录的这个副本（网址或文件夹）获取 NVIDIA 的文件；pypi=网址 或 PyPI 预设（pypi=tuna）用于 Python 包，按给出的顺序尝试。可重复使用。</translation>
+    </message>
+    <message>
+        <source>The folder with earlier downloads (default: tfsetup&apos;s download folder); the same as --cache.</source>
+        <translation>存放之前下载文件的文件夹（默认：tfsetup 的下载文件夹）；与 --cache 相同。</translation>
+    </message>
+    <message>
+        <source>A package index to take a damaged Python package&apos;s wheel from when the environment&apos;s lock names none that answers (the same as --mirror pypi=URL; may be repeated).</source>
+        <translation>当环境的锁定文件中没有可用的来源时，从该软件包索引获取损坏的 Python 包的 wheel（与 --mirror pypi=网址 相同；可重复使用）。</translation>
     </message>
 </context>
 <context>
@@ -1470,6 +1478,45 @@ Run again with --yes to install.
     <message>
         <source>the unpacked libraries</source>
         <translation>解压后的库</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadReport</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3 %)</source>
+        <translation>%1 / %2（%3 %）</translation>
+    </message>
+    <message>
+        <source>%1</source>
+        <translation>%1</translation>
+    </message>
+    <message>
+        <source>, %1/s</source>
+        <translation>，%1/秒</translation>
+    </message>
+    <message>
+        <source>, about %1 left</source>
+        <translation>，约剩 %1</translation>
+    </message>
+    <message>
+        <source> — %1</source>
+        <translation> — %1</translation>
+    </message>
+    <message>
+        <source> — %1 from %2</source>
+        <translation> — %1，来自 %2</translation>
     </message>
 </context>
 <context>
@@ -1928,10 +1975,6 @@ Run again with --yes to install.
         <translation>锁定文件</translation>
     </message>
     <message>
-        <source>The bundle&apos;s requirements file</source>
-        <translation>离线包的依赖文件</translation>
-    </message>
-    <message>
         <source>must be a folder without control characters (no line break, no NUL)</source>
         <translation>必须是不含控制字符（没有换行、没有 NUL）的文件夹</translation>
     </message>
@@ -2373,6 +2416,217 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>PyLock</name>
+    <message>
+        <source>text holds the control character U+%1, which must be written as an escape in double quotes</source>
+        <translation>文本中含有控制字符 U+%1，它必须在双引号中写成转义序列</translation>
+    </message>
+    <message>
+        <source>must be an http, https or file URL</source>
+        <translation>必须是 http、https 或 file 网址</translation>
+    </message>
+    <message>
+        <source>must be a wheel&apos;s file name (NAME.whl, no folder, no &quot;..&quot;)</source>
+        <translation>必须是 wheel 的文件名（NAME.whl，不含文件夹，不含“..”）</translation>
+    </message>
+    <message>
+        <source>must be 64 lower-case hexadecimal digits</source>
+        <translation>必须是 64 位小写十六进制数字</translation>
+    </message>
+    <message>
+        <source>has neither a &quot;name&quot; nor a &quot;url&quot;</source>
+        <translation>既没有“name”也没有“url”</translation>
+    </message>
+    <message>
+        <source>has no &quot;name&quot; and its URL does not end in a wheel&apos;s file name</source>
+        <translation>没有“name”，且其网址不以 wheel 文件名结尾</translation>
+    </message>
+    <message>
+        <source>must be a project name (letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;)</source>
+        <translation>必须是项目名称（字母、数字、“.”、“_”和“-”）</translation>
+    </message>
+    <message>
+        <source>must be a version such as 2.15.1</source>
+        <translation>必须是 2.15.1 这样的版本号</translation>
+    </message>
+    <message>
+        <source>must hold exactly one wheel</source>
+        <translation>必须恰好包含一个 wheel</translation>
+    </message>
+    <message>
+        <source>it holds more than %1 values</source>
+        <translation>其中的值超过 %1 个</translation>
+    </message>
+    <message>
+        <source>a carriage return without a line feed</source>
+        <translation>回车符后没有换行符</translation>
+    </message>
+    <message>
+        <source>a control character in a comment</source>
+        <translation>注释中含有控制字符</translation>
+    </message>
+    <message>
+        <source>more text after the value (a new line or a # comment must follow)</source>
+        <translation>值后面还有其他文本（其后只能是换行或 # 注释）</translation>
+    </message>
+    <message>
+        <source>a key is missing</source>
+        <translation>缺少键</translation>
+    </message>
+    <message>
+        <source>multi-line strings are not used in a lock file</source>
+        <translation>锁定文件中不使用多行字符串</translation>
+    </message>
+    <message>
+        <source>a key must be letters, digits, &apos;_&apos; and &apos;-&apos;, or text in quotes</source>
+        <translation>键必须由字母、数字、“_”和“-”组成，或是引号中的文本</translation>
+    </message>
+    <message>
+        <source>tables are nested more than %1 deep</source>
+        <translation>表的嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <source>the header %1 is not closed</source>
+        <translation>表头 %1 没有闭合</translation>
+    </message>
+    <message>
+        <source>[%1] adds to &quot;%2&quot;, which is defined already as a value</source>
+        <translation>[%1] 向“%2”添加内容，但它已被定义为一个值</translation>
+    </message>
+    <message>
+        <source>[[%1]] names something defined already</source>
+        <translation>[[%1]] 指向已定义的内容</translation>
+    </message>
+    <message>
+        <source>the table [%1] is defined twice</source>
+        <translation>表 [%1] 被定义了两次</translation>
+    </message>
+    <message>
+        <source>dotted keys (%1.…) are not used in a lock file</source>
+        <translation>锁定文件中不使用带点的键（%1.…）</translation>
+    </message>
+    <message>
+        <source>&quot;=&quot; is missing after the key &quot;%1&quot;</source>
+        <translation>键“%1”后缺少“=”</translation>
+    </message>
+    <message>
+        <source>the key &quot;%1&quot; is defined twice</source>
+        <translation>键“%1”被定义了两次</translation>
+    </message>
+    <message>
+        <source>a value is missing</source>
+        <translation>缺少值</translation>
+    </message>
+    <message>
+        <source>lists and tables are nested more than %1 deep</source>
+        <translation>列表和表的嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <source>text in quotes does not end on its line</source>
+        <translation>引号中的文本没有在同一行内结束</translation>
+    </message>
+    <message>
+        <source>\%1 must be followed by %2 hexadecimal digits</source>
+        <translation>\%1 后面必须跟 %2 位十六进制数字</translation>
+    </message>
+    <message>
+        <source>\%1%2 is not a Unicode character</source>
+        <translation>\%1%2 不是 Unicode 字符</translation>
+    </message>
+    <message>
+        <source>a backslash must start an escape such as \n or \u00e9</source>
+        <translation>反斜杠必须开始一个转义序列，例如 \n 或 \u00e9</translation>
+    </message>
+    <message>
+        <source>\%1 is not a valid escape</source>
+        <translation>\%1 不是有效的转义序列</translation>
+    </message>
+    <message>
+        <source>a value must be text in quotes, a whole number, true, false, a list [ … ] or a table { … }</source>
+        <translation>值必须是引号中的文本、整数、true、false、列表 [ … ] 或表 { … }</translation>
+    </message>
+    <message>
+        <source>floating-point numbers (%1) are not used in a lock file</source>
+        <translation>锁定文件中不使用浮点数（%1）</translation>
+    </message>
+    <message>
+        <source>hexadecimal, octal and binary numbers (%1) are not used in a lock file</source>
+        <translation>锁定文件中不使用十六进制、八进制和二进制数（%1）</translation>
+    </message>
+    <message>
+        <source>dates and times (%1) are not used in a lock file</source>
+        <translation>锁定文件中不使用日期和时间（%1）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a value: text must be in quotes, numbers whole</source>
+        <translation>“%1”不是值：文本必须放在引号中，数字必须是整数</translation>
+    </message>
+    <message>
+        <source>the number %1 is too large</source>
+        <translation>数字 %1 太大</translation>
+    </message>
+    <message>
+        <source>the list [ … ] is not closed</source>
+        <translation>列表 [ … ] 没有闭合</translation>
+    </message>
+    <message>
+        <source>&quot;,&quot; or &quot;]&quot; is missing in the list</source>
+        <translation>列表中缺少“,”或“]”</translation>
+    </message>
+    <message>
+        <source>a table { … } must be on one line</source>
+        <translation>表 { … } 必须写在一行内</translation>
+    </message>
+    <message>
+        <source>&quot;,&quot; or &quot;}&quot; is missing in the table { … }</source>
+        <translation>表 { … } 中缺少“,”或“}”</translation>
+    </message>
+    <message>
+        <source>a table { … } may not end with &quot;,&quot;</source>
+        <translation>表 { … } 不能以“,”结尾</translation>
+    </message>
+    <message>
+        <source>The lock file uses TOML that tfsetup does not read, at line %1: %2. Lock the packages again with tfsetup.</source>
+        <translation>锁定文件第 %1 行使用了 tfsetup 不读取的 TOML：%2。请用 tfsetup 重新锁定这些包。</translation>
+    </message>
+    <message>
+        <source>The lock file is not valid TOML at line %1: %2. Write it again with tfsetup.</source>
+        <translation>锁定文件第 %1 行不是有效的 TOML：%2。请用 tfsetup 重新生成它。</translation>
+    </message>
+    <message>
+        <source>The lock file is larger than %1 MB, more than a lock ever holds. Check that you gave the right file.</source>
+        <translation>锁定文件大于 %1 MB，超出了锁定文件应有的大小。请检查是否给出了正确的文件。</translation>
+    </message>
+    <message>
+        <source>the text is not UTF-8</source>
+        <translation>文本不是 UTF-8 编码</translation>
+    </message>
+    <message>
+        <source>The lock file is of version %1, which this tfsetup cannot read. Update tfsetup, or lock the packages again with this one.</source>
+        <translation>锁定文件的版本为 %1，此版本的 tfsetup 无法读取。请更新 tfsetup，或用当前的 tfsetup 重新锁定这些包。</translation>
+    </message>
+    <message>
+        <source>The lock file</source>
+        <translation>锁定文件</translation>
+    </message>
+    <message>
+        <source>Write it again with tfsetup.</source>
+        <translation>请用 tfsetup 重新生成它。</translation>
+    </message>
+    <message>
+        <source>names %1, which is listed before</source>
+        <translation>指定了 %1，但它在前面已列出</translation>
+    </message>
+    <message>
+        <source>is a wheel of another project than %1</source>
+        <translation>是另一个项目的 wheel，而不是 %1 的</translation>
+    </message>
+    <message>
+        <source>the lock file</source>
+        <translation>锁定文件</translation>
+    </message>
+</context>
+<context>
     <name>RedistManifest</name>
     <message>
         <source>The NVIDIA manifest %1</source>
@@ -2730,10 +2984,6 @@ Not possible here:
         <translation>创建环境需要 Python %1（64 位），但没有找到。请安装它，然后重新扫描这台计算机。</translation>
     </message>
     <message>
-        <source>The offline bundle has no wheelhouse/requirements.txt. Make the bundle again.</source>
-        <translation>离线包中没有 wheelhouse/requirements.txt。请重新生成离线包。</translation>
-    </message>
-    <message>
         <source>%1 must be installed by its own installer, which this wizard cannot run yet. Choose the portable route, or install it yourself and scan again.</source>
         <translation>%1 必须用它自己的安装程序安装，而本向导目前还无法运行该安装程序。请选择便携路线，或自行安装后重新扫描。</translation>
     </message>
@@ -2774,20 +3024,8 @@ Not possible here:
         <translation>离线包中没有 pip 的 wheel 文件，所以 pip 要从 %2 下载 %1，这需要网络。若要在无网络时安装，请制作离线包时不要加 --no-wheelhouse。</translation>
     </message>
     <message>
-        <source>Fetching %1 (%2 MB)…</source>
-        <translation>正在获取 %1（%2 MB）…</translation>
-    </message>
-    <message>
-        <source>The download was cancelled.</source>
-        <translation>下载已取消。</translation>
-    </message>
-    <message>
-        <source>%1: taken from the cache, checksum verified.</source>
-        <translation>%1：取自缓存，校验和已验证。</translation>
-    </message>
-    <message>
-        <source>%1: downloaded from %2, checksum verified.</source>
-        <translation>%1：已从 %2 下载，校验和已验证。</translation>
+        <source>The offline bundle %1 does not hold %2, which its lock names. Make the bundle again with tfsetup bundle on a computer with internet.</source>
+        <translation>离线包 %1 中没有其锁定文件所列的 %2。请在能上网的电脑上用 tfsetup bundle 重新制作离线包。</translation>
     </message>
 </context>
 <context>
@@ -2803,6 +3041,17 @@ Not possible here:
     <message>
         <source>The setup&apos;s progress could not be saved in %1; it cannot be continued after a restart.</source>
         <translation>安装进度无法保存到 %1；重启后将无法继续这次安装。</translation>
+    </message>
+</context>
+<context>
+    <name>SimpleIndex</name>
+    <message>
+        <source>The package index sent a page for %1 larger than any real project page (more than %2 MB or %3 files). Check the package index address.</source>
+        <translation>软件包索引为 %1 发送的页面比任何真实的项目页面都大（超过 %2 MB 或 %3 个文件）。请检查软件包索引的地址。</translation>
+    </message>
+    <message>
+        <source>The package index answered %1 with something that is not a package list. Check the package index address.</source>
+        <translation>软件包索引对 %1 的回答不是软件包列表。请检查软件包索引的地址。</translation>
     </message>
 </context>
 <context>
@@ -3372,20 +3621,6 @@ Not possible here:
         <translation>  下载：尚不清楚（%1）
 </translation>
     </message>
-    <message numerus="yes">
-        <source>  Download: %n file(s), %1 MB, each checked against its published checksum
-</source>
-        <translation>
-            <numerusform>  下载：%n 个文件，%1 MB，每个都会按其公布的校验和核对
-</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>  pip fetches: %1 (pip checks the index&apos;s hashes)
-</source>
-        <translation>  pip 获取：%1（pip 会核对索引的哈希值）
-</translation>
-    </message>
     <message>
         <source>  Your own files in the environment are kept; the current version stays in use until the new one is complete.
 </source>
@@ -3402,6 +3637,20 @@ Not possible here:
         <source>  TensorFlow %1: %2
 </source>
         <translation>  TensorFlow %1：%2
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>  Download: %n file(s), %1 MB, each checked against its checksum (files already in the cache are not fetched again)
+</source>
+        <translation>
+            <numerusform>  下载：%n 个文件，%1 MB，每个都会核对校验和（缓存中已有的文件不会再次下载）
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>  Python packages: %1 (locked by pip&apos;s resolver; each wheel is checked against its hash)
+</source>
+        <translation>  Python 包：%1（由 pip 的解析器锁定；每个 wheel 都会核对其哈希值）
 </translation>
     </message>
 </context>
@@ -4080,6 +4329,25 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>tfsetup::core::IndexBridge</name>
+    <message>
+        <source>tfsetup could not open a local port for pip (%1). A firewall or security program may block programs from listening on 127.0.0.1; allow tfsetup, then try again.</source>
+        <translation>tfsetup 无法为 pip 打开本地端口（%1）。防火墙或安全软件可能阻止程序在 127.0.0.1 上监听；请允许 tfsetup，然后重试。</translation>
+    </message>
+    <message>
+        <source>No package index lists %1.</source>
+        <translation>没有任何软件包索引列出 %1。</translation>
+    </message>
+    <message>
+        <source>The package index served metadata for %1 that does not match the checksum it lists. The index or a proxy on the way changes files; try another mirror.</source>
+        <translation>软件包索引为 %1 提供的元数据与其列出的校验和不符。该索引或途中的代理修改了文件；请换一个镜像。</translation>
+    </message>
+    <message>
+        <source>The package index gives no dependency list for %1, so tfsetup reads it from the wheel itself (fetched once and kept in the download folder).</source>
+        <translation>软件包索引没有提供 %1 的依赖列表，所以 tfsetup 从 wheel 文件本身读取（只下载一次并保存在下载文件夹中）。</translation>
+    </message>
+</context>
+<context>
     <name>tfsetup::core::Installer</name>
     <message>
         <source>Checking the downloaded files</source>
@@ -4154,14 +4422,6 @@ Not possible here:
         <translation>Python 无法创建环境。在 Debian 和 Ubuntu 上请安装 python3-venv 软件包；在 Windows 上请修复 Python 安装。</translation>
     </message>
     <message>
-        <source>A package from the mirror does not match the hash in the lab&apos;s lock file. The mirror serves different files: ask the lab administrator.</source>
-        <translation>镜像中的某个包与实验室锁定文件中的哈希值不符。该镜像提供的文件不同：请联系实验室管理员。</translation>
-    </message>
-    <message>
-        <source>pip could not install TensorFlow. The log shows pip&apos;s own words; check the mirror address and the network, then try again.</source>
-        <translation>pip 无法安装 TensorFlow。日志中有 pip 自己的输出；请检查镜像地址和网络，然后重试。</translation>
-    </message>
-    <message>
         <source>A file changed between unpacking and checking. The disk may be failing or another program (an antivirus) altered it; try again.</source>
         <translation>有文件在解压后、校验前发生了变化。可能是磁盘出现故障，或有其他程序（如杀毒软件）修改了它；请重试。</translation>
     </message>
@@ -4221,6 +4481,22 @@ Not possible here:
         <source>The Python %1 could not be started (%2), so no environment was made. Choose a Python that is installed (in a lab profile: &quot;interpreter&quot;), or install it, then try again.</source>
         <translation>无法启动 Python %1（%2），所以没有创建环境。请选择已安装的 Python（在实验室配置文件中为“interpreter”），或先安装它，然后重试。</translation>
     </message>
+    <message>
+        <source>No package list was made for this environment, so pip has nothing verified to install. Start the setup again from the Options page (tfsetup install: run it again).</source>
+        <translation>没有为此环境生成软件包列表，所以 pip 没有经过验证的内容可安装。请从“选项”页重新开始设置（tfsetup install：重新运行）。</translation>
+    </message>
+    <message>
+        <source>%1 has not been downloaded yet. Go back to the download step.</source>
+        <translation>%1 尚未下载。请回到下载步骤。</translation>
+    </message>
+    <message>
+        <source>A downloaded package no longer matches the hash it was verified with. The disk or another program changed it; run the install again.</source>
+        <translation>一个已下载的软件包与验证时的哈希值不再相符。磁盘或其他程序修改了它；请重新运行安装。</translation>
+    </message>
+    <message>
+        <source>pip could not install the verified packages. The log shows pip&apos;s own words.</source>
+        <translation>pip 无法安装经过验证的软件包。日志中有 pip 自己的说明。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::LabSetup</name>
@@ -4231,10 +4507,6 @@ Not possible here:
     <message>
         <source>The lab profile&apos;s cache folder %1 is not on this computer. Fix &quot;cache&quot; in the profile.</source>
         <translation>实验室配置文件中的缓存文件夹 %1 不在这台电脑上。请修改配置文件中的“cache”。</translation>
-    </message>
-    <message>
-        <source>Finding the NVIDIA files for CUDA %1 and cuDNN %2…</source>
-        <translation>正在查找 CUDA %1 和 cuDNN %2 所需的 NVIDIA 文件…</translation>
     </message>
     <message>
         <source>The installation was cancelled.</source>
@@ -4259,6 +4531,85 @@ Not possible here:
     <message>
         <source>The lab profile&apos;s route &quot;%1&quot; puts NVIDIA&apos;s CUDA libraries into the environment, but &quot;plan.cudnn&quot; names no cuDNN version, without which TensorFlow cannot use the GPU. Add the cuDNN version to the profile.</source>
         <translation>实验室配置文件的路线“%1”会把 NVIDIA 的 CUDA 库放进环境，但“plan.cudnn”没有指定 cuDNN 版本，没有它 TensorFlow 无法使用 GPU。请在配置文件中加上 cuDNN 版本。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Locker</name>
+    <message>
+        <source>pip&apos;s answer could not be read. Update pip in this Python, or report this to the tfsetup developers with the log.</source>
+        <translation>无法读取 pip 的回答。请更新此 Python 中的 pip，或把日志报告给 tfsetup 的开发者。</translation>
+    </message>
+    <message>
+        <source>pip chose %1, which is not a wheel of the package index tfsetup gave it. tfsetup installs wheels only; choose another release.</source>
+        <translation>pip 选择了 %1，它不是 tfsetup 所给软件包索引中的 wheel。tfsetup 只安装 wheel；请选择其他版本。</translation>
+    </message>
+    <message>
+        <source>The Python %1 could not be started (%2), so the packages could not be chosen. Choose a Python that is installed (in a lab profile: &quot;interpreter&quot;), or install it, then try again.</source>
+        <translation>无法启动 Python %1（%2），因此无法选择软件包。请选择一个已安装的 Python（在实验室配置文件中：&quot;interpreter&quot;），或先安装它，然后重试。</translation>
+    </message>
+    <message>
+        <source>The Python %1 has no pip new enough to choose the packages (%2.%3 or newer is needed), and without the network none can be fetched. Install pip for it (on Debian and Ubuntu: the package python3-pip), then try again.</source>
+        <translation>Python %1 没有足够新的 pip 来选择软件包（需要 %2.%3 或更新版本），而没有网络就无法获取。请为它安装 pip（在 Debian 和 Ubuntu 上：软件包 python3-pip），然后重试。</translation>
+    </message>
+    <message>
+        <source>This Python has no pip new enough to choose the packages; fetching pip from the package index.</source>
+        <translation>此 Python 没有足够新的 pip 来选择软件包；正在从软件包索引获取 pip。</translation>
+    </message>
+    <message>
+        <source>The Python %1 has no pip new enough to choose the packages, and the package index offers none for it. Install pip for it (on Debian and Ubuntu: the package python3-pip), then try again.</source>
+        <translation>Python %1 没有足够新的 pip 来选择软件包，而软件包索引也没有适合它的 pip。请为它安装 pip（在 Debian 和 Ubuntu 上：软件包 python3-pip），然后重试。</translation>
+    </message>
+    <message>
+        <source>The packages could not be chosen because the package index could not be read: %1</source>
+        <translation>无法选择软件包，因为无法读取软件包索引：%1</translation>
+    </message>
+    <message>
+        <source>The offline bundle does not hold %1, which this environment needs. Make the bundle again with tfsetup bundle --profile on a computer with internet.</source>
+        <translation>离线包中没有此环境所需的 %1。请在能上网的电脑上用 tfsetup bundle --profile 重新制作离线包。</translation>
+    </message>
+    <message>
+        <source>The package index has no %1 for this Python on this computer. Choose another TensorFlow or Python release, or another package index.</source>
+        <translation>软件包索引中没有适用于此电脑上此 Python 的 %1。请选择其他 TensorFlow 或 Python 版本，或换一个软件包索引。</translation>
+    </message>
+    <message>
+        <source>pip found no set of package versions that fit together for these requirements (%1). Remove the extra package that conflicts, or choose another TensorFlow release.</source>
+        <translation>pip 找不到一组能相互兼容且满足这些要求的软件包版本（%1）。请移除造成冲突的额外软件包，或选择其他 TensorFlow 版本。</translation>
+    </message>
+    <message>
+        <source>The lab&apos;s lock file does not pin every package with its hash. Ask the lab administrator for a complete lock file (pip-compile --generate-hashes).</source>
+        <translation>实验室的锁定文件没有用哈希值固定每个软件包。请向实验室管理员索取完整的锁定文件（pip-compile --generate-hashes）。</translation>
+    </message>
+    <message>
+        <source>pip could not choose the packages. The log shows pip&apos;s own words.</source>
+        <translation>pip 无法选择软件包。日志中有 pip 自己的说明。</translation>
+    </message>
+    <message>
+        <source>Choosing the packages was cancelled.</source>
+        <translation>已取消选择软件包。</translation>
+    </message>
+    <message>
+        <source>tfsetup cannot write into %1. Choose a download folder that is yours.</source>
+        <translation>tfsetup 无法写入 %1。请选择一个属于你的下载文件夹。</translation>
+    </message>
+    <message>
+        <source>The Python %1 could not be started (%2).</source>
+        <translation>无法启动 Python %1（%2）。</translation>
+    </message>
+    <message>
+        <source>pip&apos;s report</source>
+        <translation>pip 的报告</translation>
+    </message>
+    <message>
+        <source>%1: the package index publishes no checksum; SHA-256 %2 was recorded at its first download.</source>
+        <translation>%1：软件包索引没有公布校验和；首次下载时记录的 SHA-256 为 %2。</translation>
+    </message>
+    <message>
+        <source>The lab&apos;s lock file does not pin %1, which the packages it names need. Ask the lab administrator for a complete lock file (pip-compile --generate-hashes).</source>
+        <translation>实验室的锁定文件没有固定 %1，而它所列的软件包需要它。请向实验室管理员索取完整的锁定文件（pip-compile --generate-hashes）。</translation>
+    </message>
+    <message>
+        <source>A package from the mirror does not match the hash in the lab&apos;s lock file (%1). The mirror serves different files: ask the lab administrator.</source>
+        <translation>镜像中的一个软件包与实验室锁定文件中的哈希值不符（%1）。该镜像提供的是不同的文件：请询问实验室管理员。</translation>
     </message>
 </context>
 <context>
@@ -4382,6 +4733,85 @@ Not possible here:
     <message>
         <source>pip could not reinstall %1 %2 (its own words are in the log). Install the environment again.</source>
         <translation>pip 无法重新安装 %1 %2（它的原始输出在日志中）。请重新安装该环境。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::SetupPipeline</name>
+    <message>
+        <source>The setup was cancelled; nothing was changed.</source>
+        <translation>设置已取消；没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>Python %1 (64-bit) is needed to choose the packages and make the environment, and none was found. Install it, then scan this computer again.</source>
+        <translation>需要 Python %1（64 位）来选择软件包并创建环境，但没有找到。请先安装它，然后重新扫描此电脑。</translation>
+    </message>
+    <message>
+        <source>Fetching Python %1 to choose the packages with its pip…</source>
+        <translation>正在获取 Python %1，以便用它的 pip 选择软件包…</translation>
+    </message>
+    <message>
+        <source>Looking up the official files for TensorFlow %1…</source>
+        <translation>正在查找 TensorFlow %1 的官方文件…</translation>
+    </message>
+    <message>
+        <source>tfsetup cannot write into the download folder %1. Choose a folder that is yours.</source>
+        <translation>tfsetup 无法写入下载文件夹 %1。请选择一个属于你的文件夹。</translation>
+    </message>
+    <message>
+        <source>Checking that the offline bundle holds every package this environment needs…</source>
+        <translation>正在检查离线包是否包含此环境所需的每个软件包…</translation>
+    </message>
+    <message>
+        <source>Without the network the packages can only come from an offline bundle. Give one with --from (or on the Options page).</source>
+        <translation>没有网络时，软件包只能来自离线包。请用 --from（或在“选项”页）指定一个离线包。</translation>
+    </message>
+    <message>
+        <source>The offline bundle %1 holds no Python packages, and without the network none can be fetched. Make the bundle again with tfsetup bundle on a computer with internet (without --no-wheelhouse).</source>
+        <translation>离线包 %1 中没有 Python 包，而没有网络就无法获取。请在能上网的电脑上用 tfsetup bundle 重新制作离线包（不要加 --no-wheelhouse）。</translation>
+    </message>
+    <message>
+        <source>Choosing the Python packages with pip (from %1)…</source>
+        <translation>正在用 pip 选择 Python 包（来自 %1）…</translation>
+    </message>
+    <message>
+        <source>No checksum could be found or recorded for %1, so it cannot be checked. Try another package index.</source>
+        <translation>找不到也无法记录 %1 的校验和，因此无法检查它。请换一个软件包索引。</translation>
+    </message>
+    <message>
+        <source>The offline bundle %1 does not list %2. Make the bundle again.</source>
+        <translation>离线包 %1 中没有列出 %2。请重新制作离线包。</translation>
+    </message>
+    <message numerus="yes">
+        <source>pip chose %n package(s), %1 in all.</source>
+        <translation>
+            <numerusform>pip 选择了 %n 个软件包，共 %1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) to fetch, %1 in all; files already in the download folder are only checked.</source>
+        <translation>
+            <numerusform>需要获取 %n 个文件，共 %1；下载文件夹中已有的文件只做检查。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fetching %1 (%2)…</source>
+        <translation>正在获取 %1（%2）…</translation>
+    </message>
+    <message>
+        <source>Fetching %1…</source>
+        <translation>正在获取 %1…</translation>
+    </message>
+    <message>
+        <source>%1 (%2): already in the download folder, checksum verified.</source>
+        <translation>%1（%2）：已在下载文件夹中，校验和已验证。</translation>
+    </message>
+    <message>
+        <source>%1 (%2): downloaded from %3, checksum verified.</source>
+        <translation>%1（%2）：已从 %3 下载，校验和已验证。</translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation>注意：%1</translation>
     </message>
 </context>
 <context>
@@ -5645,10 +6075,6 @@ Not possible here:
     <message>
         <source>To download them anyway, tick the box below.</source>
         <translation>如仍要下载它们，请勾选下面的选项。</translation>
-    </message>
-    <message>
-        <source>Downloading %1 and recording its SHA-256…</source>
-        <translation>正在下载 %1 并记录它的 SHA-256…</translation>
     </message>
     <message>
         <source>Download the files without a published checksum anyway, and record their SHA-256 (&amp;trust on first use)</source>

@@ -35,6 +35,14 @@
         <source>Cannot write %1. Check the free space on the disk.</source>
         <translation>無法寫入 %1。請檢查磁碟剩餘空間。</translation>
     </message>
+    <message>
+        <source>%1 in the archive %2 is larger than expected. The archive is not what it should be; download it again.</source>
+        <translation>壓縮檔 %2 中的 %1 比預期的大。該壓縮檔不是應有的檔案；請重新下載。</translation>
+    </message>
+    <message>
+        <source>The archive %1 does not contain the file tfsetup looks for. Download it again.</source>
+        <translation>壓縮檔 %1 中沒有 tfsetup 要找的檔案。請重新下載。</translation>
+    </message>
 </context>
 <context>
     <name>ArchiveWriter</name>
@@ -315,6 +323,10 @@
         <source>has more than one entry in &quot;files&quot;</source>
         <translation>在「files」中出現了不止一次</translation>
     </message>
+    <message>
+        <source>%1 is damaged: %2 %3</source>
+        <translation>%1 已損壞：%2 %3</translation>
+    </message>
 </context>
 <context>
     <name>BundleWriter</name>
@@ -335,12 +347,12 @@
         <translation>首次使用時信任：沒有公開發布的校驗和；此 SHA-256 是在寫入離線包時記錄的。</translation>
     </message>
     <message>
-        <source>pip could not download %1 from %2. Check the index address (mirror) and that wheels exist for this Python and system.</source>
-        <translation>pip 無法從 %2 下載 %1。請檢查索引網址（鏡像站），並確認存在適用於此 Python 和系統的 wheel 檔案。</translation>
+        <source>No Python packages were chosen for the bundle, so it could not hold any. Check the requirements and the package index.</source>
+        <translation>沒有為離線包選出任何 Python 套件，所以離線包中無法包含它們。請檢查依賴要求和套件索引。</translation>
     </message>
     <message>
-        <source>pip downloaded no wheel for %1.</source>
-        <translation>pip 沒有為 %1 下載任何 wheel。</translation>
+        <source>The wheel %1 has an unsafe name.</source>
+        <translation>wheel 檔案 %1 的名稱不安全。</translation>
     </message>
 </context>
 <context>
@@ -762,31 +774,9 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
         <translation>對於沒有官方校驗和的檔案，接受其目前提供的樣子，並將其校驗和記錄到離線包中。</translation>
     </message>
     <message>
-        <source>Leave out the pip wheels.</source>
-        <translation>不包含 pip wheel 檔案。</translation>
-    </message>
-    <message>
-        <source>The Python that runs pip download (default python3).</source>
-        <translation>用於執行 pip download 的 Python（預設為 python3）。</translation>
-    </message>
-    <message>
-        <source>Download wheels for this platform tag (win_amd64, manylinux2014_x86_64, …). May be repeated.</source>
-        <translation>下載適用於此平台標籤（win_amd64、manylinux2014_x86_64 等）的 wheel 檔案。可多次指定。</translation>
-    </message>
-    <message>
-        <source>Write a folder with every file a plan needs, their checksums and a pip wheelhouse, for machines without internet (install --offline --from DIR). Served by any web server, the folder is also a lab mirror.</source>
-        <translation>生成一個資料夾，包含某個方案所需的全部檔案、它們的校驗和以及一個 pip wheelhouse，供沒有網路的電腦使用（install --offline --from DIR）。用任意 Web 伺服器提供這個資料夾，它也可以作為實驗室鏡像站。</translation>
-    </message>
-    <message>
         <source>All %1 files of the bundle match their checksums.
 </source>
         <translation>離線包中的全部 %1 個檔案都與其校驗和相符。
-</translation>
-    </message>
-    <message>
-        <source>Give --out DIR (or --verify DIR).
-</source>
-        <translation>請提供 --out DIR（或 --verify DIR）。
 </translation>
     </message>
     <message>
@@ -938,14 +928,6 @@ Run again with --yes to install.
         <translation>TensorFlow 日誌或錯誤回溯（FILE）：doctor 會讀取它，repair 會處理其中與該環境相關的問題。</translation>
     </message>
     <message>
-        <source>The folder with earlier downloads (default: tfsetup&apos;s download folder).</source>
-        <translation>存放之前下載內容的資料夾（預設：tfsetup 的下載資料夾）。</translation>
-    </message>
-    <message>
-        <source>Download through this proxy (http://host:port).</source>
-        <translation>透過此代理下載（http://host:port）。</translation>
-    </message>
-    <message>
         <source>Do not run verify after the repair.</source>
         <translation>修復後不執行 verify。</translation>
     </message>
@@ -1084,10 +1066,6 @@ Run again with --yes to install.
         <translation>下載到 DIR 並在那裡保留已校驗的檔案；多台機器可以共用一個資料夾（每個檔案只下載一次）。</translation>
     </message>
     <message>
-        <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder).</source>
-        <translation>優先從這份 NVIDIA 下載目錄的副本（URL 或資料夾）取得 NVIDIA 的檔案。</translation>
-    </message>
-    <message>
         <source>tfsetup: there is no translation &quot;%1&quot;. Choose one of: %2.</source>
         <translation>tfsetup：沒有「%1」的翻譯。請從以下選項中選擇：%2。</translation>
     </message>
@@ -1098,12 +1076,6 @@ Run again with --yes to install.
     <message>
         <source>The Jupyter front end whose wheels join the kernel&apos;s: lab (default), notebook, server or none.</source>
         <translation>與核心一起下載其 wheel 的 Jupyter 前端：lab（預設）、notebook、server 或 none。</translation>
-    </message>
-    <message>
-        <source>Unknown Jupyter front end %1: use lab, notebook, server or none.
-</source>
-        <translation>未知的 Jupyter 前端 %1：請使用 lab、notebook、server 或 none。
-</translation>
     </message>
     <message>
         <source>The hardware file</source>
@@ -1124,10 +1096,6 @@ Run again with --yes to install.
     <message>
         <source>The plan file</source>
         <translation>方案檔案</translation>
-    </message>
-    <message>
-        <source>Use this proxy (http://, https:// or socks5h://) instead of the profile&apos;s.</source>
-        <translation>使用此代理（http://、https:// 或 socks5h://），而不是設定檔中的代理。</translation>
     </message>
     <message>
         <source>Where the log comes from: &quot;this&quot; computer, an &quot;other&quot; one, or &quot;auto&quot; (the default: a log that shows another machine is read as that machine&apos;s).</source>
@@ -1302,10 +1270,6 @@ Run again with --yes to install.
         <translation>實驗室設定檔的 &quot;gpus&quot;</translation>
     </message>
     <message>
-        <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder); pypi=URL or a PyPI preset (pypi=tuna) for pip&apos;s packages. May be repeated.</source>
-        <translation>優先從這份 NVIDIA 下載目錄的副本（URL 或資料夾）取得 NVIDIA 的檔案；pypi=URL 或 PyPI 預設（pypi=tuna）用於 pip 的套件。可重複指定。</translation>
-    </message>
-    <message>
         <source>Also look in DIR, an environment or a folder of environments (repeatable).</source>
         <translation>同時在 DIR 中查詢：一個環境或一個存放環境的資料夾（可重複指定）。</translation>
     </message>
@@ -1340,10 +1304,6 @@ Run again with --yes to install.
     <message>
         <source>Nothing was removed. Run again with --yes to remove it.</source>
         <translation>沒有刪除任何內容。加上 --yes 再執行一次即可刪除。</translation>
-    </message>
-    <message>
-        <source>Where pip may download a damaged Python package&apos;s wheel again (a package index address; give it again for more). Default: pip&apos;s own settings.</source>
-        <translation>pip 可以從哪裡重新下載損壞的 Python 套件的 wheel（一個套件索引網址；可多次指定）。預設：pip 自己的設定。</translation>
     </message>
     <message>
         <source>The environment folder to upgrade (the one holding environment.json).</source>
@@ -1390,6 +1350,54 @@ Run again with --yes to install.
     <message>
         <source>%1 was upgraded to TensorFlow %2, but it did not pass verification. tfsetup doctor --env %1 finds the cause.</source>
         <translation>%1 已升級到 TensorFlow %2，但未透過驗證。執行 tfsetup doctor --env %1 可以找出原因。</translation>
+    </message>
+    <message>
+        <source>Bundle what the lab profile FILE installs: its plan, its extra packages, its Jupyter front end, through its mirrors and proxy (the options here go on top).</source>
+        <translation>打包實驗室設定檔 FILE 所安裝的內容：它的方案、額外的包和 Jupyter 前端，經由它的鏡像站和代理（此處的選項在其之上生效）。</translation>
+    </message>
+    <message>
+        <source>Download into DIR and keep verified files there (default: the user&apos;s download cache).</source>
+        <translation>下載到 DIR，並把經過驗證的檔案儲存在那裡（預設：使用者的下載快取）。</translation>
+    </message>
+    <message>
+        <source>Leave out the Python packages.</source>
+        <translation>不包含 Python 套件。</translation>
+    </message>
+    <message>
+        <source>The Python whose pip chooses the packages (default: python&lt;plan&apos;s version&gt;, else python3).</source>
+        <translation>由其 pip 選擇套件的 Python（預設：python&lt;方案的版本&gt;，否則 python3）。</translation>
+    </message>
+    <message>
+        <source>Choose wheels for this platform tag (win_amd64, manylinux2014_x86_64, …) instead of this machine&apos;s. May be repeated.</source>
+        <translation>為此平台標籤（win_amd64、manylinux2014_x86_64 等）而不是本機選擇 wheel。可重複使用。</translation>
+    </message>
+    <message>
+        <source>Write a folder with every file a plan needs, their checksums, the Python packages pip&apos;s resolver chose and their lock (pylock.toml), for machines without internet (install --offline --from DIR). Served by any web server, the folder is also a lab mirror.</source>
+        <translation>寫出一個資料夾，包含方案所需的每個檔案、它們的校驗和、pip 的解析器選出的 Python 套件及其鎖定檔案（pylock.toml），供沒有網路的電腦使用（install --offline --from DIR）。用任意 Web 伺服器提供該資料夾，它也可作為實驗室鏡像站。</translation>
+    </message>
+    <message>
+        <source>Unknown Jupyter front end %1: use lab, notebook, server or none.</source>
+        <translation>未知的 Jupyter 前端 %1：請使用 lab、notebook、server 或 none。</translation>
+    </message>
+    <message>
+        <source>Give --out DIR (or --verify DIR).</source>
+        <translation>請給出 --out DIR（或 --verify DIR）。</translation>
+    </message>
+    <message>
+        <source>The plan could not be read.</source>
+        <translation>無法讀取該方案。</translation>
+    </message>
+    <message>
+        <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder); pypi=URL or a PyPI preset (pypi=tuna) for the Python packages, asked in the order given. May be repeated.</source>
+        <translation>先從 NVIDIA 下載目錄的這個副本（網址或資料夾）取得 NVIDIA 的檔案；pypi=網址 或 PyPI 預設（pypi=tuna）用於 Python 套件，按給出的順序嘗試。可重複使用。</translation>
+    </message>
+    <message>
+        <source>The folder with earlier downloads (default: tfsetup&apos;s download folder); the same as --cache.</source>
+        <translation>存放之前下載檔案的資料夾（預設：tfsetup 的下載資料夾）；與 --cache 相同。</translation>
+    </message>
+    <message>
+        <source>A package index to take a damaged Python package&apos;s wheel from when the environment&apos;s lock names none that answers (the same as --mirror pypi=URL; may be repeated).</source>
+        <translation>當環境的鎖定檔案中沒有可用的來源時，從該套件索引取得損壞的 Python 套件的 wheel（與 --mirror pypi=網址 相同；可重複使用）。</translation>
     </message>
 </context>
 <context>
@@ -1470,6 +1478,45 @@ Run again with --yes to install.
     <message>
         <source>the unpacked libraries</source>
         <translation>解壓縮後的函式庫</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadReport</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分鐘</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小時 %2 分鐘</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3 %)</source>
+        <translation>%1 / %2（%3 %）</translation>
+    </message>
+    <message>
+        <source>%1</source>
+        <translation>%1</translation>
+    </message>
+    <message>
+        <source>, %1/s</source>
+        <translation>，%1/秒</translation>
+    </message>
+    <message>
+        <source>, about %1 left</source>
+        <translation>，約剩 %1</translation>
+    </message>
+    <message>
+        <source> — %1</source>
+        <translation> — %1</translation>
+    </message>
+    <message>
+        <source> — %1 from %2</source>
+        <translation> — %1，來自 %2</translation>
     </message>
 </context>
 <context>
@@ -1928,10 +1975,6 @@ Run again with --yes to install.
         <translation>鎖定檔案</translation>
     </message>
     <message>
-        <source>The bundle&apos;s requirements file</source>
-        <translation>離線包的依賴檔案</translation>
-    </message>
-    <message>
         <source>must be a folder without control characters (no line break, no NUL)</source>
         <translation>必須是不含控制字元（沒有換行、沒有 NUL）的資料夾</translation>
     </message>
@@ -2373,6 +2416,217 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>PyLock</name>
+    <message>
+        <source>text holds the control character U+%1, which must be written as an escape in double quotes</source>
+        <translation>文字中含有控制字元 U+%1，它必須在雙引號中寫成轉義序列</translation>
+    </message>
+    <message>
+        <source>must be an http, https or file URL</source>
+        <translation>必須是 http、https 或 file 網址</translation>
+    </message>
+    <message>
+        <source>must be a wheel&apos;s file name (NAME.whl, no folder, no &quot;..&quot;)</source>
+        <translation>必須是 wheel 的檔名（NAME.whl，不含資料夾，不含「..」）</translation>
+    </message>
+    <message>
+        <source>must be 64 lower-case hexadecimal digits</source>
+        <translation>必須是 64 位小寫十六進位數字</translation>
+    </message>
+    <message>
+        <source>has neither a &quot;name&quot; nor a &quot;url&quot;</source>
+        <translation>既沒有「name」也沒有「url」</translation>
+    </message>
+    <message>
+        <source>has no &quot;name&quot; and its URL does not end in a wheel&apos;s file name</source>
+        <translation>沒有「name」，且其網址不以 wheel 檔名結尾</translation>
+    </message>
+    <message>
+        <source>must be a project name (letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;)</source>
+        <translation>必須是項目名稱（字母、數字、「.」、「_」和「-」）</translation>
+    </message>
+    <message>
+        <source>must be a version such as 2.15.1</source>
+        <translation>必須是 2.15.1 這樣的版本號</translation>
+    </message>
+    <message>
+        <source>must hold exactly one wheel</source>
+        <translation>必須恰好包含一個 wheel</translation>
+    </message>
+    <message>
+        <source>it holds more than %1 values</source>
+        <translation>其中的值超過 %1 個</translation>
+    </message>
+    <message>
+        <source>a carriage return without a line feed</source>
+        <translation>回車符後沒有換行符</translation>
+    </message>
+    <message>
+        <source>a control character in a comment</source>
+        <translation>註釋中含有控制字元</translation>
+    </message>
+    <message>
+        <source>more text after the value (a new line or a # comment must follow)</source>
+        <translation>值後面還有其他文字（其後只能是換行或 # 註釋）</translation>
+    </message>
+    <message>
+        <source>a key is missing</source>
+        <translation>缺少鍵</translation>
+    </message>
+    <message>
+        <source>multi-line strings are not used in a lock file</source>
+        <translation>鎖定檔案中不使用多行字串</translation>
+    </message>
+    <message>
+        <source>a key must be letters, digits, &apos;_&apos; and &apos;-&apos;, or text in quotes</source>
+        <translation>鍵必須由字母、數字、「_」和「-」組成，或是引號中的文字</translation>
+    </message>
+    <message>
+        <source>tables are nested more than %1 deep</source>
+        <translation>表的巢狀超過 %1 層</translation>
+    </message>
+    <message>
+        <source>the header %1 is not closed</source>
+        <translation>表頭 %1 沒有閉合</translation>
+    </message>
+    <message>
+        <source>[%1] adds to &quot;%2&quot;, which is defined already as a value</source>
+        <translation>[%1] 向「%2」新增內容，但它已被定義為一個值</translation>
+    </message>
+    <message>
+        <source>[[%1]] names something defined already</source>
+        <translation>[[%1]] 指向已定義的內容</translation>
+    </message>
+    <message>
+        <source>the table [%1] is defined twice</source>
+        <translation>表 [%1] 被定義了兩次</translation>
+    </message>
+    <message>
+        <source>dotted keys (%1.…) are not used in a lock file</source>
+        <translation>鎖定檔案中不使用帶點的鍵（%1.…）</translation>
+    </message>
+    <message>
+        <source>&quot;=&quot; is missing after the key &quot;%1&quot;</source>
+        <translation>鍵「%1」後缺少「=」</translation>
+    </message>
+    <message>
+        <source>the key &quot;%1&quot; is defined twice</source>
+        <translation>鍵「%1」被定義了兩次</translation>
+    </message>
+    <message>
+        <source>a value is missing</source>
+        <translation>缺少值</translation>
+    </message>
+    <message>
+        <source>lists and tables are nested more than %1 deep</source>
+        <translation>清單和表的巢狀超過 %1 層</translation>
+    </message>
+    <message>
+        <source>text in quotes does not end on its line</source>
+        <translation>引號中的文字沒有在同一行內結束</translation>
+    </message>
+    <message>
+        <source>\%1 must be followed by %2 hexadecimal digits</source>
+        <translation>\%1 後面必須跟 %2 位十六進位數字</translation>
+    </message>
+    <message>
+        <source>\%1%2 is not a Unicode character</source>
+        <translation>\%1%2 不是 Unicode 字元</translation>
+    </message>
+    <message>
+        <source>a backslash must start an escape such as \n or \u00e9</source>
+        <translation>反斜槓必須開始一個轉義序列，例如 \n 或 \u00e9</translation>
+    </message>
+    <message>
+        <source>\%1 is not a valid escape</source>
+        <translation>\%1 不是有效的轉義序列</translation>
+    </message>
+    <message>
+        <source>a value must be text in quotes, a whole number, true, false, a list [ … ] or a table { … }</source>
+        <translation>值必須是引號中的文字、整數、true、false、清單 [ … ] 或表 { … }</translation>
+    </message>
+    <message>
+        <source>floating-point numbers (%1) are not used in a lock file</source>
+        <translation>鎖定檔案中不使用浮點數（%1）</translation>
+    </message>
+    <message>
+        <source>hexadecimal, octal and binary numbers (%1) are not used in a lock file</source>
+        <translation>鎖定檔案中不使用十六進位、八進位和二進位數（%1）</translation>
+    </message>
+    <message>
+        <source>dates and times (%1) are not used in a lock file</source>
+        <translation>鎖定檔案中不使用日期和時間（%1）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a value: text must be in quotes, numbers whole</source>
+        <translation>「%1」不是值：文字必須放在引號中，數字必須是整數</translation>
+    </message>
+    <message>
+        <source>the number %1 is too large</source>
+        <translation>數字 %1 太大</translation>
+    </message>
+    <message>
+        <source>the list [ … ] is not closed</source>
+        <translation>清單 [ … ] 沒有閉合</translation>
+    </message>
+    <message>
+        <source>&quot;,&quot; or &quot;]&quot; is missing in the list</source>
+        <translation>清單中缺少「,」或「]」</translation>
+    </message>
+    <message>
+        <source>a table { … } must be on one line</source>
+        <translation>表 { … } 必須寫在一行內</translation>
+    </message>
+    <message>
+        <source>&quot;,&quot; or &quot;}&quot; is missing in the table { … }</source>
+        <translation>表 { … } 中缺少「,」或「}」</translation>
+    </message>
+    <message>
+        <source>a table { … } may not end with &quot;,&quot;</source>
+        <translation>表 { … } 不能以「,」結尾</translation>
+    </message>
+    <message>
+        <source>The lock file uses TOML that tfsetup does not read, at line %1: %2. Lock the packages again with tfsetup.</source>
+        <translation>鎖定檔案第 %1 行使用了 tfsetup 不讀取的 TOML：%2。請用 tfsetup 重新鎖定這些包。</translation>
+    </message>
+    <message>
+        <source>The lock file is not valid TOML at line %1: %2. Write it again with tfsetup.</source>
+        <translation>鎖定檔案第 %1 行不是有效的 TOML：%2。請用 tfsetup 重新生成它。</translation>
+    </message>
+    <message>
+        <source>The lock file is larger than %1 MB, more than a lock ever holds. Check that you gave the right file.</source>
+        <translation>鎖定檔案大於 %1 MB，超出了鎖定檔案應有的大小。請檢查是否給出了正確的檔案。</translation>
+    </message>
+    <message>
+        <source>the text is not UTF-8</source>
+        <translation>文字不是 UTF-8 編碼</translation>
+    </message>
+    <message>
+        <source>The lock file is of version %1, which this tfsetup cannot read. Update tfsetup, or lock the packages again with this one.</source>
+        <translation>鎖定檔案的版本為 %1，此版本的 tfsetup 無法讀取。請更新 tfsetup，或用目前的 tfsetup 重新鎖定這些包。</translation>
+    </message>
+    <message>
+        <source>The lock file</source>
+        <translation>鎖定檔案</translation>
+    </message>
+    <message>
+        <source>Write it again with tfsetup.</source>
+        <translation>請用 tfsetup 重新生成它。</translation>
+    </message>
+    <message>
+        <source>names %1, which is listed before</source>
+        <translation>指定了 %1，但它在前面已列出</translation>
+    </message>
+    <message>
+        <source>is a wheel of another project than %1</source>
+        <translation>是另一個項目的 wheel，而不是 %1 的</translation>
+    </message>
+    <message>
+        <source>the lock file</source>
+        <translation>鎖定檔案</translation>
+    </message>
+</context>
+<context>
     <name>RedistManifest</name>
     <message>
         <source>The NVIDIA manifest %1</source>
@@ -2730,10 +2984,6 @@ Not possible here:
         <translation>建立環境需要 Python %1（64 位），但沒有找到。請安裝它，然後重新掃描這台電腦。</translation>
     </message>
     <message>
-        <source>The offline bundle has no wheelhouse/requirements.txt. Make the bundle again.</source>
-        <translation>離線包中沒有 wheelhouse/requirements.txt。請重新生成離線包。</translation>
-    </message>
-    <message>
         <source>%1 must be installed by its own installer, which this wizard cannot run yet. Choose the portable route, or install it yourself and scan again.</source>
         <translation>%1 必須用它自己的安裝程式安裝，而本精靈目前還無法執行該安裝程式。請選擇可攜式路線，或自行安裝後重新掃描。</translation>
     </message>
@@ -2774,20 +3024,8 @@ Not possible here:
         <translation>離線包中沒有 pip 的 wheel 檔案，所以 pip 要從 %2 下載 %1，這需要網路。若要在無網路時安裝，請製作離線包時不要加 --no-wheelhouse。</translation>
     </message>
     <message>
-        <source>Fetching %1 (%2 MB)…</source>
-        <translation>正在取得 %1（%2 MB）…</translation>
-    </message>
-    <message>
-        <source>The download was cancelled.</source>
-        <translation>下載已取消。</translation>
-    </message>
-    <message>
-        <source>%1: taken from the cache, checksum verified.</source>
-        <translation>%1：取自快取，校驗和已驗證。</translation>
-    </message>
-    <message>
-        <source>%1: downloaded from %2, checksum verified.</source>
-        <translation>%1：已從 %2 下載，校驗和已驗證。</translation>
+        <source>The offline bundle %1 does not hold %2, which its lock names. Make the bundle again with tfsetup bundle on a computer with internet.</source>
+        <translation>離線包 %1 中沒有其鎖定檔案所列的 %2。請在能上網的電腦上用 tfsetup bundle 重新制作離線包。</translation>
     </message>
 </context>
 <context>
@@ -2803,6 +3041,17 @@ Not possible here:
     <message>
         <source>The setup&apos;s progress could not be saved in %1; it cannot be continued after a restart.</source>
         <translation>安裝進度無法儲存到 %1；重新啟動後將無法繼續這次安裝。</translation>
+    </message>
+</context>
+<context>
+    <name>SimpleIndex</name>
+    <message>
+        <source>The package index sent a page for %1 larger than any real project page (more than %2 MB or %3 files). Check the package index address.</source>
+        <translation>套件索引為 %1 傳送的頁面比任何真實的項目頁面都大（超過 %2 MB 或 %3 個檔案）。請檢查套件索引的網址。</translation>
+    </message>
+    <message>
+        <source>The package index answered %1 with something that is not a package list. Check the package index address.</source>
+        <translation>套件索引對 %1 的回答不是套件清單。請檢查套件索引的網址。</translation>
     </message>
 </context>
 <context>
@@ -3372,20 +3621,6 @@ Not possible here:
         <translation>  下載：尚不清楚（%1）
 </translation>
     </message>
-    <message numerus="yes">
-        <source>  Download: %n file(s), %1 MB, each checked against its published checksum
-</source>
-        <translation>
-            <numerusform>  下載：%n 個檔案，%1 MB，每個都會按其公布的校驗和核對
-</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>  pip fetches: %1 (pip checks the index&apos;s hashes)
-</source>
-        <translation>  pip 取得：%1（pip 會核對索引的雜湊值）
-</translation>
-    </message>
     <message>
         <source>  Your own files in the environment are kept; the current version stays in use until the new one is complete.
 </source>
@@ -3402,6 +3637,20 @@ Not possible here:
         <source>  TensorFlow %1: %2
 </source>
         <translation>  TensorFlow %1：%2
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>  Download: %n file(s), %1 MB, each checked against its checksum (files already in the cache are not fetched again)
+</source>
+        <translation>
+            <numerusform>  下載：%n 個檔案，%1 MB，每個都會核對校驗和（快取中已有的檔案不會再次下載）
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>  Python packages: %1 (locked by pip&apos;s resolver; each wheel is checked against its hash)
+</source>
+        <translation>  Python 套件：%1（由 pip 的解析器鎖定；每個 wheel 都會核對其雜湊值）
 </translation>
     </message>
 </context>
@@ -4080,6 +4329,25 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>tfsetup::core::IndexBridge</name>
+    <message>
+        <source>tfsetup could not open a local port for pip (%1). A firewall or security program may block programs from listening on 127.0.0.1; allow tfsetup, then try again.</source>
+        <translation>tfsetup 無法為 pip 開啟本地埠（%1）。防火牆或安全軟體可能阻止程式在 127.0.0.1 上監聽；請允許 tfsetup，然後重試。</translation>
+    </message>
+    <message>
+        <source>No package index lists %1.</source>
+        <translation>沒有任何套件索引列出 %1。</translation>
+    </message>
+    <message>
+        <source>The package index served metadata for %1 that does not match the checksum it lists. The index or a proxy on the way changes files; try another mirror.</source>
+        <translation>套件索引為 %1 提供的元資料與其列出的校驗和不符。該索引或途中的代理修改了檔案；請換一個鏡像站。</translation>
+    </message>
+    <message>
+        <source>The package index gives no dependency list for %1, so tfsetup reads it from the wheel itself (fetched once and kept in the download folder).</source>
+        <translation>套件索引沒有提供 %1 的依賴清單，所以 tfsetup 從 wheel 檔案本身讀取（只下載一次並儲存在下載資料夾中）。</translation>
+    </message>
+</context>
+<context>
     <name>tfsetup::core::Installer</name>
     <message>
         <source>Checking the downloaded files</source>
@@ -4154,14 +4422,6 @@ Not possible here:
         <translation>Python 無法建立環境。在 Debian 和 Ubuntu 上請安裝 python3-venv 套件；在 Windows 上請修復 Python 安裝。</translation>
     </message>
     <message>
-        <source>A package from the mirror does not match the hash in the lab&apos;s lock file. The mirror serves different files: ask the lab administrator.</source>
-        <translation>鏡像站中的某個套件與實驗室鎖定檔案中的雜湊值不符。該鏡像站提供的檔案不同：請聯絡實驗室管理員。</translation>
-    </message>
-    <message>
-        <source>pip could not install TensorFlow. The log shows pip&apos;s own words; check the mirror address and the network, then try again.</source>
-        <translation>pip 無法安裝 TensorFlow。日誌中有 pip 自己的輸出；請檢查鏡像站網址和網路，然後重試。</translation>
-    </message>
-    <message>
         <source>A file changed between unpacking and checking. The disk may be failing or another program (an antivirus) altered it; try again.</source>
         <translation>有檔案在解壓縮後、校驗前發生了變化。可能是磁碟出現故障，或有其他程式（如防毒軟體）修改了它；請重試。</translation>
     </message>
@@ -4221,6 +4481,22 @@ Not possible here:
         <source>The Python %1 could not be started (%2), so no environment was made. Choose a Python that is installed (in a lab profile: &quot;interpreter&quot;), or install it, then try again.</source>
         <translation>無法啟動 Python %1（%2），所以沒有建立環境。請選擇已安裝的 Python（在實驗室設定檔中為「interpreter」），或先安裝它，然後重試。</translation>
     </message>
+    <message>
+        <source>No package list was made for this environment, so pip has nothing verified to install. Start the setup again from the Options page (tfsetup install: run it again).</source>
+        <translation>沒有為此環境生成套件清單，所以 pip 沒有經過驗證的內容可安裝。請從「選項」頁重新開始設定（tfsetup install：重新執行）。</translation>
+    </message>
+    <message>
+        <source>%1 has not been downloaded yet. Go back to the download step.</source>
+        <translation>%1 尚未下載。請回到下載步驟。</translation>
+    </message>
+    <message>
+        <source>A downloaded package no longer matches the hash it was verified with. The disk or another program changed it; run the install again.</source>
+        <translation>一個已下載的套件與驗證時的雜湊值不再相符。磁碟或其他程式修改了它；請重新執行安裝。</translation>
+    </message>
+    <message>
+        <source>pip could not install the verified packages. The log shows pip&apos;s own words.</source>
+        <translation>pip 無法安裝經過驗證的套件。日誌中有 pip 自己的說明。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::LabSetup</name>
@@ -4231,10 +4507,6 @@ Not possible here:
     <message>
         <source>The lab profile&apos;s cache folder %1 is not on this computer. Fix &quot;cache&quot; in the profile.</source>
         <translation>實驗室設定檔中的快取資料夾 %1 不在這台電腦上。請修改設定檔中的「cache」。</translation>
-    </message>
-    <message>
-        <source>Finding the NVIDIA files for CUDA %1 and cuDNN %2…</source>
-        <translation>正在查詢 CUDA %1 和 cuDNN %2 所需的 NVIDIA 檔案…</translation>
     </message>
     <message>
         <source>The installation was cancelled.</source>
@@ -4259,6 +4531,85 @@ Not possible here:
     <message>
         <source>The lab profile&apos;s route &quot;%1&quot; puts NVIDIA&apos;s CUDA libraries into the environment, but &quot;plan.cudnn&quot; names no cuDNN version, without which TensorFlow cannot use the GPU. Add the cuDNN version to the profile.</source>
         <translation>實驗室設定檔的路線「%1」會把 NVIDIA 的 CUDA 函式庫放進環境，但「plan.cudnn」沒有指定 cuDNN 版本，沒有它 TensorFlow 無法使用 GPU。請在設定檔中加上 cuDNN 版本。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::Locker</name>
+    <message>
+        <source>pip&apos;s answer could not be read. Update pip in this Python, or report this to the tfsetup developers with the log.</source>
+        <translation>無法讀取 pip 的回答。請更新此 Python 中的 pip，或把日誌報告給 tfsetup 的開發者。</translation>
+    </message>
+    <message>
+        <source>pip chose %1, which is not a wheel of the package index tfsetup gave it. tfsetup installs wheels only; choose another release.</source>
+        <translation>pip 選擇了 %1，它不是 tfsetup 所給套件索引中的 wheel。tfsetup 只安裝 wheel；請選擇其他版本。</translation>
+    </message>
+    <message>
+        <source>The Python %1 could not be started (%2), so the packages could not be chosen. Choose a Python that is installed (in a lab profile: &quot;interpreter&quot;), or install it, then try again.</source>
+        <translation>無法啟動 Python %1（%2），因此無法選擇套件。請選擇一個已安裝的 Python（在實驗室設定檔中：&quot;interpreter&quot;），或先安裝它，然後重試。</translation>
+    </message>
+    <message>
+        <source>The Python %1 has no pip new enough to choose the packages (%2.%3 or newer is needed), and without the network none can be fetched. Install pip for it (on Debian and Ubuntu: the package python3-pip), then try again.</source>
+        <translation>Python %1 沒有足夠新的 pip 來選擇套件（需要 %2.%3 或更新版本），而沒有網路就無法取得。請為它安裝 pip（在 Debian 和 Ubuntu 上：套件 python3-pip），然後重試。</translation>
+    </message>
+    <message>
+        <source>This Python has no pip new enough to choose the packages; fetching pip from the package index.</source>
+        <translation>此 Python 沒有足夠新的 pip 來選擇套件；正在從套件索引取得 pip。</translation>
+    </message>
+    <message>
+        <source>The Python %1 has no pip new enough to choose the packages, and the package index offers none for it. Install pip for it (on Debian and Ubuntu: the package python3-pip), then try again.</source>
+        <translation>Python %1 沒有足夠新的 pip 來選擇套件，而套件索引也沒有適合它的 pip。請為它安裝 pip（在 Debian 和 Ubuntu 上：套件 python3-pip），然後重試。</translation>
+    </message>
+    <message>
+        <source>The packages could not be chosen because the package index could not be read: %1</source>
+        <translation>無法選擇套件，因為無法讀取套件索引：%1</translation>
+    </message>
+    <message>
+        <source>The offline bundle does not hold %1, which this environment needs. Make the bundle again with tfsetup bundle --profile on a computer with internet.</source>
+        <translation>離線包中沒有此環境所需的 %1。請在能上網的電腦上用 tfsetup bundle --profile 重新制作離線包。</translation>
+    </message>
+    <message>
+        <source>The package index has no %1 for this Python on this computer. Choose another TensorFlow or Python release, or another package index.</source>
+        <translation>套件索引中沒有適用於此電腦上此 Python 的 %1。請選擇其他 TensorFlow 或 Python 版本，或換一個套件索引。</translation>
+    </message>
+    <message>
+        <source>pip found no set of package versions that fit together for these requirements (%1). Remove the extra package that conflicts, or choose another TensorFlow release.</source>
+        <translation>pip 找不到一組能相互相容且滿足這些要求的套件版本（%1）。請移除造成衝突的額外套件，或選擇其他 TensorFlow 版本。</translation>
+    </message>
+    <message>
+        <source>The lab&apos;s lock file does not pin every package with its hash. Ask the lab administrator for a complete lock file (pip-compile --generate-hashes).</source>
+        <translation>實驗室的鎖定檔案沒有用雜湊值固定每個套件。請向實驗室管理員索取完整的鎖定檔案（pip-compile --generate-hashes）。</translation>
+    </message>
+    <message>
+        <source>pip could not choose the packages. The log shows pip&apos;s own words.</source>
+        <translation>pip 無法選擇套件。日誌中有 pip 自己的說明。</translation>
+    </message>
+    <message>
+        <source>Choosing the packages was cancelled.</source>
+        <translation>已取消選擇套件。</translation>
+    </message>
+    <message>
+        <source>tfsetup cannot write into %1. Choose a download folder that is yours.</source>
+        <translation>tfsetup 無法寫入 %1。請選擇一個屬於你的下載資料夾。</translation>
+    </message>
+    <message>
+        <source>The Python %1 could not be started (%2).</source>
+        <translation>無法啟動 Python %1（%2）。</translation>
+    </message>
+    <message>
+        <source>pip&apos;s report</source>
+        <translation>pip 的報告</translation>
+    </message>
+    <message>
+        <source>%1: the package index publishes no checksum; SHA-256 %2 was recorded at its first download.</source>
+        <translation>%1：套件索引沒有公布校驗和；首次下載時記錄的 SHA-256 為 %2。</translation>
+    </message>
+    <message>
+        <source>The lab&apos;s lock file does not pin %1, which the packages it names need. Ask the lab administrator for a complete lock file (pip-compile --generate-hashes).</source>
+        <translation>實驗室的鎖定檔案沒有固定 %1，而它所列的套件需要它。請向實驗室管理員索取完整的鎖定檔案（pip-compile --generate-hashes）。</translation>
+    </message>
+    <message>
+        <source>A package from the mirror does not match the hash in the lab&apos;s lock file (%1). The mirror serves different files: ask the lab administrator.</source>
+        <translation>鏡像站中的一個套件與實驗室鎖定檔案中的雜湊值不符（%1）。該鏡像站提供的是不同的檔案：請詢問實驗室管理員。</translation>
     </message>
 </context>
 <context>
@@ -4382,6 +4733,85 @@ Not possible here:
     <message>
         <source>pip could not reinstall %1 %2 (its own words are in the log). Install the environment again.</source>
         <translation>pip 無法重新安裝 %1 %2（它的原始輸出在日誌中）。請重新安裝該環境。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::core::SetupPipeline</name>
+    <message>
+        <source>The setup was cancelled; nothing was changed.</source>
+        <translation>設定已取消；沒有做任何更改。</translation>
+    </message>
+    <message>
+        <source>Python %1 (64-bit) is needed to choose the packages and make the environment, and none was found. Install it, then scan this computer again.</source>
+        <translation>需要 Python %1（64 位）來選擇套件並建立環境，但沒有找到。請先安裝它，然後重新掃描此電腦。</translation>
+    </message>
+    <message>
+        <source>Fetching Python %1 to choose the packages with its pip…</source>
+        <translation>正在取得 Python %1，以便用它的 pip 選擇套件…</translation>
+    </message>
+    <message>
+        <source>Looking up the official files for TensorFlow %1…</source>
+        <translation>正在查詢 TensorFlow %1 的官方檔案…</translation>
+    </message>
+    <message>
+        <source>tfsetup cannot write into the download folder %1. Choose a folder that is yours.</source>
+        <translation>tfsetup 無法寫入下載資料夾 %1。請選擇一個屬於你的資料夾。</translation>
+    </message>
+    <message>
+        <source>Checking that the offline bundle holds every package this environment needs…</source>
+        <translation>正在檢查離線包是否包含此環境所需的每個套件…</translation>
+    </message>
+    <message>
+        <source>Without the network the packages can only come from an offline bundle. Give one with --from (or on the Options page).</source>
+        <translation>沒有網路時，套件只能來自離線包。請用 --from（或在「選項」頁）指定一個離線包。</translation>
+    </message>
+    <message>
+        <source>The offline bundle %1 holds no Python packages, and without the network none can be fetched. Make the bundle again with tfsetup bundle on a computer with internet (without --no-wheelhouse).</source>
+        <translation>離線包 %1 中沒有 Python 套件，而沒有網路就無法取得。請在能上網的電腦上用 tfsetup bundle 重新制作離線包（不要加 --no-wheelhouse）。</translation>
+    </message>
+    <message>
+        <source>Choosing the Python packages with pip (from %1)…</source>
+        <translation>正在用 pip 選擇 Python 套件（來自 %1）…</translation>
+    </message>
+    <message>
+        <source>No checksum could be found or recorded for %1, so it cannot be checked. Try another package index.</source>
+        <translation>找不到也無法記錄 %1 的校驗和，因此無法檢查它。請換一個套件索引。</translation>
+    </message>
+    <message>
+        <source>The offline bundle %1 does not list %2. Make the bundle again.</source>
+        <translation>離線包 %1 中沒有列出 %2。請重新制作離線包。</translation>
+    </message>
+    <message numerus="yes">
+        <source>pip chose %n package(s), %1 in all.</source>
+        <translation>
+            <numerusform>pip 選擇了 %n 個套件，共 %1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) to fetch, %1 in all; files already in the download folder are only checked.</source>
+        <translation>
+            <numerusform>需要取得 %n 個檔案，共 %1；下載資料夾中已有的檔案只做檢查。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fetching %1 (%2)…</source>
+        <translation>正在取得 %1（%2）…</translation>
+    </message>
+    <message>
+        <source>Fetching %1…</source>
+        <translation>正在取得 %1…</translation>
+    </message>
+    <message>
+        <source>%1 (%2): already in the download folder, checksum verified.</source>
+        <translation>%1（%2）：已在下載資料夾中，校驗和已驗證。</translation>
+    </message>
+    <message>
+        <source>%1 (%2): downloaded from %3, checksum verified.</source>
+        <translation>%1（%2）：已從 %3 下載，校驗和已驗證。</translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation>注意：%1</translation>
     </message>
 </context>
 <context>
@@ -5645,10 +6075,6 @@ Not possible here:
     <message>
         <source>To download them anyway, tick the box below.</source>
         <translation>如仍要下載它們，請勾選下面的選項。</translation>
-    </message>
-    <message>
-        <source>Downloading %1 and recording its SHA-256…</source>
-        <translation>正在下載 %1 並記錄它的 SHA-256…</translation>
     </message>
     <message>
         <source>Download the files without a published checksum anyway, and record their SHA-256 (&amp;trust on first use)</source>
