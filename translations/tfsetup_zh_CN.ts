@@ -5576,6 +5576,12 @@ Not possible here:
         <source>What will be downloaded</source>
         <translation>将要下载的内容</translation>
     </message>
+    <message numerus="yes">
+        <source>Python packages (TensorFlow and what it needs, as pip&apos;s resolver chose them): %n wheel(s), %1</source>
+        <translation>
+            <numerusform>Python 包（TensorFlow 及其依赖，由 pip 的依赖解析器选定）：%n 个 wheel，%1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::FinishPage</name>

@@ -5576,6 +5576,12 @@ Not possible here:
         <source>What will be downloaded</source>
         <translation>將要下載的內容</translation>
     </message>
+    <message numerus="yes">
+        <source>Python packages (TensorFlow and what it needs, as pip&apos;s resolver chose them): %n wheel(s), %1</source>
+        <translation>
+            <numerusform>Python 套件（TensorFlow 及其依賴，由 pip 的依賴解析器選定）：%n 個 wheel，%1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::FinishPage</name>

@@ -29,10 +29,13 @@
 #include <QTest>
 #include <QTimer>
 
+#include <tuple>
+
 using namespace tfsetup;
 using test::LoopbackServer;
 using test::Response;
 using namespace std::chrono_literals;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -80,6 +83,7 @@ private Q_SLOTS:
     void nothingToDownload_letsThrough();
     void sourceWarnings_areShownBeforeDownloading();
     void summary_listsEverythingWithTotalAndTime();
+    void summary_countsTheLockedWheelsAsFiles();
     void cudaStandIn_isSaidAndWhy();
     void closingWhileDownloading_asksFirst();
 
@@ -456,6 +460,46 @@ void TestDownloadPage::summary_listsEverythingWithTotalAndTime()
     const QString unknown = summary->text();
     QVERIFY2(unknown.contains(QLatin1String("known only then")), qPrintable(unknown));
     QVERIFY2(unknown.contains(QLatin1String("plus pip's packages")), qPrintable(unknown));
+}
+
+void TestDownloadPage::summary_countsTheLockedWheelsAsFiles()
+{
+    // Once pip's resolver locked the wheels, they are downloads like the others: counted and sized
+    // in the summary, with no estimate and no "pip fetches" left for the Install page.
+    const QByteArray tensorflow = randomBytes(96 * 1024, 3);
+    const QByteArray kernel = randomBytes(8 * 1024, 4);
+    core::PyLock lock;
+    for (const auto &[name, file, bytes] : {std::tuple{u"tensorflow"_s, u"tensorflow-2.10.1-py3-none-any.whl"_s, tensorflow},
+                                           std::tuple{u"ipykernel"_s, u"ipykernel-6.29.5-py3-none-any.whl"_s, kernel}}) {
+        core::LockedWheel w;
+        w.name = name;
+        w.version = file.section(u'-', 1, 1);
+        w.file = file;
+        w.url = m_server->url(u"/"_s + file).toString();
+        w.size = bytes.size();
+        w.sha256 = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+        lock.packages.append(w);
+        m_server->route("/" + file.toUtf8(), Response::bytes(bytes));
+    }
+    core::ArtifactList list;
+    core::Artifact wheels;
+    wheels.name = u"tensorflow"_s;
+    wheels.kind = u"wheelhouse"_s;
+    wheels.requirement = u"tensorflow==2.10.*"_s;
+    wheels.size = 455'900'000;
+    list.artifacts = {wheels};
+    m_wizard->state().setArtifacts(list);
+    m_wizard->state().setLock(lock);
+    openWith({request(u"tensorflow-2.10.1-py3-none-any.whl"_s, "/tensorflow-2.10.1-py3-none-any.whl", tensorflow),
+              request(u"ipykernel-6.29.5-py3-none-any.whl"_s, "/ipykernel-6.29.5-py3-none-any.whl", kernel)});
+    auto *summary = child<QLabel>(m_page, "downloadSummaryLabel");
+    const QString text = summary->text();
+    QVERIFY2(text.contains(u"Python packages"_s) && text.contains(u"2 wheel(s)"_s), qPrintable(text));
+    const QString size = QLocale().formattedDataSize(tensorflow.size() + kernel.size(), 1, QLocale::DataSizeTraditionalFormat);
+    QVERIFY2(text.contains(size), qPrintable(text));
+    QVERIFY2(!text.contains(u"pip fetches"_s) && !text.contains(u"estimate"_s) && !text.contains(u"Other files"_s),
+             qPrintable(text));
+    QVERIFY2(text.contains(u"In all "_s + size), qPrintable(text));
 }
 
 void TestDownloadPage::cudaStandIn_isSaidAndWhy()

@@ -18,6 +18,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tfsetup::ui {
@@ -642,8 +643,10 @@ void DownloadPage::updateSubstitution()
 
 void DownloadPage::updateSummary(double rate)
 {
-    // Grouped as a student thinks of them: NVIDIA's libraries, Python, the rest; then what pip
-    // fetches on the Install page, from the wheel check's answer where there was one.
+    // Grouped as a student thinks of them: NVIDIA's libraries, Python, the Python packages pip's
+    // resolver locked (TensorFlow's wheel among them), the rest. Without a lock yet (no Python to
+    // lock with before the install makes one), what pip will fetch on the Install page, from the
+    // wheel check's answer where there was one.
     const auto &list = m_state.artifacts();
     const auto artifactFor = [&list](const core::DownloadRequest &request) -> const core::Artifact * {
         if (!list)
@@ -655,8 +658,14 @@ void DownloadPage::updateSummary(double rate)
         }
         return nullptr;
     };
-    qint64 nvidiaBytes = 0, pythonBytes = 0, otherBytes = 0;
-    int nvidia = 0, python = 0, other = 0;
+    const core::PyLock &lock = m_state.lock();
+    const auto isLockedWheel = [&lock](const core::DownloadRequest &request) {
+        const QString file = QFileInfo(request.destination).fileName();
+        return std::any_of(lock.packages.cbegin(), lock.packages.cend(),
+                           [&file](const core::LockedWheel &w) { return w.file == file; });
+    };
+    qint64 nvidiaBytes = 0, pythonBytes = 0, wheelBytes = 0, otherBytes = 0;
+    int nvidia = 0, python = 0, wheels = 0, other = 0;
     bool sizesKnown = true;
     QString pythonVersion;
     for (const Row &row : std::as_const(m_rows)) {
@@ -670,13 +679,16 @@ void DownloadPage::updateSummary(double rate)
             ++python;
             pythonBytes += std::max<qint64>(size, 0);
             pythonVersion = a->version;
+        } else if (isLockedWheel(row.request)) {
+            ++wheels;
+            wheelBytes += std::max<qint64>(size, 0);
         } else {
             ++other;
             otherBytes += std::max<qint64>(size, 0);
         }
     }
     const core::Artifact *pip = nullptr;
-    if (list) {
+    if (list && lock.packages.isEmpty()) {
         for (const core::Artifact &a : list->artifacts) {
             if (a.kind == u"wheelhouse")
                 pip = &a;
@@ -692,9 +704,15 @@ void DownloadPage::updateSummary(double rate)
         lines.append(QStringLiteral("• ") + tr("NVIDIA's libraries: %n archive(s), %1", nullptr, nvidia).arg(dataSize(nvidiaBytes)));
     if (python > 0)
         lines.append(QStringLiteral("• ") + tr("Python %1: %2").arg(pythonVersion, dataSize(pythonBytes)));
+    if (wheels > 0) {
+        lines.append(QStringLiteral("• ")
+                     + tr("Python packages (TensorFlow and what it needs, as pip's resolver chose them): %n wheel(s), %1",
+                          nullptr, wheels)
+                           .arg(dataSize(wheelBytes)));
+    }
     if (other > 0)
         lines.append(QStringLiteral("• ") + tr("Other files: %n file(s), %1", nullptr, other).arg(dataSize(otherBytes)));
-    const qint64 files = nvidiaBytes + pythonBytes + otherBytes;
+    const qint64 files = nvidiaBytes + pythonBytes + wheelBytes + otherBytes;
     qint64 total = files;
     if (pip) {
         const QString tensorflow = pip->requirement.isEmpty() ? pip->name : pip->requirement;
