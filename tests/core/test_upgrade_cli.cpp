@@ -138,10 +138,19 @@ void TestUpgradeCli::initTestCase()
     const QByteArray kernelLink = "<a href=\"/files/" + kernelFile.toUtf8() + "#sha256="
                                   + QCryptographicHash::hash(kernel, QCryptographicHash::Sha256).toHex() + "\">"
                                   + kernelFile.toUtf8() + "</a>";
+    // The lab's extra package, which an upgrade keeps.
+    const QString extraFile = u"labextra-1.0-py3-none-any.whl"_s;
+    QVERIFY(buildWheel(m_python, m_home.filePath(extraFile), u"labextra"_s, u"1.0"_s, "__version__ = \"1.0\"\n", u"labextra"_s));
+    const QByteArray extra = readFile(m_home.filePath(extraFile));
+    m_server.route("/files/" + extraFile.toUtf8(), Response::bytes(extra));
+    const QByteArray extraLink = "<a href=\"/files/" + extraFile.toUtf8() + "#sha256="
+                                 + QCryptographicHash::hash(extra, QCryptographicHash::Sha256).toHex() + "\">"
+                                 + extraFile.toUtf8() + "</a>";
     for (const QByteArray index : {"/simple/", "/slow/"}) {
         m_server.route(index + "tensorflow/", Response::bytes("<html><body>" + (index == "/slow/" ? slowLinks : tensorflowLinks)
                                                                   + "</body></html>", "text/html"));
         m_server.route(index + "ipykernel/", Response::bytes("<html><body>" + kernelLink + "</body></html>", "text/html"));
+        m_server.route(index + "labextra/", Response::bytes("<html><body>" + extraLink + "</body></html>", "text/html"));
     }
 
     // The environment, as a lab installs it.
@@ -153,7 +162,7 @@ void TestUpgradeCli::initTestCase()
         {u"installFolder"_s, u"${HOME}/envs"_s}, {u"interpreter"_s, m_python}, {u"jupyter"_s, false},
         {u"plan"_s, QJsonObject{{u"route"_s, u"linux-pip"_s}, {u"tensorflow"_s, u"2.15.0"_s},
                                 {u"package"_s, u"tensorflow[and-cuda]"_s}, {u"python"_s, minor},
-                                {u"requirements"_s, QJsonArray{u"tensorflow[and-cuda]==2.15.*"_s}}}},
+                                {u"requirements"_s, QJsonArray{u"tensorflow[and-cuda]==2.15.*"_s, u"labextra"_s}}}},
         {u"mirrors"_s, QJsonObject{{u"pypi"_s, QJsonArray{m_server.url(u"/simple/"_s).toString()}}}},
         {u"kernel"_s, QJsonObject{{u"name"_s, u"tf-lab"_s}, {u"register"_s, true}}},
         {u"desktopEntry"_s, false}}).toJson());
@@ -289,6 +298,10 @@ void TestUpgradeCli::upgrades_keepsTheUsersFiles_andVerifies()
     QVERIFY(record);
     QCOMPARE(record->packageVersion(u"tensorflow"_s), m_target);
     QCOMPARE(readFile(m_env + u"/notes.md"_s), QByteArray("# my notes\n"));
+    // The profile's extra package came along: asked for, locked and installed.
+    QVERIFY2(record->plan().extraRequirements().contains(u"labextra"_s), qPrintable(record->plan().extraRequirements().join(u' ')));
+    QVERIFY(record->lock.find(u"labextra"_s));
+    QCOMPARE(record->packageVersion(u"labextra"_s), u"1.0"_s);
     const QJsonObject kernel = QJsonDocument::fromJson(readFile(m_home.filePath(u"data/jupyter/kernels/tf-lab/kernel.json"_s))).object();
     QVERIFY2(kernel.value(u"display_name"_s).toString().contains(m_target), qPrintable(kernel.value(u"display_name"_s).toString()));
 
