@@ -122,12 +122,10 @@ int main(int argc, char **argv)
     QTemporaryDir work;
     const QString wheels = work.filePath(u"wheels"_s);
     QDir().mkpath(wheels);
-    QDir().mkpath(work.filePath(u"standins"_s));
     // TensorFlow needs the nvidia-* wheels, as tensorflow[and-cuda] does; pip finds that only by
     // reading TensorFlow's metadata.
     const bool built =
-        buildWheel(python, wheels + u"/nvidia_small_cu12-12.0-py3-none-any.whl"_s, u"nvidia-small-cu12"_s, u"12.0"_s,
-                   "\n", u"nvidia_small"_s)
+        buildWheel(python, wheels + u"/smallpkg-1.0-py3-none-any.whl"_s, u"smallpkg"_s, u"1.0"_s, "\n", u"smallpkg"_s)
         && buildLargeWheel(python, wheels + u"/nvidia_one_cu12-12.0-py3-none-any.whl"_s, u"nvidia-one-cu12"_s, u"12.0"_s,
                            nvidiaBytes)
         && buildLargeWheel(python, wheels + u"/nvidia_two_cu12-12.0-py3-none-any.whl"_s, u"nvidia-two-cu12"_s, u"12.0"_s,
@@ -136,7 +134,7 @@ int main(int argc, char **argv)
                            u"2.15.0"_s, tensorflowBytes)
         && buildWheel(python, wheels + u"/tensorflow-2.15.0-py3-none-any.whl"_s, u"tensorflow"_s, u"2.15.0"_s,
                       "__version__ = \"2.15.0\"\n", u"tensorflow"_s,
-                      {u"tensorflow-core==2.15.0"_s, u"nvidia-one-cu12"_s, u"nvidia-two-cu12"_s, u"nvidia-small-cu12"_s});
+                      {u"tensorflow-core==2.15.0"_s, u"nvidia-one-cu12"_s, u"nvidia-two-cu12"_s, u"smallpkg"_s});
     if (!built) {
         fprintf(stderr, "could not build the wheels with %s\n", qPrintable(python));
         return 1;
@@ -155,7 +153,11 @@ int main(int argc, char **argv)
     plain.setMetadata(false);
     for (TestIndex *index : {&withMetadata, &plain}) {
         index->addWheelsFrom(wheels);
-        if (!addStandIns(*index, python, work.filePath(u"standins"_s), {})) { // the kernel's package
+        // The kernel's package, built for each index into a folder of its own (a wheel built
+        // again differs in its timestamps, and an index publishes the hash of what it was given).
+        const QString standIns = work.filePath(index == &plain ? u"standins-plain"_s : u"standins"_s);
+        QDir().mkpath(standIns);
+        if (!addStandIns(*index, python, standIns, {})) {
             fprintf(stderr, "could not build the stand-in wheels\n");
             return 1;
         }

@@ -190,6 +190,31 @@ private Q_SLOTS:
         }
     }
 
+    void fetch_droppedRangeGoesOnWhileTheOthersRun()
+    {
+        // Four ranges, every response cut after 2 MiB, no retry allowed: a range whose connection
+        // closed after bringing bytes goes on over a new connection at once, within the same
+        // attempt, and the ranges still running are not stopped (stopping them would throw away
+        // what their connections had under way).
+        const QByteArray payload = randomBytes(16 * 1024 * 1024 + 5);
+        m_server->handle("/a.bin", [payload](const tfsetup::test::RecordedRequest &, int) {
+            return Response::bytes(payload).dropAfter(2 * 1024 * 1024);
+        });
+        TransferOptions options = fastOptions();
+        options.retriesPerMirror = 0;
+        Downloader downloader(options, DownloadCache(cacheDir()));
+        DownloadRequest r = request({m_server->url(QStringLiteral("/a.bin"))});
+        r.checksum = sha256Of(payload);
+        r.expectedSize = payload.size();
+        r.segments = 4;
+        const auto result = fetch(downloader, r);
+        QVERIFY2(result.ok(), why(result).constData());
+        QCOMPARE(readAll(destination()), payload);
+        QVERIFY(m_server->hits("/a.bin") >= 8);
+        QVERIFY2(m_server->bodyBytesSent("/a.bin") <= payload.size() * 11 / 10,
+                 QByteArray::number(m_server->bodyBytesSent("/a.bin")).constData());
+    }
+
     void fetch_segmentsFetchRangesInParallel_data()
     {
         QTest::addColumn<bool>("rangeSupported");

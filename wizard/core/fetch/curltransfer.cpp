@@ -234,8 +234,9 @@ struct Segment {
     qint64 start = 0;
     qint64 end = -1; // exclusive; -1 while the total size is unknown
     qint64 written = 0;
-    // Per-attempt state.
+    // Per-connection state.
     CURL *easy = nullptr;
+    qint64 connectionFrom = 0; // where this connection's request started
     struct Job *job = nullptr;
     bool validated = false;
     qint64 contentRangeStart = -1;
@@ -686,6 +687,7 @@ CURL *makeEasy(Segment &s, const TransferOptions &options)
     curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, long(options.stallTimeout.count()));
     const qint64 from = s.requestOffset();
+    s.connectionFrom = from;
     if (s.end >= 0 && (from > 0 || s.job->segments.size() > 1)) {
         const QByteArray range = QByteArray::number(from) + '-' + QByteArray::number(s.end - 1);
         curl_easy_setopt(easy, CURLOPT_RANGE, range.constData());
@@ -773,6 +775,31 @@ private:
     QElapsedTimer m_clock;
     std::deque<Sample> m_samples;
 };
+
+// A connection that closed before the end of its range, after bringing at least progressBytes
+// (a link that drops, a server that cuts every response): a new connection goes on from its last
+// byte at once, while the other ranges keep running, instead of ending the attempt for all of
+// them (which throws away what their connections already had under way). A connection that
+// brought less ends the attempt, and the downloader's retries decide.
+bool reconnectDropped(Segment &s, CURLM *multi, const TransferOptions &options)
+{
+    const bool dropped = s.result == CURLE_PARTIAL_FILE || s.result == CURLE_RECV_ERROR || s.result == CURLE_SEND_ERROR
+                         || s.result == CURLE_GOT_NOTHING || (s.result == CURLE_OK && !s.complete());
+    if (!dropped || s.job->aborted || s.end < 0 || s.complete() || !s.validated
+        || s.requestOffset() - s.connectionFrom < options.progressBytes)
+        return false;
+    curl_multi_remove_handle(multi, s.easy);
+    curl_easy_cleanup(s.easy);
+    s.validated = false;
+    s.contentRangeStart = -1;
+    s.contentRangeTotal = -1;
+    s.result = CURLE_OK;
+    s.finished = false;
+    s.errorBuffer[0] = '\0';
+    s.easy = makeEasy(s, options);
+    curl_multi_add_handle(multi, s.easy);
+    return true;
+}
 
 // When a connection finished its range while others still run, it takes over the second half of
 // the largest remaining range, as aria2c does: no connection idles while a slow one lags.
@@ -976,6 +1003,10 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char **>(&s));
             s->result = msg->data.result;
             s->finished = true;
+            if (reconnectDropped(*s, multi, options)) {
+                ++running; // counted by the next curl_multi_perform
+                continue;
+            }
             if (s->result == CURLE_WRITE_ERROR && s->shortened && s->complete() && !job.aborted)
                 s->result = CURLE_OK; // stopped at its new end on purpose
             if (s->result != CURLE_OK && s->result != CURLE_WRITE_ERROR)
