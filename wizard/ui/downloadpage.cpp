@@ -120,10 +120,14 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     QHeaderView *header = m_table->horizontalHeader();
     for (int column = 0; column < ColumnCount; ++column)
         header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-    // Names ("cuDNN 8.9.7 for Windows") get the room; the bar needs enough to show its text.
+    // Names ("cuDNN 8.9.7 for Windows", a wheel's long file name) get the room; the bar needs
+    // enough to show its text. A name too long for a small window loses its middle, so the
+    // project and the size at its end stay readable.
     header->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
     header->setSectionResizeMode(ProgressColumn, QHeaderView::Fixed);
-    header->resizeSection(ProgressColumn, 150);
+    header->resizeSection(ProgressColumn, 120);
+    m_table->setWordWrap(false); // a wrapped name would hide its size on a second line
+    m_table->setTextElideMode(Qt::ElideMiddle);
 
     connect(m_pauseButton, &QPushButton::clicked, this, &DownloadPage::pause);
     connect(m_resumeButton, &QPushButton::clicked, this, &DownloadPage::resume);
@@ -484,9 +488,10 @@ void DownloadPage::updateRow(int index)
         mirror = tr("already downloaded");
     else if (!row.mirror.isEmpty())
         mirror = row.mirror.port() > 0 ? row.mirror.host() + u':' + QString::number(row.mirror.port()) : row.mirror.host();
+    // The size as the lock or manifest gave it, else as the server announced it once it answered.
     QString name = row.request.name;
-    if (row.request.expectedSize > 0)
-        name = tr("%1 (%2)").arg(row.request.name, dataSize(row.request.expectedSize));
+    if (const qint64 size = row.request.expectedSize > 0 ? row.request.expectedSize : row.total; size > 0)
+        name = tr("%1 (%2)").arg(row.request.name, dataSize(size));
 
     const QStringList cells{name, QString(), rate, eta, mirror, checksum};
     for (int column = 0; column < ColumnCount; ++column) {
@@ -738,10 +743,16 @@ void DownloadPage::updateSummary(double rate)
                                             : tr("In all %1").arg(dataSize(total));
         if (!sizesKnown)
             line = tr("In all at least %1").arg(dataSize(total));
-        line += u' '
-                + (measured ? tr("(about %1 at the current %2/s).").arg(time, dataSize(qint64(speed)))
-                            : tr("(about %1 at %2/s; the real time shows once the downloads run).")
-                                  .arg(time, dataSize(qint64(speed))));
+        // Once every file is here, how long it would take is no longer news.
+        const bool allHere = !pip && !m_rows.isEmpty()
+                             && std::all_of(m_rows.cbegin(), m_rows.cend(),
+                                            [](const Row &r) { return r.state == RowState::Verified; });
+        if (!allHere) {
+            line += u' '
+                    + (measured ? tr("(about %1 at the current %2/s).").arg(time, dataSize(qint64(speed)))
+                                : tr("(about %1 at %2/s; the real time shows once the downloads run).")
+                                      .arg(time, dataSize(qint64(speed))));
+        }
         lines.append(line);
     }
     m_summaryLabel->setText(lines.join(u'\n'));
