@@ -19,6 +19,7 @@
 #include "support/files.h"
 #include "support/loopbackproxy.h"
 #include "support/loopbackserver.h"
+#include "support/processes.h"
 #include "support/testindex.h"
 
 #include <QDir>
@@ -67,7 +68,6 @@ private:
     };
     Run tfsetup(const QStringList &arguments)
     {
-        QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char *name : {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
                                  "no_proxy", "NO_PROXY", "PIP_INDEX_URL", "PIP_PROXY"})
@@ -75,11 +75,8 @@ private:
         env.insert(u"HOME"_s, m_home.path());
         env.insert(u"XDG_DATA_HOME"_s, m_home.filePath(u"data"_s));
         env.insert(u"XDG_CACHE_HOME"_s, m_home.filePath(u"cache"_s));
-        p.setProcessEnvironment(env);
-        p.start(qEnvironmentVariable("TFSETUP_BINARY"), arguments);
-        if (!p.waitForFinished(280000))
-            p.kill();
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        const Ran ran = runProcess(qEnvironmentVariable("TFSETUP_BINARY"), arguments, 280000, env);
+        return {ran.exitCode, QString::fromUtf8(ran.out), QString::fromUtf8(ran.err)};
     }
     // A lab profile: TensorFlow 2.15.0 and the lab's extra packages from `index`, this machine's
     // Python, no kernel, no front end, no desktop entry.

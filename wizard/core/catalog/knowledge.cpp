@@ -228,6 +228,13 @@ Result<SourceCatalog> Knowledge::sourcesOr(const QString &path) const
     return SourceCatalog::load(path);
 }
 
+Result<KnowledgePtr> Knowledge::orShared(KnowledgePtr given)
+{
+    if (given)
+        return given;
+    return shared();
+}
+
 Result<KnowledgePtr> Knowledge::shared()
 {
     const SharedKey key = SharedKey::now();

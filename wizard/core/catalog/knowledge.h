@@ -65,6 +65,8 @@ public:
     // every later call, loaded again when the installed update changes (installed, replaced or
     // removed) or tests set another trust. Holders of an earlier bundle keep it alive.
     static Result<std::shared_ptr<const Knowledge>> shared();
+    // `given` where a caller handed knowledge in, else shared(): what every driver starts from.
+    static Result<std::shared_ptr<const Knowledge>> orShared(std::shared_ptr<const Knowledge> given);
 };
 
 using KnowledgePtr = std::shared_ptr<const Knowledge>;

@@ -97,12 +97,10 @@ QCoro::Task<Result<InstallOutcome>> LabSetup::install(LabProfile profile, LabSet
     const auto cancelled = [] {
         return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
     };
-    if (!options.knowledge) {
-        auto shared = Knowledge::shared();
-        if (!shared)
-            co_return shared.error();
-        options.knowledge = *shared;
-    }
+    auto knowledge = Knowledge::orShared(options.knowledge);
+    if (!knowledge)
+        co_return knowledge.error();
+    options.knowledge = *knowledge;
     const Route *route = options.knowledge->catalog.route(profile.route);
     if (!route) {
         co_return Error{QStringLiteral("profile_route_unknown"),

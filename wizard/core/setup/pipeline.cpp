@@ -225,12 +225,10 @@ QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec
 {
     m_cancel->store(false);
     QPointer<SetupPipeline> self(this);
-    if (!options.knowledge) {
-        auto shared = Knowledge::shared();
-        if (!shared)
-            co_return shared.error();
-        options.knowledge = *shared;
-    }
+    auto knowledge = Knowledge::orShared(options.knowledge);
+    if (!knowledge)
+        co_return knowledge.error();
+    options.knowledge = *knowledge;
     auto catalog = options.knowledge->sourcesOr(options.sourcesCatalog);
     if (!catalog)
         co_return catalog.error();
@@ -431,12 +429,10 @@ QCoro::Task<Result<Installer::LockedPackages>> SetupPipeline::lockLate(QString p
                                                                       InstallSpec spec)
 {
     QPointer<SetupPipeline> self(this);
-    if (!options.knowledge) {
-        auto shared = Knowledge::shared();
-        if (!shared)
-            co_return shared.error();
-        options.knowledge = *shared;
-    }
+    auto knowledge = Knowledge::orShared(options.knowledge);
+    if (!knowledge)
+        co_return knowledge.error();
+    options.knowledge = *knowledge;
     if (options.cacheDir.isEmpty())
         options.cacheDir = SetupOptions::defaultCacheDir(m_system);
     QDir().mkpath(options.cacheDir);

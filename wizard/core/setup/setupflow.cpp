@@ -231,12 +231,10 @@ QList<QUrl> SetupFlow::wheelUrls(const LockedWheel &wheel, const QList<QUrl> &in
 
 QCoro::Task<Result<ArtifactList>> SetupFlow::resolveArtifacts(Plan plan, QString os, SetupOptions options)
 {
-    if (!options.knowledge) {
-        auto shared = Knowledge::shared();
-        if (!shared)
-            co_return shared.error();
-        options.knowledge = *shared;
-    }
+    auto knowledge = Knowledge::orShared(options.knowledge);
+    if (!knowledge)
+        co_return knowledge.error();
+    options.knowledge = *knowledge;
     auto catalog = options.knowledge->sourcesOr(options.sourcesCatalog);
     if (!catalog)
         co_return catalog.error();

@@ -355,13 +355,10 @@ QCoro::Task<Result<UpgradeProposal>> Upgrader::propose(UpgradeRequest request)
     if (!read)
         co_return read.error();
     const Environment env = *read;
-    std::shared_ptr<const Knowledge> knowledge = request.knowledge;
-    if (!knowledge) {
-        auto shared = Knowledge::shared();
-        if (!shared)
-            co_return shared.error();
-        knowledge = *shared;
-    }
+    auto loaded = Knowledge::orShared(request.knowledge);
+    if (!loaded)
+        co_return loaded.error();
+    const std::shared_ptr<const Knowledge> knowledge = *loaded;
     if (!knowledge->catalog.route(env.route)) {
         co_return Error{QStringLiteral("route_unknown"),
                         tr("%1 was installed on the route \"%2\", which this tfsetup does not know. Update tfsetup.")
@@ -524,13 +521,10 @@ QCoro::Task<Result<UpgradeOutcome>> Upgrader::upgrade(UpgradeProposal proposal, 
                         tr("%1 changed since the upgrade was proposed. Ask for the proposal again.").arg(env.path),
                         {}};
     }
-    std::shared_ptr<const Knowledge> knowledge = request.knowledge;
-    if (!knowledge) {
-        auto shared = Knowledge::shared();
-        if (!shared)
-            co_return shared.error();
-        knowledge = *shared;
-    }
+    auto loaded = Knowledge::orShared(request.knowledge);
+    if (!loaded)
+        co_return loaded.error();
+    const std::shared_ptr<const Knowledge> knowledge = *loaded;
     const Plan plan = *proposal.plan;
     const SetupOptions options = setupFor(m_system, env, request, *knowledge);
     QPointer<Upgrader> self(this);
