@@ -172,6 +172,10 @@ void IndexBridge::onReadable(QTcpSocket *socket)
 {
     QByteArray &buffer = m_buffers[socket];
     buffer += socket->readAll();
+    if (buffer.size() > 4 * maxRequestHead) { // nothing pip sends: a client that only fills memory
+        socket->abort();
+        return;
+    }
     if (m_busy.value(socket))
         return; // one request at a time per connection; the next waits in the buffer
     const qsizetype end = buffer.indexOf("\r\n\r\n");
