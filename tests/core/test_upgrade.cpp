@@ -25,6 +25,7 @@ private Q_SLOTS:
     void proposesTheNewestReleaseThatFits();
     void proposalChangesNothing();
     void upgradeInstallsItAndKeepsTheUsersFiles();
+    void upgradeKeepsTheGpuChoice();
     void tfTheMachineCannotRun_isRefusedWithTheSolversReason();
     void alreadyCurrent();
     void tfNotNewer_isRefused();
@@ -140,6 +141,39 @@ void TestUpgrade::upgradeInstallsItAndKeepsTheUsersFiles()
     const auto again = propose(upgrader, request(env, m_knowledge));
     QVERIFY(again);
     QCOMPARE(again->status, u"blocked"_s);
+}
+
+void TestUpgrade::upgradeKeepsTheGpuChoice()
+{
+    // The environment was made for the second GPU alone (a lab profile's "gpus", --gpus 1): the
+    // new version keeps that choice, in its record and in its launchers.
+    QTemporaryDir prefix;
+    const QString env = makeEnvironment(prefix.path());
+    QVERIFY(!env.isEmpty());
+    QFile file(env + u"/environment.json"_s);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonObject spec = json.value(u"plan"_s).toObject();
+    spec.insert(u"gpus"_s, QJsonArray{1});
+    json.insert(u"plan"_s, spec);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QJsonDocument(json).toJson());
+    file.close();
+    QCOMPARE(core::EnvironmentRecord::read(env)->plan().gpus, QList<int>{1});
+
+    Upgrader upgrader(m_system);
+    const UpgradeRequest r = request(env, m_knowledge);
+    const auto proposal = propose(upgrader, r);
+    QVERIFY(proposal && proposal->canUpgrade());
+    const auto outcome = upgrade(upgrader, *proposal, r);
+    QVERIFY2(outcome, qPrintable(outcome ? QString() : outcome.error().message + u'\n' + outcome.error().detail));
+    const auto record = core::EnvironmentRecord::read(env);
+    QVERIFY(record);
+    QCOMPARE(record->packageVersion(u"tensorflow"_s), u"2.16.1"_s);
+    QCOMPARE(record->plan().gpus, QList<int>{1});
+    const QByteArray launcher = readFile(env + u"/start-python"_s);
+    QVERIFY2(launcher.contains("CUDA_VISIBLE_DEVICES='1'\nexport CUDA_VISIBLE_DEVICES"), launcher.constData());
 }
 
 void TestUpgrade::tfTheMachineCannotRun_isRefusedWithTheSolversReason()
