@@ -1483,24 +1483,8 @@ Run again with --yes to install.
 <context>
     <name>DownloadReport</name>
     <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分钟</translation>
-    </message>
-    <message>
         <source>%1 of %2 (%3 %)</source>
         <translation>%1 / %2（%3 %）</translation>
-    </message>
-    <message>
-        <source>%1</source>
-        <translation>%1</translation>
     </message>
     <message>
         <source>, %1/s</source>
@@ -1517,21 +1501,6 @@ Run again with --yes to install.
     <message>
         <source> — %1 from %2</source>
         <translation> — %1，来自 %2</translation>
-    </message>
-</context>
-<context>
-    <name>DownloadText</name>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分钟</translation>
     </message>
 </context>
 <context>
@@ -3546,6 +3515,21 @@ Not possible here:
     <message>
         <source>The list of TensorFlow log messages is damaged. Reinstall tfsetup.</source>
         <translation>TensorFlow 日志消息列表已损坏。请重新安装 tfsetup。</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "catalog/version.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
+#include "util/units.h"
 
 #include <QDir>
 #include <QCoreApplication>
@@ -15,6 +16,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -39,26 +41,6 @@ const QLatin1String substitutionCode("cuda_fallback_untested");
 QString identity(const core::DownloadRequest &r)
 {
     return r.name + u'\n' + r.destination + u'\n' + QString::fromLatin1(r.checksum.hex);
-}
-
-QString dataSize(qint64 bytes)
-{
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
-}
-
-class DownloadText {
-    Q_DECLARE_TR_FUNCTIONS(DownloadText)
-};
-
-// Rounded up, so "1 min" never hides another minute of waiting.
-QString duration(double seconds)
-{
-    const qint64 s = std::max<qint64>(1, qint64(std::ceil(seconds)));
-    if (s < 60)
-        return DownloadText::tr("%1 s").arg(s);
-    if (s < 3600)
-        return DownloadText::tr("%1 min").arg((s + 59) / 60);
-    return DownloadText::tr("%1 h %2 min").arg(s / 3600).arg((s % 3600 + 59) / 60);
 }
 
 } // namespace
@@ -451,11 +433,11 @@ void DownloadPage::updateRow(int index)
         else if (row.received == 0 && row.rate <= 0)
             format = tr("Waiting"); // queued behind other downloads, or connecting
         else
-            format = sizeKnown ? QStringLiteral("%p%") : dataSize(row.received);
+            format = sizeKnown ? QStringLiteral("%p%") : core::Units::dataSize(row.received);
         if (row.rate > 0) {
-            rate = tr("%1/s").arg(dataSize(qint64(row.rate)));
+            rate = tr("%1/s").arg(core::Units::dataSize(qint64(row.rate)));
             if (sizeKnown)
-                eta = duration(double(row.total - row.received) / row.rate);
+                eta = core::Units::duration(double(row.total - row.received) / row.rate);
         }
         break;
     case RowState::Paused:
@@ -491,7 +473,7 @@ void DownloadPage::updateRow(int index)
     // The size as the lock or manifest gave it, else as the server announced it once it answered.
     QString name = row.request.name;
     if (const qint64 size = row.request.expectedSize > 0 ? row.request.expectedSize : row.total; size > 0)
-        name = tr("%1 (%2)").arg(row.request.name, dataSize(size));
+        name = tr("%1 (%2)").arg(row.request.name, core::Units::dataSize(size));
 
     const QStringList cells{name, QString(), rate, eta, mirror, checksum};
     for (int column = 0; column < ColumnCount; ++column) {
@@ -544,10 +526,10 @@ void DownloadPage::updateOverall()
     } else if (m_paused) {
         text = tr("Paused. Resume continues where the downloads stopped.");
     } else if (count > 0) {
-        text = totalKnown ? tr("%1 of %2 downloaded").arg(dataSize(received), dataSize(total))
-                          : tr("%1 downloaded").arg(dataSize(received));
+        text = totalKnown ? tr("%1 of %2 downloaded").arg(core::Units::dataSize(received), core::Units::dataSize(total))
+                          : tr("%1 downloaded").arg(core::Units::dataSize(received));
         if (rate > 0 && totalKnown && total > received)
-            text += u' ' + tr("(about %1 left)").arg(duration(double(total - received) / rate));
+            text += u' ' + tr("(about %1 left)").arg(core::Units::duration(double(total - received) / rate));
     }
     m_overallLabel->setText(text);
     m_overallLabel->setVisible(!text.isEmpty());
@@ -664,10 +646,11 @@ void DownloadPage::updateSummary(double rate)
         return nullptr;
     };
     const core::PyLock &lock = m_state.lock();
-    const auto isLockedWheel = [&lock](const core::DownloadRequest &request) {
-        const QString file = QFileInfo(request.destination).fileName();
-        return std::any_of(lock.packages.cbegin(), lock.packages.cend(),
-                           [&file](const core::LockedWheel &w) { return w.file == file; });
+    QSet<QString> lockedFiles;
+    for (const core::LockedWheel &w : lock.packages)
+        lockedFiles.insert(w.file);
+    const auto isLockedWheel = [&lockedFiles](const core::DownloadRequest &request) {
+        return lockedFiles.contains(QFileInfo(request.destination).fileName());
     };
     qint64 nvidiaBytes = 0, pythonBytes = 0, wheelBytes = 0, otherBytes = 0;
     int nvidia = 0, python = 0, wheels = 0, other = 0;
@@ -706,17 +689,17 @@ void DownloadPage::updateSummary(double rate)
     }
     QStringList lines{tr("What comes down:")};
     if (nvidia > 0)
-        lines.append(QStringLiteral("• ") + tr("NVIDIA's libraries: %n archive(s), %1", nullptr, nvidia).arg(dataSize(nvidiaBytes)));
+        lines.append(QStringLiteral("• ") + tr("NVIDIA's libraries: %n archive(s), %1", nullptr, nvidia).arg(core::Units::dataSize(nvidiaBytes)));
     if (python > 0)
-        lines.append(QStringLiteral("• ") + tr("Python %1: %2").arg(pythonVersion, dataSize(pythonBytes)));
+        lines.append(QStringLiteral("• ") + tr("Python %1: %2").arg(pythonVersion, core::Units::dataSize(pythonBytes)));
     if (wheels > 0) {
         lines.append(QStringLiteral("• ")
                      + tr("Python packages (TensorFlow and what it needs, as pip's resolver chose them): %n wheel(s), %1",
                           nullptr, wheels)
-                           .arg(dataSize(wheelBytes)));
+                           .arg(core::Units::dataSize(wheelBytes)));
     }
     if (other > 0)
-        lines.append(QStringLiteral("• ") + tr("Other files: %n file(s), %1", nullptr, other).arg(dataSize(otherBytes)));
+        lines.append(QStringLiteral("• ") + tr("Other files: %n file(s), %1", nullptr, other).arg(core::Units::dataSize(otherBytes)));
     const qint64 files = nvidiaBytes + pythonBytes + wheelBytes + otherBytes;
     qint64 total = files;
     if (pip) {
@@ -726,7 +709,7 @@ void DownloadPage::updateSummary(double rate)
             lines.append(QStringLiteral("• ")
                          + tr("During the install, pip fetches %1: about %2 for the TensorFlow wheel (an estimate, "
                               "from PyPI's listing; the packages TensorFlow needs come on top).")
-                               .arg(tensorflow, dataSize(pip->size)));
+                               .arg(tensorflow, core::Units::dataSize(pip->size)));
         } else {
             lines.append(QStringLiteral("• ")
                          + tr("During the install, pip fetches %1 and the packages it needs; their size is known "
@@ -737,21 +720,21 @@ void DownloadPage::updateSummary(double rate)
     if (total > 0) {
         const bool measured = rate > 0;
         const double speed = measured ? rate : assumedBytesPerSecond;
-        const QString time = duration(double(total) / speed);
-        QString line = pip && pip->size > 0 ? tr("In all about %1").arg(dataSize(total))
-                       : pip                ? tr("In all %1, plus pip's packages").arg(dataSize(total))
-                                            : tr("In all %1").arg(dataSize(total));
+        const QString time = core::Units::duration(double(total) / speed);
+        QString line = pip && pip->size > 0 ? tr("In all about %1").arg(core::Units::dataSize(total))
+                       : pip                ? tr("In all %1, plus pip's packages").arg(core::Units::dataSize(total))
+                                            : tr("In all %1").arg(core::Units::dataSize(total));
         if (!sizesKnown)
-            line = tr("In all at least %1").arg(dataSize(total));
+            line = tr("In all at least %1").arg(core::Units::dataSize(total));
         // Once every file is here, how long it would take is no longer news.
         const bool allHere = !pip && !m_rows.isEmpty()
                              && std::all_of(m_rows.cbegin(), m_rows.cend(),
                                             [](const Row &r) { return r.state == RowState::Verified; });
         if (!allHere) {
             line += u' '
-                    + (measured ? tr("(about %1 at the current %2/s).").arg(time, dataSize(qint64(speed)))
+                    + (measured ? tr("(about %1 at the current %2/s).").arg(time, core::Units::dataSize(qint64(speed)))
                                 : tr("(about %1 at %2/s; the real time shows once the downloads run).")
-                                      .arg(time, dataSize(qint64(speed))));
+                                      .arg(time, core::Units::dataSize(qint64(speed))));
         }
         lines.append(line);
     }

@@ -1,19 +1,8 @@
 #include "cli/downloadreport.h"
 
-#include <QLocale>
-
-#include <cmath>
+#include "util/units.h"
 
 namespace tfsetup::core::cli {
-
-namespace {
-
-QString dataSize(qint64 bytes)
-{
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
-}
-
-} // namespace
 
 DownloadReport::DownloadReport(std::function<void(const QString &)> print, qint64 interval)
     : m_print(std::move(print))
@@ -29,24 +18,14 @@ void DownloadReport::setRequests(const QList<DownloadRequest> &requests)
         m_files.insert(r.name, File{0, r.expectedSize, 0, false});
 }
 
-QString DownloadReport::duration(double seconds)
-{
-    const qint64 s = std::max<qint64>(1, qint64(std::ceil(seconds)));
-    if (s < 60)
-        return tr("%1 s").arg(s);
-    if (s < 3600)
-        return tr("%1 min").arg((s + 59) / 60);
-    return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600 + 59) / 60);
-}
-
 QString DownloadReport::line(qint64 done, qint64 total, double bytesPerSecond, const QString &file, const QUrl &mirror)
 {
-    QString text = total > 0 ? tr("%1 of %2 (%3 %)").arg(dataSize(done), dataSize(total)).arg(done * 100 / total)
-                             : tr("%1").arg(dataSize(done));
+    QString text = total > 0 ? tr("%1 of %2 (%3 %)").arg(Units::dataSize(done), Units::dataSize(total)).arg(done * 100 / total)
+                             : Units::dataSize(done);
     if (bytesPerSecond > 0) {
-        text += tr(", %1/s").arg(dataSize(qint64(bytesPerSecond)));
+        text += tr(", %1/s").arg(Units::dataSize(qint64(bytesPerSecond)));
         if (total > done)
-            text += tr(", about %1 left").arg(duration(double(total - done) / bytesPerSecond));
+            text += tr(", about %1 left").arg(Units::duration(double(total - done) / bytesPerSecond));
     }
     if (!file.isEmpty()) {
         text += mirror.isEmpty() ? tr(" — %1").arg(file)

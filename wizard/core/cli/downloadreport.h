@@ -30,7 +30,6 @@ public:
 
     // "312.0 MB of 1.2 GB (26 %), 8.4 MB/s, about 2 min left — tensorflow-….whl from https://…"
     static QString line(qint64 done, qint64 total, double bytesPerSecond, const QString &file, const QUrl &mirror);
-    static QString duration(double seconds);
 
 private:
     struct File {

@@ -11,6 +11,8 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 #include <limits>
 #include <map>
 #include <memory>
@@ -794,38 +796,22 @@ bool TomlReader::inlineTable(std::unique_ptr<Node> &out, int depth)
 
 QString quoted(const QString &text)
 {
+    // TOML's basic string: its short escapes, \u00XX for the other control characters.
+    static constexpr std::pair<char16_t, const char16_t *> shortEscapes[] = {
+        {u'"', u"\\\""}, {u'\\', u"\\\\"}, {u'\b', u"\\b"}, {u'\t', u"\\t"},
+        {u'\n', u"\\n"}, {u'\f', u"\\f"}, {u'\r', u"\\r"}};
     QString out;
     out.reserve(text.size() + 2);
     out += u'"';
     for (const QChar c : text) {
-        switch (c.unicode()) {
-        case u'"':
-            out += QStringLiteral("\\\"");
-            break;
-        case u'\\':
-            out += QStringLiteral("\\\\");
-            break;
-        case u'\b':
-            out += QStringLiteral("\\b");
-            break;
-        case u'\t':
-            out += QStringLiteral("\\t");
-            break;
-        case u'\n':
-            out += QStringLiteral("\\n");
-            break;
-        case u'\f':
-            out += QStringLiteral("\\f");
-            break;
-        case u'\r':
-            out += QStringLiteral("\\r");
-            break;
-        default:
-            if (isControl(c))
-                out += QStringLiteral("\\u00") + QString::number(c.unicode(), 16).rightJustified(2, u'0').toUpper();
-            else
-                out += c;
-        }
+        const auto *escape = std::find_if(std::begin(shortEscapes), std::end(shortEscapes),
+                                          [c](const auto &e) { return e.first == c.unicode(); });
+        if (escape != std::end(shortEscapes))
+            out += QString::fromUtf16(escape->second);
+        else if (isControl(c))
+            out += QStringLiteral("\\u00") + QString::number(c.unicode(), 16).rightJustified(2, u'0').toUpper();
+        else
+            out += c;
     }
     out += u'"';
     return out;

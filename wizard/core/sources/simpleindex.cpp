@@ -541,32 +541,9 @@ Result<IndexPage> SimpleIndex::parse(const QByteArray &body, const QByteArray &c
 
 QByteArray SimpleIndex::htmlPage(const QString &project, const QList<IndexFile> &files)
 {
-    const auto escape = [](const QString &text) {
-        QString out;
-        out.reserve(text.size());
-        for (const QChar c : text) {
-            switch (c.unicode()) {
-            case u'&':
-                out += QStringLiteral("&amp;");
-                break;
-            case u'<':
-                out += QStringLiteral("&lt;");
-                break;
-            case u'>':
-                out += QStringLiteral("&gt;");
-                break;
-            case u'"':
-                out += QStringLiteral("&quot;");
-                break;
-            case u'\'':
-                out += QStringLiteral("&#39;");
-                break;
-            default:
-                out += c;
-            }
-        }
-        return out;
-    };
+    // Every value sits in a double-quoted attribute or in text: Qt's escaping of &, <, > and "
+    // is all it takes.
+    const auto escape = [](const QString &text) { return text.toHtmlEscaped(); };
     const QString title = escape(project);
     QString page = QStringLiteral("<!DOCTYPE html>\n<html>\n  <head>\n"
                                   "    <meta name=\"pypi:repository-version\" content=\"1.0\">\n"
