@@ -299,7 +299,7 @@ private:
     bool skipBlankLines();
     bool key(QString &out);
     bool header(Node &root, Node *&current);
-    bool keyValue(Node &table);
+    bool keyValue(Node &table, int depth = 0); // key = value, into table
     bool value(std::unique_ptr<Node> &out, int depth);
     bool basicString(QString &out);
     bool literalString(QString &out);
@@ -507,7 +507,7 @@ bool TomlReader::header(Node &root, Node *&current)
     return true;
 }
 
-bool TomlReader::keyValue(Node &table)
+bool TomlReader::keyValue(Node &table, int depth)
 {
     QString name;
     if (!key(name))
@@ -520,7 +520,7 @@ bool TomlReader::keyValue(Node &table)
     ++m_pos;
     skipSpaces();
     std::unique_ptr<Node> v;
-    if (!value(v, 0))
+    if (!value(v, depth))
         return false;
     if (!table.members.emplace(name, std::move(v)).second)
         return fail(PyLock::tr("the key \"%1\" is defined twice").arg(name));
@@ -761,21 +761,8 @@ bool TomlReader::inlineTable(std::unique_ptr<Node> &out, int depth)
         skipSpaces();
         if (atEnd() || atNewline())
             return oneLine();
-        QString name;
-        if (!key(name))
+        if (!keyValue(*out, depth))
             return false;
-        skipSpaces();
-        if (peek() == u'.')
-            return refuse(PyLock::tr("dotted keys (%1.…) are not used in a lock file").arg(name));
-        if (peek() != u'=')
-            return fail(PyLock::tr("\"=\" is missing after the key \"%1\"").arg(name));
-        ++m_pos;
-        skipSpaces();
-        std::unique_ptr<Node> v;
-        if (!value(v, depth))
-            return false;
-        if (!out->members.emplace(name, std::move(v)).second)
-            return fail(PyLock::tr("the key \"%1\" is defined twice").arg(name));
         skipSpaces();
         if (atEnd() || atNewline())
             return oneLine();
