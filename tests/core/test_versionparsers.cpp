@@ -342,6 +342,18 @@ private slots:
         QVERIFY(!parsePythonPatchlevel("#define PY_VERSION broken\n"));
     }
 
+    void pyvenvVersionInfoTakesDigitsOnly()
+    {
+        // virtualenv's version_info keeps its numeric prefix; a part with a space or a sign
+        // ends it, as a part with letters does ("3.12.1.final.0" -> "3.12.1").
+        const auto signedPart = parsePyvenvCfgVersion("version_info = +3.12\n");
+        QVERIFY(!signedPart);
+        QCOMPARE(signedPart.error().code, QStringLiteral("pyvenv_cfg_unreadable"));
+        const auto spaced = parsePyvenvCfgVersion("version_info = 3.11. 4\n");
+        QVERIFY(spaced);
+        QCOMPARE(*spaced, QStringLiteral("3.11"));
+    }
+
     void probe_data()
     {
         QTest::addColumn<QByteArray>("output");

@@ -34,21 +34,21 @@ Error unreadable(const char *code, const QString &what, const QString &detail)
 }
 
 // "A.B.C" with every part a number; at least `minimumParts` parts.
+// One part of a dotted version: ASCII digits only and in range. toUInt() alone would pass
+// " 12", "+3" (it skips white space and takes a sign) and stops at an embedded NUL ("13\0\0").
+bool isVersionPart(const QString &part)
+{
+    if (part.isEmpty() || !std::all_of(part.begin(), part.end(), [](QChar c) { return c >= u'0' && c <= u'9'; }))
+        return false;
+    bool ok = false;
+    part.toUInt(&ok);
+    return ok;
+}
+
 bool isDottedVersion(const QString &text, int minimumParts)
 {
     const QStringList parts = text.split(u'.');
-    if (parts.size() < minimumParts)
-        return false;
-    // Digits only: toUInt() alone stops at an embedded NUL and would pass "13\0\0".
-    for (const QString &p : parts) {
-        if (p.isEmpty() || !std::all_of(p.begin(), p.end(), [](QChar c) { return c >= u'0' && c <= u'9'; }))
-            return false;
-        bool ok = false;
-        p.toUInt(&ok);
-        if (!ok)
-            return false;
-    }
-    return true;
+    return parts.size() >= minimumParts && std::all_of(parts.begin(), parts.end(), isVersionPart);
 }
 
 QString unquote(QString value)
@@ -337,9 +337,7 @@ Result<QString> parsePyvenvCfgVersion(const QByteArray &text)
             const QStringList parts = value.split(u'.');
             QStringList numeric;
             for (const QString &p : parts) {
-                bool ok = false;
-                p.toUInt(&ok);
-                if (!ok)
+                if (!isVersionPart(p))
                     break;
                 numeric.append(p);
             }
