@@ -300,6 +300,10 @@ void TestCatalog::versions()
     QCOMPARE(tfsetup::core::version::compare(a, b), order);
     QVERIFY(tfsetup::core::version::matchesPrefix(u"2.13"_s, u"2.13.1"_s));
     QVERIFY(!tfsetup::core::version::matchesPrefix(u"2.1"_s, u"2.13.0"_s));
+    // Digits only: a sign or white space inside is no version, though toInt() would take the part.
+    QVERIFY(tfsetup::core::version::isValid(u"3.10"_s));
+    for (const QString &bad : {u"3.+10"_s, u"3.-1"_s, u"3. 10"_s, u"+3"_s, u"3..10"_s, u"3.10a"_s})
+        QVERIFY2(!tfsetup::core::version::isValid(bad), qPrintable(bad));
 }
 
 void TestCatalog::brokenCatalog_isReported_data()

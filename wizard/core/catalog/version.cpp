@@ -2,6 +2,8 @@
 
 #include <QList>
 
+#include <algorithm>
+
 namespace tfsetup::core::version {
 
 namespace {
@@ -81,13 +83,17 @@ bool isValid(QStringView v)
     const QStringView t = v.trimmed();
     if (t.isEmpty())
         return false;
-    for (QStringView piece : t.split(u'.')) {
-        bool ok = false;
-        (void)piece.toInt(&ok);
-        if (!ok)
-            return false;
-    }
-    return true;
+    const auto pieces = t.split(u'.');
+    return std::all_of(pieces.begin(), pieces.end(), isNumber);
+}
+
+bool isNumber(QStringView part)
+{
+    if (part.isEmpty() || !std::all_of(part.begin(), part.end(), [](QChar c) { return c >= u'0' && c <= u'9'; }))
+        return false;
+    bool ok = false;
+    (void)part.toInt(&ok);
+    return ok;
 }
 
 } // namespace tfsetup::core::version

@@ -16,6 +16,9 @@ QString majorMinor(QStringView version);
 QString major(QStringView version);
 // min and max are inclusive; an empty bound is open. Compared on the components both sides have.
 bool inRange(QStringView version, QStringView min, QStringView max);
+// Dotted numbers of ASCII digits only: no sign, no white space inside ("3.10", not "3.+10").
 bool isValid(QStringView version);
+// One component: ASCII digits only, in int's range. (toInt() alone takes " 12" and "+3".)
+bool isNumber(QStringView part);
 
 } // namespace tfsetup::core::version

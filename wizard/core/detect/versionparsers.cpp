@@ -1,5 +1,7 @@
 #include "detect/versionparsers.h"
 
+#include "catalog/version.h"
+
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -34,21 +36,11 @@ Error unreadable(const char *code, const QString &what, const QString &detail)
 }
 
 // "A.B.C" with every part a number; at least `minimumParts` parts.
-// One part of a dotted version: ASCII digits only and in range. toUInt() alone would pass
-// " 12", "+3" (it skips white space and takes a sign) and stops at an embedded NUL ("13\0\0").
-bool isVersionPart(const QString &part)
-{
-    if (part.isEmpty() || !std::all_of(part.begin(), part.end(), [](QChar c) { return c >= u'0' && c <= u'9'; }))
-        return false;
-    bool ok = false;
-    part.toUInt(&ok);
-    return ok;
-}
-
 bool isDottedVersion(const QString &text, int minimumParts)
 {
     const QStringList parts = text.split(u'.');
-    return parts.size() >= minimumParts && std::all_of(parts.begin(), parts.end(), isVersionPart);
+    return parts.size() >= minimumParts
+           && std::all_of(parts.begin(), parts.end(), [](const QString &p) { return version::isNumber(p); });
 }
 
 QString unquote(QString value)
@@ -337,7 +329,7 @@ Result<QString> parsePyvenvCfgVersion(const QByteArray &text)
             const QStringList parts = value.split(u'.');
             QStringList numeric;
             for (const QString &p : parts) {
-                if (!isVersionPart(p))
+                if (!version::isNumber(p))
                     break;
                 numeric.append(p);
             }

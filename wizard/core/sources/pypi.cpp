@@ -87,10 +87,8 @@ QStringList wheelPythons(const QJsonObject &releaseJson, const QString &os)
             if (!tag.startsWith(QStringLiteral("cp")) || tag.size() < 4)
                 continue;
             const QString digits = tag.mid(2);
-            bool ok = false;
-            (void)digits.toInt(&ok);
             const QString python = digits.left(1) + u'.' + digits.mid(1);
-            if (ok && !out.contains(python))
+            if (version::isNumber(digits) && !out.contains(python))
                 out.append(python);
         }
     }
