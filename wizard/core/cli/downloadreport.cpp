@@ -20,8 +20,9 @@ void DownloadReport::setRequests(const QList<DownloadRequest> &requests)
 
 QString DownloadReport::line(qint64 done, qint64 total, double bytesPerSecond, const QString &file, const QUrl &mirror)
 {
-    QString text = total > 0 ? tr("%1 of %2 (%3 %)").arg(Units::dataSize(done), Units::dataSize(total)).arg(done * 100 / total)
-                             : Units::dataSize(done);
+    QString text = total > 0
+                       ? tr("%1 of %2 (%3 %)").arg(Units::dataSize(done), Units::dataSize(total)).arg(done * 100 / total)
+                       : Units::dataSize(done);
     if (bytesPerSecond > 0) {
         text += tr(", %1/s").arg(Units::dataSize(qint64(bytesPerSecond)));
         if (total > done)

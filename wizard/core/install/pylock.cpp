@@ -12,10 +12,10 @@
 
 #include <algorithm>
 #include <iterator>
-#include <utility>
 #include <limits>
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace tfsetup::core {
