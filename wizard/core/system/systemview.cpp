@@ -109,6 +109,10 @@ std::optional<QByteArray> SystemView::readFile(const QString &path, qint64 maxBy
     const QString host = hostPath(path);
     if (host.isEmpty())
         return std::nullopt;
+    // Plain files only: a FIFO planted where a kernelspec or a record belongs would block the
+    // read forever, a device (/dev/zero behind a link) never ends. isFile() is false for both.
+    if (!QFileInfo(host).isFile())
+        return std::nullopt;
     QFile f(host);
     if (!f.open(QIODevice::ReadOnly))
         return std::nullopt;

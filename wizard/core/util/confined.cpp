@@ -798,4 +798,36 @@ ConfinedFolder &ConfinedFolder::operator=(ConfinedFolder &&other) noexcept
     return *this;
 }
 
+Status writeUserFile(const QString &path, const QByteArray &bytes)
+{
+    const QFileInfo info(path);
+    const QString shownPath = QDir::toNativeSeparators(path);
+    if (isLink(path)) {
+        return Error{QStringLiteral("path_is_link"),
+                     QCoreApplication::translate("Confined", "%1 is a link to another file. tfsetup does not write "
+                                                             "through links: give the path of a new file, or of a "
+                                                             "plain file to replace.")
+                         .arg(shownPath),
+                     info.symLinkTarget()};
+    }
+    if (info.exists() && !info.isFile()) {
+        return Error{QStringLiteral("not_plain_file"),
+                     QCoreApplication::translate("Confined", "%1 is not a plain file (a folder, a device or a pipe), "
+                                                             "so tfsetup does not write there. Give the path of a new "
+                                                             "file.")
+                         .arg(shownPath),
+                     path};
+    }
+    if (!QFileInfo(info.absolutePath()).isDir()) {
+        return Error{QStringLiteral("write_failed"),
+                     QCoreApplication::translate("Confined", "The folder of %1 does not exist. Choose a folder that "
+                                                             "exists.")
+                         .arg(shownPath),
+                     info.absolutePath()};
+    }
+    // The folder is the user's choice and may itself be a link; the name is replaced in one step,
+    // and a link planted there meanwhile is replaced, never written through.
+    return writeConfined(info.absolutePath(), info.fileName(), bytes);
+}
+
 } // namespace tfsetup::core

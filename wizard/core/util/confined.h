@@ -52,6 +52,12 @@ Status openConfined(QFile &file, const QString &root, const QString &relative, C
 // through). Folders are made as needed. executable adds the execute bits.
 Status writeConfined(const QString &root, const QString &relative, const QByteArray &bytes, bool executable = false);
 
+// Writes a file at a path the user named (a report, a saved profile, a bundle's record): its
+// folder is the root (the user chose it; it may be a link; it must exist), and the file is replaced in one step
+// as writeConfined() does. A link at the name itself is refused (path_is_link), and so is a
+// folder, a device or a pipe there (not_plain_file): never written through, never replaced.
+Status writeUserFile(const QString &path, const QByteArray &bytes);
+
 // Renames fromRoot/fromRelative to toRoot/toRelative (replacing what is there, as rename(2)
 // does: a link at the target name is replaced, not followed); the target's folders are made as
 // needed. The entry moved may itself be a link (it moves as a link).

@@ -118,7 +118,9 @@ bool isSafeRelativeName(const QString &path)
 
 bool isJupyterKernelName(const QString &name)
 {
-    static const QRegularExpression pattern(QStringLiteral("^[a-z0-9._-]+$"), QRegularExpression::CaseInsensitiveOption);
+    // Lower case only: Jupyter lists kernels by their folder name folded to lower case, so "TF"
+    // and "tf" would be one kernel and the other would vanish from every list.
+    static const QRegularExpression pattern(QStringLiteral("^[a-z0-9._-]+$"));
     return name.size() <= 100 && pattern.match(name).hasMatch() && isSafePathName(name);
 }
 
@@ -126,11 +128,14 @@ QString jupyterKernelName(const QString &environmentName)
 {
     QString out;
     bool replaced = false;
-    for (const QChar c : environmentName.toLower()) {
-        const bool kept = (c >= u'a' && c <= u'z') || (c >= u'0' && c <= u'9') || c == u'.' || c == u'_' || c == u'-';
-        replaced = replaced || !kept;
+    for (const QChar c : environmentName) {
+        const bool upper = c >= u'A' && c <= u'Z';
+        const bool kept = upper || (c >= u'a' && c <= u'z') || (c >= u'0' && c <= u'9') || c == u'.' || c == u'_'
+                          || c == u'-';
+        // A capital is folded, and counts as a change: "TF" and "tf" must not share a kernel.
+        replaced = replaced || !kept || upper;
         if (kept)
-            out += c;
+            out += c.toLower();
         else if (!out.endsWith(u'-'))
             out += u'-';
     }

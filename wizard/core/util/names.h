@@ -22,12 +22,12 @@ bool isSafePathName(const QString &name);
 // are allowed: pip installs files with any name.)
 bool isSafeRelativeName(const QString &path);
 
-// Jupyter lists a kernel only when its folder name matches [a-z0-9._-]+ (any case; jupyter_client's
-// kernelspec._kernel_name_pat): a kernel named after "我的环境" or "tf+gpu" would be registered
-// and never shown. isJupyterKernelName says whether a name is one Jupyter lists;
-// jupyterKernelName makes one from an environment name: lower case, every other character a
-// '-', and, when characters were replaced, a short hash of the original so two Chinese names
-// do not become the same kernel.
+// Jupyter lists a kernel only when its folder name matches [a-z0-9._-]+, and it folds the name to
+// lower case first (jupyter_client's kernelspec._list_kernels_in), so "TF" and "tf" are one kernel
+// and one of them disappears. isJupyterKernelName says whether a name is one Jupyter lists as
+// itself: lower case only. jupyterKernelName makes one from an environment name: lower case,
+// every other character a '-', and, when characters were replaced or folded, a short hash of the
+// original, so "TF" and "tf", or two Chinese names, do not become the same kernel.
 bool isJupyterKernelName(const QString &name);
 QString jupyterKernelName(const QString &environmentName);
 

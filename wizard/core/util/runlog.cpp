@@ -1,5 +1,7 @@
 #include "util/runlog.h"
 
+#include "util/text.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -26,9 +28,12 @@ LogState &state()
     return s;
 }
 
-void handler(QtMsgType type, const QMessageLogContext &context, const QString &message)
+void handler(QtMsgType type, const QMessageLogContext &context, const QString &raw)
 {
     LogState &s = state();
+    // A message may quote pip, a server or a log: no escape reaches the file or the terminal,
+    // and no proxy password or index token is written down.
+    const QString message = visibleText(redactSecrets(raw));
     const char *level = "debug";
     switch (type) {
     case QtDebugMsg:
