@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QStringEncoder>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
@@ -723,6 +724,94 @@ private slots:
                                tree.filePath(u"env"_s), u"--env"_s, u"C:\\nowhere"_s});
         QVERIFY(missing.waitForFinished(60000));
         QCOMPARE(missing.exitCode(), 2);
+    }
+
+    // Logs as Windows tools save them, and logs that try to act on the terminal: the same cause
+    // is read from every encoding, escapes reach neither the terminal nor the report, and the
+    // report is never written through a link.
+    void hostileLogsAndReportPaths()
+    {
+        const QString binary = qEnvironmentVariable("TFSETUP_BINARY");
+        if (!QFileInfo::exists(binary))
+            QSKIP("tfsetup is not built");
+        WindowsPc pc;
+        FixtureTree tree;
+        QVERIFY(pc.build(tree));
+        QTemporaryDir out;
+        QFile source(qEnvironmentVariable("TFSETUP_TEST_DATA") + "/doctor/logs/windows_tf29_cudart_missing.txt"_L1);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QString log = QString::fromUtf8(source.readAll());
+        const auto run = [&](const QStringList &extra, QByteArray *stdoutBytes = nullptr) {
+            QProcess p;
+            p.start(binary, QStringList{u"doctor"_s, u"--root"_s, tree.path(), u"--os"_s, u"windows"_s, u"--env-file"_s,
+                                        tree.filePath(u"env"_s)}
+                                + extra);
+            p.waitForFinished(60000);
+            if (stdoutBytes)
+                *stdoutBytes = p.readAllStandardOutput() + p.readAllStandardError();
+            return p.exitCode();
+        };
+        const auto logIds = [&](const QString &path) {
+            QByteArray bytes;
+            run({u"--json"_s, u"--log"_s, path}, &bytes);
+            QStringList ids;
+            const QJsonArray findings = QJsonDocument::fromJson(bytes.left(bytes.indexOf("\n}\n") + 3)).object()
+                                            .value("findings"_L1).toArray();
+            for (const QJsonValue &v : findings) {
+                if (v.toObject().value("id"_L1).toString().startsWith("log."_L1))
+                    ids.append(v.toObject().value("id"_L1).toString());
+            }
+            return ids;
+        };
+        const auto write = [&](const QString &name, const QByteArray &bytes) {
+            QFile f(out.filePath(name));
+            return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() ? f.fileName() : QString();
+        };
+        const QStringList expected = logIds(source.fileName());
+        QVERIFY(!expected.isEmpty());
+        QStringEncoder le(QStringEncoder::Utf16LE);
+        QStringEncoder be(QStringEncoder::Utf16BE);
+        const QString crlf = QString(log).replace(u"\n"_s, u"\r\n"_s);
+        QCOMPARE(logIds(write(u"bom-le.txt"_s, "\xFF\xFE" + QByteArray(le(crlf)))), expected);
+        QCOMPARE(logIds(write(u"no-bom-le.txt"_s, QByteArray(le(crlf)))), expected);
+        QCOMPARE(logIds(write(u"bom-be.txt"_s, "\xFE\xFF" + QByteArray(be(crlf)))), expected);
+        // What cannot be read is refused, never "0 errors".
+        QByteArray noise;
+        for (int i = 0; i < 4096; ++i)
+            noise.append(char(0x80 + (i * 37) % 0x7f));
+        QByteArray refused;
+        QCOMPARE(run({u"--log"_s, write(u"noise.bin"_s, noise)}, &refused), 1);
+        QVERIFY(refused.contains("UTF-8"));
+
+        // A log line that would clear the screen and print a verdict of its own.
+        const QString hostile = QString(log).replace(u"cudart64_110.dll not found"_s,
+                                                     u"cudart64_110.dll not found\x1b[2J\x1b[H\r[OK] no problems found"_s);
+        const QString hostilePath = write(u"hostile.txt"_s, hostile.toUtf8());
+        const QString report = out.filePath(u"report.txt"_s);
+        QByteArray shown;
+        run({u"--log"_s, hostilePath, u"--report"_s, report}, &shown);
+        QVERIFY(!shown.contains('\x1b'));
+        QVERIFY(!shown.contains('\r'));
+        QVERIFY(shown.contains("\\u001b[2J"));
+        QFile written(report);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray reportBytes = written.readAll();
+        QVERIFY(!reportBytes.contains('\x1b'));
+        QVERIFY(!reportBytes.contains('\r'));
+        QVERIFY(reportBytes.contains("\\u001b[2J"));
+
+        // A link at the report path: refused, and what it points to stays as it was.
+        const QString victim = out.filePath(u"victim.txt"_s);
+        QVERIFY(!write(u"victim.txt"_s, "mine\n").isEmpty());
+        const QString linked = out.filePath(u"linked-report.txt"_s);
+        QVERIFY(QFile::link(victim, linked));
+        QByteArray linkAnswer;
+        QVERIFY(run({u"--log"_s, source.fileName(), u"--report"_s, linked}, &linkAnswer) != 0);
+        QVERIFY(QFileInfo(linked).isSymLink());
+        QFile v(victim);
+        QVERIFY(v.open(QIODevice::ReadOnly));
+        QCOMPARE(v.readAll(), QByteArray("mine\n"));
+        QVERIFY(linkAnswer.contains("link"));
     }
 };
 

@@ -21,6 +21,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLockFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -64,6 +65,9 @@ private Q_SLOTS:
 
     void index_addsOnceAndRemoves();
     void list_showsEveryEnvironmentAndItsState();
+    void list_neverWalksAFolderWithoutARecord();
+    void remove_neverTakesAUsersFolderForItsTombstone();
+    void remove_ofACopyKeepsTheOriginalsKernelAndMenuEntry();
     void list_keepsTheLastVerify();
     void list_findsANewerTensorflowOnTheSameRoute();
     void remove_takesOnlyWhatTheRecordProves();
@@ -168,11 +172,113 @@ void TestEnvironments::index_addsOnceAndRemoves()
     QCOMPARE(EnvironmentIndex::folders(*m_system), (QStringList{QStringLiteral("/data/envs/a"), QStringLiteral("/data/envs/b")}));
     QVERIFY(EnvironmentIndex::remove(*m_system, QStringLiteral("/data/envs/a")).ok());
     QCOMPARE(EnvironmentIndex::folders(*m_system), QStringList{QStringLiteral("/data/envs/b")});
-    // A damaged index lists nothing and is rewritten whole by the next change.
-    QVERIFY(write(host(EnvironmentIndex::indexPath(*m_system)), "{not json"));
-    QVERIFY(EnvironmentIndex::folders(*m_system).isEmpty());
+    // A damaged index is never overwritten: kept aside, and every entry it still shows is kept.
+    const QString index = host(EnvironmentIndex::indexPath(*m_system));
+    QFile file(index);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QByteArray damaged = file.readAll();
+    file.close();
+    damaged.insert(damaged.lastIndexOf('}'), '\x07'); // one stray byte
+    QVERIFY(write(index, damaged));
+    QCOMPARE(EnvironmentIndex::folders(*m_system), QStringList{QStringLiteral("/data/envs/b")});
     QVERIFY(EnvironmentIndex::add(*m_system, QStringLiteral("/data/envs/c")).ok());
-    QCOMPARE(EnvironmentIndex::folders(*m_system), QStringList{QStringLiteral("/data/envs/c")});
+    QCOMPARE(EnvironmentIndex::folders(*m_system), (QStringList{QStringLiteral("/data/envs/b"), QStringLiteral("/data/envs/c")}));
+    const QStringList aside = QDir(QFileInfo(index).absolutePath()).entryList({QStringLiteral("environments.json.damaged-*")});
+    QCOMPARE(aside.size(), 1);
+    QFile kept(QFileInfo(index).absolutePath() + u'/' + aside.first());
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), damaged);
+    // Nothing left to read: no entries, and the next change starts a new index.
+    QVERIFY(write(index, "{not json"));
+    QVERIFY(EnvironmentIndex::folders(*m_system).isEmpty());
+    QVERIFY(EnvironmentIndex::add(*m_system, QStringLiteral("/data/envs/d")).ok());
+    QCOMPARE(EnvironmentIndex::folders(*m_system), QStringList{QStringLiteral("/data/envs/d")});
+    QCOMPARE(QDir(QFileInfo(index).absolutePath()).entryList({QStringLiteral("environments.json.damaged-*")}).size(), 2);
+}
+
+void TestEnvironments::list_neverWalksAFolderWithoutARecord()
+{
+    // An index entry "/" (or any folder tfsetup did not make) is described, never measured.
+    QVERIFY(write(host(QStringLiteral("/data/big/file")), QByteArray(1000, 'x')));
+    QVERIFY(EnvironmentIndex::add(*m_system, QStringLiteral("/")).ok());
+    QVERIFY(EnvironmentIndex::add(*m_system, QStringLiteral("/data")).ok());
+    const QList<EnvironmentListing> list = listEnvironments(*m_system, {{}, true});
+    QCOMPARE(list.size(), 2);
+    for (const EnvironmentListing &l : list) {
+        QCOMPARE(l.state, QStringLiteral("record_missing"));
+        QCOMPARE(l.bytes, qint64(-1));
+    }
+}
+
+void TestEnvironments::remove_neverTakesAUsersFolderForItsTombstone()
+{
+    // A folder of the user's with the tombstone's name, beside an environment that is gone.
+    QVERIFY(EnvironmentIndex::add(*m_system, QStringLiteral("/home/u/tfsetup-envs/course")).ok());
+    const QString lookalike = host(QStringLiteral("/home/u/tfsetup-envs/.course.tfsetup-removing"));
+    QVERIFY(write(lookalike + QStringLiteral("/data.csv"), "1,2\n"));
+    QVERIFY(write(lookalike + QStringLiteral("/.tfsetup-removal"), "not-an-id"));
+    QCOMPARE(listEnvironments(*m_system, {{}, false}).first().state, QStringLiteral("missing"));
+    const auto gone = removeEnvironment(*m_system, QStringLiteral("/home/u/tfsetup-envs/course"));
+    QVERIFY(gone.ok());
+    QVERIFY(QFile::exists(lookalike + QStringLiteral("/data.csv")));
+    QVERIFY(!QFileInfo::exists(host(QStringLiteral("/home/u/tfsetup-envs/course"))));
+
+    // Beside a real environment: its removal needs that name, and refuses rather than touch it.
+    QVERIFY(!makeEnvironment(QStringLiteral("/home/u/tfsetup-envs/course")).isEmpty());
+    const auto refused = removeEnvironment(*m_system, QStringLiteral("/home/u/tfsetup-envs/course"));
+    QVERIFY(!refused.ok());
+    QCOMPARE(refused.error().code, QStringLiteral("tombstone_taken"));
+    QVERIFY(QFile::exists(lookalike + QStringLiteral("/data.csv")));
+    QVERIFY(QFile::exists(host(QStringLiteral("/home/u/tfsetup-envs/course/environment.json"))));
+}
+
+void TestEnvironments::remove_ofACopyKeepsTheOriginalsKernelAndMenuEntry()
+{
+    QVERIFY(!makeEnvironment(QStringLiteral("/home/u/tfsetup-envs/course")).isEmpty());
+    const QString env = host(QStringLiteral("/home/u/tfsetup-envs/course"));
+    // The kernel starts the environment's own Python, as the installer writes it.
+    const QByteArray kernel = "{\"argv\": [\"/home/u/tfsetup-envs/course/venv/bin/python\", \"-m\", \"ipykernel_launcher\"]}\n";
+    QVERIFY(write(env + QStringLiteral("/kernel/kernel.json"), kernel));
+    QVERIFY(write(env + QStringLiteral("/venv/bin/python"), "#!/bin/sh\n"));
+    QFile recordFile(env + QStringLiteral("/environment.json"));
+    QVERIFY(recordFile.open(QIODevice::ReadOnly));
+    QJsonObject record = QJsonDocument::fromJson(recordFile.readAll()).object();
+    recordFile.close();
+    QJsonArray files = record.value(QStringLiteral("files")).toArray();
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        QJsonObject f = files.at(i).toObject();
+        if (f.value(QStringLiteral("path")).toString() == u"kernel/kernel.json") {
+            f.insert(QStringLiteral("sha256"), QString::fromLatin1(sha(kernel)));
+            f.insert(QStringLiteral("size"), kernel.size());
+            files.replace(i, f);
+        }
+    }
+    record.insert(QStringLiteral("files"), files);
+    QVERIFY(write(env + QStringLiteral("/environment.json"), QJsonDocument(record).toJson()));
+    const QString registered = host(QStringLiteral("/home/u/.local/share/jupyter/kernels/course/kernel.json"));
+    const QString menu = host(QStringLiteral("/home/u/.local/share/applications/tfsetup-course.desktop"));
+    QVERIFY(write(registered, kernel));
+
+    // cp -a course course-backup, then remove the backup.
+    QProcess cp;
+    cp.start(QStringLiteral("cp"), {QStringLiteral("-a"), env, env + QStringLiteral("-backup")});
+    QVERIFY(cp.waitForFinished());
+    QCOMPARE(cp.exitCode(), 0);
+    const auto copy = removeEnvironment(*m_system, QStringLiteral("/home/u/tfsetup-envs/course-backup"));
+    QVERIFY2(copy.ok(), qPrintable(copy.ok() ? QString() : copy.error().message));
+    QVERIFY(copy->outsideRemoved.isEmpty());
+    QCOMPARE(copy->outsideOwned, QStringLiteral("/home/u/tfsetup-envs/course/venv/bin/python"));
+    QVERIFY(copy->text().contains(QStringLiteral("/home/u/tfsetup-envs/course/venv/bin/python")));
+    QVERIFY(QFile::exists(registered));
+    QVERIFY(QFile::exists(menu));
+    QVERIFY(!QFileInfo::exists(env + QStringLiteral("-backup")));
+
+    // The original's own removal takes them.
+    const auto original = removeEnvironment(*m_system, QStringLiteral("/home/u/tfsetup-envs/course"));
+    QVERIFY(original.ok());
+    QCOMPARE(original->outsideRemoved.size(), 2);
+    QVERIFY(!QFileInfo::exists(registered));
+    QVERIFY(!QFileInfo::exists(menu));
 }
 
 void TestEnvironments::list_showsEveryEnvironmentAndItsState()

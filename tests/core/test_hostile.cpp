@@ -199,6 +199,71 @@ private Q_SLOTS:
         QVERIFY(QDir(m_home.filePath(u"interp"_s)).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty());
     }
 
+    // A ':' in a Linux install folder would split PATH and LD_LIBRARY_PATH in the launchers and
+    // the kernel: refused before anything is fetched or written, as is a capital in a kernel name
+    // (Jupyter folds it, so two kernels would become one).
+    void install_refusesWhatTheLaunchersCannotCarry_data()
+    {
+        QTest::addColumn<QString>("prefix");
+        QTest::addColumn<QString>("kernel");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("a colon in the folder") << u"lab:2026"_s << QString() << u"LD_LIBRARY_PATH"_s;
+        QTest::newRow("a capital in the kernel name") << u"plain"_s << u"TF-Lab"_s << u"kernel.name"_s;
+    }
+    void install_refusesWhatTheLaunchersCannotCarry()
+    {
+        QFETCH(QString, prefix);
+        QFETCH(QString, kernel);
+        QFETCH(QString, code);
+        QJsonObject fields{{u"plan"_s, QJsonObject{{u"route"_s, u"linux-pip"_s},
+                                                   {u"tensorflow"_s, u"2.15.1"_s},
+                                                   {u"requirements"_s, QJsonArray{u"tensorflow==2.15.1"_s}}}}};
+        if (!kernel.isEmpty())
+            fields.insert(u"kernel"_s, QJsonObject{{u"name"_s, kernel}});
+        const QString path = m_home.filePath(u"carry.json"_s);
+        QVERIFY(writeFile(path, profile(fields)));
+        const QString folder = m_home.filePath(prefix);
+        const Run r = tfsetup({u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--prefix"_s, folder}, m_home.path());
+        QVERIFY2(r.exitCode != 0, qPrintable(r.out));
+        QVERIFY2(r.out.contains(code), qPrintable(r.out));
+        QVERIFY(!QFileInfo::exists(folder) || QDir(folder).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
+    }
+
+    // A FIFO where a record, a kernelspec or a menu entry belongs would block a read forever, and
+    // a kernelspec linked to /dev/zero would never end: every command answers all the same.
+    void specialFilesNeverBlockOrRunOn_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("list") << QStringList{u"list"_s, u"--folder"_s, u"@prefix"_s};
+        QTest::newRow("doctor --env") << QStringList{u"doctor"_s, u"--env"_s, u"@env"_s};
+        QTest::newRow("verify --env") << QStringList{u"verify"_s, u"--env"_s, u"@env"_s};
+        QTest::newRow("remove") << QStringList{u"remove"_s, u"--env"_s, u"@env"_s, u"--yes"_s};
+        QTest::newRow("repair --dry-run") << QStringList{u"repair"_s, u"--env"_s, u"@env"_s, u"--dry-run"_s};
+    }
+    void specialFilesNeverBlockOrRunOn()
+    {
+        QFETCH(QStringList, arguments);
+        const QString prefix = m_home.filePath(u"fifo-envs"_s);
+        const QString env = prefix + u"/tf-fifo"_s;
+        QVERIFY(QDir().mkpath(env + u"/kernel"_s));
+        QVERIFY(QDir().mkpath(m_home.filePath(u"data/jupyter/kernels/tf-fifo"_s)));
+        QVERIFY(QDir().mkpath(m_home.filePath(u"data/applications"_s)));
+        for (const QString &fifo : QStringList{env + u"/environment.json"_s, m_home.filePath(u"data/jupyter/kernels/tf-fifo/kernel.json"_s),
+                                    m_home.filePath(u"data/applications/tfsetup-tf-fifo.desktop"_s)}) {
+            QFile::remove(fifo);
+            QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        }
+        QFile::remove(env + u"/kernel/kernel.json"_s);
+        QVERIFY(QFile::link(u"/dev/zero"_s, env + u"/kernel/kernel.json"_s));
+        arguments.replaceInStrings(u"@prefix"_s, prefix);
+        arguments.replaceInStrings(u"@env"_s, env);
+        QElapsedTimer clock;
+        clock.start();
+        const Run r = tfsetup(arguments, m_home.path());
+        QVERIFY2(r.exitCode >= 0, qPrintable(u"killed after 60 s: "_s + r.out));
+        QVERIFY2(clock.elapsed() < 30000, qPrintable(r.out));
+    }
+
     void lock_heldOnAnotherComputerSaysWhoseAndHow()
     {
         const QString prefix = m_home.filePath(u"shared-prefix"_s);

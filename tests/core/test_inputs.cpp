@@ -15,6 +15,7 @@
 #include "util/inputfile.h"
 #include "util/jsonshape.h"
 #include "util/names.h"
+#include "util/text.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -23,6 +24,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QStringDecoder>
+#include <QStringEncoder>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -117,17 +120,111 @@ private Q_SLOTS:
     void jupyterKernelNames()
     {
         QVERIFY(isJupyterKernelName(u"tf-2.15_lab"_s));
-        QVERIFY(isJupyterKernelName(u"TF210"_s));
-        for (const QString &bad : {u"我的环境"_s, u"tf+gpu"_s, u"tf gpu"_s, u""_s, u"tf/x"_s})
+        // Jupyter folds a kernel's folder name to lower case: a capital would make two kernels one.
+        for (const QString &bad : {u"我的环境"_s, u"tf+gpu"_s, u"tf gpu"_s, u""_s, u"tf/x"_s, u"TF210"_s, u"Tf"_s})
             QVERIFY2(!isJupyterKernelName(bad), qPrintable(bad));
-        QCOMPARE(jupyterKernelName(u"TF-Lab"_s), u"tf-lab"_s);
-        for (const QString &name : {u"我的环境"_s, u"tf+gpu"_s, u"深度学习 2.10"_s, u"tf.2.10."_s, QString(300, u'x')}) {
+        QCOMPARE(jupyterKernelName(u"tf-lab"_s), u"tf-lab"_s);
+        QVERIFY(jupyterKernelName(u"TF-Lab"_s).startsWith(u"tf-lab-"_s));
+        QVERIFY(jupyterKernelName(u"TF"_s) != jupyterKernelName(u"tf"_s));
+        QVERIFY(jupyterKernelName(u"TF"_s) != jupyterKernelName(u"Tf"_s));
+        for (const QString &name : {u"我的环境"_s, u"tf+gpu"_s, u"深度学习 2.10"_s, u"tf.2.10."_s, QString(300, u'x'),
+                                    u"MyEnv"_s}) {
             const QString kernel = jupyterKernelName(name);
             QVERIFY2(isJupyterKernelName(kernel), qPrintable(name + u" -> " + kernel));
             QCOMPARE(jupyterKernelName(name), kernel);
         }
         QVERIFY(jupyterKernelName(u"我的环境"_s) != jupyterKernelName(u"你的环境"_s));
         QVERIFY(jupyterKernelName(u"深度学习 2.10"_s).startsWith(u"2.10-"_s));
+    }
+
+    // Text from outside is shown, never acted on: every escape, carriage return, C1 control and
+    // bidirectional override becomes a visible \uXXXX; a Windows line end is a line end.
+    void visibleTextShowsEscapes()
+    {
+        QCOMPARE(visibleText(u"plain 文本\ttab\nline"_s), u"plain 文本\ttab\nline"_s);
+        QCOMPARE(visibleText(u"a\r\nb"_s), u"a\nb"_s);
+        const QString hostile = u"cudart\x1b[2J\x1b[H\r[OK] no problems found\x08\x7f\u009b\u202e\u2066"_s;
+        const QString shown = visibleText(hostile);
+        for (const QChar c : shown)
+            QVERIFY2(!needsVisibleEscape(c.unicode()), qPrintable(QString::number(c.unicode(), 16)));
+        QVERIFY(shown.startsWith(u"cudart\\u001b[2J\\u001b[H\\u000d[OK]"_s));
+        QVERIFY(shown.contains(u"\\u202e"_s));
+        // The JSON spelling: a document passed through stays the same document.
+        const QByteArray json = QJsonDocument(QJsonObject{{u"t"_s, hostile}}).toJson(QJsonDocument::Compact);
+        QCOMPARE(QJsonDocument::fromJson(visibleText(QString::fromUtf8(json)).toUtf8()).object().value(u"t"_s).toString(),
+                 hostile);
+    }
+
+    void decodeTextInput_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        const QString text = u"2023-01-01 W tensorflow: Could not load dynamic library 'cudart64_110.dll'\r\n"
+                             "路径 C:\\Users\\学生\\tf\r\n"_s;
+        QTest::newRow("UTF-8") << text.toUtf8();
+        QTest::newRow("UTF-8 with BOM") << QByteArray("\xEF\xBB\xBF" + text.toUtf8());
+        QStringEncoder le(QStringEncoder::Utf16LE);
+        QStringEncoder be(QStringEncoder::Utf16BE);
+        const QByteArray utf16le = le(text);
+        const QByteArray utf16be = be(text);
+        QTest::newRow("UTF-16 LE with BOM (PowerShell 5's >)") << QByteArray("\xFF\xFE" + utf16le);
+        QTest::newRow("UTF-16 LE without BOM") << utf16le;
+        QTest::newRow("UTF-16 BE with BOM") << QByteArray("\xFE\xFF" + utf16be);
+        QTest::newRow("UTF-16 BE without BOM") << utf16be;
+    }
+    void decodeTextInput()
+    {
+        QFETCH(QByteArray, bytes);
+        const auto text = tfsetup::core::decodeTextInput(bytes, u"The log"_s);
+        QVERIFY2(text, qPrintable(text ? QString() : text.error().message));
+        QVERIFY(text->contains(u"Could not load dynamic library 'cudart64_110.dll'"_s));
+        QVERIFY(text->contains(u"学生"_s));
+        QVERIFY(!text->contains(QChar(0)));
+    }
+
+    void decodeTextInput_refusesWhatItCannotRead()
+    {
+        // Random bytes are no text: refused with a message, never read as an empty log.
+        QByteArray noise;
+        for (int i = 0; i < 4096; ++i)
+            noise.append(char(0x80 + (i * 37) % 0x7f));
+        const auto refused = tfsetup::core::decodeTextInput(noise, u"The log"_s);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().code, u"text_encoding_unknown"_s);
+        QVERIFY(refused.error().message.contains(u"UTF-8"_s));
+        // A few stray bytes in an English log are replaced; the message text survives.
+        const auto mostly = tfsetup::core::decodeTextInput("Could not load dynamic library 'cudart64_110.dll' \xB2\xE2\n",
+                                                           u"The log"_s);
+        QVERIFY(mostly);
+        QVERIFY(mostly->contains(u"cudart64_110.dll"_s));
+    }
+
+    void redactSecretsMasksPasswordsAndTokens_data()
+    {
+        QTest::addColumn<QString>("in");
+        QTest::addColumn<QString>("out");
+        QTest::newRow("proxy password") << u"--proxy http://alice:s3cr%40t@proxy.lab:3128"_s
+                                        << u"--proxy http://alice:***@proxy.lab:3128"_s;
+        QTest::newRow("index token as user") << u"https://ghp_TOKEN123@pypi.lab.example/simple/"_s
+                                             << u"https://***@pypi.lab.example/simple/"_s;
+        QTest::newRow("query token") << u"GET https://files.example/x.whl?token=abc&x=1 200"_s
+                                     << u"GET https://files.example/x.whl?token=***&x=1 200"_s;
+        QTest::newRow("signed URL") << u"https://s3.example/b.whl?X-Amz-Signature=deadbeef"_s
+                                    << u"https://s3.example/b.whl?X-Amz-Signature=***"_s;
+        QTest::newRow("two URLs in a line") << u"from https://u:p@a.example/ and https://t@b.example/"_s
+                                            << u"from https://u:***@a.example/ and https://***@b.example/"_s;
+        QTest::newRow("no secret") << u"https://pypi.org/simple/tensorflow/ user@example.org C:\\a@b"_s
+                                   << u"https://pypi.org/simple/tensorflow/ user@example.org C:\\a@b"_s;
+        QTest::newRow("an @ in the path is no user") << u"https://host.example/a@b/c"_s
+                                                     << u"https://host.example/a@b/c"_s;
+        QTest::newRow("masked twice is masked once") << u"http://alice:***@proxy:3128"_s
+                                                     << u"http://alice:***@proxy:3128"_s;
+    }
+    void redactSecretsMasksPasswordsAndTokens()
+    {
+        QFETCH(QString, in);
+        QFETCH(QString, out);
+        QCOMPARE(redactSecrets(in), out);
+        QCOMPARE(holdsSecret(in), in != out);
     }
 
     void readInput_refusesSpecialAndHugeFiles_data()
@@ -184,6 +281,8 @@ private Q_SLOTS:
             "plan":{"route":"linux-toolkit","cuda":["11.8"],"requirements":["tensorflow"]}})") << u"plan.cuda"_s;
         QTest::newRow("kernel name with ../") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x",
             "plan":{"route":"linux-pip","requirements":["tensorflow"]},"kernel":{"name":"../../evil"}})") << u"kernel.name"_s;
+        QTest::newRow("kernel name with capitals") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x",
+            "plan":{"route":"linux-pip","requirements":["tensorflow"]},"kernel":{"name":"TF-Lab"}})") << u"kernel.name"_s;
         QTest::newRow("environment ..") << QByteArray(R"({"schema":1,"environment":"..","installFolder":"/x",
             "plan":{"route":"linux-pip","requirements":["tensorflow"]}})") << u"environment"_s;
         QTest::newRow("requirements as text") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x",

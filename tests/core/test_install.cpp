@@ -2,6 +2,7 @@
 // run that changes nothing, and a failure or cancel at every step that leaves the previous
 // environment byte-identical.
 
+#include "install/environments.h"
 #include "install/installer.h"
 #include "install/worklock.h"
 #include "support/coroutinetest.h"
@@ -14,6 +15,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QPointer>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -55,6 +57,7 @@ private Q_SLOTS:
     void crashLeftoversAreCleanedUp();
     void lookAlikeFoldersSurvive();
     void twoInstallsIntoOnePrefix();
+    void anotherEnvironmentsKernelIsKept();
     void incompleteCudnnIsRefused();
     void changedArtifactIsRefused();
     void hostileArchiveLeavesNothing();
@@ -279,6 +282,11 @@ void TestInstall::replacingKeepsTheUsersFiles()
     const QString env = QStringLiteral("C/Users/student/tf envs (lab)/tf2.10-cuda11.2/");
     QVERIFY(m_tree->write(env + QStringLiteral("notebooks/mnist.ipynb"), "{\"cells\": []}"));
     QVERIFY(m_tree->write(env + QStringLiteral("start-python.bat"), "@echo my own launcher\r\n"));
+    // TensorBoard writes its runs under logs/; a student links the course's data folder in.
+    QVERIFY(m_tree->write(env + QStringLiteral("logs/fit/20261201-101010/events.out.tfevents.1"), "runs"));
+    QTemporaryDir data;
+    QVERIFY(QFile::link(data.path(), m_tree->filePath(env + QStringLiteral("datasets"))));
+    QVERIFY(QFile::link(QStringLiteral("gone-by-now"), m_tree->filePath(env + QStringLiteral("notebooks/old-link"))));
     const auto outcome = run(spec(true));
     QVERIFY2(outcome, qPrintable(outcome ? QString() : outcome.error().detail));
     QFile notebook(m_tree->filePath(env + QStringLiteral("notebooks/mnist.ipynb")));
@@ -288,6 +296,15 @@ void TestInstall::replacingKeepsTheUsersFiles()
     QVERIFY(backup.open(QIODevice::ReadOnly));
     QCOMPARE(backup.readAll(), QByteArray("@echo my own launcher\r\n"));
     QVERIFY(QFile::exists(m_tree->filePath(env + QStringLiteral("cuda/bin/cudnn64_8.dll"))));
+    QFile run(m_tree->filePath(env + QStringLiteral("logs/fit/20261201-101010/events.out.tfevents.1")));
+    QVERIFY(run.open(QIODevice::ReadOnly));
+    QCOMPARE(run.readAll(), QByteArray("runs"));
+    // The links stay links, to where they pointed.
+    QCOMPARE(QFileInfo(m_tree->filePath(env + QStringLiteral("datasets"))).symLinkTarget(), data.path());
+    QVERIFY(QFileInfo(m_tree->filePath(env + QStringLiteral("notebooks/old-link"))).isSymLink());
+    // tfsetup's own log is the new install's, not a copy of the old one beside it.
+    QVERIFY(QFile::exists(m_tree->filePath(env + QStringLiteral("logs/install.log"))));
+    QVERIFY(!QFile::exists(m_tree->filePath(env + QStringLiteral("logs/install.log.user-backup"))));
 }
 
 void TestInstall::crashLeftoversAreCleanedUp()
@@ -390,6 +407,58 @@ void TestInstall::twoInstallsIntoOnePrefix()
     QVERIFY(QFile::exists(p + QStringLiteral("/tf2.10-cuda11.2/environment.json")));
     QCOMPARE(QDir(p).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name),
              (QStringList{QStringLiteral("tf-other"), QStringLiteral("tf2.10-cuda11.2")}));
+}
+
+void TestInstall::anotherEnvironmentsKernelIsKept()
+{
+    auto bytesOf = [](const QString &path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const auto first = run(spec(false));
+    QVERIFY2(first, qPrintable(first ? QString() : first.error().message));
+    QVERIFY(!first->kernelFolder.isEmpty());
+    const QString registered = host(first->kernelFolder + QStringLiteral("/kernel.json"));
+    const QByteArray firstKernel = bytesOf(registered);
+    QVERIFY(firstKernel.contains("tf envs (lab)"));
+
+    // The same environment name (so the same kernel name) in another folder: the first
+    // environment's kernel is neither replaced nor moved aside; the second gets a name of its own.
+    InstallSpec other = spec(false);
+    other.prefix = QStringLiteral("C:/Users/student/other envs");
+    const auto second = run(other);
+    QVERIFY2(second, qPrintable(second ? QString() : second.error().message));
+    QCOMPARE(bytesOf(registered), firstKernel);
+    QVERIFY(!QFileInfo::exists(registered + QStringLiteral(".user-backup")));
+    const QString secondName = QFileInfo(second->kernelFolder).fileName();
+    QVERIFY2(secondName.startsWith(QStringLiteral("tf2.10-cuda11.2-")) && secondName.size() == 24, qPrintable(secondName));
+    QVERIFY(bytesOf(host(second->kernelFolder + QStringLiteral("/kernel.json"))).contains("other envs"));
+    QCOMPARE(second->warnings.size(), 1);
+    QVERIFY2(second->warnings.first().contains(prefix) && second->warnings.first().contains(secondName),
+             qPrintable(second->warnings.first()));
+    const auto record = core::EnvironmentRecord::read(host(other.environmentPath()));
+    QVERIFY(record);
+    QCOMPARE(record->kernelName(), secondName);
+
+    // Run again: the same name, nothing changed.
+    const auto again = run(other);
+    QVERIFY(again);
+    QVERIFY(again->unchanged);
+    QCOMPARE(again->kernelFolder, second->kernelFolder);
+
+    // Removing the second takes its own kernel and leaves the first's.
+    const auto removed = core::removeEnvironment(*m_view, other.environmentPath());
+    QVERIFY2(removed.ok(), qPrintable(removed.ok() ? QString() : removed.error().message));
+    QVERIFY(!QFileInfo::exists(host(second->kernelFolder + QStringLiteral("/kernel.json"))));
+    QCOMPARE(bytesOf(registered), firstKernel);
+
+    // With the first environment gone by hand (its folder moved away), its name is free again.
+    QVERIFY(QDir(host(prefix)).rename(QStringLiteral("tf2.10-cuda11.2"), QStringLiteral("moved")));
+    const auto third = run(other);
+    QVERIFY(third);
+    QCOMPARE(third->kernelFolder, first->kernelFolder);
+    QVERIFY(third->warnings.isEmpty());
+    QVERIFY(bytesOf(registered).contains("other envs"));
 }
 
 void TestInstall::incompleteCudnnIsRefused()

@@ -9,7 +9,10 @@
 // renames finds the environment. And an install killed while Python makes the venv (its ensurepip
 // child writing into the staging folder) leaves no process behind that could make the staging
 // folder again after the cleanup; a command cancelled, timed out or finished takes what it
-// started with it.
+// started with it. The user's own files in the environment (TensorBoard runs under logs/, a link
+// to a data folder) survive every kill of a re-install and are there after the rerun. A removal
+// killed after its rename and halfway through the files is finished by the next removal, which
+// keeps the user's files and takes the Jupyter kernel.
 
 #include "labmirror.h"
 
@@ -78,9 +81,10 @@ private Q_SLOTS:
         QFETCH(bool, swapped);
         const QString env = m_prefix + QStringLiteral("/tf-lab");
 
-        // The environment as the student has it.
+        // The environment as the student has it, with their TensorBoard runs and data link.
         QVERIFY(run(m_before).value(QStringLiteral("ok")).toBool());
         QCOMPARE(cudnnOf(env), QStringLiteral("8.6"));
+        QVERIFY(addUserFiles(env));
         const TreeSnapshot installed = TreeSnapshot::take(env);
 
         // The changing install dies at `point`.
@@ -106,6 +110,48 @@ private Q_SLOTS:
         QVERIFY2(rerun.value(QStringLiteral("ok")).toBool(), QJsonDocument(rerun).toJson().constData());
         QCOMPARE(cudnnOf(env), QStringLiteral("8.9"));
         verifyRecordedFiles(env);
+        expectUserFiles(env);
+        // The next row starts from a fresh install.
+        QVERIFY(QDir(env).removeRecursively());
+    }
+
+    void removeKilledAt_data()
+    {
+        QTest::addColumn<QString>("point");
+        QTest::newRow("tombstoned") << QStringLiteral("tombstoned");
+        QTest::newRow("halfway") << QStringLiteral("halfway");
+    }
+
+    void removeKilledAt()
+    {
+        QFETCH(QString, point);
+        const QString env = m_prefix + QStringLiteral("/tf-lab");
+        QVERIFY(run(m_before).value(QStringLiteral("ok")).toBool());
+        QVERIFY(addUserFiles(env));
+        const QString kernel = qEnvironmentVariable("XDG_DATA_HOME") + QStringLiteral("/jupyter/kernels/tf-lab");
+
+        QProcess killed;
+        killed.start(qEnvironmentVariable("TFSETUP_LABMACHINE"),
+                     QStringList{QStringLiteral("--remove"), env, QStringLiteral("--kill-at"), point});
+        QVERIFY(killed.waitForFinished(120000));
+        QCOMPARE(killed.exitStatus(), QProcess::CrashExit);
+        QVERIFY(!QFileInfo::exists(env)); // never half-removed under its name
+
+        QProcess again;
+        again.start(qEnvironmentVariable("TFSETUP_LABMACHINE"), QStringList{QStringLiteral("--remove"), env});
+        QVERIFY(again.waitForFinished(120000));
+        const QByteArray out = again.readAllStandardOutput().trimmed();
+        const QJsonObject result = QJsonDocument::fromJson(out.split('\n').constLast()).object();
+        QVERIFY2(result.value(QStringLiteral("ok")).toBool(), out.constData());
+        QVERIFY(result.value(QStringLiteral("folder_kept")).toBool());
+        // Only the user's files are left, under the environment's name; nothing beside it.
+        expectUserFiles(env);
+        QVERIFY(!QFileInfo::exists(env + QStringLiteral("/environment.json")));
+        QVERIFY(!QFileInfo::exists(env + QStringLiteral("/venv")));
+        QVERIFY(!QFileInfo::exists(kernel + QStringLiteral("/kernel.json")));
+        QCOMPARE(QDir(m_prefix).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{QStringLiteral("tf-lab")});
+        QVERIFY(QDir(env).removeRecursively());
     }
 
     void repairAfterInterruptedSwitch()
@@ -305,6 +351,25 @@ private:
                 out.insert(name, f.readAll());
         }
         return out;
+    }
+
+    // What a student adds to an environment: TensorBoard's runs and a link to the course's data.
+    bool addUserFiles(const QString &env) const
+    {
+        QDir().mkpath(m_dir.filePath(QStringLiteral("course-data")));
+        QFile::remove(env + QStringLiteral("/datasets"));
+        QFile events(env + QStringLiteral("/logs/fit/run1/events.out.tfevents.1"));
+        return QDir().mkpath(env + QStringLiteral("/logs/fit/run1")) && events.open(QIODevice::WriteOnly)
+               && events.write("runs") == 4 && events.flush()
+               && QFile::link(m_dir.filePath(QStringLiteral("course-data")), env + QStringLiteral("/datasets"));
+    }
+
+    void expectUserFiles(const QString &env) const
+    {
+        QFile events(env + QStringLiteral("/logs/fit/run1/events.out.tfevents.1"));
+        QVERIFY2(events.open(QIODevice::ReadOnly), qPrintable(env));
+        QCOMPARE(events.readAll(), QByteArray("runs"));
+        QCOMPARE(QFileInfo(env + QStringLiteral("/datasets")).symLinkTarget(), m_dir.filePath(QStringLiteral("course-data")));
     }
 
     // Each edited text is somewhere in the environment: in its place or kept beside it.

@@ -4,7 +4,9 @@
 #include "install/launchers.h"
 #include "support/generatedfiles.h"
 #include "system/rootedsystem.h"
+#include "util/names.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,6 +17,7 @@
 #include <QTest>
 
 using namespace tfsetup;
+using namespace Qt::StringLiterals;
 using core::GeneratedFile;
 using core::JupyterSettings;
 using core::LauncherContext;
@@ -51,6 +54,9 @@ private Q_SLOTS:
     void batchSet_data();
     void batchSet();
     void batchSetRefusesQuotes();
+    void environmentPathsTheLaunchersCanCarry_data() { addOddPaths(); }
+    void environmentPathsTheLaunchersCanCarry();
+    void environmentPathsTheLaunchersCannotCarry();
     void powershellQuote_data();
     void powershellQuote();
     void desktopExec_data();
@@ -60,6 +66,7 @@ private Q_SLOTS:
     void kernelSpecCarriesTheLauncherVariables_data() { addOddPaths(); }
     void kernelSpecCarriesTheLauncherVariables();
     void userKernelFolder();
+    void kernelNameIsNeverAnotherEnvironments();
     void shLaunchersRunForReal_data();
     void shLaunchersRunForReal();
     void gpuSelectionInEveryShell_data();
@@ -110,6 +117,35 @@ void TestLauncher::batchSet()
     const auto got = quoting::batchSet(QStringLiteral("X"), value);
     QVERIFY(got);
     QCOMPARE(*got, line);
+}
+
+// Every odd path the quoting tests carry is a folder an environment may live in, on both systems
+// (spaces, & % ! ^ ( ) ' $ ` and Chinese).
+void TestLauncher::environmentPathsTheLaunchersCanCarry()
+{
+    QFETCH(QString, value);
+    const QString onLinux = value.startsWith(u"C:"_s) || value.startsWith(u"D:"_s) ? value.mid(2) : value;
+    QVERIFY(LauncherWriter::checkEnvironmentPath(OsFamily::Linux, onLinux));
+    if (!value.contains(u'"'))
+        QVERIFY(LauncherWriter::checkEnvironmentPath(OsFamily::Windows, value));
+}
+
+// PATH and LD_LIBRARY_PATH split at ':' (Linux, WSL2) and ';' (Windows): a folder with one would be
+// two folders to every launcher and to the kernel. Refused, naming the character.
+void TestLauncher::environmentPathsTheLaunchersCannotCarry()
+{
+    const auto onLinux = LauncherWriter::checkEnvironmentPath(OsFamily::Linux, u"/home/u/lab:2026/tf"_s);
+    QVERIFY(!onLinux);
+    QCOMPARE(onLinux.error().code, u"environment_path_unusable"_s);
+    QVERIFY(onLinux.error().message.contains(u"\":\""_s));
+    QVERIFY(onLinux.error().message.contains(u"LD_LIBRARY_PATH"_s));
+    const auto onWindows = LauncherWriter::checkEnvironmentPath(OsFamily::Windows, u"C:/Users/u/a;b/tf"_s);
+    QVERIFY(!onWindows);
+    QVERIFY(onWindows.error().message.contains(u"\";\""_s));
+    QVERIFY(!LauncherWriter::checkEnvironmentPath(OsFamily::Windows, u"C:/Users/u/say \"hi\"/tf"_s));
+    QVERIFY(!LauncherWriter::checkEnvironmentPath(OsFamily::Linux, u"/home/u/line\nbreak"_s));
+    // A drive letter's ':' is no separator on Windows.
+    QVERIFY(LauncherWriter::checkEnvironmentPath(OsFamily::Windows, u"D:/envs/tf"_s));
 }
 
 void TestLauncher::batchSetRefusesQuotes()
@@ -266,6 +302,68 @@ void TestLauncher::userKernelFolder()
     auto windows = core::RootedSystem::open(dir.path(), OsFamily::Windows, env.fileName());
     QVERIFY(windows);
     QCOMPARE(LauncherWriter::userKernelFolder(**windows, QStringLiteral("tf")), QStringLiteral("C:/Users/student/AppData/Roaming/jupyter/kernels/tf"));
+}
+
+void TestLauncher::kernelNameIsNeverAnotherEnvironments()
+{
+    QTemporaryDir dir;
+    QFile env(dir.filePath(QStringLiteral("env")));
+    QVERIFY(env.open(QIODevice::WriteOnly));
+    env.write("HOME=/home/student\n");
+    env.close();
+    auto opened = core::RootedSystem::open(dir.path(), OsFamily::Linux, env.fileName());
+    QVERIFY(opened);
+    const core::SystemView &system = **opened;
+    auto put = [&](const QString &path, const QByteArray &bytes) {
+        QDir().mkpath(QFileInfo(system.hostPath(path)).absolutePath());
+        QFile f(system.hostPath(path));
+        return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+    };
+    auto kernelOf = [](const QString &environment) {
+        return QJsonDocument(QJsonObject{{QStringLiteral("argv"), QJsonArray{QString(environment + QStringLiteral("/venv/bin/python"))}},
+                                         {QStringLiteral("metadata"),
+                                          QJsonObject{{QStringLiteral("tfsetup_environment"), environment}}}})
+            .toJson();
+    };
+    const QString a = QStringLiteral("/home/student/envs/a");
+    const QString b = QStringLiteral("/home/student/envs/b");
+    const QString kernels = QStringLiteral("/home/student/.local/share/jupyter/kernels/");
+
+    // Nothing registered, or this environment's own kernel: the name wanted.
+    QCOMPARE(LauncherWriter::ownKernelName(system, QStringLiteral("tf"), a), QStringLiteral("tf"));
+    QVERIFY(put(kernels + QStringLiteral("tf/kernel.json"), kernelOf(a)));
+    QVERIFY(put(a + QStringLiteral("/environment.json"), "{}"));
+    QString why;
+    QCOMPARE(LauncherWriter::ownKernelName(system, QStringLiteral("tf"), a, &why), QStringLiteral("tf"));
+    QVERIFY(why.isEmpty());
+
+    // Another environment's (a copy of a carries a's kernel): a name made for b, the same each time.
+    const QString made = LauncherWriter::ownKernelName(system, QStringLiteral("tf"), b, &why);
+    QVERIFY2(made.startsWith(QStringLiteral("tf-")) && made.size() == 11, qPrintable(made));
+    QVERIFY(core::isJupyterKernelName(made));
+    QCOMPARE(LauncherWriter::ownKernelName(system, QStringLiteral("tf"), b), made);
+    QVERIFY2(why.contains(a) && why.contains(made), qPrintable(why));
+
+    // A long wanted name still gives a name Jupyter takes.
+    const QString longName(60, u'k');
+    QVERIFY(put(kernels + longName + QStringLiteral("/kernel.json"), kernelOf(a)));
+    const QString madeLong = LauncherWriter::ownKernelName(system, longName, b);
+    QCOMPARE(madeLong.size(), 60);
+    QVERIFY(core::isJupyterKernelName(madeLong));
+
+    // A kernel tfsetup did not make (no metadata) is the user's: the installer keeps it beside its own.
+    QVERIFY(put(kernels + QStringLiteral("mine/kernel.json"), "{\"argv\": [\"python3\"]}"));
+    QCOMPARE(LauncherWriter::ownKernelName(system, QStringLiteral("mine"), b), QStringLiteral("mine"));
+
+    // Both names held: none.
+    QVERIFY(put(kernels + made + QStringLiteral("/kernel.json"), kernelOf(QStringLiteral("/home/student/envs/c"))));
+    QVERIFY(put(QStringLiteral("/home/student/envs/c/environment.json"), "{}"));
+    QVERIFY(LauncherWriter::ownKernelName(system, QStringLiteral("tf"), b, &why).isEmpty());
+    QVERIFY2(why.contains(QStringLiteral("not registered")), qPrintable(why));
+
+    // The environment that held the name is gone (moved, or removed by hand): the name is free.
+    QVERIFY(QFile::remove(system.hostPath(a + QStringLiteral("/environment.json"))));
+    QCOMPARE(LauncherWriter::ownKernelName(system, QStringLiteral("tf"), b), QStringLiteral("tf"));
 }
 
 void TestLauncher::shLaunchersRunForReal_data()

@@ -283,6 +283,23 @@ private slots:
         QCOMPARE(read->createdBy, text);
     }
 
+    // A token in an index address or a wheel's URL stays where the user put it, never in the lock.
+    void secretsAreNotWritten()
+    {
+        PyLock lock;
+        LockedWheel w = tensorflow();
+        w.index = QStringLiteral("https://student:s3cret@pypi.lab.example/simple/");
+        w.url = QStringLiteral("https://ghp_TOKEN@pypi.lab.example/packages/") + w.file + QStringLiteral("?token=qtok123");
+        lock.packages = {w};
+        const QByteArray text = lock.toToml();
+        QVERIFY(!text.contains("s3cret"));
+        QVERIFY(!text.contains("ghp_TOKEN"));
+        QVERIFY(!text.contains("qtok123"));
+        QVERIFY(text.contains("https://student:***@pypi.lab.example/simple/"));
+        const auto read = PyLock::fromToml(text);
+        QVERIFY2(read.ok(), qPrintable(read.ok() ? QString() : read.error().detail));
+    }
+
     void packagesAreWrittenSorted()
     {
         PyLock lock;

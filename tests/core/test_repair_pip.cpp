@@ -61,10 +61,11 @@ QByteArray readAll(const QString &path)
 // A valid wheel (PEP 427): two modules, a script pip installs into the venv's bin/ (so the
 // installed RECORD climbs out of site-packages with "../"), METADATA, WHEEL and a RECORD with
 // real digests. `value` changes the first module: the same name and version with other contents.
-bool buildWheel(const QString &path, const QByteArray &name, const QByteArray &value = "42")
+bool buildWheel(const QString &path, const QByteArray &name, const QByteArray &value = "42",
+                const QList<std::pair<QString, QByteArray>> &extra = {})
 {
     const QString info = QString::fromLatin1(name) + QStringLiteral("-0.1.dist-info/");
-    const QList<std::pair<QString, QByteArray>> files{
+    QList<std::pair<QString, QByteArray>> files{
         {QString::fromLatin1(name) + QStringLiteral("/__init__.py"), "VALUE = " + value + "\n"},
         {QString::fromLatin1(name) + QStringLiteral("/data.py"), "TABLE = [1, 2, 3]\n"},
         {QString::fromLatin1(name) + QStringLiteral("-0.1.data/scripts/") + QString::fromLatin1(name) + QStringLiteral("-tool"),
@@ -72,6 +73,7 @@ bool buildWheel(const QString &path, const QByteArray &name, const QByteArray &v
         {info + QStringLiteral("METADATA"), "Metadata-Version: 2.1\nName: " + name + "\nVersion: 0.1\n"},
         {info + QStringLiteral("WHEEL"),
          "Wheel-Version: 1.0\nGenerator: tfsetup-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}};
+    files += extra;
     QList<core::ArchiveWriter::Entry> entries;
     QByteArray record;
     for (const auto &[file, data] : files) {
@@ -101,6 +103,8 @@ private Q_SLOTS:
     void freshEnvironmentMatches_recordLeavingItIsReportedNotFollowed();
     void dryRunNamesTheFiles_repairReinstallsFromTheIndex();
     void reinstallsFromTheDownloadFolder();
+    void aPlantedWheelIsNeverInstalled();
+    void aLinkInSitePackagesIsNeverWrittenThrough();
 
 private:
     core::Result<RepairReport> repair(const RepairOptions &o)
@@ -292,6 +296,62 @@ void TestRepairPip::reinstallsFromTheDownloadFolder()
     QVERIFY(m_server.requests().isEmpty());
     QCOMPARE(readAll(m_env + u'/' + missing), QByteArray("TABLE = [1, 2, 3]\n"));
     QVERIFY(core::checkPipRecords(m_env).damaged.isEmpty());
+}
+
+// A wheel in the download folder with every file the installed RECORD names, right to the byte,
+// and one more: a .pth, which Python runs at every start. Its hash is not the lock's, so it is
+// never installed: the locked wheel is fetched from the locked URL instead.
+void TestRepairPip::aPlantedWheelIsNeverInstalled()
+{
+    const auto [altered, missing] = damage();
+    QVERIFY(!altered.isEmpty());
+    QTemporaryDir witness;
+    const QString ran = witness.filePath(QStringLiteral("ran"));
+    QVERIFY(buildWheel(m_downloads->filePath(wheelName), "tinypkg", "42",
+                       {{QStringLiteral("zz_planted.pth"), "import os; open(" + ('\'' + ran.toUtf8() + '\'') + ", 'w')\n"}}));
+    RepairOptions o = options(false);
+    o.network.pypiIndexes = {m_server.url(QStringLiteral("/nothing-here/")).toString()};
+    const auto report = repair(o);
+    QVERIFY2(report, qPrintable(report ? QString() : report.error().message + u' ' + report.error().detail));
+    const PipDistributionDamage *p = tinypkg(*report);
+    QVERIFY(p);
+    QVERIFY2(p->note.isEmpty(), qPrintable(p->note));
+    QCOMPARE(p->source, m_server.url(QStringLiteral("/files/") + wheelName).toString());
+    QVERIFY(m_server.hits("/files/" + wheelName.toUtf8()) >= 1);
+    QVERIFY(report->healthy());
+    QVERIFY(!QFileInfo::exists(m_env + u'/' + m_site + QStringLiteral("/zz_planted.pth")));
+    QProcess python;
+    python.start(m_env + QStringLiteral("/start-python"), {QStringLiteral("-c"), QStringLiteral("pass")});
+    QVERIFY(python.waitForFinished(30000));
+    QVERIFY(!QFileInfo::exists(ran));
+}
+
+// The package's folder in site-packages replaced by a link to a folder elsewhere (another
+// project's copy): pip installs into tfsetup's staging folder, and nothing is moved through the
+// link, so the folder it points to keeps its bytes; repair says what it could not put back.
+void TestRepairPip::aLinkInSitePackagesIsNeverWrittenThrough()
+{
+    const QString package = m_env + u'/' + m_site + QStringLiteral("/tinypkg");
+    QTemporaryDir outside;
+    const QString elsewhere = outside.filePath(QStringLiteral("tinypkg"));
+    QVERIFY(QDir().rename(package, elsewhere));
+    QVERIFY(QFile::link(elsewhere, package));
+    {
+        QFile edited(elsewhere + QStringLiteral("/__init__.py"));
+        QVERIFY(edited.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        edited.write("VALUE = 'theirs'\n");
+    }
+    QVERIFY(QFile::remove(elsewhere + QStringLiteral("/data.py")));
+    const auto report = repair(options(false));
+    QVERIFY2(report, qPrintable(report ? QString() : report.error().message + u' ' + report.error().detail));
+    const PipDistributionDamage *p = tinypkg(*report);
+    QVERIFY(p);
+    QVERIFY(!p->note.isEmpty());
+    QVERIFY(!report->healthy());
+    QCOMPARE(readAll(elsewhere + QStringLiteral("/__init__.py")), QByteArray("VALUE = 'theirs'\n"));
+    QVERIFY(!QFileInfo::exists(elsewhere + QStringLiteral("/data.py")));
+    QCOMPARE(QDir(elsewhere).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("__init__.py")});
+    QVERIFY(QFileInfo(package).isSymLink());
 }
 
 void TestRepairPip::freshEnvironmentMatches_recordLeavingItIsReportedNotFollowed()

@@ -109,7 +109,7 @@ const QString sha2 = u"bb0000000000000000000000000000000000000000000000000000000
 // A lock of one wheel, as pip's resolver made it through the index `index`.
 PyLock lockOf(const QString &index)
 {
-    LockedWheel wheel;
+    core::LockedWheel wheel;
     wheel.name = u"tensorflow"_s;
     wheel.version = u"2.18.0"_s;
     wheel.file = u"tensorflow-2.18.0-py3-none-any.whl"_s;
@@ -156,6 +156,7 @@ private Q_SLOTS:
     void noChecksumAnywhere_isFetchedOnlyWithTrustOnFirstUse();
     void firstUse_missingFile_namesIt();
     void firstUse_stopsOnCancelAndOnStall();
+    void wheelUrls_takeCredentialsFromTheConfiguredIndexOnly();
 };
 
 void TestSetupFlow::resolveRequest_copiesThePlan_data()
@@ -782,6 +783,29 @@ void TestSetupFlow::firstUse_stopsOnCancelAndOnStall()
     QCOMPARE(stalled->error().code, u"download_failed"_s);
     QVERIFY2(stalled->error().detail.contains(u"stalled"_s), qPrintable(stalled->error().detail));
     QVERIFY(!QFileInfo::exists(destination + u".part"_s));
+}
+
+// Records keep no credentials (the lock says "https://***@…"); a wheel gets them back from the
+// index the user configured for this run, on the same scheme, host and port, and from nowhere else.
+void TestSetupFlow::wheelUrls_takeCredentialsFromTheConfiguredIndexOnly()
+{
+    core::LockedWheel wheel;
+    wheel.file = u"tinypkg-0.1-py3-none-any.whl"_s;
+    wheel.url = u"https://***@pypi.lab.example/packages/ab/tinypkg-0.1-py3-none-any.whl"_s;
+    wheel.index = u"https://***@pypi.lab.example/simple/"_s;
+    const core::SourceCatalog catalog;
+    const QList<QUrl> configured{QUrl(u"https://student:s3cret@pypi.lab.example/simple/"_s)};
+    const QList<QUrl> urls = core::SetupFlow::wheelUrls(wheel, configured, catalog);
+    QVERIFY(!urls.isEmpty());
+    QCOMPARE(urls.first().userInfo(), u"student:s3cret"_s);
+    QCOMPARE(urls.first().path(), u"/packages/ab/tinypkg-0.1-py3-none-any.whl"_s);
+    // Another host never gets them, and "***" is never sent.
+    const QList<QUrl> other = core::SetupFlow::wheelUrls(wheel, {QUrl(u"https://student:s3cret@mirror.example/simple/"_s)}, catalog);
+    QVERIFY(!other.isEmpty());
+    for (const QUrl &url : other) {
+        QVERIFY2(url.host() != u"pypi.lab.example" || url.userInfo().isEmpty(), qPrintable(url.toString()));
+        QVERIFY(!url.toString().contains(u"***"_s));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSetupFlow)

@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace tfsetup;
 using namespace tfsetup::core;
 using namespace Qt::StringLiterals;
@@ -77,6 +79,7 @@ private Q_SLOTS:
     void load_ignoresBadFilesWithALogLine_data();
     void load_ignoresBadFilesWithALogLine();
     void load_withoutAFile_isQuiet();
+    void specialFilesAndLinks_areNeitherReadNorWrittenThrough();
     void downloadedBytes_countsFinishedAndPartialFiles();
     void discard_keepsTheDownloads();
     void defaultPath_isInTheUsersDataFolder();
@@ -193,7 +196,7 @@ void TestSetupSession::save_replacesTheFileAtomically()
     QVERIFY(s.save(path()));
     s.step = SetupSession::Step::Install;
     QVERIFY(s.save(path()));
-    // QSaveFile writes beside the file and renames: no temporary is left behind.
+    // Written beside the file and renamed: no temporary is left behind.
     QCOMPARE(QDir(QFileInfo(path()).absolutePath()).entryList(QDir::Files), QStringList{u"setup-session.json"_s});
     QCOMPARE(SetupSession::load(path())->step, SetupSession::Step::Install);
 }
@@ -230,6 +233,29 @@ void TestSetupSession::load_withoutAFile_isQuiet()
 {
     QTest::failOnWarning(QRegularExpression(u".*"_s));
     QVERIFY(!SetupSession::load(path()));
+}
+
+// A FIFO at the session's name would block the wizard's start; a link there would take the save
+// elsewhere. The first is ignored with a log line, the second refused, its target untouched.
+void TestSetupSession::specialFilesAndLinks_areNeitherReadNorWrittenThrough()
+{
+    QDir().mkpath(QFileInfo(path()).absolutePath());
+    QFile::remove(path());
+    QVERIFY(::mkfifo(QFile::encodeName(path()).constData(), 0600) == 0);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"^Ignoring the saved setup .*input_not_file"_s));
+    QVERIFY(!SetupSession::load(path()));
+    QVERIFY(QFile::remove(path()));
+
+    QTemporaryDir elsewhere;
+    const QString target = elsewhere.filePath(u"notes.txt"_s);
+    QVERIFY(writeBytes(target, "mine\n"));
+    QVERIFY(QFile::link(target, path()));
+    const Status saved = session().save(path());
+    QVERIFY(!saved);
+    QVERIFY(QFileInfo(path()).isSymLink());
+    QFile kept(target);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("mine\n"));
 }
 
 void TestSetupSession::downloadedBytes_countsFinishedAndPartialFiles()

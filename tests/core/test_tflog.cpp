@@ -1,4 +1,5 @@
 #include "doctor/tflogreader.h"
+#include "util/text.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -173,9 +174,10 @@ private slots:
         QCOMPARE(findings.first().actions.first().params.value("library"_L1).toString(), u"cudart64_110.dll"_s);
     }
 
-    // Text from the log is copied into the finding as it is: a library name that looks like a
-    // parameter ("{library}"), a marker ("%2") or holds control characters is neither filled in
-    // again nor grows without end (a fuzzed log once made one action's text double forever).
+    // Text from the log is copied into the finding as it is, control characters made visible: a
+    // library name that looks like a parameter ("{library}"), a marker ("%2") or holds control
+    // characters is neither filled in again nor grows without end (a fuzzed log once made one
+    // action's text double forever), and never acts on a terminal.
     void logTextIsNeverSubstitutedTwice_data()
     {
         QTest::addColumn<QString>("library");
@@ -192,9 +194,12 @@ private slots:
             + "'; dlerror: "_L1 + library + ": cannot open shared object file: No such file or directory"_L1;
         const QList<DoctorFinding> findings = m_reader.read(line);
         QCOMPARE(findings.size(), 1);
-        QVERIFY2(findings.first().summary.english.contains(library), qPrintable(findings.first().summary.english));
+        const QString shown = visibleText(library);
+        QVERIFY2(findings.first().summary.english.contains(shown), qPrintable(findings.first().summary.english));
         QVERIFY(!findings.first().actions.isEmpty());
-        QCOMPARE(findings.first().actions.first().params.value("library"_L1).toString(), library);
+        QCOMPARE(findings.first().actions.first().params.value("library"_L1).toString(), shown);
+        for (const QChar c : QString(findings.first().summary.english + findings.first().evidence.join(u'\n')))
+            QVERIFY(!needsVisibleEscape(c.unicode()));
     }
 
     void summaryLineFoldsIntoTheLibraryFinding()

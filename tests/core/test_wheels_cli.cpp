@@ -75,6 +75,7 @@ private:
         env.insert(u"HOME"_s, m_home.path());
         env.insert(u"XDG_DATA_HOME"_s, m_home.filePath(u"data"_s));
         env.insert(u"XDG_CACHE_HOME"_s, m_home.filePath(u"cache"_s));
+        env.insert(u"TFSETUP_LOG_DIR"_s, m_home.filePath(u"logs"_s));
         const Ran ran = runProcess(qEnvironmentVariable("TFSETUP_BINARY"), arguments, 280000, env);
         return {ran.exitCode, QString::fromUtf8(ran.out), QString::fromUtf8(ran.err)};
     }
@@ -246,16 +247,41 @@ void TestWheelsCli::deadProxy_stopsEveryRequest()
 
 void TestWheelsCli::liveProxy_carriesEveryRequest()
 {
-    // The index has a name that resolves nowhere: only the proxy reaches it.
+    // The index has a name that resolves nowhere: only the proxy reaches it. Both carry secrets,
+    // as a lab's do: a proxy password and an index token.
     LoopbackProxy proxy;
     QVERIFY(proxy.start());
     proxy.mapHost(u"pypi-lab.invalid"_s, m_server.port());
     QUrl index = m_index->url();
     index.setHost(u"pypi-lab.invalid"_s);
+    index.setUserInfo(u"labTOKEN4711"_s);
+    QUrl proxyUrl(QString::fromLatin1(proxy.proxyUrl()));
+    proxyUrl.setUserInfo(u"alice:proxyPW0815"_s);
     const Run run = tfsetup({u"install"_s, u"--profile"_s, profile(u"tf-proxy"_s, index.toString()), u"--yes"_s,
-                             u"--proxy"_s, QString::fromLatin1(proxy.proxyUrl()), u"--cache"_s,
-                             m_home.filePath(u"cache-proxy"_s)});
+                             u"--proxy"_s, proxyUrl.toString(), u"--cache"_s, m_home.filePath(u"cache-proxy"_s)});
     QVERIFY2(run.exitCode == 0, qPrintable(run.all()));
+    // Neither secret is in what was printed, the record, the lock, the install log or the run logs;
+    // both stay only in the profile and on the command line, where they were put.
+    QVERIFY(!run.all().contains(u"labTOKEN4711"_s) && !run.all().contains(u"proxyPW0815"_s));
+    QStringList written;
+    for (const QString &folder : {installed(u"tf-proxy"_s), m_home.filePath(u"logs"_s)}) {
+        QDirIterator it(folder, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            if (path.contains(u"/venv/"_s))
+                continue; // pip's and Python's own files: pip only ever saw the loopback bridge
+            QFile f(path);
+            if (f.open(QIODevice::ReadOnly)) {
+                const QByteArray bytes = f.readAll();
+                if (bytes.contains("labTOKEN4711") || bytes.contains("proxyPW0815"))
+                    written.append(path);
+            }
+        }
+    }
+    QVERIFY2(written.isEmpty(), qPrintable(written.join(u'\n')));
+    QFile lock(installed(u"tf-proxy"_s) + u"/pylock.toml"_s);
+    QVERIFY(lock.open(QIODevice::ReadOnly));
+    QVERIFY(lock.readAll().contains("http://***@pypi-lab.invalid:"));
     QVERIFY(m_index->wheelRequests() >= 3);
     QVERIFY(m_index->metadataRequests() >= 3);
     // Each request the index answered came through the proxy.

@@ -6,11 +6,14 @@
 //   tfsetup_labmachine --profile FILE --prefix DIR --cache DIR --origin nvidia=URL
 //                      [--sources sources.json] [--kill-at STEP|POINT]
 //   tfsetup_labmachine --repair ENV --cache DIR [--kill-at STEP|POINT]
+//   tfsetup_labmachine --remove ENV [--kill-at tombstoned|halfway]
 //
 // Prints one JSON line: {"ok": true, "environment": …, "unchanged": …, "from_cache": N, "fetched": N}
 // or {"ok": false, "code": …, "message": …}. Exit code 0 on success. With --repair, the
-// environment is repaired instead: {"ok": true, "healthy": …, "changed": …}.
+// environment is repaired instead: {"ok": true, "healthy": …, "changed": …}; with --remove,
+// removed: {"ok": true, "files_removed": N, "kept": [...], "folder_kept": …}.
 
+#include "install/environments.h"
 #include "install/installer.h"
 #include "install/labprofile.h"
 #include "repair/repair.h"
@@ -20,6 +23,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QCoro/QCoroTask>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -64,11 +68,28 @@ int main(int argc, char **argv)
                        {QStringLiteral("origin"), QStringLiteral("ORIGIN=URL"), QStringLiteral("ORIGIN=URL")},
                        {QStringLiteral("sources"), QStringLiteral("sources catalog"), QStringLiteral("FILE")},
                        {QStringLiteral("kill-at"), QStringLiteral("step id or drill point"), QStringLiteral("WHERE")},
-                       {QStringLiteral("repair"), QStringLiteral("environment to repair"), QStringLiteral("ENV")}});
+                       {QStringLiteral("repair"), QStringLiteral("environment to repair"), QStringLiteral("ENV")},
+                       {QStringLiteral("remove"), QStringLiteral("environment to remove"), QStringLiteral("ENV")}});
     parser.process(app);
 
     RealSystem system;
     const QString killAt = parser.value(QStringLiteral("kill-at"));
+    if (parser.isSet(QStringLiteral("remove"))) {
+        // A real SIGKILL at the drill point, not the drill's own stop.
+        const auto removed = removeEnvironment(system, parser.value(QStringLiteral("remove")), false,
+                                               [killAt](const QString &point) {
+                                                   if (point == killAt)
+                                                       die();
+                                                   return false;
+                                               });
+        if (!removed)
+            return failure(removed.error());
+        return report({{QStringLiteral("ok"), true},
+                       {QStringLiteral("files_removed"), removed->filesRemoved},
+                       {QStringLiteral("kept"), QJsonArray::fromStringList(removed->kept)},
+                       {QStringLiteral("folder_kept"), removed->folderKept}},
+                      0);
+    }
     if (parser.isSet(QStringLiteral("repair"))) {
         Repairer repairer(system);
         if (!killAt.isEmpty()) {

@@ -1,8 +1,13 @@
 // TensorFlow logs and tracebacks students paste into the doctor: any text, any length, any
-// encoding. Every finding names its cause and the lines it rests on.
+// encoding. Every finding names its cause and the lines it rests on, and shows no character that
+// could act on a terminal; the log's bytes are decoded or refused with a message; the text shown
+// and the secrets masked are so for good (applying either again changes nothing).
 
 #include "doctor/tflogreader.h"
+#include "util/text.h"
 #include "fuzzsupport.h"
+
+#include <algorithm>
 
 using namespace tfsetup::core;
 
@@ -10,7 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const auto reader = TfLogReader::load();
     TFSETUP_FUZZ_CHECK(reader.ok());
-    const QString text = QString::fromUtf8(tfsetup::fuzz::bytes(data, size));
+    const QByteArray bytes = tfsetup::fuzz::bytes(data, size);
+    const QString text = QString::fromUtf8(bytes);
+    const auto visible = [](const QString &s) {
+        return std::none_of(s.begin(), s.end(), [](QChar c) { return needsVisibleEscape(c.unicode()); });
+    };
     for (const bool cpuOnly : {false, true}) {
         TfLogContext context;
         context.cpuOnly = cpuOnly;
@@ -18,9 +27,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (const DoctorFinding &finding : findings) {
             TFSETUP_FUZZ_CHECK(!finding.id.isEmpty());
             TFSETUP_FUZZ_CHECK(!finding.cause.isEmpty());
+            for (const QString &line : finding.evidence)
+                TFSETUP_FUZZ_CHECK(visible(line));
             (void)finding.toJson();
         }
     }
+    const auto decoded = decodeTextInput(bytes, QStringLiteral("The log"));
+    tfsetup::fuzz::checkResult(decoded);
+    const QString shown = visibleText(text);
+    TFSETUP_FUZZ_CHECK(visible(shown));
+    TFSETUP_FUZZ_CHECK(visibleText(shown) == shown);
+    const QString masked = redactSecrets(text);
+    TFSETUP_FUZZ_CHECK(redactSecrets(masked) == masked);
     // The rules file itself, as a lab override would give it.
     tfsetup::fuzz::checkResult(TfLogReader::fromJson(tfsetup::fuzz::bytes(data, size)));
     return 0;

@@ -17,6 +17,7 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -265,6 +266,24 @@ void TestLabProfilePage::preparesAProfileFromTheCurrentChoices()
     const auto withoutJupyter = core::LabProfile::load(saved);
     QVERIFY(withoutJupyter);
     QVERIFY(withoutJupyter->jupyter.isEmpty());
+
+    // Saved over a link (to the lab's shared notes, say): refused with why, the notes untouched.
+    const QString notes = m_root->filePath(u"notes.txt"_s);
+    {
+        QFile f(notes);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("mine\n");
+    }
+    const QString linked = m_root->filePath(u"linked.json"_s);
+    QVERIFY(QFile::link(notes, linked));
+    m_page->setFilePicker([linked](bool save) { return save ? linked : QString(); });
+    QTest::mouseClick(prepare, Qt::LeftButton);
+    QVERIFY(QFileInfo(linked).isSymLink());
+    QFile kept(notes);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("mine\n"));
+    const QString status = child<QLabel>(m_page, u"labProfileStatusLabel"_s)->text();
+    QVERIFY2(status.contains(u"link"_s) && status.contains(u"linked.json"_s), qPrintable(status));
 }
 
 void TestLabProfilePage::throughTheUsualPagesKeepsTheJupyterChoice()

@@ -7,6 +7,7 @@
 #include "fetch/httpclient.h"
 #include "install/environments.h"
 #include "sources/bundle.h"
+#include "util/confined.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -20,7 +21,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWizard>
@@ -405,10 +405,11 @@ void LabProfilePage::prepareProfile()
         return;
     const QJsonObject json = profileJson(*m_state.plan(), m_state.options(),
                                          tr("TensorFlow %1 for the lab").arg(m_state.plan()->tensorflow));
-    QSaveFile f(path);
-    const QByteArray bytes = QJsonDocument(json).toJson();
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        m_statusLabel->setText(tr("Cannot write %1. Choose a folder that is yours.").arg(QDir::toNativeSeparators(path)));
+    // A link at the chosen name is refused, never written through.
+    if (const core::Status written = core::writeUserFile(path, QJsonDocument(json).toJson()); !written) {
+        m_statusLabel->setText(written.error().code == u"path_is_link" || written.error().code == u"not_plain_file"
+                                   ? written.error().message
+                                   : tr("Cannot write %1. Choose a folder that is yours.").arg(QDir::toNativeSeparators(path)));
         return;
     }
     m_statusLabel->setText(tr("Saved the profile as %1. Students open it here, or a script runs "

@@ -8,6 +8,7 @@
 #include "fetch/httpclient.h"
 #include "install/placement.h"
 #include "sources/sourcecatalog.h"
+#include "util/confined.h"
 #include "util/inputfile.h"
 #include "util/jsonshape.h"
 
@@ -19,7 +20,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMutex>
-#include <QSaveFile>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
@@ -385,12 +385,9 @@ Result<CatalogUpdateOutcome> CatalogUpdates::install(const QByteArray &document,
     };
     if (!QDir().mkpath(trust.folder))
         return writeFailed(u"mkpath failed"_s);
-    QSaveFile f(trust.storedPath());
-    if (!f.open(QIODevice::WriteOnly))
-        return writeFailed(f.errorString());
-    const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Indented);
-    if (f.write(bytes) != bytes.size() || !f.commit())
-        return writeFailed(f.errorString());
+    if (const Status written = writeUserFile(trust.storedPath(), QJsonDocument(root).toJson(QJsonDocument::Indented));
+        !written)
+        return writeFailed(written.error().message);
     outcome.update = *update;
     outcome.installed = true;
     return outcome;

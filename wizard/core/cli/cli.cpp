@@ -5,6 +5,7 @@
 #include "system/rootedsystem.h"
 #include "util/inputfile.h"
 #include "util/runlog.h"
+#include "util/text.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -193,16 +194,25 @@ int parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const 
     return -1;
 }
 
+// Every line tfsetup prints may quote text from outside (a log, pip, a record): escapes and
+// control characters are shown, never acted on, and a URL's password or token is masked.
+namespace {
+QByteArray terminalBytes(const QString &text)
+{
+    return visibleText(redactSecrets(text)).toUtf8();
+}
+} // namespace
+
 void printOut(const QString &text)
 {
-    const QByteArray bytes = text.toUtf8();
+    const QByteArray bytes = terminalBytes(text);
     fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
     fflush(stdout);
 }
 
 void printErr(const QString &text)
 {
-    const QByteArray bytes = text.toUtf8();
+    const QByteArray bytes = terminalBytes(text);
     fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
     if (!text.endsWith(u'\n'))
         fputc('\n', stderr);

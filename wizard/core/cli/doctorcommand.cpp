@@ -10,28 +10,6 @@
 
 namespace tfsetup::core::cli {
 
-namespace {
-
-Result<QString> readLog(const QString &source)
-{
-    // Bounded like every input: a FIFO or a device is refused before it is read (it could block
-    // or never end), and a log larger than the limit is refused instead of read in part, which
-    // could drop the very lines with the error.
-    const auto bytes = source == u"-" ? readStandardInput(Cli::tr("The log"), maxTextInputBytes)
-                                      : readInputFile(source, Cli::tr("The log"), maxTextInputBytes);
-    if (!bytes) {
-        return Error{QStringLiteral("log_unreadable"),
-                     Cli::tr("Cannot read the log %1. Check the path, or paste the log into a text file first.")
-                             .arg(source)
-                         + u' ' + bytes.error().message,
-                     bytes.error().detail};
-    }
-    // Logs are pasted from consoles that may not be UTF-8; invalid bytes become U+FFFD and the
-    // English message text the rules look for survives.
-    return QString::fromUtf8(*bytes);
-}
-
-} // namespace
 
 int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
@@ -109,7 +87,7 @@ int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
         options.hardware = *hardware;
     }
     if (parser.isSet(QStringLiteral("log"))) {
-        auto log = readLog(parser.value(QStringLiteral("log")));
+        auto log = readLogInput(parser.value(QStringLiteral("log")));
         if (!log) {
             printError(log.error());
             return Failure;

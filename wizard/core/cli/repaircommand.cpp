@@ -78,17 +78,12 @@ int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge)
                        : !sources->setup.cacheDir.isEmpty()      ? sources->setup.cacheDir
                                                                  : DownloadCache::defaultDir();
     if (parser.isSet(QStringLiteral("log"))) {
-        const auto logText = readInputFile(parser.value(QStringLiteral("log")), Cli::tr("The log"), maxTextInputBytes);
-        if (!logText) {
-            return failAs({QStringLiteral("log_unreadable"),
-                           Cli::tr("Cannot read the log %1.").arg(parser.value(QStringLiteral("log"))) + u' '
-                               + logText.error().message,
-                           logText.error().detail},
-                          UsageError);
-        }
+        const auto logText = readLogInput(parser.value(QStringLiteral("log")));
+        if (!logText)
+            return failAs(logText.error(), UsageError);
         DoctorOptions doctor;
         doctor.envDir = options.environmentPath;
-        doctor.log = QString::fromUtf8(*logText);
+        doctor.log = *logText;
         const DoctorReport report = QCoro::waitFor(runDoctor(**system, *knowledge, doctor));
         options.findings = report.findings;
     }

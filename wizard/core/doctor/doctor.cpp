@@ -2,11 +2,14 @@
 
 #include "catalog/version.h"
 #include "doctor/causes.h"
+#include "util/confined.h"
+#include "util/inputfile.h"
+#include "util/text.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QJsonArray>
 #include <QRegularExpression>
-#include <QSaveFile>
 
 namespace tfsetup::core {
 
@@ -405,15 +408,44 @@ QCoro::Task<DoctorReport> runDoctor(SystemView &system, std::shared_ptr<const Kn
 
 Status writeDoctorReport(const QString &path, const QString &text)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
+    // The report quotes logs: their escapes are shown, their secrets masked. A link at the path
+    // is refused, never written through.
+    const Status written = writeUserFile(path, visibleText(redactSecrets(text)).toUtf8());
+    if (!written && (written.error().code == u"path_is_link" || written.error().code == u"not_plain_file"))
+        return written;
+    if (!written) {
         return Error{u"report_unwritable"_s,
                      QCoreApplication::translate("tfsetup::core::Doctor",
                                                  "Cannot write the report to %1. Choose a folder you can write to.")
-                         .arg(path),
-                     file.errorString()};
+                         .arg(QDir::toNativeSeparators(path)),
+                     written.error().message};
     }
     return Ok{};
+}
+
+Result<QString> readLogInput(const QString &source)
+{
+    const QString what = QCoreApplication::translate("tfsetup::core::Doctor", "The log");
+    // Bounded like every input: a FIFO or a device is refused before it is read (it could block
+    // or never end), and a log larger than the limit is refused instead of read in part, which
+    // could drop the very lines with the error.
+    const auto bytes =
+        source == u"-" ? readStandardInput(what, maxTextInputBytes) : readInputFile(source, what, maxTextInputBytes);
+    if (!bytes) {
+        return Error{u"log_unreadable"_s,
+                     QCoreApplication::translate("tfsetup::core::Doctor",
+                                                 "Cannot read the log %1. Check the path, or paste the log into a "
+                                                 "text file first.")
+                             .arg(QDir::toNativeSeparators(source))
+                         + u' ' + bytes.error().message,
+                     bytes.error().detail};
+    }
+    // In whatever encoding the tool that saved it wrote (PowerShell 5 writes UTF-16), or refused:
+    // a log read as nothing would come out as "no problems found".
+    auto text = decodeTextInput(*bytes, what);
+    if (!text)
+        return Error{u"log_unreadable"_s, text.error().message, QDir::toNativeSeparators(source)};
+    return text;
 }
 
 } // namespace tfsetup::core

@@ -98,7 +98,14 @@ DoctorLogReading readDoctorLog(const QString &log, const HardwareReport &machine
 QCoro::Task<DoctorReport> runDoctor(SystemView &system, std::shared_ptr<const Knowledge> knowledge,
                                     DoctorOptions options);
 
-// Writes the report text to path (UTF-8), replacing the file only once it is complete.
+// Writes the report text to path (UTF-8), replacing the file only once it is complete; control
+// characters made visible and URL secrets masked (util/text.h). A link at the path is refused
+// (path_is_link), never written through.
 Status writeDoctorReport(const QString &path, const QString &text);
+
+// A TensorFlow log to read: a file, or "-" for standard input; bounded (util/inputfile.h) and
+// decoded from any encoding a Windows or Linux tool writes (util/text.h's decodeTextInput), else
+// refused (log_unreadable) with a message that says how to save it.
+Result<QString> readLogInput(const QString &source);
 
 } // namespace tfsetup::core

@@ -2,6 +2,7 @@
 
 #include "catalog/catalogupdate.h"
 #include "catalog/version.h"
+#include "util/text.h"
 
 #include <QFile>
 #include <QHash>
@@ -26,7 +27,9 @@ QRegularExpression compile(const QString &pattern)
 
 QString lineEvidence(qsizetype index, const QString &line)
 {
-    return u"line %1: %2"_s.arg(index + 1).arg(line.trimmed().left(400));
+    // The log's own words, but never an escape sequence or a carriage return that could rewrite
+    // what a terminal or a report shows.
+    return u"line %1: %2"_s.arg(index + 1).arg(visibleText(line.trimmed().left(400)));
 }
 
 // The named groups a rule's pattern captured, as the cause's parameters.
@@ -35,7 +38,7 @@ CauseParams capturedParams(const QRegularExpression &pattern, const QRegularExpr
     CauseParams params;
     for (const QString &name : pattern.namedCaptureGroups()) {
         if (!name.isEmpty() && !m.captured(name).isEmpty())
-            params.insert(name, m.captured(name).trimmed());
+            params.insert(name, visibleText(m.captured(name).trimmed()));
     }
     return params;
 }

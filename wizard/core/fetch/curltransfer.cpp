@@ -1,8 +1,8 @@
 #include "fetch/curltransfer.h"
 
-#include "util/confined.h"
-
 #include "fetch/httpclient.h"
+#include "util/confined.h"
+#include "util/inputfile.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -12,7 +12,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkProxyFactory>
-#include <QSaveFile>
 
 #include <curl/curl.h>
 
@@ -322,21 +321,17 @@ void saveState(const Job &job)
                   {QStringLiteral("algorithm"), job.algorithm == Checksum::Algorithm::Sha256 ? QStringLiteral("sha256")
                                                                                             : QStringLiteral("md5")},
                   {QStringLiteral("segments"), segs}};
-    QSaveFile f(statePath(job.partPath));
-    if (f.open(QIODevice::WriteOnly)) {
-        f.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
-        f.commit();
-    }
+    // Beside the part file, replaced in one step; a link planted at its name is refused.
+    (void)writeUserFile(statePath(job.partPath), QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
 // Restores segments from an earlier attempt when they describe the same file; otherwise plans
 // fresh segments. The part file is trusted only as far as the state says it was written.
 void planSegments(Job &job, int wantedSegments, qint64 minSegmentBytes)
 {
-    QFile f(statePath(job.partPath));
     const qint64 partSize = QFileInfo(job.partPath).size();
-    if (f.open(QIODevice::ReadOnly)) {
-        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+    if (const auto state = readInputFile(statePath(job.partPath), QStringLiteral("download state"), 1024 * 1024)) {
+        const QJsonObject o = QJsonDocument::fromJson(*state).object();
         const qint64 total = o.value(QLatin1String("total")).toInteger(-1);
         const QJsonArray segs = o.value(QLatin1String("segments")).toArray();
         const bool sameFile = (job.expectedSize < 0 || total == job.expectedSize || total < 0) && !segs.isEmpty();

@@ -4,6 +4,7 @@
 #include "util/inputfile.h"
 #include "util/jsonshape.h"
 #include "util/names.h"
+#include "util/text.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -83,7 +84,7 @@ QJsonObject EnvironmentRecord::toJson() const
 {
     QJsonArray fileList;
     for (const RecordedFile &f : files) {
-        QJsonObject o{{QStringLiteral("path"), f.path}, {QStringLiteral("origin"), f.origin}};
+        QJsonObject o{{QStringLiteral("path"), f.path}, {QStringLiteral("origin"), redactSecrets(f.origin)}};
         if (f.linkTarget.isEmpty()) {
             o.insert(QStringLiteral("sha256"), QString::fromLatin1(f.sha256));
             o.insert(QStringLiteral("size"), f.size);
@@ -94,8 +95,13 @@ QJsonObject EnvironmentRecord::toJson() const
     }
     QJsonArray commandList;
     for (const RecordedCommand &c : commands) {
+        // A proxy's password or an index token on a command line stays where the user put it (the
+        // settings, the profile), never in the record.
+        QStringList arguments;
+        for (const QString &a : c.arguments)
+            arguments.append(redactSecrets(a));
         commandList.append(QJsonObject{{QStringLiteral("program"), c.program},
-                                       {QStringLiteral("arguments"), QJsonArray::fromStringList(c.arguments)},
+                                       {QStringLiteral("arguments"), QJsonArray::fromStringList(arguments)},
                                        {QStringLiteral("exit_code"), c.exitCode}});
     }
     return QJsonObject{{QStringLiteral("schema"), schema},
@@ -191,6 +197,19 @@ Result<EnvironmentRecord> EnvironmentRecord::read(const QString &hostFolder)
             qInfo().noquote() << "the environment's lock is not readable:" << lock.error().message;
     }
     return record;
+}
+
+const QStringList &EnvironmentRecord::companionFiles()
+{
+    static const QStringList files{QStringLiteral("logs/install.log"), QStringLiteral("logs/repair.log"),
+                                   QStringLiteral("logs/last-verify.json"), QStringLiteral(".tfsetup-owner")};
+    return files;
+}
+
+QString EnvironmentRecord::kernelName() const
+{
+    const QString asked = plan().kernelName;
+    return asked.isEmpty() ? name : asked;
 }
 
 QString EnvironmentRecord::tensorflowVersion() const

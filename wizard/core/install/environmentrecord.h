@@ -59,6 +59,10 @@ public:
     // What was asked for (the "plan" object), typed: route, TensorFlow, Python, CUDA, cuDNN, the
     // requirements with their extra packages, the Jupyter front end, the GPUs pinned.
     InstallSpec plan() const { return InstallSpec::fromJson(spec); }
+    // The Jupyter kernel name the install registered: the plan's (the installer fills it in), else,
+    // for records written before it did, the environment's name. The one rule for install,
+    // repair and removal.
+    QString kernelName() const;
     // The TensorFlow pip installed (from the freeze list), else the one planned.
     QString tensorflowVersion() const;
 
@@ -75,6 +79,12 @@ public:
     QString packageVersion(const QString &package) const;
     // ENVIRONMENT.md. Plain text with Markdown headings: readable pasted anywhere.
     QString summary() const;
+
+    // The files tfsetup writes beside the record without listing them in it (its logs, the last
+    // verify, the install lock's marker), relative to the environment. Everything else in logs/
+    // (TensorBoard runs, a student's notes) is the user's: carried over by a re-install, kept by
+    // a removal.
+    static const QStringList &companionFiles();
 };
 
 } // namespace tfsetup::core

@@ -23,7 +23,9 @@
 #include <QJsonDocument>
 #include <QLocale>
 #include <QLockFile>
+#include <QRegularExpression>
 #include <QSet>
+#include <QUuid>
 
 #include <algorithm>
 
@@ -36,29 +38,56 @@ const QString lastVerifyName = QStringLiteral("logs/last-verify.json");
 const QString tombstoneSuffix = QStringLiteral(".tfsetup-removing");
 
 // Files tfsetup writes beside the record without listing them in it.
-const QStringList companions{QStringLiteral("logs/install.log"), lastVerifyName, WorkLock::markerName};
+const QStringList &companions = EnvironmentRecord::companionFiles();
 
 Qt::CaseSensitivity pathCase(const SystemView &system)
 {
     return system.os() == OsFamily::Windows ? Qt::CaseInsensitive : Qt::CaseSensitive;
 }
 
-QList<QJsonObject> readIndex(const QString &hostIndex)
+const QString removalMarkerName = QStringLiteral(".tfsetup-removal");
+
+// The entries a damaged index still shows: every "path": "…" it holds, in order. One stray byte
+// must not make the other environments vanish from `list` (and their downloads unprotected
+// from `clean`).
+QList<QJsonObject> salvageIndex(const QByteArray &bytes)
 {
     QList<QJsonObject> entries;
-    if (!QFileInfo::exists(hostIndex))
-        return entries;
+    static const QRegularExpression path(QStringLiteral(R"re("path"\s*:\s*("(?:[^"\\\x00-\x1f]|\\.)*"))re"));
+    for (auto it = path.globalMatch(QString::fromUtf8(bytes)); it.hasNext();) {
+        const QString literal = it.next().captured(1);
+        const QString value = QJsonDocument::fromJson((u'[' + literal + u']').toUtf8()).array().at(0).toString();
+        if (!value.isEmpty())
+            entries.append(QJsonObject{{QStringLiteral("path"), value}});
+    }
+    return entries;
+}
+
+struct IndexRead {
+    QList<QJsonObject> entries;
+    bool damaged = false;
+};
+
+IndexRead readIndex(const QString &hostIndex)
+{
+    IndexRead read;
+    if (!QFileInfo::exists(hostIndex) && !isLink(hostIndex))
+        return read;
     const auto json = readJsonObjectFile(hostIndex, EnvironmentIndex::tr("The list of environments"));
     if (!json) {
         qWarning().noquote() << "environment index unreadable:" << json.error().message << json.error().detail;
-        return entries;
+        read.damaged = true;
+        // Bounded and plain files only, as every input; what it still shows is used.
+        if (const auto bytes = readInputFile(hostIndex, EnvironmentIndex::tr("The list of environments")))
+            read.entries = salvageIndex(*bytes);
+        return read;
     }
     for (const QJsonValue &v : json->value(QStringLiteral("environments")).toArray()) {
         const QJsonObject o = v.toObject();
         if (!o.value(QStringLiteral("path")).toString().isEmpty())
-            entries.append(o);
+            read.entries.append(o);
     }
-    return entries;
+    return read;
 }
 
 // Reads, changes and writes the index under its lock.
@@ -80,7 +109,17 @@ Status changeIndex(const SystemView &system, const std::function<void(QList<QJso
                                           "moment."),
                      lock.fileName()};
     }
-    QList<QJsonObject> entries = readIndex(host + u'/' + indexName);
+    IndexRead read = readIndex(host + u'/' + indexName);
+    if (read.damaged) {
+        // Kept aside, never overwritten: the user (or support) can still read what it held.
+        const QString aside = indexName + QStringLiteral(".damaged-")
+                              + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+        if (const Status kept = renameConfined(host, indexName, host, aside); !kept)
+            return kept;
+        qWarning().noquote() << "environment index was damaged; kept as" << aside << "with"
+                             << read.entries.size() << "entries recovered";
+    }
+    QList<QJsonObject> entries = std::move(read.entries);
     change(entries);
     QJsonArray list;
     for (const QJsonObject &o : std::as_const(entries))
@@ -122,10 +161,38 @@ QStringList EnvironmentIndex::folders(const SystemView &system)
     const QString host = system.hostPath(indexPath(system));
     if (host.isEmpty())
         return list;
-    for (const QJsonObject &o : readIndex(host))
+    for (const QJsonObject &o : readIndex(host).entries)
         list.append(system.normalize(o.value(QStringLiteral("path")).toString()));
     list.removeDuplicates();
     return list;
+}
+
+Status EnvironmentIndex::markRemoving(const SystemView &system, const QString &environmentPath, const QString &id)
+{
+    const QString path = system.normalize(environmentPath);
+    const Qt::CaseSensitivity cs = pathCase(system);
+    return changeIndex(system, [&](QList<QJsonObject> &entries) {
+        for (QJsonObject &o : entries) {
+            if (system.normalize(o.value(QStringLiteral("path")).toString()).compare(path, cs) == 0) {
+                o.insert(QStringLiteral("removing"), id);
+                return;
+            }
+        }
+        entries.append(QJsonObject{{QStringLiteral("path"), path}, {QStringLiteral("removing"), id}});
+    });
+}
+
+QString EnvironmentIndex::removingId(const SystemView &system, const QString &environmentPath)
+{
+    const QString host = system.hostPath(indexPath(system));
+    if (host.isEmpty())
+        return {};
+    const QString path = system.normalize(environmentPath);
+    for (const QJsonObject &o : readIndex(host).entries) {
+        if (system.normalize(o.value(QStringLiteral("path")).toString()).compare(path, pathCase(system)) == 0)
+            return o.value(QStringLiteral("removing")).toString();
+    }
+    return {};
 }
 
 Status EnvironmentIndex::add(const SystemView &system, const QString &environmentPath)
@@ -226,6 +293,34 @@ QString removalTombstone(const QString &hostEnvironment)
 
 namespace {
 
+// The id in a removal marker: what removeEnvironment() wrote, a UUID, nothing else.
+QString markerId(const QString &hostFolder)
+{
+    QFile file;
+    if (!openConfined(file, hostFolder, removalMarkerName, ConfinedOpen::ReadOnly))
+        return {};
+    const QString id = QString::fromLatin1(file.read(64)).trimmed();
+    static const QRegularExpression uuid(
+        QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"));
+    return uuid.match(id).hasMatch() ? id : QString();
+}
+
+} // namespace
+
+bool isRemovalInProgress(const SystemView &system, const QString &environmentPath)
+{
+    const QString host = system.hostPath(system.normalize(environmentPath));
+    if (host.isEmpty())
+        return false;
+    const QString tombstone = removalTombstone(host);
+    if (isLink(tombstone) || !QFileInfo(tombstone).isDir())
+        return false;
+    const QString id = markerId(tombstone);
+    return !id.isEmpty() && id == EnvironmentIndex::removingId(system, environmentPath);
+}
+
+namespace {
+
 EnvironmentListing describe(const SystemView &system, const QString &path, bool measure)
 {
     EnvironmentListing l;
@@ -233,7 +328,7 @@ EnvironmentListing describe(const SystemView &system, const QString &path, bool 
     l.name = path.section(u'/', -1);
     const QString host = system.hostPath(path);
     if (host.isEmpty() || (!QFileInfo::exists(host) && !isLink(host))) {
-        if (!host.isEmpty() && QFileInfo(removalTombstone(host)).isDir()) {
+        if (!host.isEmpty() && isRemovalInProgress(system, path)) {
             l.state = QStringLiteral("removal_interrupted");
             l.problem = EnvironmentListing::tr("Its removal was stopped midway. Remove it again to finish.");
         } else {
@@ -252,8 +347,8 @@ EnvironmentListing describe(const SystemView &system, const QString &path, bool 
         l.state = record.error().code == u"record_missing" ? QStringLiteral("record_missing")
                                                            : QStringLiteral("record_damaged");
         l.problem = record.error().message;
-        if (measure)
-            l.bytes = bytesBelow(host);
+        // Not measured: a folder without tfsetup's record may be anything (an index entry "/"
+        // would make this walk the whole file system).
         return l;
     }
     if (!record->name.isEmpty())
@@ -318,11 +413,13 @@ QList<EnvironmentListing> listEnvironments(const SystemView &system, const ListO
         }
     }
     QList<EnvironmentListing> listings;
-    QStringList seen;
+    QSet<QString> seen; // linear in the number of entries, however many the index holds
+    const bool folded = pathCase(system) == Qt::CaseInsensitive;
     for (const QString &path : std::as_const(paths)) {
-        if (seen.contains(path, pathCase(system)))
+        const QString key = folded ? path.toCaseFolded() : path;
+        if (seen.contains(key))
             continue;
-        seen.append(path);
+        seen.insert(key);
         listings.append(describe(system, path, options.measure));
     }
     return listings;
@@ -420,6 +517,8 @@ QJsonObject RemoveReport::toJson() const
                        {QStringLiteral("bytes_freed"), bytesFreed},
                        {QStringLiteral("outside_removed"), QJsonArray::fromStringList(outsideRemoved)},
                        {QStringLiteral("outside_kept"), QJsonArray::fromStringList(outsideKept)},
+                       {QStringLiteral("outside_owned_by_python"),
+                        outsideOwned.isEmpty() ? QJsonValue() : QJsonValue(outsideOwned)},
                        {QStringLiteral("kept"), QJsonArray::fromStringList(kept)},
                        {QStringLiteral("folder_kept"), folderKept}};
 }
@@ -435,6 +534,12 @@ QString RemoveReport::text() const
         t += (dryRun ? tr("Would remove %1") : tr("Removed %1")).arg(QDir::toNativeSeparators(p)) + u'\n';
     for (const QString &p : outsideKept)
         t += tr("Kept %1: it was changed after tfsetup wrote it.").arg(QDir::toNativeSeparators(p)) + u'\n';
+    if (!outsideOwned.isEmpty()) {
+        t += tr("The Jupyter kernel and menu entry stay: they start %1, so they belong to the environment this "
+                "folder was copied from.")
+                 .arg(QDir::toNativeSeparators(outsideOwned))
+             + u'\n';
+    }
     if (!kept.isEmpty()) {
         t += tr("Kept %n file(s) tfsetup did not make (or that changed since), so the folder stays:", "", int(kept.size()))
              + u'\n';
@@ -464,6 +569,19 @@ struct Removal {
     const RemoveDrill &drill;
 
     bool stop(const QString &point) const { return !dryRun && drill && drill(point); }
+
+    // The Python the environment's own kernel/kernel.json starts (argv[0], view spelling), read
+    // without following a link and never more than a kernelspec holds; empty when it names none.
+    QString kernelPython() const
+    {
+        QFile file;
+        if (!openConfined(file, root, QStringLiteral("kernel/kernel.json"), ConfinedOpen::ReadOnly))
+            return {};
+        const QJsonArray argv =
+            QJsonDocument::fromJson(file.read(256 * 1024)).object().value(QStringLiteral("argv")).toArray();
+        const QString python = argv.isEmpty() ? QString() : argv.first().toString();
+        return python.isEmpty() ? QString() : system.normalize(python);
+    }
 
     // A file outside the environment: removed when its bytes are still the ones the record lists
     // for `recorded` inside it.
@@ -503,9 +621,23 @@ struct Removal {
             digests.insert(f.path, f.sha256);
 
         // 1. What tfsetup registered outside: the kernelspec (a copy of kernel/kernel.json) and
-        // the menu entry (a copy of kernel/tfsetup-<kernel>.desktop), each only while unchanged.
-        const QString asked = record.plan().kernelName;
-        const QString kernelName = asked.isEmpty() ? record.name : asked;
+        // the menu entry (a copy of kernel/tfsetup-<kernel>.desktop), each only while unchanged,
+        // and only when they are this folder's: a copy of an environment (cp -a env backup)
+        // carries the original's record and kernel, whose Python is the original's. While that
+        // Python is there, the kernel and menu entry are the original's, and stay; once it is gone
+        // (the environment was moved here), they are this one's.
+        if (const QString python = kernelPython(); !python.isEmpty()) {
+            const QString folder = shown.endsWith(u'/') ? shown : shown + u'/';
+            const QString host = system.hostPath(python);
+            if (!python.startsWith(folder, pathCase(system)) && !host.isEmpty()
+                && (QFileInfo::exists(host) || isLink(host))) {
+                report.outsideOwned = python;
+                report.log.append(
+                    QStringLiteral("the kernel starts %1, not this folder's Python: it stays").arg(python));
+                return removeInside(record);
+            }
+        }
+        const QString kernelName = record.kernelName();
         if (!record.kernelFolder.isEmpty() && isSafePathName(kernelName)
             && system.normalize(record.kernelFolder).compare(LauncherWriter::userKernelFolder(system, kernelName),
                                                              pathCase(system))
@@ -524,6 +656,14 @@ struct Removal {
             if (!entry.isEmpty())
                 removeOutside(entry, 1, f.sha256);
         }
+        return removeInside(record);
+    }
+
+    Status removeInside(const EnvironmentRecord &record)
+    {
+        QHash<QString, QByteArray> digests;
+        for (const RecordedFile &f : record.files)
+            digests.insert(f.path, f.sha256);
 
         // 2. The files the record proves, then the venv and the record's companions.
         QStringList folders;
@@ -583,7 +723,7 @@ struct Removal {
             const QString path = it.next();
             const QString relative = QDir(root).relativeFilePath(path);
             const QFileInfo info = it.fileInfo();
-            if (relative == u"environment.json")
+            if (relative == u"environment.json" || relative == removalMarkerName)
                 continue;
             if (info.isDir() && !info.isSymLink()) {
                 folders.append(relative);
@@ -618,6 +758,11 @@ struct Removal {
 Status closeTombstone(const QString &tombstone, const QString &hostEnvironment, RemoveReport &report)
 {
     const QString prefix = QFileInfo(tombstone).absolutePath();
+    // The marker goes last but one: until the tombstone is gone, it proves the folder is ours.
+    if (QFileInfo::exists(tombstone + u'/' + removalMarkerName) || isLink(tombstone + u'/' + removalMarkerName)) {
+        if (const Status removed = removeFileConfined(tombstone, removalMarkerName); !removed)
+            return removed;
+    }
     if (QDir(tombstone).isEmpty(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot))
         return removeEmptyFolderConfined(prefix, QFileInfo(tombstone).fileName());
     report.folderKept = true;
@@ -648,7 +793,7 @@ Result<RemoveReport> removeEnvironment(SystemView &system, const QString &enviro
                          .arg(QDir::toNativeSeparators(shown)),
                      info.symLinkTarget()};
     }
-    const bool interrupted = !info.exists() && QFileInfo(tombstone).isDir() && !isLink(tombstone);
+    const bool interrupted = !info.exists() && isRemovalInProgress(system, shown);
     if (!info.exists() && !interrupted) {
         // Gone already (deleted by hand): only the index still names it.
         if (!EnvironmentIndex::folders(system).contains(shown, pathCase(system)))
@@ -685,7 +830,24 @@ Result<RemoveReport> removeEnvironment(SystemView &system, const QString &enviro
     for (const QString &line : (*lock)->recover())
         removal.report.log.append(line);
     if (!interrupted) {
+        if (QFileInfo::exists(tombstone) || isLink(tombstone)) {
+            // Not ours (no marker with the index's id): a folder of the user's by that name.
+            return Error{QStringLiteral("tombstone_taken"),
+                         RemoveReport::tr("%1 cannot be removed while %2 exists: tfsetup needs that name for the "
+                                          "removal and does not touch a folder it did not make. Rename or move "
+                                          "that folder, then try again.")
+                             .arg(QDir::toNativeSeparators(shown), QDir::toNativeSeparators(tombstone)),
+                         tombstone};
+        }
+        // The removal's id, first in the index and then in the environment: only a tombstone that
+        // carries it is ever finished by a later removal.
+        const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        if (const Status marked = EnvironmentIndex::markRemoving(system, shown, id); !marked)
+            return marked.error();
+        if (const Status written = writeConfined(host, removalMarkerName, id.toLatin1()); !written)
+            return written.error();
         if (const Status renamed = renameConfined(prefix, name, prefix, QFileInfo(tombstone).fileName()); !renamed) {
+            (void)removeFileConfined(host, removalMarkerName);
             return Error{QStringLiteral("environment_in_use"),
                          RemoveReport::tr("%1 could not be removed: it is in use. Close every program started from "
                                           "it (Python, Jupyter, shells) and try again.")

@@ -36,6 +36,13 @@ public:
     // Idempotent; written in one step (util/confined) under a lock file beside it.
     static Status add(const SystemView &system, const QString &environmentPath);
     static Status remove(const SystemView &system, const QString &environmentPath);
+    // A removal about to start names its id in the folder's entry (added when missing); the
+    // removal marker inside the environment carries the same id. removingId: "" when none.
+    static Status markRemoving(const SystemView &system, const QString &environmentPath, const QString &id);
+    static QString removingId(const SystemView &system, const QString &environmentPath);
+    // A damaged index (not JSON, a field of the wrong type) is never overwritten: the next change
+    // renames it to environments.json.damaged-<time> and writes a new one with every entry the
+    // damaged one still shows ("path": "…"); folders() reads those entries too.
 };
 
 // The last `tfsetup verify` (or the wizard's Verify page) of an environment, kept beside its
@@ -102,6 +109,7 @@ public:
     qint64 bytesFreed = 0;
     QStringList outsideRemoved; // kernelspec, menu entry (view paths)
     QStringList outsideKept;    // found but changed: not tfsetup's any more (view paths)
+    QString outsideOwned;       // the Python elsewhere the kernel starts (this folder is a copy): kernel, menu entry kept
     QStringList kept;           // relative to the environment: files the record does not prove
     bool folderKept = false;    // the folder stays, holding `kept`
     QStringList log;            // one line per step, untranslated
@@ -132,6 +140,11 @@ Result<RemoveReport> removeEnvironment(SystemView &system, const QString &enviro
 
 // <prefix>/.<name>.tfsetup-removing for an environment folder (host paths).
 QString removalTombstone(const QString &hostEnvironment);
+// Whether a removal of the environment at environmentPath (view spelling) was stopped midway:
+// its tombstone is a folder (not a link) holding tfsetup's removal marker (a plain file) whose
+// id is the one the environment index names for that folder. A folder of the user's that only
+// has the tombstone's name is not one, and is never renamed or deleted.
+bool isRemovalInProgress(const SystemView &system, const QString &environmentPath);
 
 // The download checksums (lower-case hex) the records of these environments still refer to
 // (their artifacts), for `tfsetup clean`.

@@ -9,6 +9,7 @@
 #include "install/worklock.h"
 #include "setup/diskspace.h"
 #include "util/confined.h"
+#include "util/inputfile.h"
 #include "util/names.h"
 
 #include <QCoro/QCoroFuture>
@@ -63,15 +64,18 @@ QByteArray sha256Of(const QByteArray &bytes)
     return h.finalHex();
 }
 
-// Files below root, relative, '/'-separated; links reported, not followed.
-QStringList walkFiles(const QString &root)
+// The files and links below root, relative to it: a link (to a file, to a folder of data, or
+// dangling) is listed as itself and never descended into.
+QStringList walkFilesAndLinks(const QString &root)
 {
     QStringList out;
-    QDirIterator it(root, QDir::Files | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot,
+    QDirIterator it(root, QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
         it.next();
-        out.append(QDir(root).relativeFilePath(it.filePath()));
+        const QFileInfo info = it.fileInfo();
+        if (info.isSymLink() || info.isJunction() || !info.isDir())
+            out.append(QDir(root).relativeFilePath(it.filePath()));
     }
     return out;
 }
@@ -201,6 +205,7 @@ struct Installer::Run {
     bool hasNvvm = false;
     QString kernelFolder; // target path
     QString interpreter;  // host path of the interpreter the venv was made from; empty without a venv
+    QStringList warnings; // for the outcome
     // The log, the lock (held from Prepare to the end) and the staging folder; in the coroutine's
     // frame, so a deleted Installer ends the run as cancelled instead of being used after an await.
     Transaction tx;
@@ -352,6 +357,15 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
                         tr("Choose a folder and an environment name without slashes, not starting with a dot."),
                         spec.prefix + u'|' + spec.name};
     }
+    if (const Status carried = LauncherWriter::checkEnvironmentPath(m_system.os(), spec.environmentPath()); !carried)
+        co_return carried.error();
+    if (!spec.kernelName.isEmpty() && !isJupyterKernelName(spec.kernelName)) {
+        co_return Error{QStringLiteral("bad_kernel_name"),
+                        tr("The Jupyter kernel name \"%1\" is not one Jupyter lists as it is: use lower-case letters "
+                           "a-z, digits, . _ and - only.")
+                            .arg(spec.kernelName),
+                        spec.kernelName};
+    }
     run.hostPrefix = m_system.hostPath(spec.prefix);
     if (run.hostPrefix.isEmpty()) {
         co_return Error{QStringLiteral("bad_prefix"), tr("The install folder %1 cannot be used.").arg(spec.prefix), {}};
@@ -362,6 +376,20 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
         run.spec.kernelName = isJupyterKernelName(spec.name) ? spec.name : jupyterKernelName(spec.name);
     if (spec.kernelDisplayName.isEmpty())
         run.spec.kernelDisplayName = tr("TensorFlow %1 (%2)").arg(spec.tensorflow, spec.name);
+    // Never another environment's kernel, nor the user's own: a name held elsewhere gives way to
+    // one made for this environment, and the menu entry (same name) follows it.
+    if (run.spec.registerKernel || run.spec.desktopEntry) {
+        QString why;
+        const QString own = LauncherWriter::ownKernelName(m_system, run.spec.kernelName, spec.environmentPath(), &why);
+        if (own.isEmpty()) {
+            run.spec.registerKernel = false;
+            run.spec.desktopEntry = false;
+        } else {
+            run.spec.kernelName = own;
+        }
+        if (!why.isEmpty())
+            run.warnings.append(why);
+    }
 
     // A hash lock is all pip installs: without the kernel's packages the registered kernel could
     // never start, so such an environment is refused before anything changes.
@@ -437,6 +465,7 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
         InstallOutcome outcome;
         outcome.environmentPath = spec.environmentPath();
         outcome.unchanged = true;
+        outcome.warnings = run.warnings;
         const auto record = EnvironmentRecord::read(run.hostTarget);
         if (record) {
             for (const QString &l : record->launchers)
@@ -521,6 +550,7 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
     prefixGuard.keep = true;
     InstallOutcome outcome;
     outcome.environmentPath = spec.environmentPath();
+    outcome.warnings = run.warnings;
     for (const QString &l : run.record.launchers)
         outcome.launchers.append(SystemView::join(outcome.environmentPath, l));
     outcome.summary = run.record.summary();
@@ -1020,9 +1050,11 @@ Status Installer::commit(Run &run)
             for (const RecordedFile &f : old->files)
                 managed.insert(f.path, f.sha256);
         }
-        for (const QString &rel : walkFiles(run.hostTarget)) {
-            if (rel == u"environment.json" || rel == WorkLock::markerName || rel.startsWith(QStringLiteral("venv/"))
-                || rel.startsWith(QStringLiteral("logs/")))
+        // Everything but the record, its companions and the venv pip fills: the user's notebooks,
+        // their TensorBoard runs under logs/, their links to data folders (kept as links).
+        for (const QString &rel : walkFilesAndLinks(run.hostTarget)) {
+            if (rel == u"environment.json" || rel == u"venv" || rel.startsWith(QStringLiteral("venv/"))
+                || EnvironmentRecord::companionFiles().contains(rel))
                 continue;
             const QString from = run.hostTarget + u'/' + rel;
             if (managed.contains(rel)) {
@@ -1111,14 +1143,24 @@ void Installer::registerOutside(Run &run, InstallOutcome &outcome)
             log(run, QStringLiteral("not written: %1 lies behind a link").arg(host));
             return false;
         }
-        QFile source(run.hostTarget + u'/' + sourceRelative);
-        if (!source.open(QIODevice::ReadOnly))
+        // Read as every input is: plain files only, bounded. A FIFO or a device planted at the
+        // kernelspec's or menu entry's name is neither read (it could block or never end) nor
+        // replaced: it is not tfsetup's.
+        constexpr qint64 registrationBytes = 1024 * 1024;
+        const auto source = readInputFile(run.hostTarget + u'/' + sourceRelative, sourceRelative, registrationBytes);
+        if (!source)
             return false;
-        const QByteArray bytes = source.readAll();
-        QFile existing(host);
-        if (existing.open(QIODevice::ReadOnly)) {
-            const QByteArray old = existing.readAll();
-            existing.close();
+        const QByteArray bytes = *source;
+        if (QFileInfo::exists(host) && !QFileInfo(host).isFile()) {
+            log(run, QStringLiteral("not written: %1 is not a plain file").arg(host));
+            return false;
+        }
+        if (const auto existing = readInputFile(host, host, registrationBytes); existing || QFileInfo::exists(host)) {
+            if (!existing) {
+                log(run, QStringLiteral("not written: %1 cannot be read (%2)").arg(host, existing.error().detail));
+                return false;
+            }
+            const QByteArray old = *existing;
             if (old == bytes)
                 return true;
             // Someone else's file (or an edited one): keep it before writing ours.

@@ -2,6 +2,7 @@
 
 #include "install/launchers.h"
 #include "solver/plan.h"
+#include "util/text.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -38,7 +39,7 @@ QJsonObject InstallArtifact::toJson() const
                        {QStringLiteral("platform"), platform},
                        {QStringLiteral("sha256"), QString::fromLatin1(sha256)},
                        {QStringLiteral("md5"), QString::fromLatin1(md5)},
-                       {QStringLiteral("origin"), origin},
+                       {QStringLiteral("origin"), redactSecrets(origin)},
                        {QStringLiteral("arguments"), toArray(arguments)}};
 }
 

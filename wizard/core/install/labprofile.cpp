@@ -47,7 +47,7 @@ const JsonShape &profileShape()
     static const S kernelName = S::text(100).where([](const QJsonValue &v) {
         return v.toString().isEmpty() || isJupyterKernelName(v.toString())
                    ? QString()
-                   : LabProfile::tr("must be a name Jupyter lists: letters a-z, digits, . _ - only");
+                   : LabProfile::tr("must be a name Jupyter lists: lower-case letters a-z, digits, . _ - only");
     });
     static const S strings = S::list(S::text(4096), 1000);
     static const S folder = S::text(4096).where([](const QJsonValue &v) {

@@ -1,5 +1,7 @@
 #include "install/launchers.h"
 
+#include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -309,6 +311,39 @@ QString desktopExecArgument(const QString &value)
 
 } // namespace quoting
 
+Status LauncherWriter::checkEnvironmentPath(OsFamily os, const QString &environmentPath)
+{
+    const bool windows = os == OsFamily::Windows;
+    QString bad;
+    for (const QChar c : environmentPath) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f) {
+            bad = tr("a control character (such as a line break)");
+            break;
+        }
+        if (windows && (c == u';' || c == u'"')) {
+            bad = QStringLiteral("\"%1\"").arg(c);
+            break;
+        }
+        if (!windows && c == u':') {
+            bad = QStringLiteral("\":\"");
+            break;
+        }
+    }
+    if (bad.isEmpty())
+        return Ok{};
+    return Error{QStringLiteral("environment_path_unusable"),
+                 windows ? tr("The environment folder %1 has %2 in its path. Windows reads \";\" in PATH as the "
+                              "end of one folder, and a batch file cannot hold a double quote, so the environment's "
+                              "launchers and Jupyter kernel could not find its own libraries. Choose a folder "
+                              "without it.")
+                               .arg(QDir::toNativeSeparators(environmentPath), bad)
+                         : tr("The environment folder %1 has %2 in its path. PATH and LD_LIBRARY_PATH read \":\" as "
+                              "the end of one folder, so the environment's launchers and Jupyter kernel could not "
+                              "find its own libraries. Choose a folder without it.")
+                               .arg(environmentPath, bad),
+                 environmentPath};
+}
+
 QString LauncherWriter::venvPython(OsFamily os, const QString &environmentPath)
 {
     if (os == OsFamily::Windows)
@@ -577,6 +612,62 @@ QString LauncherWriter::userKernelFolder(const SystemView &system, const QString
         }
     }
     return SystemView::join(system.normalize(data), QStringLiteral("kernels/") + kernelName);
+}
+
+namespace {
+
+// The environment folder the kernelspec registered under `kernelName` names in its metadata
+// (view spelling); empty when none is there or it names none (not tfsetup's: the installer keeps
+// such a file beside its own, as it keeps an edited launcher).
+QString kernelOwner(const SystemView &system, const QString &kernelName)
+{
+    const QString spec = SystemView::join(LauncherWriter::userKernelFolder(system, kernelName), QStringLiteral("kernel.json"));
+    if (!system.exists(spec))
+        return {};
+    const auto bytes = system.readFile(spec, 1024 * 1024);
+    if (!bytes)
+        return {};
+    const QString owner = QJsonDocument::fromJson(*bytes)
+                              .object()
+                              .value(QStringLiteral("metadata"))
+                              .toObject()
+                              .value(QStringLiteral("tfsetup_environment"))
+                              .toString();
+    return owner.isEmpty() ? QString() : system.normalize(owner);
+}
+
+} // namespace
+
+QString LauncherWriter::ownKernelName(const SystemView &system, const QString &wanted, const QString &environmentPath,
+                                      QString *why)
+{
+    const Qt::CaseSensitivity cs = system.os() == OsFamily::Windows ? Qt::CaseInsensitive : Qt::CaseSensitive;
+    const QString self = system.normalize(environmentPath);
+    // The environment holding `name`, empty when it is free for this one.
+    auto heldBy = [&](const QString &name) -> QString {
+        const QString owner = kernelOwner(system, name);
+        if (owner.isEmpty() || owner.compare(self, cs) == 0
+            || !system.exists(SystemView::join(owner, QStringLiteral("environment.json"))))
+            return {};
+        return owner;
+    };
+    const QString holder = heldBy(wanted);
+    if (holder.isEmpty())
+        return wanted;
+    const QString made = wanted.left(51) + u'-'
+                         + QString::fromLatin1(
+                             QCryptographicHash::hash(self.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
+    const bool free = heldBy(made).isEmpty();
+    if (why) {
+        *why = free ? tr("The Jupyter kernel \"%1\" belongs to the environment in %2, which keeps it; this "
+                         "environment's kernel is registered as \"%3\".")
+                          .arg(wanted, holder, made)
+                    : tr("The Jupyter kernels \"%1\" and \"%2\" belong to other environments (%3), which keep "
+                         "them; this environment's kernel was not registered. Install it again with another kernel "
+                         "name.")
+                          .arg(wanted, made, holder);
+    }
+    return free ? made : QString();
 }
 
 QString LauncherWriter::desktopEntryPath(const SystemView &system, const QString &kernelName)

@@ -111,6 +111,14 @@ public:
     // start-python, start-jupyter, shell: .bat and .ps1 on Windows, sh scripts elsewhere. Pure.
     static Result<QList<GeneratedFile>> launchers(const LauncherSettings &settings, const LauncherContext &context);
 
+    // Whether an environment at environmentPath can be carried into the variables its launchers
+    // and kernel set: PATH and LD_LIBRARY_PATH list folders separated by ':' on Linux, WSL2 and
+    // macOS and by ';' on Windows, so a folder with that character in its path would be read as
+    // two folders, neither of them right; a double quote cannot stand in a batch file, and a
+    // control character in none of them. Checked before anything is downloaded or written (code
+    // environment_path_unusable, translated, naming the character and what to do).
+    static Status checkEnvironmentPath(OsFamily os, const QString &environmentPath);
+
     // CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES for a GPU selection; none without one.
     static QList<std::pair<QString, QString>> gpuVariables(const QList<int> &visibleGpus);
 
@@ -125,6 +133,15 @@ public:
     // Where the user's Jupyter kernels live (JUPYTER_DATA_DIR, else the per-OS default).
     static QString userKernelFolder(const SystemView &system, const QString &kernelName);
     static QString desktopEntryPath(const SystemView &system, const QString &kernelName);
+
+    // The kernel name an environment registers: `wanted`, unless the kernelspec under it is
+    // another environment's (its metadata names a folder other than `environmentPath` that still
+    // holds an environment record: a copy made with cp -a carries the original's); then one made
+    // from `wanted` and the environment's folder. Another environment's kernel, and its menu entry
+    // (same name), is never replaced. `why`, when the wanted name is held, says by whom and what
+    // was done; the answer is empty when the made name is held too.
+    static QString ownKernelName(const SystemView &system, const QString &wanted, const QString &environmentPath,
+                                 QString *why = nullptr);
 
     // The environment's Python in the OS's spelling.
     static QString venvPython(OsFamily os, const QString &environmentPath);

@@ -3,6 +3,7 @@
 #include "util/inputfile.h"
 #include "util/jsonshape.h"
 #include "util/names.h"
+#include "util/text.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -878,12 +879,12 @@ QByteArray PyLock::toToml() const
         if (!w->requiresPython.isEmpty())
             line(QLatin1String("requires-python"), quoted(w->requiresPython));
         if (!w->index.isEmpty())
-            line(QLatin1String("index"), quoted(w->index));
+            line(QLatin1String("index"), quoted(redactSecrets(w->index)));
         out += QStringLiteral("\n[[packages.wheels]]\n");
         if (!w->file.isEmpty())
             line(QLatin1String("name"), quoted(w->file));
         if (!w->url.isEmpty())
-            line(QLatin1String("url"), quoted(w->url));
+            line(QLatin1String("url"), quoted(redactSecrets(w->url)));
         if (w->size >= 0)
             line(QLatin1String("size"), QString::number(w->size));
         line(QLatin1String("hashes"), QStringLiteral("{sha256 = %1}").arg(quoted(QString::fromLatin1(w->sha256))));

@@ -1,5 +1,7 @@
 #include "install/transaction.h"
 
+#include "util/text.h"
+
 #include <QDebug>
 #include <QDir>
 
@@ -40,7 +42,8 @@ QString Transaction::logText(const QString &staging, const QString &final) const
     QString text = m_log.join(u'\n') + u'\n';
     if (!staging.isEmpty())
         text.replace(staging, final);
-    return text;
+    // pip's and the servers' words, as they were, but never a password or an escape sequence.
+    return visibleText(redactSecrets(text));
 }
 
 Status Transaction::enter(const QString &id, const std::function<void()> &announce,

@@ -330,4 +330,59 @@ Result<VerifiedWheel> verifyWheel(const QString &wheelPath, const QString &hostE
     return VerifiedWheel{wheelPath, *digest};
 }
 
+QStringList restoreFromStaged(const QString &hostEnv, const PipDistributionDamage &damage, const QString &stagedTarget)
+{
+    QStringList failed;
+    const QString site = damage.distInfo.section(u'/', 0, -2);
+    QHash<QString, PipRecordEntry> recorded;
+    if (const auto csv = readConfined(hostEnv, damage.distInfo + QStringLiteral("/RECORD"))) {
+        for (const PipRecordEntry &entry : parsePipRecord(*csv)) {
+            if (const QString inside = insideEnvironment(site, entry.path); !inside.isEmpty())
+                recorded.insert(inside, entry);
+        }
+    }
+    for (const QString &relative : damage.files()) {
+        const PipRecordEntry entry = recorded.value(relative);
+        if (entry.algorithm != u"sha256" || entry.digest.size() != 32) {
+            failed.append(relative + QStringLiteral(": RECORD gives no SHA-256 for it"));
+            continue;
+        }
+        QString staged;
+        if (relative.startsWith(site + u'/'))
+            staged = relative.mid(site.size() + 1);
+        else if (relative.startsWith(QStringLiteral("venv/bin/")) || relative.startsWith(QStringLiteral("venv/Scripts/")))
+            staged = relative.mid(5);
+        if (staged.isEmpty()) {
+            failed.append(relative + QStringLiteral(": not a file pip installs into site-packages or the scripts folder"));
+            continue;
+        }
+        const QString from = stagedTarget + u'/' + staged;
+        const QFileInfo info(from);
+        if (isLink(from) || !info.isFile()) {
+            failed.append(relative + QStringLiteral(": pip did not make it"));
+            continue;
+        }
+        QFile file;
+        if (!openConfined(file, stagedTarget, staged, ConfinedOpen::ReadOnly)) {
+            failed.append(relative + QStringLiteral(": pip's copy cannot be read"));
+            continue;
+        }
+        Hasher hasher(Checksum::Algorithm::Sha256);
+        qint64 size = 0;
+        QByteArray block;
+        while (!(block = file.read(1 << 20)).isEmpty()) {
+            hasher.addData(block);
+            size += block.size();
+        }
+        file.close();
+        if ((entry.size >= 0 && size != entry.size) || QByteArray::fromHex(hasher.finalHex()) != entry.digest) {
+            failed.append(relative + QStringLiteral(": pip's copy does not have the digest RECORD lists"));
+            continue;
+        }
+        if (const Status placed = placeConfined(from, hostEnv, relative, PlaceHow::Move); !placed)
+            failed.append(relative + QStringLiteral(": ") + placed.error().code + u' ' + placed.error().detail);
+    }
+    return failed;
+}
+
 } // namespace tfsetup::core

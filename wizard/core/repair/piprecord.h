@@ -82,4 +82,13 @@ Result<VerifiedWheel> verifyWheel(const QString &wheelPath, const QString &hostE
                                   const PipDistributionDamage &damage, const QString &unpack,
                                   const std::atomic<bool> *cancel = nullptr);
 
+// Blocking: puts the damaged files of `damage` back from `stagedTarget`, the folder `pip install
+// --target` filled inside tfsetup's own staging folder (site-packages files at its top, console
+// scripts in bin/ or Scripts/). Each file is put back only when its bytes have the size and the
+// SHA-256 the installed RECORD lists, and moved into the environment in one step
+// (util/confined.h's placeConfined): never through a link planted in site-packages or on the way,
+// never by pip writing into the environment. Returns what could not be put back, one line each
+// ("<path>: <why>", untranslated); empty when every file is back.
+QStringList restoreFromStaged(const QString &hostEnv, const PipDistributionDamage &damage, const QString &stagedTarget);
+
 } // namespace tfsetup::core

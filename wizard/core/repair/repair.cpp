@@ -263,6 +263,14 @@ QString archiveFileName(const InstallArtifact &artifact)
     return name.isEmpty() ? artifact.component + u'-' + artifact.version : name;
 }
 
+// The lock's wheel of exactly the damaged distribution's version, with its hash; null when the
+// environment has no such entry (made before tfsetup kept locks, or the version differs).
+const LockedWheel *lockedWheel(const EnvironmentRecord &record, const PipDistributionDamage &damage)
+{
+    const LockedWheel *locked = record.lock.find(damage.name);
+    return locked && locked->version == damage.version && locked->sha256.size() == 64 ? locked : nullptr;
+}
+
 // The only folder repair registers an environment's kernel in: Jupyter's kernels/<kernel name>
 // for this user, derived as the installer derives it (LauncherWriter::userKernelFolder), never
 // the folder the record names. A damaged or foreign record (another folder, a name with "..")
@@ -272,8 +280,7 @@ Result<QString> registeredKernelFolder(const SystemView &system, const Environme
 {
     if (record.kernelFolder.isEmpty())
         return QString();
-    const QString asked = record.plan().kernelName;
-    const QString kernelName = asked.isEmpty() ? record.name : asked;
+    const QString kernelName = record.kernelName();
     if (!isSafePathName(kernelName)) {
         return Error{QStringLiteral("kernel_folder_foreign"),
                      QCoreApplication::translate("Repairer", "The environment record names the Jupyter kernel "
@@ -705,10 +712,10 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
             run.wheelFolders.append(bundle->wheelFolder());
     }
     for (PipDistributionDamage &p : run.report.packages) {
-        const QStringList wheels = wheelCandidates(run.wheelFolders, p.name, p.version);
-        const LockedWheel *locked = run.record.lock.find(p.name);
+        const LockedWheel *locked = lockedWheel(run.record, p);
+        const QStringList wheels = locked ? wheelCandidates(run.wheelFolders, p.name, p.version) : QStringList{};
         p.source = !wheels.isEmpty()                              ? QFileInfo(wheels.first()).fileName()
-                   : locked && locked->version == p.version ? locked->url
+                   : locked                                  ? locked->url
                                                               : QStringLiteral("index");
         log(run, QStringLiteral("%1 %2 (%3): %4 altered, %5 missing, %6 outside the environment -> reinstall from %7")
                      .arg(p.name, p.version, p.distInfo)
@@ -968,7 +975,7 @@ Status Repairer::stageGenerated(Run &run)
             desktop = true;
     }
     const InstallSpec asked = run.record.plan();
-    context.kernelName = asked.kernelName.isEmpty() ? run.record.name : asked.kernelName;
+    context.kernelName = run.record.kernelName();
     context.jupyterFrontEnd = asked.jupyter;
     // The GPU selection the install made (none recorded: none made); only indices a machine can have.
     for (const int i : asked.gpus) {
@@ -1106,7 +1113,12 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
         const QString hostWork = run.hostStaging + u'/' + work;
         int tried = 0;
         std::optional<VerifiedWheel> wheel;
-        QStringList candidates = wheelCandidates(run.wheelFolders, damage.name, damage.version);
+        // A wheel is the one to install only by its hash: the lock's. A file in the download
+        // folder or a bundle is a candidate only for a locked distribution and is used only when
+        // its SHA-256 is the locked one (a planted wheel with the right files and an extra .pth
+        // is not). Without a lock, the wheel comes from the index, checked against its hash.
+        const LockedWheel *locked = lockedWheel(run.record, damage);
+        QStringList candidates = locked ? wheelCandidates(run.wheelFolders, damage.name, damage.version) : QStringList{};
         bool downloaded = false;
         while (!wheel) {
             if (candidates.isEmpty() && !downloaded) {
@@ -1136,7 +1148,10 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
             if (run.tx.stopped())
                 co_return run.tx.cancelledError();
             QDir(unpack).removeRecursively();
-            if (verified)
+            if (verified && locked && verified->sha256 != locked->sha256)
+                log(run, QStringLiteral("%1 not used: its SHA-256 %2 is not the locked %3")
+                             .arg(candidate, QString::fromLatin1(verified->sha256), QString::fromLatin1(locked->sha256)));
+            else if (verified)
                 wheel = *verified;
             else
                 log(run, QStringLiteral("%1 not used: %2").arg(candidate, verified.error().detail));
@@ -1155,13 +1170,17 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
         const QString requirements = work + QStringLiteral("/reinstall.txt");
         if (const Status written = writeConfined(run.hostStaging, requirements, requirement); !written)
             co_return stagingWriteError(written, run.hostStaging + u'/' + requirements);
+        // pip installs into a folder of tfsetup's own staging folder, never into the environment
+        // (where a link planted in site-packages would take its writes elsewhere); the damaged
+        // files are then moved in one by one, each checked against the installed RECORD.
+        const QString target = run.hostStaging + u'/' + work + QStringLiteral("/target");
         const QStringList arguments{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("install"),
                                     QStringLiteral("--no-input"), QStringLiteral("--disable-pip-version-check"),
                                     QStringLiteral("--no-cache-dir"), QStringLiteral("--no-deps"),
-                                    QStringLiteral("--force-reinstall"), QStringLiteral("--no-index"),
+                                    QStringLiteral("--no-compile"), QStringLiteral("--no-index"),
                                     QStringLiteral("--find-links"), QFileInfo(wheel->path).absolutePath(),
-                                    QStringLiteral("--require-hashes"), QStringLiteral("-r"),
-                                    run.hostStaging + u'/' + requirements};
+                                    QStringLiteral("--require-hashes"), QStringLiteral("--target"), target,
+                                    QStringLiteral("-r"), run.hostStaging + u'/' + requirements};
         const ProcessResult r = co_await runPython(system, run.tx, python, arguments, pipTimeout);
         if (run.tx.stopped())
             co_return run.tx.cancelledError();
@@ -1169,6 +1188,19 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
             damage.note = tr("pip could not reinstall %1 %2 (its own words are in the log). Install the environment "
                              "again.").arg(damage.name, damage.version);
             log(run, QStringLiteral("reinstalling %1 %2 failed: %3").arg(damage.name, damage.version, r.error));
+            continue;
+        }
+        const PipDistributionDamage restoring = damage;
+        const QString hostEnv = run.hostEnv;
+        const QStringList failed = co_await QtConcurrent::run(&restoreFromStaged, hostEnv, restoring, target);
+        if (run.tx.stopped())
+            co_return run.tx.cancelledError();
+        if (!failed.isEmpty()) {
+            damage.note = tr("%1 %2 could not be put back whole (the log says which files and why). Install the "
+                             "environment again.")
+                              .arg(damage.name, damage.version);
+            for (const QString &line : failed)
+                log(run, QStringLiteral("not put back: %1").arg(line));
             continue;
         }
         log(run, QStringLiteral("reinstalled %1 %2 from %3").arg(damage.name, damage.version, wheel->path));
@@ -1418,6 +1450,20 @@ void Repairer::registerKernel(Run &run)
         log(run, QStringLiteral("kernelspec not written: %1 lies behind a link").arg(run.kernelFolder));
         failed();
         return;
+    }
+    // Another environment's kernel under this name (this folder is a copy of it, or it took the
+    // name since), or one the user made, is theirs: never replaced.
+    {
+        const QString kernelName = run.kernelFolder.section(u'/', -1);
+        QString why;
+        if (LauncherWriter::ownKernelName(m_system, kernelName, run.options.environmentPath, &why) != kernelName) {
+            log(run, QStringLiteral("kernelspec not written: %1 is not this environment's").arg(run.kernelFolder));
+            run.report.outside.append(
+                tr("The Jupyter kernel in %1 is not this environment's, so repair leaves it as it is. Start Jupyter "
+                   "with start-jupyter, or install the environment again to register a kernel of its own.")
+                    .arg(run.kernelFolder));
+            return;
+        }
     }
     // What is there now: tfsetup's own text (this environment's kernel as installed) is replaced;
     // anything else (an edited kernel, a link, another program's file) is kept beside it first,

@@ -4,6 +4,7 @@
 #include "fetch/downloadcache.h"
 #include "fetch/downloader.h"
 #include "install/archive.h"
+#include "install/launchers.h"
 #include "setup/diskspace.h"
 #include "setup/indexbridge.h"
 #include "setup/locker.h"
@@ -233,6 +234,11 @@ QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec
     if (!catalog)
         co_return catalog.error();
     const QString os = options.os.isEmpty() ? osFamilyName(m_system.os()) : options.os;
+    // Refused before a byte is fetched: a folder the launchers' PATH cannot carry.
+    if (!spec.prefix.isEmpty() && !spec.name.isEmpty()) {
+        if (const Status carried = LauncherWriter::checkEnvironmentPath(m_system.os(), spec.environmentPath()); !carried)
+            co_return carried.error();
+    }
 
     Q_EMIT message(tr("Looking up the official files for TensorFlow %1…").arg(plan.tensorflow));
     auto resolved = co_await SetupFlow::resolveArtifacts(plan, os, options);

@@ -190,7 +190,22 @@ Result<QList<QUrl>> SetupFlow::pypiIndexes(const NetworkSettings &network, const
 
 QList<QUrl> SetupFlow::wheelUrls(const LockedWheel &wheel, const QList<QUrl> &indexes, const SourceCatalog &catalog)
 {
-    const QUrl own(wheel.url);
+    // Records keep no credentials (util/text.h's redactSecrets: "https://***@host/…"): they stay
+    // where the user put them, in the indexes configured for this run. A URL on the scheme, host
+    // and port of such an index gets that index's user info back; any other goes without.
+    const auto withCredentials = [&indexes](QUrl url) {
+        url.setUserInfo(QString());
+        for (const QUrl &index : indexes) {
+            if (!index.userInfo().isEmpty() && index.scheme() == url.scheme() && index.host() == url.host()
+                && index.port() == url.port()) {
+                url.setUserInfo(index.userInfo());
+                break;
+            }
+        }
+        return url;
+    };
+    const auto bare = [](const QUrl &url) { return url.toString(QUrl::StripTrailingSlash | QUrl::RemoveUserInfo); };
+    const QUrl own = QUrl(wheel.url).isLocalFile() ? QUrl(wheel.url) : withCredentials(QUrl(wheel.url));
     if (own.isLocalFile())
         return {own};
     // Below a files root, PyPI and the mirrors that copy it keep the same "packages/…" path.
@@ -200,8 +215,8 @@ QList<QUrl> SetupFlow::wheelUrls(const LockedWheel &wheel, const QList<QUrl> &in
     QList<QUrl> urls;
     bool ownPlaced = false;
     for (const QUrl &index : indexes) {
-        const QString indexText = index.toString(QUrl::StripTrailingSlash);
-        if (!ownPlaced && QUrl(wheel.index).toString(QUrl::StripTrailingSlash) == indexText) {
+        const QString indexText = bare(index);
+        if (!ownPlaced && bare(QUrl(wheel.index)) == indexText) {
             urls.append(own);
             ownPlaced = true;
             continue;
@@ -210,7 +225,7 @@ QList<QUrl> SetupFlow::wheelUrls(const LockedWheel &wheel, const QList<QUrl> &in
             continue;
         QString root;
         for (const PypiMirror &m : catalog.pypiMirrors()) {
-            if (QUrl(m.url).toString(QUrl::StripTrailingSlash) == indexText && !m.files.isEmpty())
+            if (bare(QUrl(m.url)) == indexText && !m.files.isEmpty())
                 root = m.files;
         }
         if (root.isEmpty()) {
@@ -220,7 +235,7 @@ QList<QUrl> SetupFlow::wheelUrls(const LockedWheel &wheel, const QList<QUrl> &in
             base.chop(QStringLiteral("simple").size());
             root = base;
         }
-        const QUrl candidate = QUrl(root.endsWith(u'/') ? root : root + u'/').resolved(QUrl(rest));
+        const QUrl candidate = withCredentials(QUrl(root.endsWith(u'/') ? root : root + u'/').resolved(QUrl(rest)));
         if (candidate.isValid() && candidate != own && !urls.contains(candidate))
             urls.append(candidate);
     }

@@ -2,13 +2,14 @@
 
 #include "fetch/downloader.h"
 #include "install/installspec.h"
+#include "util/confined.h"
+#include "util/inputfile.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace tfsetup::core {
@@ -130,10 +131,9 @@ qint64 bytesOnDisk(const QString &destination)
     if (done.isFile())
         return done.size();
     const QString part = Downloader::partPathFor(destination);
-    QFile state(part + QLatin1String(".state"));
-    if (state.open(QIODevice::ReadOnly)) {
+    if (const auto state = readInputFile(part + QLatin1String(".state"), QStringLiteral("download state"), 1024 * 1024)) {
         const QJsonArray segments =
-            QJsonDocument::fromJson(state.readAll()).object().value(QLatin1String("segments")).toArray();
+            QJsonDocument::fromJson(*state).object().value(QLatin1String("segments")).toArray();
         if (!segments.isEmpty()) {
             qint64 written = 0;
             for (const QJsonValue &s : segments)
@@ -259,27 +259,27 @@ Status SetupSession::save(const QString &path) const
     SetupSession copy = *this;
     if (!copy.saved.isValid())
         copy.saved = QDateTime::currentDateTimeUtc();
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(copy.toJson()).toJson()) < 0 || !f.commit()) {
+    if (const Status written = writeUserFile(path, QJsonDocument(copy.toJson()).toJson()); !written) {
         return Error{QStringLiteral("session_unwritable"),
                      tr("The setup's progress could not be saved in %1; it cannot be continued after a restart.")
                          .arg(QDir::toNativeSeparators(path)),
-                     f.errorString()};
+                     written.error().message};
     }
     return Ok{};
 }
 
 std::optional<SetupSession> SetupSession::load(const QString &path)
 {
-    QFile f(path);
-    if (!f.exists())
+    if (!QFileInfo::exists(path))
         return std::nullopt;
-    if (!f.open(QIODevice::ReadOnly)) {
-        qWarning().noquote() << "Ignoring the saved setup" << path << "(unreadable:" << f.errorString() << ')';
+    // Bounded, plain files only: a FIFO or a device at the name is ignored, never waited on.
+    const auto bytes = readInputFile(path, QStringLiteral("setup session"));
+    if (!bytes) {
+        qWarning().noquote() << "Ignoring the saved setup" << path << "(unreadable:" << bytes.error().code << ')';
         return std::nullopt;
     }
     QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
+    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject()) {
         qWarning().noquote() << "Ignoring the saved setup" << path << "(not JSON:" << error.errorString() << ')';
         return std::nullopt;

@@ -5,6 +5,7 @@
 #include "fetch/downloadcache.h"
 #include "sources/firstuse.h"
 #include "sources/redistmanifest.h"
+#include "util/confined.h"
 #include "util/inputfile.h"
 #include "util/jsonshape.h"
 #include "util/names.h"
@@ -18,7 +19,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSet>
 #include <QCryptographicHash>
 #include <QtConcurrent/QtConcurrentRun>
@@ -49,12 +49,14 @@ QJsonObject toJson(const BundleFile &f)
 Status writeFileAtomically(const QString &path, const QByteArray &bytes)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+    // Never through a link planted at bundle.json or pylock.toml.
+    if (const Status written = writeUserFile(path, bytes); !written) {
+        if (written.error().code == u"path_is_link" || written.error().code == u"not_plain_file")
+            return written;
         return Error{QStringLiteral("bundle_write_failed"),
                      Bundle::tr("Cannot write %1. Check that the bundle folder is writable and has free space.")
                          .arg(QDir::toNativeSeparators(path)),
-                     f.errorString()};
+                     written.error().message};
     }
     return Ok{};
 }
