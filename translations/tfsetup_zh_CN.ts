@@ -818,10 +818,6 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
         <translation>修复环境：恢复损坏或被移动的文件、启动脚本和内核，然后进行验证</translation>
     </message>
     <message>
-        <source>Cannot read the log %1. Check the path, or paste the log into a text file first.</source>
-        <translation>无法读取日志 %1。请检查路径，或先把日志粘贴到一个文本文件中。</translation>
-    </message>
-    <message>
         <source>Check the Python environment in DIR (a venv or conda environment).</source>
         <translation>检查 DIR 中的 Python 环境（venv 或 conda 环境）。</translation>
     </message>
@@ -942,10 +938,6 @@ Run again with --yes to install.
     <message>
         <source>Give the environment to repair with --env DIR. &quot;tfsetup wizard&quot; finds them for you.</source>
         <translation>请用 --env DIR 指定要修复的环境。“tfsetup wizard”可以帮你找到它们。</translation>
-    </message>
-    <message>
-        <source>Cannot read the log %1.</source>
-        <translation>无法读取日志 %1。</translation>
     </message>
     <message>
         <source>Resolve the plan in FILE (the output of tfsetup plan --json).</source>
@@ -1088,10 +1080,6 @@ Run again with --yes to install.
     <message>
         <source>The hardware file %1</source>
         <translation>硬件文件 %1</translation>
-    </message>
-    <message>
-        <source>The log</source>
-        <translation>日志</translation>
     </message>
     <message>
         <source>The plan file</source>
@@ -1421,6 +1409,18 @@ Run again with --yes to install.
     <message>
         <source>The disk holding %1 is full (or your disk quota is used up). Free some space, then try again.</source>
         <translation>%1 所在的磁盘已满（或你的磁盘配额已用完）。请释放一些空间，然后重试。</translation>
+    </message>
+    <message>
+        <source>%1 is a link to another file. tfsetup does not write through links: give the path of a new file, or of a plain file to replace.</source>
+        <translation>%1 是指向另一个文件的链接。tfsetup 不会通过链接写入：请给出一个新文件的路径，或一个要替换的普通文件的路径。</translation>
+    </message>
+    <message>
+        <source>%1 is not a plain file (a folder, a device or a pipe), so tfsetup does not write there. Give the path of a new file.</source>
+        <translation>%1 不是普通文件（而是文件夹、设备或管道），tfsetup 不会写入那里。请给出一个新文件的路径。</translation>
+    </message>
+    <message>
+        <source>The folder of %1 does not exist. Choose a folder that exists.</source>
+        <translation>%1 所在的文件夹不存在。请选择一个已存在的文件夹。</translation>
     </message>
 </context>
 <context>
@@ -1952,8 +1952,8 @@ Run again with --yes to install.
         <translation>实验室配置文件的“%1”得到的文件夹中含有控制字符（换行？），来自 %2。请更正配置文件中的“%1”或它所用的变量。</translation>
     </message>
     <message>
-        <source>must be a name Jupyter lists: letters a-z, digits, . _ - only</source>
-        <translation>必须是 Jupyter 会列出的名字：只能包含字母 a-z、数字和 . _ -</translation>
+        <source>must be a name Jupyter lists: lower-case letters a-z, digits, . _ - only</source>
+        <translation>必须是 Jupyter 能列出的名称：只能用小写字母 a-z、数字和 . _ -</translation>
     </message>
 </context>
 <context>
@@ -1973,6 +1973,26 @@ Run again with --yes to install.
     <message>
         <source>This environment has no Jupyter server (%1). Run tfsetup again with Jupyter chosen, or install JupyterLab into the environment.</source>
         <translation>此环境中没有 Jupyter 服务器（%1）。请再次运行 tfsetup 并选择 Jupyter，或者在该环境中安装 JupyterLab。</translation>
+    </message>
+    <message>
+        <source>a control character (such as a line break)</source>
+        <translation>控制字符（例如换行符）</translation>
+    </message>
+    <message>
+        <source>The environment folder %1 has %2 in its path. Windows reads &quot;;&quot; in PATH as the end of one folder, and a batch file cannot hold a double quote, so the environment&apos;s launchers and Jupyter kernel could not find its own libraries. Choose a folder without it.</source>
+        <translation>环境文件夹 %1 的路径中含有 %2。Windows 会把 PATH 中的 &quot;;&quot; 当作一个文件夹的结尾，批处理文件也无法容纳双引号，因此环境的启动脚本和 Jupyter 内核将找不到它自己的库。请选择一个路径中不含该字符的文件夹。</translation>
+    </message>
+    <message>
+        <source>The environment folder %1 has %2 in its path. PATH and LD_LIBRARY_PATH read &quot;:&quot; as the end of one folder, so the environment&apos;s launchers and Jupyter kernel could not find its own libraries. Choose a folder without it.</source>
+        <translation>环境文件夹 %1 的路径中含有 %2。PATH 和 LD_LIBRARY_PATH 会把 &quot;:&quot; 当作一个文件夹的结尾，因此环境的启动脚本和 Jupyter 内核将找不到它自己的库。请选择一个路径中不含该字符的文件夹。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel &quot;%1&quot; belongs to the environment in %2, which keeps it; this environment&apos;s kernel is registered as &quot;%3&quot;.</source>
+        <translation>Jupyter 内核“%1”属于 %2 中的环境，仍由它保留；本环境的内核注册为“%3”。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernels &quot;%1&quot; and &quot;%2&quot; belong to other environments (%3), which keep them; this environment&apos;s kernel was not registered. Install it again with another kernel name.</source>
+        <translation>Jupyter 内核“%1”和“%2”属于其他环境（%3），仍由它们保留；本环境的内核未注册。请用另一个内核名称重新安装。</translation>
     </message>
 </context>
 <context>
@@ -2693,6 +2713,14 @@ Not possible here:
     <message>
         <source>%1 could not be removed: it is in use. Close every program started from it (Python, Jupyter, shells) and try again.</source>
         <translation>无法删除 %1：它正在被使用。请关闭从它启动的所有程序（Python、Jupyter、终端）后重试。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel and menu entry stay: they start %1, so they belong to the environment this folder was copied from.</source>
+        <translation>Jupyter 内核和菜单项保留：它们启动的是 %1，属于这个文件夹复制自的那个环境。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be removed while %2 exists: tfsetup needs that name for the removal and does not touch a folder it did not make. Rename or move that folder, then try again.</source>
+        <translation>%2 存在时无法删除 %1：删除过程需要用到这个名称，而 tfsetup 不会动不是它创建的文件夹。请先重命名或移走那个文件夹，然后重试。</translation>
     </message>
 </context>
 <context>
@@ -3507,6 +3535,17 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>TextInput</name>
+    <message>
+        <source>%1 looks like UTF-16 text but is damaged. Save it again as UTF-8 (in PowerShell: Out-File -Encoding utf8) and try again.</source>
+        <translation>%1 看起来是 UTF-16 文本，但已损坏。请重新另存为 UTF-8（在 PowerShell 中：Out-File -Encoding utf8）后重试。</translation>
+    </message>
+    <message>
+        <source>%1 is not text tfsetup can read (not UTF-8, UTF-16 or this computer&apos;s code page). Open it in an editor, save it as UTF-8 and try again.</source>
+        <translation>%1 不是 tfsetup 能读取的文本（既不是 UTF-8、UTF-16，也不是本机的代码页）。请用编辑器打开，另存为 UTF-8 后重试。</translation>
+    </message>
+</context>
+<context>
     <name>TfLogReader</name>
     <message>
         <source>The list of TensorFlow log messages (%1) cannot be read. Reinstall tfsetup.</source>
@@ -4260,6 +4299,14 @@ Not possible here:
         <source>Windows could not load a DLL that TensorFlow&apos;s native module needs. The Visual C++ runtime and AVX are both present here, so it is most likely a CUDA or cuDNN DLL of the version this TensorFlow was built with.</source>
         <translation>Windows 无法加载 TensorFlow 原生模块所需的某个 DLL。这里的 Visual C++ 运行库和 AVX 都有，所以最可能缺的是与构建这个 TensorFlow 所用版本相同的 CUDA 或 cuDNN DLL。</translation>
     </message>
+    <message>
+        <source>The log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Cannot read the log %1. Check the path, or paste the log into a text file first.</source>
+        <translation>无法读取日志 %1。请检查路径，或先把日志粘贴到一个文本文件中。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::Downloader</name>
@@ -4480,6 +4527,10 @@ Not possible here:
     <message>
         <source>pip could not install the verified packages. The log shows pip&apos;s own words.</source>
         <translation>pip 无法安装经过验证的软件包。日志中有 pip 自己的说明。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel name &quot;%1&quot; is not one Jupyter lists as it is: use lower-case letters a-z, digits, . _ and - only.</source>
+        <translation>Jupyter 内核名称“%1”无法被 Jupyter 原样列出：只能使用小写字母 a-z、数字以及 . _ -。</translation>
     </message>
 </context>
 <context>
@@ -4717,6 +4768,14 @@ Not possible here:
     <message>
         <source>pip could not reinstall %1 %2 (its own words are in the log). Install the environment again.</source>
         <translation>pip 无法重新安装 %1 %2（它的原始输出在日志中）。请重新安装该环境。</translation>
+    </message>
+    <message>
+        <source>%1 %2 could not be put back whole (the log says which files and why). Install the environment again.</source>
+        <translation>%1 %2 无法完整恢复（日志中写明了是哪些文件以及原因）。请重新安装该环境。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel in %1 is not this environment&apos;s, so repair leaves it as it is. Start Jupyter with start-jupyter, or install the environment again to register a kernel of its own.</source>
+        <translation>%1 中的 Jupyter 内核不属于本环境，修复不会改动它。请用 start-jupyter 启动 Jupyter，或重新安装本环境以注册它自己的内核。</translation>
     </message>
 </context>
 <context>

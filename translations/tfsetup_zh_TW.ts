@@ -818,10 +818,6 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
         <translation>修復環境：恢復損壞或被移動的檔案、啟動指令碼和核心，然後進行驗證</translation>
     </message>
     <message>
-        <source>Cannot read the log %1. Check the path, or paste the log into a text file first.</source>
-        <translation>無法讀取日誌 %1。請檢查路徑，或先把日誌貼上到一個文字檔案中。</translation>
-    </message>
-    <message>
         <source>Check the Python environment in DIR (a venv or conda environment).</source>
         <translation>檢查 DIR 中的 Python 環境（venv 或 conda 環境）。</translation>
     </message>
@@ -942,10 +938,6 @@ Run again with --yes to install.
     <message>
         <source>Give the environment to repair with --env DIR. &quot;tfsetup wizard&quot; finds them for you.</source>
         <translation>請用 --env DIR 指定要修復的環境。「tfsetup wizard」可以幫你找到它們。</translation>
-    </message>
-    <message>
-        <source>Cannot read the log %1.</source>
-        <translation>無法讀取日誌 %1。</translation>
     </message>
     <message>
         <source>Resolve the plan in FILE (the output of tfsetup plan --json).</source>
@@ -1088,10 +1080,6 @@ Run again with --yes to install.
     <message>
         <source>The hardware file %1</source>
         <translation>硬體檔案 %1</translation>
-    </message>
-    <message>
-        <source>The log</source>
-        <translation>日誌</translation>
     </message>
     <message>
         <source>The plan file</source>
@@ -1421,6 +1409,18 @@ Run again with --yes to install.
     <message>
         <source>The disk holding %1 is full (or your disk quota is used up). Free some space, then try again.</source>
         <translation>%1 所在的磁碟已滿（或你的磁碟配額已用完）。請釋放一些空間，然後重試。</translation>
+    </message>
+    <message>
+        <source>%1 is a link to another file. tfsetup does not write through links: give the path of a new file, or of a plain file to replace.</source>
+        <translation>%1 是指向另一個檔案的連結。tfsetup 不會透過連結寫入：請給出一個新檔案的路徑，或一個要替換的普通檔案的路徑。</translation>
+    </message>
+    <message>
+        <source>%1 is not a plain file (a folder, a device or a pipe), so tfsetup does not write there. Give the path of a new file.</source>
+        <translation>%1 不是普通檔案（而是資料夾、裝置或管道），tfsetup 不會寫入那裡。請給出一個新檔案的路徑。</translation>
+    </message>
+    <message>
+        <source>The folder of %1 does not exist. Choose a folder that exists.</source>
+        <translation>%1 所在的資料夾不存在。請選擇一個已存在的資料夾。</translation>
     </message>
 </context>
 <context>
@@ -1952,8 +1952,8 @@ Run again with --yes to install.
         <translation>實驗室設定檔的「%1」得到的資料夾中含有控制字元（換行？），來自 %2。請更正設定檔中的「%1」或它所用的變數。</translation>
     </message>
     <message>
-        <source>must be a name Jupyter lists: letters a-z, digits, . _ - only</source>
-        <translation>必須是 Jupyter 會列出的名字：只能包含字母 a-z、數字和 . _ -</translation>
+        <source>must be a name Jupyter lists: lower-case letters a-z, digits, . _ - only</source>
+        <translation>必須是 Jupyter 能列出的名稱：只能用小寫字母 a-z、數字和 . _ -</translation>
     </message>
 </context>
 <context>
@@ -1973,6 +1973,26 @@ Run again with --yes to install.
     <message>
         <source>This environment has no Jupyter server (%1). Run tfsetup again with Jupyter chosen, or install JupyterLab into the environment.</source>
         <translation>此環境中沒有 Jupyter 伺服器（%1）。請再次執行 tfsetup 並選擇 Jupyter，或者在該環境中安裝 JupyterLab。</translation>
+    </message>
+    <message>
+        <source>a control character (such as a line break)</source>
+        <translation>控制字元（例如換行符）</translation>
+    </message>
+    <message>
+        <source>The environment folder %1 has %2 in its path. Windows reads &quot;;&quot; in PATH as the end of one folder, and a batch file cannot hold a double quote, so the environment&apos;s launchers and Jupyter kernel could not find its own libraries. Choose a folder without it.</source>
+        <translation>環境資料夾 %1 的路徑中含有 %2。Windows 會把 PATH 中的 &quot;;&quot; 當作一個資料夾的結尾，批次檔也無法容納雙引號，因此環境的啟動指令碼和 Jupyter 核心將找不到它自己的函式庫。請選擇一個路徑中不含該字元的資料夾。</translation>
+    </message>
+    <message>
+        <source>The environment folder %1 has %2 in its path. PATH and LD_LIBRARY_PATH read &quot;:&quot; as the end of one folder, so the environment&apos;s launchers and Jupyter kernel could not find its own libraries. Choose a folder without it.</source>
+        <translation>環境資料夾 %1 的路徑中含有 %2。PATH 和 LD_LIBRARY_PATH 會把 &quot;:&quot; 當作一個資料夾的結尾，因此環境的啟動指令碼和 Jupyter 核心將找不到它自己的函式庫。請選擇一個路徑中不含該字元的資料夾。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel &quot;%1&quot; belongs to the environment in %2, which keeps it; this environment&apos;s kernel is registered as &quot;%3&quot;.</source>
+        <translation>Jupyter 核心「%1」屬於 %2 中的環境，仍由它保留；本環境的核心註冊為「%3」。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernels &quot;%1&quot; and &quot;%2&quot; belong to other environments (%3), which keep them; this environment&apos;s kernel was not registered. Install it again with another kernel name.</source>
+        <translation>Jupyter 核心「%1」和「%2」屬於其他環境（%3），仍由它們保留；本環境的核心未註冊。請用另一個核心名稱重新安裝。</translation>
     </message>
 </context>
 <context>
@@ -2693,6 +2713,14 @@ Not possible here:
     <message>
         <source>%1 could not be removed: it is in use. Close every program started from it (Python, Jupyter, shells) and try again.</source>
         <translation>無法刪除 %1：它正在被使用。請關閉從它啟動的所有程式（Python、Jupyter、終端機）後重試。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel and menu entry stay: they start %1, so they belong to the environment this folder was copied from.</source>
+        <translation>Jupyter 核心和選單項目保留：它們啟動的是 %1，屬於這個資料夾複製自的那個環境。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be removed while %2 exists: tfsetup needs that name for the removal and does not touch a folder it did not make. Rename or move that folder, then try again.</source>
+        <translation>%2 存在時無法刪除 %1：刪除過程需要用到這個名稱，而 tfsetup 不會動不是它建立的資料夾。請先重新命名或移走那個資料夾，然後重試。</translation>
     </message>
 </context>
 <context>
@@ -3507,6 +3535,17 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>TextInput</name>
+    <message>
+        <source>%1 looks like UTF-16 text but is damaged. Save it again as UTF-8 (in PowerShell: Out-File -Encoding utf8) and try again.</source>
+        <translation>%1 看起來是 UTF-16 文字，但已損壞。請重新另存為 UTF-8（在 PowerShell 中：Out-File -Encoding utf8）後重試。</translation>
+    </message>
+    <message>
+        <source>%1 is not text tfsetup can read (not UTF-8, UTF-16 or this computer&apos;s code page). Open it in an editor, save it as UTF-8 and try again.</source>
+        <translation>%1 不是 tfsetup 能讀取的文字（既不是 UTF-8、UTF-16，也不是本機的內碼表）。請用編輯器開啟，另存為 UTF-8 後重試。</translation>
+    </message>
+</context>
+<context>
     <name>TfLogReader</name>
     <message>
         <source>The list of TensorFlow log messages (%1) cannot be read. Reinstall tfsetup.</source>
@@ -4260,6 +4299,14 @@ Not possible here:
         <source>Windows could not load a DLL that TensorFlow&apos;s native module needs. The Visual C++ runtime and AVX are both present here, so it is most likely a CUDA or cuDNN DLL of the version this TensorFlow was built with.</source>
         <translation>Windows 無法載入 TensorFlow 原生模組所需的某個 DLL。這裡的 Visual C++ 執行階段函式庫和 AVX 都有，所以最可能缺的是與建置這個 TensorFlow 所用版本相同的 CUDA 或 cuDNN DLL。</translation>
     </message>
+    <message>
+        <source>The log</source>
+        <translation>日誌</translation>
+    </message>
+    <message>
+        <source>Cannot read the log %1. Check the path, or paste the log into a text file first.</source>
+        <translation>無法讀取日誌 %1。請檢查路徑，或先把日誌貼上到一個文字檔案中。</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::core::Downloader</name>
@@ -4480,6 +4527,10 @@ Not possible here:
     <message>
         <source>pip could not install the verified packages. The log shows pip&apos;s own words.</source>
         <translation>pip 無法安裝經過驗證的套件。日誌中有 pip 自己的說明。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel name &quot;%1&quot; is not one Jupyter lists as it is: use lower-case letters a-z, digits, . _ and - only.</source>
+        <translation>Jupyter 核心名稱「%1」無法被 Jupyter 原樣列出：只能使用小寫字母 a-z、數字以及 . _ -。</translation>
     </message>
 </context>
 <context>
@@ -4717,6 +4768,14 @@ Not possible here:
     <message>
         <source>pip could not reinstall %1 %2 (its own words are in the log). Install the environment again.</source>
         <translation>pip 無法重新安裝 %1 %2（它的原始輸出在日誌中）。請重新安裝該環境。</translation>
+    </message>
+    <message>
+        <source>%1 %2 could not be put back whole (the log says which files and why). Install the environment again.</source>
+        <translation>%1 %2 無法完整恢復（日誌中寫明瞭是哪些檔案以及原因）。請重新安裝該環境。</translation>
+    </message>
+    <message>
+        <source>The Jupyter kernel in %1 is not this environment&apos;s, so repair leaves it as it is. Start Jupyter with start-jupyter, or install the environment again to register a kernel of its own.</source>
+        <translation>%1 中的 Jupyter 核心不屬於本環境，修復不會改動它。請用 start-jupyter 啟動 Jupyter，或重新安裝本環境以註冊它自己的核心。</translation>
     </message>
 </context>
 <context>
