@@ -969,9 +969,11 @@ Result<PyLock> PyLock::fromToml(const QByteArray &text)
         w.name = normalizeName(p.value(QStringLiteral("name")).toString());
         w.version = p.value(QStringLiteral("version")).toString();
         w.requiresPython = p.value(QStringLiteral("requires-python")).toString();
-        w.index = p.value(QStringLiteral("index")).toString();
+        // A lock never carries a secret: one a file holds is masked as toToml() masks it, so the lock
+        // read is the lock written (credentials come from the configured index, never the lock).
+        w.index = redactSecrets(p.value(QStringLiteral("index")).toString());
         w.file = wheelFile(wheel);
-        w.url = wheel.value(QStringLiteral("url")).toString();
+        w.url = redactSecrets(wheel.value(QStringLiteral("url")).toString());
         w.size = wheel.contains(QStringLiteral("size")) ? wheel.value(QStringLiteral("size")).toInteger() : -1;
         w.sha256 = wheel.value(QStringLiteral("hashes")).toObject().value(QStringLiteral("sha256")).toString().toLatin1();
         const QJsonObject ours = p.value(QStringLiteral("tool")).toObject().value(QStringLiteral("tfsetup")).toObject();

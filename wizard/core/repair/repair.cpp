@@ -1452,7 +1452,7 @@ void Repairer::registerKernel(Run &run)
         return;
     }
     // Another environment's kernel under this name (this folder is a copy of it, or it took the
-    // name since), or one the user made, is theirs: never replaced.
+    // name since) is theirs: never replaced. One the user made is kept beside ours, below.
     {
         const QString kernelName = run.kernelFolder.section(u'/', -1);
         QString why;
