@@ -94,6 +94,8 @@ QStringList ReportSummary::notes(const HardwareReport &report)
             note = tr("tfsetup could not ask the NVIDIA driver library (NVML) about your GPU.");
         else if (p.method == u"cuda-driver")
             note = tr("tfsetup could not ask the CUDA driver about your GPU.");
+        else if (p.method == u"nvidia-smi" && p.error.contains(QLatin1String("not found")))
+            note = tr("nvidia-smi, the tool that comes with the NVIDIA driver, is not installed here.");
         else if (p.method == u"nvidia-smi")
             note = tr("The nvidia-smi tool that comes with the NVIDIA driver did not answer.");
         else if (p.method == u"pci")

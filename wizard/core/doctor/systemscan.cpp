@@ -1,6 +1,7 @@
 #include "doctor/systemscan.h"
 
 #include "install/environmentrecord.h"
+#include "install/environments.h"
 
 #include "catalog/knowledge.h"
 #include "catalog/version.h"
@@ -817,15 +818,51 @@ private:
         return dirs;
     }
 
+    // The kernel folders tfsetup registered, read from the records of the environments it made
+    // (its index, and the environment examined): identities, as SystemView::identity gives them.
+    QSet<QString> ownKernelFolders() const
+    {
+        QStringList environments = EnvironmentIndex::folders(m_system);
+        if (!m_target.envDir.isEmpty())
+            environments.append(m_target.envDir);
+        QSet<QString> own;
+        for (const QString &environment : std::as_const(environments)) {
+            const QString host = m_system.hostPath(environment);
+            if (host.isEmpty())
+                continue;
+            const auto record = EnvironmentRecord::read(host);
+            if (record && !record->kernelFolder.isEmpty())
+                own.insert(m_system.identity(m_system.normalize(record->kernelFolder)));
+        }
+        return own;
+    }
+
+    // Whether a kernel's interpreter is the examined environment's: its path lies in the
+    // environment's folder (a venv's bin/python is a link out of it, so the spelling counts, not
+    // only the resolved file), or both resolve to the same file.
+    bool runsTargetEnvironment(const QString &python) const
+    {
+        if (m_target.envDir.isEmpty())
+            return false;
+        const QString env = m_system.normalize(m_target.envDir);
+        const Qt::CaseSensitivity cs = m_system.os() == OsFamily::Windows ? Qt::CaseInsensitive : Qt::CaseSensitive;
+        if (python.startsWith(env + u'/', cs)
+            || m_system.identity(python).startsWith(m_system.identity(m_target.envDir) + u'/'))
+            return true;
+        return !m_target.python.isEmpty() && m_system.identity(python) == m_system.identity(m_target.python);
+    }
+
     void checkJupyterKernels()
     {
         const QString terminalPython =
             m_system.findExecutable(m_system.os() == OsFamily::Windows ? u"python"_s : u"python3"_s);
+        const QSet<QString> ownKernels = ownKernelFolders();
         bool envHasKernel = false;
         bool anyKernel = false;
         for (const QString &dir : kernelDirs()) {
             for (const QString &name : m_system.entries(dir, {}, QDir::Dirs | QDir::NoDotAndDotDot)) {
-                const QString specPath = SystemView::join(SystemView::join(dir, name), u"kernel.json"_s);
+                const QString kernelFolder = SystemView::join(dir, name);
+                const QString specPath = SystemView::join(kernelFolder, u"kernel.json"_s);
                 const auto bytes = m_system.readFile(specPath, 1024 * 1024);
                 if (!bytes)
                     continue;
@@ -836,9 +873,12 @@ private:
                 anyKernel = true;
                 const QString python = m_system.normalize(argv0);
                 const bool bare = !python.contains(u'/');
-                if (!m_target.envDir.isEmpty()
-                    && m_system.identity(python).startsWith(m_system.identity(m_target.envDir) + u'/'))
+                const bool target = !bare && runsTargetEnvironment(python);
+                if (target)
                     envHasKernel = true;
+                // tfsetup's own kernel runs its environment's Python with that environment's
+                // library path on purpose; the terminal's python3 is not what it is meant to match.
+                const bool own = target || ownKernels.contains(m_system.identity(kernelFolder));
                 const QString display = spec.value(u"display_name"_s).toString(name);
                 if (!bare && !m_system.isFile(python)) {
                     DoctorFinding f;
@@ -852,6 +892,8 @@ private:
                     add(std::move(f));
                     continue;
                 }
+                if (own)
+                    continue;
                 const QString resolved = bare ? terminalPython : python;
                 const QJsonObject kernelEnv = spec.value(u"env"_s).toObject();
                 const bool overridesPath = kernelEnv.contains(u"PATH"_s) || kernelEnv.contains(u"LD_LIBRARY_PATH"_s);

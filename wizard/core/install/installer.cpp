@@ -490,6 +490,10 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
                            "name, or move that folder away.").arg(spec.environmentPath()),
                         {}};
     }
+    qint64 hashTotal = 0;
+    for (const InstallArtifact &a : run.spec.artifacts)
+        hashTotal += a.kind == u"python" ? 0 : QFileInfo(a.path).size();
+    qint64 hashed = 0;
     for (const InstallArtifact &a : run.spec.artifacts) {
         if (a.kind == u"python")
             continue;
@@ -507,6 +511,9 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
                                                                                  QString::fromLatin1(*digest))
                                    : digest.error().detail};
         }
+        // progress() is in bytes of the running step's files, so a page can weigh steps by bytes.
+        hashed += QFileInfo(a.path).size();
+        Q_EMIT progress(hashed, hashTotal);
     }
     const auto staging = run.tx.makeStaging();
     if (!staging)
@@ -577,6 +584,7 @@ QCoro::Task<Status> Installer::extractAndPlace(Run &run)
         !space)
         co_return space.error();
     int index = 0;
+    qint64 unpackedBytes = 0;
     for (const InstallArtifact &a : run.spec.artifacts) {
         if (!a.isArchive())
             continue;
@@ -590,9 +598,9 @@ QCoro::Task<Status> Installer::extractAndPlace(Run &run)
         if (!entries)
             co_return entries.error();
         unpacked.append({a, *entries});
-        Q_EMIT progress(index, unpacked.size());
+        unpackedBytes += QFileInfo(a.path).size();
+        Q_EMIT progress(unpackedBytes, total);
     }
-    Q_UNUSED(total);
     Q_EMIT stepFinished(InstallStep::Extract);
 
     if (auto s = enter(run, InstallStep::Place); !s)

@@ -439,14 +439,19 @@ QString SetupFlow::pythonFor(const Plan &plan, const HardwareReport &hardware)
 Result<InstallSpec> SetupFlow::baseSpec(const Plan &plan, const SetupOptions &options, const HardwareReport &hardware,
                                         const ArtifactList *list)
 {
-    InstallSpec spec = InstallSpec::fromPlan(plan);
+    InstallSpec spec = options.profileSpec ? *options.profileSpec : InstallSpec::fromPlan(plan);
     if (!options.name.trimmed().isEmpty())
         spec.name = options.name.trimmed();
     spec.prefix = options.prefix;
     if (!options.jupyter)
         spec.jupyter.clear();
+    else if (spec.jupyter.isEmpty())
+        spec.jupyter = InstallSpec::fromPlan(plan).jupyter; // asked for, though the profile named none
     if (hardware.driver)
         spec.driver = hardware.driver->version;
+    // The profile found its interpreter (or says "none": no Python at all), as on the command line.
+    if (options.profileSpec)
+        return spec;
     spec.pythonInterpreter = pythonFor(plan, hardware);
     // A relocatable Python among the artifacts is unpacked into the environment and makes the venv.
     // So does python.org's installer on Windows (run per user, beside the environments).

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace tfsetup::core {
@@ -50,6 +51,11 @@ struct SetupOptions {
     // Install a Jupyter front end (JupyterLab, launchers.json's default) beside the kernel, which
     // every environment gets.
     bool jupyter = true;
+    // A lab profile's install (LabSetup::inputs): SetupFlow::baseSpec starts from it instead of
+    // the plan's defaults, so the wizard installs its requirements, kernel, interpreter and
+    // Jupyter front end as `tfsetup install --profile` does. Folder, name and whether Jupyter is
+    // wanted still come from the fields above.
+    std::optional<InstallSpec> profileSpec;
     // The system the files are for ("windows" | "linux"): empty, the view's; another one for a
     // bundle made on this machine for another (tfsetup bundle --os), with the wheels' platform
     // tags (--pip-platform) pip's resolver then chooses for.
@@ -131,8 +137,9 @@ public:
     // installation preferred over someone's venv. Empty when none.
     static QString pythonFor(const Plan &plan, const HardwareReport &hardware);
 
-    // What the wizard installs before any file is known: the plan's fields, the options' folders
-    // and Jupyter choice, the interpreter from the hardware report, the GPUs chosen. Error
+    // What the wizard installs before any file is known: the plan's fields (or the lab profile's,
+    // options.profileSpec, with its own interpreter), the options' folders and Jupyter choice,
+    // the interpreter from the hardware report, the GPUs chosen. Error
     // "python_missing" when the plan needs a Python that is neither installed nor brought by one
     // of the artifacts (list: none known yet, so only the hardware report counts).
     static Result<InstallSpec> baseSpec(const Plan &plan, const SetupOptions &options, const HardwareReport &hardware,

@@ -2,6 +2,7 @@
 
 #include "catalog/version.h"
 #include "detect/versionparsers.h"
+#include "solver/routenames.h"
 
 #include <algorithm>
 #include <numeric>
@@ -418,8 +419,8 @@ Verdict platformFilter(const Context &context, const Candidate &candidate)
         for (const QString &o : route.os)
             names.append(osName(o));
         return rejectWith(QStringLiteral("os_unsupported"),
-                          Solver::tr("The %1 route runs on %2; this machine runs %3.")
-                              .arg(route.name, names.join(QStringLiteral(", ")), osName(m.os)));
+                          Solver::tr("“%1” runs on %2; this machine runs %3.")
+                              .arg(RouteNames::title(route), names.join(QStringLiteral(", ")), osName(m.os)));
     }
     if (route.isAccelerated() && m.wsl == 1) {
         return rejectWith(QStringLiteral("os_unsupported"),
@@ -428,15 +429,17 @@ Verdict platformFilter(const Context &context, const Candidate &candidate)
     }
     if (route.wsl == u"never" && m.wsl == 2 && route.isAccelerated()) {
         return rejectWith(QStringLiteral("os_unsupported"),
-                          Solver::tr("This is WSL2, where the GPU driver is the Windows one: use the wsl2 route."));
+                          Solver::tr("This is WSL2, where the GPU driver is the Windows one: “%1” does not work here; the GPU "
+                                     "inside WSL2 does.")
+                              .arg(RouteNames::title(route)));
     }
     if (route.wsl == u"required" && m.os == u"linux" && m.wsl != 2) {
         return rejectWith(QStringLiteral("os_unsupported"),
-                          Solver::tr("The wsl2 route is for Windows machines and for WSL2 itself; this is plain Linux."));
+                          Solver::tr("“%1” is for Windows machines and for WSL2 itself; this is plain Linux.").arg(RouteNames::title(route)));
     }
     if (route.wsl == u"windows_or_wsl2" && m.os == u"linux" && m.wsl != 2) {
         return rejectWith(QStringLiteral("os_unsupported"),
-                          Solver::tr("The %1 route runs on Windows and inside WSL2, not on plain Linux.").arg(route.name));
+                          Solver::tr("“%1” runs on Windows and inside WSL2, not on plain Linux.").arg(RouteNames::title(route)));
     }
     if (route.wsl == u"required" && m.os == u"windows" && m.windowsBuild > 0 && m.windowsBuild < route.windowsBuildMin) {
         return rejectWith(QStringLiteral("os_unsupported"),
@@ -452,8 +455,8 @@ Verdict platformFilter(const Context &context, const Candidate &candidate)
         }
     } else if (!route.arch.contains(m.arch)) {
         return rejectWith(QStringLiteral("arch_unsupported"),
-                          Solver::tr("The %1 route needs a %2 processor; this machine is %3.")
-                              .arg(route.name,
+                          Solver::tr("“%1” needs a %2 processor; this machine is %3.")
+                              .arg(RouteNames::title(route),
                                    route.arch.join(Solver::tr(" or ", "joins processor architectures: x86_64 or arm64")),
                                    m.arch));
     }
@@ -466,22 +469,22 @@ Verdict acceleratorFilter(const Context &context, const Candidate &candidate)
     const Route &route = *candidate.route;
     if (route.accelerator == u"nvidia" && m.nvidia.isEmpty()) {
         return rejectWith(QStringLiteral("no_nvidia_gpu"),
-                          m.others.isEmpty() ? Solver::tr("No NVIDIA GPU was found; the %1 route needs one.").arg(route.name)
-                                             : Solver::tr("The %1 route needs an NVIDIA GPU; this machine has %2.")
-                                                   .arg(route.name, m.others.first().name));
+                          m.others.isEmpty() ? Solver::tr("No NVIDIA GPU was found; “%1” needs one.").arg(RouteNames::title(route))
+                                             : Solver::tr("“%1” needs an NVIDIA GPU; this machine has %2.")
+                                                   .arg(RouteNames::title(route), m.others.first().name));
     }
     if (route.accelerator == u"amd"
         && std::none_of(m.others.cbegin(), m.others.cend(), [](const MachineGpu &g) { return g.vendor == u"amd"; })) {
         return rejectWith(QStringLiteral("no_supported_gpu"),
-                          Solver::tr("The %1 route needs an AMD GPU; none was found.").arg(route.name));
+                          Solver::tr("“%1” needs an AMD GPU; none was found.").arg(RouteNames::title(route)));
     }
     if (route.accelerator == u"apple" && !m.appleGpu) {
         return rejectWith(QStringLiteral("no_supported_gpu"),
-                          Solver::tr("The %1 route needs a Mac with Apple silicon.").arg(route.name));
+                          Solver::tr("“%1” needs a Mac with Apple silicon.").arg(RouteNames::title(route)));
     }
     if (route.accelerator == u"directx12" && !m.hasGpu()) {
         return rejectWith(QStringLiteral("no_supported_gpu"),
-                          Solver::tr("The %1 route needs a DirectX 12 GPU; none was found.").arg(route.name));
+                          Solver::tr("“%1” needs a DirectX 12 GPU; none was found.").arg(RouteNames::title(route)));
     }
     return {};
 }
@@ -546,8 +549,8 @@ Verdict pythonFilter(const Context &context, const Candidate &candidate)
                                        ? Solver::tr("%1 or older", "a Python range open at the bottom").arg(route.pythonMax)
                                        : route.pythonMin + u'-' + route.pythonMax;
         v.reasons.append({QStringLiteral("python_unsupported"),
-                          Solver::tr("TensorFlow %1 on the %2 route needs Python %3, which it does not support (%4).")
-                              .arg(tf, route.name, routeRange, supported)});
+                          Solver::tr("TensorFlow %1 supports Python %4, and “%2” needs Python %3: no Python fits both.")
+                              .arg(tf, RouteNames::title(route), routeRange, supported)});
     }
     if (!candidate.python.isEmpty() && !candidate.pythonInstalled) {
         v.actions.append({QStringLiteral("install_python"),
@@ -832,7 +835,7 @@ Plan planFor(const Context &context, const Candidate &candidate, const Verdict &
     // What the plan rests on that no primary source confirmed, first among its warnings.
     if (!route.verified) {
         p.unverified = true;
-        p.warnings.append(unverifiedNote(Solver::tr("every detail of the %1 route").arg(route.name)));
+        p.warnings.append(unverifiedNote(Solver::tr("every detail of “%1”").arg(RouteNames::title(route))));
     }
     const RoutePlatform *platform = route.platforms.isEmpty() ? nullptr : route.platformFor(m.os, m.arch, tf);
     if (platform && !platform->verified) {
@@ -874,14 +877,14 @@ Plan planFor(const Context &context, const Candidate &candidate, const Verdict &
             p.actions.append({a, Solver::tr("Install AMD ROCm for your GPU first; AMD lists which Radeon and "
                                             "Instinct GPUs each ROCm release supports.")});
         } else {
-            p.actions.append({a, Solver::tr("Prepare the %1 route (%2).").arg(route.name, a)});
+            p.actions.append({a, Solver::tr("Prepare “%1” (%2).").arg(RouteNames::title(route), a)});
         }
     }
     if (route.experimental) {
         p.warnings.append({QStringLiteral("route_experimental"),
-                           Solver::tr("The %1 route is offered as an experiment: tfsetup cannot confirm that it "
+                           Solver::tr("“%1” is offered as an experiment: tfsetup cannot confirm that it "
                                       "supports your GPU.")
-                               .arg(route.name)});
+                               .arg(RouteNames::title(route))});
     }
 
     const bool jit = isNvidia(route) && candidate.needsJit();
@@ -898,7 +901,7 @@ Plan planFor(const Context &context, const Candidate &candidate, const Verdict &
     switch (p.tier) {
     case 0:
         why.append(isNvidia(route) ? Solver::tr("TensorFlow %1's tested configuration runs natively on your %2.").arg(tf, gpus)
-                                   : Solver::tr("TensorFlow %1 uses your GPU through the %2 route.").arg(tf, route.name));
+                                   : Solver::tr("TensorFlow %1 uses your GPU through “%2”.").arg(tf, RouteNames::title(route)));
         break;
     case 1:
         why.append(Solver::tr("TensorFlow %1 runs on your %2 inside WSL2; native Windows GPU support ended with "
@@ -915,7 +918,7 @@ Plan planFor(const Context &context, const Candidate &candidate, const Verdict &
             why.append(Solver::tr("TensorFlow %1 runs on the CPU.").arg(tf));
         break;
     default:
-        why.append(Solver::tr("TensorFlow %1 on the experimental %2 route.").arg(tf, route.name));
+        why.append(Solver::tr("TensorFlow %1 on “%2”, an experimental route.").arg(tf, RouteNames::title(route)));
         break;
     }
     if (route.cudaLibraries == u"pip") {

@@ -64,8 +64,12 @@ bool Translations::setLanguage(const QString &language)
 {
     removeAll();
     m_language = QStringLiteral("en");
-    if (language.isEmpty() || language == u"en" || language.startsWith(QLatin1String("en_")))
+    if (language.isEmpty() || language == u"en" || language.startsWith(QLatin1String("en_"))) {
+        // Dates and numbers follow the language shown: English ones, not the Chinese of a Chinese
+        // desktop whose student chose English.
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         return true;
+    }
     auto own = std::make_unique<QTranslator>();
     if (!own->load(QStringLiteral(":/i18n/tfsetup_%1.qm").arg(language)))
         return false;
@@ -79,6 +83,8 @@ bool Translations::setLanguage(const QString &language)
     QCoreApplication::installTranslator(own.get());
     m_installed.push_back(std::move(own));
     m_language = language;
+    // QLocale() everywhere (dates, sizes, numbers) speaks the language the wizard shows.
+    QLocale::setDefault(QLocale(language));
     return true;
 }
 
