@@ -4,29 +4,44 @@
 
 #include "catalog/catalog.h"
 #include "catalog/gputable.h"
+#include "catalog/knowledge.h"
 #include "catalog/version.h"
+#include "setup/plandownloads.h"
+#include "solver/routenames.h"
 #include "solver/solver.h"
+#include "support/loopbackserver.h"
 #include "system/rootedsystem.h"
 #include "ui/choosepage.h"
+#include "ui/compatview.h"
 #include "ui/setupwizard.h"
 #include "ui/wizardstate.h"
+#include "uitest.h"
 
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoro/QCoroTask>
+#include <QDir>
 #include <QFile>
 #include <QFrame>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 
+#include "util/i18n.h"
+
 using namespace tfsetup;
+using test::LoopbackServer;
+using test::Response;
 
 namespace {
 
@@ -82,10 +97,23 @@ private Q_SLOTS:
     void cpuAlternative_isTheFallbackBesideAGpuPlan();
     void list_showsWhatMattersAndTheRestBehindShowAll();
     void rejectionReasons_areWholeForTheKeyboard();
+    void totalSize_isShownAndHonest();
+    void shownCuda_isTheCudaFetched();
+    void totalSize_isLookedUpInTheBackground();
+    void totalSize_saysWhyWhenNothingAnswers();
+    void totalSize_screenshots();
+    void compatGrid_showsWhyEachCombinationFits();
+    void routeNames_areWordsNotIds();
+    void tabLabels_stayWhenShowAllToggles();
+    void mnemonics_areUniqueOnEveryTab();
 
 private:
     // Opens the wizard on the Choose page for a report and waits for the first solution.
     void openFor(const core::HardwareReport &report);
+    // A row of the RTX 3060's combinations whose NVIDIA manifests are in tests/data/manifests and
+    // whose Python is installed: its files can be looked up from a loopback server alone.
+    int servableRow(core::Plan *plan) const;
+    QString testSources() const;
     QAbstractButton *nextButton() const { return m_wizard->button(QWizard::NextButton); }
 
     std::unique_ptr<QTemporaryDir> m_root;
@@ -186,9 +214,10 @@ void TestChoosePage::cannedReport_showsRecommendation()
 
     const QString downloads = child<QLabel>(m_page, "downloadsLabel")->text();
     QVERIFY2(downloads.contains(expected.recommended->requirement()), qPrintable(downloads));
-    QVERIFY2(downloads.contains(QLatin1String("Download sizes are shown on the next page.")), qPrintable(downloads));
-    if (expected.recommended->hasAction(QStringLiteral("install_cuda")))
-        QVERIFY(downloads.contains(QLatin1String("CUDA ") + expected.recommended->cuda));
+    QVERIFY2(downloads.contains(QLatin1String("Total download:")), qPrintable(downloads));
+    // A toolkit route brings NVIDIA's libraries whatever the machine has installed.
+    if (!expected.recommended->libraries.isEmpty())
+        QVERIFY2(downloads.contains(QLatin1String("cuDNN ") + expected.recommended->cudnn), qPrintable(downloads));
 
     // Every plan the solver offers is a row, the recommended one first and selected.
     auto *table = child<QTableWidget>(m_page, "alternativesTable");
@@ -483,9 +512,9 @@ void TestChoosePage::list_showsWhatMattersAndTheRestBehindShowAll()
             QVERIFY2(!tree->topLevelItem(i)->text(0).startsWith(QLatin1String("1.")),
                      qPrintable(tree->topLevelItem(i)->text(0)));
     }
-    // The tab says how many of how many.
+    // "Show all" says how many of how many are shown; the tab keeps its label.
     auto *tabs = child<QTabWidget>(m_page, "choiceTabs");
-    QVERIFY2(tabs->tabText(0).contains(QStringLiteral("%1 of %2").arg(shown).arg(allRows)), qPrintable(tabs->tabText(0)));
+    QVERIFY2(showAll->toolTip().contains(QStringLiteral("%1 of %2").arg(shown).arg(allRows)), qPrintable(showAll->toolTip()));
 
     // "Show all" (reachable by keyboard: a check box with a mnemonic) lists every row.
     QVERIFY(showAll->focusPolicy() & Qt::TabFocus);
@@ -542,6 +571,556 @@ void TestChoosePage::rejectionReasons_areWholeForTheKeyboard()
     // Back on the combinations tab the details go away.
     tabs->setCurrentIndex(0);
     QVERIFY(!details->isVisible());
+}
+
+namespace {
+
+// Selects another row and back, as a student would, so the summary is written again.
+void reselect(QTableWidget *table, int row)
+{
+    table->setCurrentCell(row == 0 ? 1 : 0, 0);
+    table->setCurrentCell(row, 0);
+}
+
+core::LockedWheel wheel(const QString &name, qint64 size)
+{
+    core::LockedWheel w;
+    w.name = name;
+    w.version = QStringLiteral("1.0");
+    w.file = name + QStringLiteral("-1.0-py3-none-any.whl");
+    w.size = size;
+    w.sha256 = QByteArray(64, 'a');
+    return w;
+}
+
+// The mnemonic letter of a text ("Show &all" → 'a'); '&&' is a literal ampersand.
+QChar mnemonicOf(const QString &text)
+{
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (text.at(i) != u'&')
+            continue;
+        if (text.at(i + 1) == u'&') {
+            ++i;
+            continue;
+        }
+        return text.at(i + 1).toLower();
+    }
+    return {};
+}
+
+} // namespace
+
+void TestChoosePage::totalSize_isShownAndHonest()
+{
+    openFor(cannedReport(QStringLiteral("linux_rtx3060_driver535")));
+    auto *downloads = child<QLabel>(m_page, "downloadsLabel");
+    auto *table = child<QTableWidget>(m_page, "alternativesTable");
+    // Before the files are looked up nothing has a size: the page says so instead of a number.
+    QVERIFY2(downloads->text().contains(QLatin1String("Total download: not known yet")), qPrintable(downloads->text()));
+    // Without network settings given to the wizard (the Options page's) nothing is looked up.
+    QVERIFY(!m_page->isLookingUpSizes());
+    QVERIFY2(downloads->text().contains(QLatin1String("Total download: not known yet. tfsetup")), qPrintable(downloads->text()));
+
+    // Back from Options: the resolver's list and pip's lock for this very plan give the total.
+    const core::Plan plan = *m_page->chosenPlan();
+    m_wizard->state().setPlan(plan);
+    core::ArtifactList list;
+    list.route = plan.route;
+    list.tensorflow = plan.tensorflow;
+    core::Artifact python;
+    python.name = QStringLiteral("python");
+    python.kind = QStringLiteral("python-archive");
+    python.size = 30'000'000;
+    core::Artifact wheelhouse; // pip's part: its wheels are counted from the lock
+    wheelhouse.name = QStringLiteral("tensorflow");
+    wheelhouse.kind = QStringLiteral("wheelhouse");
+    list.artifacts = {python, wheelhouse};
+    m_wizard->state().setArtifacts(list);
+    core::PyLock lock;
+    lock.packages = {wheel(QStringLiteral("tensorflow"), 600'000'000), wheel(QStringLiteral("numpy"), 18'000'000)};
+    m_wizard->state().setLock(lock);
+    reselect(table, 0);
+    const QString total = QLocale().formattedDataSize(648'000'000, 1, QLocale::DataSizeTraditionalFormat);
+    QVERIFY2(downloads->text().contains(QStringLiteral("Total download: %1.").arg(total)), qPrintable(downloads->text()));
+
+    // One size unknown: a floor, said as one.
+    lock.packages.append(wheel(QStringLiteral("keras"), -1));
+    m_wizard->state().setLock(lock);
+    reselect(table, 0);
+    QVERIFY2(downloads->text().contains(QStringLiteral("Total download: at least %1; 1 more file").arg(total)),
+             qPrintable(downloads->text()));
+
+    // Another plan's list says nothing about this one.
+    core::Plan other = plan;
+    other.tensorflow = QStringLiteral("0.0.1");
+    m_wizard->state().setPlan(other);
+    reselect(table, 0);
+    QVERIFY2(downloads->text().contains(QLatin1String("not known yet")), qPrintable(downloads->text()));
+}
+
+void TestChoosePage::shownCuda_isTheCudaFetched()
+{
+    // Native Windows, TensorFlow 2.10: tested with CUDA 11.2, whose manifest the sources catalog
+    // does not pin and for which it names 11.8's as the stand-in the resolver falls back to.
+    const core::HardwareReport hardware = cannedReport(QStringLiteral("windows_gtx1060_old_driver"));
+    const auto knowledge = core::Knowledge::shared();
+    QVERIFY(knowledge);
+    const core::SourceCatalog &sources = (*knowledge)->sources;
+    const core::Solution expected = solveDirectly(hardware);
+    QList<core::Plan> plans{*expected.recommended};
+    plans += expected.alternatives;
+    int row = -1;
+    for (int i = 0; i < plans.size() && row < 0; ++i) {
+        const auto pin = sources.cudaManifest(plans.at(i).cuda);
+        if (!plans.at(i).libraries.isEmpty() && pin && pin->sha256.isEmpty() && !pin->fallback.isEmpty())
+            row = i;
+    }
+    QVERIFY(row >= 0);
+    const core::Plan plan = plans.at(row);
+    const QString fallback = core::version::majorMinor(sources.cudaManifest(plan.cuda)->fallback);
+    QVERIFY(fallback != core::version::majorMinor(plan.cuda));
+
+    openFor(hardware);
+    auto *table = child<QTableWidget>(m_page, "alternativesTable");
+    auto *downloads = child<QLabel>(m_page, "downloadsLabel");
+    child<QCheckBox>(m_page, "showAllCheck")->setChecked(true);
+    table->setCurrentCell(row, 0);
+    QCOMPARE(planKey(*m_page->chosenPlan()), planKey(plan));
+    // Before the lookup: the stand-in by name, not the tested release alone.
+    QVERIFY2(downloads->text().contains(QStringLiteral("CUDA %1 libraries from NVIDIA, standing in for CUDA %2")
+                                            .arg(fallback, plan.cuda)),
+             qPrintable(downloads->text()));
+    // The table's CUDA column says it too.
+    QCOMPARE(table->item(row, 3)->text(), QStringLiteral("%1 (%2's files)").arg(plan.cuda, fallback));
+
+    // The resolver's answer for the committed plan is what the page shows from then on: the
+    // archives' manifest names the release that comes down.
+    const auto resolvedWith = [&](const QString &manifest) {
+        core::ArtifactList list;
+        list.route = plan.route;
+        list.tensorflow = plan.tensorflow;
+        core::Artifact cudart;
+        cudart.name = QStringLiteral("cuda_cudart");
+        cudart.kind = QStringLiteral("cuda-redist-archive");
+        cudart.manifest = manifest;
+        cudart.size = 3'000'000;
+        list.artifacts = {cudart};
+        return list;
+    };
+    m_wizard->state().setPlan(plan);
+    m_wizard->state().setArtifacts(resolvedWith(sources.cudaManifest(fallback)->fileName()));
+    reselect(table, row);
+    QVERIFY2(downloads->text().contains(QStringLiteral("CUDA %1 libraries from NVIDIA, standing in for CUDA %2 (NVIDIA "
+                                                       "publishes no portable archives")
+                                            .arg(fallback, plan.cuda)),
+             qPrintable(downloads->text()));
+    const core::PlanDownloads fetched = core::PlanDownloads::of(plan, sources, &*m_wizard->state().artifacts());
+    QCOMPARE(fetched.cudaArchives, fallback);
+    QVERIFY(fetched.cudaStandIn && fetched.cudaCertain);
+
+    // Had NVIDIA served the plan's own manifest, the plan's release is what is shown.
+    m_wizard->state().setArtifacts(resolvedWith(sources.cudaManifest(plan.cuda)->fileName()));
+    reselect(table, row);
+    QVERIFY2(downloads->text().contains(QStringLiteral("CUDA %1 libraries from NVIDIA\n").arg(plan.cuda)),
+             qPrintable(downloads->text()));
+    QVERIFY(!downloads->text().contains(QLatin1String("standing in")));
+
+    // Next commits exactly the plan shown.
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    QCOMPARE(planKey(*m_wizard->state().plan()), planKey(plan));
+    QCOMPARE(m_wizard->state().plan()->cuda, plan.cuda);
+}
+
+void TestChoosePage::compatGrid_showsWhyEachCombinationFits()
+{
+    const core::HardwareReport hardware = cannedReport(QStringLiteral("windows_gtx1060_old_driver"));
+    const core::Solution expected = solveDirectly(hardware);
+    openFor(hardware);
+    auto *tabs = child<QTabWidget>(m_page, "choiceTabs");
+    auto *view = child<ui::CompatView>(m_page, "compatView");
+    auto *grid = child<QTableWidget>(m_page, "compatGrid");
+    auto *explanation = child<QLabel>(m_page, "compatExplanation");
+    tabs->setCurrentWidget(view);
+    QVERIFY(grid->isVisible());
+    QVERIFY(grid->rowCount() > 3);
+    QVERIFY(grid->columnCount() >= 2);
+
+    // The recommendation is marked, selected and explained.
+    const int recRow = view->rowOf(expected.recommended->tensorflow);
+    const int recColumn = view->columnOf(expected.recommended->route);
+    QVERIFY(recRow >= 0 && recColumn >= 0);
+    QVERIFY(view->isRecommended(recRow, recColumn));
+    QCOMPARE(grid->currentRow(), recRow);
+    QCOMPARE(grid->currentColumn(), recColumn);
+    QVERIFY2(explanation->text().startsWith(QLatin1String("Recommended.")), qPrintable(explanation->text()));
+
+    // This machine's picture: an old driver (a step), WSL2 for newer releases (a step), native
+    // Windows ending at 2.10 (not possible), the processor (works).
+    QMap<ui::CompatView::Fit, int> seen;
+    for (int row = 0; row < grid->rowCount(); ++row) {
+        for (int column = 0; column < grid->columnCount(); ++column) {
+            ++seen[view->fitAt(row, column)];
+            QVERIFY(!grid->item(row, column)->toolTip().isEmpty());
+            QVERIFY(!grid->item(row, column)->text().isEmpty());
+        }
+    }
+    QVERIFY(seen.value(ui::CompatView::Fit::Works) > 0);
+    QVERIFY(seen.value(ui::CompatView::Fit::Needs) > 0);
+    QVERIFY(seen.value(ui::CompatView::Fit::Impossible) > 0);
+
+    // Each cell agrees with the solver: a rejected release carries its reason, a plan that needs
+    // a step carries that step.
+    const core::Rejection *rejected = expected.rejection(QStringLiteral("windows-native"), QStringLiteral("2.11"));
+    QVERIFY(rejected);
+    const int rejectedRow = view->rowOf(QStringLiteral("2.11"));
+    const int nativeColumn = view->columnOf(QStringLiteral("windows-native"));
+    QCOMPARE(view->fitAt(rejectedRow, nativeColumn), ui::CompatView::Fit::Impossible);
+    QVERIFY(grid->item(rejectedRow, nativeColumn)->toolTip().contains(rejected->reasons.first().message));
+    QVERIFY(expected.recommended->hasAction(QStringLiteral("update_driver")));
+    QCOMPARE(view->fitAt(recRow, recColumn), ui::CompatView::Fit::Needs);
+    for (const core::Finding &action : expected.recommended->actions) {
+        if (action.code == u"update_driver")
+            QVERIFY(grid->item(recRow, recColumn)->toolTip().contains(action.message));
+    }
+    // The route's name is in the header's tooltip; the header itself is short.
+    const QString title = grid->horizontalHeaderItem(nativeColumn)->toolTip();
+    QVERIFY(!title.isEmpty());
+    QVERIFY(grid->horizontalHeaderItem(nativeColumn)->text().size() <= title.size());
+
+    // The keyboard reaches every cell's why: moving there explains it under the grid.
+    grid->setFocus();
+    grid->setCurrentCell(rejectedRow, nativeColumn);
+    QCOMPARE(explanation->text(), grid->item(rejectedRow, nativeColumn)->toolTip());
+    QTest::keyClick(grid, Qt::Key_Down);
+    QCOMPARE(explanation->text(), grid->currentItem()->toolTip());
+    QVERIFY(explanation->wordWrap());
+}
+
+void TestChoosePage::routeNames_areWordsNotIds()
+{
+    const auto catalog = core::Catalog::load();
+    QVERIFY(catalog);
+    // An id in a sentence: "linux-pip", or any id followed by "route" ("wsl2 route").
+    QStringList patterns;
+    for (const QString &id : catalog->routeNames())
+        patterns.append(QRegularExpression::escape(id) + (id.contains(u'-') ? QString() : QStringLiteral(" route")));
+    const QRegularExpression anyId(QStringLiteral("\\b(") + patterns.join(u'|') + QStringLiteral(")\\b"));
+    const auto checkText = [&anyId](const QString &text) {
+        QVERIFY2(!anyId.match(text).hasMatch(), qPrintable(text));
+    };
+
+    for (const char *report : {"linux_rtx3060_driver535", "windows_gtx1060_old_driver"}) {
+        cleanup();
+        init();
+        openFor(cannedReport(QLatin1String(report)));
+        child<QCheckBox>(m_page, "showAllCheck")->setChecked(true);
+        auto *table = child<QTableWidget>(m_page, "alternativesTable");
+        QCOMPARE(table->textElideMode(), Qt::ElideNone);
+        QVERIFY(table->wordWrap());
+        for (int row = 0; row < table->rowCount(); ++row) {
+            checkText(table->item(row, 1)->text());
+            checkText(table->item(row, 1)->toolTip());
+        }
+        auto *tree = child<QTreeWidget>(m_page, "rejectedTree");
+        for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+            checkText(tree->topLevelItem(i)->text(1));
+            checkText(tree->topLevelItem(i)->toolTip(0));
+        }
+        auto *grid = child<QTableWidget>(m_page, "compatGrid");
+        for (int column = 0; column < grid->columnCount(); ++column)
+            checkText(grid->horizontalHeaderItem(column)->text());
+        checkText(child<QLabel>(m_page, "recommendationLabel")->text());
+        checkText(child<QLabel>(m_page, "whyLabel")->text());
+    }
+    // The two Linux GPU routes read differently, in full and in short.
+    const core::Route *pip = catalog->route(QStringLiteral("linux-pip"));
+    const core::Route *toolkit = catalog->route(QStringLiteral("linux-toolkit"));
+    QVERIFY(pip && toolkit);
+    QVERIFY(core::RouteNames::title(*pip) != core::RouteNames::title(*toolkit));
+    QVERIFY(core::RouteNames::shortName(*pip) != core::RouteNames::shortName(*toolkit));
+    QStringList shortNames;
+    for (const core::Route &route : catalog->routes()) {
+        QVERIFY2(!shortNames.contains(core::RouteNames::shortName(route)), qPrintable(route.name));
+        shortNames.append(core::RouteNames::shortName(route));
+    }
+}
+
+void TestChoosePage::tabLabels_stayWhenShowAllToggles()
+{
+    openFor(cannedReport(QStringLiteral("windows_gtx1060_old_driver")));
+    auto *tabs = child<QTabWidget>(m_page, "choiceTabs");
+    auto *showAll = child<QCheckBox>(m_page, "showAllCheck");
+    QStringList before;
+    for (int i = 0; i < tabs->count(); ++i)
+        before.append(tabs->tabText(i));
+    QVERIFY(showAll->isVisible());
+    showAll->click();
+    for (int i = 0; i < tabs->count(); ++i)
+        QCOMPARE(tabs->tabText(i), before.at(i));
+    showAll->click();
+    for (int i = 0; i < tabs->count(); ++i)
+        QCOMPARE(tabs->tabText(i), before.at(i));
+    QCOMPARE(tabs->count(), 4);
+}
+
+void TestChoosePage::mnemonics_areUniqueOnEveryTab()
+{
+    openFor(cannedReport(QStringLiteral("windows_gtx1060_old_driver")));
+    auto *tabs = child<QTabWidget>(m_page, "choiceTabs");
+    // The wizard's own buttons: &Back, &Next, &Install, &Finish, &Help.
+    const QString taken = QStringLiteral("bnifh");
+    for (int tab = 0; tab < tabs->count(); ++tab) {
+        tabs->setCurrentIndex(tab);
+        QHash<QChar, QString> owners;
+        const auto claim = [&](const QString &text) {
+            const QChar letter = mnemonicOf(text);
+            if (letter.isNull())
+                return;
+            QVERIFY2(!taken.contains(letter), qPrintable(text));
+            QVERIFY2(!owners.contains(letter), qPrintable(owners.value(letter) + QStringLiteral(" / ") + text));
+            owners.insert(letter, text);
+        };
+        for (QAbstractButton *button : m_page->findChildren<QAbstractButton *>()) {
+            if (button->isVisible())
+                claim(button->text());
+        }
+        for (QLabel *label : m_page->findChildren<QLabel *>()) {
+            if (label->isVisible() && label->buddy())
+                claim(label->text());
+        }
+        for (int i = 0; i < tabs->count(); ++i)
+            claim(tabs->tabText(i));
+        if (tabs->widget(tab)->objectName() == u"advancedTab") {
+            QVERIFY(owners.contains(u'p')); // the Python version keeps its P
+            QVERIFY(owners.contains(u'o')); // the processor-only check box moved to O
+        }
+    }
+}
+
+
+
+namespace {
+
+QString manifestsDir()
+{
+    return qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/manifests");
+}
+
+// Every origin the lookup could ask, on a closed loopback port; nvidia, when given, on a server.
+core::SetupOptions closedWorld(const QUrl &nvidia = {})
+{
+    core::SetupOptions options;
+    const QUrl closed(QStringLiteral("http://127.0.0.1:%1/").arg(test::closedLoopbackPort()));
+    options.network.originOverrides = test::presetsOnClosedPort();
+    for (const char *origin : {"pypi", "pypi-json", "python", "python-build-standalone"})
+        options.network.originOverrides.append({QString::fromLatin1(origin), closed});
+    options.network.originOverrides.append({QStringLiteral("nvidia"), nvidia.isEmpty() ? closed : nvidia});
+    return options;
+}
+
+// The RTX 3060 with Python 3.10 installed: nothing but NVIDIA's manifests is looked up for its
+// toolkit combinations.
+core::HardwareReport rtxWithPython()
+{
+    QFile f(qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/solver/linux_rtx3060_driver535.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(f.fileName()));
+    QJsonObject machine = QJsonDocument::fromJson(f.readAll()).object();
+    machine[QStringLiteral("pythons")] = QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("/usr/bin/python3.10")},
+                                                                {QStringLiteral("version"), QStringLiteral("3.10.12")},
+                                                                {QStringLiteral("kind"), QStringLiteral("system")},
+                                                                {QStringLiteral("bits"), 64},
+                                                                {QStringLiteral("source"), QStringLiteral("path")}}};
+    return core::HardwareReport::fromJson(machine);
+}
+
+// NVIDIA's manifests of the test data, where NVIDIA keeps them.
+void serveManifests(LoopbackServer &server, std::chrono::milliseconds delay = {})
+{
+    for (const char *kind : {"cuda", "cudnn"}) {
+        const QDir dir(manifestsDir() + u'/' + QString::fromLatin1(kind));
+        for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files)) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::ReadOnly))
+                qFatal("cannot read %s", qPrintable(f.fileName()));
+            Response response = Response::bytes(f.readAll(), "application/json");
+            if (delay.count() > 0)
+                response.delayHeaders(delay);
+            server.route(QStringLiteral("/compute/%1/redist/%2").arg(QString::fromLatin1(kind), name).toUtf8(),
+                         std::move(response));
+        }
+    }
+}
+
+} // namespace
+
+int TestChoosePage::servableRow(core::Plan *plan) const
+{
+    // CUDA 12.5.1's manifest is in the test data as NVIDIA serves it; cuDNN 9.3's stands in by
+    // testSources().
+    const core::Solution solution = solveDirectly(rtxWithPython());
+    QList<core::Plan> plans;
+    if (solution.recommended)
+        plans.append(*solution.recommended);
+    plans += solution.alternatives;
+    for (int i = 0; i < plans.size(); ++i) {
+        const core::Plan &p = plans.at(i);
+        if (!p.libraries.isEmpty() && p.pythonInstalled && p.cuda == u"12.5" && p.cudnn == u"9.3") {
+            *plan = p;
+            return i;
+        }
+    }
+    return -1;
+}
+
+QString TestChoosePage::testSources() const
+{
+    // The built-in sources catalog with cuDNN 9.8.0's manifest (in the test data) pinned for 9.3.
+    QFile f(qEnvironmentVariable("TFSETUP_SOURCE_DIR") + QStringLiteral("/resources/catalog/sources.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QJsonObject catalog = QJsonDocument::fromJson(f.readAll()).object();
+    QJsonArray cudnn = catalog.value(QStringLiteral("cudnn_manifests")).toArray();
+    QJsonObject nine8;
+    for (const QJsonValue &v : std::as_const(cudnn)) {
+        if (v.toObject().value(QStringLiteral("cudnn")).toString() == u"9.8")
+            nine8 = v.toObject();
+    }
+    for (qsizetype i = 0; i < cudnn.size(); ++i) {
+        QJsonObject pin = cudnn.at(i).toObject();
+        if (pin.value(QStringLiteral("cudnn")).toString() != u"9.3")
+            continue;
+        pin[QStringLiteral("label")] = nine8.value(QStringLiteral("label"));
+        pin[QStringLiteral("sha256")] = nine8.value(QStringLiteral("sha256"));
+        cudnn[i] = pin;
+    }
+    catalog[QStringLiteral("cudnn_manifests")] = cudnn;
+    const QString path = m_root->filePath(QStringLiteral("sources.json"));
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(catalog).toJson()) < 0)
+        return {};
+    return path;
+}
+
+void TestChoosePage::totalSize_isLookedUpInTheBackground()
+{
+    core::Plan plan;
+    const int row = servableRow(&plan);
+    if (row < 0)
+        QFAIL("the RTX 3060 has no toolkit combination with CUDA 12.5 and cuDNN 9.3 any more");
+    LoopbackServer nvidia;
+    QVERIFY2(nvidia.start(), qPrintable(nvidia.errorString()));
+    // Slow enough to see the page say it is looking, and stay usable meanwhile.
+    serveManifests(nvidia, std::chrono::milliseconds(600));
+    core::SetupOptions options = closedWorld(nvidia.url(QStringLiteral("/")));
+    options.sourcesCatalog = testSources();
+    QVERIFY(!options.sourcesCatalog.isEmpty());
+    m_wizard->state().setOptions(options);
+
+    openFor(rtxWithPython());
+    auto *table = child<QTableWidget>(m_page, "alternativesTable");
+    auto *downloads = child<QLabel>(m_page, "downloadsLabel");
+    child<QCheckBox>(m_page, "showAllCheck")->setChecked(true);
+    table->setCurrentCell(row, 0);
+    QCOMPARE(planKey(*m_page->chosenPlan()), planKey(plan));
+    QVERIFY(m_page->isLookingUpSizes());
+    QVERIFY2(downloads->text().contains(QLatin1String("Total download: looking up the size of each file")),
+             qPrintable(downloads->text()));
+    QVERIFY(nextButton()->isEnabled()); // the lookup never holds the student back
+
+    QTRY_VERIFY_WITH_TIMEOUT(!m_page->isLookingUpSizes(), 15'000);
+    const QByteArray cudaManifest =
+        QString(QStringLiteral("/compute/cuda/redist/") + (*core::Knowledge::shared())->sources.cudaManifest(plan.cuda)->fileName())
+            .toUtf8();
+    QVERIFY(nvidia.hits(cudaManifest) > 0);
+    // The same answer the lookup gives on its own, as the page's one total.
+    core::SetupOptions direct = options;
+    auto lookup = core::PlanDownloads::lookUp(plan, QStringLiteral("linux"), direct);
+    auto list = QCoro::waitFor(lookup);
+    QVERIFY2(list, qPrintable(list ? QString() : list.error().message));
+    const core::PlanDownloads files = core::PlanDownloads::of(plan, (*core::Knowledge::shared())->sources, &*list);
+    QVERIFY(files.knownBytes > 0);
+    QVERIFY(files.wheelsUnsized);
+    const QString total = QLocale().formattedDataSize(files.knownBytes, 1, QLocale::DataSizeTraditionalFormat);
+    const QString expected = files.otherFilesUnknown() > 0
+                                 ? QStringLiteral("Total download: at least %1;").arg(total)
+                                 : QStringLiteral("Total download: %1, plus the TensorFlow wheels, sized on the next page.").arg(total);
+    QVERIFY2(downloads->text().contains(expected), qPrintable(downloads->text()));
+    QVERIFY(!downloads->text().contains(QLatin1String("not known yet")));
+
+    // Another choice and back: the answer is kept, not asked again.
+    const int hits = nvidia.hits(cudaManifest);
+    table->setCurrentCell(row == 0 ? 1 : 0, 0);
+    table->setCurrentCell(row, 0);
+    QVERIFY2(downloads->text().contains(expected), qPrintable(downloads->text()));
+    QTest::qWait(50);
+    QCOMPARE(nvidia.hits(cudaManifest), hits);
+}
+
+void TestChoosePage::totalSize_saysWhyWhenNothingAnswers()
+{
+    core::Plan plan;
+    const int row = servableRow(&plan);
+    if (row < 0)
+        QFAIL("the RTX 3060 has no toolkit combination with CUDA 12.5 and cuDNN 9.3 any more");
+    m_wizard->state().setOptions(closedWorld());
+    openFor(rtxWithPython());
+    auto *table = child<QTableWidget>(m_page, "alternativesTable");
+    auto *downloads = child<QLabel>(m_page, "downloadsLabel");
+    child<QCheckBox>(m_page, "showAllCheck")->setChecked(true);
+    table->setCurrentCell(row, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_page->isLookingUpSizes(), 15'000);
+    // The honest sentence with its cause in one clause, not the resolver's report.
+    QVERIFY2(downloads->text().contains(QLatin1String("Total download: not known yet (NVIDIA could not be reached")),
+             qPrintable(downloads->text()));
+    QVERIFY2(!downloads->text().contains(QLatin1String("127.0.0.1")), qPrintable(downloads->text()));
+    QVERIFY(nextButton()->isEnabled());
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+}
+
+void TestChoosePage::totalSize_screenshots()
+{
+    const QString shots = qEnvironmentVariable("TFSETUP_SCREENSHOT_DIR");
+    if (shots.isEmpty())
+        QSKIP("TFSETUP_SCREENSHOT_DIR is not set");
+    core::Plan plan;
+    const int row = servableRow(&plan);
+    if (row < 0)
+        QFAIL("the RTX 3060 has no toolkit combination with CUDA 12.5 and cuDNN 9.3 any more");
+    QVERIFY(QDir().mkpath(shots));
+    LoopbackServer nvidia;
+    QVERIFY(nvidia.start());
+    serveManifests(nvidia);
+    m_wizard.reset();
+    for (const QString &shot : {QStringLiteral("en"), QStringLiteral("zh_CN"), QStringLiteral("en-unanswered"),
+                                QStringLiteral("zh_CN-unanswered")}) {
+        const QString language = shot.section(u'-', 0, 0);
+        core::Translations translations;
+        QVERIFY(translations.setLanguage(language));
+        ui::SetupWizard wizard(*m_system, &translations);
+        core::SetupOptions options = shot.endsWith(QLatin1String("unanswered")) ? closedWorld()
+                                                                                 : closedWorld(nvidia.url(QStringLiteral("/")));
+        options.sourcesCatalog = testSources();
+        wizard.state().setOptions(options);
+        wizard.state().setHardware(rtxWithPython());
+        wizard.setStartId(ui::SetupWizard::ChoosePageId);
+        auto *page = wizard.choosePage();
+        QSignalSpy solved(page, &ui::ChoosePage::solved);
+        wizard.show();
+        QVERIFY(solved.count() > 0 || solved.wait(10'000));
+        child<QCheckBox>(page, "showAllCheck")->setChecked(true);
+        child<QTableWidget>(page, "alternativesTable")->setCurrentCell(row, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isLookingUpSizes(), 15'000);
+        for (const QSize size : {QSize(720, 540), QSize(1366, 768)}) {
+            wizard.resize(size);
+            QTest::qWait(100);
+            QVERIFY(wizard.grab().save(QDir(shots).filePath(
+                QStringLiteral("choose-size-%1-%2x%3.png").arg(shot).arg(size.width()).arg(size.height()))));
+        }
+    }
+    QLocale::setDefault(QLocale::c());
 }
 
 QTEST_MAIN(TestChoosePage)

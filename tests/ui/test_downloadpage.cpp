@@ -7,8 +7,10 @@
 #include "system/rootedsystem.h"
 #include "ui/choosepage.h"
 #include "ui/downloadpage.h"
+#include "ui/pagestatus.h"
 #include "ui/setupwizard.h"
 #include "ui/wizardstate.h"
+#include "util/i18n.h"
 #include "util/runlog.h"
 
 #include <QAbstractButton>
@@ -86,6 +88,11 @@ private Q_SLOTS:
     void summary_countsTheLockedWheelsAsFiles();
     void cudaStandIn_isSaidAndWhy();
     void closingWhileDownloading_asksFirst();
+    void bundle_listsEveryFileWithItsSize();
+    void pipAtInstall_listsThePackagesWithTheInstall();
+    void running_showsSpeedTimeLeftAndSource();
+    void screenshots_data();
+    void screenshots();
 
 private:
     core::DownloadRequest request(const QString &name, const QByteArray &path, const QByteArray &payload) const;
@@ -100,6 +107,12 @@ private:
         return next->isVisible() ? next : m_wizard->button(QWizard::FinishButton);
     }
 
+    // A bundle's record: an NVIDIA archive and two locked wheels, each with its size.
+    void useBundle();
+    // The wizard again, speaking this language.
+    void rebuild(const QString &language);
+
+    std::unique_ptr<core::Translations> m_translations;
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<LoopbackServer> m_server;
     std::unique_ptr<core::RootedSystem> m_system;
@@ -139,6 +152,7 @@ void TestDownloadPage::init()
 void TestDownloadPage::cleanup()
 {
     m_wizard.reset();
+    m_translations.reset();
     m_system.reset();
     m_server.reset();
     m_dir.reset();
@@ -276,10 +290,14 @@ void TestDownloadPage::corruptFile_showsMismatchAndKeepsNextDisabled()
     QVERIFY(!nextButton()->isEnabled());
     QVERIFY(!m_page->validatePage());
 
-    auto *error = child<QLabel>(m_page, "errorLabel");
+    // One status area: the cause, one button that does the fix.
+    auto *error = child<QLabel>(m_page, "statusLabel");
     QVERIFY(error->isVisible());
+    QCOMPARE(child<ui::PageStatus>(m_page, "statusArea")->kind(), ui::PageStatus::Kind::Error);
     QVERIFY2(error->text().contains(QLatin1String("CUDA runtime does not match its official SHA256 checksum")),
              qPrintable(error->text()));
+    auto *action = child<QPushButton>(m_page, "statusActionButton");
+    QVERIFY2(action->isVisible() && action->text().remove(u'&').contains(u"again"_s), qPrintable(action->text()));
     // Resume tries it again; the server still corrupts it, so it stays rejected.
     QVERIFY(child<QPushButton>(m_page, "resumeButton")->isEnabled());
 }
@@ -295,11 +313,18 @@ void TestDownloadPage::missingFile_showsPlainErrorWithLogPath()
     openWith({request(QStringLiteral("cuDNN archive"), "/missing.tar.xz", payload)});
     QTRY_COMPARE_WITH_TIMEOUT(m_page->rowState(0), ui::DownloadPage::RowState::Failed, 10'000);
 
-    auto *error = child<QLabel>(m_page, "errorLabel");
+    auto *error = child<QLabel>(m_page, "statusLabel");
     QVERIFY(error->isVisible());
     QVERIFY2(error->text().contains(QLatin1String("cuDNN archive is not on the server (404 Not Found)")),
              qPrintable(error->text()));
-    QVERIFY2(error->text().contains(QDir::toNativeSeparators(log)), qPrintable(error->text()));
+    // The raw words and the log's place are folded under Details, closed.
+    auto *status = child<ui::PageStatus>(m_page, "statusArea");
+    QVERIFY2(status->details().contains(QDir::toNativeSeparators(log)), qPrintable(status->details()));
+    QVERIFY(child<QWidget>(m_page, "statusDetails")->isHidden());
+    QVERIFY(child<QWidget>(m_page, "statusDetailsToggle")->isVisible());
+    // Another server may have it: the one button leads to the proxy and mirror settings.
+    auto *action = child<QPushButton>(m_page, "statusActionButton");
+    QVERIFY2(action->isVisible() && action->text().remove(u'&').contains(u"mirror"_s), qPrintable(action->text()));
     QCOMPARE(cell(0, ChecksumColumn), QStringLiteral("pending"));
     QVERIFY(!nextButton()->isEnabled());
     core::RunLog::stop();
@@ -583,6 +608,198 @@ void TestDownloadPage::closingWhileDownloading_asksFirst()
     QVERIFY(!m_wizard->isWorking());
     QVERIFY(m_wizard->close());
     QCOMPARE(asked.size(), 3);
+}
+
+void TestDownloadPage::rebuild(const QString &language)
+{
+    m_wizard.reset();
+    m_translations = std::make_unique<core::Translations>();
+    QVERIFY(m_translations->setLanguage(language));
+    m_wizard = std::make_unique<ui::SetupWizard>(*m_system, m_translations.get());
+    m_wizard->removePage(ui::SetupWizard::OptionsPageId);
+    m_page = m_wizard->downloadPage();
+    m_table = child<QTableWidget>(m_page, "downloadTable");
+    core::SetupOptions options;
+    options.cacheDir = m_dir->filePath(QStringLiteral("downloads"));
+    options.network.transfer.connectTimeout = 5s;
+    options.network.transfer.stallTimeout = 5s;
+    m_wizard->state().setOptions(options);
+}
+
+void TestDownloadPage::useBundle()
+{
+    core::SetupOptions options = m_wizard->state().options();
+    options.network.bundleDir = m_dir->filePath(u"bundle"_s);
+    m_wizard->state().setOptions(options);
+    core::ArtifactList list;
+    core::Artifact cudnn;
+    cudnn.name = u"cudnn"_s;
+    cudnn.kind = u"cudnn-archive"_s;
+    cudnn.source = u"nvidia-cudnn-archive"_s;
+    cudnn.relativePath = u"compute/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz"_s;
+    cudnn.size = 865'000'000;
+    core::Artifact wheels;
+    wheels.name = u"tensorflow"_s;
+    wheels.kind = u"wheelhouse"_s;
+    wheels.requirement = u"tensorflow==2.16.*"_s;
+    list.artifacts = {cudnn, wheels};
+    m_wizard->state().setArtifacts(list);
+    core::PyLock lock;
+    for (const auto &[name, file, size] : {std::tuple{u"tensorflow"_s, u"tensorflow-2.16.1-cp311-cp311-manylinux_2_17_x86_64.whl"_s, qint64(589'800'000)},
+                                           std::tuple{u"numpy"_s, u"numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl"_s, qint64(18'300'000)}}) {
+        core::LockedWheel w;
+        w.name = name;
+        w.file = file;
+        w.size = size;
+        w.sha256 = QByteArray(64, 'a');
+        lock.packages.append(w);
+    }
+    m_wizard->state().setLock(lock);
+}
+
+void TestDownloadPage::bundle_listsEveryFileWithItsSize()
+{
+    // Offline, nothing comes down, and still every file is there with its size and where from.
+    useBundle();
+    openWith({});
+    QCOMPARE(m_page->listedCount(), 3);
+    QVERIFY(m_table->isVisible());
+    QCOMPARE(m_table->rowCount(), 3);
+    const QString size = QLocale().formattedDataSize(865'000'000, 1, QLocale::DataSizeTraditionalFormat);
+    QVERIFY2(cell(0, NameColumn).startsWith(u"cudnn-linux"_s) && cell(0, NameColumn).contains(size), qPrintable(cell(0, NameColumn)));
+    QVERIFY2(cell(1, NameColumn).startsWith(u"tensorflow-2.16.1"_s), qPrintable(cell(1, NameColumn)));
+    QVERIFY2(cell(2, NameColumn).contains(QLocale().formattedDataSize(18'300'000, 1, QLocale::DataSizeTraditionalFormat)),
+             qPrintable(cell(2, NameColumn)));
+    for (int row = 0; row < 3; ++row) {
+        QCOMPARE(cell(row, MirrorColumn), u"offline bundle"_s);
+        QCOMPARE(cell(row, ProgressColumn), u"In the bundle"_s);
+    }
+    auto *empty = child<QLabel>(m_page, "emptyLabel");
+    QVERIFY2(empty->isVisible() && empty->text().contains(u"offline bundle"_s), qPrintable(empty->text()));
+    auto *summary = child<QLabel>(m_page, "downloadSummaryLabel");
+    const QString total = QLocale().formattedDataSize(865'000'000 + 589'800'000 + 18'300'000, 1,
+                                                      QLocale::DataSizeTraditionalFormat);
+    QVERIFY2(summary->isVisible() && summary->text().contains(u"From the offline bundle: 3 file(s), "_s + total),
+             qPrintable(summary->text()));
+    QVERIFY2(!summary->text().contains(u"pip fetches"_s), qPrintable(summary->text()));
+    QVERIFY(m_page->isComplete());
+    QVERIFY(nextButton()->isEnabled());
+    QCOMPARE(m_page->fetchCount(), 0);
+}
+
+void TestDownloadPage::pipAtInstall_listsThePackagesWithTheInstall()
+{
+    // No lock before the install (python.org's installer brings the Python): pip's share is listed
+    // with its estimate and where it comes from, and said to come with the install.
+    core::ArtifactList list;
+    core::Artifact wheels;
+    wheels.name = u"tensorflow"_s;
+    wheels.kind = u"wheelhouse"_s;
+    wheels.requirement = u"tensorflow==2.10.*"_s;
+    wheels.indexUrl = u"https://pypi.tuna.tsinghua.edu.cn/simple"_s;
+    wheels.size = 455'900'000;
+    list.artifacts = {wheels};
+    m_wizard->state().setArtifacts(list);
+    openWith({});
+    QCOMPARE(m_page->listedCount(), 1);
+    QVERIFY(m_table->isVisible());
+    QVERIFY2(cell(0, NameColumn).startsWith(u"tensorflow==2.10.* and the packages it needs (about "_s), qPrintable(cell(0, NameColumn)));
+    QVERIFY(cell(0, NameColumn).contains(QLocale().formattedDataSize(455'900'000, 1, QLocale::DataSizeTraditionalFormat)));
+    QCOMPARE(cell(0, ProgressColumn), u"With the install"_s);
+    QCOMPARE(cell(0, MirrorColumn), u"pypi.tuna.tsinghua.edu.cn"_s);
+    QVERIFY2(child<QLabel>(m_page, "emptyLabel")->text().contains(u"during the install"_s),
+             qPrintable(child<QLabel>(m_page, "emptyLabel")->text()));
+    QVERIFY(child<QLabel>(m_page, "downloadSummaryLabel")->text().contains(u"pypi.tuna.tsinghua.edu.cn"_s));
+}
+
+void TestDownloadPage::running_showsSpeedTimeLeftAndSource()
+{
+    const QByteArray payload = randomBytes(1024 * 1024, 9);
+    m_server->route("/cudnn.tar.xz", Response::bytes(payload).throttle(256 * 1024));
+    openWith({request(QStringLiteral("cuDNN"), "/cudnn.tar.xz", payload)});
+    // Before a byte: the server it will come from.
+    QCOMPARE(cell(0, MirrorColumn), QString::fromLatin1(m_server->hostAndPort()));
+    auto *overall = child<QLabel>(m_page, "overallLabel");
+    QTRY_VERIFY_WITH_TIMEOUT(overall->text().contains(u"/s, about "_s), 10'000);
+    QVERIFY2(overall->text().contains(u" left)"_s), qPrintable(overall->text()));
+    QVERIFY2(overall->text().contains(QLocale().formattedDataSize(payload.size(), 1, QLocale::DataSizeTraditionalFormat)),
+             qPrintable(overall->text()));
+    auto *summary = child<QLabel>(m_page, "downloadSummaryLabel");
+    QVERIFY2(summary->text().contains(u"at the current "_s), qPrintable(summary->text()));
+    QVERIFY2(summary->text().contains(u"From: 127.0.0.1"_s), qPrintable(summary->text()));
+    m_page->cancelDownloads();
+}
+
+void TestDownloadPage::screenshots_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("bundle");
+    for (const QString &language : {u"en"_s, u"zh_CN"_s}) {
+        for (const QSize &size : {QSize(720, 540), QSize(1366, 768)}) {
+            for (const bool bundle : {false, true}) {
+                const QString name = u"%1-%2x%3-%4"_s.arg(language).arg(size.width()).arg(size.height())
+                                         .arg(bundle ? u"bundle"_s : u"running"_s);
+                QTest::newRow(qPrintable(name)) << language << size << bundle;
+            }
+        }
+    }
+}
+
+void TestDownloadPage::screenshots()
+{
+    // Every state fits: nothing squashed below its size hint, no label cut; saved for a look when
+    // TFSETUP_SCREENSHOT_DIR is set.
+    QFETCH(QString, language);
+    QFETCH(QSize, size);
+    QFETCH(bool, bundle);
+    rebuild(language);
+    if (QTest::currentTestFailed())
+        return;
+    QList<core::DownloadRequest> requests;
+    const QByteArray payload = randomBytes(2 * 1024 * 1024, 11);
+    const QByteArray broken = randomBytes(64 * 1024, 12);
+    if (bundle) {
+        useBundle();
+    } else {
+        core::ArtifactList list;
+        list.warnings.append({QStringLiteral("no_wheel"), QStringLiteral("tensorflow 2.10.1 has no wheel for Python 3.12 on Windows.")});
+        core::Artifact wheels;
+        wheels.name = u"tensorflow"_s;
+        wheels.kind = u"wheelhouse"_s;
+        wheels.requirement = u"tensorflow==2.10.*"_s;
+        wheels.size = 455'900'000;
+        list.artifacts = {wheels};
+        m_wizard->state().setArtifacts(list);
+        m_server->route("/cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz", Response::bytes(payload).throttle(128 * 1024));
+        requests = {request(u"cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz"_s, "/cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz", payload),
+                    request(u"cuda_cudart"_s, "/missing.zip", broken)};
+    }
+    m_wizard->resize(size);
+    openWith(requests);
+    if (!bundle) {
+        QTRY_COMPARE_WITH_TIMEOUT(m_page->rowState(1), ui::DownloadPage::RowState::Failed, 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(rowBar(0)->value() > 0, 10'000);
+    }
+    QTest::qWait(100);
+    QStringList problems;
+    for (QWidget *w : m_page->findChildren<QWidget *>()) {
+        if (!w->isVisibleTo(m_page) || qobject_cast<QProgressBar *>(w))
+            continue;
+        if (auto *label = qobject_cast<QLabel *>(w); label && label->wordWrap() && !label->text().isEmpty()
+                                                    && label->heightForWidth(label->width()) > label->height() + 2) {
+            problems.append(label->objectName() + u" cut: "_s + label->text());
+        }
+        if (auto *button = qobject_cast<QAbstractButton *>(w); button && button->sizeHint().width() > button->width() + 2)
+            problems.append(button->objectName() + u" squashed"_s);
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+    QVERIFY(m_table->height() >= m_table->minimumSizeHint().height());
+    if (const QString dir = qEnvironmentVariable("TFSETUP_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        QVERIFY(m_wizard->grab().save(dir + u"/download-%1-%2x%3-%4.png"_s.arg(language).arg(size.width()).arg(size.height())
+                                                .arg(bundle ? u"bundle"_s : u"running"_s)));
+    }
+    m_page->cancelDownloads();
 }
 
 QTEST_MAIN(TestDownloadPage)

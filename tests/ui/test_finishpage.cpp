@@ -1,6 +1,7 @@
 // The Finish page: the launcher of each kind per OS, a terminal command per OS and desktop, the
 // buttons start the launchers through the launch seam (no terminal opens in tests), and "Copy
-// summary" puts ENVIRONMENT.md on the clipboard.
+// summary" puts ENVIRONMENT.md on the clipboard. The title and subtitle follow the outcome, and a
+// failed check offers "Repair now", which asks the wizard for the Repair page on the environment.
 
 #include "uitest.h"
 #include "system/rootedsystem.h"
@@ -12,6 +13,7 @@
 #include <QClipboard>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -44,9 +46,11 @@ private Q_SLOTS:
     void buttons_startLaunchersThroughTheSeam();
     void noTerminal_saysWhatToRun();
     void copySummary_putsEnvironmentMdOnTheClipboard();
+    void passedCheck_saysReady();
+    void failedCheck_saysSoAndOffersRepairNow();
 
 private:
-    void open(const QStringList &terminals);
+    void open(const QStringList &terminals, std::optional<core::VerifyReport> verified = std::nullopt);
 
     std::unique_ptr<QTemporaryDir> m_root;
     std::unique_ptr<core::RootedSystem> m_system;
@@ -117,7 +121,7 @@ void TestFinishPage::terminalCommand_perOsAndDesktop()
     }
 }
 
-void TestFinishPage::open(const QStringList &terminals)
+void TestFinishPage::open(const QStringList &terminals, std::optional<core::VerifyReport> verified)
 {
     m_root = std::make_unique<QTemporaryDir>();
     m_system = std::make_unique<core::RootedSystem>(m_root->path(), core::OsFamily::Linux, QHash<QString, QString>{});
@@ -138,6 +142,7 @@ void TestFinishPage::open(const QStringList &terminals)
         outcome.launchers.append(outcome.environmentPath + u'/' + name);
     outcome.summary = u"# tf2.16-cpu\n\nTensorFlow 2.16.1, Python 3.11.4\n"_s;
     m_wizard->state().setInstalled(outcome);
+    m_wizard->state().setVerified(std::move(verified));
     m_wizard->setStartId(ui::SetupWizard::FinishPageId);
     m_wizard->show();
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::FinishPageId));
@@ -179,6 +184,55 @@ void TestFinishPage::copySummary_putsEnvironmentMdOnTheClipboard()
     QTest::mouseClick(child<QPushButton>(m_page, u"copySummaryButton"_s), Qt::LeftButton);
     QCOMPARE(QGuiApplication::clipboard()->text(), u"# tf2.16-cpu\n\nTensorFlow 2.16.1, Python 3.11.4\n"_s);
     QVERIFY(child<QLabel>(m_page, u"messageLabel"_s)->text().contains(u"clipboard"_s));
+}
+
+namespace {
+
+core::VerifyReport report(bool passed)
+{
+    core::VerifyReport r;
+    core::VerifyLayer import;
+    import.id = u"import"_s;
+    import.title = u"Import TensorFlow"_s;
+    import.status = core::VerifyLayer::Status::Passed;
+    import.summary = u"TensorFlow 2.16.1 imported in 2.0 s"_s;
+    core::VerifyLayer compute;
+    compute.id = u"compute"_s;
+    compute.title = u"Compute"_s;
+    compute.status = passed ? core::VerifyLayer::Status::Passed : core::VerifyLayer::Status::Failed;
+    compute.cause = passed ? QString() : u"compute_failed"_s;
+    compute.explanation = passed ? QString() : u"The matrix product failed: INTERNAL: cuBLAS error"_s;
+    r.layers = {import, compute};
+    return r;
+}
+
+} // namespace
+
+void TestFinishPage::passedCheck_saysReady()
+{
+    open({}, report(true));
+    QCOMPARE(m_page->title(), u"Ready"_s);
+    QVERIFY(child<QLabel>(m_page, u"statusLabel"_s)->text().startsWith(u"Done"_s));
+    QVERIFY(child<QPushButton>(m_page, u"repairNowButton"_s)->isHidden());
+}
+
+void TestFinishPage::failedCheck_saysSoAndOffersRepairNow()
+{
+    open({}, report(false));
+    // Never "Ready" over a failed check, and never a command as the only advice.
+    QCOMPARE(m_page->title(), u"Installed, but the check failed"_s);
+    QVERIFY2(m_page->subTitle().contains(u"does not work"_s), qPrintable(m_page->subTitle()));
+    const QString status = child<QLabel>(m_page, u"statusLabel"_s)->text();
+    QVERIFY2(status.contains(u"A test computation failed."_s), qPrintable(status));
+    QVERIFY2(!status.contains(u"tfsetup doctor"_s) && !status.contains(u"cuBLAS"_s), qPrintable(status));
+    QVERIFY(!child<QLabel>(m_page, u"statusIcon"_s)->pixmap().isNull());
+    auto *repair = child<QPushButton>(m_page, u"repairNowButton"_s);
+    QVERIFY(repair->isVisible());
+    QVERIFY(repair->isEnabled());
+    QSignalSpy requested(m_page, &FinishPage::repairRequested);
+    QTest::mouseClick(repair, Qt::LeftButton);
+    QCOMPARE(requested.size(), 1);
+    QCOMPARE(requested.first().first().toString(), u"/home/student/tfsetup-envs/tf2.16-cpu"_s);
 }
 
 QTEST_MAIN(TestFinishPage)

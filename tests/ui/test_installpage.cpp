@@ -3,9 +3,13 @@
 // environment, Stop leaves nothing behind, a failed step says why and Try again starts over.
 
 #include "uitest.h"
+#include "layoutcheck.h"
 #include "core/test_install_archives.h"
 #include "install/installer.h"
+#include "install/pipfailure.h"
 #include "setup/setupflow.h"
+#include "util/i18n.h"
+#include "util/units.h"
 #include "support/fixturetree.h"
 #include "ui/installpage.h"
 #include "ui/setupwizard.h"
@@ -20,10 +24,14 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QLocale>
 #include <QPushButton>
+#include <QRandomGenerator>
 #include <QScrollBar>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolButton>
 
 using namespace tfsetup;
 using namespace tfsetup::test;
@@ -32,6 +40,7 @@ using core::InstallStep;
 using StepState = ui::InstallPage::StepState;
 
 Q_DECLARE_METATYPE(tfsetup::core::InstallStep)
+Q_DECLARE_METATYPE(tfsetup::core::PipFix)
 
 namespace {
 
@@ -45,6 +54,16 @@ QString sha256(const QString &path)
 }
 
 using tfsetup::test::child;
+
+// pip's output as it prints it after its retries through a proxy that refuses.
+const QString proxyRefused =
+    u"Looking in indexes: https://pypi.org/simple\n"
+    u"WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken "
+    u"by 'ProxyError('Cannot connect to proxy.', NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection "
+    u"object at 0x7f3a1c2b5d90>: Failed to establish a new connection: [Errno 111] Connection refused'))': "
+    u"/simple/tensorflow/\n"
+    u"ERROR: Could not find a version that satisfies the requirement tensorflow==2.10.1 (from versions: none)\n"
+    u"ERROR: No matching distribution found for tensorflow==2.10.1\n"_s;
 
 } // namespace
 
@@ -63,10 +82,16 @@ private Q_SLOTS:
     void progress_movesThroughTheSteps();
     void log_wrapsAndFollowsUnlessScrolledUp();
     void closingWhileInstalling_asksFirst();
+    void pipFailure_showsCauseOneFixAndFoldedDetails_data();
+    void pipFailure_showsCauseOneFixAndFoldedDetails();
+    void pipFailure_fitsAndIsScreenshot_data();
+    void pipFailure_fitsAndIsScreenshot();
+    void progress_movesWithTheBytes();
 
 private:
+    void failPipWith(const QString &output);
     core::Artifact artifact(const QString &name, const QString &kind, const QString &file, const QList<Entry> &entries);
-    void open();
+    void open(core::Translations *translations = nullptr);
     bool finish(QSignalSpy &spy) { return spy.count() > 0 || spy.wait(30'000); }
     QStringList leftovers() const
     {
@@ -128,9 +153,9 @@ void TestInstallPage::cleanup()
     m_tree.reset();
 }
 
-void TestInstallPage::open()
+void TestInstallPage::open(core::Translations *translations)
 {
-    m_wizard = std::make_unique<ui::SetupWizard>(*m_view, nullptr);
+    m_wizard = std::make_unique<ui::SetupWizard>(*m_view, translations);
     m_page = m_wizard->installPage();
     QCOMPARE(m_page->objectName(), u"installPage"_s);
     ui::WizardState &state = m_wizard->state();
@@ -327,6 +352,10 @@ void TestInstallPage::log_wrapsAndFollowsUnlessScrolledUp()
     QVERIFY(finish(finished));
     auto *log = child<QPlainTextEdit>(m_page, u"installLog"_s);
     QCOMPARE(log->lineWrapMode(), QPlainTextEdit::WidgetWidth);
+    // Folded under Details until the student opens it.
+    QVERIFY(!log->isVisibleTo(m_page));
+    QTest::mouseClick(child<QToolButton>(m_page, u"detailsButton"_s), Qt::LeftButton);
+    QVERIFY(log->isVisibleTo(m_page));
     core::Installer *installer = m_page->installer();
     const QString longLine = u"Downloading https://files.pythonhosted.org/packages/tensorflow-2.10.1-cp310-cp310-"
                              u"win_amd64.whl (455.9 MB) "_s.repeated(3);
@@ -381,6 +410,178 @@ void TestInstallPage::closingWhileInstalling_asksFirst()
     QCOMPARE(m_page->error()->code, u"cancelled"_s);
     QCOMPARE(leftovers(), QStringList());
     QVERIFY(!m_wizard->isVisible());
+}
+
+void TestInstallPage::failPipWith(const QString &output)
+{
+    // pip's failure as the installer reports it: its general words, pip's output in the detail.
+    m_page->installer()->setCheckpoint([output](InstallStep step) -> core::Status {
+        if (step == InstallStep::Packages)
+            return core::Error{u"pip_failed"_s, u"pip could not install the verified packages. The log shows pip's own "
+                                                u"words."_s, output};
+        return core::Ok{};
+    });
+}
+
+void TestInstallPage::pipFailure_showsCauseOneFixAndFoldedDetails_data()
+{
+    QTest::addColumn<QString>("output");
+    QTest::addColumn<QString>("words");
+    QTest::addColumn<QString>("button");
+    QTest::addColumn<int>("fix");
+    QTest::newRow("proxy refused") << proxyRefused << u"proxy"_s << u"Set a &proxy…"_s << int(core::PipFix::SetProxy);
+    QTest::newRow("no wheel for this Python")
+        << u"ERROR: Could not find a version that satisfies the requirement tensorflow==2.10.1 (from versions: "
+           u"2.16.1, 2.17.0)\nERROR: No matching distribution found for tensorflow==2.10.1\n"_s
+        << u"no wheel of tensorflow==2.10.1"_s << u"Choose another &version…"_s << int(core::PipFix::ChoosePlan);
+    QTest::newRow("disk full")
+        << u"Installing collected packages: tensorflow\nERROR: Could not install packages due to an OSError: "
+           u"[Errno 28] No space left on device\n"_s
+        << u"disk is full"_s << u"Choose another f&older…"_s << int(core::PipFix::ChooseFolder);
+    // Not one of pip's causes, and no log file in this test: the step's own words, no button.
+    QTest::newRow("something else") << u"KeyError: 'dist-info'\n"_s << u"pip's own words"_s << QString() << -1;
+}
+
+void TestInstallPage::pipFailure_showsCauseOneFixAndFoldedDetails()
+{
+    QFETCH(QString, output);
+    QFETCH(QString, words);
+    QFETCH(QString, button);
+    QFETCH(int, fix);
+    open();
+    QSignalSpy finished(m_page, &ui::InstallPage::finished);
+    QSignalSpy fixes(m_page, &ui::InstallPage::fixRequested);
+    failPipWith(output);
+    m_wizard->show();
+    QVERIFY(finish(finished));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QCOMPARE(m_page->stepState(InstallStep::Packages), StepState::Failed);
+
+    // The cause in plain words, with its icon: never pip's closing line, never its raw output.
+    const QString status = child<QLabel>(m_page, u"statusLabel"_s)->text();
+    QVERIFY2(status.contains(words), qPrintable(status));
+    QVERIFY2(!status.contains(u"No matching distribution"_s) && !status.contains(u"Retrying"_s)
+                 && !status.contains(u"ERROR:"_s),
+             qPrintable(status));
+    QVERIFY(child<QLabel>(m_page, u"statusIcon"_s)->isVisibleTo(m_page));
+    QVERIFY(m_page->failure());
+
+    // One button for the fix, beside the page's own Try again.
+    auto *fixButton = child<QPushButton>(m_page, u"fixButton"_s);
+    QCOMPARE(fixButton->isVisibleTo(m_page), !button.isEmpty());
+    if (!button.isEmpty())
+        QCOMPARE(fixButton->text(), button);
+    QVERIFY(child<QPushButton>(m_page, u"retryButton"_s)->isVisibleTo(m_page));
+
+    // pip's output is there, folded under Details until asked for.
+    auto *details = child<QToolButton>(m_page, u"detailsButton"_s);
+    auto *log = child<QPlainTextEdit>(m_page, u"installLog"_s);
+    QVERIFY(details->isVisibleTo(m_page));
+    QVERIFY(!details->isChecked());
+    QVERIFY(!log->isVisibleTo(m_page));
+    QTest::mouseClick(details, Qt::LeftButton);
+    QVERIFY(details->isChecked());
+    QVERIFY(log->isVisibleTo(m_page));
+    const QString lastLine = output.trimmed().section(u'\n', -1);
+    QVERIFY2(log->toPlainText().contains(lastLine), qPrintable(log->toPlainText().right(600)));
+    QTest::mouseClick(details, Qt::LeftButton);
+    QVERIFY(!log->isVisibleTo(m_page));
+
+    if (fix >= 0) {
+        QTest::mouseClick(fixButton, Qt::LeftButton);
+        QCOMPARE(fixes.count(), 1);
+        QCOMPARE(int(fixes.first().first().value<core::PipFix>()), fix);
+    }
+}
+
+void TestInstallPage::pipFailure_fitsAndIsScreenshot_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QSize>("size");
+    for (const QString &language : {u"en"_s, u"zh_CN"_s}) {
+        for (const QSize size : {QSize(720, 540), QSize(1366, 768)}) {
+            QTest::newRow(qPrintable(u"%1 %2x%3"_s.arg(language).arg(size.width()).arg(size.height())))
+                << language << size;
+        }
+    }
+}
+
+void TestInstallPage::pipFailure_fitsAndIsScreenshot()
+{
+    QFETCH(QString, language);
+    QFETCH(QSize, size);
+    core::Translations translations;
+    QVERIFY(translations.setLanguage(language));
+    open(&translations);
+    // The wizard goes before the translations it was given.
+    const auto closeWizard = qScopeGuard([this] { m_wizard.reset(); });
+    QSignalSpy finished(m_page, &ui::InstallPage::finished);
+    failPipWith(proxyRefused);
+    m_wizard->resize(size);
+    m_wizard->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_wizard.get()));
+    QVERIFY(finish(finished));
+    QVERIFY(child<QPushButton>(m_page, u"fixButton"_s)->isVisibleTo(m_page));
+    QTest::qWait(100);
+    const QString shots = qEnvironmentVariable("TFSETUP_SCREENSHOT_DIR");
+    const QString name = u"%1-install-failure-%2x%3"_s.arg(language).arg(size.width()).arg(size.height());
+    QStringList problems = test::layoutProblems(m_wizard.get(), name);
+    if (!shots.isEmpty()) {
+        QDir().mkpath(shots);
+        m_wizard->grab().save(shots + u'/' + name + u".png"_s);
+    }
+    // And with the details open: the log scrolls, nothing else is squeezed.
+    QTest::mouseClick(child<QToolButton>(m_page, u"detailsButton"_s), Qt::LeftButton);
+    QTest::qWait(100);
+    problems += test::layoutProblems(m_wizard.get(), name + u"-details"_s);
+    if (!shots.isEmpty())
+        m_wizard->grab().save(shots + u'/' + name + u"-details.png"_s);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+}
+
+void TestInstallPage::progress_movesWithTheBytes()
+{
+    // cuDNN's archive is most of what this install handles: once it is unpacked, the bar is
+    // near half way, not at its share of the step count.
+    QByteArray weights(6 * 1024 * 1024, Qt::Uninitialized);
+    QRandomGenerator generator(27);
+    generator.fillRange(reinterpret_cast<quint32 *>(weights.data()), weights.size() / int(sizeof(quint32)));
+    QList<Entry> cudnn = cudnnArchive(true, u"8.1.0.77"_s, true);
+    cudnn.append(file(u"cuda/include/stand-in-weights.bin"_s, weights));
+    m_list.artifacts[1] = artifact(u"cudnn"_s, u"cudnn-archive"_s, u"cudnn-11.2-windows-x64-v8.1.0.77.zip"_s, cudnn);
+    qint64 archives = 0;
+    for (const core::Artifact &a : std::as_const(m_list.artifacts))
+        archives += QFileInfo(core::SetupFlow::destinationFor(a, m_cache)).size();
+    QVERIFY(archives > 6 * 1024 * 1024);
+    open();
+    QSignalSpy finished(m_page, &ui::InstallPage::finished);
+    auto *bar = child<QProgressBar>(m_page, u"installProgress"_s);
+    auto *now = child<QLabel>(m_page, u"currentStepLabel"_s);
+    int atPlace = -1;
+    QString placeText;
+    QString placeFormat;
+    m_page->installer()->setCheckpoint([&](InstallStep step) -> core::Status {
+        if (step == InstallStep::Place) {
+            atPlace = bar->value();
+            placeText = now->text();
+            placeFormat = bar->format();
+            if (const QString shots = qEnvironmentVariable("TFSETUP_SCREENSHOT_DIR"); !shots.isEmpty()) {
+                QDir().mkpath(shots);
+                m_wizard->grab().save(shots + u"/en-install-running.png"_s);
+            }
+        }
+        return core::Ok{};
+    });
+    m_wizard->show();
+    QVERIFY(finish(finished));
+    QCOMPARE(finished.first().first().toBool(), true);
+    QVERIFY2(atPlace >= bar->maximum() * 4 / 10, qPrintable(QString::number(atPlace)));
+    // "x of y" in the student's locale, both on the bar and beside it.
+    const QString total = core::Units::dataSize(archives);
+    const QString both = u"%1 of %2"_s.arg(total, total);
+    QVERIFY2(placeText.contains(both), qPrintable(placeText + u" / "_s + both));
+    QVERIFY2(placeFormat.contains(both), qPrintable(placeFormat));
+    QCOMPARE(bar->value(), bar->maximum());
 }
 
 QTEST_MAIN(TestInstallPage)

@@ -16,6 +16,7 @@
 #include "ui/installpage.h"
 #include "ui/optionspage.h"
 #include "ui/setupwizard.h"
+#include "ui/statuslist.h"
 #include "ui/verifypage.h"
 #include "ui/wizardstate.h"
 #include "support/loopbackserver.h"
@@ -169,7 +170,7 @@ void TestJourneyStudent::firstTimeStudent_fromWelcomeToFinish()
     QVERIFY2(import->status == core::VerifyLayer::Status::Passed, qPrintable(import->summary + u'\n'
                                                                              + import->details.join(u'\n')));
     QCOMPARE(verdict->tensorflow, plan.tensorflow);
-    QVERIFY(child<QTreeWidget>(verify, u"layerTree"_s)->topLevelItemCount() >= 4);
+    QVERIFY(child<ui::StatusList>(verify, u"layerList"_s)->count() >= 4);
     QVERIFY(nextEnabled());
     clickNext();
 

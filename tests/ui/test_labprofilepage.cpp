@@ -3,10 +3,13 @@
 // the admin's "prepare a profile" writes a file the installer's profile reader accepts.
 
 #include "uitest.h"
+#include "layoutcheck.h"
+#include "util/i18n.h"
 #include "support/files.h"
 #include "install/labprofile.h"
 #include "system/rootedsystem.h"
 #include "ui/detectpage.h"
+#include "setup/setupflow.h"
 #include "ui/labprofilepage.h"
 #include "ui/optionspage.h"
 #include "ui/setupwizard.h"
@@ -18,11 +21,13 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -60,6 +65,9 @@ private Q_SLOTS:
     void throughTheUsualPagesStartsFromTheProfile();
     void preparesAProfileFromTheCurrentChoices();
     void throughTheUsualPagesKeepsTheJupyterChoice();
+    void throughTheUsualPagesKeepsTheFrontEnd();
+    void openedProfile_fitsAndIsScreenshot_data();
+    void openedProfile_fitsAndIsScreenshot();
 
 private:
     void open(const QString &source)
@@ -305,6 +313,96 @@ void TestLabProfilePage::throughTheUsualPagesKeepsTheJupyterChoice()
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
     QVERIFY(!child<QCheckBox>(m_wizard.get(), u"jupyterCheck"_s)->isChecked());
     QVERIFY(!m_wizard->optionsPage()->options().jupyter);
+}
+
+void TestLabProfilePage::throughTheUsualPagesKeepsTheFrontEnd()
+{
+    // "jupyter": "notebook" through the usual pages: the spec the Options and Install pages
+    // build is the profile's, as `tfsetup install --profile` installs it, not JupyterLab.
+    QJsonObject profile = QJsonDocument::fromJson(readFile(profilePath())).object();
+    profile[u"jupyter"_s] = u"notebook"_s;
+    const QString path = m_root->filePath(u"notebook.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(profile).toJson());
+    file.close();
+    open(path);
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::DetectPageId));
+    const ui::WizardState &state = m_wizard->state();
+    QVERIFY(state.options().jupyter);
+    QVERIFY(state.options().profileSpec);
+    QCOMPARE(state.options().profileSpec->jupyter, u"notebook"_s);
+    const auto spec = core::SetupFlow::baseSpec(*state.plan(), state.options(), core::HardwareReport{});
+    QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
+    QCOMPARE(spec->jupyter, u"notebook"_s);
+    QVERIFY(spec->jupyterRequirements().contains(u"notebook"_s));
+    QVERIFY(!spec->jupyterRequirements().contains(u"jupyterlab"_s));
+    // The rest of the profile too: its kernel, its requirements, its "interpreter": "none".
+    QCOMPARE(spec->kernelDisplayName, u"TensorFlow 2.15 (lab)"_s);
+    QCOMPARE(spec->requirements, QStringList{u"tensorflow[and-cuda]==2.15.1"_s});
+    QCOMPARE(spec->pythonInterpreter, QString());
+    QCOMPARE(spec->environmentPath(), u"/home/student/tf-envs/tf2.15-lab"_s);
+
+    // The Options page passes it on, and a profile prepared from these choices names it.
+    QTRY_VERIFY_WITH_TIMEOUT(m_wizard->detectPage()->isComplete(), 20'000);
+    m_wizard->next();
+    QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));
+    const core::SetupOptions options = m_wizard->optionsPage()->options();
+    QVERIFY(options.profileSpec);
+    QCOMPARE(core::SetupFlow::baseSpec(*state.plan(), options, core::HardwareReport{})->jupyter, u"notebook"_s);
+    const QJsonObject prepared = ui::LabProfilePage::profileJson(*state.plan(), options, u"lab"_s);
+    QCOMPARE(prepared.value(u"jupyter"_s).toString(), u"notebook"_s);
+}
+
+void TestLabProfilePage::openedProfile_fitsAndIsScreenshot_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QSize>("size");
+    for (const QString &language : {u"en"_s, u"zh_CN"_s}) {
+        for (const QSize size : {QSize(720, 540), QSize(1366, 768)}) {
+            QTest::newRow(qPrintable(u"%1 %2x%3"_s.arg(language).arg(size.width()).arg(size.height())))
+                << language << size;
+        }
+    }
+}
+
+void TestLabProfilePage::openedProfile_fitsAndIsScreenshot()
+{
+    QFETCH(QString, language);
+    QFETCH(QSize, size);
+    core::Translations translations;
+    QVERIFY(translations.setLanguage(language));
+    m_wizard = std::make_unique<ui::SetupWizard>(*m_system, &translations);
+    const auto closeWizard = qScopeGuard([this] { m_wizard.reset(); });
+    m_page = m_wizard->labProfilePage();
+    m_wizard->state().setMode(ui::WizardState::Mode::LabProfile);
+    m_wizard->resize(size);
+    m_wizard->show();
+    m_wizard->next();
+    QVERIFY(QTest::qWaitForWindowExposed(m_wizard.get()));
+    // A long profile: mirrors and a proxy the summary shows in full.
+    QJsonObject profile = QJsonDocument::fromJson(readFile(profilePath())).object();
+    profile[u"jupyter"_s] = u"notebook"_s;
+    profile[u"proxy"_s] = u"http://proxy.cs.lab.example.edu:3128"_s;
+    const QJsonArray mirrors{u"https://pypi.lab.example.edu/simple/"_s,
+                             u"https://mirrors.tuna.tsinghua.edu.cn/pypi/web/simple/"_s};
+    profile[u"mirrors"_s] = QJsonObject{{u"pypi"_s, mirrors}};
+    const QString path = m_root->filePath(u"long.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(profile).toJson());
+    file.close();
+    open(path);
+    QVERIFY(m_page->profile());
+    QTest::qWait(100);
+    const QString name = u"%1-labprofile-%2x%3"_s.arg(language).arg(size.width()).arg(size.height());
+    const QStringList problems = test::layoutProblems(m_wizard.get(), name);
+    if (const QString shots = qEnvironmentVariable("TFSETUP_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QDir().mkpath(shots);
+        m_wizard->grab().save(shots + u'/' + name + u".png"_s);
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
 }
 
 QTEST_MAIN(TestLabProfilePage)

@@ -1,13 +1,17 @@
 // The Repair page over a Linux fixture home with one environment made by the installer
 // (libraries-only: launchers, kernel, record): found automatically, checked with a pasted log
 // (the doctor answers through its seam), its damaged launcher listed, fixed with progress, and
-// committed to the state for the Verify page. A folder picked by hand is searched too.
+// committed to the state for the Verify page. A folder picked by hand is searched too, and every
+// environment tfsetup's index knows, wherever it lives. What was found is one readable row each:
+// icon, cause, what to do (a button where Repair does it), evidence folded under Details.
 
 #include "uitest.h"
+#include "install/environments.h"
 #include "install/installer.h"
 #include "system/rootedsystem.h"
 #include "ui/repairpage.h"
 #include "ui/setupwizard.h"
+#include "ui/statuslist.h"
 #include "ui/wizardstate.h"
 #include "support/coroutinetest.h"
 #include "support/poolgate.h"
@@ -27,7 +31,7 @@
 #include <QTemporaryDir>
 #include <QPointer>
 #include <QTest>
-#include <QTreeWidget>
+#include <QToolButton>
 
 using namespace tfsetup;
 using namespace Qt::StringLiterals;
@@ -37,6 +41,23 @@ namespace {
 const QString prefix = u"/home/student/tfsetup-envs"_s;
 
 using tfsetup::test::child;
+
+const ui::StatusRow *row(QWidget *page, const QString &id)
+{
+    for (const ui::StatusRow &r : child<ui::StatusList>(page, u"findingList"_s)->rows()) {
+        if (r.id == id)
+            return &r;
+    }
+    return nullptr;
+}
+
+QStringList rowIds(QWidget *page)
+{
+    QStringList ids;
+    for (const ui::StatusRow &r : child<ui::StatusList>(page, u"findingList"_s)->rows())
+        ids.append(r.id);
+    return ids;
+}
 
 QByteArray digest(const QString &path)
 {
@@ -71,6 +92,7 @@ private Q_SLOTS:
     void closingThePageMidRepair_cancelsCleanly();
     void damagedPythonPackage_isShownWithEvidence();
     void pickedFolderIsSearched();
+    void indexedEnvironmentOutsideTheDefaultFolder_isListedAndPreselected();
     void pastedLogWithoutEnvironment_isReadOnThePage();
     void pastedLogFromAnotherComputer_data();
     void pastedLogFromAnotherComputer();
@@ -147,24 +169,37 @@ void TestRepairPage::findsCheckesAndFixes()
     QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 20000);
     QCOMPARE(checked.first().first().toBool(), true);
 
-    // The damaged launcher and the doctor's finding with its evidence.
-    auto *tree = child<QTreeWidget>(m_page, u"repairProblemTree"_s);
-    QCOMPARE(tree->topLevelItemCount(), 2);
-    QCOMPARE(tree->topLevelItem(0)->child(0)->text(0), u"start-python"_s);
-    QTreeWidgetItem *finding = tree->topLevelItem(1)->child(0);
-    QCOMPARE(finding->text(0), u"Jupyter does not list the environment's kernel"_s);
-    QCOMPARE(finding->childCount(), 2);
-    QVERIFY(finding->child(1)->text(1).contains(u"ModuleNotFoundError"_s));
+    // The damaged launcher and the doctor's finding with its evidence, one row each.
+    QCOMPARE(rowIds(m_page), (QStringList{u"files"_s, u"kernel_missing:tf-cpu"_s}));
+    QVERIFY(row(m_page, u"files"_s)->details.startsWith(u"start-python: "_s));
+    const ui::StatusRow *finding = row(m_page, u"kernel_missing:tf-cpu"_s);
+    QCOMPARE(finding->title, u"Jupyter does not list the environment's kernel"_s);
+    QCOMPARE(finding->kind, ui::StatusRow::Kind::Warning);
+    QVERIFY(finding->details.contains(u"ModuleNotFoundError"_s));
+    // Repair does the fix: a button on the row, not a command to type.
+    QVERIFY2(finding->fix.startsWith(u"Repair does this"_s), qPrintable(finding->fix));
+    QVERIFY(child<QPushButton>(m_page, u"findingAction_kernel_missing:tf-cpu"_s)->isVisible());
+    auto *details = child<QToolButton>(m_page, u"findingDetails_kernel_missing:tf-cpu"_s);
+    QVERIFY(!details->isChecked());
+    QVERIFY(!child<QPlainTextEdit>(m_page, u"findingDetailsView_kernel_missing:tf-cpu"_s)->isVisible());
     QVERIFY(!QFile::exists(host + u"/start-python"_s)); // checking changes nothing
     QVERIFY(fix->isEnabled());
     QVERIFY(!m_page->isComplete());
 
     QSignalSpy repaired(m_page, &ui::RepairPage::repaired);
-    QTest::mouseClick(fix, Qt::LeftButton);
+    // The row's button is the same repair as the page's.
+    QTest::mouseClick(child<QPushButton>(m_page, u"findingAction_files"_s), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(repaired.count(), 1, 20000);
     QCOMPARE(repaired.first().first().toBool(), true);
     QCOMPARE(digest(host + u"/start-python"_s), installed);
+    // The repair's own log is folded under a collapsed toggle.
     QVERIFY(!child<QPlainTextEdit>(m_page, u"repairLogView"_s)->toPlainText().isEmpty());
+    QVERIFY(!child<QPlainTextEdit>(m_page, u"repairLogView"_s)->isVisible());
+    QVERIFY(child<QToolButton>(m_page, u"repairLogToggle"_s)->isVisible());
+    // The same rows now say what was done.
+    QCOMPARE(::row(m_page, u"files"_s)->kind, ui::StatusRow::Kind::Passed);
+    QCOMPARE(::row(m_page, u"kernel_missing:tf-cpu"_s)->kind, ui::StatusRow::Kind::Passed);
+    QVERIFY(::row(m_page, u"files"_s)->actionText.isEmpty());
     QVERIFY(m_page->report() && m_page->report()->after.isEmpty());
     QVERIFY(m_page->isComplete());
     QVERIFY(m_wizard->button(QWizard::NextButton)->isEnabled());
@@ -248,20 +283,15 @@ void TestRepairPage::damagedPythonPackage_isShownWithEvidence()
     QCOMPARE(checked.first().first().toBool(), true);
     QVERIFY(m_page->report() && m_page->report()->packages.size() == 1);
 
-    auto *tree = child<QTreeWidget>(m_page, u"repairProblemTree"_s);
-    QTreeWidgetItem *group = nullptr;
-    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
-        if (tree->topLevelItem(i)->text(0) == u"Damaged Python packages"_s)
-            group = tree->topLevelItem(i);
-    }
-    QVERIFY(group);
-    QTreeWidgetItem *package = group->child(0);
-    QCOMPARE(package->text(0), u"tinypkg 0.1"_s);
-    QVERIFY2(package->text(1).contains(u"package index"_s), qPrintable(package->text(1)));
-    QCOMPARE(package->childCount(), 2);
-    QCOMPARE(package->child(0)->text(0), u"Evidence"_s);
-    QVERIFY(package->child(0)->text(1).contains(u"site-packages/tinypkg/__init__.py"_s));
-    QVERIFY(package->child(1)->text(1).contains(u"site-packages/tinypkg/data.py"_s));
+    const ui::StatusRow *packages = ::row(m_page, u"packages"_s);
+    QVERIFY(packages);
+    QCOMPARE(packages->title, u"Damaged Python packages: 1"_s);
+    QVERIFY2(packages->text.startsWith(u"tinypkg 0.1."_s), qPrintable(packages->text));
+    const QStringList evidence = packages->details.split(u'\n');
+    QCOMPARE(evidence.size(), 3);
+    QVERIFY2(evidence.at(0).contains(u"package index"_s), qPrintable(evidence.at(0)));
+    QVERIFY(evidence.at(1).contains(u"site-packages/tinypkg/__init__.py"_s));
+    QVERIFY(evidence.at(2).contains(u"site-packages/tinypkg/data.py"_s));
     QVERIFY(child<QPushButton>(m_page, u"repairFixButton"_s)->isEnabled());
     QVERIFY(!m_page->isComplete());
 }
@@ -273,6 +303,27 @@ void TestRepairPage::pickedFolderIsSearched()
     QTest::mouseClick(child<QPushButton>(m_page, u"repairBrowseButton"_s), Qt::LeftButton);
     QCOMPARE(child<QListWidget>(m_page, u"repairEnvironmentList"_s)->count(), 2);
     QCOMPARE(m_page->selectedEnvironment(), u"/data/envs/tf-elsewhere"_s);
+}
+
+void TestRepairPage::indexedEnvironmentOutsideTheDefaultFolder_isListedAndPreselected()
+{
+    // Installed elsewhere and listed in tfsetup's index (as the Install page and `tfsetup install`
+    // list it), which the Welcome page shows.
+    install(u"tf-course"_s, u"/data/courses"_s);
+    QVERIFY(core::EnvironmentIndex::add(*m_system, u"/data/courses/tf-course"_s));
+    m_page->refreshEnvironments();
+    auto *list = child<QListWidget>(m_page, u"repairEnvironmentList"_s);
+    QCOMPARE(list->count(), 2);
+    // Repair pressed on it (Welcome's list, Finish's Repair now): it is the one selected.
+    m_page->preselect(u"/data/courses/tf-course"_s);
+    m_page->refreshEnvironments();
+    QCOMPARE(m_page->selectedEnvironment(), u"/data/courses/tf-course"_s);
+    // Preselected though the index no longer names it: still listed.
+    QVERIFY(core::EnvironmentIndex::remove(*m_system, u"/data/courses/tf-course"_s));
+    m_page->preselect(u"/data/courses/tf-course"_s);
+    m_page->refreshEnvironments();
+    QCOMPARE(list->count(), 2);
+    QCOMPARE(m_page->selectedEnvironment(), u"/data/courses/tf-course"_s);
 }
 
 void TestRepairPage::pastedLogWithoutEnvironment_isReadOnThePage()
@@ -296,13 +347,12 @@ void TestRepairPage::pastedLogWithoutEnvironment_isReadOnThePage()
     QVERIFY(asked.value(1).contains(u"libcudnn.so.8"_s));
 
     // The findings are on the page, with their evidence, in words without "doctor".
-    auto *tree = child<QTreeWidget>(m_page, u"repairProblemTree"_s);
-    QCOMPARE(tree->topLevelItemCount(), 1);
-    QTreeWidgetItem *group = tree->topLevelItem(0);
-    QVERIFY2(!group->text(0).contains(u"doctor"_s, Qt::CaseInsensitive), qPrintable(group->text(0)));
-    QCOMPARE(group->child(0)->text(0), u"Jupyter does not list the environment's kernel"_s);
-    QCOMPARE(group->child(0)->text(1), u"Register the kernel again"_s);
-    QVERIFY(group->child(0)->child(1)->text(1).contains(u"libcudnn.so.8"_s));
+    QCOMPARE(rowIds(m_page), QStringList{u"kernel_missing:tf-cpu"_s});
+    const ui::StatusRow *finding = row(m_page, u"kernel_missing:tf-cpu"_s);
+    QCOMPARE(finding->title, u"Jupyter does not list the environment's kernel"_s);
+    QCOMPARE(finding->fix, u"What to do: Register the kernel again"_s);
+    QVERIFY(finding->actionText.isEmpty()); // nothing of tfsetup's to repair here
+    QVERIFY(finding->details.contains(u"libcudnn.so.8"_s));
     const QString status = child<QLabel>(m_page, u"repairStatusLabel"_s)->text();
     QVERIFY2(status.contains(u"error you pasted"_s), qPrintable(status));
     QVERIFY(!child<QPushButton>(m_page, u"repairFixButton"_s)->isEnabled());
@@ -349,11 +399,8 @@ void TestRepairPage::pastedLogFromAnotherComputer()
     QTest::mouseClick(child<QPushButton>(page, u"repairCheckButton"_s), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 30000);
     QStringList shown;
-    auto *tree = child<QTreeWidget>(page, u"repairProblemTree"_s);
-    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
-        for (int j = 0; j < tree->topLevelItem(i)->childCount(); ++j)
-            shown.append(tree->topLevelItem(i)->child(j)->text(0));
-    }
+    for (const ui::StatusRow &r : child<ui::StatusList>(page, u"findingList"_s)->rows())
+        shown.append(r.title);
     const bool found = std::any_of(shown.cbegin(), shown.cend(), [&](const QString &t) { return t.startsWith(expected); });
     QVERIFY2(found, qPrintable(shown.join(u" | "_s)));
     // Whatever the answer, the log's own cause is named: TensorFlow could not load cudart64_110.dll.
@@ -395,9 +442,8 @@ void TestRepairPage::foreignEnvironment_isExaminedNotRepaired()
     QTest::mouseClick(child<QPushButton>(m_page, u"repairCheckButton"_s), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 20000);
     QCOMPARE(asked.value(0), folder);
-    auto *tree = child<QTreeWidget>(m_page, u"repairProblemTree"_s);
-    QCOMPARE(tree->topLevelItemCount(), 1);
-    QCOMPARE(tree->topLevelItem(0)->child(0)->text(0), u"Jupyter does not list the environment's kernel"_s);
+    QCOMPARE(rowIds(m_page), QStringList{u"kernel_missing:tf-cpu"_s});
+    QCOMPARE(row(m_page, u"kernel_missing:tf-cpu"_s)->title, u"Jupyter does not list the environment's kernel"_s);
     // The page says why it will not repair it; nothing offers to.
     const QString status = child<QLabel>(m_page, u"repairStatusLabel"_s)->text();
     QVERIFY2(status.contains(u"only examines it"_s), qPrintable(status));

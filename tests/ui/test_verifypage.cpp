@@ -1,10 +1,12 @@
 // The Verify page: runs the check on the installed environment without blocking, shows one row per
-// layer with ✓ / ✗ and its evidence, explains the first failure, lets Next through either way and
-// commits the report. Reports are the smoke test's canned documents from tests/data/verify/smoke.
+// layer with a status icon and a plain sentence, the evidence folded under a collapsed Details,
+// says the first failure in the one status line, lets Next through either way and commits the
+// report. Reports are the smoke test's canned documents from tests/data/verify/smoke.
 
 #include "uitest.h"
 #include "system/rootedsystem.h"
 #include "ui/setupwizard.h"
+#include "ui/statuslist.h"
 #include "ui/verifypage.h"
 #include "ui/wizardstate.h"
 
@@ -22,7 +24,8 @@
 #include <QTest>
 #include <QTimer>
 #include <QCoro/QCoroTimer>
-#include <QTreeWidget>
+#include <QPlainTextEdit>
+#include <QToolButton>
 
 using namespace tfsetup;
 using namespace Qt::StringLiterals;
@@ -169,28 +172,56 @@ void TestVerifyPage::report_showsEveryLayer()
     QCOMPARE(m_request.tensorflow, u"2.10.1"_s);
     QCOMPARE(m_request.probe, u"/opt/tfsetup/tfsetup-probe"_s);
 
-    auto *tree = child<QTreeWidget>(m_page, u"layerTree"_s);
-    QCOMPARE(tree->topLevelItemCount(), 5);
+    auto *list = child<ui::StatusList>(m_page, u"layerList"_s);
+    QVERIFY(list->isVisible());
+    QCOMPARE(list->count(), 5);
     QStringList ids;
-    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
-        QTreeWidgetItem *item = tree->topLevelItem(i);
-        const QString id = item->data(0, Qt::UserRole).toString();
-        ids.append(id);
-        if (id == failedLayer)
-            QVERIFY2(item->text(0).startsWith(u"✗"_s), qPrintable(item->text(0)));
+    for (int i = 0; i < list->count(); ++i) {
+        const ui::StatusRow &row = list->rows().at(i);
+        ids.append(row.id);
+        auto *widget = child<QWidget>(m_page, u"layerRow_"_s + row.id);
+        QVERIFY(widget->isVisible());
+        QVERIFY(!child<QLabel>(m_page, u"layerIcon_"_s + row.id)->pixmap().isNull());
+        const QString status = widget->property("status").toString();
+        if (row.id == failedLayer)
+            QCOMPARE(status, u"failed"_s);
         else if (passed || i == 0)
-            QVERIFY2(item->text(0).startsWith(u"✓"_s), qPrintable(item->text(0)));
+            QCOMPARE(status, u"passed"_s);
+        // Every sentence on show is whole: wrapped, never cut with an ellipsis.
+        const QString text = child<QLabel>(m_page, u"layerText_"_s + row.id)->text();
+        QVERIFY2(!text.isEmpty() && !text.contains(u"…"_s), qPrintable(text));
+        QVERIFY(child<QLabel>(m_page, u"layerText_"_s + row.id)->wordWrap());
     }
     QCOMPARE(ids, (QStringList{u"libraries"_s, u"import"_s, u"devices"_s, u"cudnn"_s, u"compute"_s}));
-    QCOMPARE(tree->topLevelItem(0)->childCount(), 1); // the evidence line
+    // The evidence is folded: a collapsed Details toggle over a read-only view.
+    auto *toggle = child<QToolButton>(m_page, u"layerDetails_libraries"_s);
+    auto *evidence = child<QPlainTextEdit>(m_page, u"layerDetailsView_libraries"_s);
+    QVERIFY(toggle->isVisible());
+    QVERIFY(!toggle->isChecked());
+    QVERIFY(!evidence->isVisible());
+    QVERIFY(evidence->isReadOnly());
+    QVERIFY(evidence->toPlainText().contains(u"libcudart.so.11.0"_s));
+    toggle->click();
+    QVERIFY(evidence->isVisible());
 
-    auto *explanation = child<QLabel>(m_page, u"explanationLabel"_s);
-    QCOMPARE(explanation->isVisible(), !passed);
+    const QString status = child<QLabel>(m_page, u"statusLabel"_s)->text();
     if (!passed) {
         const core::VerifyLayer *first = m_wizard->state().verified()->firstFailure();
         QVERIFY(first);
         QCOMPARE(first->id, failedLayer);
-        QVERIFY(explanation->text().contains(first->explanation));
+        // The one status line names the failure in plain words and points at the repair.
+        QVERIFY2(status.contains(ui::VerifyPage::plainFailure(*first, true)), qPrintable(status));
+        QVERIFY2(status.contains(u"repair"_s), qPrintable(status));
+        // The machine's words (the layer's explanation with its loader error) are under Details only.
+        const QString rowText = child<QLabel>(m_page, u"layerText_"_s + failedLayer)->text();
+        QCOMPARE(rowText, ui::VerifyPage::plainFailure(*first, true));
+        QVERIFY2(!rowText.contains(u"tfsetup"_s), qPrintable(rowText));
+        auto *failedToggle = child<QToolButton>(m_page, u"layerDetails_"_s + failedLayer);
+        QVERIFY(!failedToggle->isChecked());
+        QVERIFY(!child<QPlainTextEdit>(m_page, u"layerDetailsView_"_s + failedLayer)->isVisible());
+        QVERIFY(child<QPlainTextEdit>(m_page, u"layerDetailsView_"_s + failedLayer)->toPlainText().contains(first->explanation));
+    } else {
+        QCOMPARE(status, u"TensorFlow works in the new environment."_s);
     }
     QVERIFY(nextButton()->isEnabled()); // the Finish page says what to do either way
     QVERIFY(m_wizard->state().verified());
@@ -229,10 +260,10 @@ void TestVerifyPage::devices_areNamedForAStudent()
     m_wizard->show();
     QVERIFY(finished.wait(10'000));
     QVERIFY2(m_page->subTitle().contains(u"graphics card"_s), qPrintable(m_page->subTitle()));
-    auto *tree = child<QTreeWidget>(m_page, u"layerTree"_s);
+    auto *list = child<ui::StatusList>(m_page, u"layerList"_s);
     QStringList summaries;
-    for (int i = 0; i < tree->topLevelItemCount(); ++i)
-        summaries.append(tree->topLevelItem(i)->text(1));
+    for (const ui::StatusRow &row : list->rows())
+        summaries.append(row.text);
     const QString all = summaries.join(u'\n');
     QVERIFY2(all.contains(u"TensorFlow sees GPU 0: NVIDIA GeForce RTX 3060"_s), qPrintable(all));
     QVERIFY2(all.contains(u"on GPU 0: NVIDIA GeForce RTX 3060"_s), qPrintable(all));

@@ -4,6 +4,9 @@
 #include "catalog/version.h"
 #include "install/gpuchoice.h"
 #include "install/installspec.h"
+#include "setup/plandownloads.h"
+#include "solver/routenames.h"
+#include "ui/compatview.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
 
@@ -17,7 +20,9 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSet>
 #include <QSignalBlocker>
@@ -54,11 +59,55 @@ QString bulletList(const QStringList &lines)
     return out.join(u'\n');
 }
 
+// Why the download size is not known, in one clause of the total's sentence; the log has the
+// whole error.
+QString sizeFailureClause(const QString &code)
+{
+    if (code.startsWith(QLatin1String("bundle")))
+        return ChoosePage::tr("the offline bundle cannot serve this combination");
+    if (code == u"manifest_unavailable")
+        return ChoosePage::tr("NVIDIA could not be reached; a proxy or mirror can be set on the next page");
+    return ChoosePage::tr("the lookup failed; the log has why");
+}
+
 // route, release and Python name one plan across solves (a language switch solves again).
 QString planKey(const core::Plan &plan)
 {
     return plan.route + u'|' + plan.tensorflow + u'|' + plan.python;
 }
+
+// A scroll area as tall as its word-wrapped contents at its current width (up to half of the
+// page), so the summary takes the room it needs and the tabs under it the rest: no stretch
+// eats the top of the page, and a long summary scrolls instead of squashing the list.
+class FitScrollArea final : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+
+    QSize sizeHint() const override
+    {
+        QSize hint = QScrollArea::sizeHint();
+        const QWidget *content = widget();
+        if (!content)
+            return hint;
+        const int width = viewport()->width() > 0 ? viewport()->width() : content->sizeHint().width();
+        int height = content->hasHeightForWidth() ? content->heightForWidth(width) : content->sizeHint().height();
+        // A few pixels of slack: rounding in wrapped text must not bring up a scroll bar.
+        height += 2 * frameWidth() + 4;
+        if (const QWidget *page = parentWidget(); page && page->height() > 0)
+            height = std::min(height, page->height() / 2);
+        hint.setHeight(height);
+        return hint;
+    }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QScrollArea::resizeEvent(event);
+        // Wrapped text is taller when narrower: ask the layout again.
+        if (event->oldSize().width() != event->size().width())
+            updateGeometry();
+    }
+};
 
 enum AlternativeColumn { TfColumn, RouteColumn, PythonColumn, CudaColumn, CudnnColumn, NeedsColumn, ColumnCount };
 
@@ -69,7 +118,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     , m_state(state)
     , m_busyIndicator(new QProgressBar(this))
     , m_busyLabel(new QLabel(this))
-    , m_summaryArea(new QScrollArea(this))
+    , m_summaryArea(new FitScrollArea(this))
     , m_recommendationLabel(new QLabel)
     , m_whyLabel(new QLabel)
     , m_actionsBox(new QFrame)
@@ -85,6 +134,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     , m_tabs(new QTabWidget(this))
     , m_alternativesTable(new QTableWidget)
     , m_rejectedTree(new QTreeWidget)
+    , m_compatView(new CompatView)
     , m_showAllCheck(new QCheckBox(this))
     , m_detailsArea(new QScrollArea(this))
     , m_rejectionDetails(new QLabel)
@@ -182,8 +232,10 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_alternativesTable->setSelectionMode(QAbstractItemView::SingleSelection);
     m_alternativesTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_alternativesTable->setAlternatingRowColors(true);
-    // One line a plan, so several fit; the full text is in each row's tooltip.
-    m_alternativesTable->setWordWrap(false);
+    // Routes are told apart by their whole names: wrapped, never elided ("…" hid the difference
+    // between the two Linux GPU routes). The full explanation is in each row's tooltip.
+    m_alternativesTable->setWordWrap(true);
+    m_alternativesTable->setTextElideMode(Qt::ElideNone);
     m_alternativesTable->verticalHeader()->setVisible(false);
     m_alternativesTable->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     QHeaderView *header = m_alternativesTable->horizontalHeader();
@@ -212,6 +264,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_rejectionDetails->setMargin(4);
     m_detailsArea->hide();
     connect(m_showAllCheck, &QCheckBox::toggled, this, &ChoosePage::applyFilter);
+    connect(&m_state, &WizardState::optionsChanged, this, &ChoosePage::forgetSizes);
 
     auto *pins = new QFormLayout;
     pins->addRow(m_tfLabel, m_tfCombo);
@@ -233,8 +286,9 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
 
     m_tabs->addTab(m_alternativesTable, QString());
     m_tabs->addTab(m_rejectedTree, QString());
+    m_tabs->addTab(m_compatView, QString());
     m_tabs->addTab(m_advancedTab, QString());
-    m_tabs->setMinimumHeight(170);
+    m_tabs->setMinimumHeight(200);
     m_tabs->setCornerWidget(m_showAllCheck, Qt::TopRightCorner);
     connect(m_tabs, &QTabWidget::currentChanged, this, &ChoosePage::showRejectionDetails);
 
@@ -244,8 +298,8 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(busyRow);
-    layout->addWidget(m_summaryArea, 3);
-    layout->addWidget(m_tabs, 2);
+    layout->addWidget(m_summaryArea);
+    layout->addWidget(m_tabs, 1);
     layout->addWidget(m_detailsArea);
 
     retranslate();
@@ -576,9 +630,11 @@ void ChoosePage::fillAlternatives()
     m_keepChoice.clear();
     m_chosen.reset();
     if (!m_solution) {
+        fillCompatibility();
         showChosen();
         return;
     }
+    fillCompatibility();
     const int rows = int(m_solution->alternatives.size()) + (m_solution->recommended ? 1 : 0);
     m_alternativesTable->setRowCount(rows);
     int chosenRow = m_solution->recommended ? 0 : -1;
@@ -611,7 +667,7 @@ void ChoosePage::fillAlternatives()
         const QStringList cells{tfText,
                                 routeTitle(plan.route),
                                 plan.python,
-                                plan.cuda.isEmpty() ? tr("none") : plan.cuda,
+                                cudaText(plan),
                                 plan.cudnn.isEmpty() ? tr("none") : plan.cudnn,
                                 needs.isEmpty() ? tr("nothing") : needs.join(QStringLiteral(", "))};
         QString tip = plan.why;
@@ -630,6 +686,11 @@ void ChoosePage::fillAlternatives()
         m_chosen = *planAt(chosenRow);
     }
     showChosen();
+}
+
+void ChoosePage::fillCompatibility()
+{
+    m_compatView->setSolution(m_solution ? &*m_solution : nullptr, m_knowledge ? &m_knowledge->catalog : nullptr);
 }
 
 void ChoosePage::fillRejected()
@@ -680,23 +741,8 @@ void ChoosePage::choosePlan(int row)
 
 QString ChoosePage::routeTitle(const QString &route) const
 {
-    if (route == u"windows-native")
-        return tr("Windows, NVIDIA GPU");
-    if (route == u"linux-pip")
-        return tr("Linux, NVIDIA GPU (CUDA from pip)");
-    if (route == u"linux-toolkit")
-        return tr("Linux, NVIDIA GPU (CUDA libraries from NVIDIA)");
-    if (route == u"wsl2")
-        return tr("WSL2 on Windows, NVIDIA GPU");
-    if (route == u"cpu")
-        return tr("Processor only (no GPU)");
-    if (route == u"rocm")
-        return tr("AMD GPU with ROCm (experimental)");
-    if (route == u"directml")
-        return tr("DirectX 12 GPU with DirectML (experimental)");
-    if (route == u"metal")
-        return tr("Apple GPU with Metal");
-    return route;
+    // Named by what the route is, never by its id (the id is for files and the command line).
+    return m_knowledge ? core::RouteNames::title(m_knowledge->catalog, route) : route;
 }
 
 QString ChoosePage::planSentence(const core::Plan &plan, bool recommended) const
@@ -725,6 +771,140 @@ QString ChoosePage::planSentence(const core::Plan &plan, bool recommended) const
     return recommended ? tr("Recommended: %1").arg(body) : tr("Your choice: %1").arg(body);
 }
 
+const core::ArtifactList *ChoosePage::resolvedFor(const core::Plan &plan) const
+{
+    // The Options page's answer, once it has looked this very plan's files up (Back from there);
+    // else this page's own lookup of the plan.
+    if (lockFor(plan))
+        return &*m_state.artifacts();
+    if (const auto it = m_sized.constFind(planKey(plan)); it != m_sized.cend())
+        return &*it;
+    return nullptr;
+}
+
+const core::PyLock *ChoosePage::lockFor(const core::Plan &plan) const
+{
+    // Only the Options page's list comes with pip's lock.
+    const auto &list = m_state.artifacts();
+    const auto &committed = m_state.plan();
+    if (!list || !committed || planKey(*committed) != planKey(plan))
+        return nullptr;
+    return &m_state.lock();
+}
+
+bool ChoosePage::maySizeLookUp() const
+{
+    // Only through network settings the wizard was given (the Options page's, a lab profile's, a
+    // continued setup's): before them nothing says whether this computer may reach NVIDIA at all
+    // (an offline install, a proxy still to be typed), and tests on fixture machines stay offline.
+    const core::NetworkSettings &network = m_state.options().network;
+    if (!network.bundleDir.trimmed().isEmpty())
+        return true;
+    return m_networkGiven && !network.offline;
+}
+
+void ChoosePage::forgetSizes()
+{
+    // Other network settings (a proxy, a mirror, a bundle) may answer otherwise: ask again.
+    m_networkGiven = true;
+    ++m_sizeGeneration;
+    m_sizeLookup = SizeLookup::None;
+    m_sizedPlan.clear();
+    m_sized.clear();
+    m_sizeFailure.clear();
+}
+
+void ChoosePage::lookUpSizes(const core::Plan &plan)
+{
+    const QString key = planKey(plan);
+    if (lockFor(plan) || !m_knowledge || m_sized.contains(key) || (m_sizedPlan == key && m_sizeLookup != SizeLookup::None))
+        return;
+    ++m_sizeGeneration; // a lookup for another plan is ignored when it answers
+    m_sizeFailure.clear();
+    m_sizedPlan = key;
+    if (!maySizeLookUp()) {
+        m_sizeLookup = SizeLookup::None;
+        return;
+    }
+    m_sizeLookup = SizeLookup::Running;
+    core::SetupOptions options = m_state.options();
+    if (!options.knowledge)
+        options.knowledge = m_knowledge;
+    const QString os = options.os.isEmpty() ? core::osFamilyName(m_state.system().os()) : options.os;
+    runSizeLookup(this, plan, os, std::move(options), m_sizeGeneration);
+}
+
+QCoro::Task<> ChoosePage::runSizeLookup(QPointer<ChoosePage> page, core::Plan plan, QString os,
+                                        core::SetupOptions options, quint64 generation)
+{
+    auto looked = co_await core::PlanDownloads::lookUp(std::move(plan), std::move(os), std::move(options));
+    if (!page || page->m_sizeGeneration != generation)
+        co_return;
+    if (looked) {
+        page->m_sized.insert(page->m_sizedPlan, std::move(*looked));
+        page->m_sizeLookup = SizeLookup::Done;
+    } else {
+        qInfo().noquote() << "Choose page: the download size was not looked up:" << looked.error().code
+                          << looked.error().message << looked.error().detail;
+        page->m_sizeFailure = looked.error().code;
+        page->m_sizeLookup = SizeLookup::Failed;
+    }
+    if (page->m_chosen && planKey(*page->m_chosen) == page->m_sizedPlan) {
+        page->m_downloadsLabel->setText(page->downloadsText(*page->m_chosen));
+        page->m_summaryArea->updateGeometry();
+    }
+}
+
+QString ChoosePage::cudaText(const core::Plan &plan) const
+{
+    if (plan.cuda.isEmpty())
+        return tr("none");
+    // The release whose files come down, beside the tested one, where they differ.
+    const core::PlanDownloads files = m_knowledge ? core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan), lockFor(plan))
+                                                  : core::PlanDownloads{};
+    return files.cudaStandIn ? tr("%1 (%2's files)", "CUDA tested with (CUDA whose files are downloaded)")
+                                   .arg(plan.cuda, files.cudaArchives)
+                             : plan.cuda;
+}
+
+QString ChoosePage::totalSizeText(const core::Plan &plan) const
+{
+    if (!m_knowledge)
+        return {};
+    const core::PlanDownloads files = core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan), lockFor(plan));
+    const QString bytes = QLocale().formattedDataSize(files.knownBytes, 1, QLocale::DataSizeTraditionalFormat);
+    if (files.allSizesKnown())
+        return tr("Total download: %1.").arg(bytes);
+    // Before pip's lock (the next page) PyPI gives no wheel sizes: said, not guessed.
+    if (files.sizesResolved && files.wheelsUnsized) {
+        if (files.otherFilesUnknown() > 0)
+            return tr("Total download: at least %1; %n more file(s) of unknown size, plus the TensorFlow wheels, "
+                      "sized on the next page.",
+                      nullptr, files.otherFilesUnknown())
+                .arg(bytes);
+        if (files.knownBytes > 0)
+            return tr("Total download: %1, plus the TensorFlow wheels, sized on the next page.").arg(bytes);
+        return tr("Total download: the TensorFlow wheels, sized on the next page.");
+    }
+    if (files.sizesResolved && files.knownBytes > 0)
+        return tr("Total download: at least %1; %n more file(s) of unknown size.", nullptr, files.filesUnknown).arg(bytes);
+    const bool thisPlan = m_sizedPlan == planKey(plan);
+    if (thisPlan && m_sizeLookup == SizeLookup::Running)
+        return tr("Total download: looking up the size of each file…");
+    if (thisPlan && m_sizeLookup == SizeLookup::Failed)
+        return tr("Total download: not known yet (%1). tfsetup looks up each file and its size on the next page, "
+                  "before anything is downloaded.")
+            .arg(sizeFailureClause(m_sizeFailure));
+    // Before the files are looked up nothing tfsetup knows has a size: say so rather than guess.
+    return tr("Total download: not known yet. tfsetup looks up each file and its size on the next page, before "
+              "anything is downloaded.");
+}
+
+QString ChoosePage::downloadsText(const core::Plan &plan) const
+{
+    return tr("What will be downloaded:") + u'\n' + bulletList(downloadItems(plan)) + u'\n' + totalSizeText(plan);
+}
+
 QStringList ChoosePage::downloadItems(const core::Plan &plan) const
 {
     const QString tf = core::version::majorMinor(plan.tensorflow);
@@ -737,10 +917,26 @@ QStringList ChoosePage::downloadItems(const core::Plan &plan) const
         items.append(tr("TensorFlow %1, as a pip package (%2)").arg(tf, plan.requirement()));
     for (const QString &plugin : plan.plugins)
         items.append(tr("%1, as a pip package").arg(plugin));
-    if (plan.hasAction(QStringLiteral("install_cuda")))
-        items.append(tr("CUDA %1 libraries from NVIDIA").arg(plan.cuda));
-    if (plan.hasAction(QStringLiteral("install_cudnn")))
+    // What the resolver will fetch, not only what the plan was tested with: a toolkit route
+    // brings its own CUDA and cuDNN even beside an installed toolkit, and where NVIDIA has no
+    // archives of the plan's CUDA the sources catalog's stand-in comes (11.8's for 11.2).
+    const core::PlanDownloads files = m_knowledge ? core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan), lockFor(plan))
+                                                  : core::PlanDownloads{};
+    if (files.nvidiaArchives) {
+        if (files.cudaArchives.isEmpty())
+            items.append(tr("CUDA %1 libraries from NVIDIA").arg(plan.cuda));
+        else if (!files.cudaStandIn)
+            items.append(tr("CUDA %1 libraries from NVIDIA").arg(files.cudaArchives));
+        else if (files.cudaCertain)
+            items.append(tr("CUDA %1 libraries from NVIDIA, standing in for CUDA %2 (NVIDIA publishes no portable "
+                            "archives of %2; the library names are the same)")
+                             .arg(files.cudaArchives, plan.cuda));
+        else
+            items.append(tr("CUDA %1 libraries from NVIDIA, standing in for CUDA %2: NVIDIA is not known to publish "
+                            "portable archives of %2 (if it does, those come instead)")
+                             .arg(files.cudaArchives, plan.cuda));
         items.append(tr("cuDNN %1 libraries from NVIDIA").arg(plan.cudnn));
+    }
     if (!plan.pythonInstalled)
         items.append(tr("Python %1").arg(plan.python));
     return items;
@@ -800,8 +996,8 @@ void ChoosePage::showChosen()
     if (plan) {
         m_recommendationLabel->setText(planSentence(*plan, isRecommended));
         m_whyLabel->setText(plan->why);
-        m_downloadsLabel->setText(tr("What will be downloaded:") + u'\n' + bulletList(downloadItems(*plan)) + u'\n'
-                                  + tr("Download sizes are shown on the next page."));
+        lookUpSizes(*plan);
+        m_downloadsLabel->setText(downloadsText(*plan));
     } else if (m_solution) {
         m_recommendationLabel->setText(tr("No TensorFlow combination fits this computer as it is."));
         m_whyLabel->setText(tr("\"Not possible here\" below says why for each one."));
@@ -836,6 +1032,8 @@ void ChoosePage::showChosen()
         m_errorLabel->clear();
     }
     showState();
+    // The summary's height follows its text (FitScrollArea).
+    m_summaryArea->updateGeometry();
 }
 
 void ChoosePage::changeEvent(QEvent *event)
@@ -862,18 +1060,25 @@ void ChoosePage::retranslate()
     m_gpuBox->setAccessibleName(tr("GPUs this environment uses"));
     const int alternatives = m_solution ? int(m_solution->alternatives.size()) + (m_solution->recommended ? 1 : 0) : 0;
     const int rejected = m_solution ? int(m_solution->rejected.size()) : 0;
-    // "3 of 12" while "Show all" hides some: the count never hides that there are more.
-    m_tabs->setTabText(0, m_shownAlternatives < alternatives
-                              ? tr("Possible combinations (%1 of %2)").arg(m_shownAlternatives).arg(alternatives)
-                              : tr("Possible combinations (%1)").arg(alternatives));
-    m_tabs->setTabText(1, m_shownRejected < rejected
-                              ? tr("Not possible here (%1 of %2)").arg(m_shownRejected).arg(rejected)
-                              : tr("Not possible here (%1)").arg(rejected));
+    // The tabs keep their labels while "Show all" is toggled (a tab that changes its name under
+    // the pointer reads as another tab); how many of them are shown is on the check box's tooltip.
+    const QLocale locale;
+    m_tabs->setTabText(0, tr("Possible combinations (%1)").arg(locale.toString(alternatives)));
+    m_tabs->setTabText(1, tr("Not possible here (%1)").arg(locale.toString(rejected)));
     m_showAllCheck->setText(tr("Show &all"));
-    m_showAllCheck->setToolTip(tr("Also lists older TensorFlow releases and every Python version of each "
-                                  "combination."));
+    QString showAllTip = tr("Also lists older TensorFlow releases and every Python version of each combination.");
+    if (m_shownAlternatives < alternatives || m_shownRejected < rejected)
+        showAllTip += u'\n'
+                      + tr("Shown now: %1 of %2 possible combinations, %3 of %4 that are not possible.")
+                            .arg(locale.toString(m_shownAlternatives), locale.toString(alternatives),
+                                 locale.toString(m_shownRejected), locale.toString(rejected));
+    m_showAllCheck->setToolTip(showAllTip);
+    m_showAllCheck->setAccessibleDescription(showAllTip);
+    m_tabs->setTabText(m_tabs->indexOf(m_compatView), tr("At a glance"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_compatView),
+                          tr("Every TensorFlow release against every way to install it on this computer."));
     m_detailsArea->setAccessibleName(tr("Why this combination does not fit"));
-    m_tabs->setTabText(2, tr("Advanced"));
+    m_tabs->setTabText(m_tabs->indexOf(m_advancedTab), tr("Advanced"));
     m_alternativesTable->setHorizontalHeaderLabels(
         {tr("TensorFlow"), tr("Runs on"), tr("Python"), tr("CUDA"), tr("cuDNN"), tr("Needs first")});
     m_alternativesTable->setAccessibleName(tr("Possible combinations"));
@@ -900,7 +1105,8 @@ void ChoosePage::retranslate()
         m_tfCombo->setItemText(i, tr("TensorFlow %1").arg(m_tfCombo->itemData(i).toString()));
     for (int i = 1; i < m_pythonCombo->count(); ++i)
         m_pythonCombo->setItemText(i, tr("Python %1").arg(m_pythonCombo->itemData(i).toString()));
-    m_cpuOnlyCheck->setText(tr("Use the &processor only, not the GPU"));
+    // &P is the Python version's; B, N, I, F and H are the wizard's buttons.
+    m_cpuOnlyCheck->setText(tr("Use the processor &only, not the GPU"));
     m_keepDriverCheck->setText(tr("&Keep the NVIDIA driver as it is (for computers where you cannot install drivers)"));
     m_pinHint->setText(tr("A course may ask for a particular version. Combinations that do not fit it are listed "
                           "under \"Not possible here\" with the reason."));

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "detect/hardwarereport.h"
+#include "setup/setupflow.h"
 #include "solver/plan.h"
 #include "solver/solver.h"
 #include "util/result.h"
 
 #include <QCoro/QCoroTask>
+#include <QHash>
 #include <QJsonObject>
 #include <QPointer>
 #include <QWizardPage>
@@ -26,17 +28,22 @@ class QVBoxLayout;
 
 namespace tfsetup::core {
 struct Knowledge;
+struct ArtifactList;
+struct PyLock;
 }
 
 namespace tfsetup::ui {
 
+class CompatView;
 class WizardState;
 
 // Runs the solver on the detected hardware and shows what it recommends in plain words: one
 // sentence, why, what the student must do first, what will be downloaded. Other combinations
 // are offered in a table; those that do not fit are greyed with their reasons. The Advanced tab
 // pins a TensorFlow or Python version and solves again. Next is enabled once a plan is chosen
-// (CPU-only plans included); the plan is committed to WizardState::setPlan().
+// (CPU-only plans included); the plan is committed to WizardState::setPlan(). Once the wizard has
+// network settings (WizardState::setOptions) or an offline bundle, the chosen plan's files are
+// looked up in the background for the total download size; Next never waits for it.
 class ChoosePage final : public QWizardPage {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ChoosePage)
@@ -45,6 +52,8 @@ public:
     ~ChoosePage() override;
 
     bool isSolving() const { return m_solving; }
+    // The chosen plan's files are being looked up for the total download size.
+    bool isLookingUpSizes() const { return m_sizeLookup == SizeLookup::Running; }
     const std::optional<core::Solution> &solution() const { return m_solution; }
     const std::optional<core::Plan> &chosenPlan() const { return m_chosen; }
     // The ticked GPUs of the chosen plan, by index (shown on machines with several NVIDIA GPUs).
@@ -73,9 +82,17 @@ private:
                                    core::HardwareReport report, core::SolverConstraints constraints,
                                    quint64 generation);
     void finishSolving(Outcome outcome);
+    // Looks the plan's files up in the background (core::PlanDownloads::lookUp) when the wizard's
+    // network settings allow it; the answer replaces the total on the downloads line.
+    void lookUpSizes(const core::Plan &plan);
+    static QCoro::Task<> runSizeLookup(QPointer<ChoosePage> page, core::Plan plan, QString os,
+                                       core::SetupOptions options, quint64 generation);
+    bool maySizeLookUp() const;
+    void forgetSizes();
     void fillPins();
     void fillAlternatives();
     void fillRejected();
+    void fillCompatibility();
     // Hides what a student need not read (old releases, other Pythons of the same plan) unless
     // "Show all" is ticked; the chosen row is always shown.
     void applyFilter();
@@ -90,6 +107,12 @@ private:
     void showGpus(const core::Plan *plan);
     void gpusToggled();
     QStringList downloadItems(const core::Plan &plan) const;
+    // The resolver's list and pip's lock when the Options page has looked up this plan's files.
+    const core::ArtifactList *resolvedFor(const core::Plan &plan) const;
+    const core::PyLock *lockFor(const core::Plan &plan) const;
+    QString totalSizeText(const core::Plan &plan) const;
+    QString downloadsText(const core::Plan &plan) const;
+    QString cudaText(const core::Plan &plan) const; // tested CUDA, and the stand-in whose files come
     QString routeTitle(const QString &route) const;
     QString planSentence(const core::Plan &plan, bool recommended) const;
     void retranslate();
@@ -104,6 +127,14 @@ private:
     QString m_keepChoice;    // a plan to select again after the next solve (language switch)
     bool m_solving = false;
     quint64 m_generation = 0;
+    // The background lookup of the chosen plan's files: for which plan, its answer or why not.
+    enum class SizeLookup { None, Running, Done, Failed };
+    SizeLookup m_sizeLookup = SizeLookup::None;
+    QString m_sizedPlan; // planKey of the plan looked up
+    quint64 m_sizeGeneration = 0;
+    QHash<QString, core::ArtifactList> m_sized; // by planKey, for these network settings
+    QString m_sizeFailure; // the error's code
+    bool m_networkGiven = false; // WizardState::setOptions() was called
 
     QProgressBar *m_busyIndicator;
     QLabel *m_busyLabel;
@@ -126,6 +157,7 @@ private:
     QTabWidget *m_tabs;
     QTableWidget *m_alternativesTable;
     QTreeWidget *m_rejectedTree;
+    CompatView *m_compatView;
     QCheckBox *m_showAllCheck;
     QScrollArea *m_detailsArea;
     QLabel *m_rejectionDetails; // the current rejection's reasons in full, wrapped

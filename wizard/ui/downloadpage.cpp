@@ -1,12 +1,14 @@
 #include "ui/downloadpage.h"
 
 #include "catalog/version.h"
+#include "ui/pagestatus.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
 #include "util/units.h"
 
 #include <QDir>
 #include <QCoreApplication>
+#include <QDesktopServices>
 #include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -15,10 +17,12 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QWizard>
 
 #include <algorithm>
 #include <cmath>
@@ -51,7 +55,8 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     , m_overallLabel(new QLabel(this))
     , m_overallProgress(new QProgressBar(this))
     , m_table(new QTableWidget(this))
-    , m_errorLabel(new QLabel(this))
+    , m_status(new PageStatus(this))
+    , m_infoScroll(new QScrollArea(this))
     , m_emptyLabel(new QLabel(this))
     , m_notesLabel(new QLabel(this))
     , m_substitutionLabel(new QLabel(this))
@@ -64,7 +69,7 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     m_overallLabel->setObjectName(QStringLiteral("overallLabel"));
     m_overallProgress->setObjectName(QStringLiteral("overallProgress"));
     m_table->setObjectName(QStringLiteral("downloadTable"));
-    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_infoScroll->setObjectName(QStringLiteral("downloadInfoScrollArea"));
     m_emptyLabel->setObjectName(QStringLiteral("emptyLabel"));
     m_notesLabel->setObjectName(QStringLiteral("notesLabel"));
     m_substitutionLabel->setObjectName(QStringLiteral("substitutionLabel"));
@@ -77,14 +82,12 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     // settings and download folder); its reports come here.
     connect(&m_state.pipeline(), &core::SetupPipeline::fileProgress, this, &DownloadPage::onProgress);
 
-    for (QLabel *label : {m_overallLabel, m_errorLabel, m_emptyLabel, m_notesLabel, m_substitutionLabel,
+    for (QLabel *label : {m_overallLabel, m_emptyLabel, m_notesLabel, m_substitutionLabel,
                           m_summaryLabel}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     }
-    m_errorLabel->setFrameShape(QFrame::StyledPanel);
-    m_errorLabel->setMargin(6);
     m_notesLabel->setFrameShape(QFrame::StyledPanel);
     m_notesLabel->setMargin(6);
     m_notesLabel->hide();
@@ -121,15 +124,31 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     buttons->addWidget(m_resumeButton);
     buttons->addWidget(m_cancelButton);
 
+    // What is said before the downloads (notes, a stand-in CUDA, the summary) scrolls on its own
+    // when a small window or a long language has no room for all of it; the table keeps its share.
+    auto *info = new QWidget(m_infoScroll);
+    info->setObjectName(QStringLiteral("downloadInfo"));
+    auto *infoLayout = new QVBoxLayout(info);
+    infoLayout->setContentsMargins(0, 0, 0, 0);
+    infoLayout->addWidget(m_substitutionLabel);
+    infoLayout->addWidget(m_notesLabel);
+    infoLayout->addWidget(m_summaryLabel);
+    infoLayout->addStretch(1);
+    m_infoScroll->setWidget(info);
+    m_infoScroll->setWidgetResizable(true);
+    m_infoScroll->setFrameShape(QFrame::NoFrame);
+    m_infoScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    info->installEventFilter(this);
+    m_infoScroll->viewport()->installEventFilter(this);
+    installEventFilter(this); // the page's height sets how much of it shows unscrolled
+
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_substitutionLabel);
-    layout->addWidget(m_notesLabel);
-    layout->addWidget(m_summaryLabel);
+    layout->addWidget(m_infoScroll, 1);
     layout->addWidget(m_overallLabel);
     layout->addWidget(m_overallProgress);
     layout->addWidget(m_emptyLabel);
-    layout->addWidget(m_table, 1);
-    layout->addWidget(m_errorLabel);
+    layout->addWidget(m_table, 3);
+    layout->addWidget(m_status);
     layout->addLayout(buttons);
 
     retranslate();
@@ -150,10 +169,37 @@ bool DownloadPage::isDownloading() const
     return std::any_of(m_rows.cbegin(), m_rows.cend(), [](const Row &r) { return r.state == RowState::Running; });
 }
 
+bool DownloadPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::LayoutRequest || event->type() == QEvent::Resize)
+        fitInfo();
+    return QWizardPage::eventFilter(watched, event);
+}
+
+void DownloadPage::fitInfo()
+{
+    // Never taller than what it holds: a short summary leaves the room to the table.
+    QWidget *info = m_infoScroll->widget();
+    const bool any = !m_substitutionLabel->isHidden() || !m_notesLabel->isHidden() || !m_summaryLabel->isHidden();
+    m_infoScroll->setVisible(any);
+    if (!any || !info)
+        return;
+    const int width = m_infoScroll->viewport()->width();
+    const int height = info->hasHeightForWidth() ? info->heightForWidth(width) : info->sizeHint().height();
+    const int wanted = height + 2 * m_infoScroll->frameWidth();
+    if (wanted > 0 && m_infoScroll->maximumHeight() != wanted)
+        m_infoScroll->setMaximumHeight(wanted);
+    // Shown whole while it takes no more than two fifths of the page; beyond that it scrolls.
+    const int least = std::min(wanted, std::max(fontMetrics().lineSpacing() * 3, this->height() * 2 / 5));
+    if (least > 0 && m_infoScroll->minimumHeight() != least)
+        m_infoScroll->setMinimumHeight(least);
+}
+
 void DownloadPage::initializePage()
 {
     updateNotes();
     updateSubstitution();
+    syncListed();
     syncRows();
     if (!m_paused && !m_cancelled) {
         for (int i = 0; i < m_rows.size(); ++i) {
@@ -393,7 +439,7 @@ int DownloadPage::rowIndex(const QString &name) const
 void DownloadPage::rebuildTable()
 {
     m_table->clearContents();
-    m_table->setRowCount(int(m_rows.size()));
+    m_table->setRowCount(int(m_rows.size() + m_listed.size()));
     for (int i = 0; i < m_rows.size(); ++i) {
         for (int column = 0; column < ColumnCount; ++column) {
             if (column != ProgressColumn)
@@ -405,9 +451,86 @@ void DownloadPage::rebuildTable()
         m_table->setCellWidget(i, ProgressColumn, bar);
         updateRow(i);
     }
+    // Below the downloads, what comes from elsewhere: each with its size and where from.
+    for (int i = 0; i < m_listed.size(); ++i) {
+        const Listed &l = m_listed.at(i);
+        QString name = l.name;
+        if (l.size > 0) {
+            name = l.estimate ? tr("%1 (about %2)").arg(l.name, core::Units::dataSize(l.size))
+                              : tr("%1 (%2)").arg(l.name, core::Units::dataSize(l.size));
+        }
+        const QStringList cells{name, l.when, QStringLiteral("—"), QStringLiteral("—"), l.from,
+                                tr("checked at install", "checksum status")};
+        const int row = int(m_rows.size()) + i;
+        for (int column = 0; column < ColumnCount; ++column) {
+            auto *item = new QTableWidgetItem(cells.at(column));
+            item->setToolTip(column == NameColumn ? l.name : cells.at(column));
+            m_table->setItem(row, column, item);
+        }
+    }
     const bool empty = m_rows.isEmpty();
-    m_table->setVisible(!empty);
+    m_table->setVisible(!empty || !m_listed.isEmpty());
+    if (empty) {
+        if (!m_bundleDir.isEmpty())
+            m_emptyLabel->setText(tr("Nothing to download: every file comes from the offline bundle %1.")
+                                      .arg(QDir::toNativeSeparators(m_bundleDir)));
+        else if (!m_listed.isEmpty())
+            m_emptyLabel->setText(tr("Nothing to download before the install: pip fetches the packages below during "
+                                     "the install."));
+        else
+            m_emptyLabel->setText(tr("There is nothing to download for this choice."));
+    }
     m_emptyLabel->setVisible(empty);
+}
+
+void DownloadPage::syncListed()
+{
+    m_listed.clear();
+    m_bundleDir = m_state.options().network.bundleDir.trimmed();
+    const auto &list = m_state.artifacts();
+    const core::PyLock &lock = m_state.lock();
+    QSet<QString> downloaded;
+    for (const core::DownloadRequest &r : m_state.downloads())
+        downloaded.insert(QFileInfo(r.destination).fileName());
+    const auto hostOf = [](const QString &url) {
+        const QUrl u(url);
+        return u.isLocalFile() ? QDir::toNativeSeparators(u.toLocalFile()) : u.host();
+    };
+    if (!m_bundleDir.isEmpty()) {
+        const QString from = tr("offline bundle");
+        const QString when = tr("In the bundle");
+        if (list) {
+            for (const core::Artifact &a : list->artifacts) {
+                const QString file = a.fileName().isEmpty() ? a.name : a.fileName();
+                if (a.kind == u"wheelhouse" || a.optional || downloaded.contains(file))
+                    continue;
+                m_listed.append(Listed{file, a.size, from, when, false});
+            }
+        }
+        for (const core::LockedWheel &w : lock.packages) {
+            if (!downloaded.contains(w.file))
+                m_listed.append(Listed{w.file, w.size, from, when, false});
+        }
+        return;
+    }
+    // No lock before the install (python.org's installer brings the Python pip locks with): what
+    // pip will fetch then, as far as it is known now.
+    if (!list || !lock.packages.isEmpty())
+        return;
+    for (const core::Artifact &a : list->artifacts) {
+        if (a.kind != u"wheelhouse")
+            continue;
+        const QString what = a.requirement.isEmpty() ? a.name : a.requirement;
+        QString from = hostOf(a.indexUrl);
+        if (from.isEmpty() && !a.urls.isEmpty())
+            from = a.urls.constFirst().host();
+        if (from.isEmpty()) {
+            // The index the options name: a preset by its name, an address by its host.
+            const QString index = m_state.options().network.firstPypiIndex();
+            from = index.isEmpty() || index == u"pypi" ? tr("PyPI") : index.contains(u"://") ? hostOf(index) : index;
+        }
+        m_listed.append(Listed{tr("%1 and the packages it needs").arg(what), a.size, from, tr("With the install"), true});
+    }
 }
 
 void DownloadPage::updateRow(int index)
@@ -466,10 +589,14 @@ void DownloadPage::updateRow(int index)
         bar->setAccessibleDescription(format);
     }
     QString mirror;
+    // Where it comes from: the server that answers, else the first one it will be asked from.
+    const QUrl from = !row.mirror.isEmpty() ? row.mirror : row.request.urls.value(0);
     if (row.result && row.result->fromCache)
         mirror = tr("already downloaded");
-    else if (!row.mirror.isEmpty())
-        mirror = row.mirror.port() > 0 ? row.mirror.host() + u':' + QString::number(row.mirror.port()) : row.mirror.host();
+    else if (from.isLocalFile())
+        mirror = QDir::toNativeSeparators(from.toLocalFile());
+    else if (!from.isEmpty())
+        mirror = from.port() > 0 ? from.host() + u':' + QString::number(from.port()) : from.host();
     // The size as the lock or manifest gave it, else as the server announced it once it answered.
     QString name = row.request.name;
     if (const qint64 size = row.request.expectedSize > 0 ? row.request.expectedSize : row.total; size > 0)
@@ -481,7 +608,7 @@ void DownloadPage::updateRow(int index)
             item->setText(cells.at(column));
     }
     if (QTableWidgetItem *item = m_table->item(index, MirrorColumn))
-        item->setToolTip(row.mirror.toDisplayString());
+        item->setToolTip(from.toDisplayString());
     if (QTableWidgetItem *item = m_table->item(index, NameColumn))
         item->setToolTip(row.request.name + u'\n' + QDir::toNativeSeparators(row.request.destination));
     if (QTableWidgetItem *item = m_table->item(index, ChecksumColumn)) {
@@ -498,6 +625,8 @@ void DownloadPage::updateOverall()
     double rate = 0;
     int verified = 0;
     QStringList errors;
+    QStringList details;
+    QString code;
     for (const Row &row : std::as_const(m_rows)) {
         received += row.state == RowState::Verified ? row.total : row.received;
         if (row.total > 0)
@@ -508,8 +637,12 @@ void DownloadPage::updateOverall()
             rate += row.rate;
         if (row.state == RowState::Verified)
             ++verified;
-        if (row.error)
+        if (row.error) {
             errors.append(row.error->message);
+            details.append(QString(row.request.name + QStringLiteral(": ") + row.error->code + u' ' + row.error->detail));
+            if (code.isEmpty())
+                code = row.error->code;
+        }
     }
     const int count = int(m_rows.size());
     if (totalKnown && total > 0)
@@ -528,23 +661,53 @@ void DownloadPage::updateOverall()
     } else if (count > 0) {
         text = totalKnown ? tr("%1 of %2 downloaded").arg(core::Units::dataSize(received), core::Units::dataSize(total))
                           : tr("%1 downloaded").arg(core::Units::dataSize(received));
-        if (rate > 0 && totalKnown && total > received)
-            text += u' ' + tr("(about %1 left)").arg(core::Units::duration(double(total - received) / rate));
+        if (rate > 0 && totalKnown && total > received) {
+            text += u' '
+                    + tr("(%1/s, about %2 left)")
+                          .arg(core::Units::dataSize(qint64(rate)), core::Units::duration(double(total - received) / rate));
+        } else if (rate > 0) {
+            text += u' ' + tr("(%1/s)").arg(core::Units::dataSize(qint64(rate)));
+        }
     }
     m_overallLabel->setText(text);
     m_overallLabel->setVisible(!text.isEmpty());
     updateSummary(rate);
 
+    updateStatus(errors, details, code);
+}
+
+void DownloadPage::updateStatus(const QStringList &errors, const QStringList &details, const QString &code)
+{
     if (errors.isEmpty()) {
-        m_errorLabel->clear();
-    } else {
-        QString message = errors.join(u'\n');
-        const QString log = core::RunLog::path();
-        if (!log.isEmpty())
-            message += u'\n' + tr("The log file has the details: %1").arg(QDir::toNativeSeparators(log));
-        m_errorLabel->setText(message);
+        m_status->clear();
+        return;
     }
-    m_errorLabel->setVisible(!errors.isEmpty());
+    const QString log = core::RunLog::path();
+    QString raw = details.join(u'\n');
+    if (!log.isEmpty())
+        raw += u'\n' + tr("The log file has the details: %1").arg(QDir::toNativeSeparators(log));
+    const QString message = errors.join(u'\n');
+    // The same failure again (a progress report, a language change): keep the open Details.
+    if (m_status->message() == message && m_status->details() == raw)
+        return;
+    m_status->showMessage(PageStatus::Kind::Error, message, raw);
+    static const QStringList network{QStringLiteral("dns"),         QStringLiteral("connect"),
+                                     QStringLiteral("proxy_unreachable"), QStringLiteral("proxy_auth"),
+                                     QStringLiteral("proxy_error"), QStringLiteral("timeout"),
+                                     QStringLiteral("too_slow"),    QStringLiteral("tls"),
+                                     QStringLiteral("http_error"),  QStringLiteral("html_page"),
+                                     QStringLiteral("dropped"),     QStringLiteral("network")};
+    if (network.contains(code) && wizard()) {
+        // The proxy and the mirrors are set on the page before this one.
+        m_status->setAction(tr("Set a proxy or &mirror…"), [this] {
+            if (wizard())
+                wizard()->back();
+        });
+    } else if (code == u"checksum_mismatch" || code == u"size_mismatch") {
+        m_status->setAction(tr("Download a&gain"), [this] { resume(); });
+    } else if (!log.isEmpty()) {
+        m_status->setAction(tr("Open the &log"), [log] { QDesktopServices::openUrl(QUrl::fromLocalFile(log)); });
+    }
 }
 
 void DownloadPage::updateButtons()
@@ -566,8 +729,8 @@ void DownloadPage::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange) {
         retranslate();
-        for (int i = 0; i < m_rows.size(); ++i)
-            updateRow(i);
+        syncListed();
+        rebuildTable();
         updateOverall();
     }
     QWizardPage::changeEvent(event);
@@ -587,6 +750,7 @@ void DownloadPage::updateNotes()
     m_notesLabel->setVisible(!notes.isEmpty());
     m_notesLabel->setText(notes.isEmpty() ? QString() : tr("Please note before the downloads:") + u'\n' + notes.join(u'\n'));
     m_notesLabel->setAccessibleName(tr("Notes about the files"));
+    fitInfo();
 }
 
 void DownloadPage::updateSubstitution()
@@ -602,6 +766,7 @@ void DownloadPage::updateSubstitution()
     if (!warning) {
         m_substitutionLabel->clear();
         m_substitutionLabel->hide();
+        fitInfo();
         return;
     }
     // The release whose archives come down is the one in their manifest's name
@@ -626,6 +791,7 @@ void DownloadPage::updateSubstitution()
     m_substitutionLabel->setText(text);
     m_substitutionLabel->setAccessibleName(tr("CUDA libraries of another release"));
     m_substitutionLabel->show();
+    fitInfo();
 }
 
 void DownloadPage::updateSummary(double rate)
@@ -676,18 +842,37 @@ void DownloadPage::updateSummary(double rate)
         }
     }
     const core::Artifact *pip = nullptr;
-    if (list && lock.packages.isEmpty()) {
+    // With a bundle pip installs from its wheels: nothing of pip's comes over the network.
+    if (list && lock.packages.isEmpty() && m_bundleDir.isEmpty()) {
         for (const core::Artifact &a : list->artifacts) {
             if (a.kind == u"wheelhouse")
                 pip = &a;
         }
     }
-    if (m_rows.isEmpty() && !pip) {
+    qint64 bundleBytes = 0;
+    int bundled = 0;
+    bool bundleSizesKnown = true;
+    if (!m_bundleDir.isEmpty()) {
+        for (const Listed &l : std::as_const(m_listed)) {
+            ++bundled;
+            bundleBytes += std::max<qint64>(l.size, 0);
+            bundleSizesKnown = bundleSizesKnown && l.size > 0;
+        }
+    }
+    if (m_rows.isEmpty() && !pip && bundled == 0) {
         m_summaryLabel->clear();
         m_summaryLabel->hide();
+        fitInfo();
         return;
     }
     QStringList lines{tr("What comes down:")};
+    if (bundled > 0) {
+        lines.append(QStringLiteral("• ")
+                     + (bundleSizesKnown ? tr("From the offline bundle: %n file(s), %1, nothing to download.", nullptr, bundled)
+                                         : tr("From the offline bundle: %n file(s), at least %1, nothing to download.",
+                                              nullptr, bundled))
+                           .arg(core::Units::dataSize(bundleBytes)));
+    }
     if (nvidia > 0)
         lines.append(QStringLiteral("• ") + tr("NVIDIA's libraries: %n archive(s), %1", nullptr, nvidia).arg(core::Units::dataSize(nvidiaBytes)));
     if (python > 0)
@@ -738,8 +923,26 @@ void DownloadPage::updateSummary(double rate)
         }
         lines.append(line);
     }
+    // Where the bytes come from: the servers answering now, else the first each file is asked from.
+    QStringList sources;
+    for (const Row &row : std::as_const(m_rows)) {
+        if (row.result && row.result->fromCache)
+            continue;
+        const QUrl from = !row.mirror.isEmpty() ? row.mirror : row.request.urls.value(0);
+        const QString host = from.isLocalFile() ? QDir::toNativeSeparators(from.toLocalFile()) : from.host();
+        if (!host.isEmpty() && !sources.contains(host))
+            sources.append(host);
+    }
+    for (const Listed &l : std::as_const(m_listed)) {
+        const QString where = l.from == tr("offline bundle") ? QDir::toNativeSeparators(m_bundleDir) : l.from;
+        if (!where.isEmpty() && !sources.contains(where))
+            sources.append(where);
+    }
+    if (!sources.isEmpty())
+        lines.append(tr("From: %1").arg(sources.join(tr(", "))));
     m_summaryLabel->setText(lines.join(u'\n'));
     m_summaryLabel->show();
+    fitInfo();
 }
 
 void DownloadPage::retranslate()
@@ -754,6 +957,7 @@ void DownloadPage::retranslate()
     updateNotes();
     updateSubstitution();
     m_summaryLabel->setAccessibleName(tr("What will be downloaded"));
+    m_infoScroll->setAccessibleName(tr("About the downloads"));
     m_pauseButton->setText(tr("&Pause"));
     m_pauseButton->setAccessibleName(tr("Pause downloads"));
     m_resumeButton->setText(tr("&Resume"));

@@ -16,10 +16,12 @@
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QTableWidget;
 
 namespace tfsetup::ui {
 
+class PageStatus;
 class WizardState;
 
 // Fetches the artifacts in WizardState::downloads(): a row per artifact with progress, rate,
@@ -27,6 +29,11 @@ class WizardState;
 // downloads belong to the page, not to its visit: going Back lets them run on, coming back shows
 // them where they are, and a verified artifact is never fetched again. Next is enabled once every
 // artifact verified; the results are committed to WizardState::setDownloaded().
+//
+// Files that do not come down here are listed too, each with its size and where it comes from:
+// an offline bundle's (nothing to download), and the packages pip fetches during the install
+// when no lock could be made before it. A failure is said in the one status area, with one
+// button that does the fix and the raw words folded under Details.
 class DownloadPage final : public QWizardPage {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(DownloadPage)
@@ -38,6 +45,8 @@ public:
     ~DownloadPage() override;
 
     int rowCount() const { return int(m_rows.size()); }
+    // Rows below the downloads for files that come from elsewhere (a bundle, pip at install).
+    int listedCount() const { return int(m_listed.size()); }
     RowState rowState(int row) const;
     bool isPaused() const { return m_paused; }
     // Some file is still on its way (not paused, stopped, failed or verified).
@@ -61,6 +70,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     struct Row {
@@ -97,9 +107,23 @@ private:
     // may take; and, when CUDA libraries of another release stand in for the tested one, which.
     void updateSummary(double rate);
     void updateSubstitution();
+    // The files of the plan that are not downloaded here (m_listed), from the state.
+    void syncListed();
+    void updateStatus(const QStringList &errors, const QStringList &details, const QString &code);
+    void fitInfo();
+
+    struct Listed {
+        QString name;
+        qint64 size = -1;
+        QString from;  // "offline bundle", the index's host
+        QString when;  // "in the bundle", "with the install"
+        bool estimate = false;
+    };
 
     WizardState &m_state;
     QList<Row> m_rows;
+    QList<Listed> m_listed;
+    QString m_bundleDir; // the options' offline bundle; empty: none
     QSet<QString> m_inFlightNames; // the downloader tells transfers apart by name
     quint64 m_nextId = 1;
     int m_fetches = 0;
@@ -109,7 +133,8 @@ private:
     QLabel *m_overallLabel;
     QProgressBar *m_overallProgress;
     QTableWidget *m_table;
-    QLabel *m_errorLabel;
+    PageStatus *m_status;
+    QScrollArea *m_infoScroll; // notes, substitution, summary: long in some languages
     QLabel *m_emptyLabel;
     QLabel *m_notesLabel; // what the sources step warned about (no wheel for this Python, a weak checksum, …)
     QLabel *m_substitutionLabel; // CUDA archives of another release standing in for the tested one

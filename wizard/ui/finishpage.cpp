@@ -1,5 +1,6 @@
 #include "ui/finishpage.h"
 
+#include "ui/verifypage.h"
 #include "ui/wizardstate.h"
 
 #include <QClipboard>
@@ -11,7 +12,9 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace tfsetup::ui {
@@ -23,7 +26,9 @@ FinishPage::FinishPage(WizardState &state, QWidget *parent)
         return QProcess::startDetached(program, arguments, workingDirectory);
     })
     , m_find([](const QString &name) { return QStandardPaths::findExecutable(name); })
+    , m_statusIcon(new QLabel(this))
     , m_statusLabel(new QLabel(this))
+    , m_scroll(new QScrollArea(this))
     , m_pathLabel(new QLabel(this))
     , m_howLabel(new QLabel(this))
     , m_launchersLabel(new QLabel(this))
@@ -31,8 +36,10 @@ FinishPage::FinishPage(WizardState &state, QWidget *parent)
     , m_shellButton(new QPushButton(this))
     , m_jupyterButton(new QPushButton(this))
     , m_copyButton(new QPushButton(this))
+    , m_repairButton(new QPushButton(this))
 {
     setObjectName(QStringLiteral("finishPage"));
+    m_statusIcon->setObjectName(QStringLiteral("statusIcon"));
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     m_pathLabel->setObjectName(QStringLiteral("environmentPathLabel"));
     m_howLabel->setObjectName(QStringLiteral("howLabel"));
@@ -41,6 +48,8 @@ FinishPage::FinishPage(WizardState &state, QWidget *parent)
     m_shellButton->setObjectName(QStringLiteral("openShellButton"));
     m_jupyterButton->setObjectName(QStringLiteral("openJupyterButton"));
     m_copyButton->setObjectName(QStringLiteral("copySummaryButton"));
+    m_repairButton->setObjectName(QStringLiteral("repairNowButton"));
+    m_scroll->setObjectName(QStringLiteral("finishScroll"));
 
     for (QLabel *label : {m_statusLabel, m_pathLabel, m_howLabel, m_launchersLabel, m_messageLabel}) {
         label->setWordWrap(true);
@@ -55,6 +64,7 @@ FinishPage::FinishPage(WizardState &state, QWidget *parent)
     connect(m_shellButton, &QPushButton::clicked, this, &FinishPage::openShell);
     connect(m_jupyterButton, &QPushButton::clicked, this, &FinishPage::openJupyter);
     connect(m_copyButton, &QPushButton::clicked, this, &FinishPage::copySummary);
+    connect(m_repairButton, &QPushButton::clicked, this, &FinishPage::requestRepair);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_shellButton);
@@ -62,14 +72,37 @@ FinishPage::FinishPage(WizardState &state, QWidget *parent)
     buttons->addWidget(m_copyButton);
     buttons->addStretch(1);
 
+    auto *repairRow = new QHBoxLayout;
+    repairRow->addWidget(m_repairButton);
+    repairRow->addStretch(1);
+
+    // Folders and launchers are long on Windows and in large fonts: they scroll, the buttons stay.
+    auto *details = new QWidget;
+    details->setObjectName(QStringLiteral("finishDetails"));
+    auto *detailsLayout = new QVBoxLayout(details);
+    detailsLayout->setContentsMargins(0, 0, 0, 0);
+    detailsLayout->addWidget(m_pathLabel);
+    detailsLayout->addWidget(m_howLabel);
+    detailsLayout->addWidget(m_launchersLabel);
+    detailsLayout->addStretch(1);
+    m_pathLabel->setParent(details);
+    m_howLabel->setParent(details);
+    m_launchersLabel->setParent(details);
+    m_scroll->setWidget(details);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_statusIcon, 0, Qt::AlignTop);
+    statusRow->addWidget(m_statusLabel, 1);
+
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_statusLabel);
-    layout->addWidget(m_pathLabel);
-    layout->addWidget(m_howLabel);
-    layout->addWidget(m_launchersLabel);
+    layout->addLayout(statusRow);
+    layout->addLayout(repairRow);
+    layout->addWidget(m_scroll, 1);
     layout->addLayout(buttons);
     layout->addWidget(m_messageLabel);
-    layout->addStretch(1);
 
     retranslate();
     showState();
@@ -169,21 +202,43 @@ void FinishPage::copySummary()
     showState();
 }
 
+void FinishPage::requestRepair()
+{
+    if (const auto &installed = m_state.installed())
+        Q_EMIT repairRequested(installed->environmentPath);
+}
+
 void FinishPage::showState()
 {
     const auto &installed = m_state.installed();
     const auto &verified = m_state.verified();
     QString status;
-    if (!installed)
+    const bool failed = installed && verified && !verified->passed();
+    if (!installed) {
         status = tr("No environment was made.");
-    else if (verified && verified->passed())
+    } else if (verified && verified->passed()) {
         status = tr("Done: TensorFlow works in your new environment.");
-    else if (verified)
-        status = tr("The environment is installed, but the check found a problem. Run \"tfsetup doctor\" for the "
-                    "cause and what to do.");
-    else
-        status = tr("The environment is installed.");
+    } else if (failed) {
+        const core::VerifyLayer *first = verified->firstFailure();
+        // Only a GPU route probes the GPU libraries.
+        const bool expectGpu = verified->layer(QStringLiteral("libraries")) != nullptr;
+        status = first ? tr("The environment is installed, but the check failed: %1 Repair now finds the cause and "
+                            "puts back what it can.")
+                             .arg(VerifyPage::plainFailure(*first, expectGpu))
+                       : tr("The environment is installed, but the check failed. Repair now finds the cause and "
+                            "puts back what it can.");
+    } else {
+        status = tr("The environment is installed. It was not checked.");
+    }
     m_statusLabel->setText(status);
+    const QStyle::StandardPixmap icon = !installed ? QStyle::SP_MessageBoxWarning
+                                        : failed   ? QStyle::SP_MessageBoxCritical
+                                        : verified ? QStyle::SP_DialogApplyButton
+                                                   : QStyle::SP_MessageBoxInformation;
+    const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    m_statusIcon->setPixmap(style()->standardIcon(icon).pixmap(size, size));
+    m_repairButton->setVisible(failed);
+    retranslate();
 
     const bool have = installed.has_value();
     if (have) {
@@ -209,6 +264,7 @@ void FinishPage::showState()
                                                  "kernel still works in a Jupyter started elsewhere."));
         m_copyButton->setEnabled(!installed->summary.isEmpty());
     }
+    // The scroll area stays: it holds the page's height, so the status line stays at the top.
     for (QWidget *w : std::initializer_list<QWidget *>{m_pathLabel, m_howLabel, m_launchersLabel, m_shellButton,
                                                        m_jupyterButton, m_copyButton})
         w->setVisible(have);
@@ -227,13 +283,32 @@ void FinishPage::changeEvent(QEvent *event)
 
 void FinishPage::retranslate()
 {
-    setTitle(tr("Ready"));
-    setSubTitle(tr("How to start working with TensorFlow."));
+    const auto &installed = m_state.installed();
+    const auto &verified = m_state.verified();
+    if (!installed) {
+        setTitle(tr("Nothing was installed"));
+        setSubTitle(tr("Go back to choose what to install, or close the wizard."));
+    } else if (verified && verified->passed()) {
+        setTitle(tr("Ready"));
+        setSubTitle(tr("TensorFlow works. How to start working with it:"));
+    } else if (verified) {
+        setTitle(tr("Installed, but the check failed"));
+        setSubTitle(tr("TensorFlow does not work in the new environment yet. Repair it now, or start it anyway to "
+                       "see for yourself."));
+    } else {
+        setTitle(tr("Installed"));
+        setSubTitle(tr("How to start working with TensorFlow."));
+    }
     m_shellButton->setText(tr("Open a &terminal"));
     m_shellButton->setToolTip(tr("A terminal window where python and pip are the environment's own."));
     m_jupyterButton->setText(tr("Start &Jupyter"));
     m_copyButton->setText(tr("&Copy summary"));
     m_copyButton->setToolTip(tr("Copies ENVIRONMENT.md: versions, folders and launchers, for help requests."));
+    m_scroll->setAccessibleName(tr("The environment's folder and launchers"));
+    m_repairButton->setText(tr("&Repair now"));
+    m_repairButton->setIcon(style()->standardIcon(QStyle::SP_MessageBoxCritical));
+    m_repairButton->setToolTip(tr("Opens the Repair page on this environment: it finds the cause and puts back "
+                                  "what it can."));
 }
 
 } // namespace tfsetup::ui

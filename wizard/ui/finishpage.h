@@ -10,14 +10,17 @@
 
 class QLabel;
 class QPushButton;
+class QScrollArea;
 
 namespace tfsetup::ui {
 
 class WizardState;
 
-// How to start: the environment's folder and launchers, buttons that open a terminal with the
-// environment (or Jupyter through its launcher), and "Copy summary" for ENVIRONMENT.md, the text
-// a student pastes into a help request.
+// What happened and how to start: the title and subtitle follow the outcome (ready, installed but
+// the check failed, …); the environment's folder and launchers, buttons that open a terminal with
+// the environment (or Jupyter through its launcher), and "Copy summary" for ENVIRONMENT.md, the
+// text a student pastes into a help request. When the check failed, "Repair now" asks the wizard
+// to open the Repair page on this environment (repairRequested).
 class FinishPage final : public QWizardPage {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(FinishPage)
@@ -53,6 +56,12 @@ public Q_SLOTS:
     void openShell();
     void openJupyter();
     void copySummary();
+    void requestRepair();
+
+Q_SIGNALS:
+    // The student pressed "Repair now" on an environment whose check failed; the wizard owner
+    // opens the Repair page with that environment preselected (view spelling).
+    void repairRequested(const QString &environmentPath);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -67,7 +76,9 @@ private:
     FindProgram m_find;
     QString m_message;
 
+    QLabel *m_statusIcon;
     QLabel *m_statusLabel;
+    QScrollArea *m_scroll;
     QLabel *m_pathLabel;
     QLabel *m_howLabel;
     QLabel *m_launchersLabel;
@@ -75,6 +86,7 @@ private:
     QPushButton *m_shellButton;
     QPushButton *m_jupyterButton;
     QPushButton *m_copyButton;
+    QPushButton *m_repairButton;
 };
 
 } // namespace tfsetup::ui

@@ -8,6 +8,7 @@
 #include "install/environments.h"
 #include "sources/bundle.h"
 #include "util/confined.h"
+#include "util/units.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -21,6 +22,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWizard>
@@ -30,18 +32,7 @@ namespace tfsetup::ui {
 namespace {
 
 constexpr int profileTimeoutMs = 30000;
-
-core::Plan planOf(const core::LabProfile &profile)
-{
-    core::Plan plan;
-    plan.route = profile.route;
-    plan.tensorflow = profile.tensorflow;
-    plan.package = profile.package;
-    plan.python = profile.python;
-    plan.cuda = profile.cuda;
-    plan.cudnn = profile.cudnn;
-    return plan;
-}
+constexpr int progressScale = 1000;
 
 bool isRemote(const QString &text)
 {
@@ -86,8 +77,11 @@ LabProfilePage::LabProfilePage(WizardState &state, QWidget *parent)
         l->setWordWrap(true);
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Messages carry paths and server words: never read as markup.
+    m_statusLabel->setTextFormat(Qt::PlainText);
     m_log->setReadOnly(true);
-    m_log->setMaximumHeight(100);
+    m_log->setMinimumHeight(m_log->fontMetrics().lineSpacing() * 5);
+    m_log->setMaximumHeight(m_log->fontMetrics().lineSpacing() * 10);
     m_log->hide();
     m_progress->hide();
     m_unattendedCheck->setEnabled(false);
@@ -100,17 +94,30 @@ LabProfilePage::LabProfilePage(WizardState &state, QWidget *parent)
     adminRow->addWidget(m_prepareButton);
     adminRow->addWidget(m_bundleButton);
     adminRow->addStretch(1);
+    // What the profile says (long folders and mirror addresses) and the install's log scroll
+    // together at 720×540 instead of squeezing the fields.
+    auto *content = new QWidget;
+    content->setObjectName(QStringLiteral("labProfileContent"));
+    auto *inner = new QVBoxLayout(content);
+    inner->setContentsMargins(0, 0, 0, 0);
+    inner->addWidget(m_intro);
+    inner->addLayout(sourceRow);
+    inner->addWidget(m_summary);
+    inner->addWidget(m_unattendedCheck);
+    inner->addWidget(m_progress);
+    inner->addWidget(m_statusLabel);
+    inner->addWidget(m_log);
+    inner->addStretch(1);
+    inner->addWidget(m_adminLabel);
+    inner->addLayout(adminRow);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("labProfileScrollArea"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_intro);
-    layout->addLayout(sourceRow);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_unattendedCheck);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_statusLabel);
-    layout->addWidget(m_log);
-    layout->addStretch(1);
-    layout->addWidget(m_adminLabel);
-    layout->addLayout(adminRow);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
 
     m_pickFile = [this](bool save) {
         const QString filter = tr("Lab profiles (*.json)");
@@ -123,12 +130,27 @@ LabProfilePage::LabProfilePage(WizardState &state, QWidget *parent)
     connect(m_sourceEdit, &QLineEdit::returnPressed, this, &LabProfilePage::openProfile);
     connect(m_prepareButton, &QPushButton::clicked, this, &LabProfilePage::prepareProfile);
     connect(m_bundleButton, &QPushButton::clicked, this, &LabProfilePage::prepareBundle);
+    // The downloads move the bar by their bytes; then each install step its share, moved on
+    // within by the installer's bytes. It ends full, never where the first step left it.
+    connect(&m_setup->pipeline(), &core::SetupPipeline::downloadProgress, this, [this](qint64 done, qint64 total) {
+        if (total <= 0)
+            return;
+        m_progress->setRange(0, progressScale);
+        m_progress->setValue(int(progressScale * double(std::min(done, total)) / double(total)));
+        m_progress->setFormat(tr("Downloading: %1 of %2")
+                                  .arg(core::Units::dataSize(done), core::Units::dataSize(total))
+                                  .replace(u'%', QStringLiteral("%%")));
+    });
     connect(&m_setup->pipeline(), &core::SetupPipeline::stepStarted, this,
             [this](core::InstallStep step, const QString &title) {
-                m_progress->setRange(0, int(core::allInstallSteps().size()));
-                m_progress->setValue(int(core::allInstallSteps().indexOf(step)));
+                m_step = int(core::allInstallSteps().indexOf(step));
+                showStepProgress(0);
                 m_statusLabel->setText(title);
             });
+    connect(&m_setup->pipeline(), &core::SetupPipeline::installProgress, this, [this](qint64 done, qint64 total) {
+        if (total > 0)
+            showStepProgress(double(std::min(done, total)) / double(total));
+    });
     connect(&m_setup->pipeline(), &core::SetupPipeline::logLine, m_log, &QPlainTextEdit::appendPlainText);
     connect(m_setup, &core::LabSetup::message, m_log, &QPlainTextEdit::appendPlainText);
     retranslate();
@@ -153,6 +175,8 @@ void LabProfilePage::retranslate()
                         "(http:// or https://)."));
     m_sourceEdit->setPlaceholderText(tr("lab.json or https://lab.example.edu/tfsetup/lab.json"));
     m_sourceEdit->setAccessibleName(tr("Profile file or address"));
+    if (auto *scroll = findChild<QScrollArea *>(QStringLiteral("labProfileScrollArea")))
+        scroll->setAccessibleName(tr("Lab profile"));
     m_browseButton->setText(tr("Browse…"));
     m_openButton->setText(tr("&Open"));
     m_unattendedCheck->setText(tr("Install now without further questions"));
@@ -177,6 +201,17 @@ void LabProfilePage::initializePage()
     updateAdmin();
 }
 
+void LabProfilePage::showStepProgress(double fraction)
+{
+    const auto steps = core::allInstallSteps().size();
+    if (m_step < 0 || steps == 0)
+        return;
+    m_progress->setRange(0, progressScale);
+    m_progress->resetFormat();
+    const int value = int(progressScale * (double(m_step) + std::clamp(fraction, 0.0, 1.0)) / double(steps));
+    m_progress->setValue(std::max(m_progress->value(), std::min(value, progressScale)));
+}
+
 void LabProfilePage::setBusy(bool busy)
 {
     m_busy = busy;
@@ -184,8 +219,11 @@ void LabProfilePage::setBusy(bool busy)
         w->setEnabled(!busy);
     m_unattendedCheck->setEnabled(!busy && m_profile.has_value());
     m_progress->setVisible(busy);
-    if (busy)
+    if (busy) {
+        m_step = -1;
+        m_progress->resetFormat();
         m_progress->setRange(0, 0);
+    }
     updateAdmin();
     Q_EMIT completeChanged();
 }
@@ -311,14 +349,28 @@ bool LabProfilePage::validatePage()
     if (!isComplete())
         return false;
     const core::LabProfile &p = *m_profile;
+    // What `tfsetup install --profile` installs: the same inputs, front end and interpreter
+    // included (a bool for Jupyter turned "notebook" into JupyterLab, and the bundle made for the
+    // profile then lacked what the wizard asked for).
+    core::LabSetupOptions lab;
+    lab.knowledge = m_state.knowledgeOrNull();
+    lab.cacheDir = m_state.options().cacheDir;
+    const auto in = m_setup->inputs(p, lab);
+    if (!in) {
+        m_statusLabel->setText(in.error().message);
+        return false;
+    }
     core::SetupOptions options = m_state.options();
-    options.prefix = core::LabProfile::expand(m_state.system(), p.installFolder);
-    options.name = p.environment;
-    options.network = p.networkSettings(m_state.system());
-    options.jupyter = !p.jupyter.isEmpty();
+    options.prefix = in->options.prefix;
+    options.name = in->options.name;
+    options.network = in->options.network;
+    options.jupyter = in->options.jupyter;
+    options.profileSpec = in->spec;
+    if (!p.cacheFolder.isEmpty())
+        options.cacheDir = in->options.cacheDir;
     if (!unattended()) {
         // Through the usual pages, starting from the profile's choices.
-        m_state.setPlan(planOf(p));
+        m_state.setPlan(in->plan);
         Q_EMIT optionsSuggested(options);
         m_state.setOptions(options);
         return true;
@@ -327,7 +379,7 @@ bool LabProfilePage::validatePage()
         m_state.setInstalled(m_outcome);
         return true;
     }
-    m_state.setPlan(planOf(p));
+    m_state.setPlan(in->plan);
     m_state.setOptions(options);
     m_log->clear();
     m_log->show();
@@ -354,6 +406,8 @@ QCoro::Task<> LabProfilePage::runInstall(QPointer<LabProfilePage> page, core::La
         co_return;
     }
     page->m_outcome = *outcome;
+    page->m_progress->setRange(0, progressScale);
+    page->m_progress->setValue(progressScale);
     // Listed on the Welcome page and by `tfsetup list`, wherever it was installed.
     (void)core::EnvironmentIndex::add(page->m_state.system(), outcome->environmentPath);
     page->m_statusLabel->setText(outcome->unchanged ? tr("The environment was already installed as the profile says.")
@@ -376,6 +430,12 @@ QJsonObject LabProfilePage::profileJson(const core::Plan &plan, const core::Setu
         planJson.insert(QStringLiteral("cuda"), plan.cuda);
         planJson.insert(QStringLiteral("cudnn"), plan.cudnn);
     }
+    // The front end by name: a lab's "notebook" stays the notebook in the profile it passes on.
+    QJsonValue jupyter = false;
+    if (options.jupyter) {
+        const QString frontEnd = options.profileSpec ? options.profileSpec->jupyter : QString();
+        jupyter = frontEnd.isEmpty() ? core::InstallSpec::fromPlan(plan).jupyter : frontEnd;
+    }
     QJsonArray pypi;
     for (const QString &index : options.network.pypiIndexes) {
         if (isRemote(index))
@@ -390,7 +450,7 @@ QJsonObject LabProfilePage::profileJson(const core::Plan &plan, const core::Setu
                        {QStringLiteral("mirrors"), QJsonObject{{QStringLiteral("pypi"), pypi},
                                                                {QStringLiteral("trustedHosts"), QJsonArray()}}},
                        {QStringLiteral("proxy"), options.network.transfer.proxy},
-                       {QStringLiteral("jupyter"), options.jupyter},
+                       {QStringLiteral("jupyter"), jupyter},
                        {QStringLiteral("kernel"), QJsonObject{{QStringLiteral("name"), name},
                                                               {QStringLiteral("register"), true}}},
                        {QStringLiteral("desktopEntry"), true}};

@@ -81,6 +81,8 @@ private:
     void retranslate();
     void updateAdmin();
     void setBusy(bool busy);
+    // The install's bar: the running step's share of all steps, fraction of the way through it.
+    void showStepProgress(double fraction);
 
     WizardState &m_state;
     QLabel *m_intro;
@@ -102,6 +104,7 @@ private:
     std::optional<core::LabProfile> m_profile;
     std::optional<core::InstallOutcome> m_outcome;
     quint64 m_generation = 0;
+    int m_step = -1; // the running install step (allInstallSteps order), -1 before the first
     bool m_busy = false;
     bool m_installing = false;
 };

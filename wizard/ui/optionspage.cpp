@@ -5,12 +5,16 @@
 #include "setup/diskspace.h"
 #include "sources/sourcecatalog.h"
 #include "ui/catalognotice.h"
+#include "ui/pagestatus.h"
 #include "ui/wizardstate.h"
 #include "util/i18n.h"
 #include "util/names.h"
+#include "util/runlog.h"
+#include "util/units.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
@@ -20,8 +24,11 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QSettings>
 #include <QTableWidget>
@@ -50,9 +57,8 @@ QString speedText(qint64 bytesPerSecond)
 {
     if (bytesPerSecond <= 0)
         return QStringLiteral("—");
-    if (bytesPerSecond >= 1024 * 1024)
-        return OptionsPage::tr("%1 MB/s").arg(double(bytesPerSecond) / (1024 * 1024), 0, 'f', 1);
-    return OptionsPage::tr("%1 KB/s").arg(std::max<qint64>(1, bytesPerSecond / 1024));
+    // In the wizard's language's number format, as the Download page shows it.
+    return OptionsPage::tr("%1/s").arg(core::Units::dataSize(bytesPerSecond));
 }
 
 // The cause in a few words, for the table; the full sentence is the cell's tool tip and the line
@@ -139,15 +145,11 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     , m_jupyterCheck(new QCheckBox(this))
     , m_trustCheck(new QCheckBox(this))
     , m_trustRisk(new QLabel(this))
-    , m_statusLabel(new QLabel(this))
+    , m_status(new PageStatus(this))
     , m_busy(new QProgressBar(this))
     , m_testButton(new QPushButton(this))
-    , m_fixProxy(new QPushButton(this))
-    , m_fixMirror(new QPushButton(this))
-    , m_fixBundle(new QPushButton(this))
-    , m_mirrorChoice(new QLabel(this))
     , m_connectionTable(new QTableWidget(0, ColumnCount, this))
-    , m_connectionAdvice(new QLabel(this))
+    , m_scroll(new QScrollArea(this))
 {
     setObjectName(QStringLiteral("optionsPage"));
     m_folderEdit->setObjectName(QStringLiteral("folderEdit"));
@@ -161,21 +163,16 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     m_bundleEdit->setObjectName(QStringLiteral("bundleEdit"));
     m_bundleBrowse->setObjectName(QStringLiteral("bundleBrowseButton"));
     m_helpLabel->setObjectName(QStringLiteral("helpLabel"));
-    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     m_jupyterCheck->setObjectName(QStringLiteral("jupyterCheck"));
     m_jupyterCheck->setChecked(true);
     m_trustCheck->setObjectName(QStringLiteral("trustOnFirstUseCheck"));
     m_trustRisk->setObjectName(QStringLiteral("trustOnFirstUseRiskLabel"));
     m_busy->setObjectName(QStringLiteral("resolveProgress"));
     m_testButton->setObjectName(QStringLiteral("testConnectionButton"));
-    m_fixProxy->setObjectName(QStringLiteral("fixProxyButton"));
-    m_fixMirror->setObjectName(QStringLiteral("fixMirrorButton"));
-    m_fixBundle->setObjectName(QStringLiteral("fixBundleButton"));
-    m_mirrorChoice->setObjectName(QStringLiteral("mirrorChoiceLabel"));
     m_connectionTable->setObjectName(QStringLiteral("connectionTable"));
-    m_connectionAdvice->setObjectName(QStringLiteral("connectionAdviceLabel"));
+    m_scroll->setObjectName(QStringLiteral("optionsScrollArea"));
 
-    for (QLabel *label : {m_folderAdvice, m_helpLabel, m_trustRisk, m_statusLabel, m_mirrorChoice, m_connectionAdvice}) {
+    for (QLabel *label : {m_folderAdvice, m_helpLabel, m_trustRisk}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -184,14 +181,9 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     m_helpLabel->setMargin(6);
     m_helpLabel->hide();
     m_folderAdvice->hide();
-    m_statusLabel->hide();
     showTrustChoice(false);
     m_busy->setRange(0, 0);
     m_busy->hide();
-    m_mirrorChoice->hide();
-    m_connectionAdvice->hide();
-    for (QPushButton *fix : {m_fixProxy, m_fixMirror, m_fixBundle})
-        fix->hide();
     m_connectionTable->hide();
     m_connectionTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_connectionTable->setSelectionMode(QAbstractItemView::NoSelection);
@@ -263,34 +255,51 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
         if (ok)
             m_state.setKnowledge(core::Knowledge::shared());
     });
-    for (QWidget *w : std::initializer_list<QWidget *>{m_testButton, m_fixProxy, m_fixMirror, m_fixBundle, m_connectionTable,
-                                                       catalogNotice->button()})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_testButton, m_connectionTable, catalogNotice->button()})
         chain.append(w);
     chain.append(m_jupyterCheck);
     chain.append(m_trustCheck);
+    chain.append(m_status->findChild<QWidget *>(QStringLiteral("statusDetailsToggle")));
+    chain.append(m_status->findChild<QWidget *>(QStringLiteral("statusActionButton")));
     for (int i = 1; i < chain.size(); ++i)
         setTabOrder(chain.at(i - 1), chain.at(i));
 
     auto *testRow = new QHBoxLayout;
-    for (QPushButton *button : {m_testButton, m_fixProxy, m_fixMirror, m_fixBundle})
-        testRow->addWidget(button);
+    testRow->addWidget(m_testButton);
     testRow->addStretch(1);
 
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_mirrorChoice);
-    layout->addLayout(testRow);
-    layout->addWidget(m_connectionTable);
-    layout->addWidget(m_connectionAdvice);
-    layout->addWidget(catalogNotice);
-    layout->addWidget(m_jupyterCheck);
-    layout->addWidget(m_helpLabel);
-    layout->addStretch(1);
-    layout->addWidget(m_trustCheck);
-    layout->addWidget(m_trustRisk);
-    layout->addWidget(m_busy);
-    layout->addWidget(m_statusLabel);
+    // The form scrolls rather than squashing its fields in a small window or a long language;
+    // the status area stays in sight below it.
+    auto *content = new QWidget(m_scroll);
+    content->setObjectName(QStringLiteral("optionsContent"));
+    auto *inner = new QVBoxLayout(content);
+    inner->setContentsMargins(0, 0, 0, 0);
+    inner->addLayout(form);
+    inner->addLayout(testRow);
+    inner->addWidget(m_connectionTable);
+    inner->addWidget(catalogNotice);
+    inner->addWidget(m_jupyterCheck);
+    inner->addWidget(m_helpLabel);
+    inner->addWidget(m_trustCheck);
+    inner->addWidget(m_trustRisk);
+    inner->addStretch(1);
+    m_scroll->setWidget(content);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
 
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_scroll, 1);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_status);
+
+    // The test's results hold for the settings it measured, no longer.
+    for (QLineEdit *edit : {m_nvidiaEdit, m_proxyEdit, m_bundleEdit})
+        connect(edit, &QLineEdit::textChanged, this, &OptionsPage::clearConnection);
+    connect(m_pypiCombo, &QComboBox::currentTextChanged, this, [this] {
+        if (!m_applyingPick)
+            clearConnection();
+    });
     connect(m_folderEdit, &QLineEdit::textChanged, this, [this] {
         updateAdvice();
         Q_EMIT completeChanged();
@@ -310,31 +319,6 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     connect(m_pypiCombo, &QComboBox::activated, this, &OptionsPage::markPypiChosen);
     connect(m_pypiCombo->lineEdit(), &QLineEdit::textEdited, this, &OptionsPage::markPypiChosen);
     connect(m_testButton, &QPushButton::clicked, this, &OptionsPage::testConnection);
-    connect(m_fixProxy, &QPushButton::clicked, this, [this] {
-        showHelp(QStringLiteral("proxy"));
-        m_proxyEdit->setFocus(Qt::OtherFocusReason);
-        m_proxyEdit->selectAll();
-    });
-    connect(m_fixBundle, &QPushButton::clicked, this, [this] {
-        showHelp(QStringLiteral("bundle"));
-        m_bundleEdit->setFocus(Qt::OtherFocusReason);
-        m_bundleEdit->selectAll();
-    });
-    connect(m_fixMirror, &QPushButton::clicked, this, [this] {
-        if (!m_report)
-            return;
-        const auto best = m_report->bestMirror();
-        const int index = best ? m_pypiCombo->findData(best->name) : -1;
-        if (index < 0)
-            return;
-        // The student pressed it: from now on the mirror is theirs.
-        m_pypiChosen = true;
-        m_pickedPreset.clear();
-        m_mirrorChoice->hide();
-        m_pypiCombo->setCurrentIndex(index);
-        m_pypiCombo->setFocus(Qt::OtherFocusReason);
-        showReport();
-    });
 
     retranslate();
 }
@@ -382,7 +366,9 @@ void OptionsPage::initializePage()
     if (m_state.plan())
         m_nameEdit->setText(core::InstallSpec::defaultName(*m_state.plan()));
     applySuggestion();
-    m_statusLabel->hide();
+    if (m_status->tag() != u"connection" && m_status->tag() != u"mirror")
+        m_status->clear();
+    m_warnedNext = false;
     // Trusting files without a checksum is chosen each time, never carried over.
     showTrustChoice(false);
     updateAdvice();
@@ -478,6 +464,28 @@ bool OptionsPage::validatePage()
 {
     if (!isComplete())
         return false;
+    // The page's own test found a place the setup needs out of reach: the downloads would fail
+    // the same way. Said once, with the fix; Next pressed again goes on (the test can be wrong).
+    if (const QList<core::OriginResult> failed = failures();
+        !m_warnedNext && std::any_of(failed.cbegin(), failed.cend(), [](const core::OriginResult &r) { return !r.reachable; })) {
+        m_warnedNext = true;
+        QStringList places;
+        QStringList details;
+        for (const core::OriginResult &r : failed) {
+            if (!r.reachable && !places.contains(originTitle(r)))
+                places.append(originTitle(r));
+            details.append(QStringLiteral("%1 %2: %3 %4").arg(originTitle(r), r.url.toDisplayString(), r.code, r.detail).trimmed());
+        }
+        m_status->showMessage(PageStatus::Kind::Error,
+                              tr("The connection test could not reach %1, and this setup downloads from there: the "
+                                 "downloads would fail the same way. Fix it with the button, or test again. To go on "
+                                 "anyway, press Next once more.")
+                                  .arg(places.join(tr(", "))),
+                              details.join(u'\n'));
+        m_status->setTag(QStringLiteral("next"));
+        offerFix(failed);
+        return false;
+    }
     const core::SetupOptions current = options();
     if (m_state.artifacts() && optionsKey(current) == m_resolvedKey) {
         // Name and folder may be edited without resolving again; both are in the key anyway.
@@ -491,15 +499,15 @@ bool OptionsPage::validatePage()
     preparing.knowledge = m_state.knowledgeOrNull();
     auto spec = core::SetupFlow::baseSpec(*m_state.plan(), preparing, m_state.hardware().value_or(core::HardwareReport{}));
     if (!spec) {
-        m_statusLabel->setText(spec.error().message);
-        m_statusLabel->show();
+        m_status->showMessage(PageStatus::Kind::Error, spec.error().message, spec.error().detail);
+        m_status->setTag(QStringLiteral("resolve"));
         Q_EMIT resolved(false);
         return false;
     }
     spec->gpus = m_state.gpus();
     setBusy(true);
-    m_statusLabel->setText(tr("Looking up the official files for this plan…"));
-    m_statusLabel->show();
+    m_status->showMessage(PageStatus::Kind::Busy, tr("Looking up the official files for this plan…"));
+    m_status->setTag(QStringLiteral("resolve"));
     runPrepare(this, *m_state.plan(), *spec, std::move(preparing), generation);
     return false;
 }
@@ -511,7 +519,7 @@ QCoro::Task<> OptionsPage::runPrepare(QPointer<OptionsPage> page, core::Plan pla
     const QMetaObject::Connection told =
         connect(&page->m_state.pipeline(), &core::SetupPipeline::message, page.data(), [page, generation](const QString &line) {
             if (page && generation == page->m_generation && page->m_resolving)
-                page->m_statusLabel->setText(line);
+                page->m_status->showMessage(PageStatus::Kind::Busy, line);
         });
     auto prepared = co_await page->m_state.pipeline().prepare(std::move(plan), std::move(spec), options);
     if (!page)
@@ -532,8 +540,27 @@ void OptionsPage::finishPrepare(quint64 generation, core::SetupOptions options, 
         if (unverifiable)
             problem += u'\n' + tr("To download them anyway, tick the box below.");
         showTrustChoice(unverifiable);
-        m_statusLabel->setText(problem);
-        m_statusLabel->show();
+        m_status->showMessage(PageStatus::Kind::Error, problem, prepared.error().detail);
+        m_status->setTag(QStringLiteral("resolve"));
+        const QString code = prepared.error().code;
+        static const QStringList network{QStringLiteral("dns"),         QStringLiteral("connect"),
+                                         QStringLiteral("timeout"),     QStringLiteral("too_slow"),
+                                         QStringLiteral("tls"),         QStringLiteral("proxy_error"),
+                                         QStringLiteral("http_error"),  QStringLiteral("html_page"),
+                                         QStringLiteral("dropped"),     QStringLiteral("network")};
+        const QString log = core::RunLog::path();
+        if (code == u"proxy_auth" || code == u"proxy_unreachable") {
+            m_status->setAction(tr("Set a p&roxy…"), [this] { focusProxy(); });
+        } else if (network.contains(code)) {
+            // Which place failed and the fix for it: the test measures each one.
+            m_status->setAction(tr("Find out wh&y"), [this] { testConnection(); });
+        } else if (code.startsWith(QLatin1String("bundle"))) {
+            m_status->setAction(tr("Use an offline bund&le…"), [this] { focusBundle(); });
+        } else if (!unverifiable && !log.isEmpty()) {
+            m_status->setAction(tr("Open the &log"), [log] { QDesktopServices::openUrl(QUrl::fromLocalFile(log)); });
+        }
+        if (unverifiable)
+            m_scroll->ensureWidgetVisible(m_trustRisk);
         Q_EMIT resolved(false);
         return;
     }
@@ -542,7 +569,8 @@ void OptionsPage::finishPrepare(quint64 generation, core::SetupOptions options, 
 
 void OptionsPage::commit(const core::SetupOptions &options, const core::PreparedSetup &prepared)
 {
-    m_statusLabel->hide();
+    if (m_status->tag() == u"resolve")
+        m_status->clear();
     m_resolvedKey = optionsKey(options);
     save(options);
     m_state.setOptions(options);
@@ -560,7 +588,7 @@ void OptionsPage::setBusy(bool busy)
     m_busy->setVisible(busy);
     for (QWidget *w : std::initializer_list<QWidget *>{m_folderEdit, m_nameEdit, m_pypiCombo, m_nvidiaEdit, m_proxyEdit,
                                                        m_cacheEdit, m_bundleEdit, m_folderBrowse, m_bundleBrowse,
-                                                       m_jupyterCheck, m_trustCheck, m_fixMirror})
+                                                       m_jupyterCheck, m_trustCheck})
         w->setEnabled(!busy);
     m_testButton->setEnabled(!busy && !m_testing);
     Q_EMIT completeChanged();
@@ -572,6 +600,131 @@ void OptionsPage::showTrustChoice(bool show)
         m_trustCheck->setChecked(false); // unchecked whenever it appears again
     m_trustCheck->setVisible(show);
     m_trustRisk->setVisible(show);
+}
+
+void OptionsPage::focusProxy()
+{
+    showHelp(QStringLiteral("proxy"));
+    m_scroll->ensureWidgetVisible(m_proxyEdit);
+    m_proxyEdit->setFocus(Qt::OtherFocusReason);
+    m_proxyEdit->selectAll();
+}
+
+void OptionsPage::focusBundle()
+{
+    showHelp(QStringLiteral("bundle"));
+    m_scroll->ensureWidgetVisible(m_bundleEdit);
+    m_bundleEdit->setFocus(Qt::OtherFocusReason);
+    m_bundleEdit->selectAll();
+}
+
+void OptionsPage::chooseMirror()
+{
+    m_scroll->ensureWidgetVisible(m_pypiCombo);
+    m_pypiCombo->setFocus(Qt::OtherFocusReason);
+    m_pypiCombo->showPopup();
+}
+
+void OptionsPage::useFastestMirror()
+{
+    if (!m_report)
+        return;
+    const auto best = m_report->bestMirror();
+    const int index = best ? m_pypiCombo->findData(best->name) : -1;
+    if (index < 0)
+        return;
+    // The student pressed it: from now on the mirror is theirs. The test's rows still hold: the
+    // mirror was measured in the same round.
+    m_pypiChosen = true;
+    m_pickedPreset.clear();
+    m_pickedWhy.clear();
+    m_pickedLine.clear();
+    m_applyingPick = true;
+    m_pypiCombo->setCurrentIndex(index);
+    m_applyingPick = false;
+    m_pypiCombo->setFocus(Qt::OtherFocusReason);
+    showReport();
+}
+
+void OptionsPage::clearConnection()
+{
+    m_warnedNext = false;
+    if (m_testing) {
+        if (m_cancelTest)
+            m_cancelTest->store(true);
+        ++m_testGeneration;
+        m_testing = false;
+        m_testButton->setEnabled(!m_resolving);
+    }
+    if (m_report)
+        m_report->origins.clear(); // the ranked presets stay for the line about them
+    m_connectionTable->setRowCount(0);
+    m_connectionTable->hide();
+    // A ranking's "no mirror answered" was measured with the old settings too; the line about a
+    // preselection still says why the combo shows what it shows.
+    const bool staleRanking = m_status->tag() == u"mirror" && m_status->kind() != PageStatus::Kind::Info;
+    if (m_status->tag() == u"connection" || m_status->tag() == u"next" || staleRanking)
+        m_status->clear();
+}
+
+QList<core::OriginResult> OptionsPage::failures() const
+{
+    QList<core::OriginResult> out;
+    if (!m_report)
+        return out;
+    const QString pypi = options().network.firstPypiIndex();
+    for (const core::OriginResult &r : m_report->origins) {
+        if (!r.needed || r.code.isEmpty())
+            continue;
+        // PyPI failed, but the mirror chosen since answered in the same round.
+        if (r.origin == u"pypi" && pypi != r.name
+            && std::any_of(m_report->mirrors.cbegin(), m_report->mirrors.cend(),
+                           [&pypi](const core::OriginResult &m) { return m.name == pypi && m.reachable; }))
+            continue;
+        out.append(r);
+    }
+    return out;
+}
+
+bool OptionsPage::offerFix(const QList<core::OriginResult> &failed)
+{
+    QSet<QString> fixes;
+    for (const core::OriginResult &r : failed)
+        fixes.insert(r.fix);
+    // The proxy first: every other place is reached through it. A captive portal's page: log in
+    // with a browser (the message says so), or the network wants its proxy.
+    if (fixes.contains(QStringLiteral("proxy")) || fixes.contains(QStringLiteral("login"))) {
+        m_status->setAction(tr("Set a p&roxy…"), [this] { focusProxy(); });
+        return true;
+    }
+    if (fixes.contains(QStringLiteral("mirror"))) {
+        const auto best = m_report ? m_report->bestMirror() : std::nullopt;
+        if (best && best->name != options().network.firstPypiIndex()) {
+            m_status->setAction(
+                tr("Use the fastest &mirror: %1").arg(best->name == u"pypi" ? tr("PyPI") : best->displayName),
+                [this] { useFastestMirror(); });
+            return true;
+        }
+        if (!best && m_report && !m_report->mirrors.isEmpty()) {
+            // No mirror answered either: nothing on the network serves this setup.
+            m_status->setAction(tr("Use an offline bund&le…"), [this] { focusBundle(); });
+            return true;
+        }
+        m_status->setAction(tr("Choose a &mirror…"), [this] { chooseMirror(); });
+        return true;
+    }
+    if (fixes.contains(QStringLiteral("bundle"))) {
+        m_status->setAction(tr("Use an offline bund&le…"), [this] { focusBundle(); });
+        return true;
+    }
+    return false;
+}
+
+QString OptionsPage::pickedText() const
+{
+    const int index = m_pypiCombo->findText(m_pypiCombo->currentText());
+    const bool shown = !m_pickedPreset.isEmpty() && index >= 0 && m_pypiCombo->itemData(index).toString() == m_pickedPreset;
+    return shown ? m_pickedLine : QString();
 }
 
 void OptionsPage::showHelp(const QString &topic)
@@ -606,6 +759,8 @@ void OptionsPage::showHelp(const QString &topic)
     }
     m_helpLabel->setText(text);
     m_helpLabel->setVisible(!text.isEmpty());
+    if (!text.isEmpty())
+        m_scroll->ensureWidgetVisible(m_helpLabel);
 }
 
 void OptionsPage::updateAdvice()
@@ -635,7 +790,9 @@ void OptionsPage::load()
     m_pypiChosen = !settings->value(QStringLiteral("pypiMirror")).toString().isEmpty();
     m_pickedPreset.clear();
     m_pickedWhy.clear();
-    m_mirrorChoice->hide();
+    m_pickedLine.clear();
+    if (m_status->tag() == u"mirror")
+        m_status->clear();
     const QString pypi = text("pypiMirror", QStringLiteral("pypi"));
     const int index = m_pypiCombo->findData(pypi);
     if (index >= 0)
@@ -683,8 +840,8 @@ void OptionsPage::retranslate()
 {
     setTitle(tr("Options"));
     setSubTitle(tr("Where the environment goes and where files come from. The suggestions work for most students."));
-    // Alt+N is Next and Alt+B is Back on this page: the name and bundle rows use other letters.
-    const QStringList labels{tr("&Folder:"), tr("N&ame:"), tr("&PyPI mirror:"), tr("N&VIDIA mirror:"),
+    // B, N, I, F and H are the wizard's own buttons: the folder, name and bundle rows use other letters.
+    const QStringList labels{tr("F&older:"), tr("N&ame:"), tr("&PyPI mirror:"), tr("N&VIDIA mirror:"),
                              tr("Pro&xy:"),  tr("&Downloads:"), tr("Offline b&undle:")};
     for (int i = 0; i < m_rowLabels.size(); ++i)
         m_rowLabels.at(i)->setText(labels.at(i));
@@ -711,16 +868,15 @@ void OptionsPage::retranslate()
     m_testButton->setText(tr("Test &connection"));
     m_testButton->setToolTip(tr("Checks whether PyPI (or the mirror above), NVIDIA and python.org answer through "
                                 "the proxy above, and how fast."));
-    m_fixProxy->setText(tr("Set a pr&oxy…"));
-    m_fixBundle->setText(tr("Use an offline bund&le…"));
     m_connectionTable->setHorizontalHeaderLabels(
         {tr("Origin"), tr("Host"), tr("Reachable"), tr("Latency"), tr("Speed"), tr("Why not")});
     m_connectionTable->setAccessibleName(tr("Connection test results"));
+    m_scroll->setAccessibleName(tr("Options"));
     retranslatePresets();
     if (m_report)
         showReport();
     if (!m_pickedWhy.isEmpty() && m_report) {
-        // The line under the combo is rebuilt from what was measured, in the new language.
+        // The status line about the preselection is rebuilt from what was measured, in the new language.
         if (const auto best = m_report->bestMirror())
             pickMirror(*best, m_report->mirrors, m_pickedWhy);
     }
@@ -777,7 +933,9 @@ void OptionsPage::markPypiChosen()
     if (index < 0 || m_pypiCombo->itemData(index).toString() != m_pickedPreset) {
         m_pickedPreset.clear();
         m_pickedWhy.clear();
-        m_mirrorChoice->hide();
+        m_pickedLine.clear();
+        if (m_status->tag() == u"mirror")
+            m_status->clear();
     }
     stopRanking(); // a ranking still running must not undo it
 }
@@ -802,8 +960,9 @@ void OptionsPage::testConnection()
     m_cancelTest = std::make_shared<std::atomic<bool>>(false);
     m_testing = true;
     m_testButton->setEnabled(false);
-    m_connectionAdvice->setText(tr("Testing the connection to PyPI, NVIDIA and python.org…"));
-    m_connectionAdvice->show();
+    m_warnedNext = false;
+    m_status->showMessage(PageStatus::Kind::Busy, tr("Testing the connection to PyPI, NVIDIA and python.org…"));
+    m_status->setTag(QStringLiteral("connection"));
     runTest(this, probeRequest(m_cancelTest), generation);
 }
 
@@ -823,11 +982,10 @@ void OptionsPage::finishTest(quint64 generation, core::Result<core::ConnectionRe
     m_testButton->setEnabled(!m_resolving);
     if (!report) {
         m_report.reset();
+        m_connectionTable->setRowCount(0);
         m_connectionTable->hide();
-        for (QPushButton *fix : {m_fixProxy, m_fixMirror, m_fixBundle})
-            fix->hide();
-        m_connectionAdvice->setText(report.error().message);
-        m_connectionAdvice->show();
+        m_status->showMessage(PageStatus::Kind::Error, report.error().message, report.error().detail);
+        m_status->setTag(QStringLiteral("connection"));
         Q_EMIT connectionTested(false);
         return;
     }
@@ -851,17 +1009,13 @@ void OptionsPage::showReport()
         return;
     const QList<core::OriginResult> &origins = m_report->origins;
     m_connectionTable->setRowCount(int(origins.size()));
-    QStringList advice;
-    QStringList adviceCodes; // one sentence per cause; the other origins it hit are named after it
-    QList<QStringList> alsoAt;
-    QSet<QString> fixes;
     for (int row = 0; row < origins.size(); ++row) {
         const core::OriginResult &r = origins.at(row);
         const QString reachable = r.reachable ? (r.slow ? tr("yes, slowly") : tr("yes")) : tr("no");
         const QStringList cells{originTitle(r),
                                 r.local ? r.url.toLocalFile() : r.host(),
                                 reachable,
-                                r.local || !r.reachable ? QStringLiteral("—") : tr("%1 ms").arg(r.latency.count()),
+                                r.local || !r.reachable ? QStringLiteral("—") : tr("%1 ms").arg(QLocale().toString(qint64(r.latency.count()))),
                                 speedText(r.bytesPerSecond),
                                 shortReason(r)};
         for (int column = 0; column < ColumnCount; ++column) {
@@ -870,43 +1024,49 @@ void OptionsPage::showReport()
                 item->setToolTip(r.message);
             m_connectionTable->setItem(row, column, item);
         }
-        if (!r.code.isEmpty() && r.needed) {
-            if (const qsizetype seen = adviceCodes.indexOf(r.code); seen >= 0) {
-                alsoAt[seen].append(originTitle(r));
-            } else {
-                adviceCodes.append(r.code);
-                advice.append(r.message);
-                alsoAt.append(QStringList());
-            }
-            fixes.insert(r.fix);
+    }
+    // As tall as its rows: the form around it scrolls, the table does not.
+    m_connectionTable->resizeRowsToContents();
+    int height = m_connectionTable->horizontalHeader()->sizeHint().height() + 2 * m_connectionTable->frameWidth();
+    for (int row = 0; row < m_connectionTable->rowCount(); ++row)
+        height += m_connectionTable->rowHeight(row);
+    // Room for the scroll bar a narrow window gives its columns.
+    height += m_connectionTable->horizontalScrollBar()->sizeHint().height();
+    m_connectionTable->setFixedHeight(height);
+    m_connectionTable->show();
+
+    // One sentence per cause; the other origins it hit are named after it.
+    const QList<core::OriginResult> failed = failures();
+    QStringList advice, adviceCodes, details;
+    QList<QStringList> alsoAt;
+    for (const core::OriginResult &r : failed) {
+        if (const qsizetype seen = adviceCodes.indexOf(r.code); seen >= 0) {
+            alsoAt[seen].append(originTitle(r));
+        } else {
+            adviceCodes.append(r.code);
+            advice.append(r.message);
+            alsoAt.append(QStringList());
         }
+        details.append(QStringLiteral("%1 %2: %3 %4").arg(originTitle(r), r.url.toDisplayString(), r.code, r.detail).trimmed());
     }
     for (qsizetype i = 0; i < advice.size(); ++i) {
         if (!alsoAt.at(i).isEmpty())
             advice[i] += u' ' + tr("The same for %1.").arg(alsoAt.at(i).join(tr(", ")));
     }
-    // Exactly as tall as its rows: the page has no room for scrolling.
-    m_connectionTable->resizeRowsToContents();
-    int height = m_connectionTable->horizontalHeader()->sizeHint().height() + 2 * m_connectionTable->frameWidth();
-    for (int row = 0; row < m_connectionTable->rowCount(); ++row)
-        height += m_connectionTable->rowHeight(row);
-    m_connectionTable->setFixedHeight(height);
-    m_connectionTable->show();
-
-    if (advice.isEmpty())
-        advice.append(m_report->neededReachable() ? tr("Everything this setup downloads from answered.") : QString());
-    m_connectionAdvice->setText(advice.join(u'\n'));
-    m_connectionAdvice->setVisible(!m_connectionAdvice->text().isEmpty());
-
-    // The fixes the causes call for, offered right here. A captive portal's page: log in with a
-    // browser (the message says so), or the network wants its proxy.
-    m_fixProxy->setVisible(fixes.contains(QStringLiteral("proxy")) || fixes.contains(QStringLiteral("login")));
-    m_fixBundle->setVisible(fixes.contains(QStringLiteral("bundle")));
-    const auto best = m_report->bestMirror();
-    const bool offerMirror = fixes.contains(QStringLiteral("mirror")) && best && best->name != options().network.firstPypiIndex();
-    if (offerMirror)
-        m_fixMirror->setText(tr("Use the fastest &mirror: %1").arg(best->name == u"pypi" ? tr("PyPI") : best->displayName));
-    m_fixMirror->setVisible(offerMirror);
+    const QString picked = pickedText();
+    if (!picked.isEmpty())
+        advice.append(picked);
+    const bool unreachable = std::any_of(failed.cbegin(), failed.cend(), [](const core::OriginResult &r) { return !r.reachable; });
+    if (failed.isEmpty()) {
+        if (advice.isEmpty())
+            advice.append(tr("Everything this setup downloads from answered."));
+        m_status->showMessage(PageStatus::Kind::Ok, advice.join(u'\n'));
+    } else {
+        m_status->showMessage(unreachable ? PageStatus::Kind::Error : PageStatus::Kind::Warning, advice.join(u'\n'),
+                              details.join(u'\n'));
+        offerFix(failed);
+    }
+    m_status->setTag(QStringLiteral("connection"));
 }
 
 void OptionsPage::startRanking(const QString &why)
@@ -952,10 +1112,15 @@ void OptionsPage::finishRanking(quint64 generation, const QString &why, core::Re
         pickMirror(*best, measured.mirrors, why);
     } else {
         m_pickedWhy.clear();
-        m_mirrorChoice->setText(tr("No PyPI mirror answered from here (%1). Press Test connection to see why, or set "
-                                   "a proxy.")
-                                    .arg(measuredSummary(measured.mirrors)));
-        m_mirrorChoice->show();
+        m_pickedLine.clear();
+        if (m_status->tag().isEmpty() || m_status->tag() == u"mirror") {
+            m_status->showMessage(PageStatus::Kind::Warning,
+                                  tr("No PyPI mirror answered from here (%1). Test the connection to see why, or set "
+                                     "a proxy.")
+                                      .arg(measuredSummary(measured.mirrors)));
+            m_status->setTag(QStringLiteral("mirror"));
+            m_status->setAction(tr("Set a p&roxy…"), [this] { focusProxy(); });
+        }
         Q_EMIT mirrorRanked(QString());
         return;
     }
@@ -967,30 +1132,34 @@ void OptionsPage::pickMirror(const core::OriginResult &best, const QList<core::O
     const int index = m_pypiCombo->findData(best.name);
     if (index < 0)
         return;
-    // Keep what was measured, for the fix button and the line after a language change.
+    // Keep what was measured, for the fix button and the status line after a language change.
     if (!m_report)
         m_report = core::ConnectionReport{};
     if (&m_report->mirrors != &measured)
         m_report->mirrors = measured;
+    m_applyingPick = true;
     m_pypiCombo->setCurrentIndex(index);
+    m_applyingPick = false;
     m_pickedPreset = best.name;
     m_pickedWhy = why;
-    const QString summary = measuredSummary(measured);
+    const QString summary = measuredSummary(m_report->mirrors);
     const QString name = best.name == u"pypi" ? tr("PyPI") : best.displayName;
-    QString text;
     if (best.name == u"pypi")
-        text = tr("PyPI itself answered fastest from here (%1), so it stays chosen.").arg(summary);
+        m_pickedLine = tr("PyPI itself answered fastest from here (%1), so it stays chosen.").arg(summary);
     else if (why == u"pypi")
-        text = tr("PyPI did not answer well from here, so %1 was chosen: the fastest PyPI mirror measured (%2). You can "
-                  "choose another above.")
-                   .arg(name, summary);
+        m_pickedLine = tr("PyPI did not answer well from here, so %1 was chosen: the fastest PyPI mirror measured (%2). "
+                          "You can choose another above.")
+                           .arg(name, summary);
     else
-        text = tr("%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.")
-                   .arg(name, summary);
-    m_mirrorChoice->setText(text);
-    m_mirrorChoice->show();
-    if (m_report && !m_report->origins.isEmpty())
+        m_pickedLine = tr("%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.")
+                           .arg(name, summary);
+    if (!m_report->origins.isEmpty()) {
         showReport();
+    } else if (m_status->tag().isEmpty() || m_status->tag() == u"mirror") {
+        // A ranking alone: its line, unless the page is saying something else.
+        m_status->showMessage(PageStatus::Kind::Info, m_pickedLine);
+        m_status->setTag(QStringLiteral("mirror"));
+    }
 }
 
 } // namespace tfsetup::ui

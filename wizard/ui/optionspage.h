@@ -21,6 +21,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QSettings;
 class QTableWidget;
 
@@ -30,6 +31,7 @@ class Translations;
 
 namespace tfsetup::ui {
 
+class PageStatus;
 class WizardState;
 
 // Where the environment goes and how files are fetched: install folder, environment name,
@@ -41,12 +43,16 @@ class WizardState;
 // their SHA-256 and commits as usual.
 //
 // "Test connection" measures each origin with the fields' proxy and mirrors (core::OriginProbe)
-// and shows reachable / how fast / why not in a table, with the fix in place: focus the proxy
-// field, pick the fastest PyPI mirror measured, or focus the bundle field. When the student has
-// not chosen a PyPI mirror (nothing remembered, nothing suggested, the combo untouched) and the
-// wizard speaks Chinese, or the test found PyPI unreachable or slow, the presets are ranked in
-// the background and the fastest is preselected, with a line saying which and why. A choice of
-// the student's is never overridden.
+// and shows reachable / how fast / why not in a table; the page's one status area says the cause
+// in plain words with one button that does the fix: focus the proxy field, pick the fastest PyPI
+// mirror measured (or open the mirror choice), or focus the bundle field. Changing a network
+// setting clears the results. Next after a failed test stops once, says why and offers the fix;
+// pressed again it goes on. The form scrolls: fields keep their size in a small window.
+//
+// When the student has not chosen a PyPI mirror (nothing remembered, nothing suggested, the
+// combo untouched) and the wizard speaks Chinese, or the test found PyPI unreachable or slow, the
+// presets are ranked in the background and the fastest is preselected, the status area saying
+// which and why. A choice of the student's is never overridden.
 class OptionsPage final : public QWizardPage {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(OptionsPage)
@@ -121,6 +127,18 @@ private:
     void pickMirror(const core::OriginResult &best, const QList<core::OriginResult> &measured, const QString &why);
     void showReport();
     void markPypiChosen();
+    // A network setting changed: the test's results and what they said no longer hold.
+    void clearConnection();
+    // The needed origins the last test could not reach (or found too slow) that the fields have not
+    // fixed since (a PyPI mirror chosen that answered).
+    QList<core::OriginResult> failures() const;
+    // The one fix for these failures, as the status area's button; false when none fits.
+    bool offerFix(const QList<core::OriginResult> &failed);
+    void useFastestMirror();
+    void focusProxy();
+    void focusBundle();
+    void chooseMirror();
+    QString pickedText() const;
 
     WizardState &m_state;
     SettingsFactory m_settings;
@@ -142,7 +160,10 @@ private:
     // measurement changes it.
     bool m_pypiChosen = false;
     QString m_pickedPreset;    // preselected by a ranking, while the combo still shows it
-    QString m_pickedWhy;       // the ranking's measurements, for the line under the combo
+    QString m_pickedWhy;       // the ranking's measurements, why it preselected (for the status line)
+    QString m_pickedLine;      // what the status area says about the preselection
+    bool m_applyingPick = false; // the page itself sets the combo: not the student's network change
+    bool m_warnedNext = false;   // Next stopped once for a failed test; pressed again it goes on
 
     QLineEdit *m_folderEdit;
     QPushButton *m_folderBrowse;
@@ -158,15 +179,11 @@ private:
     QCheckBox *m_jupyterCheck;
     QCheckBox *m_trustCheck;
     QLabel *m_trustRisk;
-    QLabel *m_statusLabel;
+    PageStatus *m_status;
     QProgressBar *m_busy;
     QPushButton *m_testButton;
-    QPushButton *m_fixProxy;
-    QPushButton *m_fixMirror;
-    QPushButton *m_fixBundle;
-    QLabel *m_mirrorChoice;
     QTableWidget *m_connectionTable;
-    QLabel *m_connectionAdvice;
+    QScrollArea *m_scroll;
     QList<QLabel *> m_rowLabels;
     QList<QPushButton *> m_helpLinks;
 };

@@ -4,6 +4,7 @@
 #include "doctor/doctor.h"
 #include "fetch/downloadcache.h"
 #include "install/environmentrecord.h"
+#include "install/environments.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -11,13 +12,14 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QTreeWidget>
+#include <QStyle>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace tfsetup::ui {
@@ -69,8 +71,12 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     , m_reportButton(new QPushButton(this))
     , m_progress(new QProgressBar(this))
     , m_statusLabel(new QLabel(this))
-    , m_problemTree(new QTreeWidget(this))
+    , m_problemList(new StatusList(QStringLiteral("finding"), this))
+    , m_logToggle(new QToolButton(this))
     , m_logView(new QPlainTextEdit(this))
+    , m_inputs(new QWidget(this))
+    , m_chosenLabel(new QLabel(this))
+    , m_chooseAgainButton(new QPushButton(this))
 {
     setObjectName(QStringLiteral("repairPage"));
     m_intro->setObjectName(QStringLiteral("repairIntro"));
@@ -88,44 +94,77 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     m_reportButton->setObjectName(QStringLiteral("repairReportButton"));
     m_progress->setObjectName(QStringLiteral("repairProgress"));
     m_statusLabel->setObjectName(QStringLiteral("repairStatusLabel"));
-    m_problemTree->setObjectName(QStringLiteral("repairProblemTree"));
+    m_logToggle->setObjectName(QStringLiteral("repairLogToggle"));
+    m_inputs->setObjectName(QStringLiteral("repairInputs"));
+    m_chosenLabel->setObjectName(QStringLiteral("repairChosenLabel"));
+    m_chooseAgainButton->setObjectName(QStringLiteral("repairChooseAgainButton"));
     m_logView->setObjectName(QStringLiteral("repairLogView"));
 
     m_intro->setWordWrap(true);
     m_statusLabel->setWordWrap(true);
-    m_environmentList->setMaximumHeight(110);
-    m_logEdit->setMaximumHeight(90);
+    m_statusLabel->setTextFormat(Qt::PlainText);
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    // A few rows of choices and of pasted text: what was found takes the rest of the height.
+    const int line = fontMetrics().lineSpacing();
+    const auto rows = [line](QWidget *w, int least, int most) {
+        const int floor = qMax(line * least + 12, w->minimumSizeHint().height());
+        w->setMinimumHeight(floor);
+        w->setMaximumHeight(qMax(floor, line * most + 12));
+    };
+    rows(m_environmentList, 2, 4);
+    rows(m_logEdit, 2, 4);
+    rows(m_logView, 3, 6);
     m_logEdit->setEnabled(false);
     m_logView->setReadOnly(true);
-    m_logView->setMaximumHeight(80);
     m_logView->hide();
+    m_logToggle->setCheckable(true);
+    m_logToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_logToggle->setArrowType(Qt::RightArrow);
+    m_logToggle->setAutoRaise(true);
+    m_logToggle->hide();
     m_progress->hide();
     m_fixButton->setEnabled(false);
-    m_problemTree->setColumnCount(2);
-    m_problemTree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_problemTree->setWordWrap(true);
 
+    // What to check. Once something was found it folds into one line, so the findings get the
+    // page's height; "Choose again" opens it.
     auto *pickRow = new QHBoxLayout;
+    pickRow->setContentsMargins(0, 0, 0, 0);
     pickRow->addWidget(m_environmentList, 1);
     pickRow->addWidget(m_browseButton, 0, Qt::AlignTop);
+    auto *originRow = new QHBoxLayout;
+    originRow->addWidget(m_originLabel);
+    originRow->addWidget(m_originCombo, 1);
+    auto *inputsLayout = new QVBoxLayout(m_inputs);
+    inputsLayout->setContentsMargins(0, 0, 0, 0);
+    inputsLayout->addWidget(m_intro);
+    inputsLayout->addLayout(pickRow);
+    inputsLayout->addWidget(m_brokenCheck);
+    inputsLayout->addWidget(m_logEdit);
+    inputsLayout->addLayout(originRow);
+    for (QWidget *w : std::initializer_list<QWidget *>{m_intro, m_environmentList, m_browseButton, m_brokenCheck,
+                                                       m_logEdit, m_originLabel, m_originCombo})
+        w->setParent(m_inputs);
+    auto *chosenRow = new QHBoxLayout;
+    chosenRow->addWidget(m_chosenLabel, 1);
+    chosenRow->addWidget(m_chooseAgainButton, 0, Qt::AlignTop);
+    m_chosenLabel->setWordWrap(true);
+    m_chosenLabel->setTextFormat(Qt::PlainText);
+    m_chosenLabel->hide();
+    m_chooseAgainButton->hide();
+
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_checkButton);
     buttons->addWidget(m_fixButton);
     buttons->addStretch(1);
     buttons->addWidget(m_reportButton);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_intro);
-    layout->addLayout(pickRow);
-    layout->addWidget(m_brokenCheck);
-    layout->addWidget(m_logEdit);
-    auto *originRow = new QHBoxLayout;
-    originRow->addWidget(m_originLabel);
-    originRow->addWidget(m_originCombo, 1);
-    layout->addLayout(originRow);
+    layout->addWidget(m_inputs);
+    layout->addLayout(chosenRow);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_statusLabel);
-    layout->addWidget(m_problemTree, 1);
+    layout->addWidget(m_problemList, 1);
+    layout->addWidget(m_logToggle);
     layout->addWidget(m_logView);
 
     m_doctor = [this](QString environment, QString log) {
@@ -148,18 +187,30 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     connect(m_browseButton, &QPushButton::clicked, this, &RepairPage::addFolder);
     connect(m_checkButton, &QPushButton::clicked, this, &RepairPage::startCheck);
     connect(m_fixButton, &QPushButton::clicked, this, &RepairPage::startFix);
-    connect(m_brokenCheck, &QCheckBox::toggled, m_logEdit, &QWidget::setEnabled);
-    connect(m_brokenCheck, &QCheckBox::toggled, m_originCombo, &QWidget::setEnabled);
+    connect(m_brokenCheck, &QCheckBox::toggled, this, &RepairPage::updateInputs);
+    connect(m_logToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_logView->setVisible(open);
+        m_logToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    });
+    connect(m_problemList, &StatusList::actionTriggered, this, &RepairPage::startFix);
+    connect(m_chooseAgainButton, &QPushButton::clicked, this, [this] {
+        m_inputsFolded = false;
+        updateInputs();
+        m_environmentList->setFocus();
+    });
     connect(m_environmentList, &QListWidget::currentRowChanged, this, [this] {
         m_report.reset();
         m_diagnosed = false;
         m_fixed = false;
         m_fixButton->setEnabled(false);
-        m_problemTree->clear();
+        m_problemList->clear();
         m_statusLabel->clear();
+        m_inputsFolded = false;
+        updateInputs();
         Q_EMIT completeChanged();
     });
     retranslate();
+    updateInputs();
 }
 
 RepairPage::~RepairPage() = default;
@@ -189,12 +240,16 @@ void RepairPage::retranslate()
     m_originCombo->setToolTip(tr("An error from another computer is read as that computer's: what this computer has "
                                  "or lacks (a GPU, CUDA) does not change what the error means."));
     m_checkButton->setText(tr("&Check"));
-    m_fixButton->setText(tr("&Fix"));
+    // F and the other wizard buttons' letters are taken (Back, Next, Install, Finish, Help).
+    m_fixButton->setText(tr("Re&pair"));
     m_reportButton->setText(tr("Save a &report…"));
     m_reportButton->setToolTip(tr("Writes what tfsetup found into a text file you can paste into a chat or a forum "
                                   "post. Your user name and home folder are masked."));
-    m_problemTree->setHeaderLabels({tr("What"), tr("Details")});
-    m_problemTree->setAccessibleName(tr("What the check found"));
+    m_problemList->setAccessibleName(tr("What the check found"));
+    m_logToggle->setText(tr("Details of the repair"));
+    m_chooseAgainButton->setText(tr("Choose &again…"));
+    m_chooseAgainButton->setToolTip(tr("Choose another environment, or paste another error."));
+    updateInputs();
     m_environmentList->setAccessibleName(tr("Environments"));
     m_logEdit->setAccessibleName(tr("The error TensorFlow printed"));
 }
@@ -246,9 +301,14 @@ void RepairPage::initializePage()
 void RepairPage::refreshEnvironments()
 {
     const QString previous = m_preselected.isEmpty() ? selectedEnvironment() : std::exchange(m_preselected, QString());
+    // Where the Welcome page looks: tfsetup's index of the environments it made (wherever they
+    // were installed), the default and chosen folders; and the one Repair was pressed on.
     QStringList folders{core::SetupOptions::defaultPrefix(m_state.system())};
     if (!m_state.options().prefix.isEmpty())
         folders.append(m_state.options().prefix);
+    folders += core::EnvironmentIndex::folders(m_state.system());
+    if (!previous.isEmpty())
+        folders.append(previous);
     folders += m_extraFolders;
     folders += m_userFolders;
     const QStringList found = core::Repairer::discover(m_state.system(), folders);
@@ -337,8 +397,7 @@ void RepairPage::setBusy(bool busy)
     m_busy = busy;
     for (QWidget *w : std::initializer_list<QWidget *>{m_environmentList, m_browseButton, m_brokenCheck, m_checkButton})
         w->setEnabled(!busy);
-    m_logEdit->setEnabled(!busy && m_brokenCheck->isChecked());
-    m_originCombo->setEnabled(!busy && m_brokenCheck->isChecked());
+    updateInputs();
     m_fixButton->setEnabled(!busy && m_report && m_report->dryRun && m_report->changed());
     m_progress->setVisible(busy);
     Q_EMIT completeChanged();
@@ -354,8 +413,10 @@ void RepairPage::startCheck()
     m_report.reset();
     m_fixed = false;
     m_diagnosed = false;
-    m_problemTree->clear();
+    m_problemList->clear();
     m_logView->clear();
+    m_logToggle->hide();
+    m_logView->hide();
     if (doctorOnly) {
         m_statusLabel->setText(selectedEnvironment().isEmpty() ? tr("Reading the error you pasted…")
                                                                : tr("Examining the environment…"));
@@ -376,7 +437,8 @@ void RepairPage::startFix()
         return;
     m_statusLabel->setText(tr("Repairing…"));
     m_logView->clear();
-    m_logView->show();
+    m_logToggle->show();
+    m_logView->setVisible(m_logToggle->isChecked());
     m_progress->setRange(0, 0);
     setBusy(true);
     runRepair(this, repairOptions(false), false, {}, ++m_generation);
@@ -459,32 +521,156 @@ void RepairPage::finishDiagnosis(quint64 generation, QList<core::DoctorFinding> 
     Q_EMIT checked(!m_findings.isEmpty());
 }
 
-void RepairPage::showFindings(const core::RepairReport *report)
+void RepairPage::updateInputs()
 {
-    if (m_findings.isEmpty())
-        return;
-    auto *group = new QTreeWidgetItem(m_problemTree, {tr("What the diagnosis found"), QString::number(m_findings.size())});
-    for (const core::DoctorFinding &finding : std::as_const(m_findings)) {
-        auto *item = new QTreeWidgetItem(group, {finding.summary.translated, finding.fix.translated});
+    m_inputs->setVisible(!m_inputsFolded);
+    m_chosenLabel->setVisible(m_inputsFolded);
+    m_chooseAgainButton->setVisible(m_inputsFolded);
+    if (m_inputsFolded) {
+        const QString log = m_brokenCheck->isChecked() ? m_logEdit->toPlainText().trimmed() : QString();
+        const QString environment = QDir::toNativeSeparators(selectedEnvironment());
+        m_chosenLabel->setText(environment.isEmpty() ? tr("Checked: the error you pasted.")
+                               : log.isEmpty()       ? tr("Checked: %1.").arg(environment)
+                                                     : tr("Checked: %1, with the error you pasted.").arg(environment));
+    }
+    // The pasted error is asked for only when the student says there is one.
+    const bool broken = m_brokenCheck->isChecked();
+    m_logEdit->setVisible(broken);
+    m_originLabel->setVisible(broken);
+    m_originCombo->setVisible(broken);
+    m_logEdit->setEnabled(!m_busy && broken);
+    m_originCombo->setEnabled(!m_busy && broken);
+}
+
+QList<StatusRow> RepairPage::findingRows(const core::RepairReport *report) const
+{
+    QList<StatusRow> rows;
+    // A button on the row only where Repair would act: the wizard never asks for a command.
+    const bool canRepair = report && report->dryRun && report->changed() && !m_busy;
+    if (report && !report->before.isEmpty()) {
+        StatusRow row;
+        row.id = QStringLiteral("files");
+        row.kind = StatusRow::Kind::Failed;
+        row.title = tr("Installed files damaged, missing or moved: %1").arg(QLocale().toString(report->before.size()));
+        QStringList lines;
+        int unfixable = 0;
+        for (const core::RepairItem &item : report->before) {
+            QString problem;
+            switch (item.problem) {
+            case core::RepairItem::Problem::Missing: problem = tr("missing"); break;
+            case core::RepairItem::Problem::Altered: problem = tr("changed since the install"); break;
+            case core::RepairItem::Problem::Misplaced: problem = tr("moved to %1").arg(item.foundAt); break;
+            }
+            QString fix;
+            switch (item.fix) {
+            case core::RepairItem::Fix::MoveBack: fix = tr("move it back"); break;
+            case core::RepairItem::Fix::FromArchive: fix = tr("take it again from %1").arg(item.source); break;
+            case core::RepairItem::Fix::Regenerate: fix = tr("write it again"); break;
+            case core::RepairItem::Fix::Relink: fix = tr("link it again"); break;
+            case core::RepairItem::Fix::None: fix = item.note; ++unfixable; break;
+            }
+            lines.append(QStringLiteral("%1: %2 → %3").arg(item.path, problem, fix));
+        }
+        row.text = unfixable == 0 ? tr("Repair puts each one back as it was installed.")
+                                  : tr("Repair puts back what it can; %1 of them it cannot (the details say why).")
+                                      .arg(QLocale().toString(unfixable));
+        if (!report->dryRun) {
+            // After the repair the same list says what was done.
+            row.kind = report->after.isEmpty() ? StatusRow::Kind::Passed : StatusRow::Kind::Warning;
+            row.title = tr("Installed files put back: %1").arg(QLocale().toString(report->before.size() - unfixable));
+            row.text.clear();
+        }
+        row.details = lines.join(u'\n');
+        if (canRepair)
+            row.actionText = tr("Repair these files");
+        rows.append(row);
+    }
+    if (report && !report->packages.isEmpty()) {
+        StatusRow row;
+        row.id = QStringLiteral("packages");
+        row.kind = StatusRow::Kind::Failed;
+        row.title = tr("Damaged Python packages: %1").arg(QLocale().toString(report->packages.size()));
+        QStringList names;
+        QStringList lines;
+        for (const core::PipDistributionDamage &p : report->packages) {
+            names.append(QStringLiteral("%1 %2").arg(p.name, p.version));
+            QString fix = p.note;
+            if (p.source == u"index")
+                fix = tr("reinstall it from the package index");
+            else if (!p.source.isEmpty())
+                fix = tr("reinstall it from %1").arg(p.source);
+            lines.append(QStringLiteral("%1 %2 → %3").arg(p.name, p.version, fix));
+            for (const QString &file : p.altered)
+                lines.append(QStringLiteral("  ") + tr("%1 changed since pip installed it").arg(file));
+            for (const QString &file : p.missing)
+                lines.append(QStringLiteral("  ") + tr("%1 is missing").arg(file));
+            for (const QString &file : p.escaping)
+                lines.append(QStringLiteral("  ")
+                             + tr("the package's record names %1, outside the environment; it was not read").arg(file));
+        }
+        row.text = tr("%1. Repair reinstalls each one from a copy that matches what pip installed.")
+                       .arg(names.join(QStringLiteral(", ")));
+        if (!report->dryRun) {
+            row.kind = report->after.isEmpty() ? StatusRow::Kind::Passed : StatusRow::Kind::Warning;
+            row.title = tr("Python packages reinstalled: %1").arg(QLocale().toString(report->packages.size()));
+            row.text = names.join(QStringLiteral(", "));
+        }
+        row.details = lines.join(u'\n');
+        if (canRepair)
+            row.actionText = tr("Reinstall these packages");
+        rows.append(row);
+    }
+    for (const core::DoctorFinding &finding : m_findings) {
+        StatusRow row;
+        row.id = finding.id;
+        row.kind = finding.severity == core::Severity::Error     ? StatusRow::Kind::Failed
+                   : finding.severity == core::Severity::Warning ? StatusRow::Kind::Warning
+                                                                  : StatusRow::Kind::Info;
+        row.title = finding.summary.translated;
+        const core::RepairFindingOutcome *outcome = nullptr;
         if (report) {
-            for (const core::RepairFindingOutcome &outcome : report->findings) {
-                if (outcome.id == finding.id && outcome.handled)
-                    item->setText(1, outcome.note);
+            for (const core::RepairFindingOutcome &o : report->findings) {
+                if (o.id == finding.id && o.handled)
+                    outcome = &o;
             }
         }
-        for (const QString &evidence : finding.evidence)
-            new QTreeWidgetItem(item, {tr("Evidence"), evidence});
-        item->setExpanded(true);
+        if (outcome) {
+            row.fix = report->dryRun ? tr("Repair does this: %1").arg(outcome->note) : outcome->note;
+            if (!report->dryRun && report->after.isEmpty())
+                row.kind = StatusRow::Kind::Passed;
+            if (canRepair)
+                row.actionText = tr("Repair this");
+        } else if (!finding.fix.translated.isEmpty()) {
+            row.fix = tr("What to do: %1").arg(finding.fix.translated);
+        }
+        row.details = finding.evidence.join(u'\n');
+        rows.append(row);
     }
-    group->setExpanded(true);
+    if (report && !report->dryRun && !report->after.isEmpty()) {
+        StatusRow row;
+        row.id = QStringLiteral("after");
+        row.kind = StatusRow::Kind::Failed;
+        row.title = tr("Files that could not be repaired: %1").arg(QLocale().toString(report->after.size()));
+        row.text = tr("Install the environment again, or save a report and ask for help with it.");
+        row.details = report->after.join(u'\n');
+        rows.append(row);
+    }
+    if (report && !report->outside.isEmpty()) {
+        StatusRow row;
+        row.id = QStringLiteral("outside");
+        row.kind = StatusRow::Kind::Info;
+        row.title = tr("Outside the environment");
+        row.text = report->outside.join(u'\n');
+        rows.append(row);
+    }
+    return rows;
 }
 
 void RepairPage::showReport()
 {
     if (m_diagnosed && !m_report) {
         // The doctor alone: nothing here is tfsetup's to repair.
-        m_problemTree->clear();
-        showFindings(nullptr);
+        m_problemList->setRows(findingRows(nullptr));
         QString status;
         if (selectedIsForeign()) {
             status = tr("tfsetup did not make this environment, so it only examines it: it repairs only "
@@ -500,68 +686,27 @@ void RepairPage::showReport()
         }
         m_statusLabel->setText(status);
         m_fixButton->setEnabled(false);
+        m_inputsFolded = true;
+        updateInputs();
         return;
     }
     if (!m_report)
         return;
-    m_problemTree->clear();
+    m_inputsFolded = true;
+    updateInputs();
     const core::RepairReport &r = *m_report;
-    if (!r.before.isEmpty()) {
-        auto *files = new QTreeWidgetItem(m_problemTree, {tr("Damaged files"), QString::number(r.before.size())});
-        for (const core::RepairItem &item : r.before) {
-            QString problem;
-            switch (item.problem) {
-            case core::RepairItem::Problem::Missing: problem = tr("missing"); break;
-            case core::RepairItem::Problem::Altered: problem = tr("changed since the install"); break;
-            case core::RepairItem::Problem::Misplaced: problem = tr("moved to %1").arg(item.foundAt); break;
-            }
-            QString fix;
-            switch (item.fix) {
-            case core::RepairItem::Fix::MoveBack: fix = tr("move it back"); break;
-            case core::RepairItem::Fix::FromArchive: fix = tr("take it again from %1").arg(item.source); break;
-            case core::RepairItem::Fix::Regenerate: fix = tr("write it again"); break;
-            case core::RepairItem::Fix::Relink: fix = tr("link it again"); break;
-            case core::RepairItem::Fix::None: fix = item.note; break;
-            }
-            new QTreeWidgetItem(files, {item.path, problem + QStringLiteral(" → ") + fix});
-        }
-        files->setExpanded(true);
-    }
-    if (!r.packages.isEmpty()) {
-        auto *packages = new QTreeWidgetItem(m_problemTree, {tr("Damaged Python packages"), QString::number(r.packages.size())});
-        for (const core::PipDistributionDamage &p : r.packages) {
-            QString fix = p.note;
-            if (p.source == u"index")
-                fix = tr("reinstall it from the package index");
-            else if (!p.source.isEmpty())
-                fix = tr("reinstall it from %1").arg(p.source);
-            auto *item = new QTreeWidgetItem(packages, {QStringLiteral("%1 %2").arg(p.name, p.version), fix});
-            for (const QString &file : p.altered)
-                new QTreeWidgetItem(item, {tr("Evidence"), tr("%1 changed since pip installed it").arg(file)});
-            for (const QString &file : p.missing)
-                new QTreeWidgetItem(item, {tr("Evidence"), tr("%1 is missing").arg(file)});
-            for (const QString &file : p.escaping)
-                new QTreeWidgetItem(item, {tr("Evidence"), tr("the package's record names %1, outside the environment; "
-                                                              "it was not read").arg(file)});
-            item->setExpanded(true);
-        }
-        packages->setExpanded(true);
-    }
-    showFindings(&r);
-    for (const QString &line : r.outside)
-        new QTreeWidgetItem(m_problemTree, {tr("Outside the environment"), line});
-
     if (!r.dryRun) {
         m_statusLabel->setText(m_fixed ? tr("Repaired. Next verifies that TensorFlow works again.")
-                                       : tr("Some files could not be repaired: %1").arg(r.after.join(QStringLiteral(", "))));
+                                       : tr("Some files could not be repaired; the list below names them."));
     } else if (r.before.isEmpty() && r.outside.isEmpty() && r.packages.isEmpty()) {
         m_statusLabel->setText(m_findings.isEmpty()
                                    ? tr("Every installed file is in place and unchanged. Next verifies the environment.")
                                    : tr("Every installed file is in place. The findings below say what else to do."));
     } else {
-        m_statusLabel->setText(tr("Press Fix to repair what is listed. Only these files change."));
+        m_statusLabel->setText(tr("Press Repair to put right what is listed. Only these files change."));
         m_fixButton->setEnabled(true);
     }
+    m_problemList->setRows(findingRows(&r));
 }
 
 bool RepairPage::isComplete() const

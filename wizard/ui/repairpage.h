@@ -3,6 +3,7 @@
 #include "doctor/doctor.h"
 #include "doctor/finding.h"
 #include "repair/repair.h"
+#include "ui/statuslist.h"
 #include "ui/wizardstate.h"
 
 #include <QCoro/QCoroTask>
@@ -18,14 +19,16 @@ class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
-class QTreeWidget;
+class QToolButton;
 
 namespace tfsetup::ui {
 
 // Journey 3: an environment that worked and no longer does. The student picks one of the
-// environments found on this machine (or a folder), optionally pastes the error TensorFlow
-// printed; "Check" lists every damaged file and the doctor's findings with their evidence,
-// "Fix" repairs it with live progress; Next verifies it on the Verify page. A pasted error is
+// environments tfsetup knows (its index of environments, as the Welcome page lists them, the
+// default and chosen folders) or a folder, optionally pastes the error TensorFlow printed;
+// "Check" lists the damaged files and the doctor's findings, one readable row each (icon, cause,
+// what to do, evidence folded under Details), "Repair" repairs with live progress; Next verifies
+// it on the Verify page. A pasted error is
 // read even with no environment chosen, and a conda or venv folder tfsetup did not make is
 // examined too; only what tfsetup made (its environment.json) is ever repaired.
 class RepairPage final : public QWizardPage {
@@ -92,7 +95,8 @@ private:
     static QCoro::Task<> runDiagnosis(QPointer<RepairPage> page, DoctorFunction doctor, QString environment,
                                       QString log, quint64 generation);
     void finishDiagnosis(quint64 generation, QList<core::DoctorFinding> findings);
-    void showFindings(const core::RepairReport *report);
+    QList<StatusRow> findingRows(const core::RepairReport *report) const;
+    void updateInputs();
     void setBusy(bool busy);
     void showReport();
     void retranslate();
@@ -111,8 +115,13 @@ private:
     QPushButton *m_reportButton;
     QProgressBar *m_progress;
     QLabel *m_statusLabel;
-    QTreeWidget *m_problemTree;
+    StatusList *m_problemList;
+    QToolButton *m_logToggle;
     QPlainTextEdit *m_logView;
+    QWidget *m_inputs;
+    QLabel *m_chosenLabel;
+    QPushButton *m_chooseAgainButton;
+    bool m_inputsFolded = false; // results on show: the choices fold into m_chosenLabel
 
     DoctorFunction m_doctor;
     FolderPicker m_pickFolder;

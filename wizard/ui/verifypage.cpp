@@ -1,34 +1,33 @@
 #include "ui/verifypage.h"
 
 #include "install/environments.h"
+#include "ui/statuslist.h"
 #include "ui/wizardstate.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QEvent>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStandardPaths>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace tfsetup::ui {
 
 namespace {
 
-QString mark(core::VerifyLayer::Status status)
+StatusRow::Kind rowKind(core::VerifyLayer::Status status)
 {
     using S = core::VerifyLayer::Status;
     switch (status) {
-    case S::Passed: return QStringLiteral("✓");
-    case S::Warning: return QStringLiteral("!");
-    case S::Failed: return QStringLiteral("✗");
-    case S::Skipped: return QStringLiteral("–");
+    case S::Passed: return StatusRow::Kind::Passed;
+    case S::Warning: return StatusRow::Kind::Warning;
+    case S::Failed: return StatusRow::Kind::Failed;
+    case S::Skipped: return StatusRow::Kind::Skipped;
     }
-    return {};
+    return StatusRow::Kind::Info;
 }
 
 } // namespace
@@ -41,33 +40,19 @@ VerifyPage::VerifyPage(WizardState &state, QWidget *parent)
     })
     , m_statusLabel(new QLabel(this))
     , m_busy(new QProgressBar(this))
-    , m_layers(new QTreeWidget(this))
-    , m_explanationLabel(new QLabel(this))
+    , m_layers(new StatusList(QStringLiteral("layer"), this))
     , m_againButton(new QPushButton(this))
 {
     setObjectName(QStringLiteral("verifyPage"));
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     m_busy->setObjectName(QStringLiteral("verifyProgress"));
-    m_layers->setObjectName(QStringLiteral("layerTree"));
-    m_explanationLabel->setObjectName(QStringLiteral("explanationLabel"));
     m_againButton->setObjectName(QStringLiteral("verifyAgainButton"));
 
-    for (QLabel *label : {m_statusLabel, m_explanationLabel}) {
-        label->setWordWrap(true);
-        label->setTextFormat(Qt::PlainText);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    }
-    m_explanationLabel->setFrameShape(QFrame::StyledPanel);
-    m_explanationLabel->setMargin(6);
-    m_explanationLabel->hide();
+    m_statusLabel->setWordWrap(true);
+    m_statusLabel->setTextFormat(Qt::PlainText);
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_busy->setRange(0, 0);
     m_busy->hide();
-    m_layers->setColumnCount(2);
-    m_layers->setRootIsDecorated(true);
-    m_layers->setSelectionMode(QAbstractItemView::NoSelection);
-    m_layers->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_layers->header()->setStretchLastSection(true);
-    m_layers->setWordWrap(true);
 
     connect(m_againButton, &QPushButton::clicked, this, &VerifyPage::startVerify);
 
@@ -79,7 +64,6 @@ VerifyPage::VerifyPage(WizardState &state, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_statusLabel);
     layout->addWidget(m_layers, 1);
-    layout->addWidget(m_explanationLabel);
     layout->addLayout(buttons);
 
     retranslate();
@@ -177,11 +161,45 @@ void VerifyPage::fail(const QString &message)
     Q_EMIT finished(false);
 }
 
+QString VerifyPage::plainFailure(const core::VerifyLayer &layer, bool expectGpu)
+{
+    const QString &cause = layer.cause;
+    if (cause == u"tensorflow_not_installed")
+        return tr("TensorFlow is not installed in this environment.");
+    if (cause == u"timed_out")
+        return tr("The check did not finish in time. The first start on a new graphics card can take many "
+                  "minutes: press Check again.");
+    if (cause == u"cpu_lacks_avx")
+        return tr("This processor lacks an instruction set (AVX) that TensorFlow needs.");
+    if (cause == u"numpy_incompatible")
+        return tr("The NumPy in this environment does not fit this TensorFlow.");
+    if (cause == u"import_dll_failed")
+        return tr("Windows could not load a library TensorFlow needs; the Microsoft Visual C++ Redistributable "
+                  "(x64) is probably missing.");
+    if (cause == u"missing_cudnn")
+        return tr("cuDNN, which TensorFlow needs for the graphics card, is missing.");
+    if (cause == u"missing_cuda_runtime")
+        return tr("A CUDA library TensorFlow needs for the graphics card is missing.");
+    if (cause == u"no_gpu_or_driver")
+        return tr("TensorFlow finds no graphics card: the NVIDIA driver is missing or not working.");
+    const QString &id = layer.id;
+    if (id == u"libraries")
+        return tr("A library TensorFlow needs for the graphics card does not load.");
+    if (id == u"import")
+        return tr("TensorFlow could not be imported.");
+    if (id == u"devices")
+        return expectGpu ? tr("TensorFlow does not see the graphics card.") : tr("TensorFlow could not list its devices.");
+    if (id == u"cudnn")
+        return tr("cuDNN does not work: a test convolution failed.");
+    if (id == u"compute")
+        return tr("A test computation failed.");
+    return tr("This check failed.");
+}
+
 void VerifyPage::showReport()
 {
-    m_layers->clear();
     QString status;
-    QString explanation;
+    QList<StatusRow> rows;
     if (m_running) {
         status = m_expectGpu.value_or(true)
                      ? tr("Checking the environment: loading the libraries, importing TensorFlow and computing with "
@@ -190,40 +208,52 @@ void VerifyPage::showReport()
     } else if (!m_failure.isEmpty()) {
         status = m_failure;
     } else if (m_report) {
+        const bool expectGpu = m_expectGpu.value_or(true);
+        bool warned = false;
         for (const core::VerifyLayer &layer : std::as_const(m_report->layers)) {
-            auto *item = new QTreeWidgetItem(m_layers);
-            item->setText(0, mark(layer.status) + u' ' + layer.title);
-            item->setText(1, layer.summary);
-            item->setData(0, Qt::UserRole, layer.id);
-            item->setData(0, Qt::AccessibleTextRole, QString(core::VerifyLayer::statusName(layer.status) + u' ' + layer.title));
-            if (layer.failed())
-                item->setForeground(0, QBrush(Qt::red));
-            for (const QString &detail : layer.details) {
-                auto *child = new QTreeWidgetItem(item);
-                child->setText(1, detail);
-                child->setToolTip(1, detail);
+            StatusRow row;
+            row.id = layer.id;
+            row.kind = rowKind(layer.status);
+            row.title = layer.title;
+            QStringList evidence;
+            switch (layer.status) {
+            case core::VerifyLayer::Status::Passed:
+                row.text = layer.summary.isEmpty() ? tr("Passed.") : layer.summary;
+                break;
+            case core::VerifyLayer::Status::Warning:
+                warned = true;
+                row.text = layer.summary.isEmpty() ? tr("Not everything could be checked; the details say why.")
+                                                   : layer.summary;
+                // The core's explanation quotes the loader's own words: folded with the evidence.
+                evidence.append(layer.explanation);
+                break;
+            case core::VerifyLayer::Status::Failed:
+                row.text = plainFailure(layer, expectGpu);
+                evidence.append(layer.explanation);
+                break;
+            case core::VerifyLayer::Status::Skipped:
+                row.text = layer.summary.isEmpty() ? tr("Not checked, because an earlier check failed.") : layer.summary;
+                break;
             }
-            if (layer.failed())
-                item->setExpanded(true);
+            for (const QString &line : layer.details)
+                evidence.append(line.trimmed());
+            evidence.removeAll(QString());
+            row.details = evidence.join(u'\n');
+            rows.append(row);
         }
         if (m_report->passed()) {
-            status = tr("TensorFlow works in the new environment.");
+            status = warned ? tr("TensorFlow works in the new environment. Read the rows marked with a warning.")
+                            : tr("TensorFlow works in the new environment.");
+        } else if (const core::VerifyLayer *first = m_report->firstFailure()) {
+            status = tr("The environment does not work yet: %1 Press Next; the last page offers to repair it.")
+                         .arg(plainFailure(*first, expectGpu));
         } else {
-            status = tr("The environment does not work yet.");
-            if (const core::VerifyLayer *first = m_report->firstFailure())
-                explanation = first->explanation;
-            explanation += (explanation.isEmpty() ? QString() : QStringLiteral("\n"))
-                         + tr("You can still finish; \"tfsetup doctor\" looks for the cause in more detail.");
-        }
-        for (const core::VerifyLayer &layer : std::as_const(m_report->layers)) {
-            if (layer.status == core::VerifyLayer::Status::Warning && !layer.explanation.isEmpty())
-                explanation += (explanation.isEmpty() ? QString() : QStringLiteral("\n")) + layer.explanation;
+            status = tr("The environment does not work yet. Press Next; the last page offers to repair it.");
         }
     }
+    m_layers->setRows(rows);
     m_statusLabel->setText(status);
     m_statusLabel->setVisible(!status.isEmpty());
-    m_explanationLabel->setText(explanation);
-    m_explanationLabel->setVisible(!explanation.isEmpty());
     m_layers->setVisible(m_report.has_value());
 }
 
@@ -248,7 +278,6 @@ void VerifyPage::retranslate()
     else
         setSubTitle(tr("tfsetup starts the new environment the way you will and checks that TensorFlow imports and "
                        "computes on the processor, as this plan intends."));
-    m_layers->setHeaderLabels({tr("Check"), tr("Result")});
     m_layers->setAccessibleName(tr("Check results"));
     m_againButton->setText(tr("Check &again"));
 }

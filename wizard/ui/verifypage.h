@@ -13,17 +13,17 @@
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QTreeWidget;
 
 namespace tfsetup::ui {
 
+class StatusList;
 class WizardState;
 
 // Proves the new environment works: loads every library TensorFlow will load, imports
 // TensorFlow and computes on the GPU, through the environment's own launcher. One row per layer
-// with ✓ / ✗ and its evidence; the first failure says what to do. Next is enabled once the check
-// finished, passed or not (the Finish page says which); the report goes to
-// WizardState::setVerified().
+// with its status icon and a plain sentence; the evidence (loader errors, raw output) is folded
+// under each row's Details. Next is enabled once the check finished, passed or not (the Finish
+// page says which and offers the repair); the report goes to WizardState::setVerified().
 class VerifyPage final : public QWizardPage {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(VerifyPage)
@@ -40,6 +40,9 @@ public:
     void setProbePath(const QString &path) { m_probe = path; }
 
     bool isRunning() const { return m_running; }
+
+    // A failed layer in a student's words, without the machine's (those go under Details).
+    static QString plainFailure(const core::VerifyLayer &layer, bool expectGpu);
 
     void initializePage() override;
     bool isComplete() const override;
@@ -74,8 +77,7 @@ private:
 
     QLabel *m_statusLabel;
     QProgressBar *m_busy;
-    QTreeWidget *m_layers;
-    QLabel *m_explanationLabel;
+    StatusList *m_layers;
     QPushButton *m_againButton;
 };
 
