@@ -1,6 +1,7 @@
 // tfsetup: no arguments opens the wizard; a subcommand runs headless (see `tfsetup --help`).
 
 #include "cli/cli.h"
+#include "detect/detector.h"
 #include "setup/setupsession.h"
 #include "system/realsystem.h"
 #include "ui/setupwizard.h"
@@ -8,6 +9,7 @@
 #include "util/runlog.h"
 
 #include <QApplication>
+#include <QCoro/QCoroTask>
 #include <QCommandLineParser>
 #include <QLocale>
 
@@ -59,6 +61,11 @@ void addWizardOptions(QCommandLineParser &parser)
                       core::cli::Cli::tr("Use this language (%1) instead of the system's.")
                           .arg(core::Translations::available().join(QStringLiteral(", "))),
                       QStringLiteral("LANG")});
+    parser.addOption({QStringLiteral("page"),
+                      core::cli::Cli::tr("With --root: open the wizard on this page (%1), for demonstrations and "
+                                         "screenshots of a fixture machine.")
+                          .arg(ui::SetupWizard::pageNames().join(QStringLiteral(", "))),
+                      QStringLiteral("PAGE")});
 }
 
 // `tfsetup` alone, or `tfsetup wizard [--root DIR --env-file FILE --os windows|linux] [--language L]`:
@@ -84,6 +91,12 @@ int runWizard(int argc, char **argv, const QString &program, const QStringList &
         if (!language.isEmpty() && !core::Translations::available().contains(language)) {
             core::cli::printErr(core::cli::Cli::tr("tfsetup: there is no translation \"%1\". Choose one of: %2.")
                                     .arg(language, core::Translations::available().join(QStringLiteral(", "))));
+            return core::cli::UsageError;
+        }
+        if (const QString page = parser.value(QStringLiteral("page"));
+            !page.isEmpty() && (ui::SetupWizard::pageIdFor(page) < 0 || !parser.isSet(QStringLiteral("root")))) {
+            core::cli::printErr(core::cli::Cli::tr("tfsetup: --page needs --root and one of: %1.")
+                                    .arg(ui::SetupWizard::pageNames().join(QStringLiteral(", "))));
             return core::cli::UsageError;
         }
         if (!hasDisplay()) {
@@ -113,6 +126,15 @@ int runWizard(int argc, char **argv, const QString &program, const QStringList &
     // fixture tree shown with --root.
     if (!parser.isSet(QStringLiteral("root")))
         wizard.setSessionFile(core::SetupSession::defaultPath());
+    if (const int page = ui::SetupWizard::pageIdFor(parser.value(QStringLiteral("page"))); page > 0) {
+        // A page past Detect reads the fixture machine's report, as if Detect had run.
+        wizard.state().setHardware(QCoro::waitFor(core::detectHardware(**system)));
+        if (page == ui::SetupWizard::RepairPageId)
+            wizard.state().setMode(ui::WizardState::Mode::Repair);
+        else if (page == ui::SetupWizard::LabProfilePageId)
+            wizard.state().setMode(ui::WizardState::Mode::LabProfile);
+        wizard.setStartId(page);
+    }
     wizard.show();
     return app.exec();
 }

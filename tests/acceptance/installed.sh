@@ -222,6 +222,7 @@ expect_status 0 "tfsetup with no argument and no display prints the detection re
 expect_status 1 "tfsetup wizard with no display says why" 'graphical display' "${plain[@]}" "$tfsetup" wizard
 expect_status 2 "tfsetup wizard --language xx" 'no translation' "${plain[@]}" "$tfsetup" wizard --language xx
 expect_status 2 "an unknown command" 'unknown command' "${plain[@]}" "$tfsetup" no-such-command
+expect_status 2 "--page without a fixture tree" 'needs --root' "${plain[@]}" "$tfsetup" wizard --page verify
 expect_status 2 "an unknown option" 'Unknown option' "${plain[@]}" "$tfsetup" detect --no-such-option
 expect_status 1 "verify of a folder that is no environment names the log" 'error: .*' \
     "${plain[@]}" "$tfsetup" verify --env "$work/no such environment"
@@ -246,6 +247,19 @@ if [ -n "${TFSETUP_SCREENSHOT_DIR:-}" ]; then
         else
             fail "screenshots ($lang)" "$(cat "$work/app.log")"
         fi
+        # Past Options the wizard would download from NVIDIA: the later pages are opened directly
+        # (--page), each as it first shows on the fixture machine.
+        for page in download install verify finish repair lab; do
+            if start_wizard "$t" "${session[@]}" "${x[@]}" LANG=C.UTF-8 "$tfsetup" wizard --language "$lang" \
+                   --root "$fixture/root" --env-file "$fixture/env" --os windows --page "$page"; then
+                sleep 2
+                "${x[@]}" import -window "$wid" "$TFSETUP_SCREENSHOT_DIR/$page-$lang.png" 2>/dev/null
+                kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=
+                pass "screenshot of the $page page ($lang)"
+            else
+                fail "screenshot of the $page page ($lang)" "$(cat "$work/app.log")"
+            fi
+        done
     done
 fi
 

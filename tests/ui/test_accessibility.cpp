@@ -5,6 +5,7 @@
 // default button is set.
 
 #include "detect/detector.h"
+#include "layoutcheck.h"
 #include "system/rootedsystem.h"
 #include "ui/setupwizard.h"
 #include "util/i18n.h"
@@ -147,7 +148,7 @@ private Q_SLOTS:
             QHash<QChar, QStringList> owners;
             // Reached through the journey, every page after Welcome shows Back.
             if (id != ui::SetupWizard::WelcomePageId && !wizard.button(QWizard::BackButton)->isVisible())
-                owners[mnemonic(wizard.button(QWizard::BackButton)->text())].append(QStringLiteral("Back"));
+                owners[test::mnemonic(wizard.button(QWizard::BackButton)->text())].append(QStringLiteral("Back"));
             for (QWidget *w : wizard.findChildren<QWidget *>()) {
                 if (!w->isVisibleTo(&wizard))
                     continue;
@@ -156,7 +157,7 @@ private Q_SLOTS:
                     text = b->text();
                 else if (auto *l = qobject_cast<QLabel *>(w); l && l->buddy())
                     text = l->text();
-                const QChar key = mnemonic(text);
+                const QChar key = test::mnemonic(text);
                 if (!key.isNull())
                     owners[key].append(describe(w));
             }
@@ -172,21 +173,6 @@ private Q_SLOTS:
     }
 
 private:
-    // The letter after a single '&', upper-case; null without one.
-    static QChar mnemonic(const QString &text)
-    {
-        for (qsizetype i = 0; i + 1 < text.size(); ++i) {
-            if (text.at(i) != u'&')
-                continue;
-            if (text.at(i + 1) == u'&') {
-                ++i;
-                continue;
-            }
-            return text.at(i + 1).toUpper();
-        }
-        return {};
-    }
-
     QTemporaryDir m_home;
     std::unique_ptr<core::RootedSystem> m_system;
     core::HardwareReport m_report;

@@ -229,7 +229,7 @@ void TestDetectPage::fixtureMachine_showsExpectedSentences_data()
         << QStringList{QStringLiteral("No NVIDIA GPU was found. TensorFlow can still run on the CPU."),
                        QStringLiteral("Processor: Intel(R) Pentium(R) CPU G640 @ 2.80GHz. It lacks AVX, which official "
                                       "TensorFlow builds since 1.6 need.")}
-        << QStringLiteral("The nvidia-smi tool that comes with the NVIDIA driver did not answer.");
+        << QStringLiteral("nvidia-smi, the tool that comes with the NVIDIA driver, is not installed here.");
 }
 
 void TestDetectPage::fixtureMachine_showsExpectedSentences()
@@ -283,7 +283,7 @@ void TestDetectPage::cannedReport_showsPlainSentences_data()
              "problems": [{"method": "nvidia-smi", "error": "program not found"}]})j")
         << QStringList{QStringLiteral("Your GPU: NVIDIA GeForce GTX 1650 (compute capability unknown)"),
                        QStringLiteral("No working NVIDIA driver was found. Install the driver for your GPU from NVIDIA first.")}
-        << QStringLiteral("The nvidia-smi tool that comes with the NVIDIA driver did not answer.");
+        << QStringLiteral("nvidia-smi, the tool that comes with the NVIDIA driver, is not installed here.");
     QTest::newRow("processor without avx")
         << QByteArray(R"j({"os": {"family": "linux", "arch": "x86_64"},
              "cpu": {"name": "Intel(R) Pentium(R) CPU G640", "avx": false, "source": "proc-cpuinfo"}})j")

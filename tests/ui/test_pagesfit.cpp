@@ -8,6 +8,7 @@
 // <language>-<page>-<variant>.png for the other rows.
 
 #include "detect/detector.h"
+#include "layoutcheck.h"
 #include "system/rootedsystem.h"
 #include "ui/optionspage.h"
 #include "ui/setupwizard.h"
@@ -35,38 +36,6 @@ QString pageName(QWizardPage *page, int id)
 {
     const QString name = page->objectName();
     return name.isEmpty() ? QString::number(id) : name;
-}
-
-// Why a widget's text does not fit, or empty when it does.
-QString clipped(QWidget *widget)
-{
-    if (auto *label = qobject_cast<QLabel *>(widget)) {
-        const QString text = label->text();
-        if (text.isEmpty() || !label->pixmap().isNull())
-            return {};
-        const QRect room = label->contentsRect();
-        if (label->wordWrap() || Qt::mightBeRichText(text)) {
-            const int need = label->heightForWidth(label->width());
-            if (need > label->height() + 2)
-                return QStringLiteral("needs %1 px of height, has %2").arg(need).arg(label->height());
-            return {};
-        }
-        // A single '&' marks the mnemonic and is not drawn; "&&" draws one '&'.
-        QString shown = text.section(u'\n', 0, 0);
-        shown.replace(QLatin1String("&&"), QStringLiteral("\x01")).remove(u'&').replace(u'\x01', u'&');
-        const int need = label->fontMetrics().horizontalAdvance(shown);
-        if (need > room.width() + 2)
-            return QStringLiteral("needs %1 px of width, has %2").arg(need).arg(room.width());
-        return {};
-    }
-    if (auto *button = qobject_cast<QAbstractButton *>(widget)) {
-        if (button->text().isEmpty())
-            return {};
-        const int need = button->sizeHint().width();
-        if (need > button->width() + 2)
-            return QStringLiteral("needs %1 px of width, has %2").arg(need).arg(button->width());
-    }
-    return {};
 }
 
 } // namespace
@@ -155,7 +124,7 @@ private Q_SLOTS:
                 if (!qobject_cast<QLabel *>(w) && !qobject_cast<QAbstractButton *>(w))
                     continue;
                 ++checked;
-                const QString why = clipped(w);
+                const QString why = test::clipped(w);
                 if (!why.isEmpty()) {
                     const QString text = qobject_cast<QLabel *>(w) ? qobject_cast<QLabel *>(w)->text()
                                                                     : qobject_cast<QAbstractButton *>(w)->text();

@@ -7,6 +7,7 @@
 #include "ui/repairpage.h"
 #include "ui/setupwizard.h"
 #include "ui/welcomepage.h"
+#include "fakeenvironment.h"
 #include "uitest.h"
 
 #include <QCryptographicHash>
@@ -24,46 +25,6 @@
 
 using namespace tfsetup;
 
-namespace {
-
-bool write(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-// A recorded environment at root + /home/u/tfsetup-envs/<name>, its kernel registered.
-bool makeEnvironment(const QString &root, const QString &name)
-{
-    const QString dir = root + QStringLiteral("/home/u/tfsetup-envs/") + name;
-    const QByteArray launcher = "#!/bin/sh\nexec python \"$@\"\n";
-    const QByteArray kernel = "{\"display_name\": \"" + name.toUtf8() + "\"}\n";
-    QJsonArray files;
-    for (const auto &[path, bytes] : QList<std::pair<QString, QByteArray>>{{QStringLiteral("start-python"), launcher},
-                                                                          {QStringLiteral("shell"), launcher},
-                                                                          {QStringLiteral("kernel/kernel.json"), kernel}}) {
-        if (!write(dir + u'/' + path, bytes))
-            return false;
-        files.append(QJsonObject{{QStringLiteral("path"), path},
-                                 {QStringLiteral("sha256"), QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex())},
-                                 {QStringLiteral("size"), bytes.size()}});
-    }
-    const QJsonObject record{{QStringLiteral("schema"), 1},
-                             {QStringLiteral("name"), name},
-                             {QStringLiteral("os"), QStringLiteral("linux")},
-                             {QStringLiteral("python_version"), QStringLiteral("3.11.2")},
-                             {QStringLiteral("plan"), QJsonObject{{QStringLiteral("route"), QStringLiteral("linux-pip")},
-                                                                  {QStringLiteral("tensorflow"), QStringLiteral("2.15.1")},
-                                                                  {QStringLiteral("kernel_name"), name}}},
-                             {QStringLiteral("files"), files},
-                             {QStringLiteral("launchers"), QJsonArray{QStringLiteral("start-python"), QStringLiteral("shell")}},
-                             {QStringLiteral("kernel_folder"), QString(QStringLiteral("/home/u/.local/share/jupyter/kernels/") + name)}};
-    return write(dir + QStringLiteral("/environment.json"), QJsonDocument(record).toJson())
-           && write(root + QStringLiteral("/home/u/.local/share/jupyter/kernels/") + name + QStringLiteral("/kernel.json"), kernel);
-}
-
-} // namespace
 
 class TestWelcomeEnvironments final : public QObject {
     Q_OBJECT
@@ -93,8 +54,8 @@ void TestWelcomeEnvironments::init()
 {
     m_root = std::make_unique<QTemporaryDir>();
     QVERIFY(m_root->isValid());
-    QVERIFY(makeEnvironment(m_root->path(), QStringLiteral("course")));
-    QVERIFY(makeEnvironment(m_root->path(), QStringLiteral("thesis")));
+    QVERIFY(test::makeEnvironment(m_root->path(), QStringLiteral("course")));
+    QVERIFY(test::makeEnvironment(m_root->path(), QStringLiteral("thesis")));
     m_system = std::make_unique<core::RootedSystem>(m_root->path(), core::OsFamily::Linux,
                                                     QHash<QString, QString>{{QStringLiteral("HOME"), QStringLiteral("/home/u")}});
     m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);

@@ -8,6 +8,7 @@
 #include "ui/labprofilepage.h"
 #include "ui/optionspage.h"
 #include "ui/repairpage.h"
+#include "ui/steprail.h"
 #include "ui/upgradedialog.h"
 #include "ui/verifypage.h"
 #include "ui/welcomepage.h"
@@ -18,6 +19,7 @@
 #include <QIcon>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -37,6 +39,7 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     , m_finishPage(new FinishPage(m_state, this))
     , m_repairPage(new RepairPage(m_state, this))
     , m_labProfilePage(new LabProfilePage(m_state, this))
+    , m_rail(new StepRail(this))
 {
     setObjectName(QStringLiteral("setupWizard"));
     setWizardStyle(QWizard::ModernStyle);
@@ -44,6 +47,7 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     const QIcon icon(QStringLiteral(":/resources/icons/tfsetup.svg"));
     setWindowIcon(icon);
     setPixmap(QWizard::LogoPixmap, icon.pixmap(48, 48));
+    setSideWidget(m_rail);
     updateMinimumSize();
     setPage(WelcomePageId, m_welcomePage);
     setPage(DetectPageId, m_detectPage);
@@ -72,6 +76,10 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
         m_saved.reset();
     });
     connect(this, &QWizard::currentIdChanged, this, &SetupWizard::continueTowardsGoal);
+    connect(this, &QWizard::currentIdChanged, this, &SetupWizard::updateRail);
+    connect(m_finishPage, &FinishPage::repairRequested, this, &SetupWizard::repairEnvironment);
+    // A verdict reached here is the Welcome page's "last verify" at once, not after a restart.
+    connect(&m_state, &WizardState::verifiedChanged, m_welcomePage, &WelcomePage::refreshEnvironments);
     connect(m_downloadPage, &DownloadPage::allVerified, this, &SetupWizard::continueTowardsGoal);
     connect(m_installPage, &InstallPage::finished, this, [this](bool ok) {
         if (ok)
@@ -348,8 +356,84 @@ void SetupWizard::changeEvent(QEvent *event)
     QWizard::changeEvent(event);
 }
 
+QStringList SetupWizard::pageNames()
+{
+    return {QStringLiteral("welcome"), QStringLiteral("detect"), QStringLiteral("choose"), QStringLiteral("options"),
+            QStringLiteral("download"), QStringLiteral("install"), QStringLiteral("verify"), QStringLiteral("finish"),
+            QStringLiteral("repair"), QStringLiteral("lab")};
+}
+
+int SetupWizard::pageIdFor(const QString &name)
+{
+    // The names are in PageId order.
+    return int(pageNames().indexOf(name));
+}
+
+QList<int> SetupWizard::journey() const
+{
+    const bool verifyOnly = m_welcomePage->verifyChosen();
+    switch (m_state.mode()) {
+    case WizardState::Mode::Repair:
+        return {WelcomePageId, RepairPageId, VerifyPageId, FinishPageId};
+    case WizardState::Mode::LabProfile:
+        if (m_labProfilePage->unattended())
+            return {WelcomePageId, LabProfilePageId, VerifyPageId, FinishPageId};
+        return {WelcomePageId, LabProfilePageId, DetectPageId, OptionsPageId, DownloadPageId,
+                InstallPageId, VerifyPageId, FinishPageId};
+    case WizardState::Mode::NewEnvironment:
+        break;
+    }
+    if (verifyOnly)
+        return {WelcomePageId, VerifyPageId, FinishPageId};
+    return {WelcomePageId, DetectPageId, ChoosePageId, OptionsPageId, DownloadPageId,
+            InstallPageId, VerifyPageId, FinishPageId};
+}
+
+QString SetupWizard::stepName(int id) const
+{
+    switch (PageId(id)) {
+    case WelcomePageId: return tr("Welcome", "step");
+    case DetectPageId: return tr("Detect", "step");
+    case ChoosePageId: return tr("Choose", "step");
+    case OptionsPageId: return tr("Options", "step");
+    case DownloadPageId: return tr("Download", "step");
+    case InstallPageId: return tr("Install", "step");
+    case VerifyPageId: return tr("Verify", "step");
+    case FinishPageId: return tr("Finish", "step");
+    case RepairPageId: return tr("Repair", "step");
+    case LabProfilePageId: return tr("Lab profile", "step");
+    }
+    return {};
+}
+
+void SetupWizard::updateRail()
+{
+    const QList<int> ids = journey();
+    QStringList names;
+    for (const int id : ids)
+        names.append(stepName(id));
+    m_rail->setSteps(names, int(ids.indexOf(currentId())));
+}
+
+void SetupWizard::repairEnvironment(const QString &environment)
+{
+    // From the start, as the Welcome page's Repair does: Repair, Verify and Finish are new steps
+    // of a new journey, not pages already passed.
+    setStartId(WelcomePageId);
+    restart();
+    m_welcomePage->startRepair(environment);
+}
+
+void SetupWizard::resizeEvent(QResizeEvent *event)
+{
+    // The names beside the numbers when there is room for them and the page keeps its width.
+    m_rail->setShowNames(event->size().width() >= 3 * minimumWidth() / 2 - 200);
+    QWizard::resizeEvent(event);
+}
+
 void SetupWizard::retranslate()
 {
+    updateRail();
     setWindowTitle(tr("TensorFlow GPU setup"));
     // Our own catalogue carries the button texts: Qt's translations are often not installed on
     // the machines students use, and the wizard would switch language everywhere but here.

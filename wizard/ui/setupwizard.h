@@ -22,6 +22,7 @@ class InstallPage;
 class LabProfilePage;
 class OptionsPage;
 class RepairPage;
+class StepRail;
 class UpgradeDialog;
 class VerifyPage;
 class WelcomePage;
@@ -59,6 +60,18 @@ public:
     FinishPage *finishPage() const { return m_finishPage; }
     RepairPage *repairPage() const { return m_repairPage; }
     LabProfilePage *labProfilePage() const { return m_labProfilePage; }
+    StepRail *stepRail() const { return m_rail; }
+
+    // A page by its short name (welcome, detect, choose, options, download, install, verify,
+    // finish, repair, lab), or -1: `tfsetup wizard --root … --page NAME` opens a fixture machine
+    // on that page (demonstrations, screenshots).
+    static int pageIdFor(const QString &name);
+    static QStringList pageNames();
+
+    // The pages of the journey the student is on, in order (the step rail shows them).
+    QList<int> journey() const;
+    // Finish's "Repair now": back to the start, into the Repair journey for this environment.
+    void repairEnvironment(const QString &environment);
 
     // The Welcome page's Upgrade: a window-modal dialog with the proposal for the environment
     // (made with the wizard's knowledge, hardware report and Options), deleted when closed.
@@ -94,9 +107,12 @@ public Q_SLOTS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void retranslate();
+    void updateRail();
+    QString stepName(int id) const;
     void updateMinimumSize();
     void offerSavedSession();
     void restoreSession(core::SetupSession session);
@@ -115,6 +131,7 @@ private:
     FinishPage *m_finishPage;
     RepairPage *m_repairPage;
     LabProfilePage *m_labProfilePage;
+    StepRail *m_rail;
     QString m_sessionPath;
     std::optional<core::SetupSession> m_saved;
     int m_resumeJump = -1; // where Next on Welcome leads when continuing

@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QEvent>
 #include <QFutureWatcher>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -22,6 +23,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QStandardPaths>
 #include <QStyle>
@@ -148,7 +150,21 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     m_languageLabel->setVisible(canSwitch);
     m_languageCombo->setVisible(canSwitch);
 
-    auto *layout = new QVBoxLayout(this);
+    // The page scrolls rather than squeezing: with a saved setup, a list of environments and
+    // Chinese text the content is taller than the wizard's 540 pixels.
+    auto *content = new QWidget;
+    content->setObjectName(QStringLiteral("welcomeContent"));
+    auto *scroll = new QScrollArea(this);
+    m_scroll = scroll;
+    scroll->setObjectName(QStringLiteral("welcomeScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *pageLayout = new QVBoxLayout(this);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->addWidget(scroll);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(languageRow);
     layout->addWidget(m_intro);
     layout->addSpacing(12);
@@ -196,14 +212,17 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     layout->addSpacing(12);
     layout->addWidget(m_environmentsTitle);
     layout->addWidget(m_environmentList, 1);
-    auto *actions = new QHBoxLayout;
-    for (QPushButton *b : {m_shellButton, m_jupyterButton, m_verifyButton, m_repairButton, m_upgradeButton, m_removeButton})
-        actions->addWidget(b);
-    actions->addStretch(1);
-    actions->addWidget(m_cleanButton);
+    // Two rows of actions: seven buttons in one row do not fit 720 pixels in every language.
+    auto *actions = new QGridLayout;
+    const QList<QPushButton *> actionButtons = {m_shellButton, m_jupyterButton, m_verifyButton, m_repairButton,
+                                                m_upgradeButton, m_removeButton, m_cleanButton};
+    for (qsizetype i = 0; i < actionButtons.size(); ++i)
+        actions->addWidget(actionButtons.at(i), int(i / 4), int(i % 4));
+    actions->setColumnStretch(4, 1);
     layout->addLayout(actions);
     layout->addWidget(m_environmentStatus);
     layout->addStretch(1);
+    scroll->setWidget(content);
 
     setSavedSetup({}, 0, 0);
     syncLanguageCombo();
@@ -278,6 +297,7 @@ void WelcomePage::changeEvent(QEvent *event)
 void WelcomePage::retranslate()
 {
     setTitle(tr("Welcome"));
+    m_scroll->setAccessibleName(tr("Welcome"));
     setSubTitle(tr("TensorFlow with GPU support, set up for you."));
     m_intro->setText(tr("This wizard sets up TensorFlow with GPU support on this computer. "
                         "It checks your hardware, picks versions that work together, downloads "
@@ -422,6 +442,8 @@ void WelcomePage::showEnvironments()
                 const QDateTime when = QDateTime::fromString(l.lastVerify.date, Qt::ISODate).toLocalTime();
                 const QString date = locale.toString(when.date(), QLocale::ShortFormat);
                 item->setText(4, l.lastVerify.passed ? tr("passed, %1").arg(date) : tr("failed, %1").arg(date));
+                item->setIcon(4, style()->standardIcon(l.lastVerify.passed ? QStyle::SP_DialogApplyButton
+                                                                            : QStyle::SP_MessageBoxWarning));
                 if (!l.lastVerify.passed)
                     item->setToolTip(4, l.lastVerify.message);
             } else if (l.isEnvironment()) {
@@ -550,9 +572,16 @@ void WelcomePage::repairSelected()
     const core::EnvironmentListing *l = selected();
     if (!l || !wizard())
         return;
+    startRepair(l->path);
+}
+
+void WelcomePage::startRepair(const QString &environment)
+{
+    if (!wizard())
+        return;
     m_repairRadio->setChecked(true);
     m_verifyChosen = false;
-    Q_EMIT repairRequested(l->path);
+    Q_EMIT repairRequested(environment);
     wizard()->next();
 }
 

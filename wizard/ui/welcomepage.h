@@ -11,6 +11,7 @@
 class QButtonGroup;
 class QComboBox;
 class QLabel;
+class QScrollArea;
 class QPushButton;
 class QRadioButton;
 class QTreeWidget;
@@ -72,6 +73,9 @@ public:
 public Q_SLOTS:
     // Reads the environments again, on a worker thread; environmentsChanged() when done.
     void refreshEnvironments();
+    // Goes on into the Repair journey for this environment, as its Repair button does (the
+    // Finish page's "Repair now").
+    void startRepair(const QString &environment);
     void openShell();
     void openJupyter();
     void verifySelected();
@@ -106,6 +110,7 @@ private:
 
     WizardState &m_state;
     core::Translations *m_translations;
+    QScrollArea *m_scroll = nullptr;
     QLabel *m_intro;
     QButtonGroup *m_modes;
     QRadioButton *m_continueRadio;

@@ -113,7 +113,11 @@ public:
     const std::optional<core::InstallOutcome> &installed() const { return m_installed; }
     void setInstalled(std::optional<core::InstallOutcome> outcome) { m_installed = std::move(outcome); }
     const std::optional<core::VerifyReport> &verified() const { return m_verified; }
-    void setVerified(std::optional<core::VerifyReport> report) { m_verified = std::move(report); }
+    void setVerified(std::optional<core::VerifyReport> report)
+    {
+        m_verified = std::move(report);
+        Q_EMIT verifiedChanged();
+    }
 
 Q_SIGNALS:
     void knowledgeChanged();
@@ -121,6 +125,8 @@ Q_SIGNALS:
     void planChanged();
     void downloadsChanged();
     void optionsChanged();
+    // A verify verdict arrived (or was cleared).
+    void verifiedChanged();
 
 private:
     core::SystemView &m_system;
