@@ -28,6 +28,7 @@
 #include <QSignalBlocker>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -241,9 +242,14 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     QHeaderView *header = m_alternativesTable->horizontalHeader();
     for (int column = 0; column < ColumnCount; ++column)
         header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-    // The route and what it needs first carry the words; versions are short.
+    // The route carries the words and takes the room; versions and what it needs first are short.
     header->setSectionResizeMode(RouteColumn, QHeaderView::Stretch);
-    header->setSectionResizeMode(NeedsColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(NeedsColumn, QHeaderView::ResizeToContents);
+    // Wrapped words need their rows made taller again whenever a stretched column narrows;
+    // otherwise the last line of a long route is cut with "…".
+    connect(header, &QHeaderView::sectionResized, this, [this] {
+        QTimer::singleShot(0, m_alternativesTable, &QTableWidget::resizeRowsToContents);
+    });
     connect(m_alternativesTable, &QTableWidget::currentCellChanged, this,
             [this](int row, int, int, int) { choosePlan(row); });
 
