@@ -98,7 +98,7 @@
     </message>
     <message>
         <source>The sources catalog does not say which CUDA %1 components TensorFlow needs. Update tfsetup.</source>
-        <translation>来源目录中没有说明 TensorFlow 需要哪些 CUDA %1 组件。请更新 tfsetup。</translation>
+        <translation>下载来源表中没有说明 TensorFlow 需要哪些 CUDA %1 组件。请更新 tfsetup。</translation>
     </message>
     <message>
         <source>NVIDIA&apos;s %1 has no %2 for %3.</source>
@@ -186,19 +186,19 @@
     </message>
     <message>
         <source>tfsetup has no pinned checksum for NVIDIA&apos;s %1, and it came from %2 over plain HTTP, which cannot prove that it is NVIDIA&apos;s, yet the archives&apos; checksums are read from it. Use NVIDIA&apos;s https:// address, or a sources catalog that pins this manifest.</source>
-        <translation>tfsetup 没有 NVIDIA 的 %1 的固定校验和，而且它是通过明文 HTTP 从 %2 获取的，这无法证明它来自 NVIDIA，而压缩包的校验和却要从它读取。请使用 NVIDIA 的 https:// 地址，或者使用固定了此清单的来源目录。</translation>
+        <translation>tfsetup 没有 NVIDIA 的 %1 的固定校验和，而且它是通过明文 HTTP 从 %2 获取的，这无法证明它来自 NVIDIA，而压缩包的校验和却要从它读取。请使用 NVIDIA 的 https:// 地址，或者使用固定了此清单的下载来源表。</translation>
     </message>
     <message>
         <source>python-build-standalone&apos;s release %1 lists the SHA-256 %2 for %3, but tfsetup&apos;s sources catalog pins %4. Either the release was changed after the pin was recorded or the pin is wrong, so tfsetup will not use this file. Install Python %5 with the system&apos;s package manager, or update tfsetup and try again.</source>
-        <translation>python-build-standalone 的发布 %1 为 %3 列出的 SHA-256 是 %2，而 tfsetup 的来源目录固定的是 %4。要么该发布在记录固定值之后被改动过，要么固定值有误，因此 tfsetup 不会使用这个文件。请用系统的包管理器安装 Python %5，或更新 tfsetup 后重试。</translation>
+        <translation>python-build-standalone 的发布 %1 为 %3 列出的 SHA-256 是 %2，而 tfsetup 的下载来源表固定的是 %4。要么该发布在记录固定值之后被改动过，要么固定值有误，因此 tfsetup 不会使用这个文件。请用系统的包管理器安装 Python %5，或更新 tfsetup 后重试。</translation>
     </message>
     <message>
         <source>SHA-256 pinned in tfsetup&apos;s sources catalog (%1) and confirmed by the release&apos;s SHA256SUMS.</source>
-        <translation>SHA-256 固定在 tfsetup 的来源目录中（%1），并已由该发布的 SHA256SUMS 确认。</translation>
+        <translation>SHA-256 固定在 tfsetup 的下载来源表中（%1），并已由该发布的 SHA256SUMS 确认。</translation>
     </message>
     <message>
         <source>SHA-256 pinned in tfsetup&apos;s sources catalog (%1); the release&apos;s SHA256SUMS could not be read to compare (%2).</source>
-        <translation>SHA-256 固定在 tfsetup 的来源目录中（%1）；无法读取该发布的 SHA256SUMS 进行比对（%2）。</translation>
+        <translation>SHA-256 固定在 tfsetup 的下载来源表中（%1）；无法读取该发布的 SHA256SUMS 进行比对（%2）。</translation>
     </message>
     <message>
         <source>cuDNN %1 for %2 is built for CUDA %3, not for CUDA %4 of this plan, so TensorFlow could not load it. Choose the cuDNN that goes with CUDA %4.</source>
@@ -370,15 +370,15 @@
     <name>Catalog</name>
     <message>
         <source>The knowledge catalog file %1 is damaged. Reinstall tfsetup, or remove the catalog override you gave.</source>
-        <translation>知识目录文件 %1 已损坏。请重新安装 tfsetup，或去掉你指定的替代目录。</translation>
+        <translation>知识库文件 %1 已损坏。请重新安装 tfsetup，或去掉你指定的替代知识库。</translation>
     </message>
     <message>
         <source>The knowledge catalog file %1 was written for another version of tfsetup. Update tfsetup.</source>
-        <translation>知识目录文件 %1 是为另一个版本的 tfsetup 编写的。请更新 tfsetup。</translation>
+        <translation>知识库文件 %1 是为另一个版本的 tfsetup 编写的。请更新 tfsetup。</translation>
     </message>
     <message>
         <source>The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the catalog folder you gave.</source>
-        <translation>无法读取知识目录文件 %1。请重新安装 tfsetup，或检查你指定的目录文件夹。</translation>
+        <translation>无法读取知识库文件 %1。请重新安装 tfsetup，或检查你指定的知识库文件夹。</translation>
     </message>
 </context>
 <context>
@@ -393,7 +393,7 @@
     </message>
     <message>
         <source>The catalog update %1 is refused: its file %2 cannot be used (%3). tfsetup keeps using the catalog it has. Ask whoever published the update for a corrected one.</source>
-        <translation>目录更新 %1 被拒绝：其中的文件 %2 无法使用（%3）。tfsetup 继续使用现有的目录。请向发布该更新的人索取更正后的版本。</translation>
+        <translation>知识库更新 %1 被拒绝：其中的文件 %2 无法使用（%3）。tfsetup 继续使用现有的知识库。请向发布该更新的人索取更正后的版本。</translation>
     </message>
     <message>
         <source>it is not a JSON object</source>
@@ -401,27 +401,27 @@
     </message>
     <message>
         <source>The catalog update %1 is refused: its version %2 is older than the catalog tfsetup already has (version %3), and an older catalog is never installed over a newer one. Nothing was changed; ask for the current update if you expected a newer one.</source>
-        <translation>目录更新 %1 被拒绝：它的版本 %2 比 tfsetup 已有的目录（版本 %3）更旧，较旧的目录永远不会覆盖较新的目录。没有做任何更改；如果你期待更新的版本，请获取最新的更新。</translation>
+        <translation>知识库更新 %1 被拒绝：它的版本 %2 比 tfsetup 已有的知识库（版本 %3）更旧，较旧的知识库永远不会覆盖较新的知识库。没有做任何更改；如果你期待更新的版本，请获取最新的更新。</translation>
     </message>
     <message>
         <source>tfsetup keeps using the catalog it has. Download the update again: it may have been cut off or changed on the way.</source>
-        <translation>tfsetup 继续使用现有的目录。请重新下载该更新：它可能在传输中被截断或篡改。</translation>
+        <translation>tfsetup 继续使用现有的知识库。请重新下载该更新：它可能在传输中被截断或篡改。</translation>
     </message>
     <message>
         <source>The catalog update %1 is refused: it is larger than %2 MB, far more than a catalog holds. Check that the address or file is a tfsetup catalog update.</source>
-        <translation>目录更新 %1 被拒绝：它大于 %2 MB，远超一个目录应有的大小。请检查该地址或文件是否确实是 tfsetup 的目录更新。</translation>
+        <translation>知识库更新 %1 被拒绝：它大于 %2 MB，远超一个知识库应有的大小。请检查该地址或文件是否确实是 tfsetup 的知识库更新。</translation>
     </message>
     <message>
         <source>The catalog update %1 is refused: it is not a complete catalog update document. %2</source>
-        <translation>目录更新 %1 被拒绝：它不是完整的目录更新文档。%2</translation>
+        <translation>知识库更新 %1 被拒绝：它不是完整的知识库更新文档。%2</translation>
     </message>
     <message>
         <source>The catalog update %1</source>
-        <translation>目录更新 %1</translation>
+        <translation>知识库更新 %1</translation>
     </message>
     <message>
         <source>names a file &quot;%1&quot; that is not a catalog file name</source>
-        <translation>提到了一个名为“%1”的文件，而这不是目录文件名</translation>
+        <translation>提到了一个名为“%1”的文件，而这不是知识库文件名</translation>
     </message>
     <message>
         <source>lacks the file %1</source>
@@ -429,7 +429,7 @@
     </message>
     <message>
         <source>The catalog update %1 is refused: it is signed with a key tfsetup does not trust. tfsetup keeps using the catalog it has. Take updates only from tfsetup&apos;s releases or a mirror that copies them unchanged.</source>
-        <translation>目录更新 %1 被拒绝：它使用 tfsetup 不信任的密钥签名。tfsetup 继续使用现有的目录。请只从 tfsetup 的发布页面或原样复制它们的镜像获取更新。</translation>
+        <translation>知识库更新 %1 被拒绝：它使用 tfsetup 不信任的密钥签名。tfsetup 继续使用现有的知识库。请只从 tfsetup 的发布页面或原样复制它们的镜像获取更新。</translation>
     </message>
     <message>
         <source>signed with key %1, trusted key %2</source>
@@ -437,43 +437,43 @@
     </message>
     <message>
         <source>The catalog update %1 is refused: its signature does not match its contents, so it was changed after it was signed or damaged on the way. tfsetup keeps using the catalog it has. Download it again; if this repeats, tell whoever runs the mirror.</source>
-        <translation>目录更新 %1 被拒绝：它的签名与内容不符，说明它在签名后被修改过，或在传输中损坏。tfsetup 继续使用现有的目录。请重新下载；如果反复出现，请告知镜像的管理者。</translation>
+        <translation>知识库更新 %1 被拒绝：它的签名与内容不符，说明它在签名后被修改过，或在传输中损坏。tfsetup 继续使用现有的知识库。请重新下载；如果反复出现，请告知镜像的管理者。</translation>
     </message>
     <message>
         <source>No catalog update is installed.</source>
-        <translation>未安装目录更新。</translation>
+        <translation>未安装知识库更新。</translation>
     </message>
     <message>
         <source>The installed catalog update</source>
-        <translation>已安装的目录更新</translation>
+        <translation>已安装的知识库更新</translation>
     </message>
     <message>
         <source>The installed catalog update cannot be read: %1 Run &quot;tfsetup catalog update&quot; to install it again.</source>
-        <translation>无法读取已安装的目录更新：%1 请运行“tfsetup catalog update”重新安装。</translation>
+        <translation>无法读取已安装的知识库更新：%1 请运行“tfsetup catalog update”重新安装。</translation>
     </message>
     <message>
         <source>The installed catalog update (version %1) is not newer than the catalog built into this tfsetup (version %2), so the built-in one is used.</source>
-        <translation>已安装的目录更新（版本 %1）并不比 tfsetup 内置的目录（版本 %2）新，所以使用内置目录。</translation>
+        <translation>已安装的知识库更新（版本 %1）并不比 tfsetup 内置的知识库（版本 %2）新，所以使用内置知识库。</translation>
     </message>
     <message>
         <source>The catalog update could not be stored in %1. Check that the folder is writable and the disk is not full, then try again; tfsetup keeps using the catalog it has.</source>
-        <translation>目录更新无法保存到 %1。请检查该文件夹是否可写、磁盘是否已满，然后重试；tfsetup 继续使用现有的目录。</translation>
+        <translation>知识库更新无法保存到 %1。请检查该文件夹是否可写、磁盘是否已满，然后重试；tfsetup 继续使用现有的知识库。</translation>
     </message>
     <message>
         <source>No address for catalog updates is known. Give one with --from (your lab&apos;s mirror or a downloaded file).</source>
-        <translation>不知道从哪里获取目录更新。请用 --from 指定一个地址（你所在实验室的镜像或已下载的文件）。</translation>
+        <translation>不知道从哪里获取知识库更新。请用 --from 指定一个地址（你所在实验室的镜像或已下载的文件）。</translation>
     </message>
     <message>
         <source>The catalog update %1 is refused: it is larger than %2 MB, far more than a catalog holds. Check that the address is a tfsetup catalog update.</source>
-        <translation>目录更新 %1 被拒绝：它大于 %2 MB，远超一个目录应有的大小。请检查该地址是否确实是 tfsetup 的目录更新。</translation>
+        <translation>知识库更新 %1 被拒绝：它大于 %2 MB，远超一个知识库应有的大小。请检查该地址是否确实是 tfsetup 的知识库更新。</translation>
     </message>
     <message>
         <source>The catalog update file</source>
-        <translation>目录更新文件</translation>
+        <translation>知识库更新文件</translation>
     </message>
     <message>
         <source>Cannot use the catalog update: %1</source>
-        <translation>无法使用目录更新：%1</translation>
+        <translation>无法使用知识库更新：%1</translation>
     </message>
 </context>
 <context>
@@ -1112,7 +1112,7 @@ Run again with --yes to install.
     <message>
         <source>Built-in catalog: version %1 of %2
 </source>
-        <translation>内置目录：版本 %1，日期 %2
+        <translation>内置知识库：版本 %1，日期 %2
 </translation>
     </message>
     <message>
@@ -1148,24 +1148,24 @@ Run again with --yes to install.
     <message>
         <source>In use: the built-in catalog
 </source>
-        <translation>正在使用：内置目录
+        <translation>正在使用：内置知识库
 </translation>
     </message>
     <message>
         <source>Installed catalog update version %1 of %2 from %3. tfsetup uses it from now on.
 </source>
-        <translation>已安装来自 %3 的目录更新，版本 %1，日期 %2。tfsetup 从现在起使用它。
+        <translation>已安装来自 %3 的知识库更新，版本 %1，日期 %2。tfsetup 从现在起使用它。
 </translation>
     </message>
     <message>
         <source>The catalog is up to date (version %1); nothing was changed.
 </source>
-        <translation>目录已是最新（版本 %1）；没有做任何更改。
+        <translation>知识库已是最新（版本 %1）；没有做任何更改。
 </translation>
     </message>
     <message>
         <source>status: which catalog is in use and whether the installed update verifies; update: fetch, check and install a signed catalog update.</source>
-        <translation>status：显示正在使用哪个目录，以及已安装的更新是否验证通过；update：获取、检查并安装已签名的目录更新。</translation>
+        <translation>status：显示正在使用哪个知识库，以及已安装的更新是否验证通过；update：获取、检查并安装已签名的知识库更新。</translation>
     </message>
     <message>
         <source>Take the update from this address or file (a lab mirror, a downloaded copy) instead of tfsetup&apos;s release page.</source>
@@ -1173,7 +1173,7 @@ Run again with --yes to install.
     </message>
     <message>
         <source>Show or update the knowledge catalog (TensorFlow&apos;s tested configurations, NVIDIA&apos;s tables, GPUs, sources). Updates are signed; one that does not verify, or is older than the catalog in use, is refused and the catalog in use stays.</source>
-        <translation>显示或更新知识目录（TensorFlow 测试过的配置、NVIDIA 的对照表、GPU、下载来源）。更新经过签名；验证不通过或比正在使用的目录更旧的更新会被拒绝，并继续使用现有目录。</translation>
+        <translation>显示或更新知识库（TensorFlow 测试过的配置、NVIDIA 的对照表、GPU、下载来源）。更新经过签名；验证不通过或比正在使用的知识库更旧的更新会被拒绝，并继续使用现有知识库。</translation>
     </message>
     <message>
         <source>tfsetup catalog: say status or update, for example &quot;tfsetup catalog status&quot;.</source>
@@ -1185,7 +1185,7 @@ Run again with --yes to install.
     </message>
     <message>
         <source>Show the knowledge catalog in use, or install a signed catalog update</source>
-        <translation>显示正在使用的知识目录，或安装已签名的目录更新</translation>
+        <translation>显示正在使用的知识库，或安装已签名的知识库更新</translation>
     </message>
     <message>
         <source>--out needs the file to save to, not &quot;%1&quot; (is its value missing?). For a file whose name starts with &quot;-&quot;, write ./%1.
@@ -1386,6 +1386,14 @@ Run again with --yes to install.
     <message>
         <source>A package index to take a damaged Python package&apos;s wheel from when the environment&apos;s lock names none that answers (the same as --mirror pypi=URL; may be repeated).</source>
         <translation>当环境的锁定文件中没有可用的来源时，从该软件包索引获取损坏的 Python 包的 wheel（与 --mirror pypi=网址 相同；可重复使用）。</translation>
+    </message>
+    <message>
+        <source>With --root: open the wizard on this page (%1), for demonstrations and screenshots of a fixture machine.</source>
+        <translation>与 --root 一起使用：直接在此页面（%1）打开向导，用于演示和为模拟测试机器截图。</translation>
+    </message>
+    <message>
+        <source>tfsetup: --page needs --root and one of: %1.</source>
+        <translation>tfsetup：--page 需要同时指定 --root，并取以下值之一：%1。</translation>
     </message>
 </context>
 <context>
@@ -1747,19 +1755,19 @@ Run again with --yes to install.
     <name>GpuTable</name>
     <message>
         <source>Cannot read the GPU table %1. Reinstall tfsetup or point it at a readable catalog.</source>
-        <translation>无法读取 GPU 数据表 %1。请重新安装 tfsetup，或为它指定一个可读取的目录。</translation>
+        <translation>无法读取 GPU 数据表 %1。请重新安装 tfsetup，或为它指定一个可读取的知识库。</translation>
     </message>
     <message>
         <source>The GPU table %1 is not valid JSON. Reinstall tfsetup or fix the catalog file.</source>
-        <translation>GPU 数据表 %1 不是有效的 JSON。请重新安装 tfsetup 或修复该目录文件。</translation>
+        <translation>GPU 数据表 %1 不是有效的 JSON。请重新安装 tfsetup 或修复该知识库文件。</translation>
     </message>
     <message>
         <source>The GPU table %1 has a format this version of tfsetup does not know. Use the catalog that came with it.</source>
-        <translation>GPU 数据表 %1 的格式是此版本 tfsetup 无法识别的。请使用 tfsetup 自带的目录。</translation>
+        <translation>GPU 数据表 %1 的格式是此版本 tfsetup 无法识别的。请使用 tfsetup 自带的知识库。</translation>
     </message>
     <message>
         <source>A record of the GPU table %1 lacks a name or a source. Fix the catalog file.</source>
-        <translation>GPU 数据表 %1 中有一条记录缺少名称或来源。请修复该目录文件。</translation>
+        <translation>GPU 数据表 %1 中有一条记录缺少名称或来源。请修复该知识库文件。</translation>
     </message>
 </context>
 <context>
@@ -1866,11 +1874,11 @@ Run again with --yes to install.
     <name>Knowledge</name>
     <message>
         <source>%1 of the catalog update (version %2)</source>
-        <translation>目录更新（版本 %2）中的 %1</translation>
+        <translation>知识库更新（版本 %2）中的 %1</translation>
     </message>
     <message>
         <source>The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the catalog folder you gave.</source>
-        <translation>无法读取知识目录文件 %1。请重新安装 tfsetup，或检查你指定的目录文件夹。</translation>
+        <translation>无法读取知识库文件 %1。请重新安装 tfsetup，或检查你指定的知识库文件夹。</translation>
     </message>
     <message>
         <source>The placement rules are damaged. Reinstall tfsetup.</source>
@@ -2223,6 +2231,117 @@ Run again with --yes to install.
     </message>
 </context>
 <context>
+    <name>PipFailureReader</name>
+    <message>
+        <source>Set a &amp;proxy…</source>
+        <translation>设置代理(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Choose a &amp;mirror…</source>
+        <translation>选择镜像(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Use an offline b&amp;undle…</source>
+        <translation>使用离线包(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Choose another &amp;version…</source>
+        <translation>选择其他版本(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Choose another f&amp;older…</source>
+        <translation>选择其他文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Try again</source>
+        <translation>重试(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;log</source>
+        <translation>打开日志(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The list of pip&apos;s failure messages is missing. Reinstall tfsetup.</source>
+        <translation>pip 失败信息列表缺失。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The list of pip&apos;s failure messages is damaged. Reinstall tfsetup.</source>
+        <translation>pip 失败信息列表已损坏。请重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>the package index</source>
+        <translation>软件包索引</translation>
+    </message>
+    <message>
+        <source>The package index</source>
+        <translation>软件包索引</translation>
+    </message>
+    <message>
+        <source>pip could not get through the proxy: the proxy refused the connection or could not be reached. Check the proxy address (host and port) on the Options page, or leave it empty if this network needs none.</source>
+        <translation>pip 无法通过代理连接：代理拒绝了连接，或无法访问代理。请在“选项”页面检查代理地址（主机和端口）；如果此网络不需要代理，请留空。</translation>
+    </message>
+    <message>
+        <source>The proxy asks for a user name and password (407), so pip was turned away. Give them in the proxy address on the Options page: http://user:password@proxy:port.</source>
+        <translation>代理要求提供用户名和密码（407），因此 pip 被拒绝。请在“选项”页面的代理地址中填写：http://user:password@proxy:port。</translation>
+    </message>
+    <message>
+        <source>The name %1 could not be found (no DNS answer): this computer is offline, the address is mistyped, or this network only reaches outside through a proxy. Check the mirror address, or choose another mirror.</source>
+        <translation>找不到名称 %1（DNS 没有应答）：这台电脑没有联网、地址输入有误，或者此网络只能通过代理访问外网。请检查镜像地址，或选择其他镜像。</translation>
+    </message>
+    <message>
+        <source>%1 refused the connection or could not be reached. Networks that only let traffic out through a proxy do this: set the proxy your lab or company gives.</source>
+        <translation>%1 拒绝了连接，或无法访问。只允许通过代理访问外网的网络会出现这种情况：请设置实验室或公司提供的代理。</translation>
+    </message>
+    <message>
+        <source>%1 did not answer in time. The network is slow or the server is blocked here: choose a nearer mirror.</source>
+        <translation>%1 没有及时响应。网络较慢，或该服务器在这里被屏蔽：请选择更近的镜像。</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 could not be verified, so pip refused to use it. A lab or company network that inspects encrypted traffic does this; so does a mirror with a broken certificate. Choose another mirror, or ask for the network&apos;s proxy settings.</source>
+        <translation>无法验证 %1 的证书，因此 pip 拒绝使用它。会检查加密流量的实验室或公司网络会导致这种情况，证书有问题的镜像也会。请选择其他镜像，或向网络管理员索取代理设置。</translation>
+    </message>
+    <message>
+        <source>%1 has no page for the package pip asked for (404 Not Found): the mirror address is wrong or the mirror is incomplete. Check the address, or choose another mirror.</source>
+        <translation>%1 上没有 pip 所请求软件包的页面（404 Not Found）：镜像地址有误，或镜像不完整。请检查地址，或选择其他镜像。</translation>
+    </message>
+    <message>
+        <source>the package</source>
+        <translation>该软件包</translation>
+    </message>
+    <message>
+        <source>this Python</source>
+        <translation>当前 Python</translation>
+    </message>
+    <message>
+        <source>Python %1</source>
+        <translation>Python %1</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>这台电脑</translation>
+    </message>
+    <message>
+        <source>%1 offers no wheel of %2 for %3 on %4. That does not mean the release does not exist: it has no file built for this Python version and platform. Choose another TensorFlow or Python version.</source>
+        <translation>%1 没有为 %4 上的 %3 提供 %2 的 wheel 包。这并不代表该版本不存在：只是没有为这个 Python 版本和平台构建的文件。请选择其他 TensorFlow 或 Python 版本。</translation>
+    </message>
+    <message>
+        <source>A downloaded file no longer matches the hash it was checked with, so it was refused. The disk or another program changed it; try again to check and fetch it anew.</source>
+        <translation>一个已下载的文件与校验时的哈希值不再一致，因此被拒绝。磁盘或其他程序修改了它；请重试，重新校验并下载该文件。</translation>
+    </message>
+    <message>
+        <source>The disk is full (or your disk quota is used up), so the environment could not be written. Free some space, or choose a folder on another disk.</source>
+        <translation>磁盘已满（或磁盘配额已用完），无法写入环境。请释放一些空间，或选择其他磁盘上的文件夹。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s folder may not be written to (permission denied). Choose a folder in your own user folder.</source>
+        <translation>没有写入环境文件夹的权限（权限被拒绝）。请选择你自己用户文件夹中的某个文件夹。</translation>
+    </message>
+    <message>
+        <source>pip stopped with an error this wizard does not recognise. The log has pip&apos;s own words.</source>
+        <translation>pip 因本向导无法识别的错误而停止。日志中有 pip 的原始输出。</translation>
+    </message>
+</context>
+<context>
     <name>PlacementRules</name>
     <message>
         <source>The placement rules %1 cannot be read. Reinstall tfsetup.</source>
@@ -2247,6 +2366,13 @@ Run again with --yes to install.
     <message>
         <source>The NVIDIA component name &quot;%1&quot; cannot be a folder name. The plan or bundle is damaged; make it again.</source>
         <translation>NVIDIA 组件名“%1”不能用作文件夹名。方案或离线包已损坏；请重新生成。</translation>
+    </message>
+</context>
+<context>
+    <name>PlanDownloads</name>
+    <message>
+        <source>Nothing is looked up without the network.</source>
+        <translation>未联网时不查询任何信息。</translation>
     </message>
 </context>
 <context>
@@ -2965,6 +3091,85 @@ Not possible here:
         <source>What could not be checked:</source>
         <translation>无法检查的项目：</translation>
     </message>
+    <message>
+        <source>nvidia-smi, the tool that comes with the NVIDIA driver, is not installed here.</source>
+        <translation>这里没有安装 nvidia-smi（NVIDIA 驱动程序附带的工具）。</translation>
+    </message>
+</context>
+<context>
+    <name>RouteNames</name>
+    <message>
+        <source>Processor only (no GPU)</source>
+        <translation>仅使用处理器（不使用 GPU）</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU, CUDA as pip wheels with NVIDIA&apos;s CUDA packages</source>
+        <translation>NVIDIA GPU，通过 NVIDIA 的 CUDA 软件包以 pip wheel 包形式安装 CUDA</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU inside WSL2 (Linux in Windows), CUDA as pip wheels</source>
+        <translation>WSL2（Windows 中的 Linux）内的 NVIDIA GPU，以 pip wheel 包形式安装 CUDA</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU on Windows, CUDA libraries from NVIDIA&apos;s archives</source>
+        <translation>Windows 上的 NVIDIA GPU，CUDA 库来自 NVIDIA 的归档文件</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU, CUDA toolkit libraries from NVIDIA&apos;s archives</source>
+        <translation>NVIDIA GPU，CUDA 工具包库来自 NVIDIA 的归档文件</translation>
+    </message>
+    <message>
+        <source>AMD GPU with ROCm (experimental)</source>
+        <translation>AMD GPU，使用 ROCm（实验性）</translation>
+    </message>
+    <message>
+        <source>DirectX 12 GPU with DirectML (experimental)</source>
+        <translation>DirectX 12 GPU，使用 DirectML（实验性）</translation>
+    </message>
+    <message>
+        <source>Apple GPU with Metal</source>
+        <translation>Apple GPU，使用 Metal</translation>
+    </message>
+    <message>
+        <source>Another GPU route (experimental)</source>
+        <translation>其他 GPU 安装方式（实验性）</translation>
+    </message>
+    <message>
+        <source>Another GPU route</source>
+        <translation>其他 GPU 安装方式</translation>
+    </message>
+    <message>
+        <source>Processor only</source>
+        <translation>仅处理器</translation>
+    </message>
+    <message>
+        <source>GPU, CUDA from pip</source>
+        <translation>GPU，CUDA 来自 pip</translation>
+    </message>
+    <message>
+        <source>GPU in WSL2</source>
+        <translation>WSL2 中的 GPU</translation>
+    </message>
+    <message>
+        <source>GPU on Windows</source>
+        <translation>Windows 上的 GPU</translation>
+    </message>
+    <message>
+        <source>GPU, CUDA archives</source>
+        <translation>GPU，CUDA 归档文件</translation>
+    </message>
+    <message>
+        <source>AMD GPU (ROCm)</source>
+        <translation>AMD GPU（ROCm）</translation>
+    </message>
+    <message>
+        <source>DirectML</source>
+        <translation>DirectML</translation>
+    </message>
+    <message>
+        <source>Apple GPU (Metal)</source>
+        <translation>Apple GPU（Metal）</translation>
+    </message>
 </context>
 <context>
     <name>SetupFlow</name>
@@ -3230,7 +3435,7 @@ Not possible here:
     </message>
     <message>
         <source>The catalog does not say which GPUs TensorFlow %1 supports.</source>
-        <translation>目录中没有说明 TensorFlow %1 支持哪些 GPU。</translation>
+        <translation>知识库中没有说明 TensorFlow %1 支持哪些 GPU。</translation>
     </message>
     <message>
         <source>TensorFlow %1 (CUDA %2) runs on compute capability %3 and newer; the %4 has %5.</source>
@@ -3242,7 +3447,7 @@ Not possible here:
     </message>
     <message>
         <source>TensorFlow %1 is built with CUDA %2, which targets compute capability up to %3; the %4 (%5) is newer than any CUDA the catalog knows.</source>
-        <translation>TensorFlow %1 是用 CUDA %2 构建的，它最高支持计算能力 %3；%4（%5）太新，目录中已知的 CUDA 版本都不支持它。</translation>
+        <translation>TensorFlow %1 是用 CUDA %2 构建的，它最高支持计算能力 %3；%4（%5）太新，知识库中已知的 CUDA 版本都不支持它。</translation>
     </message>
     <message>
         <source>TensorFlow %1 has GPU code for compute capability %2 only; none of it runs on the %3 (%4).</source>
@@ -3261,20 +3466,8 @@ Not possible here:
         <translation>关于“%1”，tfsetup 无法从一手来源确认；本方案暂按此假定。</translation>
     </message>
     <message>
-        <source>The %1 route runs on %2; this machine runs %3.</source>
-        <translation>%1 路线适用于 %2；本机运行的是 %3。</translation>
-    </message>
-    <message>
         <source>WSL1 has no GPU access. Convert this distribution to WSL2 (wsl --set-version &lt;distribution&gt; 2).</source>
         <translation>WSL1 无法使用 GPU。请把这个发行版转换为 WSL2（wsl --set-version &lt;distribution&gt; 2）。</translation>
-    </message>
-    <message>
-        <source>This is WSL2, where the GPU driver is the Windows one: use the wsl2 route.</source>
-        <translation>这里是 WSL2，GPU 驱动程序用的是 Windows 中的驱动：请使用 wsl2 路线。</translation>
-    </message>
-    <message>
-        <source>The wsl2 route is for Windows machines and for WSL2 itself; this is plain Linux.</source>
-        <translation>wsl2 路线适用于 Windows 计算机和 WSL2 本身；这里是普通的 Linux。</translation>
     </message>
     <message>
         <source>GPU support in WSL2 needs Windows 10 build %1 or newer; this Windows is build %2. Update Windows.</source>
@@ -3283,30 +3476,6 @@ Not possible here:
     <message>
         <source>There is no official TensorFlow package for %1 on %2.</source>
         <translation>没有适用于 %1（%2）的官方 TensorFlow 安装包。</translation>
-    </message>
-    <message>
-        <source>The %1 route needs a %2 processor; this machine is %3.</source>
-        <translation>%1 路线需要 %2 处理器；本机是 %3。</translation>
-    </message>
-    <message>
-        <source>No NVIDIA GPU was found; the %1 route needs one.</source>
-        <translation>没有找到 NVIDIA GPU；%1 路线需要 NVIDIA GPU。</translation>
-    </message>
-    <message>
-        <source>The %1 route needs an NVIDIA GPU; this machine has %2.</source>
-        <translation>%1 路线需要 NVIDIA GPU；本机的显卡是 %2。</translation>
-    </message>
-    <message>
-        <source>The %1 route needs an AMD GPU; none was found.</source>
-        <translation>%1 路线需要 AMD GPU，但没有找到。</translation>
-    </message>
-    <message>
-        <source>The %1 route needs a Mac with Apple silicon.</source>
-        <translation>%1 路线需要搭载 Apple 芯片的 Mac。</translation>
-    </message>
-    <message>
-        <source>The %1 route needs a DirectX 12 GPU; none was found.</source>
-        <translation>%1 路线需要支持 DirectX 12 的 GPU，但没有找到。</translation>
     </message>
     <message>
         <source>Official TensorFlow packages use AVX instructions since TensorFlow %1; this processor (%2) has no AVX.</source>
@@ -3319,10 +3488,6 @@ Not possible here:
     <message>
         <source>TensorFlow %1 has no GPU support on native Windows: the last release with it is %2. Use WSL2 for newer releases, or TensorFlow %2 here.</source>
         <translation>TensorFlow %1 在原生 Windows 上不支持 GPU：最后一个支持 GPU 的版本是 %2。要使用更新的版本，请改用 WSL2，或在这里使用 TensorFlow %2。</translation>
-    </message>
-    <message>
-        <source>every detail of the %1 route</source>
-        <translation>%1 路线的全部细节</translation>
     </message>
     <message>
         <source>that TensorFlow %1 is published for %2 on %3</source>
@@ -3397,20 +3562,8 @@ Not possible here:
         <translation>请先为你的 GPU 安装 AMD ROCm；AMD 官方列出了每个 ROCm 版本支持哪些 Radeon 和 Instinct GPU。</translation>
     </message>
     <message>
-        <source>Prepare the %1 route (%2).</source>
-        <translation>准备 %1 路线（%2）。</translation>
-    </message>
-    <message>
-        <source>The %1 route is offered as an experiment: tfsetup cannot confirm that it supports your GPU.</source>
-        <translation>%1 路线属于实验性选项：tfsetup 无法确认它是否支持你的 GPU。</translation>
-    </message>
-    <message>
         <source>TensorFlow %1&apos;s tested configuration runs natively on your %2.</source>
         <translation>TensorFlow %1 的官方测试配置可以在你的 %2 上原生运行。</translation>
-    </message>
-    <message>
-        <source>TensorFlow %1 uses your GPU through the %2 route.</source>
-        <translation>TensorFlow %1 通过 %2 路线使用你的 GPU。</translation>
     </message>
     <message>
         <source>TensorFlow %1 runs on your %2 inside WSL2; native Windows GPU support ended with TensorFlow %3.</source>
@@ -3427,10 +3580,6 @@ Not possible here:
     <message>
         <source>No GPU route fits this machine, so TensorFlow %1 runs on the CPU.</source>
         <translation>没有适合本机的 GPU 路线，因此 TensorFlow %1 将在 CPU 上运行。</translation>
-    </message>
-    <message>
-        <source>TensorFlow %1 on the experimental %2 route.</source>
-        <translation>TensorFlow %1，使用实验性的 %2 路线。</translation>
     </message>
     <message>
         <source>CUDA %1 and cuDNN %2 come as pip packages, so only the NVIDIA driver (%3 or newer) must be installed.</source>
@@ -3450,7 +3599,7 @@ Not possible here:
     </message>
     <message>
         <source>TensorFlow %1 is newer and listed as an alternative, but the catalog could not confirm all of its facts.</source>
-        <translation>TensorFlow %1 版本更新，已列为备选方案，但目录无法确认它的全部信息。</translation>
+        <translation>TensorFlow %1 版本更新，已列为备选方案，但知识库无法确认它的全部信息。</translation>
     </message>
     <message>
         <source>The hardware report does not name the operating system; the plan assumes Linux. Give --os to choose.</source>
@@ -3458,11 +3607,11 @@ Not possible here:
     </message>
     <message>
         <source>The catalog has no TensorFlow release %1 for this machine&apos;s routes.</source>
-        <translation>目录中没有适用于本机可用路线的 TensorFlow %1 版本。</translation>
+        <translation>知识库中没有适用于本机可用路线的 TensorFlow %1 版本。</translation>
     </message>
     <message>
         <source>No TensorFlow release in the catalog can use your %1 here; the rejected combinations say why.</source>
-        <translation>目录中没有哪个 TensorFlow 版本能在这里使用你的 %1；被排除的组合中说明了原因。</translation>
+        <translation>知识库中没有哪个 TensorFlow 版本能在这里使用你的 %1；被排除的组合中说明了原因。</translation>
     </message>
     <message>
         <source>Official TensorFlow packages need a processor with AVX. Use a newer computer or a hosted notebook service.</source>
@@ -3476,10 +3625,6 @@ Not possible here:
     <message>
         <source>TensorFlow %1 on the processor only: the fallback that works without the GPU, slower but with nothing to install for the graphics card.</source>
         <translation>TensorFlow %1 只使用处理器：这是不使用 GPU 也能工作的备选方案，速度较慢，但无需为显卡安装任何东西。</translation>
-    </message>
-    <message>
-        <source>The %1 route runs on Windows and inside WSL2, not on plain Linux.</source>
-        <translation>%1 路线只能在 Windows 和 WSL2 中运行，不能在普通 Linux 上运行。</translation>
     </message>
     <message>
         <source>TensorFlow %1 has no official package for %2 on %3: the last release for it is %4.</source>
@@ -3496,27 +3641,87 @@ Not possible here:
         <translation>%1 或更旧</translation>
     </message>
     <message>
-        <source>TensorFlow %1 on the %2 route needs Python %3, which it does not support (%4).</source>
-        <translation>%2 路线上的 TensorFlow %1 需要 Python %3，但它不支持（%4）。</translation>
-    </message>
-    <message>
         <source>tfsetup could not read this Windows build number; GPU support in WSL2 needs Windows 10 build %1 or newer (winver shows the build).</source>
         <translation>tfsetup 无法读取这个 Windows 版本号；WSL2 中的 GPU 支持需要 Windows 10 版本 %1 或更新（winver 会显示版本号）。</translation>
+    </message>
+    <message>
+        <source>“%1” runs on %2; this machine runs %3.</source>
+        <translation>“%1”运行于 %2；这台机器运行的是 %3。</translation>
+    </message>
+    <message>
+        <source>This is WSL2, where the GPU driver is the Windows one: “%1” does not work here; the GPU inside WSL2 does.</source>
+        <translation>这里是 WSL2，GPU 驱动程序由 Windows 提供：“%1”在这里无法使用，而 WSL2 内的 GPU 安装方式可以。</translation>
+    </message>
+    <message>
+        <source>“%1” is for Windows machines and for WSL2 itself; this is plain Linux.</source>
+        <translation>“%1”适用于 Windows 机器和 WSL2 本身；这里是普通 Linux。</translation>
+    </message>
+    <message>
+        <source>“%1” runs on Windows and inside WSL2, not on plain Linux.</source>
+        <translation>“%1”可在 Windows 上和 WSL2 内运行，不能在普通 Linux 上运行。</translation>
+    </message>
+    <message>
+        <source>“%1” needs a %2 processor; this machine is %3.</source>
+        <translation>“%1”需要 %2 处理器；这台机器是 %3。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU was found; “%1” needs one.</source>
+        <translation>未找到 NVIDIA GPU；“%1”需要 NVIDIA GPU。</translation>
+    </message>
+    <message>
+        <source>“%1” needs an NVIDIA GPU; this machine has %2.</source>
+        <translation>“%1”需要 NVIDIA GPU；这台机器配备的是 %2。</translation>
+    </message>
+    <message>
+        <source>“%1” needs an AMD GPU; none was found.</source>
+        <translation>“%1”需要 AMD GPU，但未找到。</translation>
+    </message>
+    <message>
+        <source>“%1” needs a Mac with Apple silicon.</source>
+        <translation>“%1”需要配备 Apple 芯片的 Mac。</translation>
+    </message>
+    <message>
+        <source>“%1” needs a DirectX 12 GPU; none was found.</source>
+        <translation>“%1”需要支持 DirectX 12 的 GPU，但未找到。</translation>
+    </message>
+    <message>
+        <source>every detail of “%1”</source>
+        <translation>“%1”的全部细节</translation>
+    </message>
+    <message>
+        <source>Prepare “%1” (%2).</source>
+        <translation>准备“%1”（%2）。</translation>
+    </message>
+    <message>
+        <source>“%1” is offered as an experiment: tfsetup cannot confirm that it supports your GPU.</source>
+        <translation>“%1”是实验性的：tfsetup 无法确认它是否支持你的 GPU。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 uses your GPU through “%2”.</source>
+        <translation>TensorFlow %1 通过“%2”使用你的 GPU。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on “%2”, an experimental route.</source>
+        <translation>TensorFlow %1，使用“%2”（实验性安装方式）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 supports Python %4, and “%2” needs Python %3: no Python fits both.</source>
+        <translation>TensorFlow %1 支持 Python %4，而“%2”需要 Python %3：没有同时满足两者的 Python 版本。</translation>
     </message>
 </context>
 <context>
     <name>SourceCatalog</name>
     <message>
         <source>The sources catalog %1 cannot be read. Reinstall tfsetup.</source>
-        <translation>无法读取来源目录 %1。请重新安装 tfsetup。</translation>
+        <translation>无法读取下载来源表 %1。请重新安装 tfsetup。</translation>
     </message>
     <message>
         <source>The sources catalog is not valid JSON. Reinstall tfsetup.</source>
-        <translation>来源目录不是有效的 JSON。请重新安装 tfsetup。</translation>
+        <translation>下载来源表不是有效的 JSON。请重新安装 tfsetup。</translation>
     </message>
     <message>
         <source>The sources catalog pins the relocatable Python %1 (python-build-standalone release %2) to the SHA-256 &quot;%3&quot;, which is not 64 lower-case hexadecimal digits. Correct that record in the sources catalog, or reinstall tfsetup.</source>
-        <translation>来源目录把可移植 Python %1（python-build-standalone 发布 %2）固定为 SHA-256“%3”，这不是 64 位小写十六进制数字。请在来源目录中更正该记录，或重新安装 tfsetup。</translation>
+        <translation>下载来源表把可移植 Python %1（python-build-standalone 发布 %2）固定为 SHA-256“%3”，这不是 64 位小写十六进制数字。请在下载来源表中更正该记录，或重新安装 tfsetup。</translation>
     </message>
 </context>
 <context>
@@ -4928,19 +5133,19 @@ Not possible here:
     <name>tfsetup::ui::CatalogNotice</name>
     <message>
         <source>Checking for a catalog update…</source>
-        <translation>正在检查目录更新…</translation>
+        <translation>正在检查知识库更新…</translation>
     </message>
     <message>
         <source>Catalog update version %1 of %2 is installed; tfsetup uses it from now on.</source>
-        <translation>已安装目录更新，版本 %1，日期 %2；tfsetup 从现在起使用它。</translation>
+        <translation>已安装知识库更新，版本 %1，日期 %2；tfsetup 从现在起使用它。</translation>
     </message>
     <message>
         <source>The knowledge catalog is up to date (version %1).</source>
-        <translation>知识目录已是最新（版本 %1）。</translation>
+        <translation>知识库已是最新（版本 %1）。</translation>
     </message>
     <message>
         <source>Chec&amp;k for catalog updates</source>
-        <translation>检查目录更新(&amp;K)</translation>
+        <translation>检查知识库更新(&amp;K)</translation>
     </message>
     <message>
         <source>Fetch the signed update of tfsetup&apos;s knowledge (TensorFlow&apos;s tested versions, NVIDIA&apos;s tables, GPUs) through the proxy above.</source>
@@ -4948,11 +5153,11 @@ Not possible here:
     </message>
     <message>
         <source>The knowledge catalog is updated: version %1 of %2.</source>
-        <translation>知识目录已更新：版本 %1，日期 %2。</translation>
+        <translation>知识库已更新：版本 %1，日期 %2。</translation>
     </message>
     <message>
         <source>The installed catalog update was refused, so tfsetup uses its built-in catalog: %1</source>
-        <translation>已安装的目录更新被拒绝，所以 tfsetup 使用内置目录：%1</translation>
+        <translation>已安装的知识库更新被拒绝，所以 tfsetup 使用内置知识库：%1</translation>
     </message>
 </context>
 <context>
@@ -5008,38 +5213,6 @@ Not possible here:
     <message>
         <source>any</source>
         <translation>任意</translation>
-    </message>
-    <message>
-        <source>Windows, NVIDIA GPU</source>
-        <translation>Windows，NVIDIA GPU</translation>
-    </message>
-    <message>
-        <source>Linux, NVIDIA GPU (CUDA from pip)</source>
-        <translation>Linux，NVIDIA GPU（通过 pip 安装 CUDA）</translation>
-    </message>
-    <message>
-        <source>Linux, NVIDIA GPU (CUDA libraries from NVIDIA)</source>
-        <translation>Linux，NVIDIA GPU（CUDA 库来自 NVIDIA）</translation>
-    </message>
-    <message>
-        <source>WSL2 on Windows, NVIDIA GPU</source>
-        <translation>Windows 上的 WSL2，NVIDIA GPU</translation>
-    </message>
-    <message>
-        <source>Processor only (no GPU)</source>
-        <translation>仅处理器（不使用 GPU）</translation>
-    </message>
-    <message>
-        <source>AMD GPU with ROCm (experimental)</source>
-        <translation>AMD GPU，使用 ROCm（实验性）</translation>
-    </message>
-    <message>
-        <source>DirectX 12 GPU with DirectML (experimental)</source>
-        <translation>支持 DirectX 12 的 GPU，使用 DirectML（实验性）</translation>
-    </message>
-    <message>
-        <source>Apple GPU with Metal</source>
-        <translation>Apple GPU（Metal）</translation>
     </message>
     <message>
         <source>graphics card</source>
@@ -5104,10 +5277,6 @@ Not possible here:
     <message>
         <source>What will be downloaded:</source>
         <translation>将要下载的内容：</translation>
-    </message>
-    <message>
-        <source>Download sizes are shown on the next page.</source>
-        <translation>下载大小会在下一页显示。</translation>
     </message>
     <message>
         <source>No TensorFlow combination fits this computer as it is.</source>
@@ -5210,10 +5379,6 @@ Not possible here:
         <translation>最适合这台计算机</translation>
     </message>
     <message>
-        <source>Use the &amp;processor only, not the GPU</source>
-        <translation>只使用处理器，不使用 GPU(&amp;P)</translation>
-    </message>
-    <message>
         <source>&amp;Keep the NVIDIA driver as it is (for computers where you cannot install drivers)</source>
         <translation>保持 NVIDIA 驱动程序不变（适用于无法安装驱动程序的计算机）(&amp;K)</translation>
     </message>
@@ -5236,14 +5401,6 @@ Not possible here:
     <message>
         <source>TensorFlow %1 on %2:</source>
         <translation>%2 上的 TensorFlow %1：</translation>
-    </message>
-    <message>
-        <source>Possible combinations (%1 of %2)</source>
-        <translation>可行的组合（%1 / %2）</translation>
-    </message>
-    <message>
-        <source>Not possible here (%1 of %2)</source>
-        <translation>此处不可行（%1 / %2）</translation>
     </message>
     <message>
         <source>Show &amp;all</source>
@@ -5276,6 +5433,146 @@ Not possible here:
     <message>
         <source>GPUs this environment uses</source>
         <translation>此环境使用的 GPU</translation>
+    </message>
+    <message>
+        <source>the offline bundle cannot serve this combination</source>
+        <translation>离线包无法提供此组合</translation>
+    </message>
+    <message>
+        <source>NVIDIA could not be reached; a proxy or mirror can be set on the next page</source>
+        <translation>无法连接到 NVIDIA；可在下一页设置代理或镜像</translation>
+    </message>
+    <message>
+        <source>the lookup failed; the log has why</source>
+        <translation>查询失败；原因见日志</translation>
+    </message>
+    <message>
+        <source>%1 (%2&apos;s files)</source>
+        <comment>CUDA tested with (CUDA whose files are downloaded)</comment>
+        <translation>%1（使用 %2 的文件）</translation>
+    </message>
+    <message>
+        <source>Total download: %1.</source>
+        <translation>总下载量：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Total download: at least %1; %n more file(s) of unknown size, plus the TensorFlow wheels, sized on the next page.</source>
+        <translation>
+            <numerusform>总下载量：至少 %1；另有 %n 个大小未知的文件，以及 TensorFlow wheel 包（大小在下一页显示）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Total download: %1, plus the TensorFlow wheels, sized on the next page.</source>
+        <translation>总下载量：%1，另加 TensorFlow wheel 包（大小在下一页显示）。</translation>
+    </message>
+    <message>
+        <source>Total download: the TensorFlow wheels, sized on the next page.</source>
+        <translation>总下载量：TensorFlow wheel 包（大小在下一页显示）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Total download: at least %1; %n more file(s) of unknown size.</source>
+        <translation>
+            <numerusform>总下载量：至少 %1；另有 %n 个大小未知的文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Total download: looking up the size of each file…</source>
+        <translation>总下载量：正在查询每个文件的大小…</translation>
+    </message>
+    <message>
+        <source>Total download: not known yet (%1). tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
+        <translation>总下载量：暂未知（%1）。tfsetup 会在下一页查询每个文件及其大小，然后才开始下载。</translation>
+    </message>
+    <message>
+        <source>Total download: not known yet. tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
+        <translation>总下载量：暂未知。tfsetup 会在下一页查询每个文件及其大小，然后才开始下载。</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2 (NVIDIA publishes no portable archives of %2; the library names are the same)</source>
+        <translation>来自 NVIDIA 的 CUDA %1 库，用来代替 CUDA %2（NVIDIA 没有发布 %2 的便携归档文件；两者的库名称相同）</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2: NVIDIA is not known to publish portable archives of %2 (if it does, those come instead)</source>
+        <translation>来自 NVIDIA 的 CUDA %1 库，用来代替 CUDA %2：目前不知道 NVIDIA 是否发布了 %2 的便携归档文件（如果有，则改用它们）</translation>
+    </message>
+    <message>
+        <source>Shown now: %1 of %2 possible combinations, %3 of %4 that are not possible.</source>
+        <translation>当前显示：%2 个可行组合中的 %1 个，%4 个不可行组合中的 %3 个。</translation>
+    </message>
+    <message>
+        <source>At a glance</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Every TensorFlow release against every way to install it on this computer.</source>
+        <translation>每个 TensorFlow 版本与这台电脑上每种安装方式的对照。</translation>
+    </message>
+    <message>
+        <source>Use the processor &amp;only, not the GPU</source>
+        <translation>仅使用处理器，不使用 GPU(&amp;O)</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::CompatView</name>
+    <message>
+        <source>TensorFlow %1, %2</source>
+        <translation>TensorFlow %1，%2</translation>
+    </message>
+    <message>
+        <source>Recommended</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <source>Works</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>After a step</source>
+        <translation>需额外步骤</translation>
+    </message>
+    <message>
+        <source>Experimental</source>
+        <translation>实验性</translation>
+    </message>
+    <message>
+        <source>%1: works with Python %2 once this is done:</source>
+        <translation>%1：完成以下步骤后可配合 Python %2 使用：</translation>
+    </message>
+    <message>
+        <source>%1: works on this computer, with Python %2.</source>
+        <translation>%1：可在这台电脑上配合 Python %2 使用。</translation>
+    </message>
+    <message>
+        <source>Recommended.</source>
+        <translation>推荐。</translation>
+    </message>
+    <message>
+        <source>Not possible</source>
+        <translation>不可行</translation>
+    </message>
+    <message>
+        <source>%1: not possible on this computer:</source>
+        <translation>%1：在这台电脑上不可行：</translation>
+    </message>
+    <message>
+        <source>%1: tfsetup does not offer this combination.</source>
+        <translation>%1：tfsetup 不提供此组合。</translation>
+    </message>
+    <message>
+        <source>Select a cell to see why.</source>
+        <translation>选择一个单元格以查看原因。</translation>
+    </message>
+    <message>
+        <source>Which TensorFlow releases work on this computer, on each route</source>
+        <translation>在这台电脑上，每种安装方式可用的 TensorFlow 版本</translation>
+    </message>
+    <message>
+        <source>Rows are TensorFlow releases, columns are ways to install it. Each cell says whether it works as it is, after a step, or not at all.</source>
+        <translation>行是 TensorFlow 版本，列是安装方式。每个单元格说明该组合是直接可用、完成某个步骤后可用，还是完全不可用。</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
     </message>
 </context>
 <context>
@@ -5464,10 +5761,6 @@ Not possible here:
         <translation>已下载 %1</translation>
     </message>
     <message>
-        <source>(about %1 left)</source>
-        <translation>（大约还剩 %1）</translation>
-    </message>
-    <message>
         <source>The log file has the details: %1</source>
         <translation>日志文件中有详细信息：%1</translation>
     </message>
@@ -5625,6 +5918,87 @@ Not possible here:
             <numerusform>Python 包（TensorFlow 及其依赖，由 pip 的依赖解析器选定）：%n 个 wheel，%1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 (about %2)</source>
+        <translation>%1（约 %2）</translation>
+    </message>
+    <message>
+        <source>checked at install</source>
+        <comment>checksum status</comment>
+        <translation>安装时校验</translation>
+    </message>
+    <message>
+        <source>Nothing to download: every file comes from the offline bundle %1.</source>
+        <translation>无需下载：所有文件都来自离线包 %1。</translation>
+    </message>
+    <message>
+        <source>Nothing to download before the install: pip fetches the packages below during the install.</source>
+        <translation>安装前无需下载：pip 会在安装过程中获取下列软件包。</translation>
+    </message>
+    <message>
+        <source>offline bundle</source>
+        <translation>离线包</translation>
+    </message>
+    <message>
+        <source>In the bundle</source>
+        <translation>在离线包中</translation>
+    </message>
+    <message>
+        <source>PyPI</source>
+        <translation>PyPI</translation>
+    </message>
+    <message>
+        <source>%1 and the packages it needs</source>
+        <translation>%1 及其依赖的软件包</translation>
+    </message>
+    <message>
+        <source>With the install</source>
+        <translation>安装时获取</translation>
+    </message>
+    <message>
+        <source>(%1/s, about %2 left)</source>
+        <translation>（%1/s，约剩 %2）</translation>
+    </message>
+    <message>
+        <source>(%1/s)</source>
+        <translation>（%1/s）</translation>
+    </message>
+    <message>
+        <source>Set a proxy or &amp;mirror…</source>
+        <translation>设置代理或镜像(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Download a&amp;gain</source>
+        <translation>重新下载(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;log</source>
+        <translation>打开日志(&amp;L)</translation>
+    </message>
+    <message numerus="yes">
+        <source>From the offline bundle: %n file(s), %1, nothing to download.</source>
+        <translation>
+            <numerusform>来自离线包：%n 个文件，%1，无需下载。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>From the offline bundle: %n file(s), at least %1, nothing to download.</source>
+        <translation>
+            <numerusform>来自离线包：%n 个文件，至少 %1，无需下载。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>From: %1</source>
+        <translation>来源：%1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>About the downloads</source>
+        <translation>关于下载</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::FinishPage</name>
@@ -5655,14 +6029,6 @@ Not possible here:
     <message>
         <source>Done: TensorFlow works in your new environment.</source>
         <translation>完成：TensorFlow 已在你的新环境中正常工作。</translation>
-    </message>
-    <message>
-        <source>The environment is installed, but the check found a problem. Run &quot;tfsetup doctor&quot; for the cause and what to do.</source>
-        <translation>环境已安装，但检查时发现了问题。请运行 &quot;tfsetup doctor&quot; 查看原因和解决办法。</translation>
-    </message>
-    <message>
-        <source>The environment is installed.</source>
-        <translation>环境已安装。</translation>
     </message>
     <message>
         <source>Folder: %1</source>
@@ -5711,6 +6077,54 @@ Not possible here:
     <message>
         <source>Jupyter was not chosen on the Options page. The environment&apos;s kernel still works in a Jupyter started elsewhere.</source>
         <translation>没有在“选项”页中选择 Jupyter。该环境的内核仍可以在别处启动的 Jupyter 中使用。</translation>
+    </message>
+    <message>
+        <source>The environment is installed, but the check failed: %1 Repair now finds the cause and puts back what it can.</source>
+        <translation>环境已安装，但检查未通过：%1“立即修复”会查找原因，并尽可能恢复。</translation>
+    </message>
+    <message>
+        <source>The environment is installed, but the check failed. Repair now finds the cause and puts back what it can.</source>
+        <translation>环境已安装，但检查未通过。“立即修复”会查找原因，并尽可能恢复。</translation>
+    </message>
+    <message>
+        <source>The environment is installed. It was not checked.</source>
+        <translation>环境已安装，但尚未检查。</translation>
+    </message>
+    <message>
+        <source>Nothing was installed</source>
+        <translation>未安装任何内容</translation>
+    </message>
+    <message>
+        <source>Go back to choose what to install, or close the wizard.</source>
+        <translation>返回上一步选择要安装的内容，或关闭向导。</translation>
+    </message>
+    <message>
+        <source>TensorFlow works. How to start working with it:</source>
+        <translation>TensorFlow 可以正常使用。开始使用的方法：</translation>
+    </message>
+    <message>
+        <source>Installed, but the check failed</source>
+        <translation>已安装，但检查未通过</translation>
+    </message>
+    <message>
+        <source>TensorFlow does not work in the new environment yet. Repair it now, or start it anyway to see for yourself.</source>
+        <translation>TensorFlow 在新环境中还不能正常工作。请立即修复，或者仍然启动它，自己看看情况。</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>已安装</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s folder and launchers</source>
+        <translation>环境的文件夹和启动器</translation>
+    </message>
+    <message>
+        <source>&amp;Repair now</source>
+        <translation>立即修复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Opens the Repair page on this environment: it finds the cause and puts back what it can.</source>
+        <translation>为此环境打开“修复”页面：它会查找原因，并尽可能恢复。</translation>
     </message>
 </context>
 <context>
@@ -5768,10 +6182,6 @@ Not possible here:
         <translation>正在停止……安装程序会撤销到目前为止所做的操作。</translation>
     </message>
     <message>
-        <source>Installing. This takes a few minutes; pip&apos;s output is shown on the right.</source>
-        <translation>正在安装。这需要几分钟；右侧会显示 pip 的输出。</translation>
-    </message>
-    <message>
         <source>This environment was already complete; nothing needed to change.</source>
         <translation>此环境已经是完整的，无需任何更改。</translation>
     </message>
@@ -5782,10 +6192,6 @@ Not possible here:
     <message>
         <source>The install was stopped. Nothing was left behind; an environment that was there before is unchanged. Try again starts over.</source>
         <translation>安装已停止。没有留下任何文件；之前已有的环境保持不变。点击“重试”会从头开始。</translation>
-    </message>
-    <message>
-        <source>The log file has the details: %1</source>
-        <translation>日志文件中有详细信息：%1</translation>
     </message>
     <message>
         <source>Installing</source>
@@ -5820,12 +6226,69 @@ Not possible here:
         <translation>安装进度</translation>
     </message>
     <message>
-        <source>%1 % done</source>
-        <translation>已完成 %1 %</translation>
-    </message>
-    <message>
         <source>Now: %1…</source>
         <translation>正在进行：%1…</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>%1 done</source>
+        <translation>已完成 %1</translation>
+    </message>
+    <message>
+        <source>%1 done, %2</source>
+        <translation>已完成 %1，%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2 done)</source>
+        <translation>%1（已完成 %2）</translation>
+    </message>
+    <message>
+        <source>Windows</source>
+        <translation>Windows</translation>
+    </message>
+    <message>
+        <source>Linux</source>
+        <translation>Linux</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>operating system, processor</comment>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>What failed</source>
+        <translation>失败项</translation>
+    </message>
+    <message>
+        <source>The log file: %1</source>
+        <translation>日志文件：%1</translation>
+    </message>
+    <message>
+        <source>Installing. This takes a few minutes; Details shows pip&apos;s output as it comes.</source>
+        <translation>正在安装。这需要几分钟；“详细信息”会实时显示 pip 的输出。</translation>
+    </message>
+    <message>
+        <source>&amp;Details</source>
+        <translation>详细信息(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Shows what the install and pip printed.</source>
+        <translation>显示安装程序和 pip 的输出内容。</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation>安装</translation>
     </message>
 </context>
 <context>
@@ -5998,6 +6461,10 @@ Not possible here:
         <source>Profile file or address</source>
         <translation>配置文件路径或地址</translation>
     </message>
+    <message>
+        <source>Downloading: %1 of %2</source>
+        <translation>正在下载：%1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::OptionsPage</name>
@@ -6048,10 +6515,6 @@ Not possible here:
     <message>
         <source>Where the environment goes and where files come from. The suggestions work for most students.</source>
         <translation>环境安装在哪里，以及文件从哪里获取。建议的设置适用于大多数同学。</translation>
-    </message>
-    <message>
-        <source>&amp;Folder:</source>
-        <translation>文件夹(&amp;F)：</translation>
     </message>
     <message>
         <source>&amp;PyPI mirror:</source>
@@ -6148,14 +6611,6 @@ Not possible here:
     <message>
         <source>Every environment gets a Jupyter kernel. This adds JupyterLab, which start-jupyter and the Finish page open.</source>
         <translation>每个环境都会有一个 Jupyter 内核。此选项还会安装 JupyterLab，“start-jupyter”和“完成”页会打开它。</translation>
-    </message>
-    <message>
-        <source>%1 MB/s</source>
-        <translation>%1 MB/s</translation>
-    </message>
-    <message>
-        <source>%1 KB/s</source>
-        <translation>%1 KB/s</translation>
     </message>
     <message>
         <source>name not found</source>
@@ -6262,10 +6717,6 @@ Not possible here:
         <translation>检查 PyPI（或上面的镜像）、NVIDIA 和 python.org 通过上面的代理能否响应，以及速度如何。</translation>
     </message>
     <message>
-        <source>Set a pr&amp;oxy…</source>
-        <translation>设置代理(&amp;O)…</translation>
-    </message>
-    <message>
         <source>Use an offline bund&amp;le…</source>
         <translation>使用离线包(&amp;L)…</translation>
     </message>
@@ -6330,10 +6781,6 @@ Not possible here:
         <translation>使用最快的镜像(&amp;M)：%1</translation>
     </message>
     <message>
-        <source>No PyPI mirror answered from here (%1). Press Test connection to see why, or set a proxy.</source>
-        <translation>从这里没有任何 PyPI 镜像响应（%1）。请点击“测试连接”查看原因，或设置代理。</translation>
-    </message>
-    <message>
         <source>PyPI itself answered fastest from here (%1), so it stays chosen.</source>
         <translation>从这里看 PyPI 本身响应最快（%1），所以仍然选择它。</translation>
     </message>
@@ -6344,6 +6791,57 @@ Not possible here:
     <message>
         <source>%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.</source>
         <translation>选择了 %1：从这里测得最快的 PyPI 镜像（%2）。你可以在上面选择其他镜像。</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>The connection test could not reach %1, and this setup downloads from there: the downloads would fail the same way. Fix it with the button, or test again. To go on anyway, press Next once more.</source>
+        <translation>连接测试无法访问 %1，而本次安装需要从那里下载：下载也会以同样的方式失败。请用按钮解决，或再次测试。如果仍要继续，请再按一次“下一步”。</translation>
+    </message>
+    <message>
+        <source>Set a p&amp;roxy…</source>
+        <translation>设置代理(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Find out wh&amp;y</source>
+        <translation>查明原因(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;log</source>
+        <translation>打开日志(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Choose a &amp;mirror…</source>
+        <translation>选择镜像(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>F&amp;older:</source>
+        <translation>文件夹(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>No PyPI mirror answered from here (%1). Test the connection to see why, or set a proxy.</source>
+        <translation>从这里无法连接到任何 PyPI 镜像（%1）。请测试连接以查明原因，或设置代理。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::PageStatus</name>
+    <message>
+        <source>D&amp;etails</source>
+        <translation>详细信息(&amp;E)</translation>
+    </message>
+    <message>
+        <source>What the program reported, word for word, for whoever helps you.</source>
+        <translation>程序报告的原始内容，供帮助你的人查看。</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
     </message>
 </context>
 <context>
@@ -6377,18 +6875,6 @@ Not possible here:
         <translation>检查(&amp;C)</translation>
     </message>
     <message>
-        <source>&amp;Fix</source>
-        <translation>修复(&amp;F)</translation>
-    </message>
-    <message>
-        <source>What</source>
-        <translation>项目</translation>
-    </message>
-    <message>
-        <source>Details</source>
-        <translation>详细信息</translation>
-    </message>
-    <message>
         <source>%1 — TensorFlow %2</source>
         <translation>%1 — TensorFlow %2</translation>
     </message>
@@ -6399,10 +6885,6 @@ Not possible here:
     <message>
         <source>Repairing…</source>
         <translation>正在修复……</translation>
-    </message>
-    <message>
-        <source>Damaged files</source>
-        <translation>损坏的文件</translation>
     </message>
     <message>
         <source>missing</source>
@@ -6433,10 +6915,6 @@ Not possible here:
         <translation>重新链接</translation>
     </message>
     <message>
-        <source>Evidence</source>
-        <translation>依据</translation>
-    </message>
-    <message>
         <source>Outside the environment</source>
         <translation>环境之外</translation>
     </message>
@@ -6445,16 +6923,8 @@ Not possible here:
         <translation>已修复。下一步将验证 TensorFlow 能否重新正常工作。</translation>
     </message>
     <message>
-        <source>Some files could not be repaired: %1</source>
-        <translation>有些文件无法修复：%1</translation>
-    </message>
-    <message>
         <source>Every installed file is in place and unchanged. Next verifies the environment.</source>
         <translation>每个已安装的文件都在原位且未被改动。下一步将验证环境。</translation>
-    </message>
-    <message>
-        <source>Press Fix to repair what is listed. Only these files change.</source>
-        <translation>点击“修复”即可修复列出的内容。只有这些文件会被更改。</translation>
     </message>
     <message>
         <source>Save the diagnostic report</source>
@@ -6478,7 +6948,7 @@ Not possible here:
     </message>
     <message>
         <source>The report could not be made: tfsetup&apos;s catalog did not load. Reinstall tfsetup.</source>
-        <translation>无法生成报告：tfsetup 的知识目录没有加载成功。请重新安装 tfsetup。</translation>
+        <translation>无法生成报告：tfsetup 的知识库没有加载成功。请重新安装 tfsetup。</translation>
     </message>
     <message>
         <source>The report is in %1. Your user name and home folder are masked; read it before you share it.</source>
@@ -6515,10 +6985,6 @@ Not possible here:
     <message>
         <source>Examining the environment…</source>
         <translation>正在检查该环境…</translation>
-    </message>
-    <message>
-        <source>What the diagnosis found</source>
-        <translation>诊断结果</translation>
     </message>
     <message>
         <source>tfsetup did not make this environment, so it only examines it: it repairs only environments it installed itself, whose record of every file (environment.json) proves what belongs there.</source>
@@ -6565,10 +7031,6 @@ Not possible here:
         <translation>来自另一台电脑的错误会按那台电脑来读：这台电脑有没有 GPU、CUDA 不会改变错误的含义。</translation>
     </message>
     <message>
-        <source>Damaged Python packages</source>
-        <translation>损坏的 Python 包</translation>
-    </message>
-    <message>
         <source>reinstall it from the package index</source>
         <translation>从软件包索引重新安装它</translation>
     </message>
@@ -6587,6 +7049,98 @@ Not possible here:
     <message>
         <source>the package&apos;s record names %1, outside the environment; it was not read</source>
         <translation>该包的记录指向环境之外的 %1；未读取它</translation>
+    </message>
+    <message>
+        <source>Re&amp;pair</source>
+        <translation>修复(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Details of the repair</source>
+        <translation>修复的详细信息</translation>
+    </message>
+    <message>
+        <source>Choose &amp;again…</source>
+        <translation>重新选择(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Choose another environment, or paste another error.</source>
+        <translation>选择其他环境，或粘贴其他错误信息。</translation>
+    </message>
+    <message>
+        <source>Checked: the error you pasted.</source>
+        <translation>已检查：你粘贴的错误信息。</translation>
+    </message>
+    <message>
+        <source>Checked: %1.</source>
+        <translation>已检查：%1。</translation>
+    </message>
+    <message>
+        <source>Checked: %1, with the error you pasted.</source>
+        <translation>已检查：%1，以及你粘贴的错误信息。</translation>
+    </message>
+    <message>
+        <source>Installed files damaged, missing or moved: %1</source>
+        <translation>已损坏、缺失或被移动的已安装文件：%1</translation>
+    </message>
+    <message>
+        <source>Repair puts each one back as it was installed.</source>
+        <translation>“修复”会将每个文件恢复为安装时的状态。</translation>
+    </message>
+    <message>
+        <source>Repair puts back what it can; %1 of them it cannot (the details say why).</source>
+        <translation>“修复”会尽可能恢复这些文件；其中 %1 个无法恢复（详细信息中说明了原因）。</translation>
+    </message>
+    <message>
+        <source>Installed files put back: %1</source>
+        <translation>已恢复的已安装文件：%1</translation>
+    </message>
+    <message>
+        <source>Repair these files</source>
+        <translation>修复这些文件</translation>
+    </message>
+    <message>
+        <source>Damaged Python packages: %1</source>
+        <translation>已损坏的 Python 软件包：%1</translation>
+    </message>
+    <message>
+        <source>%1. Repair reinstalls each one from a copy that matches what pip installed.</source>
+        <translation>%1。“修复”会用与 pip 所安装版本一致的副本重新安装每个软件包。</translation>
+    </message>
+    <message>
+        <source>Python packages reinstalled: %1</source>
+        <translation>已重新安装的 Python 软件包：%1</translation>
+    </message>
+    <message>
+        <source>Reinstall these packages</source>
+        <translation>重新安装这些软件包</translation>
+    </message>
+    <message>
+        <source>Repair does this: %1</source>
+        <translation>“修复”将执行：%1</translation>
+    </message>
+    <message>
+        <source>Repair this</source>
+        <translation>修复此问题</translation>
+    </message>
+    <message>
+        <source>What to do: %1</source>
+        <translation>处理方法：%1</translation>
+    </message>
+    <message>
+        <source>Files that could not be repaired: %1</source>
+        <translation>无法修复的文件：%1</translation>
+    </message>
+    <message>
+        <source>Install the environment again, or save a report and ask for help with it.</source>
+        <translation>请重新安装环境，或保存一份报告并附上它寻求帮助。</translation>
+    </message>
+    <message>
+        <source>Some files could not be repaired; the list below names them.</source>
+        <translation>有些文件无法修复；下面的列表列出了这些文件。</translation>
+    </message>
+    <message>
+        <source>Press Repair to put right what is listed. Only these files change.</source>
+        <translation>按“修复”以修正所列问题。只有这些文件会被更改。</translation>
     </message>
 </context>
 <context>
@@ -6639,6 +7193,82 @@ Not possible here:
         <source>Close tfsetup?</source>
         <translation>要关闭 tfsetup 吗？</translation>
     </message>
+    <message>
+        <source>Welcome</source>
+        <comment>step</comment>
+        <translation>欢迎</translation>
+    </message>
+    <message>
+        <source>Detect</source>
+        <comment>step</comment>
+        <translation>检测</translation>
+    </message>
+    <message>
+        <source>Choose</source>
+        <comment>step</comment>
+        <translation>选择</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <comment>step</comment>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <comment>step</comment>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <comment>step</comment>
+        <translation>安装</translation>
+    </message>
+    <message>
+        <source>Verify</source>
+        <comment>step</comment>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <comment>step</comment>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Repair</source>
+        <comment>step</comment>
+        <translation>修复</translation>
+    </message>
+    <message>
+        <source>Lab profile</source>
+        <comment>step</comment>
+        <translation>实验室配置</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::StatusList</name>
+    <message>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <source>What the computer reported, word for word: for a help request.</source>
+        <translation>电脑报告的原始内容：可用于求助。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::StepRail</name>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>第 %1 步，共 %2 步：%3</translation>
+    </message>
+    <message>
+        <source>%1 (you are here)</source>
+        <translation>%1（当前位置）</translation>
+    </message>
+    <message>
+        <source>Setup steps</source>
+        <translation>安装步骤</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::UpgradeDialog</name>
@@ -6686,28 +7316,12 @@ Not possible here:
         <translation>TensorFlow 在新环境中工作正常。</translation>
     </message>
     <message>
-        <source>The environment does not work yet.</source>
-        <translation>该环境尚不能正常工作。</translation>
-    </message>
-    <message>
-        <source>You can still finish; &quot;tfsetup doctor&quot; looks for the cause in more detail.</source>
-        <translation>你仍然可以完成安装；&quot;tfsetup doctor&quot; 会更详细地查找原因。</translation>
-    </message>
-    <message>
         <source>Checking</source>
         <translation>正在检查</translation>
     </message>
     <message>
         <source>tfsetup starts the new environment the way you will and checks each layer, from the libraries to a computation on the graphics card.</source>
         <translation>tfsetup 会按照你今后使用的方式启动新环境，并逐层检查，从各个库一直到在显卡上进行计算。</translation>
-    </message>
-    <message>
-        <source>Check</source>
-        <translation>检查项</translation>
-    </message>
-    <message>
-        <source>Result</source>
-        <translation>结果</translation>
     </message>
     <message>
         <source>Check results</source>
@@ -6728,6 +7342,90 @@ Not possible here:
     <message>
         <source>tfsetup starts the new environment the way you will and checks that TensorFlow imports and computes on the processor, as this plan intends.</source>
         <translation>tfsetup 会按照你以后使用的方式启动新环境，并检查 TensorFlow 能否导入并在处理器上计算，这正是此方案的预期。</translation>
+    </message>
+    <message>
+        <source>TensorFlow is not installed in this environment.</source>
+        <translation>此环境中未安装 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>The check did not finish in time. The first start on a new graphics card can take many minutes: press Check again.</source>
+        <translation>检查未能及时完成。在新显卡上首次启动可能需要很多分钟：请按“再次检查”。</translation>
+    </message>
+    <message>
+        <source>This processor lacks an instruction set (AVX) that TensorFlow needs.</source>
+        <translation>此处理器缺少 TensorFlow 所需的指令集（AVX）。</translation>
+    </message>
+    <message>
+        <source>The NumPy in this environment does not fit this TensorFlow.</source>
+        <translation>此环境中的 NumPy 与此 TensorFlow 版本不兼容。</translation>
+    </message>
+    <message>
+        <source>Windows could not load a library TensorFlow needs; the Microsoft Visual C++ Redistributable (x64) is probably missing.</source>
+        <translation>Windows 无法加载 TensorFlow 所需的某个库；可能缺少 Microsoft Visual C++ Redistributable (x64)。</translation>
+    </message>
+    <message>
+        <source>cuDNN, which TensorFlow needs for the graphics card, is missing.</source>
+        <translation>缺少 TensorFlow 使用显卡所需的 cuDNN。</translation>
+    </message>
+    <message>
+        <source>A CUDA library TensorFlow needs for the graphics card is missing.</source>
+        <translation>缺少 TensorFlow 使用显卡所需的某个 CUDA 库。</translation>
+    </message>
+    <message>
+        <source>TensorFlow finds no graphics card: the NVIDIA driver is missing or not working.</source>
+        <translation>TensorFlow 找不到显卡：NVIDIA 驱动程序缺失或无法正常工作。</translation>
+    </message>
+    <message>
+        <source>A library TensorFlow needs for the graphics card does not load.</source>
+        <translation>TensorFlow 使用显卡所需的某个库无法加载。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not be imported.</source>
+        <translation>无法导入 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>TensorFlow does not see the graphics card.</source>
+        <translation>TensorFlow 检测不到显卡。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not list its devices.</source>
+        <translation>TensorFlow 无法列出其设备。</translation>
+    </message>
+    <message>
+        <source>cuDNN does not work: a test convolution failed.</source>
+        <translation>cuDNN 无法工作：测试卷积运算失败。</translation>
+    </message>
+    <message>
+        <source>A test computation failed.</source>
+        <translation>测试计算失败。</translation>
+    </message>
+    <message>
+        <source>This check failed.</source>
+        <translation>此项检查未通过。</translation>
+    </message>
+    <message>
+        <source>Passed.</source>
+        <translation>通过。</translation>
+    </message>
+    <message>
+        <source>Not everything could be checked; the details say why.</source>
+        <translation>并非所有项目都能检查；详细信息中说明了原因。</translation>
+    </message>
+    <message>
+        <source>Not checked, because an earlier check failed.</source>
+        <translation>未检查，因为之前的检查未通过。</translation>
+    </message>
+    <message>
+        <source>TensorFlow works in the new environment. Read the rows marked with a warning.</source>
+        <translation>TensorFlow 在新环境中可以正常工作。请阅读标有警告的行。</translation>
+    </message>
+    <message>
+        <source>The environment does not work yet: %1 Press Next; the last page offers to repair it.</source>
+        <translation>环境还不能正常工作：%1请按“下一步”；最后一页会提供修复选项。</translation>
+    </message>
+    <message>
+        <source>The environment does not work yet. Press Next; the last page offers to repair it.</source>
+        <translation>环境还不能正常工作。请按“下一步”；最后一页会提供修复选项。</translation>
     </message>
 </context>
 <context>

@@ -98,7 +98,7 @@
     </message>
     <message>
         <source>The sources catalog does not say which CUDA %1 components TensorFlow needs. Update tfsetup.</source>
-        <translation>來源目錄中沒有說明 TensorFlow 需要哪些 CUDA %1 元件。請更新 tfsetup。</translation>
+        <translation>下載來源表中沒有說明 TensorFlow 需要哪些 CUDA %1 元件。請更新 tfsetup。</translation>
     </message>
     <message>
         <source>NVIDIA&apos;s %1 has no %2 for %3.</source>
@@ -186,19 +186,19 @@
     </message>
     <message>
         <source>tfsetup has no pinned checksum for NVIDIA&apos;s %1, and it came from %2 over plain HTTP, which cannot prove that it is NVIDIA&apos;s, yet the archives&apos; checksums are read from it. Use NVIDIA&apos;s https:// address, or a sources catalog that pins this manifest.</source>
-        <translation>tfsetup 沒有 NVIDIA 的 %1 的固定校驗和，而且它是透過明文 HTTP 從 %2 取得的，這無法證明它來自 NVIDIA，而壓縮檔的校驗和卻要從它讀取。請使用 NVIDIA 的 https:// 網址，或者使用固定了此清單的來源目錄。</translation>
+        <translation>tfsetup 沒有 NVIDIA 的 %1 的固定校驗和，而且它是透過明文 HTTP 從 %2 取得的，這無法證明它來自 NVIDIA，而壓縮檔的校驗和卻要從它讀取。請使用 NVIDIA 的 https:// 網址，或者使用固定了此清單的下載來源表。</translation>
     </message>
     <message>
         <source>python-build-standalone&apos;s release %1 lists the SHA-256 %2 for %3, but tfsetup&apos;s sources catalog pins %4. Either the release was changed after the pin was recorded or the pin is wrong, so tfsetup will not use this file. Install Python %5 with the system&apos;s package manager, or update tfsetup and try again.</source>
-        <translation>python-build-standalone 的發布 %1 為 %3 列出的 SHA-256 是 %2，而 tfsetup 的來源目錄固定的是 %4。要麼該發布在記錄固定值之後被改動過，要麼固定值有誤，因此 tfsetup 不會使用這個檔案。請用系統的套件管理員安裝 Python %5，或更新 tfsetup 後重試。</translation>
+        <translation>python-build-standalone 的發布 %1 為 %3 列出的 SHA-256 是 %2，而 tfsetup 的下載來源表固定的是 %4。要麼該發布在記錄固定值之後被改動過，要麼固定值有誤，因此 tfsetup 不會使用這個檔案。請用系統的套件管理員安裝 Python %5，或更新 tfsetup 後重試。</translation>
     </message>
     <message>
         <source>SHA-256 pinned in tfsetup&apos;s sources catalog (%1) and confirmed by the release&apos;s SHA256SUMS.</source>
-        <translation>SHA-256 固定在 tfsetup 的來源目錄中（%1），並已由該發布的 SHA256SUMS 確認。</translation>
+        <translation>SHA-256 固定在 tfsetup 的下載來源表中（%1），並已由該發布的 SHA256SUMS 確認。</translation>
     </message>
     <message>
         <source>SHA-256 pinned in tfsetup&apos;s sources catalog (%1); the release&apos;s SHA256SUMS could not be read to compare (%2).</source>
-        <translation>SHA-256 固定在 tfsetup 的來源目錄中（%1）；無法讀取該發布的 SHA256SUMS 進行比對（%2）。</translation>
+        <translation>SHA-256 固定在 tfsetup 的下載來源表中（%1）；無法讀取該發布的 SHA256SUMS 進行比對（%2）。</translation>
     </message>
     <message>
         <source>cuDNN %1 for %2 is built for CUDA %3, not for CUDA %4 of this plan, so TensorFlow could not load it. Choose the cuDNN that goes with CUDA %4.</source>
@@ -370,15 +370,15 @@
     <name>Catalog</name>
     <message>
         <source>The knowledge catalog file %1 is damaged. Reinstall tfsetup, or remove the catalog override you gave.</source>
-        <translation>知識目錄檔案 %1 已損壞。請重新安裝 tfsetup，或去掉你指定的替代目錄。</translation>
+        <translation>知識庫檔案 %1 已損壞。請重新安裝 tfsetup，或去掉你指定的替代知識庫。</translation>
     </message>
     <message>
         <source>The knowledge catalog file %1 was written for another version of tfsetup. Update tfsetup.</source>
-        <translation>知識目錄檔案 %1 是為另一個版本的 tfsetup 編寫的。請更新 tfsetup。</translation>
+        <translation>知識庫檔案 %1 是為另一個版本的 tfsetup 編寫的。請更新 tfsetup。</translation>
     </message>
     <message>
         <source>The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the catalog folder you gave.</source>
-        <translation>無法讀取知識目錄檔案 %1。請重新安裝 tfsetup，或檢查你指定的目錄資料夾。</translation>
+        <translation>無法讀取知識庫檔案 %1。請重新安裝 tfsetup，或檢查你指定的知識庫資料夾。</translation>
     </message>
 </context>
 <context>
@@ -393,7 +393,7 @@
     </message>
     <message>
         <source>The catalog update %1 is refused: its file %2 cannot be used (%3). tfsetup keeps using the catalog it has. Ask whoever published the update for a corrected one.</source>
-        <translation>目錄更新 %1 被拒絕：其中的檔案 %2 無法使用（%3）。tfsetup 繼續使用現有的目錄。請向發布該更新的人索取更正後的版本。</translation>
+        <translation>知識庫更新 %1 被拒絕：其中的檔案 %2 無法使用（%3）。tfsetup 繼續使用現有的知識庫。請向發布該更新的人索取更正後的版本。</translation>
     </message>
     <message>
         <source>it is not a JSON object</source>
@@ -401,27 +401,27 @@
     </message>
     <message>
         <source>The catalog update %1 is refused: its version %2 is older than the catalog tfsetup already has (version %3), and an older catalog is never installed over a newer one. Nothing was changed; ask for the current update if you expected a newer one.</source>
-        <translation>目錄更新 %1 被拒絕：它的版本 %2 比 tfsetup 已有的目錄（版本 %3）更舊，較舊的目錄永遠不會覆蓋較新的目錄。沒有做任何更改；如果你期待更新的版本，請取得最新的更新。</translation>
+        <translation>知識庫更新 %1 被拒絕：它的版本 %2 比 tfsetup 已有的知識庫（版本 %3）更舊，較舊的知識庫永遠不會覆蓋較新的知識庫。沒有做任何更改；如果你期待更新的版本，請取得最新的更新。</translation>
     </message>
     <message>
         <source>tfsetup keeps using the catalog it has. Download the update again: it may have been cut off or changed on the way.</source>
-        <translation>tfsetup 繼續使用現有的目錄。請重新下載該更新：它可能在傳輸中被截斷或篡改。</translation>
+        <translation>tfsetup 繼續使用現有的知識庫。請重新下載該更新：它可能在傳輸中被截斷或篡改。</translation>
     </message>
     <message>
         <source>The catalog update %1 is refused: it is larger than %2 MB, far more than a catalog holds. Check that the address or file is a tfsetup catalog update.</source>
-        <translation>目錄更新 %1 被拒絕：它大於 %2 MB，遠超一個目錄應有的大小。請檢查該網址或檔案是否確實是 tfsetup 的目錄更新。</translation>
+        <translation>知識庫更新 %1 被拒絕：它大於 %2 MB，遠超一個知識庫應有的大小。請檢查該網址或檔案是否確實是 tfsetup 的知識庫更新。</translation>
     </message>
     <message>
         <source>The catalog update %1 is refused: it is not a complete catalog update document. %2</source>
-        <translation>目錄更新 %1 被拒絕：它不是完整的目錄更新文件。%2</translation>
+        <translation>知識庫更新 %1 被拒絕：它不是完整的知識庫更新文件。%2</translation>
     </message>
     <message>
         <source>The catalog update %1</source>
-        <translation>目錄更新 %1</translation>
+        <translation>知識庫更新 %1</translation>
     </message>
     <message>
         <source>names a file &quot;%1&quot; that is not a catalog file name</source>
-        <translation>提到了一個名為「%1」的檔案，而這不是目錄檔名</translation>
+        <translation>提到了一個名為「%1」的檔案，而這不是知識庫檔名</translation>
     </message>
     <message>
         <source>lacks the file %1</source>
@@ -429,7 +429,7 @@
     </message>
     <message>
         <source>The catalog update %1 is refused: it is signed with a key tfsetup does not trust. tfsetup keeps using the catalog it has. Take updates only from tfsetup&apos;s releases or a mirror that copies them unchanged.</source>
-        <translation>目錄更新 %1 被拒絕：它使用 tfsetup 不信任的金鑰簽名。tfsetup 繼續使用現有的目錄。請只從 tfsetup 的發布頁面或原樣複製它們的鏡像站取得更新。</translation>
+        <translation>知識庫更新 %1 被拒絕：它使用 tfsetup 不信任的金鑰簽名。tfsetup 繼續使用現有的知識庫。請只從 tfsetup 的發布頁面或原樣複製它們的鏡像站取得更新。</translation>
     </message>
     <message>
         <source>signed with key %1, trusted key %2</source>
@@ -437,43 +437,43 @@
     </message>
     <message>
         <source>The catalog update %1 is refused: its signature does not match its contents, so it was changed after it was signed or damaged on the way. tfsetup keeps using the catalog it has. Download it again; if this repeats, tell whoever runs the mirror.</source>
-        <translation>目錄更新 %1 被拒絕：它的簽名與內容不符，說明它在簽名後被修改過，或在傳輸中損壞。tfsetup 繼續使用現有的目錄。請重新下載；如果反覆出現，請告知鏡像站的管理者。</translation>
+        <translation>知識庫更新 %1 被拒絕：它的簽名與內容不符，說明它在簽名後被修改過，或在傳輸中損壞。tfsetup 繼續使用現有的知識庫。請重新下載；如果反覆出現，請告知鏡像站的管理者。</translation>
     </message>
     <message>
         <source>No catalog update is installed.</source>
-        <translation>未安裝目錄更新。</translation>
+        <translation>未安裝知識庫更新。</translation>
     </message>
     <message>
         <source>The installed catalog update</source>
-        <translation>已安裝的目錄更新</translation>
+        <translation>已安裝的知識庫更新</translation>
     </message>
     <message>
         <source>The installed catalog update cannot be read: %1 Run &quot;tfsetup catalog update&quot; to install it again.</source>
-        <translation>無法讀取已安裝的目錄更新：%1 請執行「tfsetup catalog update」重新安裝。</translation>
+        <translation>無法讀取已安裝的知識庫更新：%1 請執行「tfsetup catalog update」重新安裝。</translation>
     </message>
     <message>
         <source>The installed catalog update (version %1) is not newer than the catalog built into this tfsetup (version %2), so the built-in one is used.</source>
-        <translation>已安裝的目錄更新（版本 %1）並不比 tfsetup 內建的目錄（版本 %2）新，所以使用內建目錄。</translation>
+        <translation>已安裝的知識庫更新（版本 %1）並不比 tfsetup 內建的知識庫（版本 %2）新，所以使用內建知識庫。</translation>
     </message>
     <message>
         <source>The catalog update could not be stored in %1. Check that the folder is writable and the disk is not full, then try again; tfsetup keeps using the catalog it has.</source>
-        <translation>目錄更新無法儲存到 %1。請檢查該資料夾是否可寫、磁碟是否已滿，然後重試；tfsetup 繼續使用現有的目錄。</translation>
+        <translation>知識庫更新無法儲存到 %1。請檢查該資料夾是否可寫、磁碟是否已滿，然後重試；tfsetup 繼續使用現有的知識庫。</translation>
     </message>
     <message>
         <source>No address for catalog updates is known. Give one with --from (your lab&apos;s mirror or a downloaded file).</source>
-        <translation>不知道從哪裡取得目錄更新。請用 --from 指定一個網址（你所在實驗室的鏡像站或已下載的檔案）。</translation>
+        <translation>不知道從哪裡取得知識庫更新。請用 --from 指定一個網址（你所在實驗室的鏡像站或已下載的檔案）。</translation>
     </message>
     <message>
         <source>The catalog update %1 is refused: it is larger than %2 MB, far more than a catalog holds. Check that the address is a tfsetup catalog update.</source>
-        <translation>目錄更新 %1 被拒絕：它大於 %2 MB，遠超一個目錄應有的大小。請檢查該網址是否確實是 tfsetup 的目錄更新。</translation>
+        <translation>知識庫更新 %1 被拒絕：它大於 %2 MB，遠超一個知識庫應有的大小。請檢查該網址是否確實是 tfsetup 的知識庫更新。</translation>
     </message>
     <message>
         <source>The catalog update file</source>
-        <translation>目錄更新檔案</translation>
+        <translation>知識庫更新檔案</translation>
     </message>
     <message>
         <source>Cannot use the catalog update: %1</source>
-        <translation>無法使用目錄更新：%1</translation>
+        <translation>無法使用知識庫更新：%1</translation>
     </message>
 </context>
 <context>
@@ -1112,7 +1112,7 @@ Run again with --yes to install.
     <message>
         <source>Built-in catalog: version %1 of %2
 </source>
-        <translation>內建目錄：版本 %1，日期 %2
+        <translation>內建知識庫：版本 %1，日期 %2
 </translation>
     </message>
     <message>
@@ -1148,24 +1148,24 @@ Run again with --yes to install.
     <message>
         <source>In use: the built-in catalog
 </source>
-        <translation>正在使用：內建目錄
+        <translation>正在使用：內建知識庫
 </translation>
     </message>
     <message>
         <source>Installed catalog update version %1 of %2 from %3. tfsetup uses it from now on.
 </source>
-        <translation>已安裝來自 %3 的目錄更新，版本 %1，日期 %2。tfsetup 從現在起使用它。
+        <translation>已安裝來自 %3 的知識庫更新，版本 %1，日期 %2。tfsetup 從現在起使用它。
 </translation>
     </message>
     <message>
         <source>The catalog is up to date (version %1); nothing was changed.
 </source>
-        <translation>目錄已是最新（版本 %1）；沒有做任何更改。
+        <translation>知識庫已是最新（版本 %1）；沒有做任何更改。
 </translation>
     </message>
     <message>
         <source>status: which catalog is in use and whether the installed update verifies; update: fetch, check and install a signed catalog update.</source>
-        <translation>status：顯示正在使用哪個目錄，以及已安裝的更新是否驗證通過；update：取得、檢查並安裝已簽名的目錄更新。</translation>
+        <translation>status：顯示正在使用哪個知識庫，以及已安裝的更新是否驗證通過；update：取得、檢查並安裝已簽名的知識庫更新。</translation>
     </message>
     <message>
         <source>Take the update from this address or file (a lab mirror, a downloaded copy) instead of tfsetup&apos;s release page.</source>
@@ -1173,7 +1173,7 @@ Run again with --yes to install.
     </message>
     <message>
         <source>Show or update the knowledge catalog (TensorFlow&apos;s tested configurations, NVIDIA&apos;s tables, GPUs, sources). Updates are signed; one that does not verify, or is older than the catalog in use, is refused and the catalog in use stays.</source>
-        <translation>顯示或更新知識目錄（TensorFlow 測試過的配置、NVIDIA 的對照表、GPU、下載來源）。更新經過簽名；驗證不透過或比正在使用的目錄更舊的更新會被拒絕，並繼續使用現有目錄。</translation>
+        <translation>顯示或更新知識庫（TensorFlow 測試過的配置、NVIDIA 的對照表、GPU、下載來源）。更新經過簽名；驗證不透過或比正在使用的知識庫更舊的更新會被拒絕，並繼續使用現有知識庫。</translation>
     </message>
     <message>
         <source>tfsetup catalog: say status or update, for example &quot;tfsetup catalog status&quot;.</source>
@@ -1185,7 +1185,7 @@ Run again with --yes to install.
     </message>
     <message>
         <source>Show the knowledge catalog in use, or install a signed catalog update</source>
-        <translation>顯示正在使用的知識目錄，或安裝已簽名的目錄更新</translation>
+        <translation>顯示正在使用的知識庫，或安裝已簽名的知識庫更新</translation>
     </message>
     <message>
         <source>--out needs the file to save to, not &quot;%1&quot; (is its value missing?). For a file whose name starts with &quot;-&quot;, write ./%1.
@@ -1386,6 +1386,14 @@ Run again with --yes to install.
     <message>
         <source>A package index to take a damaged Python package&apos;s wheel from when the environment&apos;s lock names none that answers (the same as --mirror pypi=URL; may be repeated).</source>
         <translation>當環境的鎖定檔案中沒有可用的來源時，從該套件索引取得損壞的 Python 套件的 wheel（與 --mirror pypi=網址 相同；可重複使用）。</translation>
+    </message>
+    <message>
+        <source>With --root: open the wizard on this page (%1), for demonstrations and screenshots of a fixture machine.</source>
+        <translation>與 --root 一起使用：直接在此頁面（%1）打開向導，用於演示和為模擬測試機器截圖。</translation>
+    </message>
+    <message>
+        <source>tfsetup: --page needs --root and one of: %1.</source>
+        <translation>tfsetup：--page 需要同時指定 --root，並取以下值之一：%1。</translation>
     </message>
 </context>
 <context>
@@ -1747,19 +1755,19 @@ Run again with --yes to install.
     <name>GpuTable</name>
     <message>
         <source>Cannot read the GPU table %1. Reinstall tfsetup or point it at a readable catalog.</source>
-        <translation>無法讀取 GPU 資料表 %1。請重新安裝 tfsetup，或為它指定一個可讀取的目錄。</translation>
+        <translation>無法讀取 GPU 資料表 %1。請重新安裝 tfsetup，或為它指定一個可讀取的知識庫。</translation>
     </message>
     <message>
         <source>The GPU table %1 is not valid JSON. Reinstall tfsetup or fix the catalog file.</source>
-        <translation>GPU 資料表 %1 不是有效的 JSON。請重新安裝 tfsetup 或修復該目錄檔案。</translation>
+        <translation>GPU 資料表 %1 不是有效的 JSON。請重新安裝 tfsetup 或修復該知識庫檔案。</translation>
     </message>
     <message>
         <source>The GPU table %1 has a format this version of tfsetup does not know. Use the catalog that came with it.</source>
-        <translation>GPU 資料表 %1 的格式是此版本 tfsetup 無法識別的。請使用 tfsetup 自帶的目錄。</translation>
+        <translation>GPU 資料表 %1 的格式是此版本 tfsetup 無法識別的。請使用 tfsetup 自帶的知識庫。</translation>
     </message>
     <message>
         <source>A record of the GPU table %1 lacks a name or a source. Fix the catalog file.</source>
-        <translation>GPU 資料表 %1 中有一條記錄缺少名稱或來源。請修復該目錄檔案。</translation>
+        <translation>GPU 資料表 %1 中有一條記錄缺少名稱或來源。請修復該知識庫檔案。</translation>
     </message>
 </context>
 <context>
@@ -1866,11 +1874,11 @@ Run again with --yes to install.
     <name>Knowledge</name>
     <message>
         <source>%1 of the catalog update (version %2)</source>
-        <translation>目錄更新（版本 %2）中的 %1</translation>
+        <translation>知識庫更新（版本 %2）中的 %1</translation>
     </message>
     <message>
         <source>The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the catalog folder you gave.</source>
-        <translation>無法讀取知識目錄檔案 %1。請重新安裝 tfsetup，或檢查你指定的目錄資料夾。</translation>
+        <translation>無法讀取知識庫檔案 %1。請重新安裝 tfsetup，或檢查你指定的知識庫資料夾。</translation>
     </message>
     <message>
         <source>The placement rules are damaged. Reinstall tfsetup.</source>
@@ -2223,6 +2231,117 @@ Run again with --yes to install.
     </message>
 </context>
 <context>
+    <name>PipFailureReader</name>
+    <message>
+        <source>Set a &amp;proxy…</source>
+        <translation>設定代理(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Choose a &amp;mirror…</source>
+        <translation>選擇鏡像站(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Use an offline b&amp;undle…</source>
+        <translation>使用離線包(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Choose another &amp;version…</source>
+        <translation>選擇其他版本(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Choose another f&amp;older…</source>
+        <translation>選擇其他資料夾(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Try again</source>
+        <translation>重試(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;log</source>
+        <translation>開啟日誌(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The list of pip&apos;s failure messages is missing. Reinstall tfsetup.</source>
+        <translation>pip 失敗資訊清單缺失。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>The list of pip&apos;s failure messages is damaged. Reinstall tfsetup.</source>
+        <translation>pip 失敗資訊清單已損壞。請重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>the package index</source>
+        <translation>套件索引</translation>
+    </message>
+    <message>
+        <source>The package index</source>
+        <translation>套件索引</translation>
+    </message>
+    <message>
+        <source>pip could not get through the proxy: the proxy refused the connection or could not be reached. Check the proxy address (host and port) on the Options page, or leave it empty if this network needs none.</source>
+        <translation>pip 無法透過代理連線：代理拒絕了連線，或無法訪問代理。請在「選項」頁面檢查代理網址（主機和埠）；如果此網路不需要代理，請留空。</translation>
+    </message>
+    <message>
+        <source>The proxy asks for a user name and password (407), so pip was turned away. Give them in the proxy address on the Options page: http://user:password@proxy:port.</source>
+        <translation>代理要求提供使用者名稱和密碼（407），因此 pip 被拒絕。請在「選項」頁面的代理網址中填寫：http://user:password@proxy:port。</translation>
+    </message>
+    <message>
+        <source>The name %1 could not be found (no DNS answer): this computer is offline, the address is mistyped, or this network only reaches outside through a proxy. Check the mirror address, or choose another mirror.</source>
+        <translation>找不到名稱 %1（DNS 沒有應答）：這台電腦沒有連網、網址輸入有誤，或者此網路只能透過代理訪問外網。請檢查鏡像站網址，或選擇其他鏡像站。</translation>
+    </message>
+    <message>
+        <source>%1 refused the connection or could not be reached. Networks that only let traffic out through a proxy do this: set the proxy your lab or company gives.</source>
+        <translation>%1 拒絕了連線，或無法訪問。只允許透過代理訪問外網的網路會出現這種情況：請設定實驗室或公司提供的代理。</translation>
+    </message>
+    <message>
+        <source>%1 did not answer in time. The network is slow or the server is blocked here: choose a nearer mirror.</source>
+        <translation>%1 沒有及時回應。網路較慢，或該伺服器在這裡被遮蔽：請選擇更近的鏡像站。</translation>
+    </message>
+    <message>
+        <source>The certificate of %1 could not be verified, so pip refused to use it. A lab or company network that inspects encrypted traffic does this; so does a mirror with a broken certificate. Choose another mirror, or ask for the network&apos;s proxy settings.</source>
+        <translation>無法驗證 %1 的憑證，因此 pip 拒絕使用它。會檢查加密流量的實驗室或公司網路會導致這種情況，憑證有問題的鏡像站也會。請選擇其他鏡像站，或向網路管理員索取代理設定。</translation>
+    </message>
+    <message>
+        <source>%1 has no page for the package pip asked for (404 Not Found): the mirror address is wrong or the mirror is incomplete. Check the address, or choose another mirror.</source>
+        <translation>%1 上沒有 pip 所請求套件的頁面（404 Not Found）：鏡像站網址有誤，或鏡像站不完整。請檢查網址，或選擇其他鏡像站。</translation>
+    </message>
+    <message>
+        <source>the package</source>
+        <translation>該套件</translation>
+    </message>
+    <message>
+        <source>this Python</source>
+        <translation>目前 Python</translation>
+    </message>
+    <message>
+        <source>Python %1</source>
+        <translation>Python %1</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>這台電腦</translation>
+    </message>
+    <message>
+        <source>%1 offers no wheel of %2 for %3 on %4. That does not mean the release does not exist: it has no file built for this Python version and platform. Choose another TensorFlow or Python version.</source>
+        <translation>%1 沒有為 %4 上的 %3 提供 %2 的 wheel 檔案。這並不代表該版本不存在：只是沒有為這個 Python 版本和平台建置的檔案。請選擇其他 TensorFlow 或 Python 版本。</translation>
+    </message>
+    <message>
+        <source>A downloaded file no longer matches the hash it was checked with, so it was refused. The disk or another program changed it; try again to check and fetch it anew.</source>
+        <translation>一個已下載的檔案與校驗時的雜湊值不再一致，因此被拒絕。磁碟或其他程式修改了它；請重試，重新校驗並下載該檔案。</translation>
+    </message>
+    <message>
+        <source>The disk is full (or your disk quota is used up), so the environment could not be written. Free some space, or choose a folder on another disk.</source>
+        <translation>磁碟已滿（或磁碟配額已用完），無法寫入環境。請釋放一些空間，或選擇其他磁碟上的資料夾。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s folder may not be written to (permission denied). Choose a folder in your own user folder.</source>
+        <translation>沒有寫入環境資料夾的權限（權限被拒絕）。請選擇你自己使用者資料夾中的某個資料夾。</translation>
+    </message>
+    <message>
+        <source>pip stopped with an error this wizard does not recognise. The log has pip&apos;s own words.</source>
+        <translation>pip 因本精靈無法識別的錯誤而停止。日誌中有 pip 的原始輸出。</translation>
+    </message>
+</context>
+<context>
     <name>PlacementRules</name>
     <message>
         <source>The placement rules %1 cannot be read. Reinstall tfsetup.</source>
@@ -2247,6 +2366,13 @@ Run again with --yes to install.
     <message>
         <source>The NVIDIA component name &quot;%1&quot; cannot be a folder name. The plan or bundle is damaged; make it again.</source>
         <translation>NVIDIA 元件名「%1」不能用作資料夾名。方案或離線包已損壞；請重新生成。</translation>
+    </message>
+</context>
+<context>
+    <name>PlanDownloads</name>
+    <message>
+        <source>Nothing is looked up without the network.</source>
+        <translation>未連網時不查詢任何資訊。</translation>
     </message>
 </context>
 <context>
@@ -2965,6 +3091,85 @@ Not possible here:
         <source>What could not be checked:</source>
         <translation>無法檢查的項目：</translation>
     </message>
+    <message>
+        <source>nvidia-smi, the tool that comes with the NVIDIA driver, is not installed here.</source>
+        <translation>這裡沒有安裝 nvidia-smi（NVIDIA 驅動程式附帶的工具）。</translation>
+    </message>
+</context>
+<context>
+    <name>RouteNames</name>
+    <message>
+        <source>Processor only (no GPU)</source>
+        <translation>僅使用處理器（不使用 GPU）</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU, CUDA as pip wheels with NVIDIA&apos;s CUDA packages</source>
+        <translation>NVIDIA GPU，透過 NVIDIA 的 CUDA 套件以 pip wheel 檔案形式安裝 CUDA</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU inside WSL2 (Linux in Windows), CUDA as pip wheels</source>
+        <translation>WSL2（Windows 中的 Linux）內的 NVIDIA GPU，以 pip wheel 檔案形式安裝 CUDA</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU on Windows, CUDA libraries from NVIDIA&apos;s archives</source>
+        <translation>Windows 上的 NVIDIA GPU，CUDA 函式庫來自 NVIDIA 的歸檔檔案</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU, CUDA toolkit libraries from NVIDIA&apos;s archives</source>
+        <translation>NVIDIA GPU，CUDA 工具包函式庫來自 NVIDIA 的歸檔檔案</translation>
+    </message>
+    <message>
+        <source>AMD GPU with ROCm (experimental)</source>
+        <translation>AMD GPU，使用 ROCm（實驗性）</translation>
+    </message>
+    <message>
+        <source>DirectX 12 GPU with DirectML (experimental)</source>
+        <translation>DirectX 12 GPU，使用 DirectML（實驗性）</translation>
+    </message>
+    <message>
+        <source>Apple GPU with Metal</source>
+        <translation>Apple GPU，使用 Metal</translation>
+    </message>
+    <message>
+        <source>Another GPU route (experimental)</source>
+        <translation>其他 GPU 安裝方式（實驗性）</translation>
+    </message>
+    <message>
+        <source>Another GPU route</source>
+        <translation>其他 GPU 安裝方式</translation>
+    </message>
+    <message>
+        <source>Processor only</source>
+        <translation>僅處理器</translation>
+    </message>
+    <message>
+        <source>GPU, CUDA from pip</source>
+        <translation>GPU，CUDA 來自 pip</translation>
+    </message>
+    <message>
+        <source>GPU in WSL2</source>
+        <translation>WSL2 中的 GPU</translation>
+    </message>
+    <message>
+        <source>GPU on Windows</source>
+        <translation>Windows 上的 GPU</translation>
+    </message>
+    <message>
+        <source>GPU, CUDA archives</source>
+        <translation>GPU，CUDA 歸檔檔案</translation>
+    </message>
+    <message>
+        <source>AMD GPU (ROCm)</source>
+        <translation>AMD GPU（ROCm）</translation>
+    </message>
+    <message>
+        <source>DirectML</source>
+        <translation>DirectML</translation>
+    </message>
+    <message>
+        <source>Apple GPU (Metal)</source>
+        <translation>Apple GPU（Metal）</translation>
+    </message>
 </context>
 <context>
     <name>SetupFlow</name>
@@ -3230,7 +3435,7 @@ Not possible here:
     </message>
     <message>
         <source>The catalog does not say which GPUs TensorFlow %1 supports.</source>
-        <translation>目錄中沒有說明 TensorFlow %1 支援哪些 GPU。</translation>
+        <translation>知識庫中沒有說明 TensorFlow %1 支援哪些 GPU。</translation>
     </message>
     <message>
         <source>TensorFlow %1 (CUDA %2) runs on compute capability %3 and newer; the %4 has %5.</source>
@@ -3242,7 +3447,7 @@ Not possible here:
     </message>
     <message>
         <source>TensorFlow %1 is built with CUDA %2, which targets compute capability up to %3; the %4 (%5) is newer than any CUDA the catalog knows.</source>
-        <translation>TensorFlow %1 是用 CUDA %2 建置的，它最高支援運算能力 %3；%4（%5）太新，目錄中已知的 CUDA 版本都不支援它。</translation>
+        <translation>TensorFlow %1 是用 CUDA %2 建置的，它最高支援運算能力 %3；%4（%5）太新，知識庫中已知的 CUDA 版本都不支援它。</translation>
     </message>
     <message>
         <source>TensorFlow %1 has GPU code for compute capability %2 only; none of it runs on the %3 (%4).</source>
@@ -3261,20 +3466,8 @@ Not possible here:
         <translation>關於「%1」，tfsetup 無法從一手來源確認；本方案暫按此假定。</translation>
     </message>
     <message>
-        <source>The %1 route runs on %2; this machine runs %3.</source>
-        <translation>%1 路線適用於 %2；本機執行的是 %3。</translation>
-    </message>
-    <message>
         <source>WSL1 has no GPU access. Convert this distribution to WSL2 (wsl --set-version &lt;distribution&gt; 2).</source>
         <translation>WSL1 無法使用 GPU。請把這個發行版轉換為 WSL2（wsl --set-version &lt;distribution&gt; 2）。</translation>
-    </message>
-    <message>
-        <source>This is WSL2, where the GPU driver is the Windows one: use the wsl2 route.</source>
-        <translation>這裡是 WSL2，GPU 驅動程式用的是 Windows 中的驅動程式：請使用 wsl2 路線。</translation>
-    </message>
-    <message>
-        <source>The wsl2 route is for Windows machines and for WSL2 itself; this is plain Linux.</source>
-        <translation>wsl2 路線適用於 Windows 電腦和 WSL2 本身；這裡是普通的 Linux。</translation>
     </message>
     <message>
         <source>GPU support in WSL2 needs Windows 10 build %1 or newer; this Windows is build %2. Update Windows.</source>
@@ -3283,30 +3476,6 @@ Not possible here:
     <message>
         <source>There is no official TensorFlow package for %1 on %2.</source>
         <translation>沒有適用於 %1（%2）的官方 TensorFlow 安裝套件。</translation>
-    </message>
-    <message>
-        <source>The %1 route needs a %2 processor; this machine is %3.</source>
-        <translation>%1 路線需要 %2 處理器；本機是 %3。</translation>
-    </message>
-    <message>
-        <source>No NVIDIA GPU was found; the %1 route needs one.</source>
-        <translation>沒有找到 NVIDIA GPU；%1 路線需要 NVIDIA GPU。</translation>
-    </message>
-    <message>
-        <source>The %1 route needs an NVIDIA GPU; this machine has %2.</source>
-        <translation>%1 路線需要 NVIDIA GPU；本機的顯示卡是 %2。</translation>
-    </message>
-    <message>
-        <source>The %1 route needs an AMD GPU; none was found.</source>
-        <translation>%1 路線需要 AMD GPU，但沒有找到。</translation>
-    </message>
-    <message>
-        <source>The %1 route needs a Mac with Apple silicon.</source>
-        <translation>%1 路線需要搭載 Apple 晶片的 Mac。</translation>
-    </message>
-    <message>
-        <source>The %1 route needs a DirectX 12 GPU; none was found.</source>
-        <translation>%1 路線需要支援 DirectX 12 的 GPU，但沒有找到。</translation>
     </message>
     <message>
         <source>Official TensorFlow packages use AVX instructions since TensorFlow %1; this processor (%2) has no AVX.</source>
@@ -3319,10 +3488,6 @@ Not possible here:
     <message>
         <source>TensorFlow %1 has no GPU support on native Windows: the last release with it is %2. Use WSL2 for newer releases, or TensorFlow %2 here.</source>
         <translation>TensorFlow %1 在原生 Windows 上不支援 GPU：最後一個支援 GPU 的版本是 %2。要使用更新的版本，請改用 WSL2，或在這裡使用 TensorFlow %2。</translation>
-    </message>
-    <message>
-        <source>every detail of the %1 route</source>
-        <translation>%1 路線的全部細節</translation>
     </message>
     <message>
         <source>that TensorFlow %1 is published for %2 on %3</source>
@@ -3397,20 +3562,8 @@ Not possible here:
         <translation>請先為你的 GPU 安裝 AMD ROCm；AMD 官方列出了每個 ROCm 版本支援哪些 Radeon 和 Instinct GPU。</translation>
     </message>
     <message>
-        <source>Prepare the %1 route (%2).</source>
-        <translation>準備 %1 路線（%2）。</translation>
-    </message>
-    <message>
-        <source>The %1 route is offered as an experiment: tfsetup cannot confirm that it supports your GPU.</source>
-        <translation>%1 路線屬於實驗性選項：tfsetup 無法確認它是否支援你的 GPU。</translation>
-    </message>
-    <message>
         <source>TensorFlow %1&apos;s tested configuration runs natively on your %2.</source>
         <translation>TensorFlow %1 的官方測試組態可以在你的 %2 上原生執行。</translation>
-    </message>
-    <message>
-        <source>TensorFlow %1 uses your GPU through the %2 route.</source>
-        <translation>TensorFlow %1 透過 %2 路線使用你的 GPU。</translation>
     </message>
     <message>
         <source>TensorFlow %1 runs on your %2 inside WSL2; native Windows GPU support ended with TensorFlow %3.</source>
@@ -3427,10 +3580,6 @@ Not possible here:
     <message>
         <source>No GPU route fits this machine, so TensorFlow %1 runs on the CPU.</source>
         <translation>沒有適合本機的 GPU 路線，因此 TensorFlow %1 將在 CPU 上執行。</translation>
-    </message>
-    <message>
-        <source>TensorFlow %1 on the experimental %2 route.</source>
-        <translation>TensorFlow %1，使用實驗性的 %2 路線。</translation>
     </message>
     <message>
         <source>CUDA %1 and cuDNN %2 come as pip packages, so only the NVIDIA driver (%3 or newer) must be installed.</source>
@@ -3450,7 +3599,7 @@ Not possible here:
     </message>
     <message>
         <source>TensorFlow %1 is newer and listed as an alternative, but the catalog could not confirm all of its facts.</source>
-        <translation>TensorFlow %1 版本更新，已列為備選方案，但目錄無法確認它的全部資訊。</translation>
+        <translation>TensorFlow %1 版本更新，已列為備選方案，但知識庫無法確認它的全部資訊。</translation>
     </message>
     <message>
         <source>The hardware report does not name the operating system; the plan assumes Linux. Give --os to choose.</source>
@@ -3458,11 +3607,11 @@ Not possible here:
     </message>
     <message>
         <source>The catalog has no TensorFlow release %1 for this machine&apos;s routes.</source>
-        <translation>目錄中沒有適用於本機可用路線的 TensorFlow %1 版本。</translation>
+        <translation>知識庫中沒有適用於本機可用路線的 TensorFlow %1 版本。</translation>
     </message>
     <message>
         <source>No TensorFlow release in the catalog can use your %1 here; the rejected combinations say why.</source>
-        <translation>目錄中沒有哪個 TensorFlow 版本能在這裡使用你的 %1；被排除的組合中說明了原因。</translation>
+        <translation>知識庫中沒有哪個 TensorFlow 版本能在這裡使用你的 %1；被排除的組合中說明了原因。</translation>
     </message>
     <message>
         <source>Official TensorFlow packages need a processor with AVX. Use a newer computer or a hosted notebook service.</source>
@@ -3476,10 +3625,6 @@ Not possible here:
     <message>
         <source>TensorFlow %1 on the processor only: the fallback that works without the GPU, slower but with nothing to install for the graphics card.</source>
         <translation>TensorFlow %1 只使用處理器：這是不使用 GPU 也能工作的備選方案，速度較慢，但無需為顯示卡安裝任何東西。</translation>
-    </message>
-    <message>
-        <source>The %1 route runs on Windows and inside WSL2, not on plain Linux.</source>
-        <translation>%1 路線只能在 Windows 和 WSL2 中執行，不能在普通 Linux 上執行。</translation>
     </message>
     <message>
         <source>TensorFlow %1 has no official package for %2 on %3: the last release for it is %4.</source>
@@ -3496,27 +3641,87 @@ Not possible here:
         <translation>%1 或更舊</translation>
     </message>
     <message>
-        <source>TensorFlow %1 on the %2 route needs Python %3, which it does not support (%4).</source>
-        <translation>%2 路線上的 TensorFlow %1 需要 Python %3，但它不支援（%4）。</translation>
-    </message>
-    <message>
         <source>tfsetup could not read this Windows build number; GPU support in WSL2 needs Windows 10 build %1 or newer (winver shows the build).</source>
         <translation>tfsetup 無法讀取這個 Windows 版本號；WSL2 中的 GPU 支援需要 Windows 10 版本 %1 或更新（winver 會顯示版本號）。</translation>
+    </message>
+    <message>
+        <source>“%1” runs on %2; this machine runs %3.</source>
+        <translation>「%1」執行於 %2；這台機器執行的是 %3。</translation>
+    </message>
+    <message>
+        <source>This is WSL2, where the GPU driver is the Windows one: “%1” does not work here; the GPU inside WSL2 does.</source>
+        <translation>這裡是 WSL2，GPU 驅動程式由 Windows 提供：「%1」在這裡無法使用，而 WSL2 內的 GPU 安裝方式可以。</translation>
+    </message>
+    <message>
+        <source>“%1” is for Windows machines and for WSL2 itself; this is plain Linux.</source>
+        <translation>「%1」適用於 Windows 機器和 WSL2 本身；這裡是普通 Linux。</translation>
+    </message>
+    <message>
+        <source>“%1” runs on Windows and inside WSL2, not on plain Linux.</source>
+        <translation>「%1」可在 Windows 上和 WSL2 內執行，不能在普通 Linux 上執行。</translation>
+    </message>
+    <message>
+        <source>“%1” needs a %2 processor; this machine is %3.</source>
+        <translation>「%1」需要 %2 處理器；這台機器是 %3。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU was found; “%1” needs one.</source>
+        <translation>未找到 NVIDIA GPU；「%1」需要 NVIDIA GPU。</translation>
+    </message>
+    <message>
+        <source>“%1” needs an NVIDIA GPU; this machine has %2.</source>
+        <translation>「%1」需要 NVIDIA GPU；這台機器配備的是 %2。</translation>
+    </message>
+    <message>
+        <source>“%1” needs an AMD GPU; none was found.</source>
+        <translation>「%1」需要 AMD GPU，但未找到。</translation>
+    </message>
+    <message>
+        <source>“%1” needs a Mac with Apple silicon.</source>
+        <translation>「%1」需要配備 Apple 晶片的 Mac。</translation>
+    </message>
+    <message>
+        <source>“%1” needs a DirectX 12 GPU; none was found.</source>
+        <translation>「%1」需要支援 DirectX 12 的 GPU，但未找到。</translation>
+    </message>
+    <message>
+        <source>every detail of “%1”</source>
+        <translation>「%1」的全部細節</translation>
+    </message>
+    <message>
+        <source>Prepare “%1” (%2).</source>
+        <translation>準備「%1」（%2）。</translation>
+    </message>
+    <message>
+        <source>“%1” is offered as an experiment: tfsetup cannot confirm that it supports your GPU.</source>
+        <translation>「%1」是實驗性的：tfsetup 無法確認它是否支援你的 GPU。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 uses your GPU through “%2”.</source>
+        <translation>TensorFlow %1 透過「%2」使用你的 GPU。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on “%2”, an experimental route.</source>
+        <translation>TensorFlow %1，使用「%2」（實驗性安裝方式）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 supports Python %4, and “%2” needs Python %3: no Python fits both.</source>
+        <translation>TensorFlow %1 支援 Python %4，而「%2」需要 Python %3：沒有同時滿足兩者的 Python 版本。</translation>
     </message>
 </context>
 <context>
     <name>SourceCatalog</name>
     <message>
         <source>The sources catalog %1 cannot be read. Reinstall tfsetup.</source>
-        <translation>無法讀取來源目錄 %1。請重新安裝 tfsetup。</translation>
+        <translation>無法讀取下載來源表 %1。請重新安裝 tfsetup。</translation>
     </message>
     <message>
         <source>The sources catalog is not valid JSON. Reinstall tfsetup.</source>
-        <translation>來源目錄不是有效的 JSON。請重新安裝 tfsetup。</translation>
+        <translation>下載來源表不是有效的 JSON。請重新安裝 tfsetup。</translation>
     </message>
     <message>
         <source>The sources catalog pins the relocatable Python %1 (python-build-standalone release %2) to the SHA-256 &quot;%3&quot;, which is not 64 lower-case hexadecimal digits. Correct that record in the sources catalog, or reinstall tfsetup.</source>
-        <translation>來源目錄把可移植 Python %1（python-build-standalone 發布 %2）固定為 SHA-256「%3」，這不是 64 位小寫十六進位數字。請在來源目錄中更正該記錄，或重新安裝 tfsetup。</translation>
+        <translation>下載來源表把可移植 Python %1（python-build-standalone 發布 %2）固定為 SHA-256「%3」，這不是 64 位小寫十六進位數字。請在下載來源表中更正該記錄，或重新安裝 tfsetup。</translation>
     </message>
 </context>
 <context>
@@ -4928,19 +5133,19 @@ Not possible here:
     <name>tfsetup::ui::CatalogNotice</name>
     <message>
         <source>Checking for a catalog update…</source>
-        <translation>正在檢查目錄更新…</translation>
+        <translation>正在檢查知識庫更新…</translation>
     </message>
     <message>
         <source>Catalog update version %1 of %2 is installed; tfsetup uses it from now on.</source>
-        <translation>已安裝目錄更新，版本 %1，日期 %2；tfsetup 從現在起使用它。</translation>
+        <translation>已安裝知識庫更新，版本 %1，日期 %2；tfsetup 從現在起使用它。</translation>
     </message>
     <message>
         <source>The knowledge catalog is up to date (version %1).</source>
-        <translation>知識目錄已是最新（版本 %1）。</translation>
+        <translation>知識庫已是最新（版本 %1）。</translation>
     </message>
     <message>
         <source>Chec&amp;k for catalog updates</source>
-        <translation>檢查目錄更新(&amp;K)</translation>
+        <translation>檢查知識庫更新(&amp;K)</translation>
     </message>
     <message>
         <source>Fetch the signed update of tfsetup&apos;s knowledge (TensorFlow&apos;s tested versions, NVIDIA&apos;s tables, GPUs) through the proxy above.</source>
@@ -4948,11 +5153,11 @@ Not possible here:
     </message>
     <message>
         <source>The knowledge catalog is updated: version %1 of %2.</source>
-        <translation>知識目錄已更新：版本 %1，日期 %2。</translation>
+        <translation>知識庫已更新：版本 %1，日期 %2。</translation>
     </message>
     <message>
         <source>The installed catalog update was refused, so tfsetup uses its built-in catalog: %1</source>
-        <translation>已安裝的目錄更新被拒絕，所以 tfsetup 使用內建目錄：%1</translation>
+        <translation>已安裝的知識庫更新被拒絕，所以 tfsetup 使用內建知識庫：%1</translation>
     </message>
 </context>
 <context>
@@ -5008,38 +5213,6 @@ Not possible here:
     <message>
         <source>any</source>
         <translation>任意</translation>
-    </message>
-    <message>
-        <source>Windows, NVIDIA GPU</source>
-        <translation>Windows，NVIDIA GPU</translation>
-    </message>
-    <message>
-        <source>Linux, NVIDIA GPU (CUDA from pip)</source>
-        <translation>Linux，NVIDIA GPU（透過 pip 安裝 CUDA）</translation>
-    </message>
-    <message>
-        <source>Linux, NVIDIA GPU (CUDA libraries from NVIDIA)</source>
-        <translation>Linux，NVIDIA GPU（CUDA 函式庫來自 NVIDIA）</translation>
-    </message>
-    <message>
-        <source>WSL2 on Windows, NVIDIA GPU</source>
-        <translation>Windows 上的 WSL2，NVIDIA GPU</translation>
-    </message>
-    <message>
-        <source>Processor only (no GPU)</source>
-        <translation>僅處理器（不使用 GPU）</translation>
-    </message>
-    <message>
-        <source>AMD GPU with ROCm (experimental)</source>
-        <translation>AMD GPU，使用 ROCm（實驗性）</translation>
-    </message>
-    <message>
-        <source>DirectX 12 GPU with DirectML (experimental)</source>
-        <translation>支援 DirectX 12 的 GPU，使用 DirectML（實驗性）</translation>
-    </message>
-    <message>
-        <source>Apple GPU with Metal</source>
-        <translation>Apple GPU（Metal）</translation>
     </message>
     <message>
         <source>graphics card</source>
@@ -5104,10 +5277,6 @@ Not possible here:
     <message>
         <source>What will be downloaded:</source>
         <translation>將要下載的內容：</translation>
-    </message>
-    <message>
-        <source>Download sizes are shown on the next page.</source>
-        <translation>下載大小會在下一頁顯示。</translation>
     </message>
     <message>
         <source>No TensorFlow combination fits this computer as it is.</source>
@@ -5210,10 +5379,6 @@ Not possible here:
         <translation>最適合這台電腦</translation>
     </message>
     <message>
-        <source>Use the &amp;processor only, not the GPU</source>
-        <translation>只使用處理器，不使用 GPU(&amp;P)</translation>
-    </message>
-    <message>
         <source>&amp;Keep the NVIDIA driver as it is (for computers where you cannot install drivers)</source>
         <translation>保持 NVIDIA 驅動程式不變（適用於無法安裝驅動程式的電腦）(&amp;K)</translation>
     </message>
@@ -5236,14 +5401,6 @@ Not possible here:
     <message>
         <source>TensorFlow %1 on %2:</source>
         <translation>%2 上的 TensorFlow %1：</translation>
-    </message>
-    <message>
-        <source>Possible combinations (%1 of %2)</source>
-        <translation>可行的組合（%1 / %2）</translation>
-    </message>
-    <message>
-        <source>Not possible here (%1 of %2)</source>
-        <translation>此處不可行（%1 / %2）</translation>
     </message>
     <message>
         <source>Show &amp;all</source>
@@ -5276,6 +5433,146 @@ Not possible here:
     <message>
         <source>GPUs this environment uses</source>
         <translation>此環境使用的 GPU</translation>
+    </message>
+    <message>
+        <source>the offline bundle cannot serve this combination</source>
+        <translation>離線包無法提供此組合</translation>
+    </message>
+    <message>
+        <source>NVIDIA could not be reached; a proxy or mirror can be set on the next page</source>
+        <translation>無法連線到 NVIDIA；可在下一頁設定代理或鏡像站</translation>
+    </message>
+    <message>
+        <source>the lookup failed; the log has why</source>
+        <translation>查詢失敗；原因見日誌</translation>
+    </message>
+    <message>
+        <source>%1 (%2&apos;s files)</source>
+        <comment>CUDA tested with (CUDA whose files are downloaded)</comment>
+        <translation>%1（使用 %2 的檔案）</translation>
+    </message>
+    <message>
+        <source>Total download: %1.</source>
+        <translation>總下載量：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Total download: at least %1; %n more file(s) of unknown size, plus the TensorFlow wheels, sized on the next page.</source>
+        <translation>
+            <numerusform>總下載量：至少 %1；另有 %n 個大小未知的檔案，以及 TensorFlow wheel 檔案（大小在下一頁顯示）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Total download: %1, plus the TensorFlow wheels, sized on the next page.</source>
+        <translation>總下載量：%1，另加 TensorFlow wheel 檔案（大小在下一頁顯示）。</translation>
+    </message>
+    <message>
+        <source>Total download: the TensorFlow wheels, sized on the next page.</source>
+        <translation>總下載量：TensorFlow wheel 檔案（大小在下一頁顯示）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Total download: at least %1; %n more file(s) of unknown size.</source>
+        <translation>
+            <numerusform>總下載量：至少 %1；另有 %n 個大小未知的檔案。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Total download: looking up the size of each file…</source>
+        <translation>總下載量：正在查詢每個檔案的大小…</translation>
+    </message>
+    <message>
+        <source>Total download: not known yet (%1). tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
+        <translation>總下載量：暫未知（%1）。tfsetup 會在下一頁查詢每個檔案及其大小，然後才開始下載。</translation>
+    </message>
+    <message>
+        <source>Total download: not known yet. tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
+        <translation>總下載量：暫未知。tfsetup 會在下一頁查詢每個檔案及其大小，然後才開始下載。</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2 (NVIDIA publishes no portable archives of %2; the library names are the same)</source>
+        <translation>來自 NVIDIA 的 CUDA %1 函式庫，用來代替 CUDA %2（NVIDIA 沒有發布 %2 的可攜式歸檔檔案；兩者的函式庫名稱相同）</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2: NVIDIA is not known to publish portable archives of %2 (if it does, those come instead)</source>
+        <translation>來自 NVIDIA 的 CUDA %1 函式庫，用來代替 CUDA %2：目前不知道 NVIDIA 是否發布了 %2 的可攜式歸檔檔案（如果有，則改用它們）</translation>
+    </message>
+    <message>
+        <source>Shown now: %1 of %2 possible combinations, %3 of %4 that are not possible.</source>
+        <translation>目前顯示：%2 個可行組合中的 %1 個，%4 個不可行組合中的 %3 個。</translation>
+    </message>
+    <message>
+        <source>At a glance</source>
+        <translation>概覽</translation>
+    </message>
+    <message>
+        <source>Every TensorFlow release against every way to install it on this computer.</source>
+        <translation>每個 TensorFlow 版本與這台電腦上每種安裝方式的對照。</translation>
+    </message>
+    <message>
+        <source>Use the processor &amp;only, not the GPU</source>
+        <translation>僅使用處理器，不使用 GPU(&amp;O)</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::CompatView</name>
+    <message>
+        <source>TensorFlow %1, %2</source>
+        <translation>TensorFlow %1，%2</translation>
+    </message>
+    <message>
+        <source>Recommended</source>
+        <translation>推薦</translation>
+    </message>
+    <message>
+        <source>Works</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>After a step</source>
+        <translation>需額外步驟</translation>
+    </message>
+    <message>
+        <source>Experimental</source>
+        <translation>實驗性</translation>
+    </message>
+    <message>
+        <source>%1: works with Python %2 once this is done:</source>
+        <translation>%1：完成以下步驟後可配合 Python %2 使用：</translation>
+    </message>
+    <message>
+        <source>%1: works on this computer, with Python %2.</source>
+        <translation>%1：可在這台電腦上配合 Python %2 使用。</translation>
+    </message>
+    <message>
+        <source>Recommended.</source>
+        <translation>推薦。</translation>
+    </message>
+    <message>
+        <source>Not possible</source>
+        <translation>不可行</translation>
+    </message>
+    <message>
+        <source>%1: not possible on this computer:</source>
+        <translation>%1：在這台電腦上不可行：</translation>
+    </message>
+    <message>
+        <source>%1: tfsetup does not offer this combination.</source>
+        <translation>%1：tfsetup 不提供此組合。</translation>
+    </message>
+    <message>
+        <source>Select a cell to see why.</source>
+        <translation>選擇一個單元格以檢視原因。</translation>
+    </message>
+    <message>
+        <source>Which TensorFlow releases work on this computer, on each route</source>
+        <translation>在這台電腦上，每種安裝方式可用的 TensorFlow 版本</translation>
+    </message>
+    <message>
+        <source>Rows are TensorFlow releases, columns are ways to install it. Each cell says whether it works as it is, after a step, or not at all.</source>
+        <translation>行是 TensorFlow 版本，列是安裝方式。每個單元格說明該組合是直接可用、完成某個步驟後可用，還是完全不可用。</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
     </message>
 </context>
 <context>
@@ -5464,10 +5761,6 @@ Not possible here:
         <translation>已下載 %1</translation>
     </message>
     <message>
-        <source>(about %1 left)</source>
-        <translation>（大約還剩 %1）</translation>
-    </message>
-    <message>
         <source>The log file has the details: %1</source>
         <translation>記錄檔中有詳細資訊：%1</translation>
     </message>
@@ -5625,6 +5918,87 @@ Not possible here:
             <numerusform>Python 套件（TensorFlow 及其依賴，由 pip 的依賴解析器選定）：%n 個 wheel，%1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 (about %2)</source>
+        <translation>%1（約 %2）</translation>
+    </message>
+    <message>
+        <source>checked at install</source>
+        <comment>checksum status</comment>
+        <translation>安裝時校驗</translation>
+    </message>
+    <message>
+        <source>Nothing to download: every file comes from the offline bundle %1.</source>
+        <translation>無需下載：所有檔案都來自離線包 %1。</translation>
+    </message>
+    <message>
+        <source>Nothing to download before the install: pip fetches the packages below during the install.</source>
+        <translation>安裝前無需下載：pip 會在安裝過程中取得下列套件。</translation>
+    </message>
+    <message>
+        <source>offline bundle</source>
+        <translation>離線包</translation>
+    </message>
+    <message>
+        <source>In the bundle</source>
+        <translation>在離線包中</translation>
+    </message>
+    <message>
+        <source>PyPI</source>
+        <translation>PyPI</translation>
+    </message>
+    <message>
+        <source>%1 and the packages it needs</source>
+        <translation>%1 及其依賴的套件</translation>
+    </message>
+    <message>
+        <source>With the install</source>
+        <translation>安裝時取得</translation>
+    </message>
+    <message>
+        <source>(%1/s, about %2 left)</source>
+        <translation>（%1/s，約剩 %2）</translation>
+    </message>
+    <message>
+        <source>(%1/s)</source>
+        <translation>（%1/s）</translation>
+    </message>
+    <message>
+        <source>Set a proxy or &amp;mirror…</source>
+        <translation>設定代理或鏡像站(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Download a&amp;gain</source>
+        <translation>重新下載(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;log</source>
+        <translation>開啟日誌(&amp;L)</translation>
+    </message>
+    <message numerus="yes">
+        <source>From the offline bundle: %n file(s), %1, nothing to download.</source>
+        <translation>
+            <numerusform>來自離線包：%n 個檔案，%1，無需下載。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>From the offline bundle: %n file(s), at least %1, nothing to download.</source>
+        <translation>
+            <numerusform>來自離線包：%n 個檔案，至少 %1，無需下載。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>From: %1</source>
+        <translation>來源：%1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>About the downloads</source>
+        <translation>關於下載</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::FinishPage</name>
@@ -5655,14 +6029,6 @@ Not possible here:
     <message>
         <source>Done: TensorFlow works in your new environment.</source>
         <translation>完成：TensorFlow 已在你的新環境中正常工作。</translation>
-    </message>
-    <message>
-        <source>The environment is installed, but the check found a problem. Run &quot;tfsetup doctor&quot; for the cause and what to do.</source>
-        <translation>環境已安裝，但檢查時發現了問題。請執行 &quot;tfsetup doctor&quot; 檢視原因和解決辦法。</translation>
-    </message>
-    <message>
-        <source>The environment is installed.</source>
-        <translation>環境已安裝。</translation>
     </message>
     <message>
         <source>Folder: %1</source>
@@ -5711,6 +6077,54 @@ Not possible here:
     <message>
         <source>Jupyter was not chosen on the Options page. The environment&apos;s kernel still works in a Jupyter started elsewhere.</source>
         <translation>沒有在「選項」頁中選擇 Jupyter。該環境的核心仍可以在別處啟動的 Jupyter 中使用。</translation>
+    </message>
+    <message>
+        <source>The environment is installed, but the check failed: %1 Repair now finds the cause and puts back what it can.</source>
+        <translation>環境已安裝，但檢查未透過：%1「立即修復」會查詢原因，並儘可能恢復。</translation>
+    </message>
+    <message>
+        <source>The environment is installed, but the check failed. Repair now finds the cause and puts back what it can.</source>
+        <translation>環境已安裝，但檢查未透過。「立即修復」會查詢原因，並儘可能恢復。</translation>
+    </message>
+    <message>
+        <source>The environment is installed. It was not checked.</source>
+        <translation>環境已安裝，但尚未檢查。</translation>
+    </message>
+    <message>
+        <source>Nothing was installed</source>
+        <translation>未安裝任何內容</translation>
+    </message>
+    <message>
+        <source>Go back to choose what to install, or close the wizard.</source>
+        <translation>返回上一步選擇要安裝的內容，或關閉精靈。</translation>
+    </message>
+    <message>
+        <source>TensorFlow works. How to start working with it:</source>
+        <translation>TensorFlow 可以正常使用。開始使用的方法：</translation>
+    </message>
+    <message>
+        <source>Installed, but the check failed</source>
+        <translation>已安裝，但檢查未透過</translation>
+    </message>
+    <message>
+        <source>TensorFlow does not work in the new environment yet. Repair it now, or start it anyway to see for yourself.</source>
+        <translation>TensorFlow 在新環境中還不能正常工作。請立即修復，或者仍然啟動它，自己看看情況。</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>已安裝</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s folder and launchers</source>
+        <translation>環境的資料夾和啟動器</translation>
+    </message>
+    <message>
+        <source>&amp;Repair now</source>
+        <translation>立即修復(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Opens the Repair page on this environment: it finds the cause and puts back what it can.</source>
+        <translation>為此環境開啟「修復」頁面：它會查詢原因，並儘可能恢復。</translation>
     </message>
 </context>
 <context>
@@ -5768,10 +6182,6 @@ Not possible here:
         <translation>正在停止……安裝程式會復原目前為止所做的操作。</translation>
     </message>
     <message>
-        <source>Installing. This takes a few minutes; pip&apos;s output is shown on the right.</source>
-        <translation>正在安裝。這需要幾分鐘；右側會顯示 pip 的輸出。</translation>
-    </message>
-    <message>
         <source>This environment was already complete; nothing needed to change.</source>
         <translation>此環境已經是完整的，無需任何更改。</translation>
     </message>
@@ -5782,10 +6192,6 @@ Not possible here:
     <message>
         <source>The install was stopped. Nothing was left behind; an environment that was there before is unchanged. Try again starts over.</source>
         <translation>安裝已停止。沒有留下任何檔案；之前已有的環境保持不變。點選「重試」會從頭開始。</translation>
-    </message>
-    <message>
-        <source>The log file has the details: %1</source>
-        <translation>記錄檔中有詳細資訊：%1</translation>
     </message>
     <message>
         <source>Installing</source>
@@ -5820,12 +6226,69 @@ Not possible here:
         <translation>安裝進度</translation>
     </message>
     <message>
-        <source>%1 % done</source>
-        <translation>已完成 %1 %</translation>
-    </message>
-    <message>
         <source>Now: %1…</source>
         <translation>正在進行：%1…</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>%1 done</source>
+        <translation>已完成 %1</translation>
+    </message>
+    <message>
+        <source>%1 done, %2</source>
+        <translation>已完成 %1，%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2 done)</source>
+        <translation>%1（已完成 %2）</translation>
+    </message>
+    <message>
+        <source>Windows</source>
+        <translation>Windows</translation>
+    </message>
+    <message>
+        <source>Linux</source>
+        <translation>Linux</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>operating system, processor</comment>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>What failed</source>
+        <translation>失敗項</translation>
+    </message>
+    <message>
+        <source>The log file: %1</source>
+        <translation>記錄檔：%1</translation>
+    </message>
+    <message>
+        <source>Installing. This takes a few minutes; Details shows pip&apos;s output as it comes.</source>
+        <translation>正在安裝。這需要幾分鐘；「詳細資訊」會實時顯示 pip 的輸出。</translation>
+    </message>
+    <message>
+        <source>&amp;Details</source>
+        <translation>詳細資訊(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Shows what the install and pip printed.</source>
+        <translation>顯示安裝程式和 pip 的輸出內容。</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>狀態</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation>安裝</translation>
     </message>
 </context>
 <context>
@@ -5998,6 +6461,10 @@ Not possible here:
         <source>Profile file or address</source>
         <translation>設定檔路徑或網址</translation>
     </message>
+    <message>
+        <source>Downloading: %1 of %2</source>
+        <translation>正在下載：%1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::OptionsPage</name>
@@ -6048,10 +6515,6 @@ Not possible here:
     <message>
         <source>Where the environment goes and where files come from. The suggestions work for most students.</source>
         <translation>環境安裝在哪裡，以及檔案從哪裡取得。建議的設定適用於大多數同學。</translation>
-    </message>
-    <message>
-        <source>&amp;Folder:</source>
-        <translation>資料夾(&amp;F)：</translation>
     </message>
     <message>
         <source>&amp;PyPI mirror:</source>
@@ -6148,14 +6611,6 @@ Not possible here:
     <message>
         <source>Every environment gets a Jupyter kernel. This adds JupyterLab, which start-jupyter and the Finish page open.</source>
         <translation>每個環境都會有一個 Jupyter 核心。此選項還會安裝 JupyterLab，「start-jupyter」和「完成」頁會開啟它。</translation>
-    </message>
-    <message>
-        <source>%1 MB/s</source>
-        <translation>%1 MB/s</translation>
-    </message>
-    <message>
-        <source>%1 KB/s</source>
-        <translation>%1 KB/s</translation>
     </message>
     <message>
         <source>name not found</source>
@@ -6262,10 +6717,6 @@ Not possible here:
         <translation>檢查 PyPI（或上面的鏡像站）、NVIDIA 和 python.org 透過上面的代理能否回應，以及速度如何。</translation>
     </message>
     <message>
-        <source>Set a pr&amp;oxy…</source>
-        <translation>設定代理(&amp;O)…</translation>
-    </message>
-    <message>
         <source>Use an offline bund&amp;le…</source>
         <translation>使用離線包(&amp;L)…</translation>
     </message>
@@ -6330,10 +6781,6 @@ Not possible here:
         <translation>使用最快的鏡像站(&amp;M)：%1</translation>
     </message>
     <message>
-        <source>No PyPI mirror answered from here (%1). Press Test connection to see why, or set a proxy.</source>
-        <translation>從這裡沒有任何 PyPI 鏡像站回應（%1）。請點選「測試連線」檢視原因，或設定代理。</translation>
-    </message>
-    <message>
         <source>PyPI itself answered fastest from here (%1), so it stays chosen.</source>
         <translation>從這裡看 PyPI 本身回應最快（%1），所以仍然選擇它。</translation>
     </message>
@@ -6344,6 +6791,57 @@ Not possible here:
     <message>
         <source>%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.</source>
         <translation>選擇了 %1：從這裡測得最快的 PyPI 鏡像站（%2）。你可以在上面選擇其他鏡像站。</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>The connection test could not reach %1, and this setup downloads from there: the downloads would fail the same way. Fix it with the button, or test again. To go on anyway, press Next once more.</source>
+        <translation>連線測試無法訪問 %1，而本次安裝需要從那裡下載：下載也會以同樣的方式失敗。請用按鈕解決，或再次測試。如果仍要繼續，請再按一次「下一步」。</translation>
+    </message>
+    <message>
+        <source>Set a p&amp;roxy…</source>
+        <translation>設定代理(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Find out wh&amp;y</source>
+        <translation>查明原因(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;log</source>
+        <translation>開啟日誌(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Choose a &amp;mirror…</source>
+        <translation>選擇鏡像站(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>F&amp;older:</source>
+        <translation>資料夾(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>No PyPI mirror answered from here (%1). Test the connection to see why, or set a proxy.</source>
+        <translation>從這裡無法連線到任何 PyPI 鏡像站（%1）。請測試連線以查明原因，或設定代理。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::PageStatus</name>
+    <message>
+        <source>D&amp;etails</source>
+        <translation>詳細資訊(&amp;E)</translation>
+    </message>
+    <message>
+        <source>What the program reported, word for word, for whoever helps you.</source>
+        <translation>程式報告的原始內容，供幫助你的人檢視。</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>詳細資訊</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>狀態</translation>
     </message>
 </context>
 <context>
@@ -6377,18 +6875,6 @@ Not possible here:
         <translation>檢查(&amp;C)</translation>
     </message>
     <message>
-        <source>&amp;Fix</source>
-        <translation>修復(&amp;F)</translation>
-    </message>
-    <message>
-        <source>What</source>
-        <translation>項目</translation>
-    </message>
-    <message>
-        <source>Details</source>
-        <translation>詳細資訊</translation>
-    </message>
-    <message>
         <source>%1 — TensorFlow %2</source>
         <translation>%1 — TensorFlow %2</translation>
     </message>
@@ -6399,10 +6885,6 @@ Not possible here:
     <message>
         <source>Repairing…</source>
         <translation>正在修復……</translation>
-    </message>
-    <message>
-        <source>Damaged files</source>
-        <translation>損壞的檔案</translation>
     </message>
     <message>
         <source>missing</source>
@@ -6433,10 +6915,6 @@ Not possible here:
         <translation>重新連結</translation>
     </message>
     <message>
-        <source>Evidence</source>
-        <translation>依據</translation>
-    </message>
-    <message>
         <source>Outside the environment</source>
         <translation>環境之外</translation>
     </message>
@@ -6445,16 +6923,8 @@ Not possible here:
         <translation>已修復。下一步將驗證 TensorFlow 能否重新正常工作。</translation>
     </message>
     <message>
-        <source>Some files could not be repaired: %1</source>
-        <translation>有些檔案無法修復：%1</translation>
-    </message>
-    <message>
         <source>Every installed file is in place and unchanged. Next verifies the environment.</source>
         <translation>每個已安裝的檔案都在原位且未被改動。下一步將驗證環境。</translation>
-    </message>
-    <message>
-        <source>Press Fix to repair what is listed. Only these files change.</source>
-        <translation>點選「修復」即可修復列出的內容。只有這些檔案會被更改。</translation>
     </message>
     <message>
         <source>Save the diagnostic report</source>
@@ -6478,7 +6948,7 @@ Not possible here:
     </message>
     <message>
         <source>The report could not be made: tfsetup&apos;s catalog did not load. Reinstall tfsetup.</source>
-        <translation>無法生成報告：tfsetup 的知識目錄沒有載入成功。請重新安裝 tfsetup。</translation>
+        <translation>無法生成報告：tfsetup 的知識庫沒有載入成功。請重新安裝 tfsetup。</translation>
     </message>
     <message>
         <source>The report is in %1. Your user name and home folder are masked; read it before you share it.</source>
@@ -6515,10 +6985,6 @@ Not possible here:
     <message>
         <source>Examining the environment…</source>
         <translation>正在檢查該環境…</translation>
-    </message>
-    <message>
-        <source>What the diagnosis found</source>
-        <translation>診斷結果</translation>
     </message>
     <message>
         <source>tfsetup did not make this environment, so it only examines it: it repairs only environments it installed itself, whose record of every file (environment.json) proves what belongs there.</source>
@@ -6565,10 +7031,6 @@ Not possible here:
         <translation>來自另一台電腦的錯誤會按那台電腦來讀：這台電腦有沒有 GPU、CUDA 不會改變錯誤的含義。</translation>
     </message>
     <message>
-        <source>Damaged Python packages</source>
-        <translation>損壞的 Python 套件</translation>
-    </message>
-    <message>
         <source>reinstall it from the package index</source>
         <translation>從套件索引重新安裝它</translation>
     </message>
@@ -6587,6 +7049,98 @@ Not possible here:
     <message>
         <source>the package&apos;s record names %1, outside the environment; it was not read</source>
         <translation>該包的記錄指向環境之外的 %1；未讀取它</translation>
+    </message>
+    <message>
+        <source>Re&amp;pair</source>
+        <translation>修復(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Details of the repair</source>
+        <translation>修復的詳細資訊</translation>
+    </message>
+    <message>
+        <source>Choose &amp;again…</source>
+        <translation>重新選擇(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Choose another environment, or paste another error.</source>
+        <translation>選擇其他環境，或貼上其他錯誤訊息。</translation>
+    </message>
+    <message>
+        <source>Checked: the error you pasted.</source>
+        <translation>已檢查：你貼上的錯誤訊息。</translation>
+    </message>
+    <message>
+        <source>Checked: %1.</source>
+        <translation>已檢查：%1。</translation>
+    </message>
+    <message>
+        <source>Checked: %1, with the error you pasted.</source>
+        <translation>已檢查：%1，以及你貼上的錯誤訊息。</translation>
+    </message>
+    <message>
+        <source>Installed files damaged, missing or moved: %1</source>
+        <translation>已損壞、缺失或被移動的已安裝檔案：%1</translation>
+    </message>
+    <message>
+        <source>Repair puts each one back as it was installed.</source>
+        <translation>「修復」會將每個檔案恢復為安裝時的狀態。</translation>
+    </message>
+    <message>
+        <source>Repair puts back what it can; %1 of them it cannot (the details say why).</source>
+        <translation>「修復」會盡可能恢復這些檔案；其中 %1 個無法恢復（詳細資訊中說明了原因）。</translation>
+    </message>
+    <message>
+        <source>Installed files put back: %1</source>
+        <translation>已恢復的已安裝檔案：%1</translation>
+    </message>
+    <message>
+        <source>Repair these files</source>
+        <translation>修復這些檔案</translation>
+    </message>
+    <message>
+        <source>Damaged Python packages: %1</source>
+        <translation>已損壞的 Python 套件：%1</translation>
+    </message>
+    <message>
+        <source>%1. Repair reinstalls each one from a copy that matches what pip installed.</source>
+        <translation>%1。「修復」會用與 pip 所安裝版本一致的副本重新安裝每個套件。</translation>
+    </message>
+    <message>
+        <source>Python packages reinstalled: %1</source>
+        <translation>已重新安裝的 Python 套件：%1</translation>
+    </message>
+    <message>
+        <source>Reinstall these packages</source>
+        <translation>重新安裝這些套件</translation>
+    </message>
+    <message>
+        <source>Repair does this: %1</source>
+        <translation>「修復」將執行：%1</translation>
+    </message>
+    <message>
+        <source>Repair this</source>
+        <translation>修復此問題</translation>
+    </message>
+    <message>
+        <source>What to do: %1</source>
+        <translation>處理方法：%1</translation>
+    </message>
+    <message>
+        <source>Files that could not be repaired: %1</source>
+        <translation>無法修復的檔案：%1</translation>
+    </message>
+    <message>
+        <source>Install the environment again, or save a report and ask for help with it.</source>
+        <translation>請重新安裝環境，或儲存一份報告並附上它尋求幫助。</translation>
+    </message>
+    <message>
+        <source>Some files could not be repaired; the list below names them.</source>
+        <translation>有些檔案無法修復；下面的清單列出了這些檔案。</translation>
+    </message>
+    <message>
+        <source>Press Repair to put right what is listed. Only these files change.</source>
+        <translation>按「修復」以修正所列問題。只有這些檔案會被更改。</translation>
     </message>
 </context>
 <context>
@@ -6639,6 +7193,82 @@ Not possible here:
         <source>Close tfsetup?</source>
         <translation>要關閉 tfsetup 嗎？</translation>
     </message>
+    <message>
+        <source>Welcome</source>
+        <comment>step</comment>
+        <translation>歡迎</translation>
+    </message>
+    <message>
+        <source>Detect</source>
+        <comment>step</comment>
+        <translation>偵測</translation>
+    </message>
+    <message>
+        <source>Choose</source>
+        <comment>step</comment>
+        <translation>選擇</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <comment>step</comment>
+        <translation>選項</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <comment>step</comment>
+        <translation>下載</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <comment>step</comment>
+        <translation>安裝</translation>
+    </message>
+    <message>
+        <source>Verify</source>
+        <comment>step</comment>
+        <translation>驗證</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <comment>step</comment>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Repair</source>
+        <comment>step</comment>
+        <translation>修復</translation>
+    </message>
+    <message>
+        <source>Lab profile</source>
+        <comment>step</comment>
+        <translation>實驗室配置</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::StatusList</name>
+    <message>
+        <source>Details</source>
+        <translation>詳細資訊</translation>
+    </message>
+    <message>
+        <source>What the computer reported, word for word: for a help request.</source>
+        <translation>電腦報告的原始內容：可用於求助。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::StepRail</name>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>第 %1 步，共 %2 步：%3</translation>
+    </message>
+    <message>
+        <source>%1 (you are here)</source>
+        <translation>%1（目前位置）</translation>
+    </message>
+    <message>
+        <source>Setup steps</source>
+        <translation>安裝步驟</translation>
+    </message>
 </context>
 <context>
     <name>tfsetup::ui::UpgradeDialog</name>
@@ -6686,28 +7316,12 @@ Not possible here:
         <translation>TensorFlow 在新環境中工作正常。</translation>
     </message>
     <message>
-        <source>The environment does not work yet.</source>
-        <translation>該環境尚不能正常工作。</translation>
-    </message>
-    <message>
-        <source>You can still finish; &quot;tfsetup doctor&quot; looks for the cause in more detail.</source>
-        <translation>你仍然可以完成安裝；&quot;tfsetup doctor&quot; 會更詳細地查詢原因。</translation>
-    </message>
-    <message>
         <source>Checking</source>
         <translation>正在檢查</translation>
     </message>
     <message>
         <source>tfsetup starts the new environment the way you will and checks each layer, from the libraries to a computation on the graphics card.</source>
         <translation>tfsetup 會按照你今後使用的方式啟動新環境，並逐層檢查，從各個函式庫一直到在顯示卡上進行計算。</translation>
-    </message>
-    <message>
-        <source>Check</source>
-        <translation>檢查項</translation>
-    </message>
-    <message>
-        <source>Result</source>
-        <translation>結果</translation>
     </message>
     <message>
         <source>Check results</source>
@@ -6728,6 +7342,90 @@ Not possible here:
     <message>
         <source>tfsetup starts the new environment the way you will and checks that TensorFlow imports and computes on the processor, as this plan intends.</source>
         <translation>tfsetup 會按照你以後使用的方式啟動新環境，並檢查 TensorFlow 能否匯入並在處理器上計算，這正是此方案的預期。</translation>
+    </message>
+    <message>
+        <source>TensorFlow is not installed in this environment.</source>
+        <translation>此環境中未安裝 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>The check did not finish in time. The first start on a new graphics card can take many minutes: press Check again.</source>
+        <translation>檢查未能及時完成。在新顯示卡上首次啟動可能需要很多分鐘：請按「再次檢查」。</translation>
+    </message>
+    <message>
+        <source>This processor lacks an instruction set (AVX) that TensorFlow needs.</source>
+        <translation>此處理器缺少 TensorFlow 所需的指令集（AVX）。</translation>
+    </message>
+    <message>
+        <source>The NumPy in this environment does not fit this TensorFlow.</source>
+        <translation>此環境中的 NumPy 與此 TensorFlow 版本不相容。</translation>
+    </message>
+    <message>
+        <source>Windows could not load a library TensorFlow needs; the Microsoft Visual C++ Redistributable (x64) is probably missing.</source>
+        <translation>Windows 無法載入 TensorFlow 所需的某個函式庫；可能缺少 Microsoft Visual C++ Redistributable (x64)。</translation>
+    </message>
+    <message>
+        <source>cuDNN, which TensorFlow needs for the graphics card, is missing.</source>
+        <translation>缺少 TensorFlow 使用顯示卡所需的 cuDNN。</translation>
+    </message>
+    <message>
+        <source>A CUDA library TensorFlow needs for the graphics card is missing.</source>
+        <translation>缺少 TensorFlow 使用顯示卡所需的某個 CUDA 函式庫。</translation>
+    </message>
+    <message>
+        <source>TensorFlow finds no graphics card: the NVIDIA driver is missing or not working.</source>
+        <translation>TensorFlow 找不到顯示卡：NVIDIA 驅動程式缺失或無法正常工作。</translation>
+    </message>
+    <message>
+        <source>A library TensorFlow needs for the graphics card does not load.</source>
+        <translation>TensorFlow 使用顯示卡所需的某個函式庫無法載入。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not be imported.</source>
+        <translation>無法匯入 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>TensorFlow does not see the graphics card.</source>
+        <translation>TensorFlow 偵測不到顯示卡。</translation>
+    </message>
+    <message>
+        <source>TensorFlow could not list its devices.</source>
+        <translation>TensorFlow 無法列出其裝置。</translation>
+    </message>
+    <message>
+        <source>cuDNN does not work: a test convolution failed.</source>
+        <translation>cuDNN 無法工作：測試卷積運算失敗。</translation>
+    </message>
+    <message>
+        <source>A test computation failed.</source>
+        <translation>測試計算失敗。</translation>
+    </message>
+    <message>
+        <source>This check failed.</source>
+        <translation>此項檢查未透過。</translation>
+    </message>
+    <message>
+        <source>Passed.</source>
+        <translation>透過。</translation>
+    </message>
+    <message>
+        <source>Not everything could be checked; the details say why.</source>
+        <translation>並非所有項目都能檢查；詳細資訊中說明了原因。</translation>
+    </message>
+    <message>
+        <source>Not checked, because an earlier check failed.</source>
+        <translation>未檢查，因為之前的檢查未透過。</translation>
+    </message>
+    <message>
+        <source>TensorFlow works in the new environment. Read the rows marked with a warning.</source>
+        <translation>TensorFlow 在新環境中可以正常工作。請閱讀標有警告的行。</translation>
+    </message>
+    <message>
+        <source>The environment does not work yet: %1 Press Next; the last page offers to repair it.</source>
+        <translation>環境還不能正常工作：%1請按「下一步」；最後一頁會提供修復選項。</translation>
+    </message>
+    <message>
+        <source>The environment does not work yet. Press Next; the last page offers to repair it.</source>
+        <translation>環境還不能正常工作。請按「下一步」；最後一頁會提供修復選項。</translation>
     </message>
 </context>
 <context>
