@@ -116,11 +116,8 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_home.isValid());
         qputenv("HOME", QFile::encodeName(m_home.path()));
-        const QString fixture = qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/fixtures/windows-two-toolkits");
-        auto system = core::RootedSystem::open(fixture + QStringLiteral("/root"), core::OsFamily::Windows,
-                                               fixture + QStringLiteral("/env"));
-        QVERIFY(system.ok());
-        m_system = std::move(system.value());
+        m_system = test::windowsFixture();
+        QVERIFY(m_system);
         m_report = QCoro::waitFor(core::detectHardware(*m_system));
         QVERIFY(!m_report.gpus.isEmpty());
 

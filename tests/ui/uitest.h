@@ -3,6 +3,7 @@
 // Helpers the wizard's tests share.
 
 #include "sources/sourcecatalog.h"
+#include "system/rootedsystem.h"
 
 #include <QString>
 #include <QUrl>
@@ -31,6 +32,16 @@ inline QList<std::pair<QString, QUrl>> presetsOnClosedPort()
             out.append({QStringLiteral("pypi:") + m.name, QUrl(QStringLiteral("http://127.0.0.1:1/simple"))});
     }
     return out;
+}
+
+// The fixture machine the page tests share (tests/data/fixtures/windows-two-toolkits): a Windows
+// 10 computer with an RTX 3060 and two CUDA toolkits. Null when the fixture cannot be opened.
+inline std::unique_ptr<core::RootedSystem> windowsFixture()
+{
+    const QString fixture = qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/fixtures/windows-two-toolkits");
+    auto system = core::RootedSystem::open(fixture + QStringLiteral("/root"), core::OsFamily::Windows,
+                                           fixture + QStringLiteral("/env"));
+    return system ? std::move(system.value()) : nullptr;
 }
 
 } // namespace tfsetup::test

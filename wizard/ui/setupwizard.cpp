@@ -79,7 +79,10 @@ SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translati
     connect(this, &QWizard::currentIdChanged, this, &SetupWizard::updateRail);
     connect(m_finishPage, &FinishPage::repairRequested, this, &SetupWizard::repairEnvironment);
     // A verdict reached here is the Welcome page's "last verify" at once, not after a restart.
-    connect(&m_state, &WizardState::verifiedChanged, m_welcomePage, &WelcomePage::refreshEnvironments);
+    connect(&m_state, &WizardState::verifiedChanged, m_welcomePage, [this] {
+        if (m_state.verified()) // clearing the verdict (Verify pressed on Welcome) changes no record
+            m_welcomePage->refreshEnvironments();
+    });
     connect(m_downloadPage, &DownloadPage::allVerified, this, &SetupWizard::continueTowardsGoal);
     connect(m_installPage, &InstallPage::finished, this, [this](bool ok) {
         if (ok)

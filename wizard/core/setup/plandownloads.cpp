@@ -5,6 +5,8 @@
 #include "sources/bundle.h"
 
 #include <QCoreApplication>
+#include <QCoro/QCoroFuture>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -96,7 +98,8 @@ PlanDownloads PlanDownloads::of(const Plan &plan, const SourceCatalog &sources, 
 QCoro::Task<Result<ArtifactList>> PlanDownloads::lookUp(Plan plan, QString os, SetupOptions options)
 {
     if (const QString bundleDir = options.network.bundleDir.trimmed(); !bundleDir.isEmpty()) {
-        auto bundle = Bundle::open(bundleDir);
+        // bundle.json is read off the GUI thread: the page that asks is waiting for the student.
+        auto bundle = co_await QtConcurrent::run([](const QString &dir) { return Bundle::open(dir); }, bundleDir);
         if (!bundle)
             co_return bundle.error();
         if (const Status serves = bundle->servesPlan(plan.route, plan.tensorflow, os, plan.python); !serves)
