@@ -27,6 +27,7 @@
 #include <QSet>
 #include <QSignalBlocker>
 #include <QStyle>
+#include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTimer>
 #include <QTableWidget>
@@ -111,6 +112,21 @@ protected:
 };
 
 enum AlternativeColumn { TfColumn, RouteColumn, PythonColumn, CudaColumn, CudnnColumn, NeedsColumn, ColumnCount };
+
+// Wrapped cells asked for one line more than the style measures: the style wraps its size hint
+// at a slightly other width than it paints at, and Chinese glyphs drawn from a fallback font
+// stand taller than the primary font says, so the last line was cut with "…".
+class WrappedCellDelegate final : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QSize size = QStyledItemDelegate::sizeHint(option, index);
+        if (size.height() > 2 * option.fontMetrics.lineSpacing())
+            size.rheight() += option.fontMetrics.lineSpacing();
+        return size;
+    }
+};
 
 } // namespace
 
@@ -244,6 +260,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
         header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     // The route carries the words and takes the room; versions and what it needs first are short.
     header->setSectionResizeMode(RouteColumn, QHeaderView::Stretch);
+    m_alternativesTable->setItemDelegateForColumn(RouteColumn, new WrappedCellDelegate(m_alternativesTable));
     header->setSectionResizeMode(NeedsColumn, QHeaderView::ResizeToContents);
     // Wrapped words need their rows made taller again whenever a stretched column narrows;
     // otherwise the last line of a long route is cut with "…".
