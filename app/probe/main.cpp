@@ -1,6 +1,7 @@
 // tfsetup-probe: loads the libraries TensorFlow would load and prints what happened as JSON.
 // Usage: tfsetup-probe [--library GROUP:NAME]... [--sublibrary PARENT>NAME]... [--own-dir DIR]...
-//                      [--cuda VERSION] [--cudnn VERSION]
+//                      [--cuda VERSION] [--cudnn VERSION] [--compute]
+// --compute: after loading, compute on the GPU with the loaded driver, cuBLAS and cuDNN.
 // Exit 0: nothing wrong; 1: something is (see "findings"); 2: bad arguments.
 
 #include "catalog/knowledge.h"
@@ -10,6 +11,7 @@
 #include <QCoreApplication>
 
 #include <cstdio>
+#include <cstdlib>
 
 int main(int argc, char **argv)
 {
@@ -31,5 +33,9 @@ int main(int argc, char **argv)
     }
     fwrite(outcome.json.constData(), 1, size_t(outcome.json.size()), stdout);
     fflush(stdout);
+    // A compute step hung inside the driver: unloading libraries under that thread could crash
+    // after the report is written, so leave without destructors.
+    if (outcome.exitWithoutCleanup)
+        std::_Exit(outcome.exitCode);
     return outcome.exitCode;
 }

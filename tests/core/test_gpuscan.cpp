@@ -45,6 +45,15 @@ struct NvmlDevice;
 int nvmlInits = 0;
 int nvmlShutdowns = 0;
 int cuInitResult = 0;
+int cuInits = 0;
+// What the fake NVML leaves unanswered, as a driver without the field or a GPU that does not
+// report it would (NVML_ERROR_NOT_SUPPORTED = 3).
+bool nvmlNoName = false;
+bool nvmlNoMemory = false;
+bool nvmlNoCapability = false;
+bool nvmlNoDriverVersion = false;
+bool nvmlNoCudaVersion = false;
+constexpr int nvmlNotSupported = 3;
 
 int nvmlInit() { ++nvmlInits; return 0; }
 int nvmlShutdown() { ++nvmlShutdowns; return 0; }
@@ -57,6 +66,8 @@ int nvmlDeviceGetHandleByIndex(unsigned int index, NvmlDevice **device)
 }
 int nvmlDeviceGetName(NvmlDevice *, char *name, unsigned int length)
 {
+    if (nvmlNoName)
+        return nvmlNotSupported;
     qstrncpy(name, "NVIDIA GeForce RTX 3060", length);
     return 0;
 }
@@ -67,6 +78,8 @@ int nvmlDeviceGetUUID(NvmlDevice *, char *uuid, unsigned int length)
 }
 int nvmlDeviceGetMemoryInfo(NvmlDevice *, NvmlMemory *memory)
 {
+    if (nvmlNoMemory)
+        return nvmlNotSupported;
     *memory = {12884901888ull, 12000000000ull, 884901888ull};
     return 0;
 }
@@ -80,18 +93,32 @@ int nvmlDeviceGetPciInfo(NvmlDevice *, NvmlPciInfo *pci)
 }
 int nvmlDeviceGetCudaComputeCapability(NvmlDevice *, int *major, int *minor)
 {
+    if (nvmlNoCapability)
+        return nvmlNotSupported;
     *major = 8;
     *minor = 6;
     return 0;
 }
 int nvmlSystemGetDriverVersion(char *version, unsigned int length)
 {
+    if (nvmlNoDriverVersion)
+        return nvmlNotSupported;
     qstrncpy(version, "535.104.05", length);
     return 0;
 }
-int nvmlSystemGetCudaDriverVersion(int *version) { *version = 12020; return 0; }
+int nvmlSystemGetCudaDriverVersion(int *version)
+{
+    if (nvmlNoCudaVersion)
+        return nvmlNotSupported;
+    *version = 12020;
+    return 0;
+}
 
-int cuInit(unsigned int) { return cuInitResult; }
+int cuInit(unsigned int)
+{
+    ++cuInits;
+    return cuInitResult;
+}
 int cuDriverGetVersion(int *version) { *version = 12020; return 0; }
 int cuDeviceGetCount(int *count) { *count = 1; return 0; }
 int cuDeviceGet(int *device, int ordinal) { *device = ordinal; return 0; }
@@ -163,9 +190,11 @@ class System final : public RootedSystem {
 public:
     using RootedSystem::RootedSystem;
     QHash<QString, Symbols> libraries;
+    QStringList loads; // every name asked for, in order
 
     LibraryLoad loadLibrary(const QString &name) override
     {
+        loads.append(name);
         if (libraries.contains(name))
             return {std::make_unique<Library>(libraries.value(name)), {}};
         return RootedSystem::loadLibrary(name);
@@ -218,6 +247,12 @@ private slots:
         fake::nvmlInits = 0;
         fake::nvmlShutdowns = 0;
         fake::cuInitResult = 0;
+        fake::cuInits = 0;
+        fake::nvmlNoName = false;
+        fake::nvmlNoMemory = false;
+        fake::nvmlNoCapability = false;
+        fake::nvmlNoDriverVersion = false;
+        fake::nvmlNoCudaVersion = false;
         // A fresh, empty root per test function: fixtures written by one never leak into another.
         m_tree = std::make_unique<QTemporaryDir>();
         QVERIFY(m_tree->isValid());
@@ -250,6 +285,57 @@ private slots:
         QVERIFY(problemFor(report, QStringLiteral("nvidia-smi")).isEmpty());
         QCOMPARE(fake::nvmlInits, 1);
         QCOMPARE(fake::nvmlShutdowns, 1);
+        // NVML answered every question: the CUDA driver library is not even opened.
+        QCOMPARE(fake::cuInits, 0);
+        QVERIFY2(!system.loads.contains(QStringLiteral("libcuda.so.1")), qPrintable(system.loads.join(u' ')));
+    }
+
+    // Each thing NVML may leave unanswered sends detection to the CUDA driver API, and only then.
+    void cudaDriverAskedOnlyForWhatNvmlLeftOpen_data()
+    {
+        QTest::addColumn<QString>("gap");
+        QTest::addColumn<bool>("asked");
+        QTest::newRow("nvml answers all") << "" << false;
+        QTest::newRow("no compute capability") << "capability" << true;
+        QTest::newRow("no memory") << "memory" << true;
+        QTest::newRow("no name") << "name" << true;
+        QTest::newRow("no cuda version") << "cuda" << true;
+        QTest::newRow("no driver version") << "driver" << true;
+        QTest::newRow("nvml init fails") << "init" << true;
+        QTest::newRow("nvml missing") << "library" << true;
+    }
+
+    void cudaDriverAskedOnlyForWhatNvmlLeftOpen()
+    {
+        QFETCH(QString, gap);
+        QFETCH(bool, asked);
+        fake::nvmlNoCapability = gap == u"capability";
+        fake::nvmlNoMemory = gap == u"memory";
+        fake::nvmlNoName = gap == u"name";
+        fake::nvmlNoCudaVersion = gap == u"cuda";
+        fake::nvmlNoDriverVersion = gap == u"driver";
+        fake::Symbols nvml = fake::nvml();
+        if (gap == u"init")
+            nvml.insert("nvmlInit_v2", fake::address(+[]() { return 999; })); // NVML_ERROR_UNKNOWN
+        fake::System system(m_tree->path(), OsFamily::Linux, {});
+        if (gap != u"library")
+            system.libraries.insert(QStringLiteral("libnvidia-ml.so.1"), nvml);
+        system.libraries.insert(QStringLiteral("libcuda.so.1"), fake::cuda());
+        const HardwareReport report = scan(system);
+
+        QCOMPARE(fake::cuInits, asked ? 1 : 0);
+        QCOMPARE(system.loads.contains(QStringLiteral("libcuda.so.1")), asked);
+        // Not asked: not listed among the problems either; asked and answered: no problem.
+        QVERIFY(problemFor(report, QStringLiteral("cuda-driver")).isEmpty());
+        QCOMPARE(report.gpus.size(), 1);
+        const GpuInfo &gpu = report.gpus.first();
+        QCOMPARE(gpu.name, QStringLiteral("NVIDIA GeForce RTX 3060"));
+        QCOMPARE(gpu.computeCapability, QStringLiteral("8.6"));
+        QCOMPARE(gpu.memoryMiB, 12288);
+        QVERIFY(report.driver.has_value());
+        QCOMPARE(report.driver->cuda, QStringLiteral("12.2"));
+        QCOMPARE(report.driver->source,
+                 gap == u"init" || gap == u"library" ? QStringLiteral("cuda-driver") : QStringLiteral("nvml"));
     }
 
     void cudaNoDeviceIsRecordedByName()

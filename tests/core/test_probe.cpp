@@ -3,11 +3,17 @@
 // Windows without any NVIDIA file. test_probe_real.cpp loads the real toolkit.
 
 #include "catalog/catalog.h"
+#include "catalog/knowledge.h"
+#include "system/realsystem.h"
 #include "system/rootedsystem.h"
 #include "verify/libraryprobe.h"
+#include "verify/verifier.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -104,8 +110,29 @@ private slots:
     void judges();
     void reportRoundTrip();
     void crashCulprit();
+    void computeTableFromProbeJson();
+    void computeArgumentRoundTrips();
+    void computesWithFakeGpu_data();
+    void computesWithFakeGpu();
+    void computeWithoutLibraries_data();
+    void computeWithoutLibraries();
+    void computeReportRoundTrip();
+    void computeHangIsBounded();
+    void verifyAsksAGpuPlanToCompute();
+    void verifyShowsWhatComputed_data();
+    void verifyShowsWhatComputed();
 
 private:
+    struct HelperRun {
+        int exitCode = -1;
+        QByteArray err;
+        ProbeReport report;
+    };
+    // The real tfsetup-probe, with the fake GPU libraries (tests/fakegpu) first on the loader's
+    // path and TFSETUP_FAKE_GPU set to the fault they play.
+    static HelperRun runHelper(const QString &fault, const QStringList &arguments);
+    static QString fakeGpuDir() { return qEnvironmentVariable("TFSETUP_BUILD_DIR") + u"/tests/fakegpu"_s; }
+
     static void touch(const QString &path)
     {
         QDir().mkpath(QFileInfo(path).path());
@@ -377,5 +404,295 @@ void TestProbe::crashCulprit()
     QCOMPARE(probeCrashCulprit("nothing"), QString());
 }
 
-QTEST_APPLESS_MAIN(TestProbe)
+TestProbe::HelperRun TestProbe::runHelper(const QString &fault, const QStringList &arguments)
+{
+    HelperRun r;
+    const QString helper = QFileInfo(qEnvironmentVariable("TFSETUP_BINARY")).dir().filePath(u"tfsetup-probe"_s);
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"LD_LIBRARY_PATH"_s, fakeGpuDir());
+    env.insert(u"TFSETUP_FAKE_GPU"_s, fault);
+    p.setProcessEnvironment(env);
+    p.start(helper, arguments);
+    if (!p.waitForFinished(120000))
+        return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.err = p.readAllStandardError();
+    const QJsonDocument doc = QJsonDocument::fromJson(p.readAllStandardOutput());
+    if (auto report = ProbeReport::fromJson(doc.object()))
+        r.report = *report;
+    return r;
+}
+
+void TestProbe::computeTableFromProbeJson()
+{
+    auto queries = VersionQueries::load();
+    QVERIFY2(queries, qPrintable(queries ? QString() : queries.error().detail));
+    const ComputeTable &t = queries->compute();
+    QVERIFY(!t.isEmpty());
+    QCOMPARE(t.symbols.value(u"cublas.sgemm"_s), QStringList{u"cublasSgemm_v2"_s});
+    // Older drivers export only the plain name: both are tried, the _v2 first.
+    QCOMPARE(t.symbols.value(u"driver.context_release"_s),
+             (QStringList{u"cuDevicePrimaryCtxRelease_v2"_s, u"cuDevicePrimaryCtxRelease"_s}));
+    QCOMPARE(t.values.value(u"CUDNN_CROSS_CORRELATION"_s), 1);
+    QCOMPARE(t.statusNames.value(u"cublas"_s).value(13), u"CUBLAS_STATUS_EXECUTION_FAILED"_s);
+    QFile kernel(u":/resources/verify/"_s + t.kernelFile);
+    QVERIFY(kernel.open(QIODevice::ReadOnly));
+    const QByteArray ptx = kernel.readAll();
+    QVERIFY(ptx.contains(QByteArray(".entry " + t.kernelEntry.toLatin1() + '(')));
+    QVERIFY(ptx.contains(".version"));
+
+    // A table missing an entry point the check needs is refused when it is read.
+    auto broken = VersionQueries::fromJson(R"({"libraries": [], "compute": {"symbols": []}})");
+    QVERIFY(!broken);
+    QCOMPARE(broken.error().code, u"probe_table_malformed"_s);
+    QVERIFY(broken.error().detail.contains(u"cudnn.forward"_s));
+}
+
+void TestProbe::computeArgumentRoundTrips()
+{
+    ProbeRequest r;
+    r.libraries = {{u"libcuda.so.1"_s, u"driver"_s, {}}};
+    r.cuda = u"12.2"_s;
+    r.compute = true;
+    const QStringList args = r.toArguments();
+    QVERIFY(args.contains(u"--compute"_s));
+    auto back = ProbeRequest::fromArguments(args);
+    QVERIFY(back);
+    QCOMPARE(*back, r);
+    // A flag, wherever it stands: it takes no value.
+    auto first = ProbeRequest::fromArguments({u"--compute"_s, u"--cuda"_s, u"12.2"_s});
+    QVERIFY(first);
+    QVERIFY(first->compute);
+    QCOMPARE(first->cuda, u"12.2"_s);
+}
+
+void TestProbe::computesWithFakeGpu_data()
+{
+    QTest::addColumn<QString>("fault");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QStringList>("statuses"); // kernel, cublas, cudnn
+    QTest::addColumn<QString>("finding");
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<QString>("error");
+
+    QTest::newRow("all compute") << "ok" << 0 << QStringList{u"passed"_s, u"passed"_s, u"passed"_s} << ""
+                                 << "" << "";
+    QTest::newRow("no gpu") << "no_device" << 0 << QStringList{u"skipped"_s, u"skipped"_s, u"skipped"_s}
+                            << "gpu_not_found" << "" << "CUDA_ERROR_NO_DEVICE (100)";
+    QTest::newRow("ptx rejected") << "ptx_rejected" << 1 << QStringList{u"failed"_s, u"passed"_s, u"passed"_s}
+                                  << "gpu_kernel_failed" << "cuModuleLoadData" << "CUDA_ERROR_INVALID_PTX (218)";
+    QTest::newRow("kernel wrong") << "kernel_wrong" << 1 << QStringList{u"failed"_s, u"passed"_s, u"passed"_s}
+                                  << "gpu_kernel_failed" << "cuLaunchKernel" << "differs from the processor";
+    QTest::newRow("cublas error") << "cublas_error" << 1 << QStringList{u"passed"_s, u"failed"_s, u"passed"_s}
+                                  << "cublas_failed" << "cublasSgemm_v2" << "CUBLAS_STATUS_EXECUTION_FAILED (13)";
+    QTest::newRow("cudnn wrong") << "cudnn_wrong" << 1 << QStringList{u"passed"_s, u"passed"_s, u"failed"_s}
+                                 << "cudnn_failed" << "cudnnConvolutionForward" << "differs from the processor";
+}
+
+void TestProbe::computesWithFakeGpu()
+{
+    QFETCH(QString, fault);
+    QFETCH(int, exitCode);
+    QFETCH(QStringList, statuses);
+    QFETCH(QString, finding);
+    QFETCH(QString, call);
+    QFETCH(QString, error);
+    const HelperRun r = runHelper(fault, {u"--library"_s, u"cuda:libcublas.so.12"_s, u"--library"_s,
+                                          u"cudnn:libcudnn.so.9"_s, u"--library"_s, u"driver:libcuda.so.1"_s,
+                                          u"--compute"_s});
+    QVERIFY2(r.exitCode == exitCode, r.err.constData());
+    for (const ProbedLibrary &l : r.report.libraries) {
+        QVERIFY2(l.loaded, qPrintable(l.error));
+        QCOMPARE(QFileInfo(l.path).canonicalPath(), QFileInfo(fakeGpuDir()).canonicalFilePath());
+    }
+    QVERIFY(r.report.request.compute);
+    QCOMPARE(r.report.compute.size(), 3);
+    const QStringList steps{u"kernel"_s, u"cublas"_s, u"cudnn"_s};
+    const QStringList libraries{u"libcuda.so.1"_s, u"libcublas.so.12"_s, u"libcudnn.so.9"_s};
+    for (qsizetype i = 0; i < 3; ++i) {
+        const ComputeStep &s = r.report.compute.at(i);
+        QCOMPARE(s.step, steps.at(i));
+        QCOMPARE(s.library, libraries.at(i));
+        QCOMPARE(s.status, statuses.at(i));
+        if (s.passed()) {
+            QCOMPARE(s.maxDifference, 0.0); // inputs exact in float: nothing to round
+            QVERIFY(s.call.isEmpty() && s.error.isEmpty());
+        }
+    }
+    const QList<ProbeFinding> computeFindings = [&] {
+        QList<ProbeFinding> out;
+        for (const ProbeFinding &f : r.report.findings) {
+            if (f.code == u"gpu_kernel_failed" || f.code == u"cublas_failed" || f.code == u"cudnn_failed"
+                || f.code == u"gpu_not_found")
+                out.append(f);
+        }
+        return out;
+    }();
+    if (finding.isEmpty()) {
+        QVERIFY(r.report.findings.isEmpty());
+        return;
+    }
+    QCOMPARE(computeFindings.size(), 1);
+    const ProbeFinding &f = computeFindings.first();
+    QCOMPARE(f.code, finding);
+    QCOMPARE(f.severity, finding == u"gpu_not_found" ? u"info"_s : u"error"_s);
+    QVERIFY2(f.other.contains(error), qPrintable(f.other));
+    if (!call.isEmpty()) {
+        QVERIFY2(f.other.startsWith(call + u": "_s), qPrintable(f.other));
+        const ComputeStep *failed = r.report.computeStep(steps.at(statuses.indexOf(u"failed"_s)));
+        QCOMPARE(failed->call, call);
+        QVERIFY(!f.path.isEmpty());
+    } else {
+        for (const ComputeStep &s : r.report.compute)
+            QCOMPARE(s.reason, u"no_gpu"_s);
+    }
+    // The message names the library and the evidence, in words a user can act on.
+    QVERIFY(f.message().contains(f.library));
+    QVERIFY(f.message().contains(f.other));
+}
+
+void TestProbe::computeWithoutLibraries_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("reasons"); // kernel, cublas, cudnn; empty = ran
+
+    // A driver name no machine has: what the probe meets where no NVIDIA driver is installed.
+    QTest::newRow("no driver") << QStringList{u"--library"_s, u"cuda:libcublas.so.12"_s, u"--library"_s,
+                                              u"driver:libcuda_absent_for_test.so.1"_s}
+                               << QStringList{u"driver_missing"_s, u"driver_missing"_s, u"driver_missing"_s};
+    QTest::newRow("no cublas, no cudnn") << QStringList{u"--library"_s, u"driver:libcuda.so.1"_s}
+                                         << QStringList{u""_s, u"library_missing"_s, u"library_missing"_s};
+}
+
+void TestProbe::computeWithoutLibraries()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, reasons);
+    const HelperRun r = runHelper(u"ok"_s, arguments + QStringList{u"--compute"_s});
+    QVERIFY2(r.exitCode == 0 || r.exitCode == 1, r.err.constData());
+    QCOMPARE(r.report.compute.size(), 3);
+    for (qsizetype i = 0; i < 3; ++i) {
+        const ComputeStep &s = r.report.compute.at(i);
+        QCOMPARE(s.reason, reasons.at(i));
+        QCOMPARE(s.status, reasons.at(i).isEmpty() ? u"passed"_s : u"skipped"_s);
+    }
+    // Skipping is not a compute failure; a missing driver is already its own finding.
+    QVERIFY(!r.report.has(u"gpu_kernel_failed"_s));
+    QVERIFY(!r.report.has(u"cublas_failed"_s));
+    QCOMPARE(r.report.has(u"driver_missing"_s), reasons.first() == u"driver_missing");
+}
+
+void TestProbe::computeReportRoundTrip()
+{
+    ProbeReport r;
+    r.os = u"linux"_s;
+    r.request.compute = true;
+    ComputeStep s;
+    s.step = u"cublas"_s;
+    s.status = u"failed"_s;
+    s.library = u"libcublas.so.12"_s;
+    s.call = u"cublasSgemm_v2"_s;
+    s.error = u"CUBLAS_STATUS_EXECUTION_FAILED (13)"_s;
+    s.maxDifference = 0.5;
+    r.compute = {s};
+    auto back = ProbeReport::fromJson(r.toJson());
+    QVERIFY(back);
+    QVERIFY(back->request.compute);
+    QCOMPARE(back->compute.size(), 1);
+    QCOMPARE(back->compute.first().toJson(), s.toJson());
+    // Without --compute the report has no compute section, and reads back so.
+    r.request.compute = false;
+    QVERIFY(!r.toJson().contains(u"compute"_s));
+    QVERIFY(!ProbeReport::fromJson(r.toJson())->request.compute);
+}
+
+void TestProbe::computeHangIsBounded()
+{
+    RealSystem system;
+    LibraryLoad driver = system.loadLibrary(fakeGpuDir() + u"/libcuda.so.1"_s);
+    QVERIFY2(driver.library, qPrintable(driver.error));
+    auto queries = VersionQueries::load();
+    QVERIFY(queries);
+    ComputeTable table = queries->compute();
+    table.timeoutMs = 300;
+    QFile kernel(u":/resources/verify/"_s + table.kernelFile);
+    QVERIFY(kernel.open(QIODevice::ReadOnly));
+    ComputeLibraries libraries;
+    libraries.driver = std::move(driver.library);
+    libraries.driverName = u"libcuda.so.1"_s;
+    qputenv("TFSETUP_FAKE_GPU", "hang");
+    QElapsedTimer timer;
+    timer.start();
+    bool abandoned = false;
+    const QList<ComputeStep> steps = runComputeChecksWithin(libraries, table, kernel.readAll(), &abandoned);
+    const qint64 elapsed = timer.elapsed();
+    qunsetenv("TFSETUP_FAKE_GPU");
+    QVERIFY2(elapsed < 3000, qPrintable(QString::number(elapsed)));
+    QVERIFY(abandoned);
+    QCOMPARE(steps.size(), 3);
+    QCOMPARE(steps.at(0).status, u"failed"_s);
+    QCOMPARE(steps.at(0).reason, u"timed_out"_s);
+    QCOMPARE(steps.at(1).status, u"skipped"_s);
+    QCOMPARE(steps.at(2).reason, u"timed_out"_s);
+}
+
+void TestProbe::verifyAsksAGpuPlanToCompute()
+{
+    auto knowledge = Knowledge::shared();
+    QVERIFY(knowledge);
+    VerifyRequest request;
+    request.os = u"linux"_s;
+    request.libraries = {u"libcuda.so.1"_s, u"libcublas.so.12"_s};
+    request.expectGpu = true;
+    const ProbeRequest gpu = request.probeRequest((*knowledge)->catalog);
+    QVERIFY(gpu.compute);
+    QVERIFY(gpu.toArguments().contains(u"--compute"_s));
+    request.expectGpu = false;
+    QVERIFY(!request.probeRequest((*knowledge)->catalog).compute);
+}
+
+void TestProbe::verifyShowsWhatComputed_data()
+{
+    QTest::addColumn<QString>("fault");
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<QString>("cause");
+    QTest::addColumn<QString>("detail");
+
+    QTest::newRow("all compute") << "ok" << "passed" << "" << "cuDNN convolution on the GPU: correct";
+    QTest::newRow("cublas fails") << "cublas_error" << "failed" << "cublas_failed"
+                                  << "cuBLAS matrix multiplication on the GPU: failed in cublasSgemm_v2: "
+                                     "CUBLAS_STATUS_EXECUTION_FAILED (13)";
+    QTest::newRow("kernel wrong") << "kernel_wrong" << "failed" << "gpu_kernel_failed"
+                                  << "GPU test kernel through the driver: failed in cuLaunchKernel: result differs";
+    QTest::newRow("no gpu") << "no_device" << "passed" << ""
+                            << "GPU test kernel through the driver: not run, no GPU found (CUDA_ERROR_NO_DEVICE (100))";
+}
+
+void TestProbe::verifyShowsWhatComputed()
+{
+    QFETCH(QString, fault);
+    QFETCH(QString, status);
+    QFETCH(QString, cause);
+    QFETCH(QString, detail);
+    const HelperRun r = runHelper(fault, {u"--library"_s, u"cuda:libcublas.so.12"_s, u"--library"_s,
+                                          u"cudnn:libcudnn.so.9"_s, u"--library"_s, u"driver:libcuda.so.1"_s,
+                                          u"--compute"_s});
+    QCOMPARE(r.report.compute.size(), 3);
+    const VerifyLayer layer = librariesLayer(r.report, false);
+    QCOMPARE(layer.id, u"libraries"_s);
+    QCOMPARE(layer.status == VerifyLayer::Status::Failed ? u"failed"_s : u"passed"_s, status);
+    QCOMPARE(layer.cause, cause);
+    const QString details = layer.details.join(u'\n');
+    QVERIFY2(details.contains(detail), qPrintable(details));
+    // Only when everything computed does the layer say so, pointing a later TensorFlow failure
+    // at TensorFlow rather than at the GPU libraries.
+    const bool allComputed = fault == u"ok";
+    QCOMPARE(layer.summary.contains(u"the GPU computed correctly"_s), allComputed);
+    QCOMPARE(layer.explanation.contains(u"TensorFlow's own setup"_s), allComputed);
+    if (!cause.isEmpty())
+        QCOMPARE(layer.explanation, r.report.finding(cause)->message());
+}
+
+QTEST_GUILESS_MAIN(TestProbe)
 #include "test_probe.moc"

@@ -7,17 +7,18 @@ namespace tfsetup::core {
 QCoro::Task<HardwareReport> detectHardware(SystemView &system, DetectOptions options)
 {
     HardwareReport report;
+    // GPU and Python scans wait on the driver and on external programs; run them side by side
+    // with each other and with the file scans. QCoro tasks start eagerly: the GPU scan runs up to
+    // its first wait (the NVML probe, on the pool) before the file scans start.
+    HardwareReport gpuPart;
+    HardwareReport pythonPart;
+    auto gpuTask = scanGpus(system, gpuPart, options);
     scanOs(system, report);
     scanCpu(system, report);
     scanCudaToolkits(system, report);
     scanCudnn(system, report);
     if (system.os() == OsFamily::Windows)
         scanMsvcRuntime(system, report);
-    // GPU and Python scans wait on external programs; run them side by side.
-    HardwareReport gpuPart;
-    HardwareReport pythonPart;
-    // (QCoro tasks start eagerly: the GPU scan runs up to its first wait before Pythons start.)
-    auto gpuTask = scanGpus(system, gpuPart, options);
     if (options.scanPythons)
         co_await scanPythons(system, pythonPart, options);
     co_await gpuTask;

@@ -142,6 +142,10 @@ Result<VersionQueries> VersionQueries::fromJson(const QByteArray &json)
         q.m_queries.append({strings(o.value(QLatin1String("stems"))), str(o, "symbol"), str(o, "call"),
                             str(o, "encoding"), str(o, "compare"), str(o, "source")});
     }
+    auto compute = ComputeTable::fromJson(doc.object().value(QLatin1String("compute")).toObject());
+    if (!compute)
+        return compute.error();
+    q.m_compute = std::move(*compute);
     return q;
 }
 
@@ -235,6 +239,8 @@ QStringList ProbeRequest::toArguments() const
         args << QStringLiteral("--cuda") << cuda;
     if (!cudnn.isEmpty())
         args << QStringLiteral("--cudnn") << cudnn;
+    if (compute)
+        args << QStringLiteral("--compute");
     return args;
 }
 
@@ -244,6 +250,10 @@ Result<ProbeRequest> ProbeRequest::fromArguments(const QStringList &arguments)
     ProbeRequest r;
     for (qsizetype i = 0; i < arguments.size(); ++i) {
         const QString &option = arguments[i];
+        if (option == u"--compute") { // the one option without a value
+            r.compute = true;
+            continue;
+        }
         if (i + 1 >= arguments.size()) {
             return Error{QStringLiteral("usage"),
                          QCoreApplication::translate("Probe", "The option %1 needs a value.").arg(option), {}};
@@ -373,6 +383,29 @@ QString ProbeFinding::message() const
                   "fail; update the driver if it does.")
             .arg(version, expected);
     }
+    if (code == u"gpu_kernel_failed") {
+        return tr("The GPU could not run a small test computation through the NVIDIA driver %1 (%2). TensorFlow "
+                  "cannot compute on this GPU either. Restart the computer; if that does not help, update or "
+                  "reinstall the NVIDIA driver.")
+            .arg(library, other);
+    }
+    if (code == u"cublas_failed") {
+        return tr("%1 loaded, but a matrix multiplication with it on the GPU failed (%2). TensorFlow's dense "
+                  "layers will fail the same way. Run tfsetup repair to reinstall it; if that does not help, "
+                  "update the NVIDIA driver.")
+            .arg(library, other);
+    }
+    if (code == u"cudnn_failed") {
+        return tr("%1 loaded, but a convolution with it on the GPU failed (%2). TensorFlow's convolution layers "
+                  "will fail the same way. Run tfsetup repair so that all cuDNN parts are one version that suits "
+                  "this CUDA; if that does not help, update the NVIDIA driver.")
+            .arg(library, other);
+    }
+    if (code == u"gpu_not_found") {
+        return tr("The NVIDIA driver %1 loaded but reports no usable GPU (%2), so nothing was computed on a GPU. "
+                  "TensorFlow will use the processor only.")
+            .arg(library, other);
+    }
     if (code == u"other_copies") {
         return tr("%1 was loaded from %2; other copies exist: %3. Another program's library path may pick a "
                   "different one.")
@@ -407,6 +440,15 @@ ProbeFinding ProbeFinding::fromJson(const QJsonObject &o)
     f.version = str(o, "version");
     f.expected = str(o, "expected");
     return f;
+}
+
+const ComputeStep *ProbeReport::computeStep(const QString &step) const
+{
+    for (const ComputeStep &s : compute) {
+        if (s.step == step)
+            return &s;
+    }
+    return nullptr;
 }
 
 const ProbedLibrary *ProbeReport::library(const QString &name) const
@@ -454,14 +496,21 @@ QJsonObject ProbeReport::toJson() const
         build.insert(QStringLiteral("cuda"), request.cuda);
     if (!request.cudnn.isEmpty())
         build.insert(QStringLiteral("cudnn"), request.cudnn);
-    return {{QStringLiteral("schema"), 1},
-            {QStringLiteral("tool"), QStringLiteral("tfsetup-probe")},
-            {QStringLiteral("os"), os},
-            {QStringLiteral("search_path"), toArray(searchPath)},
-            {QStringLiteral("own_dirs"), toArray(request.ownDirs)},
-            {QStringLiteral("build"), build},
-            {QStringLiteral("libraries"), libs},
-            {QStringLiteral("findings"), found}};
+    QJsonObject o{{QStringLiteral("schema"), 1},
+                  {QStringLiteral("tool"), QStringLiteral("tfsetup-probe")},
+                  {QStringLiteral("os"), os},
+                  {QStringLiteral("search_path"), toArray(searchPath)},
+                  {QStringLiteral("own_dirs"), toArray(request.ownDirs)},
+                  {QStringLiteral("build"), build},
+                  {QStringLiteral("libraries"), libs},
+                  {QStringLiteral("findings"), found}};
+    if (request.compute) {
+        QJsonArray steps;
+        for (const ComputeStep &s : compute)
+            steps.append(s.toJson());
+        o.insert(QStringLiteral("compute"), steps);
+    }
+    return o;
 }
 
 Result<ProbeReport> ProbeReport::fromJson(const QJsonObject &o)
@@ -485,6 +534,9 @@ Result<ProbeReport> ProbeReport::fromJson(const QJsonObject &o)
     }
     for (const QJsonValue &v : o.value(QLatin1String("findings")).toArray())
         r.findings.append(ProbeFinding::fromJson(v.toObject()));
+    r.request.compute = o.contains(QLatin1String("compute"));
+    for (const QJsonValue &v : o.value(QLatin1String("compute")).toArray())
+        r.compute.append(ComputeStep::fromJson(v.toObject()));
     return r;
 }
 
@@ -558,6 +610,62 @@ void judge(const SystemView &system, const ProbeRequest &request, const VersionQ
     }
 }
 
+// The compute check uses the driver library, the main cuBLAS and the main cuDNN (its shim loads
+// the parts), the first of each the probe loaded.
+void noteForCompute(ComputeLibraries &c, const ProbeLibrary &library, const std::shared_ptr<SharedLibrary> &loaded)
+{
+    if (!library.parent.isEmpty())
+        return;
+    const QString stem = libraryStem(library.name);
+    if (!c.driver && (stem == u"cuda" || stem == u"nvcuda")) {
+        c.driver = loaded;
+        c.driverName = library.name;
+    } else if (!c.cublas && stem == u"cublas") {
+        c.cublas = loaded;
+        c.cublasName = library.name;
+    } else if (!c.cudnn && stem == u"cudnn") {
+        c.cudnn = loaded;
+        c.cudnnName = library.name;
+    }
+}
+
+void computeOnGpu(ProbeReport &report, const ComputeLibraries &libraries, const ComputeTable &table)
+{
+    QByteArray ptx;
+    if (!table.isEmpty()) {
+        // Program data beside probe.json, like it read from the resources, not the machine.
+        QFile kernel(QStringLiteral(":/resources/verify/") + table.kernelFile);
+        if (kernel.open(QIODevice::ReadOnly))
+            ptx = kernel.readAll();
+    }
+    if (table.isEmpty()) {
+        for (const char *step : {"kernel", "cublas", "cudnn"}) {
+            ComputeStep s;
+            s.step = QString::fromLatin1(step);
+            s.status = QStringLiteral("skipped");
+            s.reason = QStringLiteral("no_table");
+            report.compute.append(s);
+        }
+        return;
+    }
+    report.compute = runComputeChecksWithin(libraries, table, ptx, &report.computeAbandoned);
+    for (const ComputeStep &s : std::as_const(report.compute)) {
+        if (s.reason == u"no_gpu" && s.step == u"kernel")
+            report.findings.append({QStringLiteral("gpu_not_found"), QStringLiteral("info"), s.library, {}, s.error,
+                                    {}, {}});
+        if (!s.failed())
+            continue;
+        const QString code = s.step == u"kernel"   ? QStringLiteral("gpu_kernel_failed")
+                             : s.step == u"cublas" ? QStringLiteral("cublas_failed")
+                                                   : QStringLiteral("cudnn_failed");
+        const QString other = s.call.isEmpty() ? s.error : s.call + u": " + s.error;
+        QString path;
+        if (const ProbedLibrary *l = report.library(s.library))
+            path = l->path;
+        report.findings.append({code, QStringLiteral("error"), s.library, path, other, {}, {}});
+    }
+}
+
 } // namespace
 
 ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, const VersionQueries &queries,
@@ -570,7 +678,8 @@ ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, cons
                                                                          : QStringLiteral("LD_LIBRARY_PATH"));
     // Loaded libraries stay loaded while the probe runs, as in TensorFlow: later sub-libraries
     // resolve against the earlier ones.
-    std::vector<std::unique_ptr<SharedLibrary>> loaded;
+    std::vector<std::shared_ptr<SharedLibrary>> loaded;
+    ComputeLibraries forCompute;
     for (const ProbeLibrary &library : request.libraries) {
         ProbedLibrary p;
         p.library = library;
@@ -588,7 +697,9 @@ ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, cons
                 p.versionRaw = answer.raw;
                 p.versionError = answer.error;
             }
-            loaded.push_back(std::move(load.library));
+            std::shared_ptr<SharedLibrary> kept = std::move(load.library);
+            noteForCompute(forCompute, library, kept);
+            loaded.push_back(std::move(kept));
         } else {
             p.error = load.error;
         }
@@ -610,6 +721,8 @@ ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, cons
         judge(system, request, query, p, report.findings);
         report.libraries.append(p);
     }
+    if (request.compute)
+        computeOnGpu(report, forCompute, queries.compute());
     return report;
 }
 
@@ -642,6 +755,7 @@ ProbeOutcome runProbeHelper(SystemView &system, const Knowledge &knowledge, cons
     });
     outcome.json = QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented);
     outcome.exitCode = report.hasErrors() ? 1 : 0;
+    outcome.exitWithoutCleanup = report.computeAbandoned;
     return outcome;
 }
 

@@ -2,6 +2,7 @@
 
 #include "system/systemview.h"
 #include "util/result.h"
+#include "verify/gpucompute.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
@@ -40,9 +41,12 @@ public:
 
     const VersionQuery *forLibrary(const QString &fileName) const;
     const QList<VersionQuery> &all() const { return m_queries; }
+    // probe.json's "compute" section; empty in a table without one.
+    const ComputeTable &compute() const { return m_compute; }
 
 private:
     QList<VersionQuery> m_queries;
+    ComputeTable m_compute;
 };
 
 // "libcudnn_ops.so.9" -> "cudnn_ops", "cudart64_110.dll" -> "cudart", "nvJitLink_120_0.dll" ->
@@ -70,6 +74,8 @@ struct ProbeRequest {
     QStringList ownDirs; // the environment's own library folders, where each copy should come from
     QString cuda;        // what TensorFlow was built with, "11.2"; empty = not compared
     QString cudnn;       // "8.1"
+    // After loading, compute on the GPU with the loaded driver, cuBLAS and cuDNN (--compute).
+    bool compute = false;
 
     // The libraries a TensorFlow built with these CUDA / cuDNN versions opens on os, from the
     // catalog; empty lists where the catalog has no record.
@@ -99,7 +105,9 @@ struct ProbedLibrary {
 
 // Something the probe found worth naming. Codes:
 //   library_missing, sublibrary_missing, shadowed, version_below_build, version_name_mismatch,
-//   driver_missing, driver_too_old, driver_older_than_cuda, other_copies.
+//   driver_missing, driver_too_old, driver_older_than_cuda, other_copies;
+//   from the compute check: gpu_kernel_failed, cublas_failed, cudnn_failed (other = "call: status"),
+//   gpu_not_found (info: the driver loaded but sees no GPU).
 struct ProbeFinding {
     Q_DECLARE_TR_FUNCTIONS(ProbeFinding)
 
@@ -125,8 +133,13 @@ struct ProbeReport {
     ProbeRequest request;
     QList<ProbedLibrary> libraries;
     QList<ProbeFinding> findings;
+    QList<ComputeStep> compute; // when request.compute: kernel, cublas, cudnn in that order
+    // Not in the JSON: the compute check timed out and left a thread inside the driver, so the
+    // helper must end without unloading the libraries.
+    bool computeAbandoned = false;
 
     const ProbedLibrary *library(const QString &name) const;
+    const ComputeStep *computeStep(const QString &step) const;
     bool has(const QString &code, const QString &library = {}) const;
     const ProbeFinding *finding(const QString &code, const QString &library = {}) const;
     bool hasErrors() const;
@@ -135,8 +148,9 @@ struct ProbeReport {
     static Result<ProbeReport> fromJson(const QJsonObject &json);
 };
 
-// Opens each requested library through the view and judges what it found. Blocking (dlopen
-// runs constructors): call it in the helper or off the GUI thread.
+// Opens each requested library through the view and judges what it found; with request.compute,
+// then runs the compute check (gpucompute.h) with what it loaded. Blocking (dlopen runs
+// constructors, the check waits on the GPU): call it in the helper or off the GUI thread.
 // beforeLoad, when set, hears each name before the loader runs: a library whose constructor or
 // version call crashes the helper is then named by the last line the helper wrote.
 ProbeReport probeLibraries(SystemView &system, const ProbeRequest &request, const VersionQueries &queries,
@@ -149,6 +163,7 @@ struct ProbeOutcome {
     int exitCode = 0;
     QByteArray json;
     QString usageError;
+    bool exitWithoutCleanup = false; // see ProbeReport::computeAbandoned
 };
 // knowledge: the catalog's library names and the version table.
 ProbeOutcome runProbeHelper(SystemView &system, const Knowledge &knowledge, const QStringList &arguments);

@@ -241,6 +241,9 @@ ProbeRequest VerifyRequest::probeRequest(const Catalog &catalog) const
             p.libraries.append({name, QStringLiteral("extra"), {}});
     }
     p.ownDirs = libraryDirs;
+    // A GPU plan also computes with what it loaded, telling "the GPU libraries work" apart from
+    // "TensorFlow cannot use them".
+    p.compute = expectGpu;
     const Qt::CaseSensitivity cs = os == u"windows" ? Qt::CaseInsensitive : Qt::CaseSensitive;
     for (const QString &file : recordedFiles) {
         const qsizetype slash = file.lastIndexOf(u'/');
@@ -336,6 +339,62 @@ QCoro::Task<SmokeResult> runSmokeTest(SystemView &system, VerifyRequest request)
     co_return SmokeResult::parse(run, request.expectGpu);
 }
 
+QString computeStepTitle(const QString &step)
+{
+    if (step == u"kernel")
+        return VerifyReport::tr("GPU test kernel through the driver");
+    if (step == u"cublas")
+        return VerifyReport::tr("cuBLAS matrix multiplication on the GPU");
+    if (step == u"cudnn")
+        return VerifyReport::tr("cuDNN convolution on the GPU");
+    return step;
+}
+
+QString computeSkipReason(const ComputeStep &s)
+{
+    if (s.reason == u"no_gpu")
+        return VerifyReport::tr("no GPU found (%1)").arg(s.error);
+    if (s.reason == u"driver_missing")
+        return VerifyReport::tr("the NVIDIA driver library did not load");
+    if (s.reason == u"library_missing")
+        return VerifyReport::tr("the library did not load");
+    if (s.reason == u"gpu_unusable")
+        return VerifyReport::tr("the GPU could not be used");
+    if (s.reason == u"timed_out")
+        return VerifyReport::tr("an earlier step did not finish in time");
+    return s.reason;
+}
+
+// The compute check's steps, one detail line each; when all computed, the summary and the
+// explanation say so, so that a TensorFlow failure below is read as TensorFlow's, not the GPU's.
+void addComputeSteps(VerifyLayer &l, const ProbeReport &probe)
+{
+    if (probe.compute.isEmpty())
+        return;
+    bool allPassed = true;
+    for (const ComputeStep &s : probe.compute) {
+        allPassed = allPassed && s.passed();
+        QString line;
+        if (s.passed())
+            line = VerifyReport::tr("%1: correct").arg(computeStepTitle(s.step));
+        else if (s.failed())
+            line = VerifyReport::tr("%1: failed in %2: %3")
+                       .arg(computeStepTitle(s.step), s.call.isEmpty() ? s.library : s.call, s.error);
+        else
+            line = VerifyReport::tr("%1: not run, %2").arg(computeStepTitle(s.step), computeSkipReason(s));
+        l.details.append(line);
+    }
+    if (!allPassed)
+        return;
+    l.summary += QStringLiteral("; ")
+                 + VerifyReport::tr("the GPU computed correctly with the driver, cuBLAS and cuDNN");
+    if (l.explanation.isEmpty()) {
+        l.explanation = VerifyReport::tr("The GPU, its driver, cuBLAS and cuDNN computed correctly in this "
+                                         "environment. If TensorFlow still does not use the GPU, the cause is in "
+                                         "TensorFlow's own setup, not in these libraries.");
+    }
+}
+
 VerifyLayer librariesLayer(const Result<ProbeReport> &probe, bool smokePassed)
 {
     VerifyLayer l;
@@ -384,6 +443,7 @@ VerifyLayer librariesLayer(const Result<ProbeReport> &probe, bool smokePassed)
     }
     for (const ProbeFinding &f : probe->findings)
         l.details.append(f.message());
+    addComputeSteps(l, *probe);
     return l;
 }
 
