@@ -308,6 +308,11 @@ private slots:
         if (alarms(*report) != expected)
             qWarning().noquote() << report->text();
         QCOMPARE(alarms(*report), expected);
+        // The machine's summary says whether the Visual C++ runtime TensorFlow's DLLs need is there.
+        const QString text = report->text();
+        QVERIFY2(text.contains(pc.msvc ? u"\n  Visual C++ runtime: present"_s
+                                       : u"\n  Visual C++ runtime: missing"_s),
+                 qPrintable(text));
         for (const DoctorFinding &f : report->findings) {
             QVERIFY2(!f.evidence.isEmpty(), qPrintable(f.id));
             QVERIFY2(!f.summary.english.isEmpty() && !f.fix.english.isEmpty(), qPrintable(f.id));
@@ -507,6 +512,71 @@ private slots:
         const DoctorFinding *gpu = find(*report, u"no_gpu_or_driver"_s);
         QVERIFY(gpu);
         QCOMPARE(gpu->severity, Severity::Info);
+    }
+
+    // The verdict on a log is the log's alone: read on a Linux laptop without a GPU, a student's
+    // Windows log names its own cause, and this laptop's "no NVIDIA GPU" stays out of it (out of
+    // the verdict's causes, its text and its section of the report); a harmless log is "nothing
+    // wrong" even where this machine's scan has warnings of its own.
+    void logVerdictKeepsThisMachineOut()
+    {
+        FixtureTree tree;
+        QVERIFY(tree.write({{u"usr/bin/python3"_s, "ELF"}, {u"home/student/"_s, {}}}));
+        QVERIFY(tree.writeEnv({{u"HOME"_s, u"/home/student"_s}, {u"PATH"_s, u"/usr/bin:/bin"_s}}));
+        CpuIdFeatures cpu;
+        cpu.vendor = u"GenuineIntel"_s;
+        cpu.brand = u"11th Gen Intel(R) Core(TM) i5-1135G7 @ 2.40GHz"_s;
+        cpu.sse42 = cpu.avx = cpu.avx2 = cpu.fma = true;
+        QVERIFY(tree.writeSystem(SystemDescription().arch(u"x86_64"_s).cpuid(cpu)));
+        auto view = tree.open(OsFamily::Linux);
+        QVERIFY(view);
+        const auto readLog = [](const QString &name) {
+            QFile f(qEnvironmentVariable("TFSETUP_TEST_DATA") + "/doctor/logs/"_L1 + name);
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+        };
+
+        DoctorOptions options;
+        options.log = readLog(u"windows_tf29_cudart_missing.txt"_s);
+        QVERIFY(!options.log->isEmpty());
+        auto report = m_doctor.run(*view, {}, options);
+        QVERIFY(report);
+        QVERIFY(report->log);
+        QVERIFY(report->log->otherMachine);
+        const DoctorLogVerdict &verdict = report->log->verdict;
+        QCOMPARE(verdict.status, u"cause"_s);
+        QCOMPARE(verdict.causes.first(), u"missing_cuda_runtime"_s);
+        QVERIFY2(!verdict.causes.contains(u"no_gpu_or_driver"_s), qPrintable(verdict.causes.join(u", "_s)));
+        for (const QString &id : verdict.findingIds)
+            QVERIFY2(id.startsWith("log."_L1), qPrintable(id));
+        QVERIFY(!verdict.summary.english.contains("No NVIDIA GPU"_L1));
+        const QJsonObject json = report->toJson().value("log_verdict"_L1).toObject();
+        QCOMPARE(json.value("status"_L1).toString(), u"cause"_s);
+        QCOMPARE(json.value("causes"_L1).toArray().first().toString(), u"missing_cuda_runtime"_s);
+        QVERIFY(!json.value("en"_L1).toObject().value("summary"_L1).toString().isEmpty());
+        const QString text = report->text();
+        const qsizetype logAt = text.indexOf("This log"_L1);
+        const qsizetype machineAt = text.indexOf("This machine"_L1);
+        QVERIFY2(logAt >= 0 && machineAt > logAt, qPrintable(text));
+        QVERIFY2(!text.left(machineAt).contains("No NVIDIA GPU"_L1), qPrintable(text));
+
+        // Now with this machine's scan in the report too (--env asks for it): still apart.
+        options.log = readLog(u"numa_onednn_tf29.txt"_s);
+        report = m_doctor.run(*view, {}, options);
+        QVERIFY(report);
+        QVERIFY(report->log);
+        QCOMPARE(report->log->verdict.status, u"nothing_wrong"_s);
+        QVERIFY(report->log->verdict.causes.isEmpty());
+        const QString harmless = report->text();
+        const qsizetype machineSection = harmless.indexOf("This machine"_L1);
+        QVERIFY(machineSection > 0);
+        QVERIFY2(!harmless.left(machineSection).contains("[WARNING]"_L1), qPrintable(harmless));
+        QVERIFY2(!harmless.left(machineSection).contains("[ERROR]"_L1), qPrintable(harmless));
+
+        // A log of nothing the doctor knows: it says so rather than "no problems".
+        options.log = u"Epoch 1/10\n313/313 [==============================] - 3s 8ms/step - loss: 0.29\n"_s;
+        report = m_doctor.run(*view, {}, options);
+        QVERIFY(report);
+        QCOMPARE(report->log->verdict.status, u"unknown"_s);
     }
 
     void linuxWithoutAvx()

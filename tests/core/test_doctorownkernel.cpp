@@ -57,6 +57,8 @@ private Q_SLOTS:
     void examinedEnvironment_ownKernelIsNoMismatch();
     void noEnvironment_ownKernelKnownFromTheRecord();
     void sameInterpreterFile_isTheEnvironment();
+    void tfsetupLayout_kernelOfTheVenvIsTheEnvironments_data();
+    void tfsetupLayout_kernelOfTheVenvIsTheEnvironments();
 
 private:
     QList<DoctorFinding> scan(const QString &envDir);
@@ -147,6 +149,57 @@ void TestDoctorOwnKernel::sameInterpreterFile_isTheEnvironment()
                    "env": {"LD_LIBRARY_PATH": "/data/courses/tf215/lib"}})");
     spec.close();
     QCOMPARE(kernelFindings(scan(environment)), QStringList{u"jupyter_kernel_mismatch:other"_s});
+}
+
+void TestDoctorOwnKernel::tfsetupLayout_kernelOfTheVenvIsTheEnvironments_data()
+{
+    QTest::addColumn<QString>("examined"); // what --env names
+    QTest::addColumn<QString>("argv0");    // what the kernel starts
+    QTest::addColumn<bool>("recordKnowsKernel");
+    const QString env = u"/data/courses/tf216"_s;
+    QTest::newRow("env, kernel names venv/bin/python") << env << env + u"/venv/bin/python"_s << false;
+    QTest::newRow("venv, kernel names venv/bin/python3.11") << env + u"/venv"_s << env + u"/venv/bin/python3.11"_s
+                                                            << false;
+    // The kernel names the venv through another spelling of its folder (a link to it): known by
+    // the folder the record says the install registered.
+    QTest::newRow("record's kernel folder, another spelling") << env << u"/srv/tf216/venv/bin/python"_s << true;
+}
+
+void TestDoctorOwnKernel::tfsetupLayout_kernelOfTheVenvIsTheEnvironments()
+{
+    QFETCH(QString, examined);
+    QFETCH(QString, argv0);
+    QFETCH(bool, recordKnowsKernel);
+    // tfsetup's layout: <env>/environment.json beside <env>/venv, whose bin/python3 the doctor
+    // examines and whose bin/python (or python3.11) the kernel starts. Not in the index.
+    const QString root = m_root->path();
+    const QString env = u"/data/courses/tf216"_s;
+    QVERIFY(write(root + env + u"/venv/pyvenv.cfg"_s, "home = /usr/bin\nversion = 3.11.2\n"));
+    QVERIFY(link(u"../../../../../usr/bin/python3.11"_s, root + env + u"/venv/bin/python"_s));
+    QVERIFY(link(u"python"_s, root + env + u"/venv/bin/python3"_s));
+    QVERIFY(link(u"python"_s, root + env + u"/venv/bin/python3.11"_s));
+    QVERIFY(QDir().mkpath(root + u"/srv"_s));
+    QVERIFY(QFile::link(root + env, root + u"/srv/tf216"_s));
+    const QString kernels = home + u"/.local/share/jupyter/kernels"_s;
+    QVERIFY(write(root + env + u"/environment.json"_s,
+                  (u"{\"schema\": 1, \"name\": \"tf216\", \"os\": \"linux\", \"files\": [], \"kernel_folder\": \""_s
+                   + (recordKnowsKernel ? kernels + u"/tf216"_s : QString()) + u"\"}"_s)
+                      .toUtf8()));
+    QVERIFY(write(root + kernels + u"/tf216/kernel.json"_s,
+                  (u"{\"argv\": [\""_s + argv0
+                   + u"\", \"-m\", \"ipykernel_launcher\", \"-f\", \"{connection_file}\"], "
+                     u"\"display_name\": \"TensorFlow 2.16\", \"language\": \"python\", "
+                     u"\"env\": {\"LD_LIBRARY_PATH\": \""_s
+                   + env + u"/cuda/lib\"}}"_s)
+                      .toUtf8()));
+    const DoctorTarget target = inspectEnvironment(*m_system, examined);
+    QVERIFY(target.record);
+    QCOMPARE(target.envDir, env);
+    QCOMPARE(target.python, env + u"/venv/bin/python3"_s);
+    const QStringList found = kernelFindings(scan(examined));
+    QVERIFY2(!found.contains(u"jupyter_kernel_mismatch:env"_s), qPrintable(found.join(u", "_s)));
+    QVERIFY2(!found.contains(u"jupyter_kernel_mismatch:tf216"_s), qPrintable(found.join(u", "_s)));
+    QVERIFY(found.contains(u"jupyter_kernel_mismatch:other"_s)); // the real difference is still said
 }
 
 QTEST_GUILESS_MAIN(TestDoctorOwnKernel)

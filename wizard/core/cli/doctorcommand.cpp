@@ -5,6 +5,8 @@
 #include "util/inputfile.h"
 
 #include <QCoro/QCoroTask>
+#include <QDir>
+#include <QStandardPaths>
 
 #include <cstdio>
 
@@ -14,7 +16,8 @@ namespace tfsetup::core::cli {
 int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("env"), Cli::tr("Check the Python environment in DIR (a venv or conda environment)."),
+    parser.addOption({QStringLiteral("env"), Cli::tr("Check the Python environment in DIR: a folder tfsetup installed (or its venv), a venv "
+                              "or a conda environment."),
                       QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("tf"),
                       Cli::tr("The TensorFlow VERSION meant to run, when no --env says it (\"2.10\")."),
@@ -57,6 +60,12 @@ int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
 
     DoctorOptions options;
     options.envDir = parser.value(QStringLiteral("env"));
+    // A relative folder is the current folder's on this machine; under --root every path is the
+    // fixture's own spelling and stays as given.
+    if (!options.envDir.isEmpty() && !parser.isSet(QStringLiteral("root")) && QDir::isRelativePath(options.envDir))
+        options.envDir = QDir(options.envDir).absolutePath();
+    options.probe = QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
+                                                   {QCoreApplication::applicationDirPath()});
     options.tensorflow = parser.value(QStringLiteral("tf"));
     options.cpuOnly = parser.isSet(QStringLiteral("cpu-only"));
     // The doctor checks the named environment; the list of every Python on the machine is not needed.

@@ -5,11 +5,14 @@
 #include "util/confined.h"
 #include "util/inputfile.h"
 #include "util/text.h"
+#include "verify/verifier.h"
 
+#include <QCoro/QCoroFuture>
 #include <QCoreApplication>
 #include <QDir>
 #include <QJsonArray>
 #include <QRegularExpression>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace tfsetup::core {
 
@@ -65,6 +68,17 @@ QString renderSystem(const DoctorReport &r, bool english)
     for (const CudnnInfo &c : hw.cudnn)
         cudnn.append(u"%1 %2"_s.arg(c.version, c.path));
     line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "cuDNN")), cudnn.join(u"; "_s));
+    // Windows only: TensorFlow's DLLs load only beside the Visual C++ runtime.
+    if (const auto &msvc = hw.msvcRuntime) {
+        const DoctorText state = msvc->present ? doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "present"))
+                                               : doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "missing"));
+        QString value = pick(state, english);
+        if (!msvc->version.isEmpty())
+            value += u' ' + msvc->version;
+        if (!msvc->missing.isEmpty())
+            value += u" ("_s + msvc->missing.join(u", "_s) + u')';
+        line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Visual C++ runtime")), value);
+    }
     if (!r.target.envDir.isEmpty() || !r.target.tensorflow.isEmpty()) {
         line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Environment")),
              QStringList{r.target.envDir, r.target.envKind}.filter(QRegularExpression(u"."_s)).join(u", "_s));
@@ -73,18 +87,63 @@ QString renderSystem(const DoctorReport &r, bool english)
              r.target.tensorflow.isEmpty() ? QString() : r.target.tensorflowPackage.isEmpty()
                                                              ? r.target.tensorflow
                                                              : r.target.tensorflowPackage + u' ' + r.target.tensorflow);
+        // A tfsetup environment: what its record says it runs on.
+        if (r.target.record) {
+            line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Route")), r.target.route);
+            if (!r.target.cuda.isEmpty() || !r.target.cudnn.isEmpty()) {
+                line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Its CUDA / cuDNN")),
+                     u"%1 / %2"_s.arg(r.target.cuda.isEmpty() ? u"-"_s : r.target.cuda,
+                                      r.target.cudnn.isEmpty() ? u"-"_s : r.target.cudnn));
+            }
+            if (!r.target.cpuOnly && (!r.target.cuda.isEmpty() || !r.target.gpus.isEmpty())) {
+                QStringList pinned;
+                for (int gpu : r.target.gpus)
+                    pinned.append(QString::number(gpu));
+                line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Its GPUs")),
+                     pinned.isEmpty() ? pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "all")), english)
+                                      : pinned.join(u", "_s));
+            }
+        }
     }
     return out;
 }
 
-QString renderFindings(const DoctorReport &r, bool english)
+bool isLogFinding(const DoctorFinding &f)
+{
+    return f.id.startsWith(u"log.");
+}
+
+// The verdict's own findings are the log's; the machine's log_other_machine notes stay with the log.
+QList<DoctorFinding> findingsOf(const DoctorReport &r, bool log)
+{
+    QList<DoctorFinding> out;
+    for (const DoctorFinding &f : r.findings) {
+        if (isLogFinding(f) == log)
+            out.append(f);
+    }
+    return out;
+}
+
+QString countsLine(const QList<DoctorFinding> &findings, bool english)
+{
+    const auto count = [&](Severity s) {
+        return QString::number(std::count_if(findings.cbegin(), findings.cend(),
+                                             [&](const DoctorFinding &f) { return f.severity == s; }));
+    };
+    return pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Findings: %1 errors, %2 warnings, %3 notes"),
+                           {count(Severity::Error), count(Severity::Warning), count(Severity::Info)}),
+                english)
+           + u'\n';
+}
+
+QString renderFindings(const QList<DoctorFinding> &findings, bool english)
 {
     QString out;
-    if (r.findings.isEmpty()) {
+    if (findings.isEmpty()) {
         out += u"  "_s + pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "No problems found.")), english) + u'\n';
         return out;
     }
-    for (const DoctorFinding &f : r.findings) {
+    for (const DoctorFinding &f : findings) {
         out += u"["_s + pick(severityLabel(f.severity), english) + u"] " + pick(f.summary, english) + u"  ("
                + f.cause + u")\n";
         for (const QString &e : f.evidence)
@@ -95,9 +154,30 @@ QString renderFindings(const DoctorReport &r, bool english)
     return out;
 }
 
+QString renderLog(const DoctorReport &r, bool english)
+{
+    QString out = pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "This log")), english) + u'\n';
+    out += u"  "_s + pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Verdict")), english) + u": "
+           + pick(r.log->verdict.summary, english) + u'\n';
+    if (!r.log->machine.describe().isEmpty()) {
+        out += u"  "_s + pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "The log's machine")), english) + u": "
+               + r.log->machine.describe() + u'\n';
+    }
+    const QList<DoctorFinding> findings = findingsOf(r, true);
+    out += countsLine(findings, english);
+    out += renderFindings(findings, english);
+    return out;
+}
+
 QString render(const DoctorReport &r, bool english)
 {
     QString out;
+    // The log's verdict first and on its own: what this machine's scan found (no GPU here, a
+    // missing library here) is another question and never part of it.
+    if (r.log) {
+        out += renderLog(r, english);
+        out += u'\n';
+    }
     if (!r.machineChecked) {
         out += pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
                                                  "This machine was not checked: the log comes from another machine.")),
@@ -110,18 +190,11 @@ QString render(const DoctorReport &r, bool english)
                     english)
                + u'\n';
         out += renderSystem(r, english);
+        out += u'\n';
+        const QList<DoctorFinding> findings = r.log ? findingsOf(r, false) : r.findings;
+        out += countsLine(findings, english);
+        out += renderFindings(findings, english);
     }
-    if (r.log && !r.log->machine.describe().isEmpty()) {
-        out += u"  "_s + pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "The log's machine")), english) + u": "
-               + r.log->machine.describe() + u'\n';
-    }
-    out += u'\n';
-    out += pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Findings: %1 errors, %2 warnings, %3 notes"),
-                           {QString::number(r.count(Severity::Error)), QString::number(r.count(Severity::Warning)),
-                            QString::number(r.count(Severity::Info))}),
-                english)
-           + u'\n';
-    out += renderFindings(r, english);
     return out;
 }
 
@@ -206,8 +279,10 @@ QJsonObject DoctorReport::toJson() const
             {u"counts"_s, QJsonObject{{u"error"_s, count(Severity::Error)},
                                       {u"warning"_s, count(Severity::Warning)},
                                       {u"info"_s, count(Severity::Info)}}}};
-    if (log)
+    if (log) {
         out.insert(u"log"_s, log->toJson());
+        out.insert(u"log_verdict"_s, log->verdict.toJson());
+    }
     return out;
 }
 
@@ -288,6 +363,52 @@ QStringList conflictsBetween(const LogMachine &log, const HardwareReport &hw)
 
 } // namespace
 
+QJsonObject DoctorLogVerdict::toJson() const
+{
+    return {{u"status"_s, status},
+            {u"causes"_s, QJsonArray::fromStringList(causes)},
+            {u"finding_ids"_s, QJsonArray::fromStringList(findingIds)},
+            {u"summary"_s, summary.translated},
+            {u"en"_s, QJsonObject{{u"summary"_s, summary.english}}}};
+}
+
+DoctorLogVerdict logVerdict(const QList<DoctorFinding> &findings)
+{
+    DoctorLogVerdict v;
+    QList<DoctorFinding> sorted;
+    bool recognised = false;
+    for (const DoctorFinding &f : findings) {
+        // Where the log comes from is not what is wrong in it.
+        if (!f.id.startsWith(u"log.") || f.cause == u"log_other_machine")
+            continue;
+        recognised = true;
+        if (f.severity != Severity::Info)
+            sorted.append(f);
+    }
+    sortFindings(sorted);
+    for (const DoctorFinding &f : sorted) {
+        if (!v.causes.contains(f.cause))
+            v.causes.append(f.cause);
+        v.findingIds.append(f.id);
+    }
+    if (!sorted.isEmpty()) {
+        v.status = u"cause"_s;
+        const DoctorText first = sorted.first().summary;
+        const DoctorText label = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "The log shows what went wrong (%1)."),
+                                            {v.causes.join(u", "_s)});
+        v.summary = {label.translated + u' ' + first.translated, label.english + u' ' + first.english};
+    } else if (recognised) {
+        v.status = u"nothing_wrong"_s;
+        v.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "Nothing is wrong in this log: its messages are harmless notices or show the GPU at work."));
+    } else {
+        v.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                                                 "The log holds no message the doctor knows, so it cannot say what went "
+                                                 "wrong. Run \"tfsetup doctor --env DIR\" on the machine that wrote it."));
+    }
+    return v;
+}
+
 QJsonObject DoctorLogMachine::toJson() const
 {
     return {{u"other_machine"_s, otherMachine},
@@ -327,11 +448,14 @@ DoctorLogReading readDoctorLog(const QString &log, const HardwareReport &machine
         context.platform = lm.machine.platform;
     } else {
         context.platform = platformOf(machine);
+        context.platformConfirmed = options.origin == LogOrigin::ThisMachine;
         for (const CudaToolkitInfo &t : machine.cudaToolkits)
             context.installedCuda.append(t.version);
         if (machine.msvcRuntime)
             context.msvcRuntimePresent = machine.msvcRuntime->present;
         context.cpuHasAvx = machine.cpu.avx;
+        // Only for the log's own machine: whether "no CUDA device" is an error there.
+        context.gpuPresent = !machine.nvidiaGpus().isEmpty();
     }
     // The CUDA the log's own folders name stands in when the machine's toolkits are not known.
     if (context.installedCuda.isEmpty())
@@ -360,8 +484,64 @@ DoctorLogReading readDoctorLog(const QString &log, const HardwareReport &machine
         f.evidence.append(lm.machine.evidence.mid(0, 5));
         out.findings.append(std::move(f));
     }
+    lm.verdict = logVerdict(out.findings);
     return out;
 }
+
+namespace {
+
+// Blocking work for the thread pool; a plain function, not a lambda (g++ 12 miscompiles lambdas
+// with init-captures inside coroutines).
+QList<DoctorFinding> checkFilesOnPool(const SystemView *system, std::shared_ptr<const Knowledge> knowledge,
+                                      DoctorTarget target)
+{
+    return checkEnvironmentFiles(*system, *knowledge, target);
+}
+
+// The load probe verify runs, through the environment's launcher, read as doctor findings.
+QCoro::Task<QList<DoctorFinding>> probeEnvironment(SystemView &system, std::shared_ptr<const Knowledge> knowledge,
+                                                   DoctorTarget target, HardwareReport hardware, QString probe)
+{
+    const auto environment = EnvironmentInfo::read(system, target.envDir);
+    if (!environment)
+        co_return QList<DoctorFinding>{probeNotRunFinding(environment.error(), *knowledge, target)};
+    VerifyRequest request = VerifyRequest::forEnvironment(*environment, knowledge->catalog);
+    request.probe = probe;
+    const ProbeRequest libraries = request.probeRequest(knowledge->catalog);
+    if (libraries.libraries.isEmpty() || !request.expectGpu)
+        co_return QList<DoctorFinding>{};
+    const Result<ProbeReport> probed = co_await runLibraryProbe(system, request, libraries);
+    if (!probed)
+        co_return QList<DoctorFinding>{probeNotRunFinding(probed.error(), *knowledge, target)};
+    co_return probeFindings(*probed, hardware, *knowledge, target);
+}
+
+// A probe finding that confirms one of the scan's (same cause, same library) adds its evidence
+// there instead of saying the same thing twice.
+void mergeProbeFindings(QList<DoctorFinding> &findings, const QList<DoctorFinding> &probed)
+{
+    for (const DoctorFinding &p : probed) {
+        const QString library = p.id.section(u':', 1);
+        DoctorFinding *same = nullptr;
+        for (DoctorFinding &f : findings) {
+            if (f.cause != p.cause || library.isEmpty() || f.id.startsWith(u"probe."_s))
+                continue;
+            if (f.summary.english.contains(library) || f.evidence.join(u'\n').contains(library)) {
+                same = &f;
+                break;
+            }
+        }
+        if (!same) {
+            findings.append(p);
+            continue;
+        }
+        same->evidence += p.evidence;
+        if (p.severity > same->severity)
+            same->severity = p.severity;
+    }
+}
+
+} // namespace
 
 QCoro::Task<DoctorReport> runDoctor(SystemView &system, std::shared_ptr<const Knowledge> knowledge,
                                     DoctorOptions options)
@@ -397,6 +577,16 @@ QCoro::Task<DoctorReport> runDoctor(SystemView &system, std::shared_ptr<const Kn
         report.findings = scanHardware(system, report.hardware, *knowledge, report.target);
     } else {
         report.findings = scanSystem(system, report.hardware, *knowledge, report.target);
+        // A tfsetup environment: every file its record lists, and its libraries loaded the way
+        // verify loads them, so the doctor and verify agree.
+        if (report.target.record) {
+            report.findings += co_await QtConcurrent::run(&checkFilesOnPool, &std::as_const(system), knowledge,
+                                                          report.target);
+            if (!options.probe.isEmpty() && !report.target.cpuOnly) {
+                mergeProbeFindings(report.findings, co_await probeEnvironment(system, knowledge, report.target,
+                                                                              report.hardware, options.probe));
+            }
+        }
     }
     if (reading) {
         report.findings.append(reading->findings);

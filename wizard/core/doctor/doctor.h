@@ -29,16 +29,36 @@ struct DoctorOptions {
     // --hardware: the detect --json of the machine to check (the log's machine) instead of this one
     std::optional<HardwareReport> hardware;
     DetectOptions detect;
+    // The tfsetup-probe helper: with it, a tfsetup environment's libraries are loaded through its
+    // launcher as verify loads them. Empty: they are only looked for on disk.
+    QString probe;
 };
 
-// What the doctor concluded about a log's machine.
+// The verdict on a pasted log, kept apart from what the scan of the machine found: the causes
+// the log itself shows, or that nothing in it is wrong (only harmless notices, a GPU found), or
+// that the doctor knows none of its messages.
+struct DoctorLogVerdict {
+    QString status = QStringLiteral("unknown"); // "cause" | "nothing_wrong" | "unknown"
+    QStringList causes;     // cause codes of the log's errors and warnings, most severe first
+    QStringList findingIds; // their finding ids ("log.…")
+    DoctorText summary;
+
+    // {status, causes, finding_ids, summary, en: {summary}}
+    QJsonObject toJson() const;
+};
+
+// What the doctor concluded about a log's machine, and the verdict on the log itself.
 struct DoctorLogMachine {
     LogMachine machine;          // what the log says about its machine
     bool otherMachine = false;   // read on its own terms, not as this machine's
     QStringList conflicts;       // where the log and the machine checked disagree (untranslated)
+    DoctorLogVerdict verdict;    // from the log's findings alone, never from the machine's scan
 
     QJsonObject toJson() const;
 };
+
+// The verdict on a log from the findings read in it (ids "log.…"); any other finding is ignored.
+DoctorLogVerdict logVerdict(const QList<DoctorFinding> &findings);
 
 // Masks what identifies the user in text meant to be pasted in public: the home folder (in the
 // spellings a log may use: C:\Users\student, C:/Users/student, /home/student) and the user and
@@ -67,9 +87,11 @@ struct DoctorReport {
     int count(Severity severity) const;
     bool hasErrors() const { return count(Severity::Error) > 0; }
 
-    // {schema, target, hardware, findings: [...], counts: {error, warning, info}}
+    // {schema, target, hardware, findings: [...], counts: {error, warning, info}}, and with a log
+    // "log" (its machine) and "log_verdict" (DoctorLogVerdict, apart from the machine's findings)
     QJsonObject toJson() const;
-    // For the terminal: the user's language.
+    // For the terminal: the user's language. With a log, "This log" (the verdict and the log's
+    // findings) comes before "This machine" (the scan's findings), never mixed.
     QString text() const;
     // The pasteable report: the user's language (when it is not English) followed by English,
     // every path and name passed through the redactor.

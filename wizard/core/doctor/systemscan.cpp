@@ -2,11 +2,17 @@
 
 #include "install/environmentrecord.h"
 #include "install/environments.h"
+#include "install/launchers.h"
+#include "repair/piprecord.h"
+#include "repair/repair.h"
 
 #include "catalog/knowledge.h"
 #include "catalog/version.h"
 #include "detect/versionparsers.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -73,7 +79,16 @@ public:
         m_os = !hardwareOnly ? osName(system) : hardware.os.family == u"windows" ? u"windows"_s : u"linux"_s;
         if (!target.tensorflow.isEmpty())
             m_release = m_catalog.release(m_os, version::majorMinor(target.tensorflow));
+        // A tfsetup environment's plan names the CUDA and cuDNN its files are for.
+        if (m_release && target.record && !target.cuda.isEmpty()) {
+            m_release->cuda = target.cuda;
+            if (!target.cudnn.isEmpty())
+                m_release->cudnn = target.cudnn;
+        }
         m_cpuOnly = target.cpuOnly || hardware.nvidiaGpus().isEmpty();
+        // The libraries a GPU environment tfsetup made are its own files: missing ones are worth
+        // saying even where no GPU is seen now (a driver that broke since).
+        m_checkLibraries = !m_cpuOnly || (target.record && !target.route.isEmpty() && !target.cpuOnly);
     }
 
     QList<DoctorFinding> run()
@@ -90,13 +105,15 @@ public:
             return m_findings;
         }
         checkGpuAndDriver();
+        checkPinnedGpus();
         checkCpu();
         checkMsvc();
         checkWindowsNativeLimit();
         checkPython();
         checkComputeCapability();
+        checkRecord();
         checkToolkits();
-        if (m_release && !m_cpuOnly && !m_windowsTooNew)
+        if (m_release && m_checkLibraries && !m_windowsTooNew)
             checkRequiredLibraries();
         checkZlibwapi();
         checkShadowing();
@@ -302,6 +319,36 @@ private:
         add(std::move(f));
     }
 
+    // The GPUs a tfsetup environment's launchers make visible (CUDA_VISIBLE_DEVICES, by the
+    // detection report's numbering): one this machine lacks leaves TensorFlow without it.
+    void checkPinnedGpus()
+    {
+        const qsizetype count = m_hw.nvidiaGpus().size();
+        if (m_target.gpus.isEmpty() || count == 0 || m_target.cpuOnly)
+            return;
+        QStringList absent;
+        for (int gpu : m_target.gpus) {
+            if (gpu < 0 || gpu >= count)
+                absent.append(QString::number(gpu));
+        }
+        if (absent.isEmpty())
+            return;
+        DoctorFinding f;
+        f.id = u"no_gpu_or_driver:pinned"_s;
+        f.cause = u"no_gpu_or_driver"_s;
+        f.severity = absent.size() == m_target.gpus.size() ? Severity::Error : Severity::Warning;
+        f.summary = causes().summary(f.cause, u"pinned_missing"_s, {{u"gpus"_s, absent.join(u", "_s)}, {u"count"_s, QString::number(count)}});
+        f.fix = causes().fix(f.cause, u"pinned_missing"_s, {{u"env"_s, m_target.envDir}});
+        QStringList pinned;
+        for (int gpu : m_target.gpus)
+            pinned.append(QString::number(gpu));
+        f.evidence.append(u"%1: gpus %2"_s.arg(m_target.recordPath, pinned.join(u","_s)));
+        const QList<GpuInfo> gpus = m_hw.nvidiaGpus();
+        for (qsizetype i = 0; i < gpus.size(); ++i)
+            f.evidence.append(u"gpu %1: %2 (%3)"_s.arg(i).arg(gpus[i].name, gpus[i].source));
+        add(std::move(f));
+    }
+
     void checkCpu()
     {
         if (!m_hw.cpu.avx.has_value() || *m_hw.cpu.avx)
@@ -433,6 +480,22 @@ private:
         }
     }
 
+    // A folder with an environment.json that does not read as tfsetup's record: what it says was
+    // not used, and repair (which works from the record) cannot help.
+    void checkRecord()
+    {
+        if (m_target.recordError.isEmpty())
+            return;
+        DoctorFinding f;
+        f.id = u"environment_damaged:record"_s;
+        f.cause = u"environment_damaged"_s;
+        f.severity = Severity::Error;
+        f.summary = causes().summary(f.cause, u"record_unreadable"_s, {{u"record"_s, m_target.recordPath}});
+        f.fix = causes().fix(f.cause, u"record_unreadable"_s, {{u"env"_s, m_target.envDir}});
+        f.evidence = {m_target.recordPath + u": " + m_target.recordError};
+        add(std::move(f));
+    }
+
     void checkToolkits()
     {
         if (m_hw.cudaToolkits.size() < 2 && (m_hw.cudaToolkits.isEmpty() || !m_release))
@@ -453,8 +516,9 @@ private:
                                                        [&](const CudaToolkitInfo &t) {
                                                            return version::majorMinor(t.version) == version::majorMinor(m_release->cuda);
                                                        });
-        const bool usesPipCuda = !m_target.pipLibraryDirs.isEmpty();
-        if (m_release && !matching && !usesPipCuda && !m_cpuOnly && !m_windowsTooNew) {
+        // pip's CUDA wheels, or a tfsetup environment's own cuda/ folder, need no toolkit.
+        const bool usesOwnCuda = !m_target.pipLibraryDirs.isEmpty() || !m_target.launcherLibraryDirs.isEmpty();
+        if (m_release && !matching && !usesOwnCuda && !m_cpuOnly && !m_windowsTooNew) {
             f.id = u"cuda_version_mismatch:toolkit"_s;
             f.cause = u"cuda_version_mismatch"_s;
             f.severity = Severity::Warning;
@@ -815,6 +879,9 @@ private:
         }
         if (!m_target.envDir.isEmpty())
             dirs.append(SystemView::join(m_target.envDir, u"share/jupyter/kernels"_s));
+        // Jupyter also looks in {sys.prefix}/share/jupyter/kernels: a tfsetup environment's venv.
+        if (m_target.record)
+            dirs.append(SystemView::join(m_target.envDir, u"venv/share/jupyter/kernels"_s));
         return dirs;
     }
 
@@ -826,6 +893,8 @@ private:
         if (!m_target.envDir.isEmpty())
             environments.append(m_target.envDir);
         QSet<QString> own;
+        if (!m_target.kernelFolder.isEmpty())
+            own.insert(m_system.identity(m_target.kernelFolder));
         for (const QString &environment : std::as_const(environments)) {
             const QString host = m_system.hostPath(environment);
             if (host.isEmpty())
@@ -849,7 +918,28 @@ private:
         if (python.startsWith(env + u'/', cs)
             || m_system.identity(python).startsWith(m_system.identity(m_target.envDir) + u'/'))
             return true;
-        return !m_target.python.isEmpty() && m_system.identity(python) == m_system.identity(m_target.python);
+        return !m_target.python.isEmpty() && sameInterpreter(python, m_target.python);
+    }
+
+    // Two spellings of one interpreter: the same file once links are resolved, or the names a
+    // venv gives its interpreter in one bin folder (python, python3, python3.X; on Windows
+    // python.exe and pythonw.exe in Scripts), which all start that venv.
+    bool sameInterpreter(const QString &a, const QString &b) const
+    {
+        const QString ka = m_system.identity(a), kb = m_system.identity(b);
+        if (!ka.isEmpty() && ka == kb)
+            return true;
+        const bool windows = m_system.os() == OsFamily::Windows;
+        static const QRegularExpression posixName(u"^python(3(\\.\\d+)?)?$"_s);
+        static const QRegularExpression windowsName(u"^pythonw?(\\.exe)?$"_s, QRegularExpression::CaseInsensitiveOption);
+        const QRegularExpression &name = windows ? windowsName : posixName;
+        const QString da = parentDir(m_system.normalize(a)), db = parentDir(m_system.normalize(b));
+        if (!name.match(a.section(u'/', -1)).hasMatch() || !name.match(b.section(u'/', -1)).hasMatch())
+            return false;
+        const QString ida = m_system.identity(da), idb = m_system.identity(db);
+        if (!ida.isEmpty() && ida == idb)
+            return true;
+        return da.compare(db, windows ? Qt::CaseInsensitive : Qt::CaseSensitive) == 0;
     }
 
     void checkJupyterKernels()
@@ -914,6 +1004,11 @@ private:
                 add(std::move(f));
             }
         }
+        // A tfsetup environment whose own kernel is still registered has a kernel, whatever
+        // spelling of its Python that kernel names.
+        if (!m_target.kernelFolder.isEmpty()
+            && m_system.isFile(SystemView::join(m_target.kernelFolder, u"kernel.json"_s)))
+            envHasKernel = true;
         if (m_target.envDir.isEmpty() || envHasKernel || !anyKernel)
             return;
         DoctorFinding f;
@@ -939,6 +1034,7 @@ private:
     QString m_os;
     std::optional<TfRelease> m_release;
     bool m_cpuOnly = false;
+    bool m_checkLibraries = false;
     bool m_windowsTooNew = false;
     QList<DoctorFinding> m_findings;
 };
@@ -947,6 +1043,9 @@ private:
 
 QJsonObject DoctorTarget::toJson() const
 {
+    QJsonArray pinned;
+    for (int gpu : gpus)
+        pinned.append(gpu);
     return {{u"env"_s, envDir},
             {u"kind"_s, envKind},
             {u"python"_s, python},
@@ -955,34 +1054,124 @@ QJsonObject DoctorTarget::toJson() const
             {u"tensorflow_package"_s, tensorflowPackage},
             {u"tensorflow_evidence"_s, tensorflowEvidence},
             {u"pip_library_dirs"_s, QJsonArray::fromStringList(pipLibraryDirs)},
-            {u"cpu_only"_s, cpuOnly}};
+            {u"cpu_only"_s, cpuOnly},
+            {u"record"_s, record},
+            {u"record_path"_s, recordPath},
+            {u"record_error"_s, recordError},
+            {u"route"_s, route},
+            {u"cuda"_s, cuda},
+            {u"cudnn"_s, cudnn},
+            {u"gpus"_s, pinned},
+            {u"python_launcher"_s, pythonLauncher},
+            {u"launcher_library_dirs"_s, QJsonArray::fromStringList(launcherLibraryDirs)},
+            {u"kernel_name"_s, kernelName},
+            {u"kernel_folder"_s, kernelFolder},
+            {u"recorded_files"_s, recordedFiles.size()}};
 }
+
+namespace {
+
+// The folder read as a venv or conda environment, without a record.
+DoctorTarget inspectFolder(const SystemView &system, const QString &envDir);
+
+// What the launchers put first on the library path (resources/templates/launcher.sh.in:
+// "$TFSETUP_ENV/cuda/lib" or lib64, the installer's placement; launcher.bat.in: "%TFSETUP_ENV%\cuda\bin").
+QStringList launcherLibraryDirs(const SystemView &system, const QString &root)
+{
+    QStringList dirs;
+    const QStringList candidates = system.os() == OsFamily::Windows ? QStringList{u"cuda/bin"_s}
+                                                                    : QStringList{u"cuda/lib"_s, u"cuda/lib64"_s};
+    for (const QString &sub : candidates) {
+        if (system.isDir(SystemView::join(root, sub)))
+            dirs.append(SystemView::join(root, sub));
+    }
+    return dirs;
+}
+
+DoctorTarget inspectRecord(const SystemView &system, const QString &root, const EnvironmentRecord &record)
+{
+    const QString venv = SystemView::join(root, u"venv"_s);
+    // The installer's venv/; a record beside a venv made at the folder's root is read there.
+    DoctorTarget target = inspectFolder(system, system.isDir(venv) ? venv : root);
+    target.envDir = root;
+    target.record = true;
+    target.recordPath = SystemView::join(root, u"environment.json"_s);
+    if (!record.pythonVersion.isEmpty())
+        target.pythonVersion = record.pythonVersion;
+    // What pip installed now (its dist-info) wins over the record: a later pip install changes
+    // what imports, not the record.
+    const QString recorded = record.tensorflowVersion();
+    if (target.tensorflow.isEmpty() && !recorded.isEmpty()) {
+        target.tensorflow = recorded;
+        target.tensorflowEvidence = target.recordPath;
+    }
+    const InstallSpec plan = record.plan();
+    if (target.tensorflowPackage.isEmpty() && !target.tensorflow.isEmpty())
+        target.tensorflowPackage = requirementProject(plan.package.isEmpty() ? u"tensorflow"_s : plan.package);
+    target.route = plan.route;
+    target.cuda = plan.cuda;
+    target.cudnn = plan.cudnn;
+    target.gpus = plan.gpus;
+    // A plan without CUDA is one for the processor (the cpu route, or a non-NVIDIA accelerator).
+    target.cpuOnly = target.tensorflowPackage == u"tensorflow-cpu"
+                     || (!plan.route.isEmpty() && plan.cuda.isEmpty() && plan.cudnn.isEmpty());
+    target.launcherLibraryDirs = launcherLibraryDirs(system, root);
+    const QString suffix = system.os() == OsFamily::Windows ? u".bat"_s : u".sh"_s;
+    for (const QString &launcher : record.launchers) {
+        const QString name = launcher.section(u'/', -1);
+        if (name.startsWith(u"start-python"_s, Qt::CaseInsensitive) && name.endsWith(suffix, Qt::CaseInsensitive)) {
+            target.pythonLauncher = SystemView::join(root, launcher);
+            break;
+        }
+    }
+    if (target.pythonLauncher.isEmpty() && system.isFile(SystemView::join(root, u"start-python"_s + suffix)))
+        target.pythonLauncher = SystemView::join(root, u"start-python"_s + suffix);
+    target.kernelName = record.kernelName();
+    if (!record.kernelFolder.isEmpty())
+        target.kernelFolder = system.normalize(record.kernelFolder);
+    target.recordedFiles = record.files;
+    return target;
+}
+
+} // namespace
 
 DoctorTarget inspectEnvironment(const SystemView &system, const QString &envDir)
 {
-    DoctorTarget target;
     if (envDir.isEmpty())
-        return target;
+        return {};
+    QString root = system.normalize(envDir);
+    const auto recordIn = [&](const QString &dir) { return SystemView::join(dir, u"environment.json"_s); };
+    // --env DIR/venv of a tfsetup environment: the record is one level up.
+    if (!system.isFile(recordIn(root)) && root.section(u'/', -1).compare(u"venv"_s, Qt::CaseInsensitive) == 0
+        && system.isFile(recordIn(parentDir(root))))
+        root = parentDir(root);
+    if (!system.isFile(recordIn(root)))
+        return inspectFolder(system, root);
+
+    const QString host = system.hostPath(root);
+    const Result<EnvironmentRecord> record =
+        host.isEmpty() ? Result<EnvironmentRecord>(Error{u"record_unreadable"_s, {}, {}}) : EnvironmentRecord::read(host);
+    if (record)
+        return inspectRecord(system, root, *record);
+    // The folder as it is, without what the record would have said.
+    const QString venv = SystemView::join(root, u"venv"_s);
+    DoctorTarget target = inspectFolder(system, system.isDir(venv) ? venv : root);
+    target.envDir = root;
+    target.recordPath = recordIn(root);
+    target.recordError = record.error().message.isEmpty() ? record.error().code : record.error().message;
+    if (!record.error().detail.isEmpty())
+        target.recordError += u" ("_s + record.error().detail + u')';
+    return target;
+}
+
+namespace {
+
+DoctorTarget inspectFolder(const SystemView &system, const QString &envDir)
+{
+    DoctorTarget target;
     const bool windows = system.os() == OsFamily::Windows;
     target.envDir = system.normalize(envDir);
     const QString &env = target.envDir;
-    // An environment tfsetup made keeps its Python in venv/ and says in its record (the one
-    // reader) what was installed there.
-    if (system.isFile(SystemView::join(env, u"environment.json"_s)) && system.isDir(SystemView::join(env, u"venv"_s))) {
-        DoctorTarget inner = inspectEnvironment(system, SystemView::join(env, u"venv"_s));
-        inner.envDir = target.envDir;
-        if (const QString host = system.hostPath(env); !host.isEmpty()) {
-            if (const auto record = EnvironmentRecord::read(host)) {
-                if (!record->pythonVersion.isEmpty())
-                    inner.pythonVersion = record->pythonVersion;
-                if (inner.tensorflow.isEmpty()) {
-                    inner.tensorflow = record->tensorflowVersion();
-                    inner.tensorflowEvidence = SystemView::join(env, u"environment.json"_s);
-                }
-            }
-        }
-        return inner;
-    }
     if (system.isDir(SystemView::join(env, u"conda-meta"_s)))
         target.envKind = u"conda"_s;
     else if (system.isFile(SystemView::join(env, u"pyvenv.cfg"_s)))
@@ -1051,6 +1240,8 @@ DoctorTarget inspectEnvironment(const SystemView &system, const QString &envDir)
     return target;
 }
 
+} // namespace
+
 QList<LibrarySearchDir> librarySearchOrder(const SystemView &system, const DoctorTarget &target)
 {
     QList<LibrarySearchDir> out;
@@ -1089,9 +1280,20 @@ QList<LibrarySearchDir> librarySearchOrder(const SystemView &system, const Docto
         systemRoot = system.normalize(systemRoot);
         add(SystemView::join(systemRoot, u"System32"_s), u"System32"_s);
         add(systemRoot, u"Windows"_s);
+        // A tfsetup environment runs through its launcher, which puts <env>\cuda\bin first on PATH.
+        for (const QString &dir : target.launcherLibraryDirs)
+            add(dir, u"launcher"_s);
         for (const QString &dir : system.pathList())
             add(dir, u"PATH"_s);
         return out;
+    }
+    // A tfsetup environment's launcher sets LD_LIBRARY_PATH to its own folders (cuda/lib, then
+    // pip's nvidia/*/lib) ahead of what it inherits.
+    for (const QString &dir : target.launcherLibraryDirs)
+        add(dir, u"launcher"_s);
+    if (target.record) {
+        for (const QString &dir : target.pipLibraryDirs)
+            add(dir, u"launcher"_s);
     }
     for (const QString &dir : system.pathList(u"LD_LIBRARY_PATH"_s))
         add(dir, u"LD_LIBRARY_PATH"_s);
@@ -1123,6 +1325,247 @@ QList<DoctorFinding> scanHardware(const SystemView &system, const HardwareReport
                                   const DoctorTarget &target)
 {
     return Scan(system, hardware, knowledge, target, true).run();
+}
+
+namespace {
+
+// The files pip's RECORD lists for the NVIDIA wheels in a venv (host path) that are missing or of
+// another size, by distribution ("nvidia_cudnn_cu12-8.9.2.26" → its files, relative to the
+// environment). Sizes only: these wheels are gigabytes, and a damaged copy of the same size is
+// what the probe and repair's full check find.
+QList<std::pair<QString, QStringList>> damagedNvidiaWheels(const QString &hostEnv, bool windows)
+{
+    QList<std::pair<QString, QStringList>> out;
+    QStringList sites;
+    if (windows) {
+        sites.append(hostEnv + u"/venv/Lib/site-packages"_s);
+    } else {
+        const QDir lib(hostEnv + u"/venv/lib"_s);
+        for (const QString &name : lib.entryList({u"python3*"_s}, QDir::Dirs | QDir::NoDotAndDotDot))
+            sites.append(lib.filePath(name) + u"/site-packages"_s);
+    }
+    for (const QString &site : std::as_const(sites)) {
+        const QDir dir(site);
+        for (const QString &distInfo : dir.entryList({u"nvidia[_-]*.dist-info"_s}, QDir::Dirs | QDir::NoDotAndDotDot,
+                                                     QDir::Name | QDir::IgnoreCase)) {
+            QFile record(dir.filePath(distInfo + u"/RECORD"_s));
+            if (!record.open(QIODevice::ReadOnly))
+                continue;
+            QStringList damaged;
+            for (const PipRecordEntry &e : parsePipRecord(record.read(16 * 1024 * 1024))) {
+                // Only files inside site-packages; climbing out is pip's business (console scripts).
+                if (e.path.startsWith(u'/') || e.path.contains(u"../"_s) || e.path.contains(u':'))
+                    continue;
+                const QFileInfo file(dir.filePath(e.path));
+                if (!file.exists() || (e.size >= 0 && file.size() != e.size))
+                    damaged.append(QDir(hostEnv).relativeFilePath(file.filePath()));
+            }
+            if (!damaged.isEmpty())
+                out.append({distInfo.chopped(QStringLiteral(".dist-info").size()), damaged});
+        }
+    }
+    return out;
+}
+
+QString fileNames(const QStringList &paths)
+{
+    QStringList names;
+    for (const QString &p : paths) {
+        const QString name = p.section(u'/', -1);
+        if (!names.contains(name))
+            names.append(name);
+    }
+    constexpr qsizetype shown = 8;
+    return names.size() > shown ? names.mid(0, shown).join(u", "_s) + u", …"_s : names.join(u", "_s);
+}
+
+Severity probeSeverity(const QString &severity)
+{
+    return severity == u"error" ? Severity::Error : severity == u"warning" ? Severity::Warning : Severity::Info;
+}
+
+} // namespace
+
+QList<DoctorFinding> checkEnvironmentFiles(const SystemView &system, const Knowledge &knowledge,
+                                           const DoctorTarget &target)
+{
+    QList<DoctorFinding> out;
+    if (!target.record)
+        return out;
+    const QString host = system.hostPath(target.envDir);
+    if (host.isEmpty())
+        return out;
+    const bool windows = system.os() == OsFamily::Windows;
+    const CauseRegistry &causes = knowledge.causes;
+
+    // Sizes for every file, SHA-256 for the small ones (launchers, kernel.json, the smaller
+    // libraries): a partial download, a truncated copy or another version's file has another size,
+    // and hashing gigabytes of cuDNN and cuBLAS would make the doctor take minutes. repair hashes
+    // everything before it changes anything.
+    const QList<RepairItem> items = checkRecordedFiles(host, target.recordedFiles, windows, recordedHashLimit);
+    if (!items.isEmpty()) {
+        DoctorFinding f;
+        f.id = u"environment_damaged:files"_s;
+        f.cause = u"environment_damaged"_s;
+        f.severity = Severity::Error;
+        QStringList paths;
+        QStringList libraries;
+        for (const RepairItem &item : items) {
+            paths.append(item.path);
+            const QString where = SystemView::join(target.envDir, item.path);
+            const QString origin = item.origin.isEmpty() ? QString() : u" ("_s + item.origin + u')';
+            if (item.problem == RepairItem::Problem::Misplaced)
+                f.evidence.append(u"moved: %1 is at %2%3"_s.arg(where, SystemView::join(target.envDir, item.foundAt), origin));
+            else
+                f.evidence.append(RepairItem::problemName(item.problem) + u": " + where + origin);
+            // A file from NVIDIA's archives is what fetch_library puts back; tfsetup's own files
+            // (launchers, kernel.json) repair writes again anyway.
+            const QString name = item.path.section(u'/', -1);
+            if (item.origin != u"tfsetup" && !item.origin.isEmpty() && !libraries.contains(name, Qt::CaseInsensitive))
+                libraries.append(name);
+        }
+        f.summary = causes.summary(f.cause, {}, {{u"count"_s, QString::number(items.size())}, {u"env"_s, target.envDir}, {u"files"_s, fileNames(paths)}});
+        f.fix = causes.fix(f.cause, {}, {{u"env"_s, target.envDir}});
+        for (const QString &library : std::as_const(libraries))
+            f.actions.append(action("fetch_library", {{u"library"_s, library}}));
+        out.append(std::move(f));
+    }
+
+    const auto wheels = damagedNvidiaWheels(host, windows);
+    if (!wheels.isEmpty()) {
+        DoctorFinding f;
+        f.id = u"environment_damaged:packages"_s;
+        f.cause = u"environment_damaged"_s;
+        f.severity = target.cpuOnly ? Severity::Warning : Severity::Error;
+        QStringList packages;
+        QStringList paths;
+        for (const auto &[distribution, files] : wheels) {
+            const QString name = distribution.section(u'-', 0, 0).replace(u'_', u'-');
+            const QString version = distribution.section(u'-', 1);
+            packages.append(name + u' ' + version);
+            for (const QString &file : files) {
+                paths.append(file);
+                const QString path = SystemView::join(target.envDir, file);
+                f.evidence.append(u"%1: %2 (%3)"_s.arg(system.isFile(path) ? u"altered"_s : u"missing"_s, path, distribution));
+            }
+            f.actions.append(action("pip_install", {{u"requirement"_s, QString(name + u"==" + version)}}));
+        }
+        f.summary = causes.summary(f.cause, u"packages"_s, {{u"env"_s, target.envDir}, {u"packages"_s, packages.join(u", "_s)}, {u"files"_s, fileNames(paths)}});
+        f.fix = causes.fix(f.cause, u"packages"_s, {{u"env"_s, target.envDir}});
+        out.append(std::move(f));
+    }
+    return out;
+}
+
+QList<DoctorFinding> probeFindings(const ProbeReport &report, const HardwareReport &hardware,
+                                   const Knowledge &knowledge, const DoctorTarget &target)
+{
+    QList<DoctorFinding> out;
+    const CauseRegistry &causes = knowledge.causes;
+    const bool noGpu = hardware.nvidiaGpus().isEmpty();
+    const QString variable = report.os == u"windows" ? u"PATH"_s : u"LD_LIBRARY_PATH"_s;
+    for (const ProbeFinding &p : report.findings) {
+        const Severity severity = probeSeverity(p.severity);
+        if (severity == Severity::Info)
+            continue;
+        const ProbedLibrary *probed = report.library(p.library);
+        const QString group = probed ? probed->library.group : QString();
+        const bool driver = p.code.startsWith(u"driver_"_s) || group == u"driver";
+        // Without an NVIDIA GPU the scan's no_gpu_or_driver already says what the driver's absence means.
+        if (driver && noGpu)
+            continue;
+        DoctorFinding f;
+        f.id = u"probe."_s + p.code + (p.library.isEmpty() ? QString() : u':' + p.library);
+        f.severity = target.cpuOnly ? Severity::Info : severity;
+        f.evidence.append(u"tfsetup-probe: %1 %2"_s.arg(p.code, p.library).trimmed());
+        if (!p.path.isEmpty())
+            f.evidence.append(u"file: "_s + p.path);
+        if (!p.other.isEmpty())
+            f.evidence.append(u"detail: "_s + p.other);
+        if (!p.version.isEmpty() || !p.expected.isEmpty())
+            f.evidence.append(u"version: %1, expected: %2"_s.arg(p.version.isEmpty() ? u"-"_s : p.version,
+                                                                  p.expected.isEmpty() ? u"-"_s : p.expected));
+        if (!report.searchPath.isEmpty())
+            f.evidence.append(u"%1 as the launcher set it: %2"_s.arg(variable, report.searchPath.join(report.os == u"windows" ? u';' : u':')));
+        if (p.code == u"library_missing" && !driver) {
+            f.cause = group == u"cudnn" ? u"missing_cudnn"_s : u"missing_cuda_runtime"_s;
+            const QString variant = group == u"cudnn" ? QString() : u"library"_s;
+            f.summary = causes.summary(f.cause, variant, {{u"library"_s, p.library}});
+            f.fix = causes.fix(f.cause, variant, {{u"library"_s, p.library}});
+            f.actions = {action("fetch_library", {{u"library"_s, p.library}})};
+        } else if (p.code == u"sublibrary_missing") {
+            f.cause = u"missing_cudnn"_s;
+            f.summary = causes.summary(f.cause, u"part_missing"_s, {{u"library"_s, p.library}, {u"detail"_s, p.other}});
+            f.fix = causes.fix(f.cause, u"part_missing"_s);
+            f.actions = {action("fetch_library", {{u"library"_s, p.library}})};
+        } else if (p.code == u"shadowed") {
+            f.cause = u"path_shadowing"_s;
+            f.summary = causes.summary(f.cause, {}, {{u"count"_s, u"2"_s}, {u"library"_s, p.library}, {u"first"_s, p.path}});
+            f.fix = causes.fix(f.cause, {}, {{u"variable"_s, variable}});
+            if (!p.other.isEmpty())
+                f.actions = {action("prepend_path", {{u"variable"_s, variable}, {u"dir"_s, parentDir(p.other)}})};
+        } else if (p.code == u"driver_missing") {
+            f.cause = u"no_gpu_or_driver"_s;
+            f.summary = causes.summary(f.cause, u"scan_no_driver"_s, {{u"gpu"_s, hardware.nvidiaGpus().first().name}});
+            f.fix = causes.fix(f.cause);
+            f.actions = {action("install_driver")};
+        } else {
+            // Any other code, today's and those the probe learns later: its own words.
+            f.cause = u"library_probe"_s;
+            f.summary = causes.summary(f.cause, {}, {{u"detail"_s, p.message()}});
+            f.fix = causes.fix(f.cause, {}, {{u"env"_s, target.envDir}});
+            f.actions = {action("verify")};
+        }
+        // Several libraries missing in the same way are one finding (as the scan says them),
+        // not one error each.
+        const bool groups = f.cause == u"missing_cuda_runtime" || (f.cause == u"missing_cudnn" && !driver);
+        if (groups) {
+            const QString key = u"probe."_s + p.code + u':';
+            auto same = std::find_if(out.begin(), out.end(), [&](const DoctorFinding &o) {
+                return o.id.startsWith(key) && o.cause == f.cause;
+            });
+            if (same != out.end()) {
+                QStringList libraries;
+                for (const DoctorAction &a : std::as_const(same->actions))
+                    libraries.append(a.params.value(u"library"_s).toString());
+                libraries.append(p.library);
+                for (const QString &e : std::as_const(f.evidence)) {
+                    if (!same->evidence.contains(e))
+                        same->evidence.append(e);
+                }
+                same->actions += f.actions;
+                same->severity = std::max(same->severity, f.severity);
+                const QString list = libraries.join(u", "_s);
+                if (f.cause == u"missing_cuda_runtime") {
+                    same->summary = causes.summary(f.cause, u"scan_missing"_s, {{u"tensorflow"_s, target.tensorflow}, {u"count"_s, QString::number(libraries.size())}, {u"cuda"_s, target.cuda}, {u"libraries"_s, list}});
+                    same->fix = causes.fix(f.cause, u"library"_s, {{u"library"_s, list}});
+                } else if (p.code == u"sublibrary_missing") {
+                    same->summary = causes.summary(f.cause, u"part_missing"_s, {{u"library"_s, list}, {u"detail"_s, p.other}});
+                } else {
+                    same->summary = causes.summary(f.cause, {}, {{u"library"_s, list}});
+                    same->fix = causes.fix(f.cause, {}, {{u"library"_s, list}});
+                }
+                continue;
+            }
+        }
+        out.append(std::move(f));
+    }
+    return out;
+}
+
+DoctorFinding probeNotRunFinding(const Error &why, const Knowledge &knowledge, const DoctorTarget &target)
+{
+    DoctorFinding f;
+    f.id = u"library_probe:not_run"_s;
+    f.cause = u"library_probe"_s;
+    f.severity = Severity::Info;
+    f.summary = knowledge.causes.summary(f.cause, u"not_run"_s, {{u"reason"_s, why.message.isEmpty() ? why.code : why.message}});
+    f.fix = knowledge.causes.fix(f.cause, u"not_run"_s, {{u"env"_s, target.envDir}});
+    f.evidence.append(why.code);
+    if (!why.detail.trimmed().isEmpty())
+        f.evidence.append(why.detail.trimmed().left(2000));
+    f.actions = {action("verify")};
+    return f;
 }
 
 } // namespace tfsetup::core

@@ -117,10 +117,16 @@ QString LogMachine::describe() const
 LogMachine inspectLog(const QString &text)
 {
     LogMachine m;
-    static const QRegularExpression windowsPath(uR"((?:^|[\s'"(=])[A-Za-z]:\\|\\site-packages\\|\b\w+64_\d+\.dll\b|\bnvcuda\.dll\b)"_s);
+    // Windows: drive paths in either slash, DLL names, and what only Windows installs print
+    // (tensorflow-intel is the Windows wheel's dependency from 2.11 on, win_amd64 its wheel tag).
+    static const QRegularExpression windowsPath(
+        uR"((?:^|[\s'"(=])[A-Za-z]:[\\/](?!/)|\\site-packages\\|\b\w+64_\d+\.dll\b|\bnvcuda\.dll\b|\btensorflow[-_]intel\b|\bwin_amd64\b|\bpython\.exe\b|\bWindows-1[01]-)"_s,
+        QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression linuxPath(
         uR"((?:^|[\s'"(=])/(?:usr|home|opt|root|content)/|/site-packages/|\blib\w+\.so(?:\.\d+)+\b)"_s);
     static const QRegularExpression wsl(uR"(/usr/lib/wsl/lib|microsoft-standard-WSL|\bWSL ?2\b)"_s);
+    static const QRegularExpression macos(
+        uR"((?:^|[\s'"(=])/Users/[^/\s]+/|/opt/homebrew/|\btensorflow[-_](?:macos|metal)\b|\bdarwin\b|\.dylib\b|\bmacOS\b)"_s);
     static const QRegularExpression tfVersion(
         uR"((?:tensorflow(?:[-_](?:gpu|cpu|intel))?(?:[-_]|==)|Tensor ?Flow version:?\s*|tf\.__version__\W*|^\s*tensorflow(?:-gpu|-intel)?\s+)(\d+\.\d+(?:\.\d+)?)\b)"_s,
         QRegularExpression::CaseInsensitiveOption);
@@ -136,16 +142,44 @@ LogMachine inspectLog(const QString &text)
     static const QRegularExpression driverLibrary(uR"(Successfully opened dynamic library (?:libcuda\.so|nvcuda\.dll))"_s);
     static const QRegularExpression deviceCreated(uR"(Created (?:TensorFlow )?device .*GPU:\d|PhysicalDevice\(name='/physical_device:GPU)"_s);
     static const QRegularExpression noGpu(
-        uR"(CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected|kernel driver does not appear to be running|Could not find cuda drivers on your machine)"_s);
+        uR"(CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected|kernel driver does not appear to be running|Could not find cuda drivers on your machine|failed call to cuInit: UNKNOWN ERROR \(303\)|Could not load dynamic library 'libcuda\.so)"_s);
     static const QRegularExpression cudaFolder(uR"((?:cuda-|CUDA[\\/]v|cuda[\\/]v?|cuda_)(\d+\.\d+)(?=[\\/:;\s'"]|$))"_s,
                                                QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression driver(uR"((?:kernel reported version is|Driver Version|DRIVER_VERSION|driver version)[:\s]+(\d{3}\.\d+(?:\.\d+)?))"_s,
+    static const QRegularExpression driver(
+        uR"((?:kernel reported version is|libcuda reported version is|Driver Version|DRIVER_VERSION|driver version)[:\s]+(\d{3}\.\d+(?:\.\d+)?))"_s,
                                            QRegularExpression::CaseInsensitiveOption);
+    // TensorFlow's own answer that it sees no GPU, in the forms people paste: the count, an empty
+    // list after the query (on its line or the next), a device list holding only the CPU.
+    static const QRegularExpression gpuCountZero(
+        uR"(Num(?:ber of)? GPUs?(?: Available)?\W*0\b|\bGPU[\w ]{0,20}?(?:[Aa]vailable|可用)\W{0,4}False\b|\bGPUs? [Aa]vailable:?\s+0\b|\b0 GPUs? (?:[Aa]vailable|found)|Default GPU Device:\s*$|GPU is NOT AVAILABLE|\bGPUs?\b[^\[\]\n]{0,60}?[:=#>]\s*\[\](?![\w\]])|^\s*\[PhysicalDevice\(name='/physical_device:CPU:0', device_type='CPU'\)\]\s*$|is_gpu_available\(\)\)?\W*False\b)"_s,
+        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression gpuQuery(
+        uR"(list_physical_devices\(\s*['"]GPU['"]|get_visible_devices\(\s*['"]GPU['"]|is_gpu_available \(from|is_gpu_available\(|gpu_device_name\()"_s);
+    static const QRegularExpression versionQuery(uR"(tf\.__version__|tf\.version\.VERSION|tensorflow\.__version__)"_s);
+    static const QRegularExpression bareVersion(uR"(^\s*(?:>>>\s*|Out\[\d+\]:\s*)?'?(\d+\.\d+\.\d+)(?:-?rc\d+)?'?\s*$)"_s);
+    static const QRegularExpression buildQuery(uR"(is_buil[dt]_with_(?:cuda|gpu_support)\(\))"_s);
+    static const QRegularExpression falseOrEmpty(uR"(^\s*(?:>>>\s*|Out\[\d+\]:\s*)?(?:\[\]|False|''|"")\s*$)"_s);
+    static const QRegularExpression builtWithoutCuda(uR"(is_buil[dt]_with_(?:cuda|gpu_support)\(\)\)?\W*(?:False|false)\b)"_s);
+    static const QRegularExpression cpuDeviceListed(uR"(name: "/device:CPU:0")"_s);
+    static const QRegularExpression gpuDeviceListed(uR"(/device:GPU:\d|/physical_device:GPU:\d|device_type: "GPU")"_s);
+    static const QRegularExpression gpuBuild(uR"(\btensorflow[-_]gpu\b|tensorflow\[and-cuda\])"_s, QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression cudaMessage(
+        uR"(dso_loader|cudart|libcuda\b|nvcuda|cuInit|cuda_diagnostics|cuda_driver|Could not find cuda drivers|Cannot dlopen some GPU|cudnn|cublas|CUDA_ERROR|cuda_gpu_executor|gpu_device\.cc|gpu_init\.cc)"_s,
+        QRegularExpression::CaseInsensitiveOption);
 
     const QStringList lines = text.split(u'\n');
     int windowsVotes = 0, linuxVotes = 0;
     QString driverLibraryLine;
     QString windowsLine, linuxLine;
+    qsizetype gpuQueryAt = -10, buildQueryAt = -10, versionQueryAt = -10;
+    bool cpuDeviceOnly = false, gpuDeviceInList = false;
+    QString cpuDeviceLine;
+    auto noGpuListed = [&](qsizetype n, const QString &line) {
+        if (!m.gpuListEmpty) {
+            m.gpuListEmpty = true;
+            m.evidence.append(lineEvidence(n, line));
+        }
+    };
     for (qsizetype n = 0; n < lines.size(); ++n) {
         QString line = lines[n];
         if (line.endsWith(u'\r'))
@@ -162,12 +196,20 @@ LogMachine inspectLog(const QString &text)
         }
         if (!m.wsl && wsl.match(line).hasMatch())
             m.wsl = true;
+        if (!m.macos && macos.match(line).hasMatch())
+            m.macos = true;
         if (m.tensorflow.isEmpty()) {
             if (const auto t = tfVersion.match(line); t.hasMatch()) {
                 m.tensorflow = t.captured(1);
                 m.evidence.append(lineEvidence(n, line));
+            } else if (const auto b = bareVersion.match(line); b.hasMatch() && n - versionQueryAt <= 2) {
+                // print(tf.__version__) answered on the next line
+                m.tensorflow = b.captured(1);
+                m.evidence.append(lineEvidence(n, line));
             }
         }
+        if (versionQuery.match(line).hasMatch())
+            versionQueryAt = n;
         if (const auto l = library.match(line); l.hasMatch()) {
             const QString cuda = cudaVersionOfLibrary(l.captured(1));
             if (!cuda.isEmpty() && !m.cudaWanted.contains(cuda))
@@ -205,6 +247,32 @@ LogMachine inspectLog(const QString &text)
             m.noGpuSeen = true;
             m.evidence.append(lineEvidence(n, line));
         }
+        if (gpuCountZero.match(line).hasMatch())
+            noGpuListed(n, line);
+        if (gpuQuery.match(line).hasMatch())
+            gpuQueryAt = n;
+        if (buildQuery.match(line).hasMatch())
+            buildQueryAt = n;
+        // The answer printed under the query: `[]` or `False` on its own line, a line or two below.
+        if (falseOrEmpty.match(line).hasMatch()) {
+            if (n - gpuQueryAt <= 2)
+                noGpuListed(n, line);
+            else if (n - buildQueryAt <= 2 && !m.builtWithoutCuda) {
+                m.builtWithoutCuda = true;
+                m.evidence.append(lineEvidence(n, line));
+            }
+        }
+        if (!m.builtWithoutCuda && builtWithoutCuda.match(line).hasMatch()) {
+            m.builtWithoutCuda = true;
+            m.evidence.append(lineEvidence(n, line));
+        }
+        if (cpuDeviceListed.match(line).hasMatch() && cpuDeviceLine.isEmpty()) {
+            cpuDeviceOnly = true;
+            cpuDeviceLine = lineEvidence(n, line);
+        }
+        gpuDeviceInList = gpuDeviceInList || gpuDeviceListed.match(line).hasMatch();
+        m.gpuBuild = m.gpuBuild || gpuBuild.match(line).hasMatch();
+        m.cudaMessages = m.cudaMessages || cudaMessage.match(line).hasMatch();
         if (m.driver.isEmpty()) {
             if (const auto d = driver.match(line); d.hasMatch()) {
                 m.driver = d.captured(1);
@@ -213,6 +281,13 @@ LogMachine inspectLog(const QString &text)
             }
         }
     }
+    // device_lib.list_local_devices() that lists only the CPU.
+    if (cpuDeviceOnly && !gpuDeviceInList && !m.gpuListEmpty) {
+        m.gpuListEmpty = true;
+        m.evidence.append(cpuDeviceLine);
+    }
+    if (gpuDeviceInList || m.gpuDeviceCreated)
+        m.gpuListEmpty = false;
     if (!m.gpuSeen && !m.noGpuSeen && !driverLibraryLine.isEmpty()) {
         m.gpuSeen = true;
         m.evidence.append(driverLibraryLine);
@@ -264,6 +339,8 @@ Result<TfLogReader> TfLogReader::fromJson(const QByteArray &json, const CauseReg
         if (o.contains(u"needs_in_log"_s))
             rule.needsInLog = compile(o.value(u"needs_in_log"_s).toString());
         rule.source = o.value(u"source"_s).toString();
+        rule.harmlessWithoutGpu = o.value(u"harmless_without_gpu"_s).toBool();
+        rule.missingWhenUnknown = o.value(u"missing_when_unknown"_s).toBool();
         QStringList causesNamed{rule.cause};
         if (!rule.cpuOnlyCause.isEmpty())
             causesNamed.append(rule.cpuOnlyCause);
@@ -307,6 +384,23 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
 {
     QList<DoctorFinding> findings;
     QHash<QString, qsizetype> byId;
+    const LogMachine machine = context.machine ? *context.machine : inspectLog(text);
+    // The log's machine shows an NVIDIA GPU or driver, or its detection found one.
+    const bool gpuThere = context.gpuPresent == true || machine.gpuSeen || !machine.gpus.isEmpty()
+                          || !machine.driver.isEmpty();
+    // The log itself shows a machine without an NVIDIA driver or GPU (no CUDA device, the kernel
+    // driver not running) and nothing of a GPU: every CUDA message there is expected, as on a
+    // machine meant for the CPU.
+    const bool cpuOnlyMachine = !gpuThere && machine.noGpuSeen;
+    const QString platform = machine.platform.isEmpty() ? context.platform : machine.platform;
+    const QString tensorflow = machine.tensorflow.isEmpty() ? context.tensorflow : machine.tensorflow;
+    const bool pastNativeGpu = !tensorflow.isEmpty() && !context.windowsNativeLastGpu.isEmpty()
+                               && version::less(version::majorMinor(context.windowsNativeLastGpu),
+                                                version::majorMinor(tensorflow));
+    // A build that links CUDA on Windows: tensorflow-gpu, or a TensorFlow up to the last native GPU
+    // release (one package for CPU and GPU in its later releases).
+    const bool gpuBuild = machine.gpuBuild
+                          || (!tensorflow.isEmpty() && !pastNativeGpu && !context.windowsNativeLastGpu.isEmpty());
     QList<std::pair<qsizetype, const TfLogRule *>> dependent; // summary lines and consequences
     const QStringList lines = text.split(u'\n');
     QHash<const TfLogRule *, bool> conditionHolds;
@@ -351,16 +445,21 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
         }
         Severity severity = cause == rule->cause ? rule->severity : m_causes.severity(cause);
         QString explain = rule->explain;
-        if (context.cpuOnly && !rule->cpuOnlyCause.isEmpty()) {
+        if ((context.cpuOnly || cpuOnlyMachine) && !rule->cpuOnlyCause.isEmpty()) {
             cause = rule->cpuOnlyCause;
-            explain = u"cpu_only"_s;
+            explain = context.cpuOnly ? u"cpu_only"_s : u"no_gpu"_s;
+        }
+        // "No CUDA device" from a machine that shows no NVIDIA GPU anywhere: a CPU-only node.
+        else if (rule->harmlessWithoutGpu && !gpuThere) {
+            cause = u"harmless"_s;
+            explain = u"no_gpu"_s;
         }
 
         // A CUDA runtime of one version asked for while another CUDA is installed: the fix is a
         // matching TensorFlow or that CUDA, not a copied DLL.
         // Nothing known of the CUDA installed there: the library still names the one TensorFlow
         // needs, and that is what to install (or to choose another TensorFlow for).
-        if (cause == u"missing_cuda_runtime" && context.installedCuda.isEmpty()) {
+        if (cause == u"missing_cuda_runtime" && context.installedCuda.isEmpty() && !rule->missingWhenUnknown) {
             const QString wanted = cudaVersionOfLibrary(library);
             // Before CUDA 11 every minor release had its own library names, so a missing one
             // most often means another CUDA is installed; from 11 on it is rather not found.
@@ -390,13 +489,17 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
             }
         }
         // "DLL load failed" on the machine checked, whose Visual C++ runtime was found: not the
-        // runtime, but the CPU (without AVX) or else a CUDA / cuDNN DLL the module links.
+        // runtime, but the CPU (without AVX) or, for a build that links CUDA, a CUDA / cuDNN DLL.
+        // Any other build links neither, so what failed is unknown and `tfsetup verify` finds it.
         if (cause == u"msvc_runtime_missing" && variant == u"dll_load" && context.msvcRuntimePresent == true) {
             if (context.cpuHasAvx == false) {
                 cause = u"cpu_lacks_avx"_s;
                 variant = u"dll_init"_s;
-            } else if (context.cpuHasAvx == true) {
+            } else if (gpuBuild || (context.cpuHasAvx == true && !pastNativeGpu)) {
                 cause = u"missing_cuda_runtime"_s;
+            } else {
+                cause = u"dll_load_failed"_s;
+                variant.clear();
             }
             severity = m_causes.severity(cause);
         }
@@ -442,6 +545,22 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
         if ((rule->summaryOnly || !rule->foldsInto.isEmpty()) && cause != u"harmless")
             dependent.append({findings.size(), rule});
         findings.append(std::move(f));
+
+        // The runtime TensorFlow names is missing; whether another CUDA stands there instead only
+        // that machine can say, so with nothing known of it the second reading is a warning.
+        if (cause == u"missing_cuda_runtime" && rule->missingWhenUnknown && context.installedCuda.isEmpty()) {
+            const QString wanted = cudaVersionOfLibrary(library);
+            const QString otherId = u"cuda_version_mismatch:"_s + library;
+            if (!wanted.isEmpty() && !byId.contains(otherId)) {
+                DoctorFinding other = m_causes.finding(u"cuda_version_mismatch"_s, u"log_wants"_s,
+                                                       {{u"wanted"_s, wanted}, {u"library"_s, library}});
+                other.id = otherId;
+                other.severity = Severity::Warning;
+                other.evidence = {evidence};
+                byId.insert(otherId, findings.size());
+                findings.append(std::move(other));
+            }
+        }
     }
 
     // "Cannot dlopen some GPU libraries" only repeats what the lines above it said, and "Could not
@@ -461,20 +580,37 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
         }
     }
 
-    // Native Windows after its last GPU release: TensorFlow says nothing, it just finds no GPU.
-    const LogMachine machine = context.machine ? *context.machine : inspectLog(text);
-    const QString platform = machine.platform.isEmpty() ? context.platform : machine.platform;
-    const QString tensorflow = machine.tensorflow.isEmpty() ? context.tensorflow : machine.tensorflow;
-    if (platform == u"windows" && !context.cpuOnly && !tensorflow.isEmpty()
-        && !context.windowsNativeLastGpu.isEmpty() && !machine.gpuDeviceCreated
-        && version::less(version::majorMinor(context.windowsNativeLastGpu), version::majorMinor(tensorflow))) {
-        DoctorFinding f = m_causes.finding(u"windows_native_gpu_unsupported"_s, {},
-                                           {{u"tensorflow"_s, tensorflow}, {u"last"_s, context.windowsNativeLastGpu}});
-        f.id = u"windows_native_gpu_unsupported:"_s + tensorflow;
-        f.evidence = machine.evidence;
-        if (machine.tensorflow.isEmpty())
-            f.evidence.append(u"tensorflow %1 (the environment)"_s.arg(tensorflow));
-        findings.append(std::move(f));
+    // Native Windows after its last GPU release: TensorFlow says nothing about CUDA, it just lists
+    // no GPU. Named only when the log shows TensorFlow without a GPU (an empty GPU list, a build
+    // without CUDA), never for any Windows log of a new TensorFlow: a log about something else,
+    // or a harmless one, is not a GPU problem.
+    const bool noGpuAnswer = (machine.gpuListEmpty || machine.builtWithoutCuda) && !machine.gpuDeviceCreated;
+    const bool alreadyNamed = std::any_of(findings.cbegin(), findings.cend(), [](const DoctorFinding &f) {
+        return f.cause == u"windows_native_gpu_unsupported";
+    });
+    if (noGpuAnswer && !context.cpuOnly && !alreadyNamed && !context.windowsNativeLastGpu.isEmpty()) {
+        DoctorFinding f;
+        if (platform == u"windows" && pastNativeGpu) {
+            f = m_causes.finding(u"windows_native_gpu_unsupported"_s, {},
+                                 {{u"tensorflow"_s, tensorflow}, {u"last"_s, context.windowsNativeLastGpu}});
+            f.id = u"windows_native_gpu_unsupported:"_s + tensorflow;
+        } else if (machine.platform != u"linux" && !machine.wsl && !machine.macos && !machine.cudaMessages && !machine.gpuSeen
+                   && (tensorflow.isEmpty() || pastNativeGpu)
+                   && (platform != u"linux" || machine.builtWithoutCuda
+                       || (machine.platform.isEmpty() && !context.platformConfirmed))) {
+            // Silence about CUDA is the mark: TensorFlow on Linux (or up to the last native GPU
+            // release on Windows) prints why it found no GPU; later ones on native Windows do not.
+            f = m_causes.finding(u"windows_native_gpu_unsupported"_s, u"likely"_s,
+                                 {{u"last"_s, context.windowsNativeLastGpu}});
+            f.id = u"windows_native_gpu_unsupported"_s;
+            f.severity = Severity::Warning;
+        }
+        if (!f.cause.isEmpty()) {
+            f.evidence = machine.evidence;
+            if (machine.tensorflow.isEmpty() && !tensorflow.isEmpty())
+                f.evidence.append(u"tensorflow %1 (the environment)"_s.arg(tensorflow));
+            findings.append(std::move(f));
+        }
     }
     sortFindings(findings);
     return findings;

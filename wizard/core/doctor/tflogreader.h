@@ -25,6 +25,12 @@ struct TfLogRule {
     QString explain;          // for harmless lines: which explanation ("numa", "tensorrt", …)
     bool summaryOnly = false; // a summary line: it adds evidence to the specific finding when there is one
     QStringList foldsInto;    // a consequence: with a finding of one of these causes, it becomes its evidence
+    // A "no GPU here" line: harmless when neither the log nor what is known of its machine shows an
+    // NVIDIA GPU or driver (a CPU-only node prints it on every start).
+    bool harmlessWithoutGpu = false;
+    // A runtime library TensorFlow's own check names: with nothing known of the CUDA installed
+    // there it stays a missing runtime, not a guessed version mismatch.
+    bool missingWhenUnknown = false;
     QRegularExpression needsInLog; // unless empty: the rule applies only if this matches somewhere in the log
     QList<std::pair<QRegularExpression, QString>> libraryCauses;
     QString source;
@@ -36,6 +42,7 @@ struct TfLogRule {
 struct LogMachine {
     QString platform;           // "windows" | "linux" | "" (cannot tell)
     bool wsl = false;
+    bool macos = false;         // macOS paths or packages (tensorflow-macos, /Users/…): never native Windows
     QString tensorflow;         // "2.10.0"
     QStringList cudaWanted;     // CUDA versions of the runtime libraries it tried ("11.0", "10.1")
     QStringList cudaInstalled;  // CUDA versions its folders name (/usr/local/cuda-9.0, CUDA\v10.1)
@@ -45,6 +52,12 @@ struct LogMachine {
     bool gpuSeen = false;       // the log shows an NVIDIA GPU or a working driver
     bool noGpuSeen = false;     // the log says no CUDA device or no driver
     bool gpuDeviceCreated = false;
+    // TensorFlow itself answered that it sees no GPU ("Num GPUs Available: 0", `[]` from
+    // list_physical_devices('GPU'), only a CPU device listed) or is built without CUDA.
+    bool gpuListEmpty = false;
+    bool builtWithoutCuda = false;
+    bool gpuBuild = false;      // the log names a GPU package (tensorflow-gpu, tensorflow[and-cuda])
+    bool cudaMessages = false;  // TensorFlow printed anything about CUDA libraries, cuInit or the driver
     QStringList evidence;       // "line 3: …" per conclusion
 
     // "Windows, TensorFlow 2.10.0, asks for CUDA 11.0, GeForce GTX 1080 Ti (6.1), driver 470.57.2"
@@ -69,7 +82,11 @@ struct TfLogContext {
     QHash<QString, QString> tensorflowForCuda; // "11.2" → "2.5 – 2.11": releases tested with that CUDA
     std::optional<bool> msvcRuntimePresent; // Windows: the Visual C++ runtime was found there
     std::optional<bool> cpuHasAvx;
+    // Whether the log's machine has an NVIDIA GPU, as its detection says (only for a log read as
+    // that machine's): a "no CUDA device" line there is an error, on a CPU-only machine harmless.
+    std::optional<bool> gpuPresent;
     QString platform;                       // "windows" | "linux": the machine the log is read as
+    bool platformConfirmed = false;         // the log is said to be that machine's (--log-from this)
     QString windowsNativeLastGpu;           // the last TensorFlow with GPU on native Windows ("2.10")
     QString tensorflow;                     // the environment's TensorFlow, when the log does not say
     std::optional<LogMachine> machine;      // inspectLog() of this very log, when the caller has it

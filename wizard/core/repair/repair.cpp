@@ -86,7 +86,8 @@ struct ScanResult {
     bool cancelled = false;
 };
 
-ScanResult scanFiles(const QString &hostEnv, const QList<RecordedFile> &files, bool windows, const CancelFlag &cancel)
+ScanResult scanFilesUpTo(const QString &hostEnv, const QList<RecordedFile> &files, bool windows,
+                         const std::atomic<bool> *cancel, qint64 hashLimit)
 {
     ScanResult out;
     QSet<QString> recorded;
@@ -94,7 +95,7 @@ ScanResult scanFiles(const QString &hostEnv, const QList<RecordedFile> &files, b
         recorded.insert(keyFor(f.path, windows));
     QList<int> missing;
     for (const RecordedFile &f : files) {
-        if (cancel->load()) {
+        if (cancel && cancel->load()) {
             out.cancelled = true;
             return out;
         }
@@ -117,7 +118,16 @@ ScanResult scanFiles(const QString &hostEnv, const QList<RecordedFile> &files, b
             out.items.append(item);
             continue;
         }
-        const auto digest = hashFile(Checksum::Algorithm::Sha256, path, cancel.get());
+        // Another size is another file whatever its digest; an old record without sizes says 0.
+        const qint64 size = QFileInfo(path).size();
+        if (f.size > 0 && size != f.size) {
+            item.problem = RepairItem::Problem::Altered;
+            out.items.append(item);
+            continue;
+        }
+        if (hashLimit >= 0 && size > hashLimit)
+            continue;
+        const auto digest = hashFile(Checksum::Algorithm::Sha256, path, cancel);
         if (!digest || *digest != f.sha256) {
             item.problem = RepairItem::Problem::Altered;
             out.items.append(item);
@@ -148,7 +158,7 @@ ScanResult scanFiles(const QString &hostEnv, const QList<RecordedFile> &files, b
         for (const QString &candidate : strays.value(name)) {
             if (claimed.contains(candidate))
                 continue;
-            const auto digest = hashFile(Checksum::Algorithm::Sha256, hostEnv + u'/' + candidate, cancel.get());
+            const auto digest = hashFile(Checksum::Algorithm::Sha256, hostEnv + u'/' + candidate, cancel);
             if (digest && *digest == recordedDigest.value(item.path)) {
                 item.problem = RepairItem::Problem::Misplaced;
                 item.fix = RepairItem::Fix::MoveBack;
@@ -160,6 +170,11 @@ ScanResult scanFiles(const QString &hostEnv, const QList<RecordedFile> &files, b
         }
     }
     return out;
+}
+
+ScanResult scanFiles(const QString &hostEnv, const QList<RecordedFile> &files, bool windows, const CancelFlag &cancel)
+{
+    return scanFilesUpTo(hostEnv, files, windows, cancel.get(), -1);
 }
 
 PipRecordScan scanPipRecords(const QString &hostEnv, const CancelFlag &cancel)
@@ -319,6 +334,12 @@ Result<QString> registeredKernelFolder(const SystemView &system, const Environme
 }
 
 } // namespace
+
+QList<RepairItem> checkRecordedFiles(const QString &hostEnv, const QList<RecordedFile> &files, bool windows,
+                                     qint64 hashLimit, const std::atomic<bool> *cancel)
+{
+    return scanFilesUpTo(hostEnv, files, windows, cancel, hashLimit).items;
+}
 
 QString RepairItem::problemName(Problem problem)
 {

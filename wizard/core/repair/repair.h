@@ -91,6 +91,13 @@ public:
     QString text() const;         // for the terminal, in the user's language
 };
 
+// Blocking (a worker's job): each recorded file of the environment at hostEnv (a host path) that
+// is missing, altered or misplaced, the check repair starts with. A file whose size differs from
+// the record's is altered without being read; one larger than hashLimit bytes and of the recorded
+// size is taken as it is (-1: every file is hashed, as repair does).
+QList<RepairItem> checkRecordedFiles(const QString &hostEnv, const QList<RecordedFile> &files, bool windows,
+                                     qint64 hashLimit = -1, const std::atomic<bool> *cancel = nullptr);
+
 enum class RepairStep { Check, Fetch, Stage, Commit, Packages, Register, Verify };
 QString repairStepId(RepairStep step); // "check", "fetch", …
 
