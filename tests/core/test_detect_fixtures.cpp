@@ -1,4 +1,5 @@
 #include "detect/detector.h"
+#include "detect/reportsummary.h"
 #include "support/coroutinetest.h"
 #include "system/rootedsystem.h"
 
@@ -81,6 +82,30 @@ private slots:
         QVERIFY(report->msvcRuntime);
         QVERIFY(report->msvcRuntime->present);
         QCOMPARE(report->msvcRuntime->version, u"14.36.32532.00"_s);
+        // `tfsetup detect`'s text says it too, present or not.
+        QVERIFY2(ReportSummary::text(*report).contains(u"Microsoft Visual C++ runtime: present, version 14.36.32532.00"_s),
+                 qPrintable(ReportSummary::text(*report)));
+    }
+
+    void reportSummary_saysTheMsvcRuntime()
+    {
+        HardwareReport report;
+        report.os.family = u"windows"_s;
+        MsvcRuntimeInfo msvc;
+        msvc.missing = {u"msvcp140_1.dll"_s};
+        report.msvcRuntime = msvc;
+        QVERIFY(ReportSummary::lines(report).contains(u"The Microsoft Visual C++ runtime is missing (msvcp140_1.dll)."_s));
+        report.msvcRuntime->version = u"14.29.30133"_s;
+        QVERIFY(ReportSummary::lines(report).contains(
+            u"The Microsoft Visual C++ runtime 14.29.30133 is registered, but msvcp140_1.dll is missing."_s));
+        report.msvcRuntime->missing.clear();
+        report.msvcRuntime->present = true;
+        report.msvcRuntime->version.clear();
+        QVERIFY(ReportSummary::lines(report).contains(
+            u"Microsoft Visual C++ runtime: present (its version is not registered)"_s));
+        // Not a Windows machine: no word about it.
+        report.msvcRuntime.reset();
+        QVERIFY(!ReportSummary::text(report).contains(u"Visual C++"_s));
     }
 
     void linuxCuda118()

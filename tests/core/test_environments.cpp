@@ -31,6 +31,7 @@
 
 using namespace tfsetup;
 using namespace tfsetup::core;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -70,8 +71,11 @@ private Q_SLOTS:
     void remove_ofACopyKeepsTheOriginalsKernelAndMenuEntry();
     void list_keepsTheLastVerify();
     void list_findsANewerTensorflowOnTheSameRoute();
+    void summaryAndList_sayWhereCudaComesFrom_data();
+    void summaryAndList_sayWhereCudaComesFrom();
     void remove_takesOnlyWhatTheRecordProves();
     void remove_refusesAFolderTfsetupDidNotMake();
+    void remove_takesItsOwnLogsKeepsTheUsers();
     void remove_neverFollowsAPlantedLink();
     void remove_dryRunChangesNothing();
     void remove_killedMidway_isFinishedByTheNextRemove_data();
@@ -323,6 +327,75 @@ void TestEnvironments::list_showsEveryEnvironmentAndItsState()
     QVERIFY(listText(list).contains(QStringLiteral("TensorFlow 2.12.0 on linux-pip")));
 }
 
+void TestEnvironments::summaryAndList_sayWhereCudaComesFrom_data()
+{
+    QTest::addColumn<QJsonObject>("plan");
+    QTest::addColumn<QStringList>("packages");
+    QTest::addColumn<QString>("cuda");    // ENVIRONMENT.md's CUDA line
+    QTest::addColumn<QString>("cudnn");   // and its cuDNN line
+    QTest::addColumn<QString>("listed");  // `tfsetup list`'s CUDA, empty for none
+    QTest::addColumn<QString>("from");    // its "cuda_from"
+
+    const QJsonObject andCuda{{u"route"_s, u"linux-pip"_s}, {u"tensorflow"_s, u"2.15.1"_s},
+                              {u"package"_s, u"tensorflow[and-cuda]"_s},
+                              {u"requirements"_s, QJsonArray{u"tensorflow[and-cuda]==2.15.1"_s}}};
+    const QString pip = u" (from pip's nvidia-* wheels)"_s;
+    QTest::newRow("pip route, versions from the wheels")
+        << andCuda
+        << QStringList{u"tensorflow==2.15.1"_s, u"nvidia-cuda-runtime-cu12==12.2.140"_s, u"nvidia_cudnn_cu12==8.9.4.25"_s}
+        << u"12.2"_s + pip << u"8.9"_s + pip << u"12.2"_s << u"pip"_s;
+    QJsonObject planned = andCuda;
+    planned.insert(u"cuda"_s, u"12.2"_s);
+    planned.insert(u"cudnn"_s, u"8.9"_s);
+    QTest::newRow("pip route, versions in the plan") << planned << QStringList{u"tensorflow==2.15.1"_s}
+                                                     << u"12.2"_s + pip << u"8.9"_s + pip << u"12.2"_s << u"pip"_s;
+    QTest::newRow("pip route, versions not recorded")
+        << andCuda << QStringList{} << u"from pip's nvidia-* wheels (version not recorded)"_s
+        << u"from pip's nvidia-* wheels (version not recorded)"_s << QString() << u"pip"_s;
+    QTest::newRow("toolkit route") << QJsonObject{{u"route"_s, u"linux-toolkit"_s}, {u"tensorflow"_s, u"2.12.0"_s},
+                                                  {u"package"_s, u"tensorflow"_s}, {u"cuda"_s, u"11.8"_s},
+                                                  {u"cudnn"_s, u"8.6"_s}}
+                                   << QStringList{u"tensorflow==2.12.0"_s} << u"11.8"_s << u"8.6"_s << u"11.8"_s << QString();
+    QTest::newRow("really on the CPU") << QJsonObject{{u"route"_s, u"cpu"_s}, {u"tensorflow"_s, u"2.15.1"_s},
+                                                      {u"package"_s, u"tensorflow-cpu"_s}}
+                                       << QStringList{u"tensorflow-cpu==2.15.1"_s}
+                                       << u"none (this environment runs on the CPU)"_s
+                                       << u"none (this environment runs on the CPU)"_s << QString() << QString();
+}
+
+void TestEnvironments::summaryAndList_sayWhereCudaComesFrom()
+{
+    QFETCH(QJsonObject, plan);
+    QFETCH(QStringList, packages);
+    QFETCH(QString, cuda);
+    QFETCH(QString, cudnn);
+    QFETCH(QString, listed);
+    QFETCH(QString, from);
+    const QJsonObject json{{u"schema"_s, 1},
+                           {u"name"_s, u"course"_s},
+                           {u"created"_s, u"2026-01-02T03:04:05Z"_s},
+                           {u"os"_s, u"linux"_s},
+                           {u"python_version"_s, u"3.11.2"_s},
+                           {u"packages"_s, QJsonArray::fromStringList(packages)},
+                           {u"plan"_s, plan},
+                           {u"files"_s, QJsonArray{}}};
+    const auto record = EnvironmentRecord::fromJson(json);
+    QVERIFY2(record, qPrintable(record ? QString() : record.error().message));
+    const QString summary = record->summary();
+    QVERIFY2(summary.contains(u"- CUDA: "_s + cuda + u'\n'), qPrintable(summary));
+    QVERIFY2(summary.contains(u"- cuDNN: "_s + cudnn + u'\n'), qPrintable(summary));
+
+    QVERIFY(write(host(u"/data/envs/course/environment.json"_s), QJsonDocument(json).toJson()));
+    ListOptions options;
+    options.folders = {u"/data/envs/course"_s};
+    const QList<EnvironmentListing> list = listEnvironments(*m_system, options);
+    QCOMPARE(list.size(), 1);
+    QCOMPARE(list.first().cuda, listed);
+    QCOMPARE(list.first().toJson().value(u"cuda_from"_s).toString(), from);
+    const QString text = listText(list);
+    QVERIFY2(text.contains(u"from pip's nvidia-* wheels"_s) == (from == u"pip"), qPrintable(text));
+}
+
 void TestEnvironments::list_keepsTheLastVerify()
 {
     QVERIFY(!makeEnvironment(QStringLiteral("/home/u/tfsetup-envs/course")).isEmpty());
@@ -425,6 +498,34 @@ void TestEnvironments::remove_takesOnlyWhatTheRecordProves()
     // The folder that stayed is not an environment: a second remove refuses it.
     QCOMPARE(removeEnvironment(*m_system, QStringLiteral("/home/u/tfsetup-envs/course")).error().code,
              QStringLiteral("not_environment"));
+}
+
+void TestEnvironments::remove_takesItsOwnLogsKeepsTheUsers()
+{
+    // Repaired and verified: every companion file tfsetup wrote under logs/ goes, and the folder.
+    const QString repaired = u"/home/u/tfsetup-envs/repaired"_s;
+    QVERIFY(!makeEnvironment(repaired).isEmpty());
+    for (const QString &companion : EnvironmentRecord::companionFiles())
+        QVERIFY(write(host(repaired) + u'/' + companion, "tfsetup's\n"));
+    const auto gone = removeEnvironment(*m_system, repaired);
+    QVERIFY2(gone, qPrintable(gone ? QString() : gone.error().message));
+    QVERIFY(gone->kept.isEmpty());
+    QVERIFY(!gone->folderKept);
+    QVERIFY(!QFileInfo::exists(host(repaired)));
+
+    // A TensorBoard run of the user's in logs/: it stays, with logs/ and the folder, and is named.
+    const QString used = u"/home/u/tfsetup-envs/used"_s;
+    QVERIFY(!makeEnvironment(used).isEmpty());
+    QVERIFY(write(host(used) + u"/logs/repair.log"_s, "tfsetup's\n"));
+    QVERIFY(write(host(used) + u"/logs/fit/events.out.tfevents.1"_s, "the user's\n"));
+    const auto kept = removeEnvironment(*m_system, used);
+    QVERIFY2(kept, qPrintable(kept ? QString() : kept.error().message));
+    QCOMPARE(kept->kept, QStringList{u"logs/fit/events.out.tfevents.1"_s});
+    QVERIFY(kept->folderKept);
+    QVERIFY(QFile::exists(host(used) + u"/logs/fit/events.out.tfevents.1"_s));
+    QVERIFY(!QFileInfo::exists(host(used) + u"/logs/repair.log"_s));
+    QVERIFY(!QFileInfo::exists(host(used) + u"/logs/install.log"_s));
+    QVERIFY2(kept->text().contains(u"logs/fit/events.out.tfevents.1"_s), qPrintable(kept->text()));
 }
 
 void TestEnvironments::remove_refusesAFolderTfsetupDidNotMake()
@@ -586,6 +687,12 @@ void TestEnvironments::clean_dryRunRemovesNothing()
     QCOMPARE(report.cacheBytesFreed, qint64(3));
     QVERIFY(QFile::exists(path));
     QVERIFY(report.text().startsWith(QStringLiteral("Would free")));
+    // Nothing claims to be done: what the cache would then hold, not what it "now" holds.
+    QVERIFY2(report.text().contains(QStringLiteral("would then hold")), qPrintable(report.text()));
+    QVERIFY2(!report.text().contains(QStringLiteral("now holds")), qPrintable(report.text()));
+    CleanOptions real = options;
+    real.dryRun = false;
+    QVERIFY(cleanDownloads(real).text().contains(QStringLiteral("now holds")));
 }
 
 void TestEnvironments::clean_rotatesOldLogs()

@@ -204,7 +204,8 @@ void TestGpuChoice::resolve_data()
     QTest::addColumn<QList<int>>("leftOut");
     // The Ampere alone: the Kepler cannot be used, the JIT GPU would start slowly.
     QTest::newRow("default") << QStringLiteral("default") << QList<int>{1} << QList<int>{0, 2};
-    QTest::newRow("all pins nothing") << QStringLiteral("all") << QList<int>{} << QList<int>{};
+    // Nothing pinned, but the Kepler this TensorFlow cannot run on is named as left out.
+    QTest::newRow("all pins nothing") << QStringLiteral("all") << QList<int>{} << QList<int>{0};
     QTest::newRow("the JIT one asked for") << QStringLiteral("2,1") << QList<int>{2, 1} << QList<int>{0};
 }
 
@@ -259,8 +260,10 @@ void TestGpuChoice::withoutAssessment_theLabsWordStands()
     QVERIFY(byDefault->pins.isEmpty());
     // Nothing confirmed about any GPU (every capability unknown): nothing hidden either.
     core::Plan unknown = threeGpus();
-    for (PlanGpu &g : unknown.gpus)
+    for (PlanGpu &g : unknown.gpus) {
         g.use = PlanGpu::Use::Unusable;
+        g.reason = core::Finding{QStringLiteral("gpu_capability_unknown"), QStringLiteral("unknown.")};
+    }
     const auto unconfirmed = GpuChoice{}.resolve(unknown, {});
     QVERIFY(unconfirmed);
     QVERIFY(unconfirmed->pins.isEmpty());
@@ -287,6 +290,28 @@ void TestGpuChoice::describeAndJson_giveTheReasons()
     QCOMPARE(leftOut.at(0).toObject().value(QStringLiteral("reason")).toObject().value(QStringLiteral("code")).toString(),
              QStringLiteral("gpu_too_old"));
     QCOMPARE(leftOut.at(1).toObject().value(QStringLiteral("use")).toString(), QStringLiteral("ptx_jit"));
+    // A machine whose only GPU is too old, with every GPU asked for: which one, why, and that the
+    // environment runs on the processor, in text and JSON.
+    core::Plan keplerOnly = threeGpus();
+    keplerOnly.gpus = {keplerOnly.gpus.first()};
+    const auto all = GpuChoice::parse(QStringLiteral("all"), QStringLiteral("--gpus"))->resolve(keplerOnly, {});
+    QVERIFY(all);
+    QVERIFY(all->used.isEmpty() && all->pins.isEmpty());
+    const QStringList allLines = GpuChoice::describe(*all);
+    QCOMPARE(allLines.size(), 2);
+    QCOMPARE(allLines.first(), QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7) is left out: because of gpu_too_old."));
+    QVERIFY2(allLines.last().contains(QStringLiteral("run on the processor")), qPrintable(allLines.last()));
+    const QJsonArray skipped = GpuChoice::toJson(*all).value(QStringLiteral("skipped")).toArray();
+    QCOMPARE(skipped.size(), 1);
+    QCOMPARE(skipped.first().toObject().value(QStringLiteral("gpu")).toString(),
+             QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7)"));
+    QCOMPARE(skipped.first().toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("because of gpu_too_old."));
+    QCOMPARE(skipped.first().toObject().value(QStringLiteral("code")).toString(), QStringLiteral("gpu_too_old"));
+    // The same machine with the default choice says the same.
+    const auto byDefault = GpuChoice{}.resolve(keplerOnly, {});
+    QVERIFY(byDefault);
+    QCOMPARE(GpuChoice::describe(*byDefault), allLines);
+
     // Nothing pinned and nothing left out: nothing to say.
     QVERIFY(GpuChoice::describe(GpuChoice::Resolved{}).isEmpty());
     QVERIFY(GpuChoice::toJson(GpuChoice::Resolved{}).value(QStringLiteral("cuda_visible_devices")).isNull());

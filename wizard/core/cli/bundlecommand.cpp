@@ -174,13 +174,9 @@ int runBundle(const QStringList &arguments, const KnowledgeResult &knowledge)
     } else {
         int exitCode = Success;
         auto resolved = resolverFromOptions(parser, **knowledge, &exitCode);
-        if (!resolved) {
-            if (json)
-                printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false},
-                                                    {QStringLiteral("error"),
-                                                     errorJson({QStringLiteral("usage"), Cli::tr("The plan could not be read."), {}})}}));
+        // resolverFromOptions reported why; dispatch() answers --json with that error.
+        if (!resolved)
             return exitCode;
-        }
         const ResolveRequest &request = resolved->second;
         plan.route = request.route;
         plan.tensorflow = request.tensorflow;

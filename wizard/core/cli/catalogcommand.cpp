@@ -108,13 +108,13 @@ int runCatalog(const QStringList &arguments)
     const QStringList positional = parser.positionalArguments();
     const QString action = positional.value(0);
     if (positional.size() != 1 || (action != u"status" && action != u"update")) {
-        printErr(Cli::tr("tfsetup catalog: say status or update, for example \"tfsetup catalog status\"."));
+        printUsageError(Cli::tr("tfsetup catalog: say status or update, for example \"tfsetup catalog status\"."));
         return UsageError;
     }
     if (action == u"status") {
         if (parser.isSet(QStringLiteral("from")) || parser.isSet(QStringLiteral("proxy"))
             || parser.isSet(QStringLiteral("ca-bundle"))) {
-            printErr(Cli::tr("tfsetup catalog status: --from, --proxy and --ca-bundle belong to \"catalog update\"."));
+            printUsageError(Cli::tr("tfsetup catalog status: --from, --proxy and --ca-bundle belong to \"catalog update\"."));
             return UsageError;
         }
         return runStatus(json);

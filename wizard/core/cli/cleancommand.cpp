@@ -46,7 +46,7 @@ int runClean(const QStringList &arguments)
         bool ok = false;
         const qint64 days = parser.value(QStringLiteral("max-age")).toLongLong(&ok);
         if (!ok || days < 0) {
-            printErr(Cli::tr("--max-age takes a number of days, for example 30."));
+            printUsageError(Cli::tr("--max-age takes a number of days, for example 30."));
             return UsageError;
         }
         options.maxAgeDays = days == 0 ? -1 : days;
@@ -54,7 +54,7 @@ int runClean(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("max-size"))) {
         options.maxBytes = parseSize(parser.value(QStringLiteral("max-size")));
         if (!options.maxBytes) {
-            printErr(Cli::tr("--max-size takes a size, for example 500M or 20G."));
+            printUsageError(Cli::tr("--max-size takes a size, for example 500M or 20G."));
             return UsageError;
         }
     }

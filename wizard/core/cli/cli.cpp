@@ -12,6 +12,7 @@
 #include <QFileInfo>
 
 #include <cstdio>
+#include <optional>
 
 namespace tfsetup::core::cli {
 
@@ -77,19 +78,72 @@ QString topLevelHelp()
     return text;
 }
 
+namespace {
+
+// What one command printed and reported: dispatch() answers --json for a failure that printed no
+// JSON document (every command, every failure path), from the last error the command reported.
+struct RunOutput {
+    bool json = false;
+    bool documentPrinted = false;
+    std::optional<Error> lastError;
+};
+
+RunOutput &runOutput()
+{
+    static RunOutput output;
+    return output;
+}
+
+// The error a failed command leaves when it reported none through printError / fail.
+Error unreportedError(const QString &command, int code)
+{
+    return code == UsageError
+               ? Error{QStringLiteral("usage"), Cli::tr("tfsetup %1: the command line is not complete or not valid; "
+                                                        "see tfsetup %1 --help.").arg(command), {}}
+               : Error{QStringLiteral("failed"), Cli::tr("tfsetup %1 failed.").arg(command), {}};
+}
+
+} // namespace
+
+bool asksForJson(const QStringList &arguments)
+{
+    // arguments[0] is the program; "--" ends the options, so a file named --json after it is not one.
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        if (arguments.at(i) == u"--")
+            return false;
+        if (arguments.at(i) == u"--json")
+            return true;
+    }
+    return false;
+}
+
 int dispatch(const QStringList &arguments)
 {
     const QString name = arguments.value(1);
     const Command *command = findCommand(name);
+    RunOutput &output = runOutput();
+    output = RunOutput{};
+    output.json = asksForJson(arguments.mid(1));
     if (!command) {
-        printErr(Cli::tr("tfsetup: unknown command \"%1\".").arg(name) + u'\n' + topLevelHelp());
+        const Error error{QStringLiteral("usage"), Cli::tr("tfsetup: unknown command \"%1\".").arg(name), {}};
+        if (output.json)
+            return fail(error, UsageError, true);
+        printErr(error.message + u'\n' + topLevelHelp());
         return UsageError;
     }
     QStringList rest = arguments.mid(2);
     rest.prepend(arguments.value(0) + u' ' + name);
-    if (command->runWithKnowledge)
-        return command->runWithKnowledge(rest, Knowledge::shared());
-    return command->run(rest);
+    const int code = command->runWithKnowledge ? command->runWithKnowledge(rest, Knowledge::shared()) : command->run(rest);
+    RunLog::write("info", QStringLiteral("tfsetup %1 exits with %2").arg(name).arg(code));
+    if (code != Success && output.json && !output.documentPrinted) {
+        if (output.lastError) {
+            printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), errorJson(*output.lastError)}}));
+        } else {
+            // A path that reported nothing: still the error object, and the message for a person.
+            fail(unreportedError(name, code), code, true);
+        }
+    }
+    return code;
 }
 
 void addSystemOptions(QCommandLineParser &parser)
@@ -184,6 +238,11 @@ int parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const 
         return text;
     };
     if (!parser.parse(arguments)) {
+        const Error error{QStringLiteral("usage"), parser.errorText(), {}};
+        // --json is asked for even when the line around it does not parse.
+        if (asksForJson(arguments))
+            return fail(error, UsageError, true);
+        recordError(error);
         printErr(parser.errorText() + u'\n' + helpText());
         return UsageError;
     }
@@ -221,11 +280,26 @@ void printErr(const QString &text)
 
 void printJson(const QJsonDocument &document)
 {
+    runOutput().documentPrinted = true;
     printOut(QString::fromUtf8(document.toJson(QJsonDocument::Indented)));
+}
+
+void recordError(const Error &error)
+{
+    runOutput().lastError = error;
+    RunLog::write("error", QStringLiteral("[%1] %2").arg(error.code, error.message)
+                               + (error.detail.isEmpty() ? QString() : QStringLiteral(" (") + error.detail + u')'));
+}
+
+void printUsageError(const QString &message, const QString &help)
+{
+    recordError({QStringLiteral("usage"), message, {}});
+    printErr(help.isEmpty() ? message : message + u'\n' + help);
 }
 
 void printError(const Error &error)
 {
+    recordError(error);
     QString text = Cli::tr("error: %1").arg(error.message);
     if (!error.detail.isEmpty())
         text += u'\n' + Cli::tr("details: %1").arg(error.detail);

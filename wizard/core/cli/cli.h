@@ -63,15 +63,27 @@ Result<QList<std::pair<QString, QUrl>>> originsFromOptions(const QCommandLinePar
 void addMinSpeedOption(QCommandLineParser &parser);
 
 // Parses arguments; on --help prints help and returns Success, on a bad option prints the
-// error and returns UsageError; otherwise returns -1 to let the command go on.
+// error (as the JSON error object, code "usage", when --json is among the arguments) and returns
+// UsageError; otherwise returns -1 to let the command go on.
 int parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const QString &description);
 
 // Output helpers: UTF-8 on stdout/stderr whatever the console code page.
 void printOut(const QString &text);
 void printErr(const QString &text);
 void printJson(const QJsonDocument &document);
+// Whether --json is among the options (before a "--"), parsed or not.
+bool asksForJson(const QStringList &arguments);
+
+// Every failure a command reports goes through these (directly or through fail()): the error is
+// written to the run log and kept as the run's error, so that dispatch() can answer a --json run
+// that failed without printing a JSON document with {"ok": false, "error": …} from it.
 // "error: <message>" plus the log path, so a user can attach it.
 void printError(const Error &error);
+// The message of a usage problem found after parsing (plus help, when given) on stderr, kept as
+// the run's error with code "usage".
+void printUsageError(const QString &message, const QString &help = {});
+// Keeps the error as the run's error and writes it to the run log, printing nothing.
+void recordError(const Error &error);
 // {"code", "message", "detail"}: how every --json output spells an error.
 QJsonObject errorJson(const Error &error);
 // Reports a failure the way a command's --json asked for ({"ok": false, "error": …} on stdout,

@@ -78,24 +78,25 @@ int runFetch(const QStringList &arguments)
     // like an option is a forgotten value, not a place to save. Said first, as the cause.
     if (const QString out = parser.value(QStringLiteral("out"));
         parser.isSet(QStringLiteral("out")) && (out.isEmpty() || out.startsWith(u'-'))) {
-        printErr(Cli::tr("--out needs the file to save to, not \"%1\" (is its value missing?). For a file whose "
-                         "name starts with \"-\", write ./%1.\n")
-                     .arg(out)
-                 + parser.helpText());
+        printUsageError(Cli::tr("--out needs the file to save to, not \"%1\" (is its value missing?). For a file whose "
+                                "name starts with \"-\", write ./%1.")
+                            .arg(out),
+                        parser.helpText());
         return UsageError;
     }
     DownloadRequest request;
     for (const QString &u : parser.positionalArguments()) {
         const QUrl url(u, QUrl::StrictMode);
         if (!url.isValid() || (url.scheme() != u"http" && url.scheme() != u"https")) {
-            printErr(Cli::tr("\"%1\" is not an http:// or https:// address.").arg(u));
+            printUsageError(Cli::tr("\"%1\" is not an http:// or https:// address.").arg(u));
             return UsageError;
         }
         request.urls.append(url);
     }
     if (request.urls.isEmpty() || !parser.isSet(QStringLiteral("out"))
         || parser.isSet(QStringLiteral("sha256")) == parser.isSet(QStringLiteral("md5"))) {
-        printErr(Cli::tr("Give at least one URL, --out FILE, and exactly one of --sha256 or --md5.\n") + parser.helpText());
+        printUsageError(Cli::tr("Give at least one URL, --out FILE, and exactly one of --sha256 or --md5."),
+                        parser.helpText());
         return UsageError;
     }
     const bool sha = parser.isSet(QStringLiteral("sha256"));
@@ -112,13 +113,13 @@ int runFetch(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("size"))) {
         request.expectedSize = parser.value(QStringLiteral("size")).toLongLong(&ok);
         if (!ok || request.expectedSize < 0) {
-            printErr(Cli::tr("--size needs a number of bytes."));
+            printUsageError(Cli::tr("--size needs a number of bytes."));
             return UsageError;
         }
     }
     request.segments = parser.value(QStringLiteral("segments")).toInt(&ok);
     if (!ok || request.segments < 1 || request.segments > 16) {
-        printErr(Cli::tr("--segments needs a number from 1 to 16."));
+        printUsageError(Cli::tr("--segments needs a number from 1 to 16."));
         return UsageError;
     }
 

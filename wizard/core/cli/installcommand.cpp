@@ -72,7 +72,8 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
     // The GPUs, from what the profile's TensorFlow can make of this machine's (solver/plan.h).
     const GpuChoice gpuChoice = gpuOverride.value_or(profile->gpus);
     GpuChoice::Resolved gpus;
-    if (gpuChoice.kind != GpuChoice::Kind::All) {
+    // Every choice, "all" too, is resolved: a GPU this TensorFlow cannot use is named with its reason.
+    {
         HardwareReport report;
         if (parser.isSet(QStringLiteral("hardware"))) {
             auto parsed = readHardwareFile(parser.value(QStringLiteral("hardware")));
@@ -110,10 +111,18 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
         return failAs(in.error(), Failure);
     const QStringList gpuLines = GpuChoice::describe(gpus);
     if (!parser.isSet(QStringLiteral("yes"))) {
+        if (json) {
+            return failAs({QStringLiteral("confirmation_needed"),
+                           Cli::tr("Nothing was installed: add --yes to install \"%1\" (TensorFlow %2, %3) into %4.")
+                               .arg(in->spec.name, in->spec.tensorflow, in->spec.route, in->spec.environmentPath()),
+                           gpuLines.join(u'\n')},
+                          UsageError);
+        }
         for (const QString &line : gpuLines)
             printOut(line + u'\n');
         printOut(Cli::tr("This would install \"%1\" (TensorFlow %2, %3) into %4.\nRun again with --yes to install.\n")
                      .arg(in->spec.name, in->spec.tensorflow, in->spec.route, in->spec.environmentPath()));
+        recordError({QStringLiteral("confirmation_needed"), Cli::tr("Run again with --yes to install."), {}});
         return UsageError;
     }
     if (!json) {

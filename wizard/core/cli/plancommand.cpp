@@ -51,7 +51,7 @@ int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge)
     constraints.cpuOnly = parser.isSet(QStringLiteral("cpu-only"));
     constraints.keepDriver = parser.isSet(QStringLiteral("keep-driver"));
     if (!constraints.route.isEmpty() && !catalog->route(constraints.route)) {
-        printErr(Cli::tr("Unknown --route \"%1\": use one of %2.")
+        printUsageError(Cli::tr("Unknown --route \"%1\": use one of %2.")
                      .arg(constraints.route, catalog->routeNames().join(QStringLiteral(", "))));
         return UsageError;
     }
@@ -59,7 +59,7 @@ int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge)
     if (parser.isSet(QStringLiteral("os"))) {
         const QString os = parser.value(QStringLiteral("os")).toLower();
         if (os != u"windows" && os != u"linux") {
-            printErr(Cli::tr("Unknown --os \"%1\": use windows or linux.").arg(os));
+            printUsageError(Cli::tr("Unknown --os \"%1\": use windows or linux.").arg(os));
             return UsageError;
         }
         // With --root, --os says what the folder imitates; otherwise it is the system to plan for.
@@ -94,10 +94,24 @@ int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge)
 
     const Solver solver(*catalog, &(*knowledge)->gpus);
     const Solution solution = solver.solve(report, constraints);
-    if (parser.isSet(QStringLiteral("json")))
-        printJson(QJsonDocument(solution.toJson()));
-    else
+    // No combination fits: a failed command, whose JSON says so the way every command does.
+    const Error none{QStringLiteral("no_plan"),
+                     Cli::tr("No TensorFlow / CUDA / cuDNN / Python combination fits this machine with these options; "
+                             "each rejected one says why."),
+                     {}};
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonObject out = solution.toJson();
+        out.insert(QStringLiteral("ok"), bool(solution.recommended));
+        if (!solution.recommended)
+            out.insert(QStringLiteral("error"), errorJson(none));
+        printJson(QJsonDocument(out));
+        if (!solution.recommended)
+            printError(none);
+    } else {
         printOut(solution.text());
+        if (!solution.recommended)
+            recordError(none);
+    }
     return solution.recommended ? Success : Failure;
 }
 

@@ -22,7 +22,7 @@ int runRemove(const QStringList &arguments)
         return code;
     const bool json = parser.isSet(QStringLiteral("json"));
     if (!parser.isSet(QStringLiteral("env"))) {
-        printErr(Cli::tr("Give the environment to remove with --env DIR.") + u'\n' + parser.helpText());
+        printUsageError(Cli::tr("Give the environment to remove with --env DIR."), parser.helpText());
         return UsageError;
     }
     auto system = systemFromOptions(parser);
@@ -35,13 +35,23 @@ int runRemove(const QStringList &arguments)
     const auto report = removeEnvironment(**system, environment, !apply);
     if (!report)
         return fail(report.error(), Failure, json);
-    if (json)
-        printJson(QJsonDocument(report->toJson()));
-    else
+    const Error unconfirmed{QStringLiteral("confirmation_needed"),
+                            Cli::tr("Nothing was removed. Run again with --yes to remove it."), {}};
+    if (json) {
+        QJsonObject out = report->toJson();
+        // Without --yes nothing was done: the dry run's report, and why the command did not go on.
+        if (!apply) {
+            out.insert(QStringLiteral("ok"), false);
+            out.insert(QStringLiteral("error"), errorJson(unconfirmed));
+        }
+        printJson(QJsonDocument(out));
+    } else {
         printOut(report->text());
+    }
     if (!apply) {
+        recordError(unconfirmed);
         if (!json)
-            printOut(Cli::tr("Nothing was removed. Run again with --yes to remove it.") + u'\n');
+            printOut(unconfirmed.message + u'\n');
         return UsageError;
     }
     return Success;

@@ -70,21 +70,21 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
         const QString os = parser.value(QStringLiteral("os")).toLower();
         const QString routeName = parser.value(QStringLiteral("route"));
         if (tf.isEmpty() || (os != u"windows" && os != u"linux") || routeName.isEmpty()) {
-            printErr(Cli::tr("Give --plan FILE, or all of --tf VERSION, --os windows|linux and --route ROUTE.\n")
-                     + parser.helpText());
+            printUsageError(Cli::tr("Give --plan FILE, or all of --tf VERSION, --os windows|linux and --route ROUTE."),
+                            parser.helpText());
             *exitCode = UsageError;
             return std::nullopt;
         }
         const Catalog *catalog = &knowledge.catalog;
         const Route *route = catalog->route(routeName);
         if (!route) {
-            printErr(Cli::tr("Unknown --route \"%1\": use one of %2.").arg(routeName, catalog->routeNames().join(QStringLiteral(", "))));
+            printUsageError(Cli::tr("Unknown --route \"%1\": use one of %2.").arg(routeName, catalog->routeNames().join(QStringLiteral(", "))));
             *exitCode = UsageError;
             return std::nullopt;
         }
         const auto release = catalog->release(route->releases, tf);
         if (!release) {
-            printErr(Cli::tr("TensorFlow %1 is not in the tested configurations for %2.").arg(tf, route->releases));
+            printUsageError(Cli::tr("TensorFlow %1 is not in the tested configurations for %2.").arg(tf, route->releases));
             *exitCode = UsageError;
             return std::nullopt;
         }
@@ -104,7 +104,7 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
     }
     request.cudaFrom = parser.value(QStringLiteral("cuda-from"));
     if (request.cudaFrom != u"redist" && request.cudaFrom != u"installer") {
-        printErr(Cli::tr("--cuda-from takes redist or installer."));
+        printUsageError(Cli::tr("--cuda-from takes redist or installer."));
         *exitCode = UsageError;
         return std::nullopt;
     }
@@ -123,7 +123,7 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
     auto resolver = std::make_unique<ArtifactResolver>(*sources, mirrors);
     const auto origins = originsFromOptions(parser);
     if (!origins) {
-        printErr(origins.error().message);
+        printUsageError(origins.error().message);
         *exitCode = UsageError;
         return std::nullopt;
     }
@@ -176,17 +176,23 @@ int runConnectionTest(const QCommandLineParser &parser, const KnowledgePtr &know
     const Result<ConnectionReport> report = QCoro::waitFor(OriginProbe::probe(request, true));
     if (!report)
         return fail(report.error(), Failure, json);
-    if (json)
-        printJson(QJsonDocument(report->toJson()));
-    else
+    const Error unreachable{QStringLiteral("origin_unreachable"),
+                            Cli::tr("Not every place this setup downloads from could be reached. Each origin above says "
+                                    "why and what to do: set --proxy, choose a mirror (--mirror pypi=%1), or use an "
+                                    "offline bundle.")
+                                .arg(report->bestMirror() ? report->bestMirror()->name : QStringLiteral("URL")),
+                            {}};
+    if (json) {
+        QJsonObject out = report->toJson();
+        if (!report->neededReachable())
+            out.insert(QStringLiteral("error"), errorJson(unreachable));
+        printJson(QJsonDocument(out));
+    } else {
         printOut(report->text());
+    }
     if (report->neededReachable())
         return Success;
-    printError({QStringLiteral("origin_unreachable"),
-                Cli::tr("Not every place this setup downloads from could be reached. Each origin above says why and "
-                        "what to do: set --proxy, choose a mirror (--mirror pypi=%1), or use an offline bundle.")
-                    .arg(report->bestMirror() ? report->bestMirror()->name : QStringLiteral("URL")),
-                {}});
+    printError(unreachable);
     return Failure;
 }
 

@@ -109,9 +109,11 @@ int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge)
         return Success;
     }
     if (!parser.isSet(QStringLiteral("yes"))) {
-        report(*proposal, false, std::nullopt);
+        const Error unconfirmed{QStringLiteral("confirmation_needed"), Cli::tr("Run again with --yes to upgrade."), {}};
+        report(*proposal, false, unconfirmed);
+        recordError(unconfirmed);
         if (!json)
-            printOut(Cli::tr("Run again with --yes to upgrade.\n"));
+            printOut(unconfirmed.message + u'\n');
         return UsageError;
     }
 

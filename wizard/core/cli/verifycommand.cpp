@@ -61,8 +61,8 @@ int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge)
         environment = *read;
     } else if (!parser.isSet(QStringLiteral("launcher")) && !parser.isSet(QStringLiteral("tf"))
                && !parser.isSet(QStringLiteral("cuda"))) {
-        printErr(Cli::tr("Give --env DIR, or say what to check with --launcher FILE and --tf VERSION.") + u'\n'
-                 + parser.helpText());
+        printUsageError(Cli::tr("Give --env DIR, or say what to check with --launcher FILE and --tf VERSION."),
+                        parser.helpText());
         return UsageError;
     }
     if (parser.isSet(QStringLiteral("launcher")))
@@ -72,7 +72,7 @@ int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge)
     if (parser.isSet(QStringLiteral("os"))) {
         const QString os = parser.value(QStringLiteral("os")).toLower();
         if (os != u"windows" && os != u"linux") {
-            printErr(Cli::tr("Unknown --os \"%1\": use windows or linux.").arg(os));
+            printUsageError(Cli::tr("Unknown --os \"%1\": use windows or linux.").arg(os));
             return UsageError;
         }
         environment.os = os;
@@ -98,10 +98,28 @@ int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge)
         if (const Status kept = recordVerifyResult(folder, report); !kept)
             qWarning().noquote() << "the verify result was not kept:" << kept.error().message;
     }
-    if (parser.isSet(QStringLiteral("json")))
-        printJson(QJsonDocument(report.toJson()));
-    else
+    // A failed verification is a failed command: its JSON says so the way every command does.
+    std::optional<Error> failure;
+    if (!report.passed()) {
+        const VerifyLayer *first = report.firstFailure();
+        failure = Error{first && !first->cause.isEmpty() ? first->cause : QStringLiteral("verify_failed"),
+                        first ? Cli::tr("The environment did not pass verification: %1: %2").arg(first->title, first->summary)
+                              : Cli::tr("The environment did not pass verification."),
+                        first ? first->explanation : QString()};
+    }
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonObject out = report.toJson();
+        out.insert(QStringLiteral("ok"), report.passed());
+        if (failure)
+            out.insert(QStringLiteral("error"), errorJson(*failure));
+        printJson(QJsonDocument(out));
+        if (failure)
+            printError(*failure);
+    } else {
         printOut(report.text());
+        if (failure)
+            recordError(*failure);
+    }
     return report.passed() ? Success : Failure;
 }
 

@@ -80,8 +80,19 @@ QStringList ReportSummary::lines(const HardwareReport &report)
         out.append(tr("CUDA toolkit %1 in %2").arg(t.version, displayPath(report, t.path)));
     for (const CudnnInfo &c : report.cudnn)
         out.append(tr("cuDNN %1 in %2").arg(c.version, displayPath(report, c.path)));
-    if (report.msvcRuntime && !report.msvcRuntime->present)
-        out.append(tr("The Microsoft Visual C++ runtime is missing (%1).").arg(report.msvcRuntime->missing.join(QLatin1String(", "))));
+    // Windows only: TensorFlow's DLLs load only beside the Visual C++ runtime, so it is always said.
+    if (const auto &msvc = report.msvcRuntime) {
+        const QString missing = msvc->missing.join(QLatin1String(", "));
+        if (msvc->present) {
+            out.append(msvc->version.isEmpty()
+                           ? tr("Microsoft Visual C++ runtime: present (its version is not registered)")
+                           : tr("Microsoft Visual C++ runtime: present, version %1").arg(msvc->version));
+        } else if (msvc->version.isEmpty()) {
+            out.append(tr("The Microsoft Visual C++ runtime is missing (%1).").arg(missing));
+        } else {
+            out.append(tr("The Microsoft Visual C++ runtime %1 is registered, but %2 is missing.").arg(msvc->version, missing));
+        }
+    }
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "fetch/downloadcache.h"
 #include "util/confined.h"
 #include "util/confinedremove.h"
+#include "util/runlog.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 namespace tfsetup::core {
 
@@ -166,20 +168,13 @@ CleanReport cleanDownloads(const CleanOptions &options)
         }
         report.cacheBytesLeft = total;
     }
-    if (!options.logDir.isEmpty() && QFileInfo(options.logDir).isDir() && !isLink(options.logDir)) {
-        QList<QFileInfo> logs;
-        for (const QFileInfo &info : plainFiles(options.logDir)) {
-            if (info.fileName().startsWith(QStringLiteral("tfsetup-")) && info.fileName().endsWith(QStringLiteral(".log")))
-                logs.append(info);
-        }
-        std::sort(logs.begin(), logs.end(), [](const QFileInfo &a, const QFileInfo &b) {
-            return a.lastModified() > b.lastModified();
-        });
-        const QString current = QFileInfo(options.currentLog).absoluteFilePath();
-        for (qsizetype i = options.logsKept; i < logs.size(); ++i) {
-            const QFileInfo &log = logs.at(i);
-            if (log.absoluteFilePath() == current || log.lastModified().daysTo(options.now) <= options.logMaxAgeDays)
-                continue;
+    if (!options.logDir.isEmpty()) {
+        // The run logs' one rule (util/runlog): only tfsetup's own, never through a link.
+        LogRetention retention;
+        retention.kept = options.logsKept;
+        retention.maxBytes = std::numeric_limits<qint64>::max();
+        retention.olderThanDays = options.logMaxAgeDays;
+        for (const QFileInfo &log : RunLog::expired(options.logDir, retention, options.currentLog, options.now)) {
             if (!options.dryRun && !removeFileConfined(options.logDir, log.fileName()))
                 continue;
             ++report.logsRemoved;
@@ -211,12 +206,20 @@ QString CleanReport::text() const
     QString t = dryRun ? tr("Would free %1: %n cached download(s)", "", entriesRemoved).arg(size(bytesFreed()))
                        : tr("Freed %1: %n cached download(s)", "", entriesRemoved).arg(size(bytesFreed()));
     t += u' ' + tr("and %n old log(s).", "", logsRemoved) + u'\n';
-    if (entriesKeptReferenced > 0)
-        t += tr("Kept %n old download(s) that an environment or an offline bundle still needs.", "", entriesKeptReferenced)
+    // A dry run changed nothing: it says what a real run would do, never what "now" is.
+    if (entriesKeptReferenced > 0) {
+        t += (dryRun ? tr("Would keep %n old download(s) that an environment or an offline bundle still needs.", "",
+                          entriesKeptReferenced)
+                     : tr("Kept %n old download(s) that an environment or an offline bundle still needs.", "",
+                          entriesKeptReferenced))
              + u'\n';
+    }
     if (entriesInUse > 0)
         t += tr("Kept %n download(s) another tfsetup is using right now.", "", entriesInUse) + u'\n';
-    t += tr("The download cache now holds %1.").arg(size(cacheBytesLeft)) + u'\n';
+    t += (dryRun ? tr("The download cache would then hold %1 (nothing was removed: this was a dry run).")
+                 : tr("The download cache now holds %1."))
+             .arg(size(cacheBytesLeft))
+         + u'\n';
     return t;
 }
 

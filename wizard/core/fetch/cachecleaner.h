@@ -25,7 +25,7 @@ struct CleanOptions {
     QSet<QByteArray> keep;              // lower-case hex digests
     QString logDir;                     // host path; empty: no logs to rotate
     qint64 logMaxAgeDays = 30;
-    int logsKept = 10;                  // the newest ones always stay
+    int logsKept = 10;                  // the newest ones always stay (util/runlog's LogRetention: one rule)
     QString currentLog;                 // this run's log, never removed
     bool dryRun = false;
     QDateTime now = QDateTime::currentDateTimeUtc();

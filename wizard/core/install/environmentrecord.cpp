@@ -1,4 +1,5 @@
 #include "install/environmentrecord.h"
+#include "catalog/version.h"
 
 #include "install/launchers.h"
 #include "util/inputfile.h"
@@ -8,6 +9,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -239,21 +241,66 @@ QString EnvironmentRecord::packageVersion(const QString &package) const
     return {};
 }
 
+EnvironmentRecord::CudaInUse EnvironmentRecord::cudaInUse() const
+{
+    // The wheels TensorFlow's "and-cuda" extra pulls in (resources/catalog/sources.json names the
+    // source): nvidia-cuda-runtime-cuNN carries the CUDA runtime, nvidia-cudnn-cuNN cuDNN. Their
+    // versions are the libraries' own (12.3.101, 8.9.4.25): the major.minor is the CUDA / cuDNN.
+    static const QRegularExpression runtimeWheel(QStringLiteral("^nvidia-cuda-runtime-cu\\d+$"));
+    static const QRegularExpression cudnnWheel(QStringLiteral("^nvidia-cudnn-cu\\d+$"));
+    static const QRegularExpression cudaExtra(QStringLiteral("\\[[^\\]]*cuda[^\\]]*\\]"));
+    const auto wheelVersion = [this](const QRegularExpression &pattern) -> QString {
+        for (const QString &line : packages) {
+            const qsizetype eq = line.indexOf(QStringLiteral("=="));
+            if (eq > 0 && pattern.match(line.left(eq).trimmed().toLower().replace(u'_', u'-')).hasMatch())
+                return line.mid(eq + 2).trimmed();
+        }
+        for (const LockedWheel &w : lock.packages) {
+            if (pattern.match(w.name).hasMatch())
+                return w.version;
+        }
+        return {};
+    };
+    const InstallSpec asked = plan();
+    CudaInUse in;
+    const QString runtime = wheelVersion(runtimeWheel);
+    const QString cudnnWheelVersion = wheelVersion(cudnnWheel);
+    bool extra = cudaExtra.match(asked.package).hasMatch();
+    for (const QString &r : asked.requirements)
+        extra = extra || cudaExtra.match(r).hasMatch();
+    in.fromPipWheels = extra || !runtime.isEmpty() || !cudnnWheelVersion.isEmpty();
+    in.cuda = !asked.cuda.isEmpty() ? asked.cuda : runtime.isEmpty() ? QString() : version::majorMinor(runtime);
+    in.cudnn = !asked.cudnn.isEmpty()       ? asked.cudnn
+               : cudnnWheelVersion.isEmpty() ? QString()
+                                            : version::majorMinor(cudnnWheelVersion);
+    return in;
+}
+
 QString EnvironmentRecord::summary() const
 {
     auto orUnknown = [](const QString &v) { return v.isEmpty() ? tr("unknown") : v; };
     const QString none = tr("none (this environment runs on the CPU)");
     const InstallSpec asked = plan();
     const QString tf = tensorflowVersion();
-    const QString cuda = asked.cuda;
-    const QString cudnn = asked.cudnn;
+    const CudaInUse libraries = cudaInUse();
+    // A pip-route environment's CUDA is pip's: said so, never "none" while it runs on the GPU.
+    const auto shown = [&](const QString &v) {
+        if (libraries.cpuOnly())
+            return none;
+        if (!libraries.fromPipWheels)
+            return orUnknown(v);
+        return v.isEmpty() ? tr("from pip's nvidia-* wheels (version not recorded)")
+                           : tr("%1 (from pip's nvidia-* wheels)").arg(v);
+    };
+    const QString cuda = shown(libraries.cuda);
+    const QString cudnn = shown(libraries.cudnn);
     QString text = QStringLiteral("# %1\n\n").arg(tr("TensorFlow environment \"%1\"").arg(name));
     text += tr("Paste this into a help request: it says what was installed.") + QStringLiteral("\n\n");
     text += QStringLiteral("- %1: %2 %3\n").arg(tr("Operating system"), os, arch);
     text += QStringLiteral("- %1: %2\n").arg(tr("Python"), orUnknown(pythonVersion));
     text += QStringLiteral("- %1: %2\n").arg(tr("TensorFlow"), orUnknown(tf));
-    text += QStringLiteral("- %1: %2\n").arg(tr("CUDA"), cuda.isEmpty() ? none : cuda);
-    text += QStringLiteral("- %1: %2\n").arg(tr("cuDNN"), cudnn.isEmpty() ? none : cudnn);
+    text += QStringLiteral("- %1: %2\n").arg(tr("CUDA"), cuda);
+    text += QStringLiteral("- %1: %2\n").arg(tr("cuDNN"), cudnn);
     text += QStringLiteral("- %1: %2\n").arg(tr("NVIDIA driver"), orUnknown(driver));
     text += QStringLiteral("- %1: %2\n").arg(tr("Route"), orUnknown(asked.route));
     text += QStringLiteral("- %1: %2\n").arg(tr("Installed"), created);

@@ -77,6 +77,18 @@ public:
 
     // A package's version from the freeze list ("tensorflow" → "2.10.1"), empty when absent.
     QString packageVersion(const QString &package) const;
+
+    // The CUDA and cuDNN the environment runs on, and where they come from: the plan's versions,
+    // else those of pip's nvidia-* wheels (the freeze list, else the lock) for a route whose
+    // TensorFlow brings its CUDA as wheels (tensorflow[and-cuda]). Empty versions and no wheels:
+    // the environment runs on the CPU.
+    struct CudaInUse {
+        QString cuda;
+        QString cudnn;
+        bool fromPipWheels = false;
+        bool cpuOnly() const { return cuda.isEmpty() && cudnn.isEmpty() && !fromPipWheels; }
+    };
+    CudaInUse cudaInUse() const;
     // ENVIRONMENT.md. Plain text with Markdown headings: readable pasted anywhere.
     QString summary() const;
 

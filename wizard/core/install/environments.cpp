@@ -277,6 +277,7 @@ QJsonObject EnvironmentListing::toJson() const
                        {QStringLiteral("python"), orNull(python)},
                        {QStringLiteral("cuda"), orNull(cuda)},
                        {QStringLiteral("cudnn"), orNull(cudnn)},
+                       {QStringLiteral("cuda_from"), orNull(cudaFrom)},
                        {QStringLiteral("created"), orNull(created)},
                        {QStringLiteral("bytes"), bytes >= 0 ? QJsonValue(bytes) : QJsonValue()},
                        {QStringLiteral("files_changed"), filesChanged},
@@ -357,8 +358,11 @@ EnvironmentListing describe(const SystemView &system, const QString &path, bool 
     l.route = asked.route;
     l.tensorflow = record->tensorflowVersion();
     l.python = record->pythonVersion.isEmpty() ? asked.python : record->pythonVersion;
-    l.cuda = asked.cuda;
-    l.cudnn = asked.cudnn;
+    const EnvironmentRecord::CudaInUse libraries = record->cudaInUse();
+    l.cuda = libraries.cuda;
+    l.cudnn = libraries.cudnn;
+    if (libraries.fromPipWheels)
+        l.cudaFrom = QStringLiteral("pip");
     l.created = record->created;
     for (const QString &launcher : record->launchers)
         l.launchers.append(SystemView::join(path, launcher));
@@ -458,10 +462,19 @@ QString listText(const QList<EnvironmentListing> &listings)
         text += QStringLiteral("%1  %2\n").arg(l.name, QDir::toNativeSeparators(l.path));
         if (l.isEnvironment()) {
             const QString none = EnvironmentListing::tr("none");
-            text += u"  " + EnvironmentListing::tr("TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5")
-                                .arg(l.tensorflow, l.route, l.python, l.cuda.isEmpty() ? none : l.cuda,
-                                     l.cudnn.isEmpty() ? none : l.cudnn)
-                    + u'\n';
+            if (l.cudaFrom == u"pip") {
+                const QString unknown = EnvironmentListing::tr("unknown");
+                text += u"  "
+                        + EnvironmentListing::tr("TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5 (from pip's nvidia-* wheels)")
+                              .arg(l.tensorflow, l.route, l.python, l.cuda.isEmpty() ? unknown : l.cuda,
+                                   l.cudnn.isEmpty() ? unknown : l.cudnn)
+                        + u'\n';
+            } else {
+                text += u"  " + EnvironmentListing::tr("TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5")
+                                    .arg(l.tensorflow, l.route, l.python, l.cuda.isEmpty() ? none : l.cuda,
+                                         l.cudnn.isEmpty() ? none : l.cudnn)
+                        + u'\n';
+            }
         }
         if (l.bytes >= 0)
             text += u"  " + EnvironmentListing::tr("Size on disk: %1")

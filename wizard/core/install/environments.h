@@ -75,6 +75,7 @@ public:
     QString python;
     QString cuda;  // empty without CUDA
     QString cudnn; // empty without cuDNN
+    QString cudaFrom; // "pip" when CUDA comes from pip's nvidia-* wheels (EnvironmentRecord::cudaInUse), else empty
     QString created;
     qint64 bytes = -1; // size on disk, -1 when not measured
     int filesChanged = 0;

@@ -120,16 +120,26 @@ Result<GpuChoice::Resolved> GpuChoice::resolve(const Plan &plan, const QString &
             r.pins = indices;
         return r;
     }
+    // Nothing pinned: TensorFlow sees every GPU and itself ignores one it cannot run on, so such
+    // a GPU is named as left out with its reason, never silently counted as used. One whose
+    // capability could not be checked is not hidden.
+    const auto takeWhatTensorflowCan = [&plan](Resolved &out) {
+        for (const PlanGpu &g : plan.gpus) {
+            const bool knownUnusable = g.use == PlanGpu::Use::Unusable && g.reason
+                                       && g.reason->code != u"gpu_capability_unknown";
+            (knownUnusable ? out.leftOut : out.used).append(g);
+        }
+    };
     QList<int> chosen;
     switch (kind) {
     case Kind::All:
-        r.used = plan.gpus;
+        takeWhatTensorflowCan(r);
         return r;
     case Kind::Default:
         chosen = plan.defaultGpuSelection();
         if (chosen.isEmpty()) {
             // No GPU's use could be confirmed: leave the choice to TensorFlow rather than hide one.
-            r.used = plan.gpus;
+            takeWhatTensorflowCan(r);
             return r;
         }
         break;
@@ -192,6 +202,8 @@ QStringList GpuChoice::describe(const Resolved &resolved)
                          ? tr("%1 is left out: %2").arg(gpuTitle(g), g.reason->message)
                          : tr("%1 is left out: it was not chosen.").arg(gpuTitle(g)));
     }
+    if (resolved.used.isEmpty() && !resolved.leftOut.isEmpty())
+        lines.append(tr("No NVIDIA GPU of this computer can be used by this TensorFlow: it will run on the processor."));
     return lines;
 }
 
@@ -201,12 +213,22 @@ QJsonObject GpuChoice::toJson(const Resolved &resolved)
     for (const PlanGpu &g : resolved.used)
         used.append(gpuJson(g));
     QJsonArray leftOut;
-    for (const PlanGpu &g : resolved.leftOut)
+    // The GPUs this TensorFlow cannot run on, said plainly: which one, and why.
+    QJsonArray skipped;
+    for (const PlanGpu &g : resolved.leftOut) {
         leftOut.append(gpuJson(g));
+        if (g.use == PlanGpu::Use::Unusable) {
+            skipped.append(QJsonObject{{QStringLiteral("gpu"), gpuTitle(g)},
+                                       {QStringLiteral("index"), g.index},
+                                       {QStringLiteral("reason"), g.reason ? g.reason->message : QString()},
+                                       {QStringLiteral("code"), g.reason ? QJsonValue(g.reason->code) : QJsonValue()}});
+        }
+    }
     return QJsonObject{{QStringLiteral("cuda_visible_devices"),
                         resolved.pins.isEmpty() ? QJsonValue() : QJsonValue(indexList(resolved.pins))},
                        {QStringLiteral("used"), used},
-                       {QStringLiteral("left_out"), leftOut}};
+                       {QStringLiteral("left_out"), leftOut},
+                       {QStringLiteral("skipped"), skipped}};
 }
 
 const Plan *matchingPlan(const Solution &solution, const QString &route, const QString &tensorflow,

@@ -1,5 +1,7 @@
 #include "util/runlog.h"
 
+#include "util/confined.h"
+#include "util/confinedremove.h"
 #include "util/text.h"
 
 #include <QCoreApplication>
@@ -7,8 +9,11 @@
 #include <QDir>
 #include <QFile>
 #include <QMutex>
+#include <QRegularExpression>
 #include <QStandardPaths>
+#include <QSysInfo>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace tfsetup::core {
@@ -26,6 +31,19 @@ LogState &state()
 {
     static LogState s;
     return s;
+}
+
+// Callers hold s.mutex.
+void writeLine(LogState &s, const char *level, const char *category, const QString &message)
+{
+    if (!s.file.isOpen())
+        return;
+    const QByteArray line = QDateTime::currentDateTime().toString(Qt::ISODateWithMs).toUtf8() + ' ' + level
+                            + (category && qstrcmp(category, "default") != 0 ? QByteArray(" [") + category + ']'
+                                                                              : QByteArray())
+                            + ' ' + message.toUtf8() + '\n';
+    s.file.write(line);
+    s.file.flush();
 }
 
 void handler(QtMsgType type, const QMessageLogContext &context, const QString &raw)
@@ -54,15 +72,7 @@ void handler(QtMsgType type, const QMessageLogContext &context, const QString &r
     }
     {
         QMutexLocker lock(&s.mutex);
-        if (s.file.isOpen()) {
-            const QByteArray line = QDateTime::currentDateTime().toString(Qt::ISODateWithMs).toUtf8() + ' ' + level
-                                    + (context.category && qstrcmp(context.category, "default") != 0
-                                           ? QByteArray(" [") + context.category + ']'
-                                           : QByteArray())
-                                    + ' ' + message.toUtf8() + '\n';
-            s.file.write(line);
-            s.file.flush();
-        }
+        writeLine(s, level, context.category, message);
     }
     const bool serious = type == QtWarningMsg || type == QtCriticalMsg || type == QtFatalMsg;
     if (serious && qEnvironmentVariableIsEmpty("TFSETUP_QUIET_LOG")) {
@@ -85,15 +95,96 @@ QString RunLog::start(const QString &dir)
                              .arg(QCoreApplication::applicationPid());
     {
         QMutexLocker lock(&s.mutex);
+        if (s.file.isOpen())
+            s.file.close();
         s.file.setFileName(folder + u'/' + name);
         if (!s.file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text)) {
             s.path.clear();
             return {};
         }
         s.path = QDir::toNativeSeparators(s.file.fileName());
+        // What a reader of the log needs before any message: what was run, by which tfsetup, where.
+        // The host's own description, whatever machine a --root folder imitates.
+        writeLine(s, "info", nullptr,
+                  QStringLiteral("command: ")
+                      + visibleText(redactSecrets(QCoreApplication::instance() ? QCoreApplication::arguments().join(u' ')
+                                                                               : QString())));
+        writeLine(s, "info", nullptr,
+                  QStringLiteral("tfsetup %1 on %2 (%3, kernel %4 %5)")
+                      .arg(QCoreApplication::applicationVersion(), QSysInfo::prettyProductName(),
+                           QSysInfo::currentCpuArchitecture(), QSysInfo::kernelType(), QSysInfo::kernelVersion()));
     }
-    s.previous = qInstallMessageHandler(handler);
+    // Started again (tests do), the handler already in place is not its own predecessor.
+    if (const QtMessageHandler before = qInstallMessageHandler(handler); before != handler)
+        s.previous = before;
+    const QStringList pruned = rotate(folder, LogRetention{}, s.path);
+    if (!pruned.isEmpty())
+        write("info", QStringLiteral("removed %1 older log(s): %2").arg(pruned.size()).arg(pruned.join(QStringLiteral(", "))));
     return s.path;
+}
+
+void RunLog::write(const char *level, const QString &text)
+{
+    LogState &s = state();
+    const QString message = visibleText(redactSecrets(text));
+    QMutexLocker lock(&s.mutex);
+    writeLine(s, level, nullptr, message);
+}
+
+bool RunLog::isOwnLogName(const QString &fileName)
+{
+    static const QRegularExpression pattern(QStringLiteral("^tfsetup-\\d{8}-\\d{6}-\\d+\\.log$"));
+    return pattern.match(fileName).hasMatch();
+}
+
+QList<QFileInfo> RunLog::ownLogs(const QString &folder)
+{
+    QList<QFileInfo> logs;
+    if (folder.isEmpty() || isLink(folder) || !QFileInfo(folder).isDir())
+        return logs;
+    for (const QFileInfo &info : QDir(folder).entryInfoList(QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
+        if (!info.isSymLink() && !info.isJunction() && isOwnLogName(info.fileName()))
+            logs.append(info);
+    }
+    // Newest first; the name (its time, then pid) breaks ties of one second.
+    std::sort(logs.begin(), logs.end(), [](const QFileInfo &a, const QFileInfo &b) {
+        const QDateTime ma = a.lastModified(), mb = b.lastModified();
+        return ma != mb ? ma > mb : a.fileName() > b.fileName();
+    });
+    return logs;
+}
+
+QList<QFileInfo> RunLog::expired(const QString &folder, const LogRetention &retention, const QString &current,
+                                 const QDateTime &now)
+{
+    const QString currentPath = current.isEmpty() ? QString() : QFileInfo(current).absoluteFilePath();
+    QList<QFileInfo> gone;
+    int stayed = 0;
+    qint64 bytes = 0;
+    bool full = false; // once one log does not fit, no older one does either
+    for (const QFileInfo &log : ownLogs(folder)) {
+        const bool isCurrent = log.absoluteFilePath() == currentPath;
+        const bool fits = !full && stayed < retention.kept && bytes + log.size() <= retention.maxBytes;
+        full = full || (!fits && !isCurrent);
+        const bool young = retention.olderThanDays && log.lastModified().daysTo(now) <= *retention.olderThanDays;
+        if (isCurrent || fits || young) {
+            ++stayed;
+            bytes += log.size();
+            continue;
+        }
+        gone.append(log);
+    }
+    return gone;
+}
+
+QStringList RunLog::rotate(const QString &folder, const LogRetention &retention, const QString &current)
+{
+    QStringList removed;
+    for (const QFileInfo &log : expired(folder, retention, current)) {
+        if (removeFileConfined(folder, log.fileName()))
+            removed.append(log.fileName());
+    }
+    return removed;
 }
 
 QString RunLog::defaultFolder()
@@ -108,7 +199,11 @@ QString RunLog::path()
 {
     LogState &s = state();
     QMutexLocker lock(&s.mutex);
-    return s.path;
+    if (s.path.isEmpty() || !s.file.isOpen())
+        return {};
+    s.file.flush();
+    const QFileInfo info(s.file.fileName());
+    return info.exists() && info.size() > 0 ? s.path : QString();
 }
 
 void RunLog::stop()
@@ -117,6 +212,7 @@ void RunLog::stop()
     qInstallMessageHandler(s.previous);
     QMutexLocker lock(&s.mutex);
     s.file.close();
+    s.path.clear();
 }
 
 } // namespace tfsetup::core
