@@ -546,6 +546,16 @@
         <source>The download cache now holds %1.</source>
         <translation>下载缓存现在占用 %1。</translation>
     </message>
+    <message numerus="yes">
+        <source>Would keep %n old download(s) that an environment or an offline bundle still needs.</source>
+        <translation>
+            <numerusform>将保留 %n 个仍被某个环境或离线包需要的旧下载文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The download cache would then hold %1 (nothing was removed: this was a dry run).</source>
+        <translation>届时下载缓存将占用 %1（这是一次试运行，没有删除任何内容）。</translation>
+    </message>
 </context>
 <context>
     <name>Cli</name>
@@ -690,12 +700,6 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
         <translation>&quot;%1&quot; 不是 http:// 或 https:// 地址。</translation>
     </message>
     <message>
-        <source>Give at least one URL, --out FILE, and exactly one of --sha256 or --md5.
-</source>
-        <translation>请提供至少一个 URL 和 --out FILE，并在 --sha256 与 --md5 中只选一个。
-</translation>
-    </message>
-    <message>
         <source>--size needs a number of bytes.</source>
         <translation>--size 需要一个字节数。</translation>
     </message>
@@ -816,10 +820,6 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
     <message>
         <source>Repair an environment: restore damaged or moved files, launchers and kernel, then verify</source>
         <translation>修复环境：恢复损坏或被移动的文件、启动脚本和内核，然后进行验证</translation>
-    </message>
-    <message>
-        <source>Check the Python environment in DIR (a venv or conda environment).</source>
-        <translation>检查 DIR 中的 Python 环境（venv 或 conda 环境）。</translation>
     </message>
     <message>
         <source>The TensorFlow VERSION meant to run, when no --env says it (&quot;2.10&quot;).</source>
@@ -982,12 +982,6 @@ Run again with --yes to install.
     <message>
         <source>Cannot read the plan file %1.</source>
         <translation>无法读取方案文件 %1。</translation>
-    </message>
-    <message>
-        <source>Give --plan FILE, or all of --tf VERSION, --os windows|linux and --route ROUTE.
-</source>
-        <translation>请提供 --plan FILE，或者同时提供 --tf VERSION、--os windows|linux 和 --route ROUTE。
-</translation>
     </message>
     <message>
         <source>TensorFlow %1 is not in the tested configurations for %2.</source>
@@ -1188,12 +1182,6 @@ Run again with --yes to install.
         <translation>显示正在使用的知识库，或安装已签名的知识库更新</translation>
     </message>
     <message>
-        <source>--out needs the file to save to, not &quot;%1&quot; (is its value missing?). For a file whose name starts with &quot;-&quot;, write ./%1.
-</source>
-        <translation>--out 需要要保存到的文件，而不是“%1”（是不是缺少了它的值？）。如果文件名以“-”开头，请写成 ./%1。
-</translation>
-    </message>
-    <message>
         <source>%1 was installed, but its Jupyter kernel could not be registered, so notebooks will not find it. %2 Fix that and run the same install again; it only registers the kernel.</source>
         <translation>%1 已安装，但它的 Jupyter 内核无法注册，所以笔记本找不到它。%2 解决这个问题后再运行同样的安装；它只会注册内核。</translation>
     </message>
@@ -1326,12 +1314,6 @@ Run again with --yes to install.
         <translation>请用 --env DIR 指定要升级的环境（tfsetup list 会列出它们）。</translation>
     </message>
     <message>
-        <source>Run again with --yes to upgrade.
-</source>
-        <translation>加上 --yes 再运行一次即可升级。
-</translation>
-    </message>
-    <message>
         <source>%1 is as it was before.</source>
         <translation>%1 保持原样。</translation>
     </message>
@@ -1372,10 +1354,6 @@ Run again with --yes to install.
         <translation>请给出 --out DIR（或 --verify DIR）。</translation>
     </message>
     <message>
-        <source>The plan could not be read.</source>
-        <translation>无法读取该方案。</translation>
-    </message>
-    <message>
         <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder); pypi=URL or a PyPI preset (pypi=tuna) for the Python packages, asked in the order given. May be repeated.</source>
         <translation>先从 NVIDIA 下载目录的这个副本（网址或文件夹）获取 NVIDIA 的文件；pypi=网址 或 PyPI 预设（pypi=tuna）用于 Python 包，按给出的顺序尝试。可重复使用。</translation>
     </message>
@@ -1394,6 +1372,54 @@ Run again with --yes to install.
     <message>
         <source>tfsetup: --page needs --root and one of: %1.</source>
         <translation>tfsetup：--page 需要同时指定 --root，并取以下值之一：%1。</translation>
+    </message>
+    <message>
+        <source>tfsetup %1: the command line is not complete or not valid; see tfsetup %1 --help.</source>
+        <translation>tfsetup %1：命令行不完整或无效；请参阅 tfsetup %1 --help。</translation>
+    </message>
+    <message>
+        <source>tfsetup %1 failed.</source>
+        <translation>tfsetup %1 失败。</translation>
+    </message>
+    <message>
+        <source>Check the Python environment in DIR: a folder tfsetup installed (or its venv), a venv or a conda environment.</source>
+        <translation>检查 DIR 中的 Python 环境：tfsetup 安装的文件夹（或其中的 venv）、一个 venv 或一个 conda 环境。</translation>
+    </message>
+    <message>
+        <source>--out needs the file to save to, not &quot;%1&quot; (is its value missing?). For a file whose name starts with &quot;-&quot;, write ./%1.</source>
+        <translation>--out 需要给出要保存到的文件，而不是“%1”（是不是漏写了它的值？）。文件名以“-”开头时，请写成 ./%1。</translation>
+    </message>
+    <message>
+        <source>Give at least one URL, --out FILE, and exactly one of --sha256 or --md5.</source>
+        <translation>请至少给出一个 URL、--out FILE，并且在 --sha256 和 --md5 中恰好给出一个。</translation>
+    </message>
+    <message>
+        <source>Nothing was installed: add --yes to install &quot;%1&quot; (TensorFlow %2, %3) into %4.</source>
+        <translation>没有安装任何内容：加上 --yes 才会把“%1”（TensorFlow %2，%3）安装到 %4。</translation>
+    </message>
+    <message>
+        <source>Run again with --yes to install.</source>
+        <translation>请加上 --yes 重新运行以进行安装。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow / CUDA / cuDNN / Python combination fits this machine with these options; each rejected one says why.</source>
+        <translation>在这些选项下，没有适合本机的 TensorFlow / CUDA / cuDNN / Python 组合；每个被拒绝的组合都说明了原因。</translation>
+    </message>
+    <message>
+        <source>Give --plan FILE, or all of --tf VERSION, --os windows|linux and --route ROUTE.</source>
+        <translation>请给出 --plan FILE，或者同时给出 --tf VERSION、--os windows|linux 和 --route ROUTE。</translation>
+    </message>
+    <message>
+        <source>Run again with --yes to upgrade.</source>
+        <translation>请加上 --yes 重新运行以进行升级。</translation>
+    </message>
+    <message>
+        <source>The environment did not pass verification: %1: %2</source>
+        <translation>环境未通过验证：%1：%2</translation>
+    </message>
+    <message>
+        <source>The environment did not pass verification.</source>
+        <translation>环境未通过验证。</translation>
     </message>
 </context>
 <context>
@@ -1593,6 +1619,14 @@ Run again with --yes to install.
         <source>TensorFlow %1 fits this machine on the same route.</source>
         <translation>TensorFlow %1 在同一路线上适合本机。</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5 (from pip&apos;s nvidia-* wheels)</source>
+        <translation>TensorFlow %1，%2，Python %3，CUDA %4，cuDNN %5（来自 pip 的 nvidia-* wheel 包）</translation>
+    </message>
 </context>
 <context>
     <name>EnvironmentRecord</name>
@@ -1680,6 +1714,14 @@ Run again with --yes to install.
         <source>Install the environment again.</source>
         <translation>请重新安装该环境。</translation>
     </message>
+    <message>
+        <source>from pip&apos;s nvidia-* wheels (version not recorded)</source>
+        <translation>来自 pip 的 nvidia-* wheel 包（未记录版本）</translation>
+    </message>
+    <message>
+        <source>%1 (from pip&apos;s nvidia-* wheels)</source>
+        <translation>%1（来自 pip 的 nvidia-* wheel 包）</translation>
+    </message>
 </context>
 <context>
     <name>FirstUse</name>
@@ -1749,6 +1791,10 @@ Run again with --yes to install.
     <message>
         <source>%1 is left out: it was not chosen.</source>
         <translation>%1 未被使用：没有选择它。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU of this computer can be used by this TensorFlow: it will run on the processor.</source>
+        <translation>这个 TensorFlow 无法使用本机的任何 NVIDIA GPU：它将在处理器上运行。</translation>
     </message>
 </context>
 <context>
@@ -2529,6 +2575,22 @@ Not possible here:
         <source>%1 was loaded from %2; other copies exist: %3. Another program&apos;s library path may pick a different one.</source>
         <translation>%1 是从 %2 加载的；还存在其他副本：%3。其他程序的库搜索路径可能会选中另一个副本。</translation>
     </message>
+    <message>
+        <source>The GPU could not run a small test computation through the NVIDIA driver %1 (%2). TensorFlow cannot compute on this GPU either. Restart the computer; if that does not help, update or reinstall the NVIDIA driver.</source>
+        <translation>GPU 无法通过 NVIDIA 驱动程序 %1 运行一个小的测试计算（%2）。TensorFlow 同样无法在这块 GPU 上计算。请重启计算机；如果仍然不行，请更新或重新安装 NVIDIA 驱动程序。</translation>
+    </message>
+    <message>
+        <source>%1 loaded, but a matrix multiplication with it on the GPU failed (%2). TensorFlow&apos;s dense layers will fail the same way. Run tfsetup repair to reinstall it; if that does not help, update the NVIDIA driver.</source>
+        <translation>%1 已加载，但用它在 GPU 上做矩阵乘法失败了（%2）。TensorFlow 的全连接层也会同样失败。请运行 tfsetup repair 重新安装它；如果仍然不行，请更新 NVIDIA 驱动程序。</translation>
+    </message>
+    <message>
+        <source>%1 loaded, but a convolution with it on the GPU failed (%2). TensorFlow&apos;s convolution layers will fail the same way. Run tfsetup repair so that all cuDNN parts are one version that suits this CUDA; if that does not help, update the NVIDIA driver.</source>
+        <translation>%1 已加载，但用它在 GPU 上做卷积失败了（%2）。TensorFlow 的卷积层也会同样失败。请运行 tfsetup repair，使 cuDNN 的所有部分都是适合此 CUDA 的同一版本；如果仍然不行，请更新 NVIDIA 驱动程序。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver %1 loaded but reports no usable GPU (%2), so nothing was computed on a GPU. TensorFlow will use the processor only.</source>
+        <translation>NVIDIA 驱动程序 %1 已加载，但报告没有可用的 GPU（%2），因此没有在 GPU 上进行任何计算。TensorFlow 将只使用处理器。</translation>
+    </message>
 </context>
 <context>
     <name>PyLock</name>
@@ -3094,6 +3156,18 @@ Not possible here:
     <message>
         <source>nvidia-smi, the tool that comes with the NVIDIA driver, is not installed here.</source>
         <translation>这里没有安装 nvidia-smi（NVIDIA 驱动程序附带的工具）。</translation>
+    </message>
+    <message>
+        <source>Microsoft Visual C++ runtime: present (its version is not registered)</source>
+        <translation>Microsoft Visual C++ 运行库：已安装（未登记版本）</translation>
+    </message>
+    <message>
+        <source>Microsoft Visual C++ runtime: present, version %1</source>
+        <translation>Microsoft Visual C++ 运行库：已安装，版本 %1</translation>
+    </message>
+    <message>
+        <source>The Microsoft Visual C++ runtime %1 is registered, but %2 is missing.</source>
+        <translation>Microsoft Visual C++ 运行库 %1 已登记，但缺少 %2。</translation>
     </message>
 </context>
 <context>
@@ -3928,6 +4002,58 @@ Not possible here:
         <source>Verification failed at &quot;%1&quot;. Details: tfsetup verify --json.</source>
         <translation>验证在“%1”这一步失败。详细信息：tfsetup verify --json。</translation>
     </message>
+    <message>
+        <source>GPU test kernel through the driver</source>
+        <translation>通过驱动程序运行 GPU 测试内核</translation>
+    </message>
+    <message>
+        <source>cuBLAS matrix multiplication on the GPU</source>
+        <translation>在 GPU 上进行 cuBLAS 矩阵乘法</translation>
+    </message>
+    <message>
+        <source>cuDNN convolution on the GPU</source>
+        <translation>在 GPU 上进行 cuDNN 卷积</translation>
+    </message>
+    <message>
+        <source>no GPU found (%1)</source>
+        <translation>未找到 GPU（%1）</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver library did not load</source>
+        <translation>NVIDIA 驱动程序库未能加载</translation>
+    </message>
+    <message>
+        <source>the library did not load</source>
+        <translation>该库未能加载</translation>
+    </message>
+    <message>
+        <source>the GPU could not be used</source>
+        <translation>无法使用 GPU</translation>
+    </message>
+    <message>
+        <source>an earlier step did not finish in time</source>
+        <translation>前面的某一步没有按时完成</translation>
+    </message>
+    <message>
+        <source>%1: correct</source>
+        <translation>%1：正确</translation>
+    </message>
+    <message>
+        <source>%1: failed in %2: %3</source>
+        <translation>%1：在 %2 中失败：%3</translation>
+    </message>
+    <message>
+        <source>%1: not run, %2</source>
+        <translation>%1：未运行，%2</translation>
+    </message>
+    <message>
+        <source>the GPU computed correctly with the driver, cuBLAS and cuDNN</source>
+        <translation>GPU 通过驱动程序、cuBLAS 和 cuDNN 计算正确</translation>
+    </message>
+    <message>
+        <source>The GPU, its driver, cuBLAS and cuDNN computed correctly in this environment. If TensorFlow still does not use the GPU, the cause is in TensorFlow&apos;s own setup, not in these libraries.</source>
+        <translation>在这个环境中，GPU、其驱动程序、cuBLAS 和 cuDNN 都计算正确。如果 TensorFlow 仍然不使用 GPU，原因在 TensorFlow 自身的设置，而不在这些库。</translation>
+    </message>
 </context>
 <context>
     <name>VersionParsers</name>
@@ -4457,14 +4583,6 @@ Not possible here:
         <translation>在环境中安装 3.20 系列或更早的 protobuf（pip install &quot;protobuf&lt;3.21&quot;），或安装固定了 protobuf 版本的 TensorFlow 补丁版本；设置 PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python 也可以，但会很慢。</translation>
     </message>
     <message>
-        <source>Keras 3 is installed, but this code was written for Keras 2 (tf.keras before TensorFlow 2.16).</source>
-        <translation>已安装 Keras 3，但这段代码是为 Keras 2 编写的（TensorFlow 2.16 之前的 tf.keras）。</translation>
-    </message>
-    <message>
-        <source>Install tf-keras matching your TensorFlow and set TF_USE_LEGACY_KERAS=1, or pin TensorFlow below 2.16; or move the code to Keras 3.</source>
-        <translation>安装与你的 TensorFlow 匹配的 tf-keras 并设置 TF_USE_LEGACY_KERAS=1，或把 TensorFlow 固定在 2.16 以下；或者把代码迁移到 Keras 3。</translation>
-    </message>
-    <message>
         <source>A path with non-ASCII characters (often a Chinese user or folder name) was read in the wrong encoding (UnicodeDecodeError), so a tool failed on it.</source>
         <translation>含有非 ASCII 字符的路径（常见的是中文用户名或文件夹名）被用错误的编码读取（UnicodeDecodeError），导致某个工具出错。</translation>
     </message>
@@ -4511,6 +4629,150 @@ Not possible here:
     <message>
         <source>Cannot read the log %1. Check the path, or paste the log into a text file first.</source>
         <translation>无法读取日志 %1。请检查路径，或先把日志粘贴到一个文本文件中。</translation>
+    </message>
+    <message>
+        <source>cuDNN could not start (CUDNN_STATUS_NOT_INITIALIZED). With no memory error in the log, this is most often a cuDNN or CUDA that does not fit this TensorFlow, or a driver too old for them.</source>
+        <translation>cuDNN 无法启动（CUDNN_STATUS_NOT_INITIALIZED）。日志中没有显存错误时，最常见的原因是 cuDNN 或 CUDA 与这个 TensorFlow 不匹配，或者驱动程序对它们来说太旧。</translation>
+    </message>
+    <message>
+        <source>Install the CUDA and cuDNN versions listed for this TensorFlow (tfsetup plan shows them), remove other cuDNN copies that come first on the search path, and update the NVIDIA driver. If another program holds the GPU&apos;s memory, close it or set TF_FORCE_GPU_ALLOW_GROWTH=true.</source>
+        <translation>请安装这个 TensorFlow 所列的 CUDA 和 cuDNN 版本（tfsetup plan 会显示），删除在搜索路径上排在前面的其他 cuDNN 副本，并更新 NVIDIA 驱动程序。如果有其他程序占用了 GPU 显存，请关闭它或设置 TF_FORCE_GPU_ALLOW_GROWTH=true。</translation>
+    </message>
+    <message>
+        <source>TensorFlow says the NVIDIA driver %1 is probably too old for the CUDA version it uses.</source>
+        <translation>TensorFlow 表示 NVIDIA 驱动程序 %1 对它使用的 CUDA 版本来说可能太旧。</translation>
+    </message>
+    <message>
+        <source>The environment is set to use GPU %1, but this machine has %2 NVIDIA GPU(s) (numbered from 0): TensorFlow started through its launchers will not see GPU %1.</source>
+        <translation>该环境设定为使用 GPU %1，但本机只有 %2 块 NVIDIA GPU（从 0 开始编号）：通过其启动脚本启动的 TensorFlow 将看不到 GPU %1。</translation>
+    </message>
+    <message>
+        <source>Install the environment again and choose the GPUs this machine has (tfsetup install --gpus), or run &quot;tfsetup doctor --env %1&quot; on the computer it was made for.</source>
+        <translation>请重新安装该环境并选择本机拥有的 GPU（tfsetup install --gpus），或在为其创建该环境的那台计算机上运行“tfsetup doctor --env %1”。</translation>
+    </message>
+    <message>
+        <source>Windows could not load a DLL that TensorFlow&apos;s native module needs (DLL load failed). The Visual C++ runtime is present, so it is not that, and the log does not say which DLL failed.</source>
+        <translation>Windows 无法加载 TensorFlow 原生模块所需的某个 DLL（DLL load failed）。Visual C++ 运行库已安装，所以原因不在它，而日志没有说明是哪个 DLL 加载失败。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup verify&quot; in the environment: it loads TensorFlow&apos;s native module and names the DLL that fails (a CUDA or cuDNN DLL for a GPU build, or a processor without AVX).</source>
+        <translation>请在该环境中运行“tfsetup verify”：它会加载 TensorFlow 的原生模块，并指出失败的 DLL（GPU 版本的 CUDA 或 cuDNN DLL，或者处理器不支持 AVX）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow lists no GPU and printed nothing about CUDA. That is what every TensorFlow after %1 does on native Windows, where GPU support ended with TensorFlow %1.</source>
+        <translation>TensorFlow 没有列出任何 GPU，也没有输出任何有关 CUDA 的信息。在原生 Windows 上，%1 之后的每个 TensorFlow 都是这样：原生 Windows 的 GPU 支持止于 TensorFlow %1。</translation>
+    </message>
+    <message>
+        <source>On native Windows, use TensorFlow %1 (with a Python it supports) or run a newer TensorFlow inside WSL2 (tfsetup plan --route wsl2). Elsewhere, run &quot;tfsetup doctor --env DIR&quot; on the environment to see why TensorFlow finds no GPU.</source>
+        <translation>在原生 Windows 上，请使用 TensorFlow %1（配合它支持的 Python），或在 WSL2 中运行更新的 TensorFlow（tfsetup plan --route wsl2）。在其他系统上，请对该环境运行“tfsetup doctor --env DIR”，查看 TensorFlow 为何找不到 GPU。</translation>
+    </message>
+    <message>
+        <source>The installed Keras does not fit this TensorFlow or this code: Keras 3 (the default from TensorFlow 2.16) cannot run code or load models made for Keras 2 (tf.keras), and a separately installed Keras must match the TensorFlow release.</source>
+        <translation>已安装的 Keras 与这个 TensorFlow 或这段代码不匹配：Keras 3（TensorFlow 2.16 起的默认版本）无法运行为 Keras 2（tf.keras）编写的代码或加载其模型，而单独安装的 Keras 必须与 TensorFlow 的版本一致。</translation>
+    </message>
+    <message>
+        <source>For Keras 2 code with TensorFlow 2.16 or newer: pip install tf-keras (the release matching TensorFlow) and set TF_USE_LEGACY_KERAS=1. With an older TensorFlow: install the Keras of the same release (pip install &quot;keras&lt;3&quot;, the same minor version as TensorFlow). Or move the code to Keras 3.</source>
+        <translation>在 TensorFlow 2.16 或更新版本上运行 Keras 2 代码：pip install tf-keras（与 TensorFlow 对应的版本）并设置 TF_USE_LEGACY_KERAS=1。较旧的 TensorFlow：安装同一版本的 Keras（pip install &quot;keras&lt;3&quot;，与 TensorFlow 的次版本号相同）。或者把代码迁移到 Keras 3。</translation>
+    </message>
+    <message>
+        <source>A file whose path has non-ASCII characters could not be opened: %1. TensorFlow and h5py on Windows often cannot open such paths.</source>
+        <translation>无法打开一个路径中含有非 ASCII 字符（如中文）的文件：%1。Windows 上的 TensorFlow 和 h5py 常常无法打开这样的路径。</translation>
+    </message>
+    <message>
+        <source>Move the model, checkpoint or data to a folder whose path has only English letters, digits and no spaces (e.g. C:\tf\models), or rename the folders on the way, then load it from there.</source>
+        <translation>请把模型、检查点或数据移到路径中只有英文字母和数字、没有空格的文件夹（例如 C:\tf\models），或者重命名路径上的文件夹，然后从那里加载。</translation>
+    </message>
+    <message>
+        <source>%1 of the files tfsetup installed in %2 are missing or changed: %3.</source>
+        <translation>tfsetup 安装在 %2 中的文件有 %1 个缺失或被改动：%3。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup repair --env %1&quot;: it puts back exactly these files from their verified sources.</source>
+        <translation>请运行“tfsetup repair --env %1”：它会从经过校验的来源准确恢复这些文件。</translation>
+    </message>
+    <message>
+        <source>Files of the NVIDIA packages pip installed in %1 are missing or changed (%2): %3.</source>
+        <translation>pip 安装在 %1 中的 NVIDIA 包有文件缺失或被改动（%2）：%3。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s record %1 cannot be read, so the doctor checked the folder without knowing what was installed in it.</source>
+        <translation>无法读取该环境的记录 %1，因此医生在不知道其中安装了什么的情况下检查了该文件夹。</translation>
+    </message>
+    <message>
+        <source>Install the environment again (tfsetup install into %1 or a new folder): repair works from the record and cannot check this environment.</source>
+        <translation>请重新安装该环境（用 tfsetup install 安装到 %1 或一个新文件夹）：修复依据的是环境记录，无法检查这个环境。</translation>
+    </message>
+    <message>
+        <source>Loading the environment&apos;s GPU libraries through its launcher found a problem: %1</source>
+        <translation>通过启动脚本加载该环境的 GPU 库时发现了问题：%1</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup verify --env %1&quot; for every step, and &quot;tfsetup repair --env %1&quot; to put the environment&apos;s files back.</source>
+        <translation>请运行“tfsetup verify --env %1”查看每一步，并运行“tfsetup repair --env %1”恢复该环境的文件。</translation>
+    </message>
+    <message>
+        <source>The libraries were looked for on disk but not loaded: the library probe did not run (%1).</source>
+        <translation>只在磁盘上查找了这些库，没有加载它们：库探测程序没有运行（%1）。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup verify --env %1&quot; to load them as TensorFlow does.</source>
+        <translation>请运行“tfsetup verify --env %1”，像 TensorFlow 那样加载它们。</translation>
+    </message>
+    <message>
+        <source>The log&apos;s machine shows no NVIDIA GPU and no working NVIDIA driver, so TensorFlow runs on the CPU. On a machine without a GPU this message is expected and harmless.</source>
+        <translation>写出该日志的机器上没有 NVIDIA GPU，也没有可用的 NVIDIA 驱动程序，因此 TensorFlow 在 CPU 上运行。在没有 GPU 的机器上，这条消息是正常且无害的。</translation>
+    </message>
+    <message>
+        <source>Nothing to do on a machine meant for the CPU. If that machine should have an NVIDIA GPU, check there that nvidia-smi lists it.</source>
+        <translation>对于本来就用 CPU 的机器，无需任何操作。如果那台机器应该有 NVIDIA GPU，请在那台机器上检查 nvidia-smi 是否列出了它。</translation>
+    </message>
+    <message>
+        <source>This log</source>
+        <translation>此日志</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>The log shows what went wrong (%1).</source>
+        <translation>日志显示了出错的原因（%1）。</translation>
+    </message>
+    <message>
+        <source>Nothing is wrong in this log: its messages are harmless notices or show the GPU at work.</source>
+        <translation>此日志中没有问题：其中的消息是无害的提示，或者表明 GPU 正在工作。</translation>
+    </message>
+    <message>
+        <source>The log holds no message the doctor knows, so it cannot say what went wrong. Run &quot;tfsetup doctor --env DIR&quot; on the machine that wrote it.</source>
+        <translation>日志中没有医生认识的消息，所以无法判断出了什么问题。请在写出该日志的机器上运行“tfsetup doctor --env DIR”。</translation>
+    </message>
+    <message>
+        <source>present</source>
+        <translation>已安装</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>Visual C++ runtime</source>
+        <translation>Visual C++ 运行库</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>路线</translation>
+    </message>
+    <message>
+        <source>Its CUDA / cuDNN</source>
+        <translation>环境的 CUDA / cuDNN</translation>
+    </message>
+    <message>
+        <source>Its GPUs</source>
+        <translation>环境使用的 GPU</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
     </message>
 </context>
 <context>

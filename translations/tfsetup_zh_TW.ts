@@ -546,6 +546,16 @@
         <source>The download cache now holds %1.</source>
         <translation>下載快取現在佔用 %1。</translation>
     </message>
+    <message numerus="yes">
+        <source>Would keep %n old download(s) that an environment or an offline bundle still needs.</source>
+        <translation>
+            <numerusform>將保留 %n 個仍被某個環境或離線包需要的舊下載檔案。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The download cache would then hold %1 (nothing was removed: this was a dry run).</source>
+        <translation>屆時下載快取將佔用 %1（這是一次試執行，沒有刪除任何內容）。</translation>
+    </message>
 </context>
 <context>
     <name>Cli</name>
@@ -690,12 +700,6 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
         <translation>&quot;%1&quot; 不是 http:// 或 https:// 網址。</translation>
     </message>
     <message>
-        <source>Give at least one URL, --out FILE, and exactly one of --sha256 or --md5.
-</source>
-        <translation>請提供至少一個 URL 和 --out FILE，並在 --sha256 與 --md5 中只選一個。
-</translation>
-    </message>
-    <message>
         <source>--size needs a number of bytes.</source>
         <translation>--size 需要一個位元組數。</translation>
     </message>
@@ -816,10 +820,6 @@ Run &quot;tfsetup COMMAND --help&quot; for the options of one command.
     <message>
         <source>Repair an environment: restore damaged or moved files, launchers and kernel, then verify</source>
         <translation>修復環境：恢復損壞或被移動的檔案、啟動指令碼和核心，然後進行驗證</translation>
-    </message>
-    <message>
-        <source>Check the Python environment in DIR (a venv or conda environment).</source>
-        <translation>檢查 DIR 中的 Python 環境（venv 或 conda 環境）。</translation>
     </message>
     <message>
         <source>The TensorFlow VERSION meant to run, when no --env says it (&quot;2.10&quot;).</source>
@@ -982,12 +982,6 @@ Run again with --yes to install.
     <message>
         <source>Cannot read the plan file %1.</source>
         <translation>無法讀取方案檔案 %1。</translation>
-    </message>
-    <message>
-        <source>Give --plan FILE, or all of --tf VERSION, --os windows|linux and --route ROUTE.
-</source>
-        <translation>請提供 --plan FILE，或者同時提供 --tf VERSION、--os windows|linux 和 --route ROUTE。
-</translation>
     </message>
     <message>
         <source>TensorFlow %1 is not in the tested configurations for %2.</source>
@@ -1188,12 +1182,6 @@ Run again with --yes to install.
         <translation>顯示正在使用的知識庫，或安裝已簽名的知識庫更新</translation>
     </message>
     <message>
-        <source>--out needs the file to save to, not &quot;%1&quot; (is its value missing?). For a file whose name starts with &quot;-&quot;, write ./%1.
-</source>
-        <translation>--out 需要要儲存到的檔案，而不是「%1」（是不是缺少了它的值？）。如果檔名以「-」開頭，請寫成 ./%1。
-</translation>
-    </message>
-    <message>
         <source>%1 was installed, but its Jupyter kernel could not be registered, so notebooks will not find it. %2 Fix that and run the same install again; it only registers the kernel.</source>
         <translation>%1 已安裝，但它的 Jupyter 核心無法註冊，所以筆記本找不到它。%2 解決這個問題後再執行同樣的安裝；它只會註冊核心。</translation>
     </message>
@@ -1326,18 +1314,12 @@ Run again with --yes to install.
         <translation>請用 --env DIR 指定要升級的環境（tfsetup list 會列出它們）。</translation>
     </message>
     <message>
-        <source>Run again with --yes to upgrade.
-</source>
-        <translation>加上 --yes 再執行一次即可升級。
-</translation>
-    </message>
-    <message>
         <source>%1 is as it was before.</source>
         <translation>%1 保持原樣。</translation>
     </message>
     <message>
         <source>%1 was upgraded to TensorFlow %2, but it did not pass verification. tfsetup doctor --env %1 finds the cause.</source>
-        <translation>%1 已升級到 TensorFlow %2，但未透過驗證。執行 tfsetup doctor --env %1 可以找出原因。</translation>
+        <translation>%1 已升級到 TensorFlow %2，但未通過驗證。執行 tfsetup doctor --env %1 可以找出原因。</translation>
     </message>
     <message>
         <source>Bundle what the lab profile FILE installs: its plan, its extra packages, its Jupyter front end, through its mirrors and proxy (the options here go on top).</source>
@@ -1372,10 +1354,6 @@ Run again with --yes to install.
         <translation>請給出 --out DIR（或 --verify DIR）。</translation>
     </message>
     <message>
-        <source>The plan could not be read.</source>
-        <translation>無法讀取該方案。</translation>
-    </message>
-    <message>
         <source>Fetch NVIDIA&apos;s files from this copy of NVIDIA&apos;s download tree first (URL or folder); pypi=URL or a PyPI preset (pypi=tuna) for the Python packages, asked in the order given. May be repeated.</source>
         <translation>先從 NVIDIA 下載目錄的這個副本（網址或資料夾）取得 NVIDIA 的檔案；pypi=網址 或 PyPI 預設（pypi=tuna）用於 Python 套件，按給出的順序嘗試。可重複使用。</translation>
     </message>
@@ -1394,6 +1372,54 @@ Run again with --yes to install.
     <message>
         <source>tfsetup: --page needs --root and one of: %1.</source>
         <translation>tfsetup：--page 需要同時指定 --root，並取以下值之一：%1。</translation>
+    </message>
+    <message>
+        <source>tfsetup %1: the command line is not complete or not valid; see tfsetup %1 --help.</source>
+        <translation>tfsetup %1：命令列不完整或無效；請參閱 tfsetup %1 --help。</translation>
+    </message>
+    <message>
+        <source>tfsetup %1 failed.</source>
+        <translation>tfsetup %1 失敗。</translation>
+    </message>
+    <message>
+        <source>Check the Python environment in DIR: a folder tfsetup installed (or its venv), a venv or a conda environment.</source>
+        <translation>檢查 DIR 中的 Python 環境：tfsetup 安裝的資料夾（或其中的 venv）、一個 venv 或一個 conda 環境。</translation>
+    </message>
+    <message>
+        <source>--out needs the file to save to, not &quot;%1&quot; (is its value missing?). For a file whose name starts with &quot;-&quot;, write ./%1.</source>
+        <translation>--out 需要給出要儲存到的檔案，而不是「%1」（是不是漏寫了它的值？）。檔名以「-」開頭時，請寫成 ./%1。</translation>
+    </message>
+    <message>
+        <source>Give at least one URL, --out FILE, and exactly one of --sha256 or --md5.</source>
+        <translation>請至少給出一個 URL、--out FILE，並且在 --sha256 和 --md5 中恰好給出一個。</translation>
+    </message>
+    <message>
+        <source>Nothing was installed: add --yes to install &quot;%1&quot; (TensorFlow %2, %3) into %4.</source>
+        <translation>沒有安裝任何內容：加上 --yes 才會把「%1」（TensorFlow %2，%3）安裝到 %4。</translation>
+    </message>
+    <message>
+        <source>Run again with --yes to install.</source>
+        <translation>請加上 --yes 重新執行以進行安裝。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow / CUDA / cuDNN / Python combination fits this machine with these options; each rejected one says why.</source>
+        <translation>在這些選項下，沒有適合本機的 TensorFlow / CUDA / cuDNN / Python 組合；每個被拒絕的組合都說明了原因。</translation>
+    </message>
+    <message>
+        <source>Give --plan FILE, or all of --tf VERSION, --os windows|linux and --route ROUTE.</source>
+        <translation>請給出 --plan FILE，或者同時給出 --tf VERSION、--os windows|linux 和 --route ROUTE。</translation>
+    </message>
+    <message>
+        <source>Run again with --yes to upgrade.</source>
+        <translation>請加上 --yes 重新執行以進行升級。</translation>
+    </message>
+    <message>
+        <source>The environment did not pass verification: %1: %2</source>
+        <translation>環境未通過驗證：%1：%2</translation>
+    </message>
+    <message>
+        <source>The environment did not pass verification.</source>
+        <translation>環境未通過驗證。</translation>
     </message>
 </context>
 <context>
@@ -1593,6 +1619,14 @@ Run again with --yes to install.
         <source>TensorFlow %1 fits this machine on the same route.</source>
         <translation>TensorFlow %1 在同一路線上適合本機。</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5 (from pip&apos;s nvidia-* wheels)</source>
+        <translation>TensorFlow %1，%2，Python %3，CUDA %4，cuDNN %5（來自 pip 的 nvidia-* wheel 檔案）</translation>
+    </message>
 </context>
 <context>
     <name>EnvironmentRecord</name>
@@ -1680,6 +1714,14 @@ Run again with --yes to install.
         <source>Install the environment again.</source>
         <translation>請重新安裝該環境。</translation>
     </message>
+    <message>
+        <source>from pip&apos;s nvidia-* wheels (version not recorded)</source>
+        <translation>來自 pip 的 nvidia-* wheel 檔案（未記錄版本）</translation>
+    </message>
+    <message>
+        <source>%1 (from pip&apos;s nvidia-* wheels)</source>
+        <translation>%1（來自 pip 的 nvidia-* wheel 檔案）</translation>
+    </message>
 </context>
 <context>
     <name>FirstUse</name>
@@ -1749,6 +1791,10 @@ Run again with --yes to install.
     <message>
         <source>%1 is left out: it was not chosen.</source>
         <translation>%1 未被使用：沒有選擇它。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU of this computer can be used by this TensorFlow: it will run on the processor.</source>
+        <translation>這個 TensorFlow 無法使用本機的任何 NVIDIA GPU：它將在處理器上執行。</translation>
     </message>
 </context>
 <context>
@@ -2529,6 +2575,22 @@ Not possible here:
         <source>%1 was loaded from %2; other copies exist: %3. Another program&apos;s library path may pick a different one.</source>
         <translation>%1 是從 %2 載入的；還存在其他副本：%3。其他程式的函式庫搜尋路徑可能會選中另一個副本。</translation>
     </message>
+    <message>
+        <source>The GPU could not run a small test computation through the NVIDIA driver %1 (%2). TensorFlow cannot compute on this GPU either. Restart the computer; if that does not help, update or reinstall the NVIDIA driver.</source>
+        <translation>GPU 無法透過 NVIDIA 驅動程式 %1 執行一個小的測試計算（%2）。TensorFlow 同樣無法在這個 GPU 上計算。請重新啟動電腦；如果仍然不行，請更新或重新安裝 NVIDIA 驅動程式。</translation>
+    </message>
+    <message>
+        <source>%1 loaded, but a matrix multiplication with it on the GPU failed (%2). TensorFlow&apos;s dense layers will fail the same way. Run tfsetup repair to reinstall it; if that does not help, update the NVIDIA driver.</source>
+        <translation>%1 已載入，但用它在 GPU 上做矩陣乘法失敗了（%2）。TensorFlow 的全連線層也會同樣失敗。請執行 tfsetup repair 重新安裝它；如果仍然不行，請更新 NVIDIA 驅動程式。</translation>
+    </message>
+    <message>
+        <source>%1 loaded, but a convolution with it on the GPU failed (%2). TensorFlow&apos;s convolution layers will fail the same way. Run tfsetup repair so that all cuDNN parts are one version that suits this CUDA; if that does not help, update the NVIDIA driver.</source>
+        <translation>%1 已載入，但用它在 GPU 上做卷積失敗了（%2）。TensorFlow 的卷積層也會同樣失敗。請執行 tfsetup repair，使 cuDNN 的所有部分都是適合此 CUDA 的同一版本；如果仍然不行，請更新 NVIDIA 驅動程式。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver %1 loaded but reports no usable GPU (%2), so nothing was computed on a GPU. TensorFlow will use the processor only.</source>
+        <translation>NVIDIA 驅動程式 %1 已載入，但報告沒有可用的 GPU（%2），因此沒有在 GPU 上進行任何計算。TensorFlow 將只使用處理器。</translation>
+    </message>
 </context>
 <context>
     <name>PyLock</name>
@@ -3094,6 +3156,18 @@ Not possible here:
     <message>
         <source>nvidia-smi, the tool that comes with the NVIDIA driver, is not installed here.</source>
         <translation>這裡沒有安裝 nvidia-smi（NVIDIA 驅動程式附帶的工具）。</translation>
+    </message>
+    <message>
+        <source>Microsoft Visual C++ runtime: present (its version is not registered)</source>
+        <translation>Microsoft Visual C++ 執行階段函式庫：已安裝（未登記版本）</translation>
+    </message>
+    <message>
+        <source>Microsoft Visual C++ runtime: present, version %1</source>
+        <translation>Microsoft Visual C++ 執行階段函式庫：已安裝，版本 %1</translation>
+    </message>
+    <message>
+        <source>The Microsoft Visual C++ runtime %1 is registered, but %2 is missing.</source>
+        <translation>Microsoft Visual C++ 執行階段函式庫 %1 已登記，但缺少 %2。</translation>
     </message>
 </context>
 <context>
@@ -3928,6 +4002,58 @@ Not possible here:
         <source>Verification failed at &quot;%1&quot;. Details: tfsetup verify --json.</source>
         <translation>驗證在「%1」這一步失敗。詳細資訊：tfsetup verify --json。</translation>
     </message>
+    <message>
+        <source>GPU test kernel through the driver</source>
+        <translation>透過驅動程式執行 GPU 測試核心</translation>
+    </message>
+    <message>
+        <source>cuBLAS matrix multiplication on the GPU</source>
+        <translation>在 GPU 上進行 cuBLAS 矩陣乘法</translation>
+    </message>
+    <message>
+        <source>cuDNN convolution on the GPU</source>
+        <translation>在 GPU 上進行 cuDNN 卷積</translation>
+    </message>
+    <message>
+        <source>no GPU found (%1)</source>
+        <translation>未找到 GPU（%1）</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver library did not load</source>
+        <translation>NVIDIA 驅動程式函式庫未能載入</translation>
+    </message>
+    <message>
+        <source>the library did not load</source>
+        <translation>該函式庫未能載入</translation>
+    </message>
+    <message>
+        <source>the GPU could not be used</source>
+        <translation>無法使用 GPU</translation>
+    </message>
+    <message>
+        <source>an earlier step did not finish in time</source>
+        <translation>前面的某一步沒有按時完成</translation>
+    </message>
+    <message>
+        <source>%1: correct</source>
+        <translation>%1：正確</translation>
+    </message>
+    <message>
+        <source>%1: failed in %2: %3</source>
+        <translation>%1：在 %2 中失敗：%3</translation>
+    </message>
+    <message>
+        <source>%1: not run, %2</source>
+        <translation>%1：未執行，%2</translation>
+    </message>
+    <message>
+        <source>the GPU computed correctly with the driver, cuBLAS and cuDNN</source>
+        <translation>GPU 透過驅動程式、cuBLAS 和 cuDNN 計算正確</translation>
+    </message>
+    <message>
+        <source>The GPU, its driver, cuBLAS and cuDNN computed correctly in this environment. If TensorFlow still does not use the GPU, the cause is in TensorFlow&apos;s own setup, not in these libraries.</source>
+        <translation>在這個環境中，GPU、其驅動程式、cuBLAS 和 cuDNN 都計算正確。如果 TensorFlow 仍然不使用 GPU，原因在 TensorFlow 自身的設定，而不在這些函式庫。</translation>
+    </message>
 </context>
 <context>
     <name>VersionParsers</name>
@@ -4457,14 +4583,6 @@ Not possible here:
         <translation>在環境中安裝 3.20 系列或更早的 protobuf（pip install &quot;protobuf&lt;3.21&quot;），或安裝固定了 protobuf 版本的 TensorFlow 補丁版本；設定 PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python 也可以，但會很慢。</translation>
     </message>
     <message>
-        <source>Keras 3 is installed, but this code was written for Keras 2 (tf.keras before TensorFlow 2.16).</source>
-        <translation>已安裝 Keras 3，但這段程式碼是為 Keras 2 編寫的（TensorFlow 2.16 之前的 tf.keras）。</translation>
-    </message>
-    <message>
-        <source>Install tf-keras matching your TensorFlow and set TF_USE_LEGACY_KERAS=1, or pin TensorFlow below 2.16; or move the code to Keras 3.</source>
-        <translation>安裝與你的 TensorFlow 相符的 tf-keras 並設定 TF_USE_LEGACY_KERAS=1，或把 TensorFlow 固定在 2.16 以下；或者把程式碼遷移到 Keras 3。</translation>
-    </message>
-    <message>
         <source>A path with non-ASCII characters (often a Chinese user or folder name) was read in the wrong encoding (UnicodeDecodeError), so a tool failed on it.</source>
         <translation>含有非 ASCII 字元的路徑（常見的是中文使用者名稱或資料夾名）被用錯誤的編碼讀取（UnicodeDecodeError），導致某個工具出錯。</translation>
     </message>
@@ -4511,6 +4629,150 @@ Not possible here:
     <message>
         <source>Cannot read the log %1. Check the path, or paste the log into a text file first.</source>
         <translation>無法讀取日誌 %1。請檢查路徑，或先把日誌貼上到一個文字檔案中。</translation>
+    </message>
+    <message>
+        <source>cuDNN could not start (CUDNN_STATUS_NOT_INITIALIZED). With no memory error in the log, this is most often a cuDNN or CUDA that does not fit this TensorFlow, or a driver too old for them.</source>
+        <translation>cuDNN 無法啟動（CUDNN_STATUS_NOT_INITIALIZED）。日誌中沒有顯示記憶體錯誤時，最常見的原因是 cuDNN 或 CUDA 與這個 TensorFlow 不相符，或者驅動程式對它們來說太舊。</translation>
+    </message>
+    <message>
+        <source>Install the CUDA and cuDNN versions listed for this TensorFlow (tfsetup plan shows them), remove other cuDNN copies that come first on the search path, and update the NVIDIA driver. If another program holds the GPU&apos;s memory, close it or set TF_FORCE_GPU_ALLOW_GROWTH=true.</source>
+        <translation>請安裝這個 TensorFlow 所列的 CUDA 和 cuDNN 版本（tfsetup plan 會顯示），刪除在搜尋路徑上排在前面的其他 cuDNN 副本，並更新 NVIDIA 驅動程式。如果有其他程式佔用了 GPU 顯示記憶體，請關閉它或設定 TF_FORCE_GPU_ALLOW_GROWTH=true。</translation>
+    </message>
+    <message>
+        <source>TensorFlow says the NVIDIA driver %1 is probably too old for the CUDA version it uses.</source>
+        <translation>TensorFlow 表示 NVIDIA 驅動程式 %1 對它使用的 CUDA 版本來說可能太舊。</translation>
+    </message>
+    <message>
+        <source>The environment is set to use GPU %1, but this machine has %2 NVIDIA GPU(s) (numbered from 0): TensorFlow started through its launchers will not see GPU %1.</source>
+        <translation>該環境設定為使用 GPU %1，但本機只有 %2 張 NVIDIA GPU（從 0 開始編號）：透過其啟動指令碼啟動的 TensorFlow 將看不到 GPU %1。</translation>
+    </message>
+    <message>
+        <source>Install the environment again and choose the GPUs this machine has (tfsetup install --gpus), or run &quot;tfsetup doctor --env %1&quot; on the computer it was made for.</source>
+        <translation>請重新安裝該環境並選擇本機擁有的 GPU（tfsetup install --gpus），或在為其建立該環境的那台電腦上執行「tfsetup doctor --env %1」。</translation>
+    </message>
+    <message>
+        <source>Windows could not load a DLL that TensorFlow&apos;s native module needs (DLL load failed). The Visual C++ runtime is present, so it is not that, and the log does not say which DLL failed.</source>
+        <translation>Windows 無法載入 TensorFlow 原生模組所需的某個 DLL（DLL load failed）。Visual C++ 執行階段函式庫已安裝，所以原因不在它，而日誌沒有說明是哪個 DLL 載入失敗。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup verify&quot; in the environment: it loads TensorFlow&apos;s native module and names the DLL that fails (a CUDA or cuDNN DLL for a GPU build, or a processor without AVX).</source>
+        <translation>請在該環境中執行「tfsetup verify」：它會載入 TensorFlow 的原生模組，並指出失敗的 DLL（GPU 版本的 CUDA 或 cuDNN DLL，或者處理器不支援 AVX）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow lists no GPU and printed nothing about CUDA. That is what every TensorFlow after %1 does on native Windows, where GPU support ended with TensorFlow %1.</source>
+        <translation>TensorFlow 沒有列出任何 GPU，也沒有輸出任何有關 CUDA 的資訊。在原生 Windows 上，%1 之後的每個 TensorFlow 都是這樣：原生 Windows 的 GPU 支援止於 TensorFlow %1。</translation>
+    </message>
+    <message>
+        <source>On native Windows, use TensorFlow %1 (with a Python it supports) or run a newer TensorFlow inside WSL2 (tfsetup plan --route wsl2). Elsewhere, run &quot;tfsetup doctor --env DIR&quot; on the environment to see why TensorFlow finds no GPU.</source>
+        <translation>在原生 Windows 上，請使用 TensorFlow %1（配合它支援的 Python），或在 WSL2 中執行更新的 TensorFlow（tfsetup plan --route wsl2）。在其他系統上，請對該環境執行「tfsetup doctor --env DIR」，檢視 TensorFlow 為何找不到 GPU。</translation>
+    </message>
+    <message>
+        <source>The installed Keras does not fit this TensorFlow or this code: Keras 3 (the default from TensorFlow 2.16) cannot run code or load models made for Keras 2 (tf.keras), and a separately installed Keras must match the TensorFlow release.</source>
+        <translation>已安裝的 Keras 與這個 TensorFlow 或這段程式碼不相符：Keras 3（TensorFlow 2.16 起的預設版本）無法執行為 Keras 2（tf.keras）編寫的程式碼或載入其模型，而單獨安裝的 Keras 必須與 TensorFlow 的版本一致。</translation>
+    </message>
+    <message>
+        <source>For Keras 2 code with TensorFlow 2.16 or newer: pip install tf-keras (the release matching TensorFlow) and set TF_USE_LEGACY_KERAS=1. With an older TensorFlow: install the Keras of the same release (pip install &quot;keras&lt;3&quot;, the same minor version as TensorFlow). Or move the code to Keras 3.</source>
+        <translation>在 TensorFlow 2.16 或更新版本上執行 Keras 2 程式碼：pip install tf-keras（與 TensorFlow 對應的版本）並設定 TF_USE_LEGACY_KERAS=1。較舊的 TensorFlow：安裝同一版本的 Keras（pip install &quot;keras&lt;3&quot;，與 TensorFlow 的次版本號相同）。或者把程式碼遷移到 Keras 3。</translation>
+    </message>
+    <message>
+        <source>A file whose path has non-ASCII characters could not be opened: %1. TensorFlow and h5py on Windows often cannot open such paths.</source>
+        <translation>無法開啟一個路徑中含有非 ASCII 字元（如中文）的檔案：%1。Windows 上的 TensorFlow 和 h5py 常常無法開啟這樣的路徑。</translation>
+    </message>
+    <message>
+        <source>Move the model, checkpoint or data to a folder whose path has only English letters, digits and no spaces (e.g. C:\tf\models), or rename the folders on the way, then load it from there.</source>
+        <translation>請把模型、檢查點或資料移到路徑中只有英文字母和數字、沒有空格的資料夾（例如 C:\tf\models），或者重新命名路徑上的資料夾，然後從那裡載入。</translation>
+    </message>
+    <message>
+        <source>%1 of the files tfsetup installed in %2 are missing or changed: %3.</source>
+        <translation>tfsetup 安裝在 %2 中的檔案有 %1 個缺失或被改動：%3。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup repair --env %1&quot;: it puts back exactly these files from their verified sources.</source>
+        <translation>請執行「tfsetup repair --env %1」：它會從經過校驗的來源準確恢復這些檔案。</translation>
+    </message>
+    <message>
+        <source>Files of the NVIDIA packages pip installed in %1 are missing or changed (%2): %3.</source>
+        <translation>pip 安裝在 %1 中的 NVIDIA 套件有檔案缺失或被改動（%2）：%3。</translation>
+    </message>
+    <message>
+        <source>The environment&apos;s record %1 cannot be read, so the doctor checked the folder without knowing what was installed in it.</source>
+        <translation>無法讀取該環境的記錄 %1，因此醫生在不知道其中安裝了什麼的情況下檢查了該資料夾。</translation>
+    </message>
+    <message>
+        <source>Install the environment again (tfsetup install into %1 or a new folder): repair works from the record and cannot check this environment.</source>
+        <translation>請重新安裝該環境（用 tfsetup install 安裝到 %1 或一個新資料夾）：修復依據的是環境記錄，無法檢查這個環境。</translation>
+    </message>
+    <message>
+        <source>Loading the environment&apos;s GPU libraries through its launcher found a problem: %1</source>
+        <translation>透過啟動指令碼載入該環境的 GPU 函式庫時發現了問題：%1</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup verify --env %1&quot; for every step, and &quot;tfsetup repair --env %1&quot; to put the environment&apos;s files back.</source>
+        <translation>請執行「tfsetup verify --env %1」檢視每一步，並執行「tfsetup repair --env %1」恢復該環境的檔案。</translation>
+    </message>
+    <message>
+        <source>The libraries were looked for on disk but not loaded: the library probe did not run (%1).</source>
+        <translation>只在磁碟上尋找了這些函式庫，沒有載入它們：函式庫探測程式沒有執行（%1）。</translation>
+    </message>
+    <message>
+        <source>Run &quot;tfsetup verify --env %1&quot; to load them as TensorFlow does.</source>
+        <translation>請執行「tfsetup verify --env %1」，像 TensorFlow 那樣載入它們。</translation>
+    </message>
+    <message>
+        <source>The log&apos;s machine shows no NVIDIA GPU and no working NVIDIA driver, so TensorFlow runs on the CPU. On a machine without a GPU this message is expected and harmless.</source>
+        <translation>寫出該日誌的機器上沒有 NVIDIA GPU，也沒有可用的 NVIDIA 驅動程式，因此 TensorFlow 在 CPU 上執行。在沒有 GPU 的機器上，這條訊息是正常且無害的。</translation>
+    </message>
+    <message>
+        <source>Nothing to do on a machine meant for the CPU. If that machine should have an NVIDIA GPU, check there that nvidia-smi lists it.</source>
+        <translation>對於本來就用 CPU 的機器，無需任何操作。如果那台機器應該有 NVIDIA GPU，請在那台機器上檢查 nvidia-smi 是否列出了它。</translation>
+    </message>
+    <message>
+        <source>This log</source>
+        <translation>此日誌</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>結論</translation>
+    </message>
+    <message>
+        <source>The log shows what went wrong (%1).</source>
+        <translation>日誌顯示了出錯的原因（%1）。</translation>
+    </message>
+    <message>
+        <source>Nothing is wrong in this log: its messages are harmless notices or show the GPU at work.</source>
+        <translation>此日誌中沒有問題：其中的訊息是無害的提示，或者表明 GPU 正在工作。</translation>
+    </message>
+    <message>
+        <source>The log holds no message the doctor knows, so it cannot say what went wrong. Run &quot;tfsetup doctor --env DIR&quot; on the machine that wrote it.</source>
+        <translation>日誌中沒有醫生認識的訊息，所以無法判斷出了什麼問題。請在寫出該日誌的機器上執行「tfsetup doctor --env DIR」。</translation>
+    </message>
+    <message>
+        <source>present</source>
+        <translation>已安裝</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>Visual C++ runtime</source>
+        <translation>Visual C++ 執行階段函式庫</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>路線</translation>
+    </message>
+    <message>
+        <source>Its CUDA / cuDNN</source>
+        <translation>環境的 CUDA / cuDNN</translation>
+    </message>
+    <message>
+        <source>Its GPUs</source>
+        <translation>環境使用的 GPU</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
     </message>
 </context>
 <context>
