@@ -1,9 +1,10 @@
 // The doctor against a corpus of real logs from public trackers (tests/data/doctor/corpus: each
 // log with its source and the cause its thread confirmed). Every log is read twice, as a
 // maintainer would: on a machine of the log's own kind (its platform, with or without an NVIDIA
-// GPU, the CUDA the post names), and on a machine without a GPU (a classmate or a teaching
-// assistant reading a student's pasted log). Each reading must name the confirmed cause as a
-// warning or an error, and a harmless log must raise neither.
+// GPU, the CUDA the post names), on a machine without a GPU (a classmate or a teaching assistant
+// reading a student's pasted log) and on a Linux machine with a working NVIDIA GPU (a lab's GPU
+// server where someone reads a log pasted from elsewhere). Each reading must name the confirmed
+// cause as a warning or an error, and a harmless log must raise neither.
 
 #include "catalog/catalog.h"
 #include "doctor/doctor.h"
@@ -78,6 +79,22 @@ HardwareReport machineWithoutGpu()
     return hw;
 }
 
+// A lab's GPU server: Linux, a data-centre GPU with a current driver, no CUDA toolkit installed.
+HardwareReport machineWithGpu()
+{
+    HardwareReport hw;
+    hw.os.family = u"linux"_s;
+    hw.cpu.avx = true;
+    GpuInfo gpu;
+    gpu.vendor = u"nvidia"_s;
+    gpu.name = u"NVIDIA H200"_s;
+    gpu.computeCapability = u"9.0"_s;
+    gpu.source = u"nvml"_s;
+    hw.gpus.append(gpu);
+    hw.driver = DriverInfo{u"580.95.05"_s, u"13.0"_s, u"nvml"_s};
+    return hw;
+}
+
 // Empty when the reading is right; else what it said instead ("alarms: …" for a harmless log).
 QString judge(const Case &c, const DoctorLogReading &reading)
 {
@@ -145,18 +162,20 @@ private Q_SLOTS:
 
     void readings_data()
     {
-        QTest::addColumn<bool>("ownMachine");
-        QTest::newRow("on the log's own kind of machine") << true;
-        QTest::newRow("on a machine without a GPU") << false;
+        QTest::addColumn<int>("machineKind");
+        QTest::newRow("on the log's own kind of machine") << 0;
+        QTest::newRow("on a machine without a GPU") << 1;
+        QTest::newRow("on a machine with an NVIDIA GPU") << 2;
     }
 
     // Every log names its confirmed cause, harmless ones raise nothing.
     void readings()
     {
-        QFETCH(bool, ownMachine);
+        QFETCH(int, machineKind);
+        const bool ownMachine = machineKind == 0;
         QStringList misses;
         for (const Case &c : m_cases) {
-            const HardwareReport machine = ownMachine ? ::ownMachine(c) : machineWithoutGpu();
+            const HardwareReport machine = ownMachine ? ::ownMachine(c) : machineKind == 1 ? machineWithoutGpu() : machineWithGpu();
             // On its own machine the environment's TensorFlow is known (as doctor --env reads it).
             DoctorLogOptions options;
             if (ownMachine)

@@ -339,6 +339,12 @@ QStringList conflictsBetween(const LogMachine &log, const HardwareReport &hw)
         out.append(u"the log shows an NVIDIA GPU or driver%1; the machine checked has no NVIDIA GPU"_s.arg(
             log.gpus.isEmpty() ? QString() : u" (%1)"_s.arg(log.gpus.join(u", "_s))));
     }
+    // The log's machine had no NVIDIA driver at all; this one's driver answers.
+    if (log.noDriverSeen && !log.gpuSeen && log.gpus.isEmpty() && !nvidia.isEmpty() && hw.driver
+        && !hw.driver->version.isEmpty()) {
+        out.append(u"the log's machine has no NVIDIA driver; the machine checked has %1 with driver %2"_s.arg(
+            nvidia.first().name, hw.driver->version));
+    }
     const QString here = platformOf(hw);
     if (!log.platform.isEmpty() && !here.isEmpty() && log.platform != here) {
         // A WSL2 log is Linux; a Windows machine can run it, so only native Windows vs Linux counts.

@@ -143,6 +143,8 @@ LogMachine inspectLog(const QString &text)
     static const QRegularExpression deviceCreated(uR"(Created (?:TensorFlow )?device .*GPU:\d|PhysicalDevice\(name='/physical_device:GPU)"_s);
     static const QRegularExpression noGpu(
         uR"(CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected|kernel driver does not appear to be running|Could not find cuda drivers on your machine|failed call to cuInit: UNKNOWN ERROR \(303\)|Could not load dynamic library 'libcuda\.so)"_s);
+    static const QRegularExpression noDriver(
+        uR"(kernel driver does not appear to be running|/proc/driver/nvidia/version does not exist|Could not find cuda drivers on your machine|failed call to cuInit: UNKNOWN ERROR \(303\)|Could not load dynamic library 'libcuda\.so|libcuda\.so\.1: cannot open shared object file|Could not load dynamic library 'nvcuda\.dll')"_s);
     static const QRegularExpression cudaFolder(uR"((?:cuda-|CUDA[\\/]v|cuda[\\/]v?|cuda_)(\d+\.\d+)(?=[\\/:;\s'"]|$))"_s,
                                                QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression driver(
@@ -243,6 +245,13 @@ LogMachine inspectLog(const QString &text)
             driverLibraryLine = lineEvidence(n, line);
         if (!m.gpuDeviceCreated && deviceCreated.match(line).hasMatch())
             m.gpuDeviceCreated = true;
+        if (!m.noDriverSeen && noDriver.match(line).hasMatch()) {
+            m.noDriverSeen = true;
+            if (!m.noGpuSeen) {
+                m.noGpuSeen = true;
+                m.evidence.append(lineEvidence(n, line));
+            }
+        }
         if (!m.noGpuSeen && noGpu.match(line).hasMatch()) {
             m.noGpuSeen = true;
             m.evidence.append(lineEvidence(n, line));

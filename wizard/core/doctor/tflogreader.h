@@ -51,6 +51,10 @@ struct LogMachine {
     QString driver;             // "470.57.2"
     bool gpuSeen = false;       // the log shows an NVIDIA GPU or a working driver
     bool noGpuSeen = false;     // the log says no CUDA device or no driver
+    // The log says its machine has no NVIDIA driver at all: libcuda missing, the kernel driver not
+    // running, cuInit's 303 (what TensorFlow prints when libcuda cannot be loaded). A machine
+    // whose driver answers cannot have written that.
+    bool noDriverSeen = false;
     bool gpuDeviceCreated = false;
     // TensorFlow itself answered that it sees no GPU ("Num GPUs Available: 0", `[]` from
     // list_physical_devices('GPU'), only a CPU device listed) or is built without CUDA.
