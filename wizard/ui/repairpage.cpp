@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QEvent>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,6 +19,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -26,17 +28,26 @@ namespace tfsetup::ui {
 
 namespace {
 
-QCoro::Task<QList<core::DoctorFinding>> runDefaultDoctor(core::SystemView *system, core::KnowledgePtr knowledge,
-                                                         QString environment, QString log, core::LogOrigin origin)
+// What the Repair page asks the doctor: as `tfsetup doctor --env DIR [--log FILE]`, with the
+// library probe beside the binary, as the Verify page uses it.
+core::DoctorOptions doctorOptions(const QString &environment, const QString &log, core::LogOrigin origin)
 {
-    if (!knowledge)
-        co_return QList<core::DoctorFinding>{};
     core::DoctorOptions options;
     options.envDir = environment;
     if (!log.trimmed().isEmpty())
         options.log = log;
     options.logOrigin = origin;
-    const core::DoctorReport report = co_await core::runDoctor(*system, knowledge, options);
+    options.probe = QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
+                                                   {QCoreApplication::applicationDirPath()});
+    return options;
+}
+
+QCoro::Task<QList<core::DoctorFinding>> runDefaultDoctor(core::SystemView *system, core::KnowledgePtr knowledge,
+                                                         QString environment, QString log, core::LogOrigin origin)
+{
+    if (!knowledge)
+        co_return QList<core::DoctorFinding>{};
+    const core::DoctorReport report = co_await core::runDoctor(*system, knowledge, doctorOptions(environment, log, origin));
     co_return report.findings;
 }
 
@@ -45,12 +56,7 @@ QCoro::Task<QString> makeDefaultReport(core::SystemView *system, core::Knowledge
 {
     if (!knowledge)
         co_return QString();
-    core::DoctorOptions options;
-    options.envDir = environment;
-    if (!log.trimmed().isEmpty())
-        options.log = log;
-    options.logOrigin = origin;
-    const core::DoctorReport report = co_await core::runDoctor(*system, knowledge, options);
+    const core::DoctorReport report = co_await core::runDoctor(*system, knowledge, doctorOptions(environment, log, origin));
     co_return report.reportText(core::Redactor(*system));
 }
 
