@@ -82,6 +82,7 @@ private Q_SLOTS:
     void venvFolder_findsTheRecordOneLevelUp();
     void pipRoute_deletedRuntimeIsAnError_data();
     void pipRoute_deletedRuntimeIsAnError();
+    void pipRoute_libraryReplacedByALinkIsAltered();
     void toolkitRoute_recordedFilesChecked();
     void pinnedGpuThisMachineLacks();
     void toolkitRoute_launcherFolderSearchedFirst();
@@ -298,6 +299,28 @@ void TestDoctorEnv::pipRoute_deletedRuntimeIsAnError()
     QCOMPARE(damaged->actions.first().type, u"pip_install"_s);
     QCOMPARE(damaged->actions.first().params.value("requirement"_L1).toString(),
              u"nvidia-cuda-runtime-cu12==12.2.140"_s);
+}
+
+void TestDoctorEnv::pipRoute_libraryReplacedByALinkIsAltered()
+{
+    FixtureTree tree;
+    auto system = build(tree);
+    QVERIFY(system);
+    // The same bytes elsewhere, linked in where pip put the file: the doctor reads pip's RECORD as
+    // repair does, never through a link it did not make.
+    const QString lib = tree.filePath(envDir.mid(1) + u'/' + site + u"/nvidia/cuda_runtime/lib/libcudart.so.12"_s);
+    const QString copy = tree.filePath(u"tmp/libcudart.so.12"_s);
+    QVERIFY(QDir().mkpath(QFileInfo(copy).absolutePath()));
+    QVERIFY(QFile::copy(lib, copy));
+    QVERIFY(QFile::remove(lib));
+    QVERIFY(QFile::link(copy, lib));
+    const auto report = doctor(*system, envDir);
+    QVERIFY(report);
+    const DoctorFinding *damaged = findingWithId(report->findings, u"environment_damaged:packages"_s);
+    QVERIFY2(damaged, qPrintable(describe(report->findings)));
+    QVERIFY2(damaged->evidence.join(u'\n').contains(u"altered: "_s + envDir + u'/' + site
+                                                    + u"/nvidia/cuda_runtime/lib/libcudart.so.12"_s),
+             qPrintable(damaged->evidence.join(u'\n')));
 }
 
 void TestDoctorEnv::toolkitRoute_recordedFilesChecked()

@@ -10,9 +10,6 @@
 #include "catalog/version.h"
 #include "detect/versionparsers.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -1329,44 +1326,6 @@ QList<DoctorFinding> scanHardware(const SystemView &system, const HardwareReport
 
 namespace {
 
-// The files pip's RECORD lists for the NVIDIA wheels in a venv (host path) that are missing or of
-// another size, by distribution ("nvidia_cudnn_cu12-8.9.2.26" → its files, relative to the
-// environment). Sizes only: these wheels are gigabytes, and a damaged copy of the same size is
-// what the probe and repair's full check find.
-QList<std::pair<QString, QStringList>> damagedNvidiaWheels(const QString &hostEnv, bool windows)
-{
-    QList<std::pair<QString, QStringList>> out;
-    QStringList sites;
-    if (windows) {
-        sites.append(hostEnv + u"/venv/Lib/site-packages"_s);
-    } else {
-        const QDir lib(hostEnv + u"/venv/lib"_s);
-        for (const QString &name : lib.entryList({u"python3*"_s}, QDir::Dirs | QDir::NoDotAndDotDot))
-            sites.append(lib.filePath(name) + u"/site-packages"_s);
-    }
-    for (const QString &site : std::as_const(sites)) {
-        const QDir dir(site);
-        for (const QString &distInfo : dir.entryList({u"nvidia[_-]*.dist-info"_s}, QDir::Dirs | QDir::NoDotAndDotDot,
-                                                     QDir::Name | QDir::IgnoreCase)) {
-            QFile record(dir.filePath(distInfo + u"/RECORD"_s));
-            if (!record.open(QIODevice::ReadOnly))
-                continue;
-            QStringList damaged;
-            for (const PipRecordEntry &e : parsePipRecord(record.read(16 * 1024 * 1024))) {
-                // Only files inside site-packages; climbing out is pip's business (console scripts).
-                if (e.path.startsWith(u'/') || e.path.contains(u"../"_s) || e.path.contains(u':'))
-                    continue;
-                const QFileInfo file(dir.filePath(e.path));
-                if (!file.exists() || (e.size >= 0 && file.size() != e.size))
-                    damaged.append(QDir(hostEnv).relativeFilePath(file.filePath()));
-            }
-            if (!damaged.isEmpty())
-                out.append({distInfo.chopped(QStringLiteral(".dist-info").size()), damaged});
-        }
-    }
-    return out;
-}
-
 QString fileNames(const QStringList &paths)
 {
     QStringList names;
@@ -1431,24 +1390,30 @@ QList<DoctorFinding> checkEnvironmentFiles(const SystemView &system, const Knowl
         out.append(std::move(f));
     }
 
-    const auto wheels = damagedNvidiaWheels(host, windows);
-    if (!wheels.isEmpty()) {
+    // pip's RECORD of the NVIDIA wheels, read as repair reads it (never through a link), with the
+    // same quick look: these wheels are gigabytes, so their large files are compared by size.
+    PipRecordCheck nvidiaWheels;
+    nvidiaWheels.distInfos = {u"nvidia_*.dist-info"_s, u"nvidia-*.dist-info"_s};
+    nvidiaWheels.hashLimit = recordedHashLimit;
+    const PipRecordScan wheels = checkPipRecords(host, nullptr, nvidiaWheels);
+    if (!wheels.damaged.isEmpty()) {
         DoctorFinding f;
         f.id = u"environment_damaged:packages"_s;
         f.cause = u"environment_damaged"_s;
         f.severity = target.cpuOnly ? Severity::Warning : Severity::Error;
         QStringList packages;
         QStringList paths;
-        for (const auto &[distribution, files] : wheels) {
-            const QString name = distribution.section(u'-', 0, 0).replace(u'_', u'-');
-            const QString version = distribution.section(u'-', 1);
-            packages.append(name + u' ' + version);
-            for (const QString &file : files) {
-                paths.append(file);
-                const QString path = SystemView::join(target.envDir, file);
-                f.evidence.append(u"%1: %2 (%3)"_s.arg(system.isFile(path) ? u"altered"_s : u"missing"_s, path, distribution));
+        for (const PipDistributionDamage &damage : wheels.damaged) {
+            const QString name = QString(damage.name).replace(u'_', u'-');
+            packages.append(name + u' ' + damage.version);
+            const QString distInfo = damage.distInfo.section(u'/', -1);
+            for (const auto &[state, files] : {std::pair{u"altered"_s, damage.altered}, std::pair{u"missing"_s, damage.missing}}) {
+                for (const QString &file : files) {
+                    paths.append(file);
+                    f.evidence.append(u"%1: %2 (%3)"_s.arg(state, SystemView::join(target.envDir, file), distInfo));
+                }
             }
-            f.actions.append(action("pip_install", {{u"requirement"_s, QString(name + u"==" + version)}}));
+            f.actions.append(action("pip_install", {{u"requirement"_s, QString(name + u"==" + damage.version)}}));
         }
         f.summary = causes.summary(f.cause, u"packages"_s, {{u"env"_s, target.envDir}, {u"packages"_s, packages.join(u", "_s)}, {u"files"_s, fileNames(paths)}});
         f.fix = causes.fix(f.cause, u"packages"_s, {{u"env"_s, target.envDir}});

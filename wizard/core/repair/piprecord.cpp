@@ -134,7 +134,7 @@ QStringList sitePackagesFolders(const QString &hostEnv)
 enum class FileState { Intact, Altered, Missing };
 
 FileState checkOne(const QString &hostEnv, const QString &relative, const PipRecordEntry &entry,
-                   const std::atomic<bool> *cancel)
+                   const std::atomic<bool> *cancel, qint64 hashLimit)
 {
     const QFileInfo info(hostEnv + u'/' + relative);
     if (!info.exists() && !info.isSymLink())
@@ -142,6 +142,8 @@ FileState checkOne(const QString &hostEnv, const QString &relative, const PipRec
     QFile file;
     if (!openConfined(file, hostEnv, relative, ConfinedOpen::ReadOnly))
         return FileState::Altered; // a link on the way or at the name, or unreadable
+    if (hashLimit >= 0 && file.size() > hashLimit)
+        return entry.size >= 0 && file.size() != entry.size ? FileState::Altered : FileState::Intact;
     Hasher hasher(Checksum::Algorithm::Sha256);
     qint64 size = 0;
     QByteArray block;
@@ -195,12 +197,12 @@ QJsonObject PipDistributionDamage::toJson() const
     return o;
 }
 
-PipRecordScan checkPipRecords(const QString &hostEnv, const std::atomic<bool> *cancel)
+PipRecordScan checkPipRecords(const QString &hostEnv, const std::atomic<bool> *cancel, const PipRecordCheck &check)
 {
     PipRecordScan scan;
     for (const QString &site : sitePackagesFolders(hostEnv)) {
         const QStringList infos = QDir(hostEnv + u'/' + site)
-                                      .entryList({QStringLiteral("*.dist-info")}, QDir::Dirs | QDir::NoSymLinks, QDir::Name);
+                                      .entryList(check.distInfos, QDir::Dirs | QDir::NoSymLinks, QDir::Name);
         for (const QString &info : infos) {
             if (cancel && cancel->load()) {
                 scan.cancelled = true;
@@ -228,7 +230,7 @@ PipRecordScan checkPipRecords(const QString &hostEnv, const std::atomic<bool> *c
                 }
                 if (entry.algorithm != u"sha256")
                     continue; // sha384 / sha512 are allowed but not written by pip
-                switch (checkOne(hostEnv, relative, entry, cancel)) {
+                switch (checkOne(hostEnv, relative, entry, cancel, check.hashLimit)) {
                 case FileState::Intact: break;
                 case FileState::Altered: damage.altered.append(relative); break;
                 case FileState::Missing: damage.missing.append(relative); break;

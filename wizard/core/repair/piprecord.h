@@ -57,11 +57,21 @@ struct PipRecordScan {
     bool cancelled = false;
 };
 
+// Which distributions checkPipRecords reads, and how closely.
+struct PipRecordCheck {
+    // dist-info folder names (QDir wildcards): every distribution, or e.g. NVIDIA's wheels alone.
+    QStringList distInfos = {QStringLiteral("*.dist-info")};
+    // Files larger than this are compared by size only (a quick look, as the doctor takes);
+    // negative: every file is hashed (repair, before it changes anything).
+    qint64 hashLimit = -1;
+};
+
 // Blocking (a worker's job): every distribution in the environment's site-packages (venv/lib/
 // python*/site-packages, venv/Lib/site-packages) checked against its RECORD. Every file is opened
 // from the environment's folder without following a link (util/confined.h); a link on the way or
 // at the name counts as altered, never as the file it points to.
-PipRecordScan checkPipRecords(const QString &hostEnv, const std::atomic<bool> *cancel = nullptr);
+PipRecordScan checkPipRecords(const QString &hostEnv, const std::atomic<bool> *cancel = nullptr,
+                              const PipRecordCheck &check = {});
 
 // Whether a wheel's file name (PEP 427: name-version[-build]-python-abi-platform.whl) is of this
 // distribution and version.
