@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <vector>
 
@@ -188,15 +189,31 @@ QString libraryStatusName(StatusNameFn namer, const ComputeTable &table, const c
     return QStringLiteral("%1 (%2)").arg(name).arg(rc);
 }
 
+QString symbolName(const ComputeTable &table, const char *role)
+{
+    return table.symbols.value(QLatin1String(role)).value(0);
+}
+
 // Copies host data into fresh device memory; the failing call's name on failure.
 std::optional<Failure> upload(const Driver &d, DeviceBuffers &buffers, const std::vector<float> &host,
                               DevicePtr *device, const ComputeTable &table)
 {
     const size_t bytes = host.size() * sizeof(float);
     if (const Status rc = buffers.alloc(device, bytes); rc != success)
-        return Failure{table.symbols.value(QStringLiteral("driver.alloc")).value(0), d.name(rc)};
+        return Failure{symbolName(table, "driver.alloc"), d.name(rc)};
     if (const Status rc = d.toDevice(*device, host.data(), bytes); rc != success)
-        return Failure{table.symbols.value(QStringLiteral("driver.copy_to_device")).value(0), d.name(rc)};
+        return Failure{symbolName(table, "driver.copy_to_device"), d.name(rc)};
+    return std::nullopt;
+}
+
+// Each host buffer into fresh device memory, in order; the first failure.
+std::optional<Failure> uploadAll(const Driver &d, DeviceBuffers &buffers, const ComputeTable &table,
+                                 std::initializer_list<std::pair<const std::vector<float> *, DevicePtr *>> copies)
+{
+    for (const auto &[host, device] : copies) {
+        if (auto f = upload(d, buffers, *host, device, table))
+            return f;
+    }
     return std::nullopt;
 }
 
@@ -204,15 +221,25 @@ std::optional<Failure> download(const Driver &d, DevicePtr device, std::vector<f
                                 const ComputeTable &table)
 {
     if (const Status rc = d.synchronize(); rc != success)
-        return Failure{table.symbols.value(QStringLiteral("driver.synchronize")).value(0), d.name(rc)};
+        return Failure{symbolName(table, "driver.synchronize"), d.name(rc)};
     if (const Status rc = d.toHost(host.data(), device, host.size() * sizeof(float)); rc != success)
-        return Failure{table.symbols.value(QStringLiteral("driver.copy_to_host")).value(0), d.name(rc)};
+        return Failure{symbolName(table, "driver.copy_to_host"), d.name(rc)};
     return std::nullopt;
 }
 
-QString symbolName(const ComputeTable &table, const char *role)
+// Waits for the GPU, copies its result back and compares it with the processor's; a result too
+// far off is a failure of `role`, the call that computed it. *difference: the largest difference.
+std::optional<Failure> downloadAndCompare(const Driver &d, DevicePtr device, std::vector<float> &got,
+                                          const std::vector<float> &want, const ComputeTable &table,
+                                          const char *role, double *difference)
 {
-    return table.symbols.value(QLatin1String(role)).value(0);
+    if (auto f = download(d, device, got, table))
+        return f;
+    qsizetype worst = 0;
+    *difference = compare(got, want, &worst);
+    if (*difference > table.tolerance)
+        return Failure{symbolName(table, role), differs(got, want, worst)};
+    return std::nullopt;
 }
 
 // --- the three steps; each returns its failure, or fills *difference ---
@@ -245,11 +272,7 @@ std::optional<Failure> runKernel(const Driver &d, const ComputeTable &table, con
     }
     DeviceBuffers buffers(d.alloc, d.free);
     DevicePtr da = 0, db = 0, dc = 0;
-    if (auto f = upload(d, buffers, a, &da, table))
-        return f;
-    if (auto f = upload(d, buffers, b, &db, table))
-        return f;
-    if (auto f = upload(d, buffers, got, &dc, table))
+    if (auto f = uploadAll(d, buffers, table, {{&a, &da}, {&b, &db}, {&got, &dc}}))
         return f;
     unsigned count = unsigned(n);
     void *parameters[] = {&da, &db, &dc, &count};
@@ -258,13 +281,7 @@ std::optional<Failure> runKernel(const Driver &d, const ComputeTable &table, con
     if (const Status rc = d.launch(function, grid, 1, 1, block, 1, 1, 0, nullptr, parameters, nullptr);
         rc != success)
         return Failure{symbolName(table, "driver.launch"), d.name(rc)};
-    if (auto f = download(d, dc, got, table))
-        return f;
-    qsizetype worst = 0;
-    *difference = compare(got, want, &worst);
-    if (*difference > table.tolerance)
-        return Failure{symbolName(table, "driver.launch"), differs(got, want, worst)};
-    return std::nullopt;
+    return downloadAndCompare(d, dc, got, want, table, "driver.launch", difference);
 }
 
 std::optional<Failure> runGemm(const Driver &d, SharedLibrary &library, const ComputeTable &table,
@@ -307,11 +324,7 @@ std::optional<Failure> runGemm(const Driver &d, SharedLibrary &library, const Co
     }
     DeviceBuffers buffers(d.alloc, d.free);
     DevicePtr da = 0, db = 0, dc = 0;
-    if (auto f = upload(d, buffers, a, &da, table))
-        return f;
-    if (auto f = upload(d, buffers, b, &db, table))
-        return f;
-    if (auto f = upload(d, buffers, got, &dc, table))
+    if (auto f = uploadAll(d, buffers, table, {{&a, &da}, {&b, &db}, {&got, &dc}}))
         return f;
     const float alpha = 1.0f;
     const float beta = 0.0f;
@@ -320,13 +333,7 @@ std::optional<Failure> runGemm(const Driver &d, SharedLibrary &library, const Co
                                 reinterpret_cast<const float *>(db), n, &beta, reinterpret_cast<float *>(dc), n);
         rc != success)
         return Failure{symbolName(table, "cublas.sgemm"), name(rc)};
-    if (auto f = download(d, dc, got, table))
-        return f;
-    qsizetype worst = 0;
-    *difference = compare(got, want, &worst);
-    if (*difference > table.tolerance)
-        return Failure{symbolName(table, "cublas.sgemm"), differs(got, want, worst)};
-    return std::nullopt;
+    return downloadAndCompare(d, dc, got, want, table, "cublas.sgemm", difference);
 }
 
 std::optional<Failure> runConvolution(const Driver &d, SharedLibrary &library, const ComputeTable &table,
@@ -431,11 +438,7 @@ std::optional<Failure> runConvolution(const Driver &d, SharedLibrary &library, c
 
     DeviceBuffers buffers(d.alloc, d.free);
     DevicePtr dx = 0, dw = 0, dy = 0, dws = 0;
-    if (auto f = upload(d, buffers, in, &dx, table))
-        return f;
-    if (auto f = upload(d, buffers, filter, &dw, table))
-        return f;
-    if (auto f = upload(d, buffers, got, &dy, table))
+    if (auto f = uploadAll(d, buffers, table, {{&in, &dx}, {&filter, &dw}, {&got, &dy}}))
         return f;
     size_t workspaceBytes = 0;
     if (const Status rc = workspace(handle, x, w, conv, y, algo, &workspaceBytes); rc != success)
@@ -451,13 +454,7 @@ std::optional<Failure> runConvolution(const Driver &d, SharedLibrary &library, c
                                   workspaceBytes, &beta, y, reinterpret_cast<void *>(dy));
         rc != success)
         return Failure{symbolName(table, "cudnn.forward"), name(rc)};
-    if (auto f = download(d, dy, got, table))
-        return f;
-    qsizetype worst = 0;
-    *difference = compare(got, want, &worst);
-    if (*difference > table.tolerance)
-        return Failure{symbolName(table, "cudnn.forward"), differs(got, want, worst)};
-    return std::nullopt;
+    return downloadAndCompare(d, dy, got, want, table, "cudnn.forward", difference);
 }
 
 ComputeStep makeStep(const char *step, const QString &library)
