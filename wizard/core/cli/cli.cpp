@@ -324,4 +324,21 @@ int fail(const Error &error, int code, bool json)
     return code;
 }
 
+int printOutcome(bool json, QJsonObject document, const QString &text, const std::optional<Error> &failure)
+{
+    if (json) {
+        document.insert(QStringLiteral("ok"), !failure);
+        if (failure)
+            document.insert(QStringLiteral("error"), errorJson(*failure));
+        printJson(QJsonDocument(document));
+        if (failure)
+            printError(*failure);
+    } else {
+        printOut(text);
+        if (failure)
+            recordError(*failure);
+    }
+    return failure ? Failure : Success;
+}
+
 } // namespace tfsetup::core::cli

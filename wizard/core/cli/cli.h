@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace tfsetup::core {
@@ -89,5 +90,9 @@ QJsonObject errorJson(const Error &error);
 // Reports a failure the way a command's --json asked for ({"ok": false, "error": …} on stdout,
 // always the message on stderr) and returns code.
 int fail(const Error &error, int code, bool json);
+// A command's outcome, printed once: with --json the document with "ok" (and "error" when it
+// failed, then the message on stderr), else the text, its failure kept as the run's error.
+// Returns Success, or Failure when there is a failure.
+int printOutcome(bool json, QJsonObject document, const QString &text, const std::optional<Error> &failure);
 
 } // namespace tfsetup::core::cli

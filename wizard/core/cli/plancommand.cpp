@@ -95,24 +95,14 @@ int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge)
     const Solver solver(*catalog, &(*knowledge)->gpus);
     const Solution solution = solver.solve(report, constraints);
     // No combination fits: a failed command, whose JSON says so the way every command does.
-    const Error none{QStringLiteral("no_plan"),
+    std::optional<Error> none;
+    if (!solution.recommended) {
+        none = Error{QStringLiteral("no_plan"),
                      Cli::tr("No TensorFlow / CUDA / cuDNN / Python combination fits this machine with these options; "
                              "each rejected one says why."),
                      {}};
-    if (parser.isSet(QStringLiteral("json"))) {
-        QJsonObject out = solution.toJson();
-        out.insert(QStringLiteral("ok"), bool(solution.recommended));
-        if (!solution.recommended)
-            out.insert(QStringLiteral("error"), errorJson(none));
-        printJson(QJsonDocument(out));
-        if (!solution.recommended)
-            printError(none);
-    } else {
-        printOut(solution.text());
-        if (!solution.recommended)
-            recordError(none);
     }
-    return solution.recommended ? Success : Failure;
+    return printOutcome(parser.isSet(QStringLiteral("json")), solution.toJson(), solution.text(), none);
 }
 
 } // namespace tfsetup::core::cli

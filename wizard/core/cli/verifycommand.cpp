@@ -107,20 +107,7 @@ int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge)
                               : Cli::tr("The environment did not pass verification."),
                         first ? first->explanation : QString()};
     }
-    if (parser.isSet(QStringLiteral("json"))) {
-        QJsonObject out = report.toJson();
-        out.insert(QStringLiteral("ok"), report.passed());
-        if (failure)
-            out.insert(QStringLiteral("error"), errorJson(*failure));
-        printJson(QJsonDocument(out));
-        if (failure)
-            printError(*failure);
-    } else {
-        printOut(report.text());
-        if (failure)
-            recordError(*failure);
-    }
-    return report.passed() ? Success : Failure;
+    return printOutcome(parser.isSet(QStringLiteral("json")), report.toJson(), report.text(), failure);
 }
 
 } // namespace tfsetup::core::cli
