@@ -142,7 +142,7 @@ LogMachine inspectLog(const QString &text)
     static const QRegularExpression driverLibrary(uR"(Successfully opened dynamic library (?:libcuda\.so|nvcuda\.dll))"_s);
     static const QRegularExpression deviceCreated(uR"(Created (?:TensorFlow )?device .*GPU:\d|PhysicalDevice\(name='/physical_device:GPU)"_s);
     static const QRegularExpression noGpu(
-        uR"(CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected|kernel driver does not appear to be running|Could not find cuda drivers on your machine|failed call to cuInit: UNKNOWN ERROR \(303\)|Could not load dynamic library 'libcuda\.so)"_s);
+        uR"(CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected)"_s); // or any noDriver line
     static const QRegularExpression noDriver(
         uR"(kernel driver does not appear to be running|/proc/driver/nvidia/version does not exist|Could not find cuda drivers on your machine|failed call to cuInit: UNKNOWN ERROR \(303\)|Could not load dynamic library 'libcuda\.so|libcuda\.so\.1: cannot open shared object file|Could not load dynamic library 'nvcuda\.dll')"_s);
     static const QRegularExpression cudaFolder(uR"((?:cuda-|CUDA[\\/]v|cuda[\\/]v?|cuda_)(\d+\.\d+)(?=[\\/:;\s'"]|$))"_s,
