@@ -631,13 +631,6 @@ void noteForCompute(ComputeLibraries &c, const ProbeLibrary &library, const std:
 
 void computeOnGpu(ProbeReport &report, const ComputeLibraries &libraries, const ComputeTable &table)
 {
-    QByteArray ptx;
-    if (!table.isEmpty()) {
-        // Program data beside probe.json, like it read from the resources, not the machine.
-        QFile kernel(QStringLiteral(":/resources/verify/") + table.kernelFile);
-        if (kernel.open(QIODevice::ReadOnly))
-            ptx = kernel.readAll();
-    }
     if (table.isEmpty()) {
         for (const char *step : {"kernel", "cublas", "cudnn"}) {
             ComputeStep s;
@@ -648,6 +641,11 @@ void computeOnGpu(ProbeReport &report, const ComputeLibraries &libraries, const 
         }
         return;
     }
+    // Program data beside probe.json, read from the resources like it, not from the machine.
+    QByteArray ptx;
+    QFile kernel(QStringLiteral(":/resources/verify/") + table.kernelFile);
+    if (kernel.open(QIODevice::ReadOnly))
+        ptx = kernel.readAll();
     report.compute = runComputeChecksWithin(libraries, table, ptx, &report.computeAbandoned);
     for (const ComputeStep &s : std::as_const(report.compute)) {
         if (s.reason == u"no_gpu" && s.step == u"kernel")
