@@ -385,7 +385,7 @@ DoctorLogVerdict logVerdict(const QList<DoctorFinding> &findings)
     bool recognised = false;
     for (const DoctorFinding &f : findings) {
         // Where the log comes from is not what is wrong in it.
-        if (!f.id.startsWith(u"log.") || f.cause == u"log_other_machine")
+        if (!isLogFinding(f) || f.cause == u"log_other_machine")
             continue;
         recognised = true;
         if (f.severity != Severity::Info)
