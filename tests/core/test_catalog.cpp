@@ -70,11 +70,13 @@ void TestCatalog::everyRecord_namesItsSource_data()
     QTest::newRow("tensorflow cpu requirements") << u"tensorflow.json"_s << u"cpu_requirements"_s;
     QTest::newRow("cuda toolkits") << u"cuda.json"_s << u"toolkits"_s;
     QTest::newRow("cuda minor compatibility") << u"cuda.json"_s << u"minor_compatibility"_s;
+    QTest::newRow("driver branches per GPU architecture") << u"cuda.json"_s << u"driver_branches"_s;
     QTest::newRow("cuda libraries") << u"libraries.json"_s << u"cuda"_s;
     QTest::newRow("cudnn libraries") << u"libraries.json"_s << u"cudnn"_s;
     QTest::newRow("driver libraries") << u"libraries.json"_s << u"driver"_s;
     QTest::newRow("routes") << u"routes.json"_s << u"routes"_s;
     QTest::newRow("routes looked into and not offered") << u"routes.json"_s << u"not_offered"_s;
+    QTest::newRow("plug-ins and their last releases") << u"routes.json"_s << u"plugins"_s;
 }
 
 void TestCatalog::everyRecord_namesItsSource()
@@ -89,7 +91,7 @@ void TestCatalog::everyRecord_namesItsSource()
         QVERIFY2(!o.value(u"source"_s).toString().trimmed().isEmpty(), QJsonDocument(o).toJson().constData());
         QVERIFY2(o.value(u"verified"_s).isBool(), QJsonDocument(o).toJson().constData());
         // An unverified record says what is uncertain.
-        if (!o.value(u"verified"_s).toBool() && array != u"gpu_builds")
+        if (!o.value(u"verified"_s).toBool())
             QVERIFY2(o.contains(u"note"_s) || o.contains(u"cc_note"_s), QJsonDocument(o).toJson().constData());
     }
 }

@@ -16,6 +16,9 @@ private slots:
     void text_namesTheRecommendation();
     void unknownRoute_isAUsageError();
     void missingHardwareFile_fails();
+    void osOption_withAnotherOsReport_saysWhatItPlans();
+    void hardwareWithRoot_isAUsageError();
+    void askedRoute_directml_isTheAnswer();
 
 private:
     struct Run {
@@ -115,6 +118,51 @@ void TestPlanCommand::missingHardwareFile_fails()
     const Run r = run({u"--hardware"_s, u"/nonexistent/hardware.json"_s});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.err.contains("hardware.json"));
+}
+
+// `--os windows` with a Linux report plans that hardware for Windows, and says so: the report's
+// Python and driver are Linux's, so the Windows plan installs its own and names the driver it needs.
+void TestPlanCommand::osOption_withAnotherOsReport_saysWhatItPlans()
+{
+    const Run r = run({u"--hardware"_s, profile(u"linux_rtx3060_driver535"_s), u"--os"_s, u"windows"_s, u"--json"_s});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject best = doc.value(u"recommended"_s).toObject();
+    QCOMPARE(best.value(u"route"_s).toString(), u"windows-native"_s);
+    QCOMPARE(best.value(u"python_installed"_s).toBool(true), false);
+    QStringList actions;
+    for (const QJsonValue &a : best.value(u"actions"_s).toArray())
+        actions.append(a[u"code"_s].toString());
+    QVERIFY2(actions.contains(u"install_driver"_s) && actions.contains(u"install_python"_s), qPrintable(actions.join(u' ')));
+    QString note;
+    for (const QJsonValue &w : doc.value(u"warnings"_s).toArray()) {
+        if (w[u"code"_s].toString() == u"os_from_option")
+            note = w[u"message"_s].toString();
+    }
+    QVERIFY2(note.contains(u"Linux"_s) && note.contains(u"Windows"_s) && note.contains(u"--os"_s), qPrintable(note));
+
+    const Run text = run({u"--hardware"_s, profile(u"linux_rtx3060_driver535"_s), u"--os"_s, u"windows"_s});
+    QVERIFY2(!QString::fromUtf8(text.out).contains(u"installed Python"_s), text.out.constData());
+}
+
+void TestPlanCommand::hardwareWithRoot_isAUsageError()
+{
+    const Run r = run({u"--hardware"_s, profile(u"linux_no_gpu"_s), u"--root"_s,
+                       qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/fixtures/linux-cuda118/root"_s});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--root"), r.err.constData());
+}
+
+// The route the student asked for is the answer even when it is experimental; the text never says
+// that nothing fits, nor points at an empty list of rejections.
+void TestPlanCommand::askedRoute_directml_isTheAnswer()
+{
+    const Run r = run({u"--hardware"_s, profile(u"windows_rtx3060_cuda124"_s), u"--route"_s, u"directml"_s});
+    QCOMPARE(r.exitCode, 0);
+    const QString text = QString::fromUtf8(r.out);
+    QVERIFY2(text.contains(u"tensorflow-cpu==2.10.*"_s), qPrintable(text));
+    QVERIFY2(!text.contains(u"No TensorFlow combination fits"_s), qPrintable(text));
+    QVERIFY2(!text.contains(u"say why"_s), qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(TestPlanCommand)

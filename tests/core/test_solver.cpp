@@ -133,7 +133,7 @@ void TestSolver::recommends_data()
         << QStringList{} << QStringList{u"cpu:cpu_lacks_avx"_s};
     QTest::newRow("linux Python 3.12 only, pinned TF 2.13: toolkit route with Python 3.11")
         << u"linux_python312_only"_s << u"2.13"_s << u""_s << false << false << u"linux-toolkit"_s << u"2.13"_s << u"3.11"_s << u"11.8"_s
-        << u"8.6"_s << QStringList{u"install_python"_s, u"install_cuda"_s, u"install_cudnn"_s} << QStringList{u"record_unverified"_s}
+        << u"8.6"_s << QStringList{u"install_python"_s, u"install_cuda"_s, u"install_cudnn"_s} << QStringList{}
         << QStringList{};
     QTest::newRow("linux Python 3.12 pinned with TF 2.13: impossible")
         << u"linux_python312_only"_s << u"2.13"_s << u"3.12"_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s
@@ -142,11 +142,12 @@ void TestSolver::recommends_data()
     QTest::newRow("linux GTX 970 + RTX 3060: newest release, old GPU left out")
         << u"linux_two_gpus"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.10"_s << u"12.5"_s << u"9.3"_s
         << QStringList{} << QStringList{u"gpu_too_old"_s} << QStringList{};
-    QTest::newRow("macOS Apple silicon: Metal plug-in")
-        << u"macos_apple_silicon"_s << u""_s << u""_s << false << false << u"metal"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s
-        << QStringList{} << QStringList{u"record_unverified"_s}
+    // tensorflow-metal 1.2.0, its last release, fails to load with TensorFlow 2.20 (routes.json "plugins").
+    QTest::newRow("macOS Apple silicon: Metal plug-in, up to its last working TensorFlow")
+        << u"macos_apple_silicon"_s << u""_s << u""_s << false << false << u"metal"_s << u"2.19"_s << u"3.12"_s << u""_s << u""_s
+        << QStringList{} << QStringList{}
         << QStringList{u"windows-native:os_unsupported"_s, u"linux-pip:os_unsupported"_s, u"wsl2:os_unsupported"_s,
-                       u"rocm:os_unsupported"_s};
+                       u"rocm:os_unsupported"_s, u"metal@2.20:plugin_unsupported"_s, u"metal@2.21:plugin_unsupported"_s};
     QTest::newRow("inside WSL2 with RTX 3060")
         << u"wsl2_rtx3060"_s << u""_s << u""_s << false << false << u"wsl2"_s << u"2.20"_s << u"3.10"_s << u"12.5"_s << u"9.3"_s
         << QStringList{} << QStringList{} << QStringList{u"linux-pip:os_unsupported"_s, u"linux-toolkit:os_unsupported"_s};

@@ -378,10 +378,10 @@ void TestSolverStages::candidates_gpuAssessment_data()
                                                             << int(F::TooOld) << u"gpu_too_old"_s << u"has 5.2"_s;
     QTest::newRow("H100 on 2.10: a major CUDA 11.2 cannot target")
         << u"h100"_s << u"linux"_s << u"2.10.0"_s << int(F::Unsupported) << u"gpu_arch_unsupported"_s
-        << u"needs CUDA 11.8 or newer"_s;
+        << u"built with CUDA 11.8 or newer"_s;
     QTest::newRow("RTX 5090 on 2.21: a major CUDA 12.5 cannot target")
         << u"rtx5090"_s << u"linux"_s << u"2.21.0"_s << int(F::Unsupported) << u"gpu_arch_unsupported"_s
-        << u"needs CUDA 12.8 or newer"_s;
+        << u"built with CUDA 12.8 or newer"_s;
     QTest::newRow("capability unknown") << u"nvidia-unknown"_s << u"linux"_s << u"2.20.0"_s << int(F::Unknown)
                                         << u"gpu_capability_unknown"_s << u"run tfsetup detect"_s;
 }

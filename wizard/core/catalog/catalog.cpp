@@ -133,6 +133,11 @@ QString GpuBuild::lowest() const
     return low;
 }
 
+bool DriverBranchEnd::covers(const QString &computeCapability) const
+{
+    return !computeCapability.isEmpty() && version::inRange(computeCapability, ccMin, ccMax);
+}
+
 const RoutePlatform *Route::platformFor(const QString &osName, const QString &archName, const QString &tfVersion) const
 {
     for (const RoutePlatform &p : platforms) {
@@ -223,6 +228,12 @@ Result<Catalog> Catalog::fromJson(const QByteArray &tensorflow, const QByteArray
                                        str(o, "note"), flag(o, "verified", false)});
     }
 
+    for (const QJsonObject &o : objects(*cu, "driver_branches")) {
+        c.m_driverBranchEnds.append({str(o, "architecture"), str(o, "cc_min"), str(o, "cc_max"),
+                                     o.value(QLatin1String("last_branch")).toInt(0), str(o, "source"),
+                                     flag(o, "verified", false)});
+    }
+
     auto lib = parse(libraries, QStringLiteral("libraries.json"));
     if (!lib)
         return lib.error();
@@ -271,6 +282,11 @@ Result<Catalog> Catalog::fromJson(const QByteArray &tensorflow, const QByteArray
         r.note = str(o, "note");
         r.verified = flag(o, "verified", false);
         c.m_routes.append(r);
+    }
+    for (const QJsonObject &o : objects(*ro, "plugins")) {
+        c.m_plugins.append({str(o, "name"), str(o, "last_release"), str(o, "released"), str(o, "python_min"),
+                            str(o, "python_max"), str(o, "tf_min"), str(o, "tf_max"), str(o, "broken_from"),
+                            str(o, "source"), str(o, "note"), flag(o, "verified", false)});
     }
     return c;
 }
@@ -345,6 +361,15 @@ std::optional<MinorCompatibility> Catalog::minorCompatibility(const QString &cud
     return std::nullopt;
 }
 
+std::optional<DriverBranchEnd> Catalog::driverBranchEnd(const QString &computeCapability) const
+{
+    for (const DriverBranchEnd &d : m_driverBranchEnds) {
+        if (d.covers(computeCapability))
+            return d;
+    }
+    return std::nullopt;
+}
+
 QStringList Catalog::cudaLibraries(const QString &cudaVersion, const QString &os) const
 {
     for (const LibrarySet &s : m_cudaLibraries) {
@@ -379,6 +404,15 @@ const Route *Catalog::route(const QString &name) const
             return &r;
     }
     return nullptr;
+}
+
+std::optional<PluginRecord> Catalog::plugin(const QString &name) const
+{
+    for (const PluginRecord &p : m_plugins) {
+        if (p.name == name)
+            return p;
+    }
+    return std::nullopt;
 }
 
 QStringList Catalog::routeNames() const
@@ -469,6 +503,30 @@ QStringList Catalog::problems() const
     }
     for (const MinorCompatibility &m : m_minorCompatibility)
         need(!m.source.isEmpty(), QStringLiteral("minor compatibility %1: no source").arg(m.major));
+    for (const DriverBranchEnd &d : m_driverBranchEnds) {
+        const QString id = QStringLiteral("driver branch of %1").arg(d.architecture);
+        need(!d.source.isEmpty(), id + QStringLiteral(": no source"));
+        need(d.lastBranch > 0, id + QStringLiteral(": no last branch"));
+        need(validRange(d.ccMin, d.ccMax) && !d.ccMin.isEmpty() && !d.ccMax.isEmpty(),
+             id + QStringLiteral(": bad compute capability range"));
+        for (const DriverBranchEnd &other : m_driverBranchEnds) {
+            if (&other != &d) {
+                need(version::less(d.ccMax, other.ccMin) || version::less(other.ccMax, d.ccMin),
+                     id + QStringLiteral(": overlaps ") + other.architecture);
+            }
+        }
+    }
+    QSet<QString> pluginNames;
+    for (const PluginRecord &p : m_plugins) {
+        const QString id = QStringLiteral("plugin ") + p.name;
+        need(!pluginNames.contains(p.name), id + QStringLiteral(": duplicate"));
+        pluginNames.insert(p.name);
+        need(!p.source.isEmpty() && !p.lastRelease.isEmpty(), id + QStringLiteral(": no source or last release"));
+        need(validRange(p.pythonMin, p.pythonMax), id + QStringLiteral(": bad python range"));
+        need(validRange(p.tfMin, p.tfMax), id + QStringLiteral(": bad TensorFlow range"));
+        need(p.brokenFrom.isEmpty() || (version::isValid(p.brokenFrom) && (p.tfMax.isEmpty() || version::less(p.tfMax, p.brokenFrom))),
+             id + QStringLiteral(": broken_from must lie past tf_max"));
+    }
     for (const QList<LibrarySet> *sets : {&m_cudaLibraries, &m_cudnnLibraries, &m_driverLibraries}) {
         for (const LibrarySet &s : *sets) {
             const QString id = QStringLiteral("libraries %1%2/%3").arg(s.cudaMin, s.major, s.os);
@@ -499,6 +557,8 @@ QStringList Catalog::problems() const
         need(r.wsl == u"never" || r.wsl == u"required" || r.wsl == u"any" || r.wsl == u"windows_or_wsl2",
              id + QStringLiteral(": unknown wsl value ") + r.wsl);
         need(validRange(r.pythonMin, r.pythonMax), id + QStringLiteral(": bad python range"));
+        for (const QString &name : r.plugins)
+            need(plugin(name).has_value(), id + QStringLiteral(": plugin %1 has no record").arg(name));
         for (const RoutePlatform &p : r.platforms) {
             need(!p.source.isEmpty() && validRange(p.tfMin, p.tfMax),
                  id + QStringLiteral(": platform %1/%2").arg(p.os, p.arch));

@@ -89,6 +89,32 @@ struct LibrarySet {
     bool verified = true;
 };
 
+// Where NVIDIA's drivers end for one GPU architecture: the last driver branch that supports it
+// (R470 for Kepler). A newer driver does not run such a GPU at all, for any program.
+struct DriverBranchEnd {
+    QString architecture; // "Kepler"
+    QString ccMin, ccMax; // the compute capabilities of that architecture
+    int lastBranch = 0;   // 470
+    QString source;
+    bool verified = true;
+
+    bool covers(const QString &computeCapability) const;
+};
+
+// A third-party plug-in a route installs beside TensorFlow, bounded by what its last release
+// supports: the Pythons it publishes packages for and the TensorFlow releases it works with.
+struct PluginRecord {
+    QString name;                 // "tensorflow-metal"
+    QString lastRelease;          // "1.2.0"
+    QString released;             // "2025-01-..."
+    QString pythonMin, pythonMax; // the CPython versions its packages exist for
+    QString tfMin, tfMax;         // the TensorFlow releases it works with
+    QString brokenFrom;           // the first TensorFlow release known to fail with it; empty: none known
+    QString source;
+    QString note;
+    bool verified = true;
+};
+
 struct RoutePlatform {
     QString os, arch, tfMin, tfMax, source;
     bool verified = true;
@@ -154,6 +180,9 @@ public:
     // The oldest toolkit in the catalog that can target this compute capability.
     std::optional<CudaToolkit> firstToolkitTargeting(const QString &computeCapability) const;
     std::optional<MinorCompatibility> minorCompatibility(const QString &cudaVersion) const;
+    // The last driver branch for a GPU of this compute capability, when NVIDIA has ended its support.
+    std::optional<DriverBranchEnd> driverBranchEnd(const QString &computeCapability) const;
+    const QList<DriverBranchEnd> &driverBranchEnds() const { return m_driverBranchEnds; }
 
     QStringList cudaLibraries(const QString &cudaVersion, const QString &os) const;
     QStringList cudnnLibraries(const QString &cudnnVersion, const QString &os) const;
@@ -162,6 +191,8 @@ public:
     const QList<Route> &routes() const { return m_routes; }
     const Route *route(const QString &name) const;
     QStringList routeNames() const;
+    const QList<PluginRecord> &plugins() const { return m_plugins; }
+    std::optional<PluginRecord> plugin(const QString &name) const;
 
 private:
     QList<TfRelease> m_releases;
@@ -169,10 +200,12 @@ private:
     QList<CpuRequirement> m_cpuRequirements;
     QList<CudaToolkit> m_toolkits;
     QList<MinorCompatibility> m_minorCompatibility;
+    QList<DriverBranchEnd> m_driverBranchEnds;
     QList<LibrarySet> m_cudaLibraries;
     QList<LibrarySet> m_cudnnLibraries;
     QList<LibrarySet> m_driverLibraries;
     QList<Route> m_routes;
+    QList<PluginRecord> m_plugins;
 };
 
 } // namespace tfsetup::core

@@ -56,6 +56,12 @@ int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge)
         return UsageError;
     }
     const bool rooted = parser.isSet(QStringLiteral("root"));
+    // Both describe the machine to plan for; one of them would be dropped without a word.
+    if (parser.isSet(QStringLiteral("hardware")) && (rooted || parser.isSet(QStringLiteral("env-file")))) {
+        printUsageError(Cli::tr("--hardware describes the machine already: leave out --root and --env-file, or "
+                                "leave out --hardware to detect the folder --root gives."));
+        return UsageError;
+    }
     if (parser.isSet(QStringLiteral("os"))) {
         const QString os = parser.value(QStringLiteral("os")).toLower();
         if (os != u"windows" && os != u"linux") {

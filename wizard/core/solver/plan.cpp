@@ -95,6 +95,7 @@ QJsonObject Plan::toJson() const
     o.insert(QStringLiteral("cuda"), orNull(cuda));
     o.insert(QStringLiteral("cudnn"), orNull(cudnn));
     o.insert(QStringLiteral("driver_min"), orNull(driverMin));
+    o.insert(QStringLiteral("cuda_from"), orNull(cudaFrom));
     o.insert(QStringLiteral("libraries"), QJsonArray::fromStringList(libraries));
     const QList<int> selected = defaultGpuSelection();
     QJsonArray gpuArray;

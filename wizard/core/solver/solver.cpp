@@ -31,7 +31,7 @@ Solution Solver::solve(const HardwareReport &report, const SolverConstraints &co
                 plans.append(stages::planFor(context, candidate, verdict));
         }
     }
-    stages::rank(plans, m_catalog.routeNames());
+    stages::rank(plans, m_catalog.routeNames(), constraints.keepDriver);
     return stages::explain(context, plans, rejected, anyRelease);
 }
 

@@ -95,6 +95,61 @@ bool isNvidia(const Route &route)
     return route.accelerator == u"nvidia";
 }
 
+// The plug-in records of a route, in its order; plug-ins without a record put no bound on it.
+QList<PluginRecord> pluginsOf(const Context &context, const Route &route)
+{
+    QList<PluginRecord> out;
+    for (const QString &name : route.plugins) {
+        if (const auto p = context.catalog.plugin(name))
+            out.append(*p);
+    }
+    return out;
+}
+
+// The plug-in whose last release does not reach TensorFlow `tf`, if any.
+std::optional<PluginRecord> pluginEndingBefore(const Context &context, const Route &route, const QString &tf)
+{
+    for (const PluginRecord &p : pluginsOf(context, route)) {
+        if (!p.tfMax.isEmpty() && version::less(p.tfMax, tf))
+            return p;
+    }
+    return std::nullopt;
+}
+
+// The plug-in that has no package for Python `python`, if any.
+std::optional<PluginRecord> pluginWithoutPython(const Context &context, const Route &route, const QString &python)
+{
+    for (const PluginRecord &p : pluginsOf(context, route)) {
+        if (!version::inRange(python, p.pythonMin, p.pythonMax))
+            return p;
+    }
+    return std::nullopt;
+}
+
+QString pythonRangeText(const QString &min, const QString &max)
+{
+    if (max.isEmpty())
+        return Solver::tr("%1 or newer", "a Python range open at the top").arg(min);
+    if (min.isEmpty())
+        return Solver::tr("%1 or older", "a Python range open at the bottom").arg(max);
+    return min + u'-' + max;
+}
+
+// "tensorflow-metal 1.2.0, its last release (2025-01-30), has packages for Python 3.9-3.12 only."
+QString pluginPythonText(const PluginRecord &p)
+{
+    return Solver::tr("%1 %2, the plug-in's last release (%3), has packages for Python %4 only.")
+        .arg(p.name, p.lastRelease, p.released, pythonRangeText(p.pythonMin, p.pythonMax));
+}
+
+// A driver's branch: NVIDIA names a branch by its first release and counts its later releases up
+// a few (R470 on Windows ships 472.12 and 474.xx), so the branch is the major rounded down to five.
+int driverBranch(const QString &driverVersion)
+{
+    const int major = version::major(driverVersion).toInt();
+    return major - major % 5;
+}
+
 // Pythons found on a Windows host do not exist inside the WSL2 distribution.
 bool throughWsl2FromWindows(const Context &context, const Route &route)
 {
@@ -113,6 +168,10 @@ Machine readMachine(const HardwareReport &report, const SolverConstraints &const
         m.os = QStringLiteral("linux");
         m.osAssumed = true;
     }
+    const QString reportOs = report.os.family.toLower();
+    if (!reportOs.isEmpty() && reportOs != m.os)
+        m.otherReportOs = reportOs;
+    const bool softwareApplies = m.otherReportOs.isEmpty();
     m.arch = report.os.arch.toLower();
     if (m.arch == u"amd64" || m.arch.isEmpty())
         m.arch = QStringLiteral("x86_64");
@@ -167,7 +226,7 @@ Machine readMachine(const HardwareReport &report, const SolverConstraints &const
         m.appleGpu = true;
     m.avx = report.cpu.avx;
     m.cpuName = report.cpu.name;
-    for (const PythonInfo &p : report.pythons) {
+    for (const PythonInfo &p : softwareApplies ? report.pythons : QList<PythonInfo>()) {
         if (p.bits == 32 || p.version.isEmpty())
             continue;
         const QString mm = version::majorMinor(p.version);
@@ -175,6 +234,8 @@ Machine readMachine(const HardwareReport &report, const SolverConstraints &const
             m.pythons.append(mm);
     }
     std::sort(m.pythons.begin(), m.pythons.end(), [](const QString &a, const QString &b) { return version::less(b, a); });
+    if (!softwareApplies)
+        return m;
     if (report.driver) {
         m.driverVersion = report.driver->version;
         m.driverCuda = report.driver->cuda;
@@ -229,8 +290,11 @@ AssessedGpu assessGpu(const Context &context, const MachineGpu &gpu, const TfRel
     if (version::major(gpu.cc).toInt() > version::major(toolkit->ccMax).toInt()) {
         const auto needed = catalog.firstToolkitTargeting(gpu.cc);
         return result(GpuFit::Unsupported, QStringLiteral("gpu_arch_unsupported"),
-                      needed ? Solver::tr("TensorFlow %1 is built with CUDA %2, which targets compute capability up "
-                                          "to %3; the %4 (%5) needs CUDA %6 or newer.")
+                      // Not "needs CUDA 12.8": that reads as "install CUDA 12.8", which changes nothing.
+                      needed ? Solver::tr("The %4 (compute capability %5) is newer than TensorFlow %1's GPU code: its "
+                                          "packages are built with CUDA %2, which targets compute capability up to "
+                                          "%3, and code for the %4 must be built with CUDA %6 or newer. Installing "
+                                          "a newer CUDA yourself does not change TensorFlow's packages.")
                                    .arg(tf, rel.cuda, toolkit->ccMax, gpu.name, gpu.cc, needed->version)
                              : Solver::tr("TensorFlow %1 is built with CUDA %2, which targets compute capability up "
                                           "to %3; the %4 (%5) is newer than any CUDA the catalog knows.")
@@ -308,6 +372,11 @@ Candidate releaseCandidate(const Context &context, const Route &route, const TfR
     if (!route.pythonMin.isEmpty() || !route.pythonMax.isEmpty()) {
         pythons.erase(std::remove_if(pythons.begin(), pythons.end(),
                                      [&](const QString &v) { return !version::inRange(v, route.pythonMin, route.pythonMax); }),
+                      pythons.end());
+    }
+    for (const PluginRecord &plugin : pluginsOf(context, route)) {
+        pythons.erase(std::remove_if(pythons.begin(), pythons.end(),
+                                     [&](const QString &v) { return !version::inRange(v, plugin.pythonMin, plugin.pythonMax); }),
                       pythons.end());
     }
     // TensorFlow's Python 2.7 wheels are history; offer Python 3 whenever the release has it.
@@ -515,6 +584,26 @@ Verdict releaseWindowFilter(const Context &, const Candidate &candidate)
                           .arg(tf, route.tfMax));
 }
 
+// A release newer than what a route's plug-in works with is rejected for that alone.
+Verdict pluginReleaseFilter(const Context &context, const Candidate &candidate)
+{
+    const QString tf = candidate.release->minor();
+    const auto plugin = pluginEndingBefore(context, *candidate.route, tf);
+    if (!plugin)
+        return {};
+    if (!plugin->brokenFrom.isEmpty() && !version::less(tf, version::majorMinor(plugin->brokenFrom))) {
+        return rejectWith(QStringLiteral("plugin_unsupported"),
+                          Solver::tr("%1 %2, the plug-in's last release (%3), does not work with TensorFlow %4: "
+                                     "importing TensorFlow fails while it loads the plug-in. The newest TensorFlow it "
+                                     "works with is %5.")
+                              .arg(plugin->name, plugin->lastRelease, plugin->released, tf, plugin->tfMax));
+    }
+    return rejectWith(QStringLiteral("plugin_unsupported"),
+                      Solver::tr("%1 %2, the plug-in's last release (%3), works with TensorFlow up to %5; TensorFlow "
+                                 "%4 came later and is not known to work with it.")
+                          .arg(plugin->name, plugin->lastRelease, plugin->released, tf, plugin->tfMax));
+}
+
 Verdict platformReleaseFilter(const Context &context, const Candidate &candidate)
 {
     const Machine &m = context.machine;
@@ -538,27 +627,44 @@ Verdict pythonFilter(const Context &context, const Candidate &candidate)
     if (!context.constraints.python.isEmpty()) {
         const QString wanted = version::majorMinor(context.constraints.python);
         if (!candidate.pythons.contains(wanted)) {
-            v.reasons.append({QStringLiteral("python_unsupported"),
-                              Solver::tr("TensorFlow %1 supports Python %2; you asked for Python %3.")
-                                  .arg(tf, supported, wanted)});
+            // Name the plug-in whenever it rules the Python out too: a newer TensorFlow would not help.
+            const auto plugin = pluginWithoutPython(context, route, wanted);
+            QString message = rel.supportsPython(wanted) ? Solver::tr("You asked for Python %1.").arg(wanted)
+                                                         : Solver::tr("TensorFlow %1 supports Python %2; you asked "
+                                                                      "for Python %3.")
+                                                               .arg(tf, supported, wanted);
+            if (plugin)
+                message = pluginPythonText(*plugin) + u' ' + message;
+            v.reasons.append({QStringLiteral("python_unsupported"), message});
         }
     } else if (candidate.pythons.isEmpty()) {
-        const QString routeRange = route.pythonMax.isEmpty()
-                                       ? Solver::tr("%1 or newer", "a Python range open at the top").arg(route.pythonMin)
-                                       : route.pythonMin.isEmpty()
-                                       ? Solver::tr("%1 or older", "a Python range open at the bottom").arg(route.pythonMax)
-                                       : route.pythonMin + u'-' + route.pythonMax;
+        const auto plugins = pluginsOf(context, route);
+        const auto limiting = std::find_if(plugins.cbegin(), plugins.cend(), [](const PluginRecord &p) {
+            return !p.pythonMin.isEmpty() || !p.pythonMax.isEmpty();
+        });
         v.reasons.append({QStringLiteral("python_unsupported"),
-                          Solver::tr("TensorFlow %1 supports Python %4, and “%2” needs Python %3: no Python fits both.")
-                              .arg(tf, RouteNames::title(route), routeRange, supported)});
+                          limiting != plugins.cend()
+                              ? Solver::tr("TensorFlow %1 supports Python %2.").arg(tf, supported) + u' '
+                                    + pluginPythonText(*limiting) + u' ' + Solver::tr("No Python fits both.")
+                              : Solver::tr("TensorFlow %1 supports Python %4, and “%2” needs Python %3: no Python "
+                                           "fits both.")
+                                    .arg(tf, RouteNames::title(route), pythonRangeText(route.pythonMin, route.pythonMax),
+                                         supported)});
     }
     if (!candidate.python.isEmpty() && !candidate.pythonInstalled) {
-        v.actions.append({QStringLiteral("install_python"),
-                          m.pythons.isEmpty()
+        QString message = m.pythons.isEmpty()
                               ? Solver::tr("Install Python %1 (TensorFlow %2 supports Python %3).")
                                     .arg(candidate.python, tf, supported)
                               : Solver::tr("Install Python %1: TensorFlow %2 supports Python %3, and this machine has %4.")
-                                    .arg(candidate.python, tf, supported, m.pythons.join(QStringLiteral(", ")))});
+                                    .arg(candidate.python, tf, supported, m.pythons.join(QStringLiteral(", ")));
+        // Say which plug-in rules out the Pythons the machine has: a newer TensorFlow would not help.
+        for (const QString &have : m.pythons) {
+            if (const auto plugin = pluginWithoutPython(context, route, have)) {
+                message += u' ' + pluginPythonText(*plugin);
+                break;
+            }
+        }
+        v.actions.append({QStringLiteral("install_python"), message});
     }
     return v;
 }
@@ -584,6 +690,75 @@ Verdict gpuFilter(const Context &, const Candidate &candidate)
         }
     }
     return v;
+}
+
+// What a driver of `required` or newer does to the machine's GPUs whose support NVIDIA ended:
+// those it no longer runs at all, and the lowest branch that still runs the others.
+struct DriverReach {
+    QStringList dropped; // "Tesla K40c (Kepler; its last branch is R470)"
+    int ceiling = 0;     // the last branch that runs every GPU the driver keeps; 0 = none
+    QStringList ceilingGpus;
+    QString ceilingArchitecture;
+};
+
+DriverReach driverReach(const Context &context, const QString &required)
+{
+    DriverReach reach;
+    const int branch = driverBranch(required);
+    for (const MachineGpu &gpu : context.machine.nvidia) {
+        const auto end = context.catalog.driverBranchEnd(gpu.cc);
+        if (!end)
+            continue;
+        if (branch > end->lastBranch) {
+            reach.dropped.append(Solver::tr("%1 (%2; its last driver branch is R%3)")
+                                     .arg(gpu.name, end->architecture)
+                                     .arg(end->lastBranch));
+        } else if (reach.ceiling == 0 || end->lastBranch < reach.ceiling) {
+            reach.ceiling = end->lastBranch;
+            reach.ceilingGpus = {gpu.name};
+            reach.ceilingArchitecture = end->architecture;
+        } else if (end->lastBranch == reach.ceiling) {
+            reach.ceilingGpus.append(gpu.name);
+        }
+    }
+    return reach;
+}
+
+// The sentence that bounds a driver update by the GPUs NVIDIA ends support for; empty when none.
+QString driverCeilingText(const DriverReach &reach)
+{
+    if (reach.ceiling == 0)
+        return {};
+    return Solver::tr("Take a driver of the R%1 branch or older: NVIDIA's later drivers no longer support %2 GPUs "
+                      "such as your %3.")
+        .arg(reach.ceiling)
+        .arg(reach.ceilingArchitecture, reach.ceilingGpus.join(QStringLiteral(", ")));
+}
+
+// The sentence naming the GPUs a driver of `required` or newer drops; empty when none.
+QString driverDropsText(const DriverReach &reach, const QString &required, const QString &tf)
+{
+    if (reach.dropped.isEmpty())
+        return {};
+    return Solver::tr("Driver %1 or newer, which TensorFlow %2 needs, no longer supports your %3: it stops working "
+                      "for every program on this machine, not only for TensorFlow.")
+        .arg(required, tf, reach.dropped.join(QStringLiteral(", ")));
+}
+
+// The action's message with those sentences, and the warning that names the dropped GPUs.
+void addDriverAction(Verdict &v, const Context &context, const QString &code, const QString &message,
+                     const QString &required, const QString &tf)
+{
+    const DriverReach reach = driverReach(context, required);
+    const QString drops = driverDropsText(reach, required, tf);
+    QStringList text{message};
+    for (const QString &sentence : {driverCeilingText(reach), drops}) {
+        if (!sentence.isEmpty())
+            text.append(sentence);
+    }
+    v.actions.append({code, text.join(u' ')});
+    if (!drops.isEmpty())
+        v.warnings.append({QStringLiteral("driver_drops_gpu"), drops});
 }
 
 Verdict driverFilter(const Context &context, const Candidate &candidate)
@@ -616,16 +791,18 @@ Verdict driverFilter(const Context &context, const Candidate &candidate)
                           .arg(tf, rel.cuda, m.driverCuda, required, osName(os));
         }
     } else {
-        v.actions.append({QStringLiteral("install_driver"),
-                          Solver::tr("Install the NVIDIA driver, %1 or newer (TensorFlow %2 needs CUDA %3).")
-                              .arg(required, tf, rel.cuda)});
+        addDriverAction(v, context, QStringLiteral("install_driver"),
+                        Solver::tr("Install the NVIDIA driver, %1 or newer (TensorFlow %2 needs CUDA %3).")
+                            .arg(required, tf, rel.cuda),
+                        required, tf);
     }
     if (!problem.isEmpty()) {
         if (context.constraints.keepDriver) {
             v.reasons.append({QStringLiteral("driver_too_old"), problem});
         } else {
-            v.actions.append({QStringLiteral("update_driver"),
-                              problem + u' ' + Solver::tr("Update the NVIDIA driver to %1 or newer.").arg(required)});
+            addDriverAction(v, context, QStringLiteral("update_driver"),
+                            problem + u' ' + Solver::tr("Update the NVIDIA driver to %1 or newer.").arg(required),
+                            required, tf);
         }
     }
     return v;
@@ -641,9 +818,18 @@ Verdict cudaLibrariesFilter(const Context &context, const Candidate &candidate)
     const Machine &m = context.machine;
     const QString tf = rel.minor();
     if (!m.toolkits.contains(version::majorMinor(rel.cuda))) {
-        v.actions.append({QStringLiteral("install_cuda"),
-                          Solver::tr("Install CUDA %1 (TensorFlow %2 opens %3).")
-                              .arg(rel.cuda, tf, context.catalog.cudaLibraries(rel.cuda, rel.os).value(0))});
+        QString message = Solver::tr("Install CUDA %1 (TensorFlow %2 opens %3).")
+                              .arg(rel.cuda, tf, context.catalog.cudaLibraries(rel.cuda, rel.os).value(0));
+        // A student with another CUDA fears losing it, or installs this one over it.
+        if (!m.toolkits.isEmpty()) {
+            QStringList others = m.toolkits;
+            others.removeDuplicates();
+            message += u' '
+                + Solver::tr("It installs beside your CUDA %1, which stays as it is for other programs: this "
+                             "environment's launcher puts CUDA %2 first, for this environment only.")
+                      .arg(others.join(QStringLiteral(", ")), rel.cuda);
+        }
+        v.actions.append({QStringLiteral("install_cuda"), message});
     }
     const bool cudnnOk = std::any_of(m.cudnn.cbegin(), m.cudnn.cend(), [&](const QString &c) {
         return version::major(c) == version::major(rel.cudnn) && !version::less(c, rel.cudnn);
@@ -697,6 +883,7 @@ const QList<Filter> &releaseFilters()
     static const QList<Filter> filters = {
         {QStringLiteral("release_window"), true, releaseWindowFilter},
         {QStringLiteral("platform_release"), true, platformReleaseFilter},
+        {QStringLiteral("plugin_release"), true, pluginReleaseFilter},
         {QStringLiteral("python"), false, pythonFilter},
         {QStringLiteral("gpu"), false, gpuFilter},
         {QStringLiteral("driver"), false, driverFilter},
@@ -764,10 +951,15 @@ int tierOf(const Route &route, bool needsJit, bool switchesToWsl2)
     return 0;
 }
 
-bool rankedBefore(const Plan &a, const Plan &b, const QStringList &routeOrder)
+bool rankedBefore(const Plan &a, const Plan &b, const QStringList &routeOrder, bool preferPipCuda)
 {
     if (a.tier != b.tier)
         return a.tier < b.tier;
+    // A driver that must stay is usually a shared machine: CUDA from pip touches nothing outside
+    // the environment, where a toolkit to install does.
+    if (preferPipCuda && (a.cudaFrom == u"pip") != (b.cudaFrom == u"pip") && !a.cudaFrom.isEmpty()
+        && !b.cudaFrom.isEmpty())
+        return a.cudaFrom == u"pip";
     if (a.unverified != b.unverified)
         return !a.unverified;
     if (const int c = version::compare(a.tensorflow, b.tensorflow); c != 0)
@@ -777,10 +969,10 @@ bool rankedBefore(const Plan &a, const Plan &b, const QStringList &routeOrder)
     return routeOrder.indexOf(a.route) < routeOrder.indexOf(b.route);
 }
 
-void rank(QList<Plan> &plans, const QStringList &routeOrder)
+void rank(QList<Plan> &plans, const QStringList &routeOrder, bool preferPipCuda)
 {
     std::stable_sort(plans.begin(), plans.end(),
-                     [&](const Plan &a, const Plan &b) { return rankedBefore(a, b, routeOrder); });
+                     [&](const Plan &a, const Plan &b) { return rankedBefore(a, b, routeOrder, preferPipCuda); });
 }
 
 // ---- 4. explanation ------------------------------------------------------------------------
@@ -857,6 +1049,7 @@ Plan planFor(const Context &context, const Candidate &candidate, const Verdict &
         p.cuda = rel.cuda;
         p.cudnn = rel.cudnn;
         p.driverMin = driverFloor(context, candidate);
+        p.cudaFrom = route.cudaLibraries;
         if (route.cudaLibraries == u"toolkit")
             p.libraries = catalog.cudaLibraries(rel.cuda, rel.os) + catalog.cudnnLibraries(rel.cudnn, rel.os);
         p.gpus = planGpus(candidate);
@@ -963,9 +1156,24 @@ Solution explain(const Context &context, const QList<Plan> &rankedPlans, const Q
         }
     }
 
+    // An experimental route is never chosen for the user, but it is when the user asked for it.
     qsizetype chosen = -1;
-    if (!plans.isEmpty() && plans.first().tier < 4)
+    if (!plans.isEmpty() && (plans.first().tier < 4 || plans.first().route == constraints.route))
         chosen = 0;
+    // A driver update that drops a GPU is a choice for the machine's owner, not a detail: the
+    // plan that keeps every GPU goes first among the alternatives and is named.
+    std::optional<Plan> keepsEveryGpu;
+    if (chosen == 0 && plans.first().hasWarning(QStringLiteral("driver_drops_gpu"))) {
+        const auto keeper = std::find_if(plans.cbegin() + 1, plans.cend(), [](const Plan &p) {
+            return p.tier < 3 && !p.hasWarning(QStringLiteral("driver_drops_gpu"));
+        });
+        if (keeper != plans.cend()) {
+            keepsEveryGpu = *keeper;
+            const Plan moved = *keeper;
+            plans.erase(keeper);
+            plans.insert(1, moved);
+        }
+    }
     if (chosen >= 0) {
         Plan best = plans.at(chosen);
         // Say so when a newer release on the same route lost only because its facts are unconfirmed.
@@ -979,6 +1187,23 @@ Solution explain(const Context &context, const QList<Plan> &rankedPlans, const Q
                 break;
             }
         }
+        if (keepsEveryGpu) {
+            const bool driverAsItIs = !keepsEveryGpu->hasAction(QStringLiteral("update_driver"))
+                && !keepsEveryGpu->hasAction(QStringLiteral("install_driver"));
+            const QString title = RouteNames::title(context.catalog, keepsEveryGpu->route);
+            const QString tf = version::majorMinor(keepsEveryGpu->tensorflow);
+            const QString keep = driverAsItIs
+                                     ? Solver::tr("To keep every GPU working, take the first alternative instead: "
+                                                  "TensorFlow %1 (%2) runs with the driver you have.")
+                                           .arg(tf, title)
+                                     : Solver::tr("To keep every GPU working, take the first alternative instead: "
+                                                  "TensorFlow %1 (%2) needs no driver that drops one.")
+                                           .arg(tf, title);
+            for (Finding &w : best.warnings) {
+                if (w.code == u"driver_drops_gpu")
+                    w.message += u' ' + keep;
+            }
+        }
         solution.recommended = best;
         solution.actions = best.actions;
         solution.warnings = best.warnings;
@@ -988,6 +1213,14 @@ Solution explain(const Context &context, const QList<Plan> &rankedPlans, const Q
             solution.alternatives.append(plans.at(i));
     }
 
+    if (!m.otherReportOs.isEmpty()) {
+        solution.warnings.prepend({QStringLiteral("os_from_option"),
+                                   Solver::tr("The hardware report describes a %1 machine; this plan is for %2, as "
+                                              "--os asks. It plans for the report's processor and GPUs; the "
+                                              "report's Pythons, NVIDIA driver, CUDA and cuDNN belong to %1, so "
+                                              "the plan treats them as not installed on %2.")
+                                       .arg(osName(m.otherReportOs), osName(m.os))});
+    }
     if (m.osAssumed) {
         solution.warnings.prepend({QStringLiteral("os_unknown"),
                                    Solver::tr("The hardware report does not name the operating system; the plan "
@@ -998,15 +1231,24 @@ Solution explain(const Context &context, const QList<Plan> &rankedPlans, const Q
                                   Solver::tr("The catalog has no TensorFlow release %1 for this machine's routes.")
                                       .arg(constraints.tensorflow)});
     }
-    if (!m.nvidia.isEmpty() && !constraints.cpuOnly
-        && (!solution.recommended || solution.recommended->route.isEmpty() || solution.recommended->tier >= 3)) {
+    // An experimental route (DirectML, ROCm) uses the GPU; only a CPU plan or none leaves it idle.
+    if (!m.nvidia.isEmpty() && !constraints.cpuOnly && (!solution.recommended || solution.recommended->tier == 3)) {
         QStringList names;
         for (const MachineGpu &g : m.nvidia)
             names.append(gpuLabel(g));
-        solution.warnings.append({QStringLiteral("gpu_unused"),
-                                  Solver::tr("No TensorFlow release in the catalog can use your %1 here; the "
-                                             "rejected combinations say why.")
-                                      .arg(names.join(QStringLiteral(", ")))});
+        const QString gpus = names.join(QStringLiteral(", "));
+        QString message;
+        if (!rejected.isEmpty())
+            message = Solver::tr("No TensorFlow release in the catalog can use your %1 here; the rejected combinations "
+                                 "say why.")
+                          .arg(gpus);
+        else if (!constraints.route.isEmpty())
+            message = Solver::tr("No TensorFlow release on “%2” can use your %1 here; plan without --route to see "
+                                 "every way.")
+                          .arg(gpus, RouteNames::title(context.catalog, constraints.route));
+        else
+            message = Solver::tr("No TensorFlow release in the catalog can use your %1 here.").arg(gpus);
+        solution.warnings.append({QStringLiteral("gpu_unused"), message});
     }
     if (!solution.recommended && m.arch == u"x86_64" && m.avx == false) {
         solution.actions.append({QStringLiteral("use_another_machine"),

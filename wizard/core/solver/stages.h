@@ -39,6 +39,9 @@ struct MachineGpu {
 struct Machine {
     QString os;
     bool osAssumed = false;
+    // The report's own OS when the constraints plan its hardware for another one (--os windows with
+    // a Linux report); its Pythons, CUDA, cuDNN, driver and runtime belong to that OS and are left out.
+    QString otherReportOs;
     QString arch;
     int wsl = 0;
     int windowsBuild = 0; // 0 = unknown
@@ -132,7 +135,7 @@ struct Filter {
 
 // Route filters, in order: "platform" (OS, processor, WSL), "accelerator" (GPU presence), "cpu" (AVX).
 const QList<Filter> &routeFilters();
-// Release filters, in order: "release_window" and "platform_release" (decisive), "python", "gpu"
+// Release filters, in order: "release_window", "platform_release" and "plugin_release" (decisive), "python", "gpu"
 // (compute capability, PTX JIT), "driver", "cuda_libraries", "msvc_runtime", "windows_build".
 const QList<Filter> &releaseFilters();
 // One filter of either list by name, or nullptr.
@@ -150,10 +153,11 @@ QString driverFloor(const Context &context, const Candidate &candidate);
 
 // 0 GPU natively, 1 GPU after switching to WSL2, 2 GPU through PTX JIT, 3 CPU, 4 experimental.
 int tierOf(const Route &route, bool needsJit, bool switchesToWsl2);
-// Whether a ranks before b: tier, verified before unverified, newest TensorFlow, fewest actions,
+// Whether a ranks before b: tier; with preferPipCuda (the driver must stay as it is) CUDA from pip
+// before a toolkit to install; verified before unverified; newest TensorFlow; fewest actions;
 // routeOrder (the catalog's route names).
-bool rankedBefore(const Plan &a, const Plan &b, const QStringList &routeOrder);
-void rank(QList<Plan> &plans, const QStringList &routeOrder);
+bool rankedBefore(const Plan &a, const Plan &b, const QStringList &routeOrder, bool preferPipCuda = false);
+void rank(QList<Plan> &plans, const QStringList &routeOrder, bool preferPipCuda = false);
 
 // ---- 4. explanation ------------------------------------------------------------------------
 
