@@ -35,6 +35,8 @@ private:
     HardwareReport report(const QString &name) const;
     Solution solve(const QString &name, const SolverConstraints &constraints = {}) const;
     static QString dump(const Solution &s);
+    // The message of the finding with this code; empty when there is none.
+    static QString messageOf(const QList<Finding> &findings, const QString &code);
 
     std::optional<Catalog> m_catalog;
     std::optional<GpuTable> m_gpus;
@@ -61,6 +63,15 @@ HardwareReport TestSolverEdges::report(const QString &name) const
 Solution TestSolverEdges::solve(const QString &name, const SolverConstraints &constraints) const
 {
     return Solver(*m_catalog, &*m_gpus).solve(report(name), constraints);
+}
+
+QString TestSolverEdges::messageOf(const QList<Finding> &findings, const QString &code)
+{
+    for (const Finding &f : findings) {
+        if (f.code == code)
+            return f.message;
+    }
+    return {};
 }
 
 QString TestSolverEdges::dump(const Solution &s)
@@ -180,22 +191,14 @@ void TestSolverEdges::driverUpdate_namesTheGpuItDrops()
     QVERIFY2(s.recommended, qPrintable(dump(s)));
     const Plan &best = *s.recommended;
     QVERIFY(best.hasAction(u"update_driver"_s));
-    QString action;
-    for (const Finding &a : best.actions) {
-        if (a.code == u"update_driver")
-            action = a.message;
-    }
+    const QString action = messageOf(best.actions, u"update_driver"_s);
     QVERIFY2(action.contains(u"Tesla K40c"_s) && action.contains(u"R470"_s) && action.contains(u"Kepler"_s),
              qPrintable(action));
     QVERIFY2(action.contains(u"every program"_s), qPrintable(action));
 
     // The warning names the GPU and the plan that keeps it, which comes first among the alternatives.
     QVERIFY(s.hasWarning(u"driver_drops_gpu"_s));
-    QString warning;
-    for (const Finding &w : s.warnings) {
-        if (w.code == u"driver_drops_gpu")
-            warning = w.message;
-    }
+    const QString warning = messageOf(s.warnings, u"driver_drops_gpu"_s);
     QVERIFY(!s.alternatives.isEmpty());
     const Plan &keeper = s.alternatives.first();
     QVERIFY2(!keeper.hasWarning(u"driver_drops_gpu"_s), qPrintable(dump(s)));
@@ -232,11 +235,7 @@ void TestSolverEdges::driverUpdate_boundedByTheNewestGpusLastBranch()
 
     const Solution s = solve(u"linux_k40c_v100_driver470"_s);
     QVERIFY(s.recommended);
-    QString action;
-    for (const Finding &a : s.recommended->actions) {
-        if (a.code == u"update_driver")
-            action = a.message;
-    }
+    const QString action = messageOf(s.recommended->actions, u"update_driver"_s);
     const QString ceiling = u"R"_s + QString::number(volta->lastBranch);
     QVERIFY2(action.contains(ceiling) && action.contains(u"Tesla V100"_s), qPrintable(action));
 
@@ -295,11 +294,7 @@ void TestSolverEdges::windowsCuda124_toldThatCuda112InstallsBeside()
     QVERIFY2(s.recommended, qPrintable(dump(s)));
     QCOMPARE(s.recommended->route, u"windows-native"_s);
     QCOMPARE(s.recommended->cuda, u"11.2"_s);
-    QString install;
-    for (const Finding &a : s.recommended->actions) {
-        if (a.code == u"install_cuda")
-            install = a.message;
-    }
+    const QString install = messageOf(s.recommended->actions, u"install_cuda"_s);
     QVERIFY2(install.contains(u"11.2"_s) && install.contains(u"12.4"_s) && install.contains(u"beside"_s)
                  && install.contains(u"stays"_s),
              qPrintable(install));
