@@ -382,6 +382,53 @@
     </message>
 </context>
 <context>
+    <name>CatalogKeys</name>
+    <message>
+        <source>must be %1 lower-case hexadecimal digits</source>
+        <translation>必须是 %1 位小写十六进制数字</translation>
+    </message>
+    <message>
+        <source>This is not an Ed25519 public key. Give the lab&apos;s public key as a PEM file (openssl pkey -in KEY -pubout -out lab-public.pem) or as the 64 hexadecimal digits that &quot;sign_catalog.py --key KEY --print-public-key&quot; prints.</source>
+        <translation>这不是 Ed25519 公钥。请提供实验室公钥的 PEM 文件（openssl pkey -in KEY -pubout -out lab-public.pem），或 &quot;sign_catalog.py --key KEY --print-public-key&quot; 打印的 64 位十六进制数字。</translation>
+    </message>
+    <message>
+        <source>This file holds a private key. Never copy the lab&apos;s private key to the machines: give its public half, made with &quot;openssl pkey -in KEY -pubout -out lab-public.pem&quot;.</source>
+        <translation>这个文件里是私钥。切勿把实验室的私钥复制到各台机器上：请提供它的公钥部分，可用 &quot;openssl pkey -in KEY -pubout -out lab-public.pem&quot; 生成。</translation>
+    </message>
+    <message>
+        <source>An Ed25519 public key has 32 bytes.</source>
+        <translation>Ed25519 公钥的长度是 32 字节。</translation>
+    </message>
+    <message>
+        <source>The lab key could not be recorded in %1, where every account of this computer reads it. Run the command again as an administrator (&quot;Run as administrator&quot;).</source>
+        <translation>无法把实验室密钥记录到 %1（这台电脑的所有账户都从那里读取）。请以管理员身份（“以管理员身份运行”）重新运行这条命令。</translation>
+    </message>
+    <message>
+        <source>The lab key could not be recorded in %1, where every account of this computer reads it. Run the command again as an administrator, with sudo.</source>
+        <translation>无法把实验室密钥记录到 %1（这台电脑的所有账户都从那里读取）。请用 sudo 以管理员身份重新运行这条命令。</translation>
+    </message>
+    <message>
+        <source>Lab key</source>
+        <translation>实验室密钥</translation>
+    </message>
+    <message>
+        <source>No lab key with the id %1 is trusted on this computer; nothing was removed. &quot;tfsetup catalog status&quot; lists the trusted keys.</source>
+        <translation>这台电脑没有信任 ID 为 %1 的实验室密钥；没有删除任何内容。&quot;tfsetup catalog status&quot; 会列出受信任的密钥。</translation>
+    </message>
+    <message>
+        <source>%1 is not a key record tfsetup wrote, so it was left as it is. Remove it by hand if it does not belong there.</source>
+        <translation>%1 不是 tfsetup 写入的密钥记录，因此保持原样。如果它不该在那里，请手动删除。</translation>
+    </message>
+    <message>
+        <source>The lab key %1 could not be removed from %2. Run the command again as an administrator (&quot;Run as administrator&quot;).</source>
+        <translation>无法从 %2 删除实验室密钥 %1。请以管理员身份（“以管理员身份运行”）重新运行这条命令。</translation>
+    </message>
+    <message>
+        <source>The lab key %1 could not be removed from %2. Run the command again as an administrator, with sudo.</source>
+        <translation>无法从 %2 删除实验室密钥 %1。请用 sudo 以管理员身份重新运行这条命令。</translation>
+    </message>
+</context>
+<context>
     <name>CatalogUpdates</name>
     <message>
         <source>must be &quot;%1&quot;</source>
@@ -428,14 +475,6 @@
         <translation>缺少文件 %1</translation>
     </message>
     <message>
-        <source>The catalog update %1 is refused: it is signed with a key tfsetup does not trust. tfsetup keeps using the catalog it has. Take updates only from tfsetup&apos;s releases or a mirror that copies them unchanged.</source>
-        <translation>知识库更新 %1 被拒绝：它使用 tfsetup 不信任的密钥签名。tfsetup 继续使用现有的知识库。请只从 tfsetup 的发布页面或原样复制它们的镜像获取更新。</translation>
-    </message>
-    <message>
-        <source>signed with key %1, trusted key %2</source>
-        <translation>用密钥 %1 签名，受信任的密钥为 %2</translation>
-    </message>
-    <message>
         <source>The catalog update %1 is refused: its signature does not match its contents, so it was changed after it was signed or damaged on the way. tfsetup keeps using the catalog it has. Download it again; if this repeats, tell whoever runs the mirror.</source>
         <translation>知识库更新 %1 被拒绝：它的签名与内容不符，说明它在签名后被修改过，或在传输中损坏。tfsetup 继续使用现有的知识库。请重新下载；如果反复出现，请告知镜像的管理者。</translation>
     </message>
@@ -474,6 +513,14 @@
     <message>
         <source>Cannot use the catalog update: %1</source>
         <translation>无法使用知识库更新：%1</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: it is signed with the key %2, which this computer does not trust. tfsetup keeps using the catalog it has. If it is your lab&apos;s catalog, ask your lab administrator to run &quot;tfsetup catalog trust&quot; with the lab&apos;s public key on this computer; otherwise take updates only from tfsetup&apos;s releases or a mirror that copies them unchanged.</source>
+        <translation>已拒绝知识库更新 %1：它由密钥 %2 签名，而这台电脑不信任该密钥。tfsetup 继续使用现有的知识库。如果这是你们实验室的知识库，请让实验室管理员在这台电脑上用实验室公钥运行 &quot;tfsetup catalog trust&quot;；否则请只从 tfsetup 的发布页面或原样复制它的镜像获取更新。</translation>
+    </message>
+    <message>
+        <source>signed with key %1, trusted keys %2</source>
+        <translation>签名密钥 %1，受信任的密钥 %2</translation>
     </message>
 </context>
 <context>
@@ -1116,12 +1163,6 @@ Run again with --yes to install.
 </translation>
     </message>
     <message>
-        <source>Installed update: version %1 of %2, from %3, installed %4; its signature verifies
-</source>
-        <translation>已安装的更新：版本 %1，日期 %2，来自 %3，安装于 %4；签名验证通过
-</translation>
-    </message>
-    <message>
         <source>Installed update: does not verify
 </source>
         <translation>已安装的更新：验证未通过
@@ -1146,20 +1187,10 @@ Run again with --yes to install.
 </translation>
     </message>
     <message>
-        <source>Installed catalog update version %1 of %2 from %3. tfsetup uses it from now on.
-</source>
-        <translation>已安装来自 %3 的知识库更新，版本 %1，日期 %2。tfsetup 从现在起使用它。
-</translation>
-    </message>
-    <message>
         <source>The catalog is up to date (version %1); nothing was changed.
 </source>
         <translation>知识库已是最新（版本 %1）；没有做任何更改。
 </translation>
-    </message>
-    <message>
-        <source>status: which catalog is in use and whether the installed update verifies; update: fetch, check and install a signed catalog update.</source>
-        <translation>status：显示正在使用哪个知识库，以及已安装的更新是否验证通过；update：获取、检查并安装已签名的知识库更新。</translation>
     </message>
     <message>
         <source>Take the update from this address or file (a lab mirror, a downloaded copy) instead of tfsetup&apos;s release page.</source>
@@ -1170,16 +1201,8 @@ Run again with --yes to install.
         <translation>显示或更新知识库（TensorFlow 测试过的配置、NVIDIA 的对照表、GPU、下载来源）。更新经过签名；验证不通过或比正在使用的知识库更旧的更新会被拒绝，并继续使用现有知识库。</translation>
     </message>
     <message>
-        <source>tfsetup catalog: say status or update, for example &quot;tfsetup catalog status&quot;.</source>
-        <translation>tfsetup catalog：请指定 status 或 update，例如“tfsetup catalog status”。</translation>
-    </message>
-    <message>
         <source>tfsetup catalog status: --from, --proxy and --ca-bundle belong to &quot;catalog update&quot;.</source>
         <translation>tfsetup catalog status：--from、--proxy 和 --ca-bundle 属于“catalog update”。</translation>
-    </message>
-    <message>
-        <source>Show the knowledge catalog in use, or install a signed catalog update</source>
-        <translation>显示正在使用的知识库，或安装已签名的知识库更新</translation>
     </message>
     <message>
         <source>%1 was installed, but its Jupyter kernel could not be registered, so notebooks will not find it. %2 Fix that and run the same install again; it only registers the kernel.</source>
@@ -1420,6 +1443,98 @@ Run again with --yes to install.
     <message>
         <source>The environment did not pass verification.</source>
         <translation>环境未通过验证。</translation>
+    </message>
+    <message>
+        <source>tfsetup&apos;s release key</source>
+        <translation>tfsetup 的发布密钥</translation>
+    </message>
+    <message>
+        <source>the lab key &quot;%1&quot; (%2)</source>
+        <translation>实验室密钥“%1”（%2）</translation>
+    </message>
+    <message>
+        <source>Installed update: version %1 of %2, from %3, installed %4; signed with %5, its signature verifies
+</source>
+        <translation>已安装的更新：版本 %1（%2），来自 %3，安装于 %4；由%5签名，签名验证通过
+</translation>
+    </message>
+    <message>
+        <source>Trusted lab keys: none (updates signed by tfsetup&apos;s release key only)
+</source>
+        <translation>受信任的实验室密钥：无（只接受 tfsetup 发布密钥签名的更新）
+</translation>
+    </message>
+    <message>
+        <source>Trusted lab key: &quot;%1&quot; (%2), added %3
+</source>
+        <translation>受信任的实验室密钥：“%1”（%2），添加于 %3
+</translation>
+    </message>
+    <message>
+        <source>tfsetup&apos;s release page has not published a catalog update yet (%1 answers &quot;not found&quot;). The built-in catalog (version %2) stays in use; nothing was changed.
+A lab can publish its own signed catalog: sign it with the lab&apos;s key (resources/catalog/sign_catalog.py), have an administrator run &quot;tfsetup catalog trust&quot; with the lab&apos;s public key, then take it with &quot;tfsetup catalog update --from URL&quot; or set catalog/updateFrom in tfsetup&apos;s settings.
+</source>
+        <translation>tfsetup 的发布页面还没有发布知识库更新（%1 回答“未找到”）。继续使用内置知识库（版本 %2），没有做任何更改。
+实验室可以发布自己签名的知识库：用实验室密钥签名（resources/catalog/sign_catalog.py），请管理员用实验室公钥运行 &quot;tfsetup catalog trust&quot;，然后用 &quot;tfsetup catalog update --from URL&quot; 获取，或在 tfsetup 的设置中设置 catalog/updateFrom。
+</translation>
+    </message>
+    <message>
+        <source>Installed catalog update version %1 of %2 from %3, signed with %4. tfsetup uses it from now on.
+</source>
+        <translation>已从 %3 安装知识库更新版本 %1（%2），由%4签名。tfsetup 从现在起使用它。
+</translation>
+    </message>
+    <message>
+        <source>The public key file</source>
+        <translation>公钥文件</translation>
+    </message>
+    <message>
+        <source>Trusted the lab key &quot;%1&quot; (%2) on this computer: recorded in %3. Every account of this computer now accepts catalog updates signed with it (&quot;tfsetup catalog update --from URL&quot;).
+</source>
+        <translation>这台电脑已信任实验室密钥“%1”（%2）：记录在 %3。这台电脑的所有账户现在都接受用它签名的知识库更新（&quot;tfsetup catalog update --from URL&quot;）。
+</translation>
+    </message>
+    <message>
+        <source>The lab key &quot;%1&quot; (%2) is no longer trusted on this computer; a catalog update it signed is no longer used.
+</source>
+        <translation>这台电脑不再信任实验室密钥“%1”（%2）；它签名的知识库更新不再使用。
+</translation>
+    </message>
+    <message>
+        <source>status: which catalog is in use, whether the installed update verifies and which lab keys are trusted; update: fetch, check and install a signed catalog update; trust KEY: trust a lab&apos;s public key (PEM file or 64 hex digits) on this computer, as an administrator; untrust KEY_ID: stop trusting it.</source>
+        <translation>status：正在使用哪个知识库、已安装的更新能否通过验证、信任了哪些实验室密钥；update：获取、检查并安装已签名的知识库更新；trust KEY：以管理员身份在这台电脑上信任实验室公钥（PEM 文件或 64 位十六进制数字）；untrust KEY_ID：不再信任它。</translation>
+    </message>
+    <message>
+        <source>With trust: the lab key&apos;s name, shown by &quot;catalog status&quot;.</source>
+        <translation>用于 trust：实验室密钥的名称，由 &quot;catalog status&quot; 显示。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog trust: give the lab&apos;s public key, for example &quot;sudo tfsetup catalog trust lab-public.pem --name Lab&quot;.</source>
+        <translation>tfsetup catalog trust：请给出实验室公钥，例如 &quot;sudo tfsetup catalog trust lab-public.pem --name Lab&quot;。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog untrust: give the key id &quot;tfsetup catalog status&quot; lists.</source>
+        <translation>tfsetup catalog untrust：请给出 &quot;tfsetup catalog status&quot; 列出的密钥 ID。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog %1: --from, --proxy and --ca-bundle belong to &quot;catalog update&quot;, --name to &quot;catalog trust&quot;.</source>
+        <translation>tfsetup catalog %1：--from、--proxy 和 --ca-bundle 属于 &quot;catalog update&quot;，--name 属于 &quot;catalog trust&quot;。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog: say status, update, trust or untrust, for example &quot;tfsetup catalog status&quot;.</source>
+        <translation>tfsetup catalog：请给出 status、update、trust 或 untrust，例如 &quot;tfsetup catalog status&quot;。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog %1: --name belongs to &quot;catalog trust&quot;.</source>
+        <translation>tfsetup catalog %1：--name 属于 &quot;catalog trust&quot;。</translation>
+    </message>
+    <message>
+        <source>Show the knowledge catalog in use, install a signed catalog update, or trust a lab&apos;s catalog key</source>
+        <translation>显示正在使用的知识库、安装已签名的知识库更新，或信任实验室的知识库密钥</translation>
+    </message>
+    <message>
+        <source>--hardware describes the machine already: leave out --root and --env-file, or leave out --hardware to detect the folder --root gives.</source>
+        <translation>--hardware 已经描述了这台机器：请去掉 --root 和 --env-file，或者去掉 --hardware，改为检测 --root 给出的文件夹。</translation>
     </message>
 </context>
 <context>
@@ -3516,10 +3631,6 @@ Not possible here:
         <translation>TensorFlow %1（CUDA %2）需要计算能力 %3 或更高；%4 的计算能力是 %5。</translation>
     </message>
     <message>
-        <source>TensorFlow %1 is built with CUDA %2, which targets compute capability up to %3; the %4 (%5) needs CUDA %6 or newer.</source>
-        <translation>TensorFlow %1 是用 CUDA %2 构建的，它最高支持计算能力 %3；%4（%5）需要 CUDA %6 或更新版本。</translation>
-    </message>
-    <message>
         <source>TensorFlow %1 is built with CUDA %2, which targets compute capability up to %3; the %4 (%5) is newer than any CUDA the catalog knows.</source>
         <translation>TensorFlow %1 是用 CUDA %2 构建的，它最高支持计算能力 %3；%4（%5）太新，知识库中已知的 CUDA 版本都不支持它。</translation>
     </message>
@@ -3782,6 +3893,70 @@ Not possible here:
         <source>TensorFlow %1 supports Python %4, and “%2” needs Python %3: no Python fits both.</source>
         <translation>TensorFlow %1 支持 Python %4，而“%2”需要 Python %3：没有同时满足两者的 Python 版本。</translation>
     </message>
+    <message>
+        <source>%1 %2, the plug-in&apos;s last release (%3), has packages for Python %4 only.</source>
+        <translation>%1 %2 是该插件的最后一个版本（%3），只提供 Python %4 的安装包。</translation>
+    </message>
+    <message>
+        <source>The %4 (compute capability %5) is newer than TensorFlow %1&apos;s GPU code: its packages are built with CUDA %2, which targets compute capability up to %3, and code for the %4 must be built with CUDA %6 or newer. Installing a newer CUDA yourself does not change TensorFlow&apos;s packages.</source>
+        <translation>%4（计算能力 %5）比 TensorFlow %1 的 GPU 代码更新：TensorFlow %1 的安装包用 CUDA %2 构建，最高只面向计算能力 %3，而 %4 的代码必须用 CUDA %6 或更新版本构建。自己安装更新的 CUDA 不会改变 TensorFlow 的安装包。</translation>
+    </message>
+    <message>
+        <source>%1 %2, the plug-in&apos;s last release (%3), does not work with TensorFlow %4: importing TensorFlow fails while it loads the plug-in. The newest TensorFlow it works with is %5.</source>
+        <translation>%1 %2 是该插件的最后一个版本（%3），不能与 TensorFlow %4 一起使用：导入 TensorFlow 时加载该插件会失败。它能配合的最新 TensorFlow 是 %5。</translation>
+    </message>
+    <message>
+        <source>%1 %2, the plug-in&apos;s last release (%3), works with TensorFlow up to %5; TensorFlow %4 came later and is not known to work with it.</source>
+        <translation>%1 %2 是该插件的最后一个版本（%3），最高可配合 TensorFlow %5；TensorFlow %4 发布在它之后，没有记录表明两者能一起使用。</translation>
+    </message>
+    <message>
+        <source>You asked for Python %1.</source>
+        <translation>你指定的是 Python %1。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 supports Python %2.</source>
+        <translation>TensorFlow %1 支持 Python %2。</translation>
+    </message>
+    <message>
+        <source>No Python fits both.</source>
+        <translation>没有同时满足两者的 Python 版本。</translation>
+    </message>
+    <message>
+        <source>%1 (%2; its last driver branch is R%3)</source>
+        <translation>%1（%2 架构；最后支持它的驱动分支是 R%3）</translation>
+    </message>
+    <message>
+        <source>Take a driver of the R%1 branch or older: NVIDIA&apos;s later drivers no longer support %2 GPUs such as your %3.</source>
+        <translation>请选择 R%1 分支或更早的驱动：NVIDIA 之后的驱动不再支持 %2 架构的 GPU，例如你的 %3。</translation>
+    </message>
+    <message>
+        <source>Driver %1 or newer, which TensorFlow %2 needs, no longer supports your %3: it stops working for every program on this machine, not only for TensorFlow.</source>
+        <translation>TensorFlow %2 需要的 %1 或更新版本的驱动不再支持你的 %3：这台机器上的所有程序都将无法使用它，而不只是 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>It installs beside your CUDA %1, which stays as it is for other programs: this environment&apos;s launcher puts CUDA %2 first, for this environment only.</source>
+        <translation>它会安装在你现有的 CUDA %1 旁边，CUDA %1 保持不变，其他程序照常使用；只有这个环境的启动脚本会把 CUDA %2 放在最前面。</translation>
+    </message>
+    <message>
+        <source>To keep every GPU working, take the first alternative instead: TensorFlow %1 (%2) runs with the driver you have.</source>
+        <translation>要让每块 GPU 都继续可用，请改选第一个备选方案：TensorFlow %1（%2）用你现有的驱动即可运行。</translation>
+    </message>
+    <message>
+        <source>To keep every GPU working, take the first alternative instead: TensorFlow %1 (%2) needs no driver that drops one.</source>
+        <translation>要让每块 GPU 都继续可用，请改选第一个备选方案：TensorFlow %1（%2）不需要会放弃任何一块 GPU 的驱动。</translation>
+    </message>
+    <message>
+        <source>The hardware report describes a %1 machine; this plan is for %2, as --os asks. It plans for the report&apos;s processor and GPUs; the report&apos;s Pythons, NVIDIA driver, CUDA and cuDNN belong to %1, so the plan treats them as not installed on %2.</source>
+        <translation>硬件报告描述的是一台 %1 机器；按 --os 的要求，这个方案面向 %2。方案按报告中的处理器和 GPU 来制定；报告中的 Python、NVIDIA 驱动、CUDA 和 cuDNN 属于 %1，所以方案把它们视为在 %2 上未安装。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow release on “%2” can use your %1 here; plan without --route to see every way.</source>
+        <translation>“%2”上没有哪个 TensorFlow 版本能在这里使用你的 %1；去掉 --route 重新制定方案，可以看到所有路线。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow release in the catalog can use your %1 here.</source>
+        <translation>知识库中没有哪个 TensorFlow 版本能在这里使用你的 %1。</translation>
+    </message>
 </context>
 <context>
     <name>SourceCatalog</name>
@@ -3796,6 +3971,30 @@ Not possible here:
     <message>
         <source>The sources catalog pins the relocatable Python %1 (python-build-standalone release %2) to the SHA-256 &quot;%3&quot;, which is not 64 lower-case hexadecimal digits. Correct that record in the sources catalog, or reinstall tfsetup.</source>
         <translation>下载来源表把可移植 Python %1（python-build-standalone 发布 %2）固定为 SHA-256“%3”，这不是 64 位小写十六进制数字。请在下载来源表中更正该记录，或重新安装 tfsetup。</translation>
+    </message>
+    <message>
+        <source>is not a list</source>
+        <translation>不是列表</translation>
+    </message>
+    <message>
+        <source>is not an object</source>
+        <translation>不是对象</translation>
+    </message>
+    <message>
+        <source>must name an origin whose files a mirror copies (nvidia, python, python-build-standalone); PyPI mirrors are chosen in the options</source>
+        <translation>必须指定镜像所复制文件的来源（nvidia、python、python-build-standalone）；PyPI 镜像在选项中选择</translation>
+    </message>
+    <message>
+        <source>must be an http://, https:// or file:// address</source>
+        <translation>必须是 http://、https:// 或 file:// 地址</translation>
+    </message>
+    <message>
+        <source>must be text</source>
+        <translation>必须是文本</translation>
+    </message>
+    <message>
+        <source>The sources catalog&apos;s mirror list is not usable: &quot;%1&quot; %2. Correct the &quot;mirrors&quot; list of the catalog (each entry: an &quot;origin&quot; such as nvidia and an http://, https:// or file:// &quot;url&quot;), or reinstall tfsetup.</source>
+        <translation>来源知识库的镜像列表无法使用：&quot;%1&quot; %2。请更正知识库的 &quot;mirrors&quot; 列表（每一项：一个 &quot;origin&quot;，例如 nvidia，以及一个 http://、https:// 或 file:// 的 &quot;url&quot;），或重新安装 tfsetup。</translation>
     </message>
 </context>
 <context>
@@ -5420,6 +5619,10 @@ Not possible here:
     <message>
         <source>The installed catalog update was refused, so tfsetup uses its built-in catalog: %1</source>
         <translation>已安装的知识库更新被拒绝，所以 tfsetup 使用内置知识库：%1</translation>
+    </message>
+    <message>
+        <source>tfsetup&apos;s release page has not published a catalog update yet; the built-in catalog (version %1) stays in use.</source>
+        <translation>tfsetup 的发布页面还没有发布知识库更新；继续使用内置知识库（版本 %1）。</translation>
     </message>
 </context>
 <context>

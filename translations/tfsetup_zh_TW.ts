@@ -382,6 +382,53 @@
     </message>
 </context>
 <context>
+    <name>CatalogKeys</name>
+    <message>
+        <source>must be %1 lower-case hexadecimal digits</source>
+        <translation>必須是 %1 位小寫十六進位數字</translation>
+    </message>
+    <message>
+        <source>This is not an Ed25519 public key. Give the lab&apos;s public key as a PEM file (openssl pkey -in KEY -pubout -out lab-public.pem) or as the 64 hexadecimal digits that &quot;sign_catalog.py --key KEY --print-public-key&quot; prints.</source>
+        <translation>這不是 Ed25519 公鑰。請提供實驗室公鑰的 PEM 檔案（openssl pkey -in KEY -pubout -out lab-public.pem），或 &quot;sign_catalog.py --key KEY --print-public-key&quot; 列印的 64 位十六進位數字。</translation>
+    </message>
+    <message>
+        <source>This file holds a private key. Never copy the lab&apos;s private key to the machines: give its public half, made with &quot;openssl pkey -in KEY -pubout -out lab-public.pem&quot;.</source>
+        <translation>這個檔案裡是私鑰。切勿把實驗室的私鑰複製到各台機器上：請提供它的公鑰部分，可用 &quot;openssl pkey -in KEY -pubout -out lab-public.pem&quot; 生成。</translation>
+    </message>
+    <message>
+        <source>An Ed25519 public key has 32 bytes.</source>
+        <translation>Ed25519 公鑰的長度是 32 位元組。</translation>
+    </message>
+    <message>
+        <source>The lab key could not be recorded in %1, where every account of this computer reads it. Run the command again as an administrator (&quot;Run as administrator&quot;).</source>
+        <translation>無法把實驗室金鑰記錄到 %1（這台電腦的所有賬戶都從那裡讀取）。請以管理員身份（「以管理員身份執行」）重新執行這條命令。</translation>
+    </message>
+    <message>
+        <source>The lab key could not be recorded in %1, where every account of this computer reads it. Run the command again as an administrator, with sudo.</source>
+        <translation>無法把實驗室金鑰記錄到 %1（這台電腦的所有賬戶都從那裡讀取）。請用 sudo 以管理員身份重新執行這條命令。</translation>
+    </message>
+    <message>
+        <source>Lab key</source>
+        <translation>實驗室金鑰</translation>
+    </message>
+    <message>
+        <source>No lab key with the id %1 is trusted on this computer; nothing was removed. &quot;tfsetup catalog status&quot; lists the trusted keys.</source>
+        <translation>這台電腦沒有信任 ID 為 %1 的實驗室金鑰；沒有刪除任何內容。&quot;tfsetup catalog status&quot; 會列出受信任的金鑰。</translation>
+    </message>
+    <message>
+        <source>%1 is not a key record tfsetup wrote, so it was left as it is. Remove it by hand if it does not belong there.</source>
+        <translation>%1 不是 tfsetup 寫入的金鑰記錄，因此保持原樣。如果它不該在那裡，請手動刪除。</translation>
+    </message>
+    <message>
+        <source>The lab key %1 could not be removed from %2. Run the command again as an administrator (&quot;Run as administrator&quot;).</source>
+        <translation>無法從 %2 刪除實驗室金鑰 %1。請以管理員身份（「以管理員身份執行」）重新執行這條命令。</translation>
+    </message>
+    <message>
+        <source>The lab key %1 could not be removed from %2. Run the command again as an administrator, with sudo.</source>
+        <translation>無法從 %2 刪除實驗室金鑰 %1。請用 sudo 以管理員身份重新執行這條命令。</translation>
+    </message>
+</context>
+<context>
     <name>CatalogUpdates</name>
     <message>
         <source>must be &quot;%1&quot;</source>
@@ -428,14 +475,6 @@
         <translation>缺少檔案 %1</translation>
     </message>
     <message>
-        <source>The catalog update %1 is refused: it is signed with a key tfsetup does not trust. tfsetup keeps using the catalog it has. Take updates only from tfsetup&apos;s releases or a mirror that copies them unchanged.</source>
-        <translation>知識庫更新 %1 被拒絕：它使用 tfsetup 不信任的金鑰簽名。tfsetup 繼續使用現有的知識庫。請只從 tfsetup 的發布頁面或原樣複製它們的鏡像站取得更新。</translation>
-    </message>
-    <message>
-        <source>signed with key %1, trusted key %2</source>
-        <translation>用金鑰 %1 簽名，受信任的金鑰為 %2</translation>
-    </message>
-    <message>
         <source>The catalog update %1 is refused: its signature does not match its contents, so it was changed after it was signed or damaged on the way. tfsetup keeps using the catalog it has. Download it again; if this repeats, tell whoever runs the mirror.</source>
         <translation>知識庫更新 %1 被拒絕：它的簽名與內容不符，說明它在簽名後被修改過，或在傳輸中損壞。tfsetup 繼續使用現有的知識庫。請重新下載；如果反覆出現，請告知鏡像站的管理者。</translation>
     </message>
@@ -474,6 +513,14 @@
     <message>
         <source>Cannot use the catalog update: %1</source>
         <translation>無法使用知識庫更新：%1</translation>
+    </message>
+    <message>
+        <source>The catalog update %1 is refused: it is signed with the key %2, which this computer does not trust. tfsetup keeps using the catalog it has. If it is your lab&apos;s catalog, ask your lab administrator to run &quot;tfsetup catalog trust&quot; with the lab&apos;s public key on this computer; otherwise take updates only from tfsetup&apos;s releases or a mirror that copies them unchanged.</source>
+        <translation>已拒絕知識函式庫更新 %1：它由金鑰 %2 簽名，而這台電腦不信任該金鑰。tfsetup 繼續使用現有的知識函式庫。如果這是你們實驗室的知識函式庫，請讓實驗室管理員在這台電腦上用實驗室公鑰執行 &quot;tfsetup catalog trust&quot;；否則請只從 tfsetup 的發布頁面或原樣複製它的鏡像站取得更新。</translation>
+    </message>
+    <message>
+        <source>signed with key %1, trusted keys %2</source>
+        <translation>簽名金鑰 %1，受信任的金鑰 %2</translation>
     </message>
 </context>
 <context>
@@ -1116,12 +1163,6 @@ Run again with --yes to install.
 </translation>
     </message>
     <message>
-        <source>Installed update: version %1 of %2, from %3, installed %4; its signature verifies
-</source>
-        <translation>已安裝的更新：版本 %1，日期 %2，來自 %3，安裝於 %4；簽名驗證通過
-</translation>
-    </message>
-    <message>
         <source>Installed update: does not verify
 </source>
         <translation>已安裝的更新：驗證未透過
@@ -1146,20 +1187,10 @@ Run again with --yes to install.
 </translation>
     </message>
     <message>
-        <source>Installed catalog update version %1 of %2 from %3. tfsetup uses it from now on.
-</source>
-        <translation>已安裝來自 %3 的知識庫更新，版本 %1，日期 %2。tfsetup 從現在起使用它。
-</translation>
-    </message>
-    <message>
         <source>The catalog is up to date (version %1); nothing was changed.
 </source>
         <translation>知識庫已是最新（版本 %1）；沒有做任何更改。
 </translation>
-    </message>
-    <message>
-        <source>status: which catalog is in use and whether the installed update verifies; update: fetch, check and install a signed catalog update.</source>
-        <translation>status：顯示正在使用哪個知識庫，以及已安裝的更新是否驗證通過；update：取得、檢查並安裝已簽名的知識庫更新。</translation>
     </message>
     <message>
         <source>Take the update from this address or file (a lab mirror, a downloaded copy) instead of tfsetup&apos;s release page.</source>
@@ -1170,16 +1201,8 @@ Run again with --yes to install.
         <translation>顯示或更新知識庫（TensorFlow 測試過的配置、NVIDIA 的對照表、GPU、下載來源）。更新經過簽名；驗證不透過或比正在使用的知識庫更舊的更新會被拒絕，並繼續使用現有知識庫。</translation>
     </message>
     <message>
-        <source>tfsetup catalog: say status or update, for example &quot;tfsetup catalog status&quot;.</source>
-        <translation>tfsetup catalog：請指定 status 或 update，例如「tfsetup catalog status」。</translation>
-    </message>
-    <message>
         <source>tfsetup catalog status: --from, --proxy and --ca-bundle belong to &quot;catalog update&quot;.</source>
         <translation>tfsetup catalog status：--from、--proxy 和 --ca-bundle 屬於「catalog update」。</translation>
-    </message>
-    <message>
-        <source>Show the knowledge catalog in use, or install a signed catalog update</source>
-        <translation>顯示正在使用的知識庫，或安裝已簽名的知識庫更新</translation>
     </message>
     <message>
         <source>%1 was installed, but its Jupyter kernel could not be registered, so notebooks will not find it. %2 Fix that and run the same install again; it only registers the kernel.</source>
@@ -1420,6 +1443,98 @@ Run again with --yes to install.
     <message>
         <source>The environment did not pass verification.</source>
         <translation>環境未通過驗證。</translation>
+    </message>
+    <message>
+        <source>tfsetup&apos;s release key</source>
+        <translation>tfsetup 的發布金鑰</translation>
+    </message>
+    <message>
+        <source>the lab key &quot;%1&quot; (%2)</source>
+        <translation>實驗室金鑰「%1」（%2）</translation>
+    </message>
+    <message>
+        <source>Installed update: version %1 of %2, from %3, installed %4; signed with %5, its signature verifies
+</source>
+        <translation>已安裝的更新：版本 %1（%2），來自 %3，安裝於 %4；由%5簽名，簽名驗證通過
+</translation>
+    </message>
+    <message>
+        <source>Trusted lab keys: none (updates signed by tfsetup&apos;s release key only)
+</source>
+        <translation>受信任的實驗室金鑰：無（只接受 tfsetup 發布金鑰簽名的更新）
+</translation>
+    </message>
+    <message>
+        <source>Trusted lab key: &quot;%1&quot; (%2), added %3
+</source>
+        <translation>受信任的實驗室金鑰：「%1」（%2），添加於 %3
+</translation>
+    </message>
+    <message>
+        <source>tfsetup&apos;s release page has not published a catalog update yet (%1 answers &quot;not found&quot;). The built-in catalog (version %2) stays in use; nothing was changed.
+A lab can publish its own signed catalog: sign it with the lab&apos;s key (resources/catalog/sign_catalog.py), have an administrator run &quot;tfsetup catalog trust&quot; with the lab&apos;s public key, then take it with &quot;tfsetup catalog update --from URL&quot; or set catalog/updateFrom in tfsetup&apos;s settings.
+</source>
+        <translation>tfsetup 的發布頁面還沒有發布知識函式庫更新（%1 回答「未找到」）。繼續使用內建知識函式庫（版本 %2），沒有做任何更改。
+實驗室可以發布自己簽名的知識函式庫：用實驗室金鑰簽名（resources/catalog/sign_catalog.py），請管理員用實驗室公鑰執行 &quot;tfsetup catalog trust&quot;，然後用 &quot;tfsetup catalog update --from URL&quot; 取得，或在 tfsetup 的設定中設定 catalog/updateFrom。
+</translation>
+    </message>
+    <message>
+        <source>Installed catalog update version %1 of %2 from %3, signed with %4. tfsetup uses it from now on.
+</source>
+        <translation>已從 %3 安裝知識函式庫更新版本 %1（%2），由%4簽名。tfsetup 從現在起使用它。
+</translation>
+    </message>
+    <message>
+        <source>The public key file</source>
+        <translation>公鑰檔案</translation>
+    </message>
+    <message>
+        <source>Trusted the lab key &quot;%1&quot; (%2) on this computer: recorded in %3. Every account of this computer now accepts catalog updates signed with it (&quot;tfsetup catalog update --from URL&quot;).
+</source>
+        <translation>這台電腦已信任實驗室金鑰「%1」（%2）：記錄在 %3。這台電腦的所有賬戶現在都接受用它簽名的知識函式庫更新（&quot;tfsetup catalog update --from URL&quot;）。
+</translation>
+    </message>
+    <message>
+        <source>The lab key &quot;%1&quot; (%2) is no longer trusted on this computer; a catalog update it signed is no longer used.
+</source>
+        <translation>這台電腦不再信任實驗室金鑰「%1」（%2）；它簽名的知識函式庫更新不再使用。
+</translation>
+    </message>
+    <message>
+        <source>status: which catalog is in use, whether the installed update verifies and which lab keys are trusted; update: fetch, check and install a signed catalog update; trust KEY: trust a lab&apos;s public key (PEM file or 64 hex digits) on this computer, as an administrator; untrust KEY_ID: stop trusting it.</source>
+        <translation>status：正在使用哪個知識函式庫、已安裝的更新能否通過驗證、信任了哪些實驗室金鑰；update：取得、檢查並安裝已簽名的知識函式庫更新；trust KEY：以管理員身份在這台電腦上信任實驗室公鑰（PEM 檔案或 64 位十六進位數字）；untrust KEY_ID：不再信任它。</translation>
+    </message>
+    <message>
+        <source>With trust: the lab key&apos;s name, shown by &quot;catalog status&quot;.</source>
+        <translation>用於 trust：實驗室金鑰的名稱，由 &quot;catalog status&quot; 顯示。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog trust: give the lab&apos;s public key, for example &quot;sudo tfsetup catalog trust lab-public.pem --name Lab&quot;.</source>
+        <translation>tfsetup catalog trust：請給出實驗室公鑰，例如 &quot;sudo tfsetup catalog trust lab-public.pem --name Lab&quot;。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog untrust: give the key id &quot;tfsetup catalog status&quot; lists.</source>
+        <translation>tfsetup catalog untrust：請給出 &quot;tfsetup catalog status&quot; 列出的金鑰 ID。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog %1: --from, --proxy and --ca-bundle belong to &quot;catalog update&quot;, --name to &quot;catalog trust&quot;.</source>
+        <translation>tfsetup catalog %1：--from、--proxy 和 --ca-bundle 屬於 &quot;catalog update&quot;，--name 屬於 &quot;catalog trust&quot;。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog: say status, update, trust or untrust, for example &quot;tfsetup catalog status&quot;.</source>
+        <translation>tfsetup catalog：請給出 status、update、trust 或 untrust，例如 &quot;tfsetup catalog status&quot;。</translation>
+    </message>
+    <message>
+        <source>tfsetup catalog %1: --name belongs to &quot;catalog trust&quot;.</source>
+        <translation>tfsetup catalog %1：--name 屬於 &quot;catalog trust&quot;。</translation>
+    </message>
+    <message>
+        <source>Show the knowledge catalog in use, install a signed catalog update, or trust a lab&apos;s catalog key</source>
+        <translation>顯示正在使用的知識函式庫、安裝已簽名的知識函式庫更新，或信任實驗室的知識函式庫金鑰</translation>
+    </message>
+    <message>
+        <source>--hardware describes the machine already: leave out --root and --env-file, or leave out --hardware to detect the folder --root gives.</source>
+        <translation>--hardware 已經描述了這台機器：請去掉 --root 和 --env-file，或者去掉 --hardware，改為偵測 --root 給出的資料夾。</translation>
     </message>
 </context>
 <context>
@@ -3516,10 +3631,6 @@ Not possible here:
         <translation>TensorFlow %1（CUDA %2）需要運算能力 %3 或更高；%4 的運算能力是 %5。</translation>
     </message>
     <message>
-        <source>TensorFlow %1 is built with CUDA %2, which targets compute capability up to %3; the %4 (%5) needs CUDA %6 or newer.</source>
-        <translation>TensorFlow %1 是用 CUDA %2 建置的，它最高支援運算能力 %3；%4（%5）需要 CUDA %6 或更新版本。</translation>
-    </message>
-    <message>
         <source>TensorFlow %1 is built with CUDA %2, which targets compute capability up to %3; the %4 (%5) is newer than any CUDA the catalog knows.</source>
         <translation>TensorFlow %1 是用 CUDA %2 建置的，它最高支援運算能力 %3；%4（%5）太新，知識庫中已知的 CUDA 版本都不支援它。</translation>
     </message>
@@ -3782,6 +3893,70 @@ Not possible here:
         <source>TensorFlow %1 supports Python %4, and “%2” needs Python %3: no Python fits both.</source>
         <translation>TensorFlow %1 支援 Python %4，而「%2」需要 Python %3：沒有同時滿足兩者的 Python 版本。</translation>
     </message>
+    <message>
+        <source>%1 %2, the plug-in&apos;s last release (%3), has packages for Python %4 only.</source>
+        <translation>%1 %2 是該外掛的最後一個版本（%3），只提供 Python %4 的安裝套件。</translation>
+    </message>
+    <message>
+        <source>The %4 (compute capability %5) is newer than TensorFlow %1&apos;s GPU code: its packages are built with CUDA %2, which targets compute capability up to %3, and code for the %4 must be built with CUDA %6 or newer. Installing a newer CUDA yourself does not change TensorFlow&apos;s packages.</source>
+        <translation>%4（運算能力 %5）比 TensorFlow %1 的 GPU 程式碼更新：TensorFlow %1 的安裝套件用 CUDA %2 建置，最高只面向運算能力 %3，而 %4 的程式碼必須用 CUDA %6 或更新版本建置。自己安裝更新的 CUDA 不會改變 TensorFlow 的安裝套件。</translation>
+    </message>
+    <message>
+        <source>%1 %2, the plug-in&apos;s last release (%3), does not work with TensorFlow %4: importing TensorFlow fails while it loads the plug-in. The newest TensorFlow it works with is %5.</source>
+        <translation>%1 %2 是該外掛的最後一個版本（%3），不能與 TensorFlow %4 一起使用：匯入 TensorFlow 時載入該外掛會失敗。它能配合的最新 TensorFlow 是 %5。</translation>
+    </message>
+    <message>
+        <source>%1 %2, the plug-in&apos;s last release (%3), works with TensorFlow up to %5; TensorFlow %4 came later and is not known to work with it.</source>
+        <translation>%1 %2 是該外掛的最後一個版本（%3），最高可配合 TensorFlow %5；TensorFlow %4 發布在它之後，沒有記錄表明兩者能一起使用。</translation>
+    </message>
+    <message>
+        <source>You asked for Python %1.</source>
+        <translation>你指定的是 Python %1。</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 supports Python %2.</source>
+        <translation>TensorFlow %1 支援 Python %2。</translation>
+    </message>
+    <message>
+        <source>No Python fits both.</source>
+        <translation>沒有同時滿足兩者的 Python 版本。</translation>
+    </message>
+    <message>
+        <source>%1 (%2; its last driver branch is R%3)</source>
+        <translation>%1（%2 架構；最後支援它的驅動分支是 R%3）</translation>
+    </message>
+    <message>
+        <source>Take a driver of the R%1 branch or older: NVIDIA&apos;s later drivers no longer support %2 GPUs such as your %3.</source>
+        <translation>請選擇 R%1 分支或更早的驅動：NVIDIA 之後的驅動不再支援 %2 架構的 GPU，例如你的 %3。</translation>
+    </message>
+    <message>
+        <source>Driver %1 or newer, which TensorFlow %2 needs, no longer supports your %3: it stops working for every program on this machine, not only for TensorFlow.</source>
+        <translation>TensorFlow %2 需要的 %1 或更新版本的驅動不再支援你的 %3：這台機器上的所有程式都將無法使用它，而不只是 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>It installs beside your CUDA %1, which stays as it is for other programs: this environment&apos;s launcher puts CUDA %2 first, for this environment only.</source>
+        <translation>它會安裝在你現有的 CUDA %1 旁邊，CUDA %1 保持不變，其他程式照常使用；只有這個環境的啟動指令碼會把 CUDA %2 放在最前面。</translation>
+    </message>
+    <message>
+        <source>To keep every GPU working, take the first alternative instead: TensorFlow %1 (%2) runs with the driver you have.</source>
+        <translation>要讓每塊 GPU 都繼續可用，請改選第一個備選方案：TensorFlow %1（%2）用你現有的驅動即可執行。</translation>
+    </message>
+    <message>
+        <source>To keep every GPU working, take the first alternative instead: TensorFlow %1 (%2) needs no driver that drops one.</source>
+        <translation>要讓每塊 GPU 都繼續可用，請改選第一個備選方案：TensorFlow %1（%2）不需要會放棄任何一塊 GPU 的驅動。</translation>
+    </message>
+    <message>
+        <source>The hardware report describes a %1 machine; this plan is for %2, as --os asks. It plans for the report&apos;s processor and GPUs; the report&apos;s Pythons, NVIDIA driver, CUDA and cuDNN belong to %1, so the plan treats them as not installed on %2.</source>
+        <translation>硬體報告描述的是一台 %1 機器；按 --os 的要求，這個方案面向 %2。方案按報告中的處理器和 GPU 來制定；報告中的 Python、NVIDIA 驅動、CUDA 和 cuDNN 屬於 %1，所以方案把它們視為在 %2 上未安裝。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow release on “%2” can use your %1 here; plan without --route to see every way.</source>
+        <translation>「%2」上沒有哪個 TensorFlow 版本能在這裡使用你的 %1；去掉 --route 重新制定方案，可以看到所有路線。</translation>
+    </message>
+    <message>
+        <source>No TensorFlow release in the catalog can use your %1 here.</source>
+        <translation>知識函式庫中沒有哪個 TensorFlow 版本能在這裡使用你的 %1。</translation>
+    </message>
 </context>
 <context>
     <name>SourceCatalog</name>
@@ -3796,6 +3971,30 @@ Not possible here:
     <message>
         <source>The sources catalog pins the relocatable Python %1 (python-build-standalone release %2) to the SHA-256 &quot;%3&quot;, which is not 64 lower-case hexadecimal digits. Correct that record in the sources catalog, or reinstall tfsetup.</source>
         <translation>下載來源表把可移植 Python %1（python-build-standalone 發布 %2）固定為 SHA-256「%3」，這不是 64 位小寫十六進位數字。請在下載來源表中更正該記錄，或重新安裝 tfsetup。</translation>
+    </message>
+    <message>
+        <source>is not a list</source>
+        <translation>不是清單</translation>
+    </message>
+    <message>
+        <source>is not an object</source>
+        <translation>不是物件</translation>
+    </message>
+    <message>
+        <source>must name an origin whose files a mirror copies (nvidia, python, python-build-standalone); PyPI mirrors are chosen in the options</source>
+        <translation>必須指定鏡像站所複製檔案的來源（nvidia、python、python-build-standalone）；PyPI 鏡像站在選項中選擇</translation>
+    </message>
+    <message>
+        <source>must be an http://, https:// or file:// address</source>
+        <translation>必須是 http://、https:// 或 file:// 網址</translation>
+    </message>
+    <message>
+        <source>must be text</source>
+        <translation>必須是文字</translation>
+    </message>
+    <message>
+        <source>The sources catalog&apos;s mirror list is not usable: &quot;%1&quot; %2. Correct the &quot;mirrors&quot; list of the catalog (each entry: an &quot;origin&quot; such as nvidia and an http://, https:// or file:// &quot;url&quot;), or reinstall tfsetup.</source>
+        <translation>來源知識函式庫的鏡像站清單無法使用：&quot;%1&quot; %2。請更正知識函式庫的 &quot;mirrors&quot; 清單（每一項：一個 &quot;origin&quot;，例如 nvidia，以及一個 http://、https:// 或 file:// 的 &quot;url&quot;），或重新安裝 tfsetup。</translation>
     </message>
 </context>
 <context>
@@ -5420,6 +5619,10 @@ Not possible here:
     <message>
         <source>The installed catalog update was refused, so tfsetup uses its built-in catalog: %1</source>
         <translation>已安裝的知識庫更新被拒絕，所以 tfsetup 使用內建知識庫：%1</translation>
+    </message>
+    <message>
+        <source>tfsetup&apos;s release page has not published a catalog update yet; the built-in catalog (version %1) stays in use.</source>
+        <translation>tfsetup 的發布頁面還沒有發布知識函式庫更新；繼續使用內建知識函式庫（版本 %1）。</translation>
     </message>
 </context>
 <context>

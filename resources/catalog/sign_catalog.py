@@ -2,7 +2,8 @@
 """Sign the knowledge catalog as one catalog update document for a release.
 
     python3 resources/catalog/sign_catalog.py --key /secure/place/catalog-release.pem \
-        --out catalog-update.json [--catalog resources/catalog] [--version N] [--date YYYY-MM-DD]
+        --out catalog-update.json [--catalog resources/catalog] [--version N] [--date YYYY-MM-DD] \
+        [--mirror ORIGIN=URL ...] [--pin LABEL=SHA256 ...]
 
 The document carries every knowledge file of the catalog folder, the version and date (by
 default those of release.json: raise its version with each release whose catalog changed) and an
@@ -14,6 +15,13 @@ Ed25519 signature over the canonical form that tfsetup checks (wizard/core/catal
 The private key never belongs in the repository: keep it offline and give its path with --key
 (PEM, as `openssl genpkey -algorithm ed25519 -out KEY` writes it). --print-public-key prints the
 raw public key in hex, the form wizard/core/catalog/catalogupdate.cpp ships.
+
+A lab signs its own copy of the catalog with its own key the same way (an administrator trusts
+the public half on each machine with `tfsetup catalog trust`). --mirror nvidia=URL names the lab's
+copy of NVIDIA's download tree in the signed sources.json ("mirrors"), so every machine with the
+catalog fetches from it without further options; --pin LABEL=SHA256 sets the SHA-256 of the
+cuda_manifests / cudnn_manifests record with that label (the manifests the lab's mirror serves).
+Both change only the signed copy, never the files in the catalog folder.
 
 Signs with Python's cryptography package (Debian: python3-cryptography) or, without it, with
 `openssl pkeyutl -rawin`.
@@ -39,6 +47,41 @@ def canonical_form(version, date, files):
         data = files[name]
         out += f"file {name} {len(data)}\n".encode() + data + b"\n"
     return out
+
+
+MIRROR_ORIGINS = ("nvidia", "python", "python-build-standalone")
+
+
+def lab_sources(data, mirrors, pins):
+    """sources.json with the lab's mirrors and manifest pins, or the bytes unchanged without any."""
+    if not mirrors and not pins:
+        return data
+    sources = json.loads(data.decode("utf-8"))
+    if mirrors:
+        listed = []
+        for spec in mirrors:
+            origin, sep, url = spec.partition("=")
+            if not sep or origin not in MIRROR_ORIGINS:
+                sys.exit(f"error: --mirror {spec}: write ORIGIN=URL with ORIGIN one of {', '.join(MIRROR_ORIGINS)}")
+            if not url.startswith(("http://", "https://", "file://")):
+                sys.exit(f"error: --mirror {spec}: the URL must start with http://, https:// or file://")
+            listed.append({"origin": origin, "url": url, "note": "named by the lab that signed this catalog"})
+        sources["mirrors"] = listed
+    for spec in pins:
+        label, sep, digest = spec.partition("=")
+        digest = digest.lower()
+        if not sep or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+            sys.exit(f"error: --pin {spec}: write LABEL=SHA256 with 64 hexadecimal digits")
+        found = False
+        for key in ("cuda_manifests", "cudnn_manifests"):
+            for record in sources.get(key, []):
+                if record.get("label") == label:
+                    record["sha256"] = digest
+                    record["source"] = f"pinned by the lab that signed this catalog (was: {record.get('source', '')})"
+                    found = True
+        if not found:
+            sys.exit(f"error: --pin {spec}: no cuda_manifests or cudnn_manifests record has the label {label}")
+    return (json.dumps(sources, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
 def _with_cryptography(key_path):
@@ -89,6 +132,11 @@ def main():
     parser.add_argument("--version", type=int, help="the update's version (default: release.json's)")
     parser.add_argument("--date", help="the update's date, YYYY-MM-DD (default: release.json's)")
     parser.add_argument("--out", help="where to write the update document")
+    parser.add_argument("--mirror", action="append", default=[], metavar="ORIGIN=URL",
+                        help="name a mirror in the signed sources.json (nvidia=http://mirror.lab.example/nvidia); "
+                             "may be repeated")
+    parser.add_argument("--pin", action="append", default=[], metavar="LABEL=SHA256",
+                        help="pin the manifest with this label (11.8.0=…) in the signed sources.json; may be repeated")
     parser.add_argument("--print-public-key", action="store_true", help="print the raw public key (hex) and stop")
     args = parser.parse_args()
 
@@ -112,6 +160,7 @@ def main():
             data = f.read()
         json.loads(data.decode("utf-8"))  # refuse to sign a file that is not JSON
         files[name] = data
+    files["sources.json"] = lab_sources(files["sources.json"], args.mirror, args.pin)
 
     signature = sign(canonical_form(version, date, files))
     document = {

@@ -63,7 +63,8 @@ public:
                                           {QStringLiteral("version"), version},
                                           {QStringLiteral("linux-x86_64"), entry(relative, *archive)}});
         }
-        route(server, redist + QStringLiteral("/redistrib_11.8.0.json"), QJsonDocument(cuda).toJson());
+        routeManifest(server, QStringLiteral("11.8.0"), redist + QStringLiteral("/redistrib_11.8.0.json"),
+                      QJsonDocument(cuda).toJson());
 
         for (const auto &[label, version] : {std::pair{QStringLiteral("8.6.0"), QStringLiteral("8.6.0.163")},
                                              std::pair{QStringLiteral("8.9.7.29"), QStringLiteral("8.9.7.29")}}) {
@@ -82,12 +83,16 @@ public:
                              {QStringLiteral("version"), version},
                              {QStringLiteral("cuda_variant"), QJsonArray{QStringLiteral("11")}},
                              {QStringLiteral("linux-x86_64"), QJsonObject{{QStringLiteral("cuda11"), entry(relative, *archive)}}}}}};
-            route(server, QStringLiteral("/compute/cudnn/redist/redistrib_%1.json").arg(label), QJsonDocument(manifest).toJson());
+            routeManifest(server, label, QStringLiteral("/compute/cudnn/redist/redistrib_%1.json").arg(label),
+                          QJsonDocument(manifest).toJson());
         }
         return writeSources();
     }
 
     const QList<Archive> &archives() const { return m_archives; }
+    // The manifests served here as "LABEL=SHA256" ("11.8.0=…"): the pins a lab's signed catalog
+    // gives them (sign_catalog.py --pin).
+    QStringList manifestPins() const { return m_manifestPins; }
     QString sourcesPath() const { return m_dir + QStringLiteral("/sources.json"); }
 
     // A lab profile for the linux-toolkit route with CUDA 11.8 and the given cuDNN, no Python
@@ -157,9 +162,10 @@ private:
                 {QStringLiteral("size"), QString::number(m_sizes.value(a.urlPath))}};
     }
 
-    static void route(LoopbackServer &server, const QString &path, const QByteArray &json)
+    void routeManifest(LoopbackServer &server, const QString &label, const QString &path, const QByteArray &json)
     {
         server.route(path.toUtf8(), Response::bytes(json, "application/json"));
+        m_manifestPins.append(label + u'=' + QString::fromLatin1(QCryptographicHash::hash(json, QCryptographicHash::Sha256).toHex()));
     }
 
     // The built-in sources catalog without the pins of the manifests served here: the resolver
@@ -189,6 +195,7 @@ private:
     QList<Archive> m_archives;
     QHash<QString, qint64> m_sizes;
     QHash<QString, QByteArray> m_md5;
+    QStringList m_manifestPins;
 };
 
 } // namespace tfsetup::test

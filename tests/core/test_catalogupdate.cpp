@@ -4,6 +4,7 @@
 // Served over loopback HTTP (and a loopback proxy); the command is run as a real process.
 
 #include "catalog/catalog.h"
+#include "catalog/catalogkeys.h"
 #include "catalog/catalogupdate.h"
 #include "catalog/gputable.h"
 #include "cli/cli.h"
@@ -105,6 +106,14 @@ private slots:
     void signingScript_makesADocumentThatVerifies();
     void command_statusAndUpdate_exitStatuses();
     void command_inProcess_installsWithTheTestKey();
+    void labKey_isAcceptedBesideTheReleaseKey();
+    void keyFiles_malformed_areIgnored();
+    void keyFolderThroughLink_isNotFollowed();
+    void untrust_removesOnlyRecordsItWrote();
+    void trust_deniedFolder_writesNothing();
+    void publicKey_pemOrHex_data();
+    void publicKey_pemOrHex();
+    void defaultAddress404_saysNothingPublished();
 
 private:
     CatalogUpdateTrust trust() const
@@ -538,6 +547,234 @@ void TestCatalogUpdate::command_inProcess_installsWithTheTestKey()
     QCOMPARE(older.exitCode, 0); // the same version: nothing to do
     QVERIFY(writeFile(file, document(m_key, 2)));
     QCOMPARE(runInProcess({u"update"_s, u"--from"_s, file, u"--json"_s}, capture).exitCode, 1);
+}
+
+namespace {
+
+// The PEM `openssl pkey -pubout` writes for a raw Ed25519 key.
+QByteArray publicPem(const QByteArray &raw)
+{
+    const QByteArray der = QByteArray::fromHex("302a300506032b6570032100") + raw;
+    return "-----BEGIN PUBLIC KEY-----\n" + der.toBase64() + "\n-----END PUBLIC KEY-----\n";
+}
+
+} // namespace
+
+void TestCatalogUpdate::labKey_isAcceptedBesideTheReleaseKey()
+{
+    const TestKey lab;
+    const TestKey stranger;
+    CatalogUpdateTrust withLab = trust();
+    withLab.labKeys.append(TrustedKey{u"Physics lab"_s, CatalogUpdates::keyId(lab.publicKey()), lab.publicKey(), {}});
+
+    const auto byLab = CatalogUpdates::verify(document(lab, 3), withLab, u"lab"_s);
+    QVERIFY2(byLab, why(byLab).constData());
+    QVERIFY(!byLab->signedByRelease);
+    QCOMPARE(byLab->signerName, u"Physics lab"_s);
+    const auto byRelease = CatalogUpdates::verify(document(m_key, 3), withLab, u"release"_s);
+    QVERIFY2(byRelease, why(byRelease).constData());
+    QVERIFY(byRelease->signedByRelease);
+
+    // A key nobody trusted: the message says who can fix it.
+    const auto unknown = CatalogUpdates::install(document(stranger, 3), u"elsewhere"_s, withLab);
+    QVERIFY(!unknown);
+    QCOMPARE(unknown.error().code, u"catalog_update_signature"_s);
+    QVERIFY(unknown.error().message.contains(u"tfsetup catalog trust"_s));
+    QVERIFY(unknown.error().detail.contains(CatalogUpdates::keyId(lab.publicKey())));
+
+    // A lab-signed document changed afterwards; the lab's id on another key's signature.
+    QJsonObject changed = documentObject(lab, 3, changedFiles());
+    changed.insert(u"version"_s, 4);
+    QCOMPARE(CatalogUpdates::verify(QJsonDocument(changed).toJson(), withLab, u"lab"_s).error().code,
+             u"catalog_update_signature"_s);
+    QJsonObject forged = documentObject(stranger, 3, changedFiles());
+    QJsonObject signature = forged.value(u"signature"_s).toObject();
+    signature.insert(u"key_id"_s, CatalogUpdates::keyId(lab.publicKey()));
+    forged.insert(u"signature"_s, signature);
+    QCOMPARE(CatalogUpdates::verify(QJsonDocument(forged).toJson(), withLab, u"lab"_s).error().code,
+             u"catalog_update_signature"_s);
+
+    // Installed, then the key is no longer trusted: the stored update is ignored, never rolled back.
+    QVERIFY(CatalogUpdates::install(document(lab, 5), u"lab"_s, withLab));
+    QCOMPARE(CatalogUpdates::status(withLab).update->signerName, u"Physics lab"_s);
+    QCOMPARE(CatalogUpdates::install(document(lab, 4), u"lab"_s, withLab).error().code, u"catalog_update_rollback"_s);
+    QCOMPARE(CatalogUpdates::status(trust()).refused->code, u"catalog_update_signature"_s);
+}
+
+void TestCatalogUpdate::keyFiles_malformed_areIgnored()
+{
+    const QString root = m_dir->filePath(u"etc-xdg"_s);
+    const TestKey lab;
+    const auto good = CatalogKeys::trust(root, lab.publicKey(), u"Lab"_s);
+    QVERIFY2(good, why(good).constData());
+    const QString folder = root + u'/' + CatalogKeys::folderBelowRoot();
+    const TestKey other;
+    const QString otherId = CatalogUpdates::keyId(other.publicKey());
+    const auto record = [&](const QString &keyId, const QJsonValue &publicKey) {
+        return QJsonDocument(QJsonObject{{u"name"_s, u"X"_s}, {u"key_id"_s, keyId}, {u"public_key"_s, publicKey}}).toJson();
+    };
+    QVERIFY(writeFile(folder + u"/junk.json"_s, "not json {"));
+    QVERIFY(writeFile(folder + u"/list.json"_s, "[1, 2]"));
+    QVERIFY(writeFile(folder + u"/"_s + otherId + u".json"_s, record(otherId, 5)));
+    QVERIFY(writeFile(folder + u"/aaaaaaaaaaaaaaaa.json"_s, record(u"aaaaaaaaaaaaaaaa"_s, QString::fromLatin1(other.publicKey().toHex()))));
+    QVERIFY(writeFile(folder + u"/renamed.json"_s, record(otherId, QString::fromLatin1(other.publicKey().toHex()))));
+    QVERIFY(writeFile(folder + u"/big.json"_s, QByteArray(CatalogKeys::maxRecordBytes + 10, ' ')));
+    // A link to a well-formed record elsewhere is not followed.
+    QVERIFY(writeFile(m_dir->filePath(u"elsewhere.json"_s), record(otherId, QString::fromLatin1(other.publicKey().toHex()))));
+    QVERIFY(QFile::link(m_dir->filePath(u"elsewhere.json"_s), folder + u"/linked.json"_s));
+    for (int i = 0; i < 7; ++i)
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"trusted-key file is ignored"_s));
+    const QList<TrustedKey> keys = CatalogKeys::read({root});
+    QCOMPARE(keys.size(), 1);
+    QCOMPARE(keys.first().keyId, good->keyId);
+    QCOMPARE(keys.first().name, u"Lab"_s);
+    QCOMPARE(keys.first().publicKey, lab.publicKey());
+    // The same reasons are not logged again.
+    QCOMPARE(CatalogKeys::read({root}).size(), 1);
+}
+
+void TestCatalogUpdate::keyFolderThroughLink_isNotFollowed()
+{
+    const QString root = m_dir->filePath(u"etc-xdg"_s);
+    const QString elsewhere = m_dir->filePath(u"planted"_s);
+    const TestKey lab;
+    QVERIFY(CatalogKeys::trust(elsewhere, lab.publicKey(), u"Planted"_s));
+    QVERIFY(QDir().mkpath(root + u"/tfsetup"_s));
+    QVERIFY(QFile::link(elsewhere + u'/' + CatalogKeys::folderBelowRoot(), root + u'/' + CatalogKeys::folderBelowRoot()));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"trusted-key file is ignored.*path_through_link"_s));
+    QVERIFY(CatalogKeys::read({root}).isEmpty());
+
+    const TestKey other;
+    const auto written = CatalogKeys::trust(root, other.publicKey(), u"Lab"_s);
+    QVERIFY(!written);
+    QCOMPARE(written.error().code, u"path_through_link"_s);
+    QCOMPARE(QDir(elsewhere + u'/' + CatalogKeys::folderBelowRoot()).entryList(QDir::Files).size(), 1);
+}
+
+void TestCatalogUpdate::untrust_removesOnlyRecordsItWrote()
+{
+    const QString first = m_dir->filePath(u"etc-a"_s);
+    const QString second = m_dir->filePath(u"etc-b"_s);
+    const TestKey lab;
+    const auto key = CatalogKeys::trust(second, lab.publicKey(), u"Lab"_s);
+    QVERIFY(key);
+    QCOMPARE(CatalogKeys::read({first, second}).size(), 1);
+    const auto removed = CatalogKeys::untrust({first, second}, key->keyId.toUpper());
+    QVERIFY2(removed, why(removed).constData());
+    QCOMPARE(removed->name, u"Lab"_s);
+    QVERIFY(!QFileInfo::exists(CatalogKeys::recordPath(second, key->keyId)));
+    QCOMPARE(CatalogKeys::untrust({first, second}, key->keyId).error().code, u"catalog_key_unknown"_s);
+    QCOMPARE(CatalogKeys::untrust({first, second}, u"../../etc/passwd"_s).error().code, u"catalog_key_unknown"_s);
+
+    // A file of that name that is not tfsetup's record stays.
+    const QString foreign = CatalogKeys::recordPath(first, key->keyId);
+    QVERIFY(QDir().mkpath(QFileInfo(foreign).absolutePath()));
+    QVERIFY(writeFile(foreign, "someone else's notes"));
+    QCOMPARE(CatalogKeys::untrust({first, second}, key->keyId).error().code, u"catalog_key_not_ours"_s);
+    QVERIFY(QFileInfo::exists(foreign));
+}
+
+void TestCatalogUpdate::trust_deniedFolder_writesNothing()
+{
+    const TestKey lab;
+    // A file where the key folder belongs: no account, the superuser included, can record there.
+    const QString blocked = m_dir->filePath(u"etc-blocked"_s);
+    QVERIFY(QDir().mkpath(blocked));
+    {
+        QFile inTheWay(blocked + u"/tfsetup"_s);
+        QVERIFY(inTheWay.open(QIODevice::WriteOnly));
+        inTheWay.write("not a folder");
+    }
+    const auto refused = CatalogKeys::trust(blocked, lab.publicKey(), u"Lab"_s);
+    QVERIFY(!refused);
+    QVERIFY2(!refused.error().message.isEmpty(), qPrintable(refused.error().code));
+    QCOMPARE(QDir(blocked).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList{u"tfsetup"_s});
+    QVERIFY(CatalogKeys::read({blocked}).isEmpty());
+
+    // A folder the account may not write: the message says to run it as an administrator. The
+    // superuser writes any folder, so this half only means something for other accounts.
+    if (geteuid() != 0) {
+        const QString root = m_dir->filePath(u"etc-readonly"_s);
+        QVERIFY(QDir().mkpath(root));
+        QVERIFY(QFile::setPermissions(root, QFile::ReadOwner | QFile::ExeOwner));
+        const auto denied = CatalogKeys::trust(root, lab.publicKey(), u"Lab"_s);
+        QFile::setPermissions(root, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QVERIFY(!denied);
+        QCOMPARE(denied.error().code, u"catalog_trust_denied"_s);
+        QVERIFY(denied.error().message.contains(u"administrator"_s));
+        QVERIFY(QDir(root).isEmpty());
+    }
+}
+
+void TestCatalogUpdate::publicKey_pemOrHex_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("code"); // empty: accepted
+    const TestKey key;
+    QTest::newRow("pem") << publicPem(key.publicKey()) << QString();
+    QTest::newRow("hex") << QByteArray(key.publicKey().toHex() + '\n') << QString();
+    QTest::newRow("hex upper") << key.publicKey().toHex().toUpper() << QString();
+    QTest::newRow("private pem") << QByteArray("-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n")
+                                 << u"catalog_key_private"_s;
+    QTest::newRow("short hex") << key.publicKey().toHex().left(62) << u"catalog_key_invalid"_s;
+    QTest::newRow("hex not hex") << QByteArray(64, 'z') << u"catalog_key_invalid"_s;
+    QTest::newRow("rsa-like pem") << QByteArray("-----BEGIN PUBLIC KEY-----\n" + QByteArray(60, 'A') + "\n-----END PUBLIC KEY-----\n")
+                                  << u"catalog_key_invalid"_s;
+    QTest::newRow("x25519 pem") << QByteArray("-----BEGIN PUBLIC KEY-----\n"
+                                              + QByteArray(QByteArray::fromHex("302a300506032b656e032100") + key.publicKey()).toBase64()
+                                              + "\n-----END PUBLIC KEY-----\n")
+                                << u"catalog_key_invalid"_s;
+    QTest::newRow("empty") << QByteArray() << u"catalog_key_invalid"_s;
+}
+
+void TestCatalogUpdate::publicKey_pemOrHex()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, code);
+    const auto key = CatalogKeys::parsePublicKey(text);
+    if (code.isEmpty()) {
+        QVERIFY2(key, why(key).constData());
+        QCOMPARE(key->size(), 32);
+    } else {
+        QVERIFY(!key);
+        QCOMPARE(key.error().code, code);
+    }
+}
+
+void TestCatalogUpdate::defaultAddress404_saysNothingPublished()
+{
+    LoopbackServer server;
+    QVERIFY(server.start());
+    CatalogUpdateTrust withDefault = trust();
+    withDefault.defaultUrl = server.url(u"/releases/latest/download/catalog-update.json"_s).toString();
+    CatalogUpdates::setTrustForTesting(withDefault);
+    const auto nothing = updateFrom({}, withDefault);
+    QVERIFY2(nothing, why(nothing).constData());
+    QVERIFY(!nothing->published);
+    QVERIFY(!nothing->installed);
+    QVERIFY(!QFileInfo::exists(trust().storedPath()));
+
+    // The same 404 at an address the user gave is an error.
+    const auto explicitly = updateFrom(withDefault.defaultUrl, withDefault);
+    QVERIFY(!explicitly);
+    QCOMPARE(explicitly.error().code, u"http_error"_s);
+
+    const QString capture = m_dir->filePath(u"stdout.txt"_s);
+    const Run json = runInProcess({u"update"_s, u"--json"_s}, capture);
+    QCOMPARE(json.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+    QCOMPARE(o.value(u"ok"_s).toBool(), true);
+    QCOMPARE(o.value(u"installed"_s).toBool(true), false);
+    QCOMPARE(o.value(u"published"_s).toBool(true), false);
+    const Run text = runInProcess({u"update"_s}, capture);
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("has not published a catalog update yet") && text.out.contains("--from"),
+             text.out.constData());
+    QCOMPARE(runInProcess({u"update"_s, u"--from"_s, withDefault.defaultUrl, u"--json"_s}, capture).exitCode, 1);
+
+    // Something published there that does not verify is still refused.
+    server.route("/releases/latest/download/catalog-update.json", Response::bytes("{}", "application/json"));
+    QCOMPARE(updateFrom({}, withDefault).error().code, u"catalog_update_malformed"_s);
 }
 
 QTEST_GUILESS_MAIN(TestCatalogUpdate)

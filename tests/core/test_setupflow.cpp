@@ -17,6 +17,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTest>
@@ -139,6 +142,9 @@ private Q_SLOTS:
     void resolveRequest_copiesThePlan();
     void mirrors_followTheOptions_data();
     void mirrors_followTheOptions();
+    void mirrors_catalogNamed_comeAfterTheOptions();
+    void mirrors_catalogList_wrongShape_isRefused_data();
+    void mirrors_catalogList_wrongShape_isRefused();
     void downloadPlan_fetchesOnlyVerifiableFiles_data();
     void downloadPlan_fetchesOnlyVerifiableFiles();
     void installSpec_mapsDownloadsToArtifacts_data();
@@ -191,6 +197,79 @@ void TestSetupFlow::resolveRequest_copiesThePlan()
     QCOMPARE(r.python, plan.python);
     QCOMPARE(r.pythonInstalled, plan.pythonInstalled);
     QCOMPARE(r.requirement, requirement);
+}
+
+namespace {
+
+// The built-in sources catalog with a "mirrors" list, as a lab's signed copy carries it.
+QByteArray sourcesWithMirrors(const QJsonValue &mirrors)
+{
+    QFile f(u":/resources/catalog/sources.json"_s);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    root.insert(u"mirrors"_s, mirrors);
+    return QJsonDocument(root).toJson();
+}
+
+} // namespace
+
+void TestSetupFlow::mirrors_catalogNamed_comeAfterTheOptions()
+{
+    const auto catalog = core::SourceCatalog::fromJson(sourcesWithMirrors(QJsonArray{
+        QJsonObject{{u"origin"_s, u"nvidia"_s}, {u"url"_s, u"http://mirror.lab.example/"_s}, {u"note"_s, u"lab"_s}},
+        QJsonObject{{u"origin"_s, u"python"_s}, {u"url"_s, u"file:///srv/python"_s}}}));
+    QVERIFY2(catalog, qPrintable(catalog ? QString() : catalog.error().message));
+    QCOMPARE(catalog->mirrors().size(), 2);
+    SetupOptions options;
+    options.network.nvidiaMirror = u"https://nv.option.example"_s;
+    const auto set = SetupFlow::mirrors(options, *catalog);
+    QVERIFY(set);
+    QStringList bases;
+    for (const core::Mirror &m : set->forOrigin(u"nvidia"_s))
+        bases.append(m.urlFor(u"compute/cuda/redist/x.json"_s).toString());
+    QCOMPARE(bases, (QStringList{u"https://nv.option.example/compute/cuda/redist/x.json"_s,
+                                 u"http://mirror.lab.example/compute/cuda/redist/x.json"_s}));
+    QCOMPARE(set->forOrigin(u"python"_s).size(), 1);
+
+    // Offline, the bundle alone serves.
+    QTemporaryDir bundle;
+    options.network.nvidiaMirror.clear();
+    options.network.offline = true;
+    const auto offline = SetupFlow::mirrors(options, *catalog);
+    QVERIFY(offline);
+    QVERIFY(offline->isEmpty());
+    // The built-in catalog names none.
+    QVERIFY(core::SourceCatalog::load()->mirrors().isEmpty());
+}
+
+void TestSetupFlow::mirrors_catalogList_wrongShape_isRefused_data()
+{
+    QTest::addColumn<QJsonValue>("mirrors");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("not a list") << QJsonValue(u"http://m"_s) << u"mirrors"_s;
+    QTest::newRow("entry not an object") << QJsonValue(QJsonArray{1}) << u"mirrors[0]"_s;
+    QTest::newRow("unknown origin") << QJsonValue(QJsonArray{QJsonObject{{u"origin"_s, u"conda"_s}, {u"url"_s, u"http://m"_s}}})
+                                    << u"mirrors[0].origin"_s;
+    QTest::newRow("pypi is an option") << QJsonValue(QJsonArray{QJsonObject{{u"origin"_s, u"pypi"_s}, {u"url"_s, u"http://m"_s}}})
+                                       << u"mirrors[0].origin"_s;
+    QTest::newRow("url a number") << QJsonValue(QJsonArray{QJsonObject{{u"origin"_s, u"nvidia"_s}, {u"url"_s, 5}}})
+                                  << u"mirrors[0].url"_s;
+    QTest::newRow("ftp url") << QJsonValue(QJsonArray{QJsonObject{{u"origin"_s, u"nvidia"_s}, {u"url"_s, u"ftp://m/x"_s}}})
+                             << u"mirrors[0].url"_s;
+    QTest::newRow("note a list") << QJsonValue(QJsonArray{QJsonObject{{u"origin"_s, u"nvidia"_s}, {u"url"_s, u"http://m"_s},
+                                                                      {u"note"_s, QJsonArray{}}}})
+                                 << u"mirrors[0].note"_s;
+}
+
+void TestSetupFlow::mirrors_catalogList_wrongShape_isRefused()
+{
+    QFETCH(QJsonValue, mirrors);
+    QFETCH(QString, named);
+    const auto catalog = core::SourceCatalog::fromJson(sourcesWithMirrors(mirrors));
+    QVERIFY(!catalog);
+    QCOMPARE(catalog.error().code, u"catalog_malformed"_s);
+    QVERIFY2(catalog.error().message.contains(u'"' + named + u'"'), qPrintable(catalog.error().message));
 }
 
 void TestSetupFlow::mirrors_followTheOptions_data()

@@ -41,6 +41,7 @@ private Q_SLOTS:
     void checkForUpdates_goesThroughThePageProxy();
     void refusedUpdate_isShown();
     void noUpdate_showsNoNotice();
+    void nothingPublished_saysSo();
 
 private:
     void open();
@@ -136,6 +137,28 @@ void TestCatalogNotice::checkForUpdates_goesThroughThePageProxy()
     QTest::mouseClick(button, Qt::LeftButton);
     QVERIFY(checked.wait(30000));
     QVERIFY2(text->text().contains(u"up to date"_s), qPrintable(text->text()));
+}
+
+// The default address answers 404 until a release carries an update: the page says that nothing is
+// published and which catalog stays, not "up to date (version 0)".
+void TestCatalogNotice::nothingPublished_saysSo()
+{
+    LoopbackServer server;
+    QVERIFY(server.start());
+    core::CatalogUpdateTrust t = trust();
+    t.defaultUrl = server.url(u"/releases/latest/download/catalog-update.json"_s).toString();
+    core::CatalogUpdates::setTrustForTesting(t);
+    open();
+    auto *notice = child<ui::CatalogNotice>(m_page, u"catalogNotice"_s);
+    auto *button = child<QPushButton>(m_page, u"catalogUpdateButton"_s);
+    QSignalSpy checked(notice, &ui::CatalogNotice::checked);
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY(checked.wait(30000));
+    QCOMPARE(checked.first().first().toBool(), true);
+    auto *text = child<QLabel>(m_page, u"catalogNoticeText"_s);
+    QVERIFY2(text->text().contains(u"not published"_s) && text->text().contains(u"version 1"_s),
+             qPrintable(text->text()));
+    QVERIFY(!core::CatalogUpdates::status(t).updatePresent);
 }
 
 void TestCatalogNotice::refusedUpdate_isShown()

@@ -59,6 +59,10 @@ void CatalogNotice::finish(const core::Result<core::CatalogUpdateOutcome> &outco
     m_button->setEnabled(true);
     if (!outcome) {
         m_result = outcome.error().message;
+    } else if (!outcome->published) {
+        m_result = tr("tfsetup's release page has not published a catalog update yet; the built-in catalog "
+                      "(version %1) stays in use.")
+                       .arg(core::CatalogUpdates::current().builtInVersion);
     } else if (outcome->installed) {
         m_result = tr("Catalog update version %1 of %2 is installed; tfsetup uses it from now on.")
                        .arg(outcome->update.version)

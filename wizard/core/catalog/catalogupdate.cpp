@@ -1,6 +1,7 @@
 #include "catalog/catalogupdate.h"
 
 #include "catalog/catalog.h"
+#include "catalog/catalogkeys.h"
 #include "catalog/gputable.h"
 #include "doctor/causes.h"
 #include "doctor/tflogreader.h"
@@ -170,6 +171,8 @@ CatalogUpdateTrust CatalogUpdates::defaults()
     CatalogUpdateTrust t;
     t.folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + u"/catalog"_s;
     t.publicKey = QByteArray::fromHex(kReleasePublicKey);
+    t.keyRoots = CatalogKeys::systemRoots();
+    t.labKeys = CatalogKeys::read(t.keyRoots);
     t.builtInVersion = b.version;
     t.builtInDate = b.date;
     t.defaultUrl = b.url;
@@ -263,18 +266,33 @@ Result<CatalogUpdate> CatalogUpdates::verify(const QByteArray &document, const C
     }
     const QJsonObject signature = root.value(u"signature"_s).toObject();
     u.keyId = signature.value(u"key_id"_s).toString();
-    const QString expectedKey = keyId(trust.publicKey);
-    if (u.keyId != expectedKey) {
+    QByteArray signer;
+    if (u.keyId == keyId(trust.publicKey)) {
+        signer = trust.publicKey;
+        u.signedByRelease = true;
+    } else {
+        for (const TrustedKey &lab : trust.labKeys) {
+            if (lab.keyId == u.keyId && keyId(lab.publicKey) == u.keyId) {
+                signer = lab.publicKey;
+                u.signerName = lab.name;
+            }
+        }
+    }
+    if (signer.isEmpty()) {
+        QStringList trusted{keyId(trust.publicKey)};
+        for (const TrustedKey &lab : trust.labKeys)
+            trusted.append(lab.keyId);
         return Error{u"catalog_update_signature"_s,
-                     tr("The catalog update %1 is refused: it is signed with a key tfsetup does not trust. tfsetup "
-                        "keeps using the catalog it has. Take updates only from tfsetup's releases or a mirror that "
-                        "copies them unchanged.")
-                         .arg(origin),
-                     tr("signed with key %1, trusted key %2").arg(u.keyId, expectedKey)};
+                     tr("The catalog update %1 is refused: it is signed with the key %2, which this computer does not "
+                        "trust. tfsetup keeps using the catalog it has. If it is your lab's catalog, ask your lab "
+                        "administrator to run \"tfsetup catalog trust\" with the lab's public key on this computer; "
+                        "otherwise take updates only from tfsetup's releases or a mirror that copies them unchanged.")
+                         .arg(origin, u.keyId),
+                     tr("signed with key %1, trusted keys %2").arg(u.keyId, trusted.join(u", "_s))};
     }
     const QByteArray value = QByteArray::fromBase64(signature.value(u"value"_s).toString().toLatin1(),
                                                     QByteArray::AbortOnBase64DecodingErrors);
-    if (!verifyEd25519(trust.publicKey, canonicalForm(u.version, u.date, u.files), value)) {
+    if (!verifyEd25519(signer, canonicalForm(u.version, u.date, u.files), value)) {
         return Error{u"catalog_update_signature"_s,
                      tr("The catalog update %1 is refused: its signature does not match its contents, so it was "
                         "changed after it was signed or damaged on the way. tfsetup keeps using the catalog it has. "
@@ -396,7 +414,8 @@ Result<CatalogUpdateOutcome> CatalogUpdates::install(const QByteArray &document,
 QCoro::Task<Result<CatalogUpdateOutcome>> CatalogUpdates::update(QString from, TransferOptions transfer,
                                                                  CatalogUpdateTrust trust)
 {
-    if (from.isEmpty())
+    const bool isDefault = from.isEmpty();
+    if (isDefault)
         from = trust.defaultUrl;
     if (from.isEmpty()) {
         co_return Error{u"catalog_update_no_source"_s,
@@ -413,6 +432,12 @@ QCoro::Task<Result<CatalogUpdateOutcome>> CatalogUpdates::update(QString from, T
         request.maxBytes = maxDocumentBytes;
         const HttpClient client(std::move(transfer));
         const Result<HttpResponse> response = co_await client.get(request);
+        if (!response && isDefault && response.error().code == u"http_error"_s
+            && response.error().detail.endsWith(u"HTTP 404"_s)) {
+            CatalogUpdateOutcome nothing;
+            nothing.published = false;
+            co_return nothing;
+        }
         if (!response) {
             if (response.error().code == u"too_large"_s) {
                 co_return Error{u"catalog_update_too_large"_s,

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "catalog/catalogkeys.h"
 #include "fetch/downloadtypes.h"
 #include "util/result.h"
 
 #include <QByteArray>
 #include <QCoreApplication>
 #include <QIODevice>
+#include <QList>
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -23,7 +25,8 @@ namespace tfsetup::core {
 //    "signature": {"algorithm": "ed25519", "key_id": "<16 hex>", "value": "<base64>"}}
 //
 // The signature is Ed25519 over canonicalForm() of version, date and files, made by
-// resources/catalog/sign_catalog.py with the release key; only its public half is in the binary.
+// resources/catalog/sign_catalog.py with the release key (only its public half is in the binary)
+// or with a lab's own key that an administrator trusted on this machine (catalogkeys.h).
 // A document is accepted when its size, shape, signature and every file's contents are right and
 // its version is higher than the built-in catalog's (resources/catalog/release.json) and the
 // installed update's. The accepted document is stored in the user's data folder
@@ -36,6 +39,9 @@ struct CatalogUpdate {
     QString date;                    // "2027-01-15"
     QMap<QString, QByteArray> files; // "tensorflow.json" → its UTF-8 text
     QString keyId;
+    // Who signed it, as decided when it was verified: the release key, or a trusted lab key.
+    bool signedByRelease = false;
+    QString signerName; // the lab key's name; empty for the release key
     // Unsigned facts of an installed copy: where it came from and when it was installed.
     QString source;
     QString installedAt;
@@ -45,7 +51,9 @@ struct CatalogUpdate {
 // throw-away key and a temporary folder.
 struct CatalogUpdateTrust {
     QString folder;        // holds update.json
-    QByteArray publicKey;  // raw 32-byte Ed25519 public key
+    QByteArray publicKey;  // raw 32-byte Ed25519 public key: the release key
+    QList<TrustedKey> labKeys; // trusted beside it on this machine
+    QStringList keyRoots;      // where lab keys are recorded (CatalogKeys::systemRoots()), the first written
     qint64 builtInVersion = 0;
     QString builtInDate;
     QString defaultUrl;    // where `catalog update` looks without --from
@@ -55,6 +63,8 @@ struct CatalogUpdateTrust {
 struct CatalogUpdateOutcome {
     CatalogUpdate update;
     bool installed = false;      // false: the same version was already installed
+    // false: the default address answered that nothing is published there (404); update is empty.
+    bool published = true;
     qint64 previousVersion = 0;  // the installed update's, 0 when none was
 };
 
@@ -78,7 +88,8 @@ public:
     // The knowledge files an update must carry.
     static QStringList fileNames();
 
-    // The shipped public key, the user's data folder, the built-in version and address.
+    // The shipped public key, the lab keys recorded on this machine, the user's data folder, the
+    // built-in version and address.
     static CatalogUpdateTrust defaults();
     // What the loaders and the commands use: defaults(), or the trust a test set.
     static CatalogUpdateTrust current();
@@ -108,7 +119,8 @@ public:
                                                 const CatalogUpdateTrust &trust);
     // Fetches from an http(s) URL through the one HttpClient (transfer: proxy, CA bundle), or
     // reads a file (a path or file:// URL, as a lab mirror's share offers it), then install().
-    // An empty from means trust.defaultUrl.
+    // An empty from means trust.defaultUrl; when that answers 404 (nothing published yet) the
+    // outcome says so (published false) instead of failing. A 404 elsewhere is an error.
     static QCoro::Task<Result<CatalogUpdateOutcome>> update(QString from, TransferOptions transfer,
                                                            CatalogUpdateTrust trust);
     // A lab's own address for updates: the setting catalog/updateFrom of tfsetup's settings file

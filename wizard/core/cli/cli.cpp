@@ -47,7 +47,7 @@ const QList<Command> &commands()
         {"doctor", [] { return Cli::tr("Explain why TensorFlow does not use the GPU, from this machine and a log"); }, {}, runDoctor},
         {"repair", [] { return Cli::tr("Repair an environment: restore damaged or moved files, launchers and kernel, then verify"); }, {}, runRepair},
         {"upgrade", [] { return Cli::tr("Upgrade an environment to the newest TensorFlow that fits this machine, keeping your files"); }, {}, runUpgrade},
-        {"catalog", [] { return Cli::tr("Show the knowledge catalog in use, or install a signed catalog update"); }, runCatalog},
+        {"catalog", [] { return Cli::tr("Show the knowledge catalog in use, install a signed catalog update, or trust a lab's catalog key"); }, runCatalog},
         {"list", [] { return Cli::tr("List the environments tfsetup made, their versions, size and last verify"); }, {}, runList},
         {"remove", [] { return Cli::tr("Remove an environment tfsetup made, with its launchers, kernel and menu entry"); }, runRemove},
         {"clean", [] { return Cli::tr("Free space: prune the download cache and old logs, keeping what is still needed"); }, runClean},

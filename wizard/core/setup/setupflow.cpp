@@ -144,6 +144,15 @@ Result<MirrorSet> SetupFlow::mirrors(const SetupOptions &options, const SourceCa
             return mirror.error();
         set.add(*mirror);
     }
+    // The lab's own mirrors, named by the (signed) catalog it installed: after the ones the
+    // options give, before the origins. Checked when the catalog was read. Not offline: then the
+    // bundle alone serves.
+    for (const CatalogMirror &named : options.network.offline ? QList<CatalogMirror>{} : catalog.mirrors()) {
+        auto mirror = MirrorSet::parse(named.origin + u'=' + named.url, &catalog);
+        if (!mirror)
+            return mirror.error();
+        set.add(*mirror);
+    }
     return set;
 }
 

@@ -99,7 +99,8 @@ public:
     static ResolveRequest resolveRequest(const Plan &plan, const QString &os);
 
     // The mirrors the options ask for; a bundle serves NVIDIA's and python.org's paths from its
-    // own folders (bundle.h), in front of any other mirror.
+    // own folders (bundle.h), in front of any other mirror. Then the mirrors the catalog names (a
+    // lab's signed catalog), unless offline.
     static Result<MirrorSet> mirrors(const SetupOptions &options, const SourceCatalog &catalog);
     // The package indexes the network settings name, in order (presets as their URLs, the
     // "pypi" origin override or PyPI when none is named). Usage error for a preset the catalog

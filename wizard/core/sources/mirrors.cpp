@@ -62,7 +62,9 @@ Result<Mirror> MirrorSet::parse(const QString &spec, const SourceCatalog *catalo
         mirror.base = QUrl::fromLocalFile(dir.absoluteFilePath());
     }
     QString path = mirror.base.path();
-    while (path.endsWith(u'/') && path.size() > 1)
+    // A local root keeps its "/"; a server's root ("http://mirror/") is the empty path, so that
+    // urlFor() makes "/compute/…", not "//compute/…".
+    while (path.endsWith(u'/') && (path.size() > 1 || !mirror.isLocal()))
         path.chop(1);
     mirror.base.setPath(path);
     return mirror;

@@ -7,6 +7,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUrl>
+
+#include <algorithm>
 
 namespace tfsetup::core {
 
@@ -35,6 +38,55 @@ bool isSha256(const QString &s)
     return s.size() == 64 && std::all_of(s.begin(), s.end(), [](QChar c) {
                return (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f');
            });
+}
+
+// "mirrors": absent, or a list of {"origin", "url", "note"?}. A mirror is where every machine with
+// this catalog fetches first, so a wrong one refuses the whole catalog instead of turning into
+// failed downloads.
+Result<QList<CatalogMirror>> readMirrors(const QJsonValue &value, const QList<std::pair<QString, QString>> &origins)
+{
+    QList<CatalogMirror> out;
+    if (value.isUndefined() || value.isNull())
+        return out;
+    const auto wrong = [](const QString &field, const QString &problem) {
+        return Error{QStringLiteral("catalog_malformed"),
+                     SourceCatalog::tr("The sources catalog's mirror list is not usable: \"%1\" %2. Correct the "
+                                       "\"mirrors\" list of the catalog (each entry: an \"origin\" such as nvidia and "
+                                       "an http://, https:// or file:// \"url\"), or reinstall tfsetup.")
+                         .arg(field, problem),
+                     QStringLiteral("mirrors")};
+    };
+    if (!value.isArray())
+        return wrong(QStringLiteral("mirrors"), SourceCatalog::tr("is not a list"));
+    const QJsonArray list = value.toArray();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QString field = QStringLiteral("mirrors[%1]").arg(i);
+        if (!list.at(i).isObject())
+            return wrong(field, SourceCatalog::tr("is not an object"));
+        const QJsonObject o = list.at(i).toObject();
+        const QJsonValue origin = o.value(QStringLiteral("origin"));
+        const QJsonValue url = o.value(QStringLiteral("url"));
+        const QJsonValue note = o.value(QStringLiteral("note"));
+        const bool knownOrigin = origin.isString() && origin.toString() != u"pypi"
+                                 && std::any_of(origins.cbegin(), origins.cend(),
+                                                [&origin](const auto &known) { return known.first == origin.toString(); });
+        if (!knownOrigin) {
+            return wrong(field + QStringLiteral(".origin"),
+                         SourceCatalog::tr("must name an origin whose files a mirror copies (nvidia, python, "
+                                           "python-build-standalone); PyPI mirrors are chosen in the options"));
+        }
+        const QUrl parsed(url.toString(), QUrl::StrictMode);
+        const QString scheme = parsed.scheme();
+        const bool goodUrl = url.isString() && url.toString().size() <= 2048 && parsed.isValid()
+                             && (((scheme == u"http" || scheme == u"https") && !parsed.host().isEmpty())
+                                 || (scheme == u"file" && !parsed.path().isEmpty()));
+        if (!goodUrl)
+            return wrong(field + QStringLiteral(".url"), SourceCatalog::tr("must be an http://, https:// or file:// address"));
+        if (!note.isUndefined() && !note.isString())
+            return wrong(field + QStringLiteral(".note"), SourceCatalog::tr("must be text"));
+        out.append({origin.toString(), url.toString(), note.toString()});
+    }
+    return out;
 }
 
 } // namespace
@@ -173,6 +225,10 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
         if (!str(o, "files").isEmpty() && str(o, "files_source").trimmed().isEmpty())
             c.m_problems.append(QStringLiteral("pypi mirror %1: files without files_source").arg(str(o, "name")));
     }
+    if (auto mirrors = readMirrors(root.value(QStringLiteral("mirrors")), c.m_origins); mirrors)
+        c.m_mirrors = std::move(*mirrors);
+    else
+        return mirrors.error();
     const QJsonObject zlib = root.value(QStringLiteral("zlibwapi")).toObject();
     c.m_zlibMin = str(zlib, "cudnn_min");
     c.m_zlibMax = str(zlib, "cudnn_max");

@@ -104,6 +104,15 @@ struct PypiMirror {
     QString displayName(const QString &language) const;
 };
 
+// A mirror the catalog itself names ("mirrors"): a lab that signs its own catalog lists its copy
+// of NVIDIA's (or python.org's) download tree here, and every machine that installed that catalog
+// asks it first, after the mirrors the options give. Checksums never come from a mirror.
+struct CatalogMirror {
+    QString origin; // "nvidia", "python", "python-build-standalone"
+    QString url;    // http(s):// or file://
+    QString note;
+};
+
 class SourceCatalog {
     Q_DECLARE_TR_FUNCTIONS(SourceCatalog)
 
@@ -134,6 +143,7 @@ public:
     const QList<ManifestPin> &cudaManifests() const { return m_cudaManifests; }
     const QList<PythonRelease> &pythonReleases() const { return m_pythonReleases; }
     const QList<PypiMirror> &pypiMirrors() const { return m_pypiMirrors; }
+    const QList<CatalogMirror> &mirrors() const { return m_mirrors; }
     std::optional<PypiMirror> pypiMirror(const QString &name) const;
 
     // cuDNN versions that need zlibwapi.dll on this OS.
@@ -154,6 +164,7 @@ private:
     StandaloneLayout m_standaloneLayout;
     QList<StandalonePython> m_standalonePythons;
     QList<PypiMirror> m_pypiMirrors;
+    QList<CatalogMirror> m_mirrors;
     QString m_zlibMin, m_zlibMax, m_zlibOs, m_zlibSource;
     QStringList m_problems;
 };
