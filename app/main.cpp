@@ -43,26 +43,26 @@ int runHeadless(int argc, char **argv, const QStringList &args)
     core::RunLog::start();
     const QString first = args.value(1);
     if (first == u"-h" || first == u"--help" || first == u"help") {
-        core::cli::printOut(core::cli::topLevelHelp());
-        return core::cli::Success;
+        cli::printOut(cli::topLevelHelp());
+        return cli::Success;
     }
     if (first == u"-v" || first == u"--version") {
-        core::cli::printOut(QStringLiteral("tfsetup %1\n").arg(QCoreApplication::applicationVersion()));
-        return core::cli::Success;
+        cli::printOut(QStringLiteral("tfsetup %1\n").arg(QCoreApplication::applicationVersion()));
+        return cli::Success;
     }
-    return core::cli::dispatch(args);
+    return cli::dispatch(args);
 }
 
 // The wizard's own options: those of a --root folder and --language.
 void addWizardOptions(QCommandLineParser &parser)
 {
-    core::cli::addSystemOptions(parser);
+    cli::addSystemOptions(parser);
     parser.addOption({QStringLiteral("language"),
-                      core::cli::Cli::tr("Use this language (%1) instead of the system's.")
+                      cli::Cli::tr("Use this language (%1) instead of the system's.")
                           .arg(core::Translations::available().join(QStringLiteral(", "))),
                       QStringLiteral("LANG")});
     parser.addOption({QStringLiteral("page"),
-                      core::cli::Cli::tr("With --root: open the wizard on this page (%1), for demonstrations and "
+                      cli::Cli::tr("With --root: open the wizard on this page (%1), for demonstrations and "
                                          "screenshots of a fixture machine.")
                           .arg(ui::SetupWizard::pageNames().join(QStringLiteral(", "))),
                       QStringLiteral("PAGE")});
@@ -84,27 +84,27 @@ int runWizard(int argc, char **argv, const QString &program, const QStringList &
         translations.setLanguage(core::Translations::bestFor(QLocale::system()));
         QCommandLineParser parser;
         addWizardOptions(parser);
-        if (const int code = core::cli::parseOrExit(parser, parserArgs, core::cli::Cli::tr("Open the setup wizard."));
+        if (const int code = cli::parseOrExit(parser, parserArgs, cli::Cli::tr("Open the setup wizard."));
             code >= 0)
             return code;
         language = parser.value(QStringLiteral("language"));
         if (!language.isEmpty() && !core::Translations::available().contains(language)) {
-            core::cli::printErr(core::cli::Cli::tr("tfsetup: there is no translation \"%1\". Choose one of: %2.")
+            cli::printErr(cli::Cli::tr("tfsetup: there is no translation \"%1\". Choose one of: %2.")
                                     .arg(language, core::Translations::available().join(QStringLiteral(", "))));
-            return core::cli::UsageError;
+            return cli::UsageError;
         }
         if (const QString page = parser.value(QStringLiteral("page"));
             !page.isEmpty() && (ui::SetupWizard::pageIdFor(page) < 0 || !parser.isSet(QStringLiteral("root")))) {
-            core::cli::printErr(core::cli::Cli::tr("tfsetup: --page needs --root and one of: %1.")
+            cli::printErr(cli::Cli::tr("tfsetup: --page needs --root and one of: %1.")
                                     .arg(ui::SetupWizard::pageNames().join(QStringLiteral(", "))));
-            return core::cli::UsageError;
+            return cli::UsageError;
         }
         if (!hasDisplay()) {
-            core::cli::printErr(core::cli::Cli::tr("tfsetup: the wizard needs a graphical display, and there is none "
+            cli::printErr(cli::Cli::tr("tfsetup: the wizard needs a graphical display, and there is none "
                                                    "here (DISPLAY and WAYLAND_DISPLAY are unset). Start it on the "
                                                    "desktop, or use the commands listed by \"tfsetup --help\", for "
                                                    "example \"tfsetup detect\"."));
-            return core::cli::Failure;
+            return cli::Failure;
         }
     }
 
@@ -116,10 +116,10 @@ int runWizard(int argc, char **argv, const QString &program, const QStringList &
     addWizardOptions(parser);
     parser.parse(parserArgs); // checked above
     core::RunLog::start();
-    auto system = core::cli::systemFromOptions(parser);
+    auto system = cli::systemFromOptions(parser);
     if (!system) {
-        core::cli::printError(system.error());
-        return core::cli::UsageError;
+        cli::printError(system.error());
+        return cli::UsageError;
     }
     ui::SetupWizard wizard(**system, &translations);
     // Progress is kept (and an unfinished setup offered) for this machine only, not for a

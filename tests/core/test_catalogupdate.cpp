@@ -475,7 +475,7 @@ Run runInProcess(const QStringList &arguments, const QString &capture)
     if (!f)
         return r;
     dup2(fileno(f), fileno(stdout));
-    r.exitCode = tfsetup::core::cli::dispatch(QStringList{u"tfsetup"_s, u"catalog"_s} + arguments);
+    r.exitCode = tfsetup::cli::dispatch(QStringList{u"tfsetup"_s, u"catalog"_s} + arguments);
     std::fflush(stdout);
     dup2(saved, fileno(stdout));
     close(saved);

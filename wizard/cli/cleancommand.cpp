@@ -9,7 +9,7 @@
 
 #include <QDir>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 int runClean(const QStringList &arguments)
 {
@@ -79,4 +79,4 @@ int runClean(const QStringList &arguments)
     return Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -11,7 +11,10 @@
 
 #include <functional>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
+
+// The command line is a client of core, as the wizard is: core's types read unqualified here.
+using namespace tfsetup::core;
 
 // What a headless command shows while files arrive: for all files together the bytes so far, the
 // total, the speed, the time left, and the file and mirror being fetched, one line at most every
@@ -45,4 +48,4 @@ private:
     bool m_printed = false;
 };
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -9,7 +9,7 @@
 #include <QJsonObject>
 #include <QStandardPaths>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
@@ -159,4 +159,4 @@ int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge)
     return Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -10,7 +10,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 namespace {
 
@@ -254,4 +254,4 @@ int runCatalog(const QStringList &arguments)
     return runUpdate(parser, json);
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -17,7 +17,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 void addSourceOptions(QCommandLineParser &parser);
 std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> resolverFromOptions(const QCommandLineParser &parser,
@@ -249,4 +249,4 @@ int runBundle(const QStringList &arguments, const KnowledgeResult &knowledge)
     return Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

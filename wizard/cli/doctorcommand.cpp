@@ -10,7 +10,7 @@
 
 #include <cstdio>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 
 int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
@@ -120,4 +120,4 @@ int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
     return report.hasErrors() ? Failure : Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

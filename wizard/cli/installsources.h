@@ -7,7 +7,10 @@
 
 #include <QCommandLineParser>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
+
+// The command line is a client of core, as the wizard is: core's types read unqualified here.
+using namespace tfsetup::core;
 
 // Where a command that fetches and installs takes its files from, as `install` spells it:
 // --offline --from BUNDLE, --cache DIR, --mirror URL|DIR (NVIDIA's tree; pypi=PRESET|URL for
@@ -25,4 +28,4 @@ struct InstallSources {
 // presets (pypi=tuna) are looked up in the knowledge bundle's sources catalog.
 Result<InstallSources> installSourcesFrom(const QCommandLineParser &parser, const SourceCatalog &sources);
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -5,7 +5,7 @@
 
 #include <QCoro/QCoroTask>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 int runDetect(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
@@ -36,4 +36,4 @@ int runDetect(const QStringList &arguments, const KnowledgeResult &knowledge)
     return Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

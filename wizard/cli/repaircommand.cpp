@@ -14,7 +14,7 @@
 #include <QJsonObject>
 #include <QStandardPaths>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
@@ -115,4 +115,4 @@ int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge)
     return report->healthy() ? Success : Failure;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

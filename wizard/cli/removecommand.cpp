@@ -4,7 +4,7 @@
 
 #include <QDir>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 int runRemove(const QStringList &arguments)
 {
@@ -57,4 +57,4 @@ int runRemove(const QStringList &arguments)
     return Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -16,7 +16,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
@@ -189,4 +189,4 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
     return Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

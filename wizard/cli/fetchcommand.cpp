@@ -21,7 +21,7 @@
 #define TFSETUP_FILENO fileno
 #endif
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 namespace {
 
@@ -207,4 +207,4 @@ int runFetch(const QStringList &arguments)
     return Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -2,7 +2,7 @@
 
 #include "util/units.h"
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 DownloadReport::DownloadReport(std::function<void(const QString &)> print, qint64 interval)
     : m_print(std::move(print))
@@ -69,4 +69,4 @@ void DownloadReport::onProgress(const DownloadProgress &progress)
     m_printed = true;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

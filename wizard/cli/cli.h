@@ -20,7 +20,10 @@ namespace tfsetup::core {
 struct Knowledge;
 }
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
+
+// The command line is a client of core, as the wizard is: core's types read unqualified here.
+using namespace tfsetup::core;
 
 // Translation context for command-line texts.
 class Cli {
@@ -95,4 +98,4 @@ int fail(const Error &error, int code, bool json);
 // Returns Success, or Failure when there is a failure.
 int printOutcome(bool json, QJsonObject document, const QString &text, const std::optional<Error> &failure);
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

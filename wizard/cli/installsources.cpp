@@ -7,7 +7,7 @@
 
 #include <QDir>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 void addInstallSourceOptions(QCommandLineParser &parser)
 {
@@ -77,4 +77,4 @@ Result<InstallSources> installSourcesFrom(const QCommandLineParser &parser, cons
     return out;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -12,7 +12,7 @@
 #include <QFile>
 #include <QJsonObject>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 // Shared with `tfsetup bundle`: the options that say what to resolve and where from.
 void addSourceOptions(QCommandLineParser &parser)
@@ -232,4 +232,4 @@ int runSources(const QStringList &arguments, const KnowledgeResult &knowledge)
     return Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -14,7 +14,7 @@
 #include <cstdio>
 #include <optional>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 int runDetect(const QStringList &arguments, const KnowledgeResult &knowledge);
 int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge);
@@ -341,4 +341,4 @@ int printOutcome(bool json, QJsonObject document, const QString &text, const std
     return failure ? Failure : Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

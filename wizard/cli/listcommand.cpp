@@ -8,7 +8,7 @@
 #include <QDir>
 #include <QJsonArray>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 int runList(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
@@ -67,4 +67,4 @@ int runList(const QStringList &arguments, const KnowledgeResult &knowledge)
     return Success;
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -11,7 +11,7 @@
 #include <QFile>
 #include <QJsonObject>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
@@ -111,4 +111,4 @@ int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge)
     return printOutcome(parser.isSet(QStringLiteral("json")), solution.toJson(), solution.text(), none);
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli

@@ -9,7 +9,7 @@
 #include <QDir>
 #include <QStandardPaths>
 
-namespace tfsetup::core::cli {
+namespace tfsetup::cli {
 
 int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
@@ -110,4 +110,4 @@ int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge)
     return printOutcome(parser.isSet(QStringLiteral("json")), report.toJson(), report.text(), failure);
 }
 
-} // namespace tfsetup::core::cli
+} // namespace tfsetup::cli
