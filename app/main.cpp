@@ -126,7 +126,8 @@ int runWizard(int argc, char **argv, const QString &program, const QStringList &
     // fixture tree shown with --root.
     if (!parser.isSet(QStringLiteral("root")))
         wizard.setSessionFile(core::SetupSession::defaultPath());
-    if (const int page = ui::SetupWizard::pageIdFor(parser.value(QStringLiteral("page"))); page > 0) {
+    if (const int page = ui::SetupWizard::pageIdFor(parser.value(QStringLiteral("page")));
+        page >= 0 && page != ui::SetupWizard::WelcomePageId) {
         // A page past Detect reads the fixture machine's report, as if Detect had run.
         wizard.state().setHardware(QCoro::waitFor(core::detectHardware(**system)));
         if (page == ui::SetupWizard::RepairPageId)

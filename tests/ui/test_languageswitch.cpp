@@ -1,5 +1,6 @@
 // Switching the language at run time: every page and the wizard's own buttons retranslate on
-// QEvent::LanguageChange, and the Welcome page's combo box switches core::Translations.
+// QEvent::LanguageChange, and the Welcome page's combo box switches core::Translations. Also the
+// wizard's page table the language switch walks: every page once, in order, by name.
 
 #include "system/rootedsystem.h"
 #include "ui/detectpage.h"
@@ -15,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
+
+#include <algorithm>
 
 using namespace tfsetup;
 
@@ -57,6 +60,7 @@ private Q_SLOTS:
     void combo_listsLanguagesInTheirOwnScript();
     void combo_switchesTranslationsAndBack();
     void combo_followsLanguageChosenAtStart();
+    void pageOrder_holdsEveryPageOnce_andNamesRoundTrip();
 
 private:
     QStringList visibleTexts() const;
@@ -174,6 +178,34 @@ void TestLanguageSwitch::combo_followsLanguageChosenAtStart()
     auto *combo = m_wizard->findChild<QComboBox *>(QStringLiteral("languageCombo"));
     QCOMPARE(combo->currentData().toString(), QStringLiteral("zh_CN"));
     QCOMPARE(core::Translations::bestFor(QLocale(QStringLiteral("zh_CN"))), QStringLiteral("zh_CN"));
+}
+
+// Page ids are names: the order of the wizard is SetupWizard::pageOrder(), which holds every page
+// the wizard has exactly once, starts at Welcome and ends the main journey at Finish before the
+// journeys' own pages; every `--page` name leads to its page and back.
+void TestLanguageSwitch::pageOrder_holdsEveryPageOnce_andNamesRoundTrip()
+{
+    const QList<int> order = ui::SetupWizard::pageOrder();
+    QList<int> sortedOrder = order;
+    std::sort(sortedOrder.begin(), sortedOrder.end());
+    QList<int> ids = m_wizard->pageIds();
+    std::sort(ids.begin(), ids.end());
+    QCOMPARE(sortedOrder, ids);
+    QCOMPARE(order.first(), int(ui::SetupWizard::WelcomePageId));
+    QVERIFY(order.indexOf(ui::SetupWizard::FinishPageId) < order.indexOf(ui::SetupWizard::RepairPageId));
+    QVERIFY(order.indexOf(ui::SetupWizard::FinishPageId) < order.indexOf(ui::SetupWizard::LabProfilePageId));
+
+    const QStringList names = ui::SetupWizard::pageNames();
+    QCOMPARE(names.size(), order.size());
+    for (qsizetype i = 0; i < names.size(); ++i)
+        QCOMPARE(ui::SetupWizard::pageIdFor(names.at(i)), order.at(i));
+    QCOMPARE(ui::SetupWizard::pageIdFor(QStringLiteral("nowhere")), -1);
+
+    // Next follows the order on the new-environment journey, page by page.
+    const QList<int> journey = m_wizard->journey();
+    QCOMPARE(journey.first(), int(ui::SetupWizard::WelcomePageId));
+    for (qsizetype i = 1; i < journey.size(); ++i)
+        QVERIFY(order.indexOf(journey.at(i - 1)) < order.indexOf(journey.at(i)));
 }
 
 QTEST_MAIN(TestLanguageSwitch)

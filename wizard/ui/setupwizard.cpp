@@ -25,6 +25,25 @@
 
 namespace tfsetup::ui {
 
+namespace {
+
+struct PageEntry {
+    SetupWizard::PageId id;
+    const char *name; // what `tfsetup wizard --page` takes
+};
+
+// Every page in the order a journey meets them (SetupWizard::pageOrder()). A new page goes in
+// at its place here, whatever its PageId value.
+constexpr PageEntry kPages[] = {
+    {SetupWizard::WelcomePageId, "welcome"},   {SetupWizard::DetectPageId, "detect"},
+    {SetupWizard::ChoosePageId, "choose"},     {SetupWizard::OptionsPageId, "options"},
+    {SetupWizard::DownloadPageId, "download"}, {SetupWizard::InstallPageId, "install"},
+    {SetupWizard::VerifyPageId, "verify"},     {SetupWizard::FinishPageId, "finish"},
+    {SetupWizard::RepairPageId, "repair"},     {SetupWizard::LabProfilePageId, "lab"},
+};
+
+} // namespace
+
 SetupWizard::SetupWizard(core::SystemView &system, core::Translations *translations, QWidget *parent)
     : QWizard(parent)
     , m_state(system)
@@ -146,8 +165,14 @@ int SetupWizard::nextId() const
     default:
         break;
     }
-    const int next = QWizard::nextId();
-    // The journeys' own pages come after Finish in id order and are reached only through the above.
+    // The next page of pageOrder() the wizard has. The journeys' own pages come after Finish
+    // there and are reached only through the above.
+    const QList<int> order = pageOrder();
+    int next = -1;
+    for (qsizetype at = order.indexOf(currentId()) + 1; at > 0 && at < order.size() && next < 0; ++at) {
+        if (page(order.at(at)))
+            next = order.at(at);
+    }
     return next == RepairPageId || next == LabProfilePageId ? -1 : next;
 }
 
@@ -183,7 +208,7 @@ void SetupWizard::goBack()
     // is the only way into QWizard's history.)
     const QList<int> trail = visitedIds();
     const bool jumped = trail.size() >= 2 && trail.at(trail.size() - 2) == WelcomePageId
-                        && currentId() > OptionsPageId && currentId() < FinishPageId && page(OptionsPageId)
+                        && isBetween(currentId(), OptionsPageId, FinishPageId) && page(OptionsPageId)
                         && m_state.mode() == WizardState::Mode::NewEnvironment && m_state.artifacts();
     if (!jumped) {
         back();
@@ -264,7 +289,7 @@ void SetupWizard::continueTowardsGoal()
     if (m_resumeGoal < 0)
         return;
     const int id = currentId();
-    if (id < DownloadPageId || id >= m_resumeGoal) {
+    if (!isBetween(id, DownloadPageId, m_resumeGoal, true)) {
         m_resumeGoal = -1; // reached, or the student went elsewhere
         return;
     }
@@ -272,7 +297,7 @@ void SetupWizard::continueTowardsGoal()
         return; // its own signal (all verified, installed) brings us back here
     // Later: the page's own completion handling runs first.
     QTimer::singleShot(0, this, [this, id] {
-        if (currentId() == id && m_resumeGoal > id && currentPage()->isComplete())
+        if (currentId() == id && isBetween(id, DownloadPageId, m_resumeGoal, true) && currentPage()->isComplete())
             next();
     });
 }
@@ -359,17 +384,38 @@ void SetupWizard::changeEvent(QEvent *event)
     QWizard::changeEvent(event);
 }
 
+QList<int> SetupWizard::pageOrder()
+{
+    QList<int> ids;
+    for (const PageEntry &entry : kPages)
+        ids.append(entry.id);
+    return ids;
+}
+
+bool SetupWizard::isBetween(int id, int first, int last, bool fromFirst)
+{
+    const QList<int> order = pageOrder();
+    const qsizetype at = order.indexOf(id);
+    const qsizetype lower = order.indexOf(first);
+    const qsizetype upper = order.indexOf(last);
+    return at >= 0 && lower >= 0 && upper >= 0 && (fromFirst ? at >= lower : at > lower) && at < upper;
+}
+
 QStringList SetupWizard::pageNames()
 {
-    return {QStringLiteral("welcome"), QStringLiteral("detect"), QStringLiteral("choose"), QStringLiteral("options"),
-            QStringLiteral("download"), QStringLiteral("install"), QStringLiteral("verify"), QStringLiteral("finish"),
-            QStringLiteral("repair"), QStringLiteral("lab")};
+    QStringList names;
+    for (const PageEntry &entry : kPages)
+        names.append(QLatin1String(entry.name));
+    return names;
 }
 
 int SetupWizard::pageIdFor(const QString &name)
 {
-    // The names are in PageId order.
-    return int(pageNames().indexOf(name));
+    for (const PageEntry &entry : kPages) {
+        if (name == QLatin1String(entry.name))
+            return entry.id;
+    }
+    return -1;
 }
 
 QList<int> SetupWizard::journey() const

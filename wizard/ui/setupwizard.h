@@ -32,6 +32,8 @@ class SetupWizard final : public QWizard {
     Q_DISABLE_COPY_MOVE(SetupWizard)
 public:
     // The order of the steps. Later pages slot in here; ids stay stable for tests and nextId().
+    // Names, not positions: a new page takes the next free value at the end, and its place in
+    // the wizard is its place in pageOrder(). Nothing compares these values as numbers.
     enum PageId {
         WelcomePageId,
         DetectPageId,
@@ -67,6 +69,9 @@ public:
     // on that page (demonstrations, screenshots).
     static int pageIdFor(const QString &name);
     static QStringList pageNames();
+    // Every page in the order a journey meets them: Next goes to the next page of this list that
+    // nextId() does not route elsewhere; the journeys' own pages (Repair, Lab profile) come last.
+    static QList<int> pageOrder();
 
     // The pages of the journey the student is on, in order (the step rail shows them).
     QList<int> journey() const;
@@ -110,6 +115,9 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    // Whether id comes after first (or is first, with fromFirst) and before last in pageOrder();
+    // false when one of them is no page.
+    static bool isBetween(int id, int first, int last, bool fromFirst = false);
     void retranslate();
     void updateRail();
     QString stepName(int id) const;
