@@ -49,9 +49,10 @@ int runStatus(bool json)
 {
     const CatalogUpdateTrust trust = CatalogUpdates::current();
     const CatalogStatus s = CatalogUpdates::status(trust);
+    const QList<TrustedKey> labKeys = trust.trustedLabKeys();
     if (json) {
         QJsonArray keys;
-        for (const TrustedKey &key : trust.labKeys)
+        for (const TrustedKey &key : labKeys)
             keys.append(keyJson(key, {}));
         QJsonObject o{{QStringLiteral("ok"), true},
                       {QStringLiteral("built_in"), QJsonObject{{QStringLiteral("version"), s.builtInVersion},
@@ -80,9 +81,9 @@ int runStatus(bool json)
     if (s.refused)
         text += Cli::tr("Not used: %1\n").arg(s.refused->message);
     text += s.inUse() ? Cli::tr("In use: the installed update\n") : Cli::tr("In use: the built-in catalog\n");
-    if (trust.labKeys.isEmpty())
+    if (labKeys.isEmpty())
         text += Cli::tr("Trusted lab keys: none (updates signed by tfsetup's release key only)\n");
-    for (const TrustedKey &key : trust.labKeys)
+    for (const TrustedKey &key : labKeys)
         text += Cli::tr("Trusted lab key: \"%1\" (%2), added %3\n").arg(key.name, key.keyId, key.added);
     printOut(text);
     return Success;

@@ -172,11 +172,20 @@ CatalogUpdateTrust CatalogUpdates::defaults()
     t.folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + u"/catalog"_s;
     t.publicKey = QByteArray::fromHex(kReleasePublicKey);
     t.keyRoots = CatalogKeys::systemRoots();
-    t.labKeys = CatalogKeys::read(t.keyRoots);
     t.builtInVersion = b.version;
     t.builtInDate = b.date;
     t.defaultUrl = b.url;
     return t;
+}
+
+QList<TrustedKey> CatalogUpdateTrust::trustedLabKeys() const
+{
+    QList<TrustedKey> keys = labKeys;
+    for (const TrustedKey &recorded : CatalogKeys::read(keyRoots)) {
+        if (std::none_of(keys.cbegin(), keys.cend(), [&recorded](const TrustedKey &k) { return k.keyId == recorded.keyId; }))
+            keys.append(recorded);
+    }
+    return keys;
 }
 
 CatalogUpdateTrust CatalogUpdates::current()
@@ -267,11 +276,13 @@ Result<CatalogUpdate> CatalogUpdates::verify(const QByteArray &document, const C
     const QJsonObject signature = root.value(u"signature"_s).toObject();
     u.keyId = signature.value(u"key_id"_s).toString();
     QByteArray signer;
+    QList<TrustedKey> labKeys;
     if (u.keyId == keyId(trust.publicKey)) {
         signer = trust.publicKey;
         u.signedByRelease = true;
     } else {
-        for (const TrustedKey &lab : trust.labKeys) {
+        labKeys = trust.trustedLabKeys();
+        for (const TrustedKey &lab : std::as_const(labKeys)) {
             if (lab.keyId == u.keyId && keyId(lab.publicKey) == u.keyId) {
                 signer = lab.publicKey;
                 u.signerName = lab.name;
@@ -280,7 +291,7 @@ Result<CatalogUpdate> CatalogUpdates::verify(const QByteArray &document, const C
     }
     if (signer.isEmpty()) {
         QStringList trusted{keyId(trust.publicKey)};
-        for (const TrustedKey &lab : trust.labKeys)
+        for (const TrustedKey &lab : std::as_const(labKeys))
             trusted.append(lab.keyId);
         return Error{u"catalog_update_signature"_s,
                      tr("The catalog update %1 is refused: it is signed with the key %2, which this computer does not "

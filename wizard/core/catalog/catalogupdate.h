@@ -52,8 +52,12 @@ struct CatalogUpdate {
 struct CatalogUpdateTrust {
     QString folder;        // holds update.json
     QByteArray publicKey;  // raw 32-byte Ed25519 public key: the release key
-    QList<TrustedKey> labKeys; // trusted beside it on this machine
+    QList<TrustedKey> labKeys; // trusted beside it, given directly (tests)
     QStringList keyRoots;      // where lab keys are recorded (CatalogKeys::systemRoots()), the first written
+    // labKeys and the records below keyRoots. Read from disk on each call, so only where a key is
+    // needed: a signature that is not the release key's, `catalog status`; never on every
+    // Knowledge::shared().
+    QList<TrustedKey> trustedLabKeys() const;
     qint64 builtInVersion = 0;
     QString builtInDate;
     QString defaultUrl;    // where `catalog update` looks without --from
