@@ -21,7 +21,7 @@ bool hasDisplay()
 {
 #if defined(Q_OS_LINUX)
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
-           || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+        || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 #else
     return true;
 #endif
@@ -63,7 +63,7 @@ void addWizardOptions(QCommandLineParser &parser)
                       QStringLiteral("LANG")});
     parser.addOption({QStringLiteral("page"),
                       cli::Cli::tr("With --root: open the wizard on this page (%1), for demonstrations and "
-                                         "screenshots of a fixture machine.")
+                                   "screenshots of a fixture machine.")
                           .arg(ui::SetupWizard::pageNames().join(QStringLiteral(", "))),
                       QStringLiteral("PAGE")});
 }
@@ -84,26 +84,25 @@ int runWizard(int argc, char **argv, const QString &program, const QStringList &
         translations.setLanguage(core::Translations::bestFor(QLocale::system()));
         QCommandLineParser parser;
         addWizardOptions(parser);
-        if (const int code = cli::parseOrExit(parser, parserArgs, cli::Cli::tr("Open the setup wizard."));
-            code >= 0)
+        if (const int code = cli::parseOrExit(parser, parserArgs, cli::Cli::tr("Open the setup wizard.")); code >= 0)
             return code;
         language = parser.value(QStringLiteral("language"));
         if (!language.isEmpty() && !core::Translations::available().contains(language)) {
             cli::printErr(cli::Cli::tr("tfsetup: there is no translation \"%1\". Choose one of: %2.")
-                                    .arg(language, core::Translations::available().join(QStringLiteral(", "))));
+                              .arg(language, core::Translations::available().join(QStringLiteral(", "))));
             return cli::UsageError;
         }
         if (const QString page = parser.value(QStringLiteral("page"));
             !page.isEmpty() && (ui::SetupWizard::pageIdFor(page) < 0 || !parser.isSet(QStringLiteral("root")))) {
             cli::printErr(cli::Cli::tr("tfsetup: --page needs --root and one of: %1.")
-                                    .arg(ui::SetupWizard::pageNames().join(QStringLiteral(", "))));
+                              .arg(ui::SetupWizard::pageNames().join(QStringLiteral(", "))));
             return cli::UsageError;
         }
         if (!hasDisplay()) {
             cli::printErr(cli::Cli::tr("tfsetup: the wizard needs a graphical display, and there is none "
-                                                   "here (DISPLAY and WAYLAND_DISPLAY are unset). Start it on the "
-                                                   "desktop, or use the commands listed by \"tfsetup --help\", for "
-                                                   "example \"tfsetup detect\"."));
+                                       "here (DISPLAY and WAYLAND_DISPLAY are unset). Start it on the "
+                                       "desktop, or use the commands listed by \"tfsetup --help\", for "
+                                       "example \"tfsetup detect\"."));
             return cli::Failure;
         }
     }

@@ -35,6 +35,7 @@ def render(registry):
         "// Every text of resources/catalog/causes.json, listed for the translation tools (lupdate",
         "// reads QT_TRANSLATE_NOOP here; the program translates the registry's texts at run time).",
         "// Written by translations/causes_texts.py from the registry: change the registry and run it.",
+        "// clang-format off",
         "",
         "#include <QtGlobal>",
         "",

@@ -28,8 +28,10 @@ int main(int argc, char **argv)
     parser.addPositionalArgument(QStringLiteral("url"), QStringLiteral("where to fetch from"));
     parser.addPositionalArgument(QStringLiteral("sha256"), QStringLiteral("the file's SHA-256"));
     parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("where to write it"));
-    parser.addOption({QStringLiteral("size"), QStringLiteral("the expected size; unknown when left out"), QStringLiteral("N")});
-    parser.addOption({QStringLiteral("segments"), QStringLiteral("parallel connections"), QStringLiteral("N"), QStringLiteral("1")});
+    parser.addOption(
+        {QStringLiteral("size"), QStringLiteral("the expected size; unknown when left out"), QStringLiteral("N")});
+    parser.addOption(
+        {QStringLiteral("segments"), QStringLiteral("parallel connections"), QStringLiteral("N"), QStringLiteral("1")});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     bool segmentsOk = false;
@@ -56,9 +58,7 @@ int main(int argc, char **argv)
     qint64 maxStall = 0;
     QTimer ticker;
     ticker.setInterval(10);
-    QObject::connect(&ticker, &QTimer::timeout, &app, [&] {
-        maxStall = std::max(maxStall, sinceTick.restart() - 10);
-    });
+    QObject::connect(&ticker, &QTimer::timeout, &app, [&] { maxStall = std::max(maxStall, sinceTick.restart() - 10); });
     sinceTick.start();
     ticker.start();
 

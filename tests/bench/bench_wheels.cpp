@@ -46,7 +46,8 @@ struct Timed {
     QByteArray output;
 };
 
-Timed runTimed(const QString &program, const QStringList &arguments, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+Timed runTimed(const QString &program, const QStringList &arguments,
+               const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
     p.setProcessEnvironment(env);
@@ -74,11 +75,12 @@ bool writeProfile(const QString &path, const QString &name, const QString &pytho
                                       {u"installFolder"_s, u"${HOME}/envs"_s},
                                       {u"interpreter"_s, python},
                                       {u"jupyter"_s, false},
-                                      {u"plan"_s, QJsonObject{{u"route"_s, u"linux-pip"_s},
-                                                              {u"tensorflow"_s, u"2.15.0"_s},
-                                                              {u"package"_s, u"tensorflow"_s},
-                                                              {u"python"_s, minor},
-                                                              {u"requirements"_s, QJsonArray::fromStringList(requirements)}}},
+                                      {u"plan"_s,
+                                       QJsonObject{{u"route"_s, u"linux-pip"_s},
+                                                   {u"tensorflow"_s, u"2.15.0"_s},
+                                                   {u"package"_s, u"tensorflow"_s},
+                                                   {u"python"_s, minor},
+                                                   {u"requirements"_s, QJsonArray::fromStringList(requirements)}}},
                                       {u"mirrors"_s, QJsonObject{{u"pypi"_s, QJsonArray{index}}}},
                                       {u"kernel"_s, QJsonObject{{u"register"_s, false}}},
                                       {u"desktopEntry"_s, false}})
@@ -105,7 +107,8 @@ int main(int argc, char **argv)
     parser.addOption({u"runs"_s, u"runs per row (best kept)"_s, u"N"_s, u"1"_s});
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
-        fprintf(stderr, "usage: bench_wheels TFSETUP [--tensorflow-mib N] [--nvidia-mib N] [--rate-mib N] [--runs N]\n");
+        fprintf(stderr,
+                "usage: bench_wheels TFSETUP [--tensorflow-mib N] [--nvidia-mib N] [--rate-mib N] [--runs N]\n");
         return 2;
     }
     const QString tfsetup = QFileInfo(parser.positionalArguments().first()).absoluteFilePath();
@@ -124,12 +127,12 @@ int main(int argc, char **argv)
     QDir().mkpath(wheels);
     // TensorFlow needs the nvidia-* wheels, as tensorflow[and-cuda] does; pip finds that only by
     // reading TensorFlow's metadata.
-    const bool built =
-        buildWheel(python, wheels + u"/smallpkg-1.0-py3-none-any.whl"_s, u"smallpkg"_s, u"1.0"_s, "\n", u"smallpkg"_s)
-        && buildLargeWheel(python, wheels + u"/nvidia_one_cu12-12.0-py3-none-any.whl"_s, u"nvidia-one-cu12"_s, u"12.0"_s,
-                           nvidiaBytes)
-        && buildLargeWheel(python, wheels + u"/nvidia_two_cu12-12.0-py3-none-any.whl"_s, u"nvidia-two-cu12"_s, u"12.0"_s,
-                           nvidiaBytes)
+    const bool built = buildWheel(python, wheels + u"/smallpkg-1.0-py3-none-any.whl"_s, u"smallpkg"_s, u"1.0"_s, "\n",
+                                  u"smallpkg"_s)
+        && buildLargeWheel(python, wheels + u"/nvidia_one_cu12-12.0-py3-none-any.whl"_s, u"nvidia-one-cu12"_s,
+                           u"12.0"_s, nvidiaBytes)
+        && buildLargeWheel(python, wheels + u"/nvidia_two_cu12-12.0-py3-none-any.whl"_s, u"nvidia-two-cu12"_s,
+                           u"12.0"_s, nvidiaBytes)
         && buildLargeWheel(python, wheels + u"/tensorflow_core-2.15.0-py3-none-any.whl"_s, u"tensorflow-core"_s,
                            u"2.15.0"_s, tensorflowBytes)
         && buildWheel(python, wheels + u"/tensorflow-2.15.0-py3-none-any.whl"_s, u"tensorflow"_s, u"2.15.0"_s,
@@ -148,7 +151,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", qPrintable(server.errorString()));
         return 1;
     }
-    TestIndex withMetadata(server);                  // as PyPI serves it
+    TestIndex withMetadata(server);                        // as PyPI serves it
     TestIndex plain(server, QByteArrayLiteral("/plain/")); // no PEP 658 metadata: pip fetches each wheel once
     plain.setMetadata(false);
     for (TestIndex *index : {&withMetadata, &plain}) {
@@ -180,7 +183,8 @@ int main(int argc, char **argv)
         QDir().mkpath(homeDir);
         const QString profile = homeDir + u"/lab.json"_s;
         writeProfile(profile, name, python, minor, withMetadata.url().toString(), requirements);
-        return runTimed(tfsetup, {u"install"_s, u"--profile"_s, profile, u"--yes"_s, u"--cache"_s, cache}, environment(homeDir));
+        return runTimed(tfsetup, {u"install"_s, u"--profile"_s, profile, u"--yes"_s, u"--cache"_s, cache},
+                        environment(homeDir));
     };
 
     printf("| key | measurement | value | unit |\n|---|---|---|---|\n");
@@ -201,7 +205,8 @@ int main(int argc, char **argv)
         const Timed pip = runTimed(pipHome + u"/venv/bin/python"_s,
                                    QStringList{u"-m"_s, u"pip"_s, u"install"_s, u"--no-cache-dir"_s,
                                                u"--disable-pip-version-check"_s, u"--index-url"_s,
-                                               plain.url().toString()} + requirements,
+                                               plain.url().toString()}
+                                       + requirements,
                                    environment(pipHome));
         if (!venv.ok || !pip.ok) {
             fprintf(stderr, "pip failed:\n%s%s\n", venv.output.constData(), pip.output.constData());

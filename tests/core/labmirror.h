@@ -38,12 +38,13 @@ public:
         QJsonObject cuda{{QStringLiteral("release_date"), QStringLiteral("2022-10-03")},
                          {QStringLiteral("release_label"), QStringLiteral("11.8.0")},
                          {QStringLiteral("release_product"), QStringLiteral("cuda")}};
-        const QList<std::pair<QString, QString>> components{{QStringLiteral("cuda_cudart"), QStringLiteral("11.8.89")},
-                                                            {QStringLiteral("libcublas"), QStringLiteral("11.11.3.6")},
-                                                            {QStringLiteral("libcufft"), QStringLiteral("10.9.0.58")},
-                                                            {QStringLiteral("libcurand"), QStringLiteral("10.3.0.86")},
-                                                            {QStringLiteral("libcusolver"), QStringLiteral("11.4.1.48")},
-                                                            {QStringLiteral("libcusparse"), QStringLiteral("11.7.5.86")}};
+        const QList<std::pair<QString, QString>> components{
+            {QStringLiteral("cuda_cudart"), QStringLiteral("11.8.89")},
+            {QStringLiteral("libcublas"), QStringLiteral("11.11.3.6")},
+            {QStringLiteral("libcufft"), QStringLiteral("10.9.0.58")},
+            {QStringLiteral("libcurand"), QStringLiteral("10.3.0.86")},
+            {QStringLiteral("libcusolver"), QStringLiteral("11.4.1.48")},
+            {QStringLiteral("libcusparse"), QStringLiteral("11.7.5.86")}};
         for (const auto &[name, version] : components) {
             const QString top = QStringLiteral("%1-linux-x86_64-%2-archive").arg(name, version);
             QList<Entry> entries;
@@ -58,17 +59,19 @@ public:
             const auto archive = add(redist + u'/' + relative, entries, server);
             if (!archive)
                 return false;
-            cuda.insert(name, QJsonObject{{QStringLiteral("name"), name},
-                                          {QStringLiteral("license"), QStringLiteral("CUDA Toolkit")},
-                                          {QStringLiteral("version"), version},
-                                          {QStringLiteral("linux-x86_64"), entry(relative, *archive)}});
+            cuda.insert(name,
+                        QJsonObject{{QStringLiteral("name"), name},
+                                    {QStringLiteral("license"), QStringLiteral("CUDA Toolkit")},
+                                    {QStringLiteral("version"), version},
+                                    {QStringLiteral("linux-x86_64"), entry(relative, *archive)}});
         }
         routeManifest(server, QStringLiteral("11.8.0"), redist + QStringLiteral("/redistrib_11.8.0.json"),
                       QJsonDocument(cuda).toJson());
 
         for (const auto &[label, version] : {std::pair{QStringLiteral("8.6.0"), QStringLiteral("8.6.0.163")},
                                              std::pair{QStringLiteral("8.9.7.29"), QStringLiteral("8.9.7.29")}}) {
-            const QString relative = QStringLiteral("cudnn/linux-x86_64/cudnn-linux-x86_64-%1_cuda11-archive.tar.xz").arg(version);
+            const QString relative =
+                QStringLiteral("cudnn/linux-x86_64/cudnn-linux-x86_64-%1_cuda11-archive.tar.xz").arg(version);
             const auto archive = add(QStringLiteral("/compute/cudnn/redist/") + relative,
                                      cudnnArchive(false, version, false), server);
             if (!archive)
@@ -82,7 +85,8 @@ public:
                              {QStringLiteral("license"), QStringLiteral("cudnn")},
                              {QStringLiteral("version"), version},
                              {QStringLiteral("cuda_variant"), QJsonArray{QStringLiteral("11")}},
-                             {QStringLiteral("linux-x86_64"), QJsonObject{{QStringLiteral("cuda11"), entry(relative, *archive)}}}}}};
+                             {QStringLiteral("linux-x86_64"),
+                              QJsonObject{{QStringLiteral("cuda11"), entry(relative, *archive)}}}}}};
             routeManifest(server, label, QStringLiteral("/compute/cudnn/redist/redistrib_%1.json").arg(label),
                           QJsonDocument(manifest).toJson());
         }
@@ -107,15 +111,17 @@ public:
             {QStringLiteral("environment"), name},
             {QStringLiteral("installFolder"), QStringLiteral("${HOME}/envs")},
             {QStringLiteral("interpreter"), QStringLiteral("none")},
-            {QStringLiteral("plan"), QJsonObject{{QStringLiteral("route"), QStringLiteral("linux-toolkit")},
-                                                 {QStringLiteral("tensorflow"), QStringLiteral("2.13.1")},
-                                                 {QStringLiteral("package"), QStringLiteral("tensorflow")},
-                                                 {QStringLiteral("python"), QStringLiteral("3.11")},
-                                                 {QStringLiteral("cuda"), QStringLiteral("11.8")},
-                                                 {QStringLiteral("cudnn"), cudnn}}},
-            {QStringLiteral("kernel"), QJsonObject{{QStringLiteral("name"), name},
-                                                   {QStringLiteral("displayName"), displayName.isEmpty() ? name : displayName},
-                                                   {QStringLiteral("register"), false}}},
+            {QStringLiteral("plan"),
+             QJsonObject{{QStringLiteral("route"), QStringLiteral("linux-toolkit")},
+                         {QStringLiteral("tensorflow"), QStringLiteral("2.13.1")},
+                         {QStringLiteral("package"), QStringLiteral("tensorflow")},
+                         {QStringLiteral("python"), QStringLiteral("3.11")},
+                         {QStringLiteral("cuda"), QStringLiteral("11.8")},
+                         {QStringLiteral("cudnn"), cudnn}}},
+            {QStringLiteral("kernel"),
+             QJsonObject{{QStringLiteral("name"), name},
+                         {QStringLiteral("displayName"), displayName.isEmpty() ? name : displayName},
+                         {QStringLiteral("register"), false}}},
             {QStringLiteral("desktopEntry"), false}};
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly))
@@ -128,11 +134,13 @@ public:
     QStringList machineArguments(const QString &profile, const QString &prefix, const QString &cache,
                                  const LoopbackServer &server) const
     {
-        return {QStringLiteral("--profile"), profile, QStringLiteral("--prefix"), prefix,
-                QStringLiteral("--cache"), cache, QStringLiteral("--origin"),
-                QStringLiteral("nvidia=") + server.url(QStringLiteral("/")).toString(),
-                QStringLiteral("--origin"), QStringLiteral("pypi-json=") + server.url(QStringLiteral("/pypi")).toString(),
-                QStringLiteral("--sources"), sourcesPath()};
+        return {
+            QStringLiteral("--profile"), profile,
+            QStringLiteral("--prefix"),  prefix,
+            QStringLiteral("--cache"),   cache,
+            QStringLiteral("--origin"),  QStringLiteral("nvidia=") + server.url(QStringLiteral("/")).toString(),
+            QStringLiteral("--origin"),  QStringLiteral("pypi-json=") + server.url(QStringLiteral("/pypi")).toString(),
+            QStringLiteral("--sources"), sourcesPath()};
     }
 
 private:
@@ -165,7 +173,8 @@ private:
     void routeManifest(LoopbackServer &server, const QString &label, const QString &path, const QByteArray &json)
     {
         server.route(path.toUtf8(), Response::bytes(json, "application/json"));
-        m_manifestPins.append(label + u'=' + QString::fromLatin1(QCryptographicHash::hash(json, QCryptographicHash::Sha256).toHex()));
+        m_manifestPins.append(
+            label + u'=' + QString::fromLatin1(QCryptographicHash::hash(json, QCryptographicHash::Sha256).toHex()));
     }
 
     // The built-in sources catalog without the pins of the manifests served here: the resolver

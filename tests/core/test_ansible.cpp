@@ -86,7 +86,10 @@ private:
     Play play(const QStringList &arguments);
     QString home(const QString &machine) const { return m_dir.filePath(u"machines/"_s + machine); }
     QString environment(const QString &machine) const { return home(machine) + u"/envs/tf-lab"_s; }
-    QString kernel(const QString &machine) const { return home(machine) + u"/data/jupyter/kernels/tf-lab/kernel.json"_s; }
+    QString kernel(const QString &machine) const
+    {
+        return home(machine) + u"/data/jupyter/kernels/tf-lab/kernel.json"_s;
+    }
     bool writeBundle(const LabMirror &mirror, const QString &folder) const;
     bool writeInventory();
     QString recapText(const Play &p) const { return p.output.right(6000); }
@@ -116,8 +119,9 @@ void TestAnsible::initTestCase()
 
     // The lab mirror of the failing machine: NVIDIA's real manifests, none of their archives.
     const QString manifests = qEnvironmentVariable("TFSETUP_SOURCE_DIR") + u"/tests/data/manifests/"_s;
-    for (const auto &[path, file] : {std::pair{"/lab/compute/cuda/redist/redistrib_12.5.1.json", "cuda/redistrib_12.5.1.json"},
-                                     std::pair{"/lab/compute/cudnn/redist/redistrib_8.9.7.json", "cudnn/redistrib_8.9.7.json"}}) {
+    for (const auto &[path, file] :
+         {std::pair{"/lab/compute/cuda/redist/redistrib_12.5.1.json", "cuda/redistrib_12.5.1.json"},
+          std::pair{"/lab/compute/cudnn/redist/redistrib_8.9.7.json", "cudnn/redistrib_8.9.7.json"}}) {
         const QByteArray bytes = readFile(manifests + QLatin1String(file));
         QVERIFY(!bytes.isEmpty());
         m_server.route(path, Response::bytes(bytes, "application/json"));
@@ -143,11 +147,12 @@ void TestAnsible::initTestCase()
     QVERIFY(QFile::copy(qEnvironmentVariable("TFSETUP_BINARY"), m_dir.filePath(u"files/tfsetup"_s)));
     QVERIFY(writeInventory());
     m_playbook = m_dir.filePath(u"lab.yml"_s);
-    QVERIFY(writeFile(m_playbook, "- name: TensorFlow GPU environments\n"
-                                  "  hosts: lab\n"
-                                  "  gather_facts: false\n"
-                                  "  roles:\n"
-                                  "    - tfsetup\n"));
+    QVERIFY(writeFile(m_playbook,
+                      "- name: TensorFlow GPU environments\n"
+                      "  hosts: lab\n"
+                      "  gather_facts: false\n"
+                      "  roles:\n"
+                      "    - tfsetup\n"));
     QVERIFY(writeFile(m_dir.filePath(u"ansible/ansible.cfg"_s), "[defaults]\n"));
 }
 
@@ -155,8 +160,10 @@ bool TestAnsible::writeBundle(const LabMirror &mirror, const QString &folder) co
 {
     // As `tfsetup bundle` lays it out: each archive under nvidia/<its server path>, bundle.json
     // listing every file with its checksum.
-    static const QRegularExpression cudaPath(uR"(^/compute/cuda/redist/(\w+)/linux-x86_64/\w+-linux-x86_64-([\d.]+)-archive\.tar\.xz$)"_s);
-    static const QRegularExpression cudnnPath(uR"(^/compute/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-([\d.]+)_cuda11-archive\.tar\.xz$)"_s);
+    static const QRegularExpression cudaPath(
+        uR"(^/compute/cuda/redist/(\w+)/linux-x86_64/\w+-linux-x86_64-([\d.]+)-archive\.tar\.xz$)"_s);
+    static const QRegularExpression cudnnPath(
+        uR"(^/compute/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-([\d.]+)_cuda11-archive\.tar\.xz$)"_s);
     QJsonArray artifacts, files;
     for (const LabMirror::Archive &archive : mirror.archives()) {
         core::Artifact a;
@@ -164,7 +171,8 @@ bool TestAnsible::writeBundle(const LabMirror &mirror, const QString &folder) co
             a.name = m.captured(1);
             a.version = m.captured(2);
             a.kind = u"cuda-redist-archive"_s;
-        } else if (const auto c = cudnnPath.match(archive.urlPath); c.hasMatch() && c.captured(1).startsWith(u"8.6."_s)) {
+        } else if (const auto c = cudnnPath.match(archive.urlPath);
+                   c.hasMatch() && c.captured(1).startsWith(u"8.6."_s)) {
             a.name = u"cudnn"_s;
             a.version = c.captured(1);
             a.kind = u"cudnn-archive"_s;
@@ -184,17 +192,21 @@ bool TestAnsible::writeBundle(const LabMirror &mirror, const QString &folder) co
         QJsonObject o = a.toJson();
         o.insert(u"file"_s, file);
         artifacts.append(o);
-        files.append(QJsonObject{{u"file"_s, file}, {u"artifact"_s, a.name}, {u"sha256"_s, a.sha256},
-                                 {u"size"_s, double(bytes.size())}});
+        files.append(QJsonObject{
+            {u"file"_s, file}, {u"artifact"_s, a.name}, {u"sha256"_s, a.sha256}, {u"size"_s, double(bytes.size())}});
         if (bytes.isEmpty() || !writeFile(QDir(folder).filePath(file), bytes))
             return false;
     }
     if (artifacts.size() != 7)
         return false;
-    const QJsonObject root{{u"format"_s, u"tfsetup-bundle"_s}, {u"schema"_s, core::Bundle::schema},
-                           {u"route"_s, u"linux-toolkit"_s},  {u"tensorflow"_s, u"2.13.1"_s},
-                           {u"os"_s, u"linux"_s},             {u"python"_s, u"3.11"_s},
-                           {u"artifacts"_s, artifacts},       {u"files"_s, files},
+    const QJsonObject root{{u"format"_s, u"tfsetup-bundle"_s},
+                           {u"schema"_s, core::Bundle::schema},
+                           {u"route"_s, u"linux-toolkit"_s},
+                           {u"tensorflow"_s, u"2.13.1"_s},
+                           {u"os"_s, u"linux"_s},
+                           {u"python"_s, u"3.11"_s},
+                           {u"artifacts"_s, artifacts},
+                           {u"files"_s, files},
                            {u"warnings"_s, QJsonArray()}};
     return writeFile(QDir(folder).filePath(u"bundle.json"_s), QJsonDocument(root).toJson());
 }
@@ -231,7 +243,7 @@ bool TestAnsible::writeInventory()
       tfsetup_origins: {nvidia: "%2"}
       tfsetup_cache: %3
 )"_s.arg(m_dir.filePath(u"profiles/toolkit.json"_s), m_server.url(u"/lab/"_s).toString(),
-         m_dir.filePath(u"shared-cache"_s));
+                m_dir.filePath(u"shared-cache"_s));
         }
         yaml += block.toUtf8();
     }
@@ -240,7 +252,7 @@ bool TestAnsible::writeInventory()
             "    ansible_python_interpreter: /usr/bin/python3\n"
             "    tfsetup_package: binary\n"
             "    tfsetup_package_src: "
-            + m_dir.filePath(u"files/tfsetup"_s).toUtf8() + "\n";
+        + m_dir.filePath(u"files/tfsetup"_s).toUtf8() + "\n";
     m_inventory = m_dir.filePath(u"inventory.yml"_s);
     return writeFile(m_inventory, yaml);
 }
@@ -265,14 +277,17 @@ Play TestAnsible::play(const QStringList &arguments)
     env.insert(u"ANSIBLE_LOCALHOST_WARNING"_s, u"false"_s);
     env.insert(u"ANSIBLE_ROLES_PATH"_s, qEnvironmentVariable("TFSETUP_SOURCE_DIR") + u"/deploy/ansible/roles"_s);
     Play p;
-    p.ran = test::runProcess(u"ansible-playbook"_s, QStringList{u"-i"_s, m_inventory, m_playbook} + arguments, 240000, env);
+    p.ran = test::runProcess(u"ansible-playbook"_s, QStringList{u"-i"_s, m_inventory, m_playbook} + arguments, 240000,
+                             env);
     p.output = QString::fromUtf8(p.ran.out + p.ran.err);
-    static const QRegularExpression line(uR"(^(\S+)\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+))"_s,
-                                         QRegularExpression::MultilineOption);
+    static const QRegularExpression line(
+        uR"(^(\S+)\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+))"_s,
+        QRegularExpression::MultilineOption);
     const qsizetype recap = p.output.lastIndexOf(u"PLAY RECAP"_s);
     for (auto it = line.globalMatch(p.output.mid(recap < 0 ? p.output.size() : recap)); it.hasNext();) {
         const auto m = it.next();
-        p.recap.insert(m.captured(1), {m.captured(2).toInt(), m.captured(3).toInt(), m.captured(4).toInt(), m.captured(5).toInt()});
+        p.recap.insert(m.captured(1),
+                       {m.captured(2).toInt(), m.captured(3).toInt(), m.captured(4).toInt(), m.captured(5).toInt()});
     }
     return p;
 }
@@ -286,15 +301,16 @@ void TestAnsible::examplePlaybook_isValid()
     env.insert(u"ANSIBLE_CONFIG"_s, m_dir.filePath(u"ansible/ansible.cfg"_s));
     env.insert(u"ANSIBLE_HOME"_s, m_dir.filePath(u"ansible/home/.ansible"_s));
     env.insert(u"ANSIBLE_LOCAL_TEMP"_s, m_dir.filePath(u"ansible/tmp"_s));
-    const Ran syntax = test::runProcess(u"ansible-playbook"_s,
-                                        {u"-i"_s, deploy + u"inventory.yml"_s, deploy + u"site.yml"_s, u"--syntax-check"_s},
-                                        60000, env);
+    const Ran syntax = test::runProcess(
+        u"ansible-playbook"_s, {u"-i"_s, deploy + u"inventory.yml"_s, deploy + u"site.yml"_s, u"--syntax-check"_s},
+        60000, env);
     QVERIFY2(syntax.finished && syntax.exitCode == 0, QByteArray(syntax.out + syntax.err).constData());
-    const Ran hosts = test::runProcess(u"ansible-playbook"_s,
-                                       {u"-i"_s, deploy + u"inventory.yml"_s, deploy + u"site.yml"_s, u"--list-hosts"_s},
-                                       60000, env);
+    const Ran hosts = test::runProcess(
+        u"ansible-playbook"_s, {u"-i"_s, deploy + u"inventory.yml"_s, deploy + u"site.yml"_s, u"--list-hosts"_s}, 60000,
+        env);
     QVERIFY2(hosts.finished && hosts.exitCode == 0, QByteArray(hosts.out + hosts.err).constData());
-    QVERIFY2(hosts.out.contains("lab-pc01.example.edu") && hosts.out.contains("lab-pc02.example.edu"), hosts.out.constData());
+    QVERIFY2(hosts.out.contains("lab-pc01.example.edu") && hosts.out.contains("lab-pc02.example.edu"),
+             hosts.out.constData());
 }
 
 void TestAnsible::check_onNewMachines_changesNothing()
@@ -318,19 +334,24 @@ void TestAnsible::firstRun_installsFromTheBundle_changed()
 {
     const Play p = play({u"--limit"_s, offlineMachines.join(u',')});
     QVERIFY2(p.ran.finished && p.ran.exitCode == 0, qPrintable(recapText(p)));
-    static const QRegularExpression installed(uR"(TASK \[tfsetup : Install the lab environment\][^\n]*\n(?:changed: \[pc\d\][^\n]*\n){2})"_s);
+    static const QRegularExpression installed(
+        uR"(TASK \[tfsetup : Install the lab environment\][^\n]*\n(?:changed: \[pc\d\][^\n]*\n){2})"_s);
     QVERIFY2(installed.match(p.output).hasMatch(), qPrintable(recapText(p)));
     for (const QString &machine : offlineMachines) {
         QVERIFY2(p.recap.value(machine).changed > 0 && p.recap.value(machine).failed == 0, qPrintable(recapText(p)));
         QVERIFY(QFileInfo(home(machine) + u"/bin/tfsetup"_s).isExecutable());
-        QCOMPARE(readFile(home(machine) + u"/etc/tfsetup/lab.json"_s), readFile(m_dir.filePath(u"profiles/lab.json"_s)));
+        QCOMPARE(readFile(home(machine) + u"/etc/tfsetup/lab.json"_s),
+                 readFile(m_dir.filePath(u"profiles/lab.json"_s)));
         // The environment came from the bundle: its record, NVIDIA's libraries, the kernel.
-        const QJsonObject record = QJsonDocument::fromJson(readFile(environment(machine) + u"/environment.json"_s)).object();
+        const QJsonObject record =
+            QJsonDocument::fromJson(readFile(environment(machine) + u"/environment.json"_s)).object();
         QVERIFY2(!record.isEmpty(), qPrintable(environment(machine)));
         const QString recorded = QString::fromUtf8(QJsonDocument(record).toJson());
-        QVERIFY2(recorded.contains(u"libcudart.so"_s) && recorded.contains(u"libcudnn"_s), qPrintable(recorded.left(3000)));
+        QVERIFY2(recorded.contains(u"libcudart.so"_s) && recorded.contains(u"libcudnn"_s),
+                 qPrintable(recorded.left(3000)));
         const QJsonObject spec = QJsonDocument::fromJson(readFile(kernel(machine))).object();
-        QVERIFY2(spec.value(u"argv"_s).toArray().first().toString().startsWith(environment(machine)), qPrintable(kernel(machine)));
+        QVERIFY2(spec.value(u"argv"_s).toArray().first().toString().startsWith(environment(machine)),
+                 qPrintable(kernel(machine)));
     }
     // Offline: not one request, although every machine's proxy was the counting server.
     QCOMPARE(m_server.requests().size(), 0);
@@ -345,7 +366,8 @@ void TestAnsible::secondRun_changesNothing()
     const Play p = play({u"--limit"_s, offlineMachines.join(u',')});
     QVERIFY2(p.ran.finished && p.ran.exitCode == 0, qPrintable(recapText(p)));
     for (const QString &machine : offlineMachines) {
-        QVERIFY2(p.recap.value(machine).ok > 0 && p.recap.value(machine).changed == 0 && p.recap.value(machine).failed == 0,
+        QVERIFY2(p.recap.value(machine).ok > 0 && p.recap.value(machine).changed == 0
+                     && p.recap.value(machine).failed == 0,
                  qPrintable(recapText(p)));
         const QString diff = TreeSnapshot::take(home(machine)).differenceFrom(before.value(machine));
         QVERIFY2(diff.isEmpty(), qPrintable(machine + u":\n"_s + diff));
@@ -380,7 +402,8 @@ void TestAnsible::brokenProfile_failsThePlay_namingTheField()
 {
     QVERIFY2(QFileInfo::exists(environment(u"pc2"_s) + u"/environment.json"_s), "the first run did not install");
     const TreeSnapshot before = TreeSnapshot::take(environment(u"pc2"_s));
-    const Play p = play({u"--limit"_s, u"pc2"_s, u"-e"_s, u"tfsetup_profile_src="_s + m_dir.filePath(u"profiles/broken.json"_s)});
+    const Play p = play(
+        {u"--limit"_s, u"pc2"_s, u"-e"_s, u"tfsetup_profile_src="_s + m_dir.filePath(u"profiles/broken.json"_s)});
     QVERIFY2(p.ran.finished && p.ran.exitCode == 2, qPrintable(recapText(p))); // 2: a host failed
     QVERIFY2(p.recap.value(u"pc2"_s).failed == 1, qPrintable(recapText(p)));
     // The failing task's message is tfsetup's own, naming the field.
@@ -400,7 +423,8 @@ void TestAnsible::failingMachine_isReportedFailed_othersStayGreen()
     // The machine went through the lab mirror (manifests read there, the first archive asked
     // for and missing) and says which file, in tfsetup's words; nothing was installed.
     QCOMPARE(m_server.hits("/lab/compute/cuda/redist/redistrib_12.5.1.json"), 1);
-    static const QRegularExpression message(uR"re(failed: \[pc3\][^\n]*"msg": "tfsetup install failed \([a-z_]+\): [^"\n]*cuda_cudart)re"_s);
+    static const QRegularExpression message(
+        uR"re(failed: \[pc3\][^\n]*"msg": "tfsetup install failed \([a-z_]+\): [^"\n]*cuda_cudart)re"_s);
     QVERIFY2(message.match(p.output).hasMatch(), qPrintable(recapText(p)));
     QVERIFY(!QFileInfo::exists(environment(u"pc3"_s)));
     QVERIFY(QFileInfo(m_dir.filePath(u"shared-cache"_s)).isDir());

@@ -115,10 +115,11 @@ private Q_SLOTS:
         list.route = u"linux-toolkit"_s;
         list.tensorflow = u"2.18.0"_s;
         list.os = u"linux"_s;
-        list.artifacts = {archive(u"cuda_cudart"_s, u"compute/cuda/redist/cuda_cudart/linux-x86_64/cudart-archive.tar.xz"_s, cudart,
-                                  m_server->url(u"/compute/cuda/redist/cuda_cudart/linux-x86_64/cudart-archive.tar.xz"_s)),
-                          archive(u"libcublas"_s, u"compute/cuda/redist/libcublas/linux-x86_64/cublas-archive.tar.xz"_s, cublas,
-                                  m_server->url(u"/compute/cuda/redist/libcublas/linux-x86_64/cublas-archive.tar.xz"_s))};
+        list.artifacts = {
+            archive(u"cuda_cudart"_s, u"compute/cuda/redist/cuda_cudart/linux-x86_64/cudart-archive.tar.xz"_s, cudart,
+                    m_server->url(u"/compute/cuda/redist/cuda_cudart/linux-x86_64/cudart-archive.tar.xz"_s)),
+            archive(u"libcublas"_s, u"compute/cuda/redist/libcublas/linux-x86_64/cublas-archive.tar.xz"_s, cublas,
+                    m_server->url(u"/compute/cuda/redist/libcublas/linux-x86_64/cublas-archive.tar.xz"_s))};
         list.manifestFiles = {{u"compute/cuda/redist/redistrib_test.json"_s, QByteArray("{}")}};
         list.warnings = {{u"manifest_unpinned"_s, u"m"_s}};
 
@@ -134,7 +135,9 @@ private Q_SLOTS:
         QVERIFY(bundle->artifacts().hasWarning(u"manifest_unpinned"_s));
         const QString cudartPath = bundle->pathOf(u"cuda_cudart"_s);
         // Laid out like NVIDIA's server below nvidia/, so the folder doubles as a lab mirror.
-        QCOMPARE(cudartPath, QDir(bundleDir()).filePath(u"nvidia/compute/cuda/redist/cuda_cudart/linux-x86_64/cudart-archive.tar.xz"_s));
+        QCOMPARE(
+            cudartPath,
+            QDir(bundleDir()).filePath(u"nvidia/compute/cuda/redist/cuda_cudart/linux-x86_64/cudart-archive.tar.xz"_s));
         QCOMPARE(readFile(cudartPath), cudart);
         QVERIFY(QFile::exists(QDir(bundleDir()).filePath(u"nvidia/compute/cuda/redist/redistrib_test.json"_s)));
         QVERIFY(bundle->verify().ok());
@@ -220,11 +223,12 @@ private Q_SLOTS:
         QTest::newRow("empty folder") << QByteArray() << u"bundle_empty"_s;
         QTest::newRow("not JSON") << QByteArray("{") << u"bundle_malformed"_s;
         QTest::newRow("other format") << QByteArray(R"({"format": "zip", "schema": 1})") << u"bundle_malformed"_s;
-        QTest::newRow("path leaves the folder")
-            << QByteArray(R"({"format": "tfsetup-bundle", "schema": 1, "files": [{"file": "../../etc/passwd", "artifact": "x",
+        QTest::newRow("path leaves the folder") << QByteArray(
+            R"({"format": "tfsetup-bundle", "schema": 1, "files": [{"file": "../../etc/passwd", "artifact": "x",
                  "sha256": "56129e0c42df03ecb50a7bb23fc3285fa39af1a818f8826b183cf793529098bb", "size": 1}]})")
-            << u"bundle_malformed"_s;
-        QTest::newRow("no checksum") << QByteArray(R"({"format": "tfsetup-bundle", "schema": 1, "files": [{"file": "a", "size": 1}]})")
+                                                << u"bundle_malformed"_s;
+        QTest::newRow("no checksum") << QByteArray(
+            R"({"format": "tfsetup-bundle", "schema": 1, "files": [{"file": "a", "size": 1}]})")
                                      << u"bundle_malformed"_s;
     }
 
@@ -268,8 +272,9 @@ private Q_SLOTS:
             QVERIFY(buildWheel(python, m_dir->filePath(name), project, project));
             const QByteArray bytes = readFile(m_dir->filePath(name));
             m_server->route("/simple/" + project.toUtf8() + "/",
-                            Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + name.toUtf8() + "#sha256="
-                                                + sha256Hex(bytes).toLatin1() + "\">" + name.toUtf8() + "</a></body></html>",
+                            Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + name.toUtf8()
+                                                + "#sha256=" + sha256Hex(bytes).toLatin1() + "\">" + name.toUtf8()
+                                                + "</a></body></html>",
                                             "text/html"));
             m_server->route("/files/" + name.toUtf8(), Response::bytes(bytes));
         }
@@ -314,13 +319,15 @@ private Q_SLOTS:
         const QByteArray requirements = readFile(bundle.requirementsFile());
         QVERIFY2(requirements.contains("tfsetup-probe==1.0"), requirements.constData());
         QVERIFY(requirements.contains(QByteArray("--hash=sha256:" + digest.toLatin1())));
-        QVERIFY2(requirements.contains("ipykernel==1.0") && requirements.contains("jupyterlab==1.0"), requirements.constData());
+        QVERIFY2(requirements.contains("ipykernel==1.0") && requirements.contains("jupyterlab==1.0"),
+                 requirements.constData());
 
         QTemporaryDir target;
         QProcess install;
-        install.start(python, {u"-m"_s, u"pip"_s, u"install"_s, u"--disable-pip-version-check"_s, u"--no-index"_s,
-                               u"--find-links"_s, bundle.wheelhouse(), u"--require-hashes"_s, u"-r"_s,
-                               bundle.requirementsFile(), u"--target"_s, target.path()});
+        install.start(python,
+                      {u"-m"_s, u"pip"_s, u"install"_s, u"--disable-pip-version-check"_s, u"--no-index"_s,
+                       u"--find-links"_s, bundle.wheelhouse(), u"--require-hashes"_s, u"-r"_s,
+                       bundle.requirementsFile(), u"--target"_s, target.path()});
         QVERIFY(install.waitForFinished(120000));
         QVERIFY2(install.exitCode() == 0, install.readAllStandardError().constData());
         QVERIFY(QFile::exists(target.filePath(u"tfsetup_probe/__init__.py"_s)));

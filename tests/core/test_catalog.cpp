@@ -57,7 +57,8 @@ void TestCatalog::embedded_loadsAndHoldsItsInvariants()
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
     QVERIFY(m_catalog->releasesFor(u"linux"_s).size() >= 26);
     QVERIFY(m_catalog->releasesFor(u"windows"_s).size() >= 15);
-    for (const char *route : {"windows-native", "linux-pip", "linux-toolkit", "wsl2", "cpu", "rocm", "directml", "metal"})
+    for (const char *route :
+         {"windows-native", "linux-pip", "linux-toolkit", "wsl2", "cpu", "rocm", "directml", "metal"})
         QVERIFY2(m_catalog->route(QLatin1String(route)), route);
 }
 
@@ -104,7 +105,8 @@ void TestCatalog::knownTraps_data()
         << u"cuda-libraries 11.2 windows 0"_s << u"cudart64_110.dll"_s;
     QTest::newRow("TF 2.4 on Windows needs cuSOLVER 10 from CUDA 11.0")
         << u"cuda-libraries 11.0 windows 5"_s << u"cusolver64_10.dll"_s;
-    QTest::newRow("CUDA 11.x on Linux: libcudart.so.11.0") << u"cuda-libraries 11.8 linux 0"_s << u"libcudart.so.11.0"_s;
+    QTest::newRow("CUDA 11.x on Linux: libcudart.so.11.0")
+        << u"cuda-libraries 11.8 linux 0"_s << u"libcudart.so.11.0"_s;
     QTest::newRow("CUDA 12 on Linux: libcudart.so.12") << u"cuda-libraries 12.5 linux 0"_s << u"libcudart.so.12"_s;
     QTest::newRow("cuDNN 8 on Windows: cudnn64_8.dll") << u"cudnn-libraries 8.1 windows 0"_s << u"cudnn64_8.dll"_s;
     QTest::newRow("cuDNN 8 on Linux: libcudnn.so.8") << u"cudnn-libraries 8.6 linux 0"_s << u"libcudnn.so.8"_s;
@@ -127,8 +129,8 @@ void TestCatalog::knownTraps_data()
     // Table 3 "CUDA 11.4.0 GA >=470.42.01 >=471.11"; CMake's table adds sm_87 (Jetson Orin) with 11.4.
     QTest::newRow("Orin (8.7) needs CUDA 11.4") << u"first-cuda 8.7"_s << u"11.4"_s;
     QTest::newRow("CUDA 11.4 on Windows: 471.11") << u"toolkit-driver windows 11.4"_s << u"471.11"_s;
-    QTest::newRow("CUDA 12 minor compatibility applied on Windows: TF's 528.33") << u"compat-driver windows 12.5"_s
-                                                                                 << u"528.33"_s;
+    QTest::newRow("CUDA 12 minor compatibility applied on Windows: TF's 528.33")
+        << u"compat-driver windows 12.5"_s << u"528.33"_s;
     // RELEASE.md 2.3.0: "TF 2.3 includes PTX kernels only for compute capability 7.0 ... Earlier releases
     // included PTX for a variety of older compute capabilities."
     QTest::newRow("TF 2.3 carries PTX for 7.0 only") << u"ptx linux 2.3"_s << u"7.0"_s;
@@ -145,7 +147,8 @@ void TestCatalog::knownTraps_data()
     QTest::newRow("windows CPU 2.18 verified") << u"platform windows x86_64 2.18"_s << u"1.12-2.18,true"_s;
     // microsoft/tensorflow-directml-plugin README: Python 3.7 to 3.10, Windows and WSL only.
     QTest::newRow("DirectML plugin: Python 3.7-3.10") << u"route-python directml"_s << u"3.7-3.10"_s;
-    QTest::newRow("DirectML plugin: Windows or WSL2, never plain Linux") << u"route-wsl directml"_s << u"windows_or_wsl2"_s;
+    QTest::newRow("DirectML plugin: Windows or WSL2, never plain Linux")
+        << u"route-wsl directml"_s << u"windows_or_wsl2"_s;
 }
 
 void TestCatalog::knownTraps()
@@ -231,12 +234,12 @@ void TestCatalog::brokenRoutes_areReported_data()
     QTest::addColumn<QString>("from");
     QTest::addColumn<QString>("to");
     QTest::addColumn<QString>("problem");
-    QTest::newRow("overlapping platform records") << u"\"tf_min\": \"2.19\""_s << u"\"tf_min\": \"2.18\""_s
-                                                  << u"platform records for windows/x86_64 overlap"_s;
-    QTest::newRow("an unknown wsl value") << u"\"wsl\": \"windows_or_wsl2\""_s << u"\"wsl\": \"sometimes\""_s
-                                          << u"unknown wsl value"_s;
-    QTest::newRow("an inverted route python range") << u"\"python_max\": \"3.10\""_s << u"\"python_max\": \"3.6\""_s
-                                                    << u"bad python range"_s;
+    QTest::newRow("overlapping platform records")
+        << u"\"tf_min\": \"2.19\""_s << u"\"tf_min\": \"2.18\""_s << u"platform records for windows/x86_64 overlap"_s;
+    QTest::newRow("an unknown wsl value")
+        << u"\"wsl\": \"windows_or_wsl2\""_s << u"\"wsl\": \"sometimes\""_s << u"unknown wsl value"_s;
+    QTest::newRow("an inverted route python range")
+        << u"\"python_max\": \"3.10\""_s << u"\"python_max\": \"3.6\""_s << u"bad python range"_s;
 }
 
 void TestCatalog::brokenRoutes_areReported()
@@ -247,7 +250,8 @@ void TestCatalog::brokenRoutes_areReported()
     QByteArray routes = file(u"routes.json"_s);
     QVERIFY(routes.contains(from.toUtf8()));
     routes.replace(from.toUtf8(), to.toUtf8());
-    auto broken = Catalog::fromJson(file(u"tensorflow.json"_s), file(u"cuda.json"_s), file(u"libraries.json"_s), routes);
+    auto broken = Catalog::fromJson(file(u"tensorflow.json"_s), file(u"cuda.json"_s), file(u"libraries.json"_s),
+                                    routes);
     QVERIFY(broken.ok());
     const QStringList problems = broken->problems();
     QVERIFY2(std::any_of(problems.cbegin(), problems.cend(), [&](const QString &p) { return p.contains(problem); }),
@@ -316,8 +320,8 @@ void TestCatalog::brokenCatalog_isReported_data()
     QTest::newRow("a release without source")
         << u"\"source\": \"https://github.com/tensorflow/docs/blob/7c3650212740204359d4ceae481abc79345541be/site/en/install/source.md#gpu\""_s
         << u"\"source\": \"\""_s << u"no source"_s;
-    QTest::newRow("a CUDA version the toolkit table lacks") << u"\"cuda\": \"11.8\""_s << u"\"cuda\": \"11.9\""_s
-                                                            << u"is not in cuda.json"_s;
+    QTest::newRow("a CUDA version the toolkit table lacks")
+        << u"\"cuda\": \"11.8\""_s << u"\"cuda\": \"11.9\""_s << u"is not in cuda.json"_s;
     QTest::newRow("an inverted Python range") << u"\"3.7-3.10\""_s << u"\"3.10-3.7\""_s << u"bad python range"_s;
 }
 

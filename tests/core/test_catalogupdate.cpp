@@ -131,12 +131,13 @@ private:
         auto result = awaitTask(CatalogUpdates::update(from, std::move(transfer), trust), std::chrono::seconds(60));
         return result ? *result : Error{u"watchdog"_s, {}, {}};
     }
-    static int builtInReleases() { return int(Catalog::fromJson(builtInFiles().value(u"tensorflow.json"_s),
-                                                                builtInFiles().value(u"cuda.json"_s),
-                                                                builtInFiles().value(u"libraries.json"_s),
-                                                                builtInFiles().value(u"routes.json"_s))
-                                                  ->releases()
-                                                  .size()); }
+    static int builtInReleases()
+    {
+        return int(Catalog::fromJson(builtInFiles().value(u"tensorflow.json"_s), builtInFiles().value(u"cuda.json"_s),
+                                     builtInFiles().value(u"libraries.json"_s), builtInFiles().value(u"routes.json"_s))
+                       ->releases()
+                       .size());
+    }
 
     TestKey m_key;
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -299,7 +300,8 @@ void TestCatalogUpdate::oversizedOverHttp_isRefused()
 {
     LoopbackServer server;
     QVERIFY(server.start());
-    server.route("/big.json", Response::bytes(QByteArray(CatalogUpdates::maxDocumentBytes + 4096, ' '), "application/json"));
+    server.route("/big.json",
+                 Response::bytes(QByteArray(CatalogUpdates::maxDocumentBytes + 4096, ' '), "application/json"));
     const auto result = updateFrom(server.url(u"/big.json"_s).toString(), trust());
     QVERIFY(!result);
     QCOMPARE(result.error().code, u"catalog_update_too_large"_s);
@@ -424,8 +426,8 @@ void TestCatalogUpdate::signingScript_makesADocumentThatVerifies()
     const QString script = qEnvironmentVariable("TFSETUP_SOURCE_DIR") + u"/resources/catalog/sign_catalog.py"_s;
     const QString out = m_dir->filePath(u"signed.json"_s);
     QProcess p;
-    p.start(u"python3"_s, {script, u"--key"_s, keyFile, u"--version"_s, u"7"_s, u"--date"_s, u"2027-02-01"_s,
-                           u"--out"_s, out});
+    p.start(u"python3"_s,
+            {script, u"--key"_s, keyFile, u"--version"_s, u"7"_s, u"--date"_s, u"2027-02-01"_s, u"--out"_s, out});
     QVERIFY(p.waitForFinished(60000));
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
 
@@ -611,16 +613,19 @@ void TestCatalogUpdate::keyFiles_malformed_areIgnored()
     const TestKey other;
     const QString otherId = CatalogUpdates::keyId(other.publicKey());
     const auto record = [&](const QString &keyId, const QJsonValue &publicKey) {
-        return QJsonDocument(QJsonObject{{u"name"_s, u"X"_s}, {u"key_id"_s, keyId}, {u"public_key"_s, publicKey}}).toJson();
+        return QJsonDocument(QJsonObject{{u"name"_s, u"X"_s}, {u"key_id"_s, keyId}, {u"public_key"_s, publicKey}})
+            .toJson();
     };
     QVERIFY(writeFile(folder + u"/junk.json"_s, "not json {"));
     QVERIFY(writeFile(folder + u"/list.json"_s, "[1, 2]"));
     QVERIFY(writeFile(folder + u"/"_s + otherId + u".json"_s, record(otherId, 5)));
-    QVERIFY(writeFile(folder + u"/aaaaaaaaaaaaaaaa.json"_s, record(u"aaaaaaaaaaaaaaaa"_s, QString::fromLatin1(other.publicKey().toHex()))));
+    QVERIFY(writeFile(folder + u"/aaaaaaaaaaaaaaaa.json"_s,
+                      record(u"aaaaaaaaaaaaaaaa"_s, QString::fromLatin1(other.publicKey().toHex()))));
     QVERIFY(writeFile(folder + u"/renamed.json"_s, record(otherId, QString::fromLatin1(other.publicKey().toHex()))));
     QVERIFY(writeFile(folder + u"/big.json"_s, QByteArray(CatalogKeys::maxRecordBytes + 10, ' ')));
     // A link to a well-formed record elsewhere is not followed.
-    QVERIFY(writeFile(m_dir->filePath(u"elsewhere.json"_s), record(otherId, QString::fromLatin1(other.publicKey().toHex()))));
+    QVERIFY(writeFile(m_dir->filePath(u"elsewhere.json"_s),
+                      record(otherId, QString::fromLatin1(other.publicKey().toHex()))));
     QVERIFY(QFile::link(m_dir->filePath(u"elsewhere.json"_s), folder + u"/linked.json"_s));
     for (int i = 0; i < 7; ++i)
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"trusted-key file is ignored"_s));
@@ -640,7 +645,8 @@ void TestCatalogUpdate::keyFolderThroughLink_isNotFollowed()
     const TestKey lab;
     QVERIFY(CatalogKeys::trust(elsewhere, lab.publicKey(), u"Planted"_s));
     QVERIFY(QDir().mkpath(root + u"/tfsetup"_s));
-    QVERIFY(QFile::link(elsewhere + u'/' + CatalogKeys::folderBelowRoot(), root + u'/' + CatalogKeys::folderBelowRoot()));
+    QVERIFY(
+        QFile::link(elsewhere + u'/' + CatalogKeys::folderBelowRoot(), root + u'/' + CatalogKeys::folderBelowRoot()));
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"trusted-key file is ignored.*path_through_link"_s));
     QVERIFY(CatalogKeys::read({root}).isEmpty());
 
@@ -714,15 +720,18 @@ void TestCatalogUpdate::publicKey_pemOrHex_data()
     QTest::newRow("pem") << publicPem(key.publicKey()) << QString();
     QTest::newRow("hex") << QByteArray(key.publicKey().toHex() + '\n') << QString();
     QTest::newRow("hex upper") << key.publicKey().toHex().toUpper() << QString();
-    QTest::newRow("private pem") << QByteArray("-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n")
+    QTest::newRow("private pem") << QByteArray(
+        "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n")
                                  << u"catalog_key_private"_s;
     QTest::newRow("short hex") << key.publicKey().toHex().left(62) << u"catalog_key_invalid"_s;
     QTest::newRow("hex not hex") << QByteArray(64, 'z') << u"catalog_key_invalid"_s;
-    QTest::newRow("rsa-like pem") << QByteArray("-----BEGIN PUBLIC KEY-----\n" + QByteArray(60, 'A') + "\n-----END PUBLIC KEY-----\n")
+    QTest::newRow("rsa-like pem") << QByteArray("-----BEGIN PUBLIC KEY-----\n" + QByteArray(60, 'A')
+                                                + "\n-----END PUBLIC KEY-----\n")
                                   << u"catalog_key_invalid"_s;
-    QTest::newRow("x25519 pem") << QByteArray("-----BEGIN PUBLIC KEY-----\n"
-                                              + QByteArray(QByteArray::fromHex("302a300506032b656e032100") + key.publicKey()).toBase64()
-                                              + "\n-----END PUBLIC KEY-----\n")
+    QTest::newRow("x25519 pem") << QByteArray(
+        "-----BEGIN PUBLIC KEY-----\n"
+        + QByteArray(QByteArray::fromHex("302a300506032b656e032100") + key.publicKey()).toBase64()
+        + "\n-----END PUBLIC KEY-----\n")
                                 << u"catalog_key_invalid"_s;
     QTest::newRow("empty") << QByteArray() << u"catalog_key_invalid"_s;
 }

@@ -76,7 +76,8 @@ TestCliJson::Run TestCliJson::tfsetup(const QStringList &arguments) const
     p.start(qEnvironmentVariable("TFSETUP_BINARY"), arguments);
     if (!p.waitForFinished(120'000))
         p.kill();
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()), logDir};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()),
+            logDir};
 }
 
 void TestCliJson::failureAnswersJson_data()
@@ -91,63 +92,76 @@ void TestCliJson::failureAnswersJson_data()
     const QString aFile = m_scratch.filePath(u"plain/readme.txt"_s);
     const QString data = qEnvironmentVariable("TFSETUP_TEST_DATA");
 
-    QTest::newRow("detect, --root missing") << QStringList{u"detect"_s, u"--root"_s, missing, u"--json"_s} << u"root_missing"_s << 2;
-    QTest::newRow("detect, --root a file") << QStringList{u"detect"_s, u"--root"_s, aFile, u"--json"_s} << u"root_missing"_s << 2;
-    QTest::newRow("detect, --os without --root") << QStringList{u"detect"_s, u"--os"_s, u"linux"_s, u"--json"_s} << u"usage"_s << 2;
-    QTest::newRow("plan, --hardware missing") << QStringList{u"plan"_s, u"--hardware"_s, missingJson, u"--json"_s}
-                                              << u"hardware_unreadable"_s << 1;
-    QTest::newRow("plan, --hardware not JSON") << QStringList{u"plan"_s, u"--hardware"_s, aFile, u"--json"_s}
-                                               << u"hardware_malformed"_s << 1;
-    QTest::newRow("plan, no combination fits") << QStringList{u"plan"_s, u"--hardware"_s,
-                                                              data + u"/gpuchoice/linux_kepler_ampere.json"_s, u"--tf"_s,
-                                                              u"0.1"_s, u"--json"_s}
-                                               << u"no_plan"_s << 1;
-    QTest::newRow("plan, unknown --route") << QStringList{u"plan"_s, u"--route"_s, u"no-such-route"_s, u"--json"_s} << u"usage"_s << 2;
+    QTest::newRow("detect, --root missing")
+        << QStringList{u"detect"_s, u"--root"_s, missing, u"--json"_s} << u"root_missing"_s << 2;
+    QTest::newRow("detect, --root a file")
+        << QStringList{u"detect"_s, u"--root"_s, aFile, u"--json"_s} << u"root_missing"_s << 2;
+    QTest::newRow("detect, --os without --root")
+        << QStringList{u"detect"_s, u"--os"_s, u"linux"_s, u"--json"_s} << u"usage"_s << 2;
+    QTest::newRow("plan, --hardware missing")
+        << QStringList{u"plan"_s, u"--hardware"_s, missingJson, u"--json"_s} << u"hardware_unreadable"_s << 1;
+    QTest::newRow("plan, --hardware not JSON")
+        << QStringList{u"plan"_s, u"--hardware"_s, aFile, u"--json"_s} << u"hardware_malformed"_s << 1;
+    QTest::newRow("plan, no combination fits")
+        << QStringList{u"plan"_s, u"--hardware"_s, data + u"/gpuchoice/linux_kepler_ampere.json"_s,
+                       u"--tf"_s, u"0.1"_s,        u"--json"_s}
+        << u"no_plan"_s << 1;
+    QTest::newRow("plan, unknown --route")
+        << QStringList{u"plan"_s, u"--route"_s, u"no-such-route"_s, u"--json"_s} << u"usage"_s << 2;
     QTest::newRow("fetch, no URL") << QStringList{u"fetch"_s, u"--json"_s} << u"usage"_s << 2;
-    QTest::newRow("fetch, not http") << QStringList{u"fetch"_s, u"ftp://example.org/a"_s, u"--out"_s, missing, u"--sha256"_s,
-                                                     QString(64, u'a'), u"--json"_s}
+    QTest::newRow("fetch, not http") << QStringList{u"fetch"_s,    u"ftp://example.org/a"_s, u"--out"_s, missing,
+                                                    u"--sha256"_s, QString(64, u'a'),        u"--json"_s}
                                      << u"usage"_s << 2;
     QTest::newRow("install, no --profile") << QStringList{u"install"_s, u"--json"_s} << u"usage"_s << 2;
-    QTest::newRow("install, profile missing") << QStringList{u"install"_s, u"--profile"_s, missingJson, u"--json"_s}
-                                              << u"profile_unreadable"_s << 1;
-    QTest::newRow("install, without --yes") << QStringList{u"install"_s, u"--profile"_s, data + u"/labprofile/lab.json"_s,
-                                                           u"--prefix"_s, m_scratch.filePath(u"envs"_s), u"--gpus"_s, u"all"_s,
-                                                           u"--hardware"_s, data + u"/gpuchoice/linux_kepler_ampere.json"_s,
+    QTest::newRow("install, profile missing")
+        << QStringList{u"install"_s, u"--profile"_s, missingJson, u"--json"_s} << u"profile_unreadable"_s << 1;
+    QTest::newRow("install, without --yes") << QStringList{u"install"_s,
+                                                           u"--profile"_s,
+                                                           data + u"/labprofile/lab.json"_s,
+                                                           u"--prefix"_s,
+                                                           m_scratch.filePath(u"envs"_s),
+                                                           u"--gpus"_s,
+                                                           u"all"_s,
+                                                           u"--hardware"_s,
+                                                           data + u"/gpuchoice/linux_kepler_ampere.json"_s,
                                                            u"--json"_s}
                                             << u"confirmation_needed"_s << 2;
     QTest::newRow("verify, nothing to verify") << QStringList{u"verify"_s, u"--json"_s} << u"usage"_s << 2;
-    QTest::newRow("verify, --env not an environment") << QStringList{u"verify"_s, u"--env"_s, plain, u"--json"_s}
-                                                      << u"environment_unrecognised"_s << 1;
-    QTest::newRow("verify, unknown --os") << QStringList{u"verify"_s, u"--tf"_s, u"2.15"_s, u"--os"_s, u"beos"_s, u"--json"_s}
-                                          << u"usage"_s << 2;
+    QTest::newRow("verify, --env not an environment")
+        << QStringList{u"verify"_s, u"--env"_s, plain, u"--json"_s} << u"environment_unrecognised"_s << 1;
+    QTest::newRow("verify, unknown --os")
+        << QStringList{u"verify"_s, u"--tf"_s, u"2.15"_s, u"--os"_s, u"beos"_s, u"--json"_s} << u"usage"_s << 2;
     QTest::newRow("sources, nothing to resolve") << QStringList{u"sources"_s, u"--json"_s} << u"usage"_s << 2;
-    QTest::newRow("sources, --plan missing") << QStringList{u"sources"_s, u"--plan"_s, missingJson, u"--json"_s}
-                                             << u"plan_unreadable"_s << 1;
+    QTest::newRow("sources, --plan missing")
+        << QStringList{u"sources"_s, u"--plan"_s, missingJson, u"--json"_s} << u"plan_unreadable"_s << 1;
     QTest::newRow("bundle, no --out") << QStringList{u"bundle"_s, u"--json"_s} << u"usage"_s << 2;
-    QTest::newRow("bundle, --verify missing") << QStringList{u"bundle"_s, u"--verify"_s, missing, u"--json"_s}
-                                              << u"bundle_folder_missing"_s << 1;
-    QTest::newRow("bundle, no plan") << QStringList{u"bundle"_s, u"--out"_s, m_scratch.filePath(u"bundle"_s), u"--json"_s}
+    QTest::newRow("bundle, --verify missing")
+        << QStringList{u"bundle"_s, u"--verify"_s, missing, u"--json"_s} << u"bundle_folder_missing"_s << 1;
+    QTest::newRow("bundle, no plan") << QStringList{u"bundle"_s, u"--out"_s, m_scratch.filePath(u"bundle"_s),
+                                                    u"--json"_s}
                                      << u"usage"_s << 2;
-    QTest::newRow("doctor, --root missing") << QStringList{u"doctor"_s, u"--root"_s, missing, u"--json"_s} << u"root_missing"_s << 2;
-    QTest::newRow("doctor, --hardware missing") << QStringList{u"doctor"_s, u"--hardware"_s, missingJson, u"--json"_s}
-                                                << u"hardware_unreadable"_s << 1;
+    QTest::newRow("doctor, --root missing")
+        << QStringList{u"doctor"_s, u"--root"_s, missing, u"--json"_s} << u"root_missing"_s << 2;
+    QTest::newRow("doctor, --hardware missing")
+        << QStringList{u"doctor"_s, u"--hardware"_s, missingJson, u"--json"_s} << u"hardware_unreadable"_s << 1;
     QTest::newRow("repair, no --env") << QStringList{u"repair"_s, u"--json"_s} << u"usage"_s << 2;
-    QTest::newRow("repair, --root missing") << QStringList{u"repair"_s, u"--env"_s, plain, u"--root"_s, missing, u"--json"_s}
-                                            << u"root_missing"_s << 2;
+    QTest::newRow("repair, --root missing")
+        << QStringList{u"repair"_s, u"--env"_s, plain, u"--root"_s, missing, u"--json"_s} << u"root_missing"_s << 2;
     QTest::newRow("upgrade, no --env") << QStringList{u"upgrade"_s, u"--json"_s} << u"usage"_s << 2;
     QTest::newRow("catalog, no action") << QStringList{u"catalog"_s, u"--json"_s} << u"usage"_s << 2;
-    QTest::newRow("catalog status, update's option") << QStringList{u"catalog"_s, u"status"_s, u"--from"_s, missing, u"--json"_s}
-                                                     << u"usage"_s << 2;
-    QTest::newRow("list, --root missing") << QStringList{u"list"_s, u"--root"_s, missing, u"--json"_s} << u"root_missing"_s << 2;
-    QTest::newRow("list, --hardware missing") << QStringList{u"list"_s, u"--hardware"_s, missingJson, u"--json"_s}
-                                              << u"hardware_unreadable"_s << 1;
+    QTest::newRow("catalog status, update's option")
+        << QStringList{u"catalog"_s, u"status"_s, u"--from"_s, missing, u"--json"_s} << u"usage"_s << 2;
+    QTest::newRow("list, --root missing")
+        << QStringList{u"list"_s, u"--root"_s, missing, u"--json"_s} << u"root_missing"_s << 2;
+    QTest::newRow("list, --hardware missing")
+        << QStringList{u"list"_s, u"--hardware"_s, missingJson, u"--json"_s} << u"hardware_unreadable"_s << 1;
     QTest::newRow("remove, no --env") << QStringList{u"remove"_s, u"--json"_s} << u"usage"_s << 2;
-    QTest::newRow("remove, not an environment") << QStringList{u"remove"_s, u"--env"_s, plain, u"--yes"_s, u"--json"_s}
-                                                << u"not_environment"_s << 1;
-    QTest::newRow("clean, bad --max-age") << QStringList{u"clean"_s, u"--dry-run"_s, u"--max-age"_s, u"soon"_s, u"--json"_s}
-                                          << u"usage"_s << 2;
-    QTest::newRow("clean, bad --max-size") << QStringList{u"clean"_s, u"--dry-run"_s, u"--max-size"_s, u"big"_s, u"--json"_s}
-                                           << u"usage"_s << 2;
+    QTest::newRow("remove, not an environment")
+        << QStringList{u"remove"_s, u"--env"_s, plain, u"--yes"_s, u"--json"_s} << u"not_environment"_s << 1;
+    QTest::newRow("clean, bad --max-age")
+        << QStringList{u"clean"_s, u"--dry-run"_s, u"--max-age"_s, u"soon"_s, u"--json"_s} << u"usage"_s << 2;
+    QTest::newRow("clean, bad --max-size")
+        << QStringList{u"clean"_s, u"--dry-run"_s, u"--max-size"_s, u"big"_s, u"--json"_s} << u"usage"_s << 2;
     QTest::newRow("unknown command") << QStringList{u"no-such-command"_s, u"--json"_s} << u"usage"_s << 2;
 }
 
@@ -167,7 +181,8 @@ void TestCliJson::failureAnswersJson()
     const QJsonObject json = document.object();
     QVERIFY2(json.contains(u"ok"_s) && !json.value(u"ok"_s).toBool(), qPrintable(seen));
     const QJsonObject error = json.value(u"error"_s).toObject();
-    QVERIFY2(error.contains(u"code"_s) && error.contains(u"message"_s) && error.contains(u"detail"_s), qPrintable(seen));
+    QVERIFY2(error.contains(u"code"_s) && error.contains(u"message"_s) && error.contains(u"detail"_s),
+             qPrintable(seen));
     QVERIFY2(error.value(u"code"_s).toString() == code, qPrintable(seen));
     const QString message = error.value(u"message"_s).toString();
     QVERIFY2(!message.isEmpty(), qPrintable(seen));
@@ -196,10 +211,12 @@ void TestCliJson::unknownOptionWithJsonIsUsage()
 {
     QFETCH(QString, command);
     // The unknown option before --json, and a missing value after it: neither line parses.
-    for (const QStringList &arguments : {QStringList{command, u"--no-such-option"_s, u"--json"_s},
-                                         QStringList{command, u"--json"_s, u"--root"_s}}) {
+    for (const QStringList &arguments :
+         {QStringList{command, u"--no-such-option"_s, u"--json"_s}, QStringList{command, u"--json"_s, u"--root"_s}}) {
         const Run run = tfsetup(arguments);
-        const QString seen = u"%1: exit %2\nstdout:\n%3\nstderr:\n%4"_s.arg(arguments.join(u' ')).arg(run.exitCode).arg(run.out, run.err);
+        const QString seen = u"%1: exit %2\nstdout:\n%3\nstderr:\n%4"_s.arg(arguments.join(u' '))
+                                 .arg(run.exitCode)
+                                 .arg(run.out, run.err);
         QVERIFY2(run.exitCode == 2, qPrintable(seen));
         const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
         QVERIFY2(json.value(u"ok"_s) == QJsonValue(false), qPrintable(seen));

@@ -162,7 +162,8 @@ private slots:
             << u"C:/tools/cudnn/bin/cudnn64_8.dll"_s << u"8"_s;
         QTest::newRow("ubuntu package header in the multiarch folder")
             << OsFamily::Linux
-            << TreeEntries{{u"usr/include/x86_64-linux-gnu/cudnn_version_v8.h"_s, sample(u"cudnn/cudnn_version-8.6.0.h"_s)},
+            << TreeEntries{{u"usr/include/x86_64-linux-gnu/cudnn_version_v8.h"_s,
+                            sample(u"cudnn/cudnn_version-8.6.0.h"_s)},
                            {u"usr/lib/x86_64-linux-gnu/libcudnn.so.8.6.0"_s, {}}}
             << EnvEntries{} << u"/usr/include/x86_64-linux-gnu/cudnn_version_v8.h"_s << u"8.6.0"_s;
         QTest::newRow("cudnn 7 keeps its numbers in cudnn.h")
@@ -193,14 +194,14 @@ private slots:
     void msvcRuntimeMissing()
     {
         FixtureTree tree;
-        QVERIFY(tree.write({{u"C/Windows/System32/vcruntime140.dll"_s, {}}, {u"C/Windows/System32/msvcp140.dll"_s, {}}}));
-        QVERIFY(tree.writeSystem(SystemDescription()
-                                     .registry(u"HKLM\\SOFTWARE\\Microsoft\\VisualStudio\\14.0\\VC\\Runtimes\\x64"_s,
-                                               u"Major"_s, qint64(14))
-                                     .registry(u"HKLM\\SOFTWARE\\Microsoft\\VisualStudio\\14.0\\VC\\Runtimes\\x64"_s,
-                                               u"Minor"_s, qint64(16))
-                                     .registry(u"HKLM\\SOFTWARE\\Microsoft\\VisualStudio\\14.0\\VC\\Runtimes\\x64"_s,
-                                               u"Bld"_s, qint64(27012))));
+        QVERIFY(
+            tree.write({{u"C/Windows/System32/vcruntime140.dll"_s, {}}, {u"C/Windows/System32/msvcp140.dll"_s, {}}}));
+        QVERIFY(tree.writeSystem(
+            SystemDescription()
+                .registry(u"HKLM\\SOFTWARE\\Microsoft\\VisualStudio\\14.0\\VC\\Runtimes\\x64"_s, u"Major"_s, qint64(14))
+                .registry(u"HKLM\\SOFTWARE\\Microsoft\\VisualStudio\\14.0\\VC\\Runtimes\\x64"_s, u"Minor"_s, qint64(16))
+                .registry(u"HKLM\\SOFTWARE\\Microsoft\\VisualStudio\\14.0\\VC\\Runtimes\\x64"_s, u"Bld"_s,
+                          qint64(27012))));
         auto view = tree.open(OsFamily::Windows);
         HardwareReport report;
         scanMsvcRuntime(*view, report);
@@ -235,10 +236,9 @@ private slots:
         HardwareReport report;
         scanCudaToolkits(system, report);
         scanCudnn(system, report);
-        const auto toolkit = std::find_if(report.cudaToolkits.cbegin(), report.cudaToolkits.cend(),
-                                          [&](const CudaToolkitInfo &t) {
-                                              return QFileInfo(t.path).canonicalFilePath() == real;
-                                          });
+        const auto toolkit = std::find_if(
+            report.cudaToolkits.cbegin(), report.cudaToolkits.cend(),
+            [&](const CudaToolkitInfo &t) { return QFileInfo(t.path).canonicalFilePath() == real; });
         QVERIFY2(toolkit != report.cudaToolkits.cend(), qPrintable(real));
         QCOMPARE(toolkit->version, expected);
         // Reported once, under the versioned folder when /usr/local/cuda is a link to it.
@@ -263,7 +263,7 @@ private slots:
             QSKIP("the installed toolkit carries no cuDNN header");
         const auto copy = std::find_if(report.cudnn.cbegin(), report.cudnn.cend(), [&](const CudnnInfo &c) {
             return QFileInfo(c.path).canonicalPath() == real + "/include"_L1
-                   || QFileInfo(c.path).canonicalPath() == QFileInfo(real + "/include"_L1).canonicalFilePath();
+                || QFileInfo(c.path).canonicalPath() == QFileInfo(real + "/include"_L1).canonicalFilePath();
         });
         QVERIFY(copy != report.cudnn.cend());
         QCOMPARE(copy->version, cudnnExpected);

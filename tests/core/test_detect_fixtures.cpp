@@ -83,8 +83,9 @@ private slots:
         QVERIFY(report->msvcRuntime->present);
         QCOMPARE(report->msvcRuntime->version, u"14.36.32532.00"_s);
         // `tfsetup detect`'s text says it too, present or not.
-        QVERIFY2(ReportSummary::text(*report).contains(u"Microsoft Visual C++ runtime: present, version 14.36.32532.00"_s),
-                 qPrintable(ReportSummary::text(*report)));
+        QVERIFY2(
+            ReportSummary::text(*report).contains(u"Microsoft Visual C++ runtime: present, version 14.36.32532.00"_s),
+            qPrintable(ReportSummary::text(*report)));
     }
 
     void reportSummary_saysTheMsvcRuntime()
@@ -94,7 +95,8 @@ private slots:
         MsvcRuntimeInfo msvc;
         msvc.missing = {u"msvcp140_1.dll"_s};
         report.msvcRuntime = msvc;
-        QVERIFY(ReportSummary::lines(report).contains(u"The Microsoft Visual C++ runtime is missing (msvcp140_1.dll)."_s));
+        QVERIFY(
+            ReportSummary::lines(report).contains(u"The Microsoft Visual C++ runtime is missing (msvcp140_1.dll)."_s));
         report.msvcRuntime->version = u"14.29.30133"_s;
         QVERIFY(ReportSummary::lines(report).contains(
             u"The Microsoft Visual C++ runtime 14.29.30133 is registered, but msvcp140_1.dll is missing."_s));
@@ -163,12 +165,12 @@ private slots:
         QTest::addColumn<OsFamily>("os");
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<QString>("driver");
-        QTest::newRow("windows 531.14") << u"windows-two-toolkits"_s << OsFamily::Windows << u"NVIDIA GeForce RTX 3060"_s
-                                        << u"531.14"_s;
+        QTest::newRow("windows 531.14") << u"windows-two-toolkits"_s << OsFamily::Windows
+                                        << u"NVIDIA GeForce RTX 3060"_s << u"531.14"_s;
         QTest::newRow("linux 535") << u"linux-cuda118"_s << OsFamily::Linux << u"NVIDIA GeForce RTX 3060"_s
                                    << u"535.104.05"_s;
-        QTest::newRow("wsl2 reports the windows driver") << u"wsl2"_s << OsFamily::Linux << u"NVIDIA GeForce RTX 3060"_s
-                                                         << u"537.13"_s;
+        QTest::newRow("wsl2 reports the windows driver")
+            << u"wsl2"_s << OsFamily::Linux << u"NVIDIA GeForce RTX 3060"_s << u"537.13"_s;
         QTest::newRow("no nvidia device") << u"no-gpu"_s << OsFamily::Linux << QString() << QString();
     }
     void gpuFields()
@@ -204,15 +206,17 @@ private slots:
         if (binary.isEmpty())
             QSKIP("TFSETUP_BINARY is not set");
         QProcess process;
-        process.start(binary, {u"detect"_s, u"--json"_s, u"--root"_s, fixtureDir(fixture) + "/root"_L1, u"--env-file"_s,
-                               fixtureDir(fixture) + "/env"_L1, u"--os"_s, osFamilyName(os)});
+        process.start(binary,
+                      {u"detect"_s, u"--json"_s, u"--root"_s, fixtureDir(fixture) + "/root"_L1, u"--env-file"_s,
+                       fixtureDir(fixture) + "/env"_L1, u"--os"_s, osFamilyName(os)});
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitCode(), 0);
         QJsonParseError error{};
         const QJsonDocument doc = QJsonDocument::fromJson(process.readAllStandardOutput(), &error);
         QVERIFY2(doc.isObject(), qPrintable(error.errorString()));
         const QJsonObject root = doc.object();
-        for (const char *key : {"os", "cpu", "gpus", "driver", "pythons", "cuda_toolkits", "cudnn", "msvc_runtime", "problems"})
+        for (const char *key :
+             {"os", "cpu", "gpus", "driver", "pythons", "cuda_toolkits", "cudnn", "msvc_runtime", "problems"})
             QVERIFY2(root.contains(QLatin1String(key)), key);
         QCOMPARE(root.value("os"_L1).toObject().value("family"_L1).toString(), osFamilyName(os));
 

@@ -35,8 +35,7 @@ public:
                 QHash<QString, QString> env = {{u"HOME"_s, u"/home/student"_s}})
         : RootedSystem(std::move(root), os, std::move(env))
         , m_disks(std::move(disks))
-    {
-    }
+    {}
     std::optional<DiskSpace> diskSpace(const QString &path) const override
     {
         for (const auto &[prefix, space] : m_disks) {
@@ -101,8 +100,9 @@ void TestDiskSpace::check()
     QFETCH(QString, code);
     QFETCH(QString, names);
     QTemporaryDir root;
-    SpaceSystem system(root.path(), {{u"/cache"_s, DiskSpace{cacheFree, u"a"_s}},
-                                     {u"/envs"_s, DiskSpace{envFree, sameDisk ? u"a"_s : u"b"_s}}});
+    SpaceSystem system(
+        root.path(),
+        {{u"/cache"_s, DiskSpace{cacheFree, u"a"_s}}, {u"/envs"_s, DiskSpace{envFree, sameDisk ? u"a"_s : u"b"_s}}});
     const QList<SpaceNeed> needs{{u"/cache"_s, 300 * MB, u"the downloads"_s},
                                  {u"/envs/tf2.18-cuda12.5"_s, 900 * MB, u"the unpacked libraries"_s}};
     const core::Status s = DiskSpaceCheck::check(system, needs);
@@ -178,9 +178,10 @@ void TestDiskSpace::fetchCommand_refusesBeforeTheFirstByte()
     const QString binary = qEnvironmentVariable("TFSETUP_BINARY");
     QVERIFY(!binary.isEmpty());
     QTemporaryDir dir;
-    const QString script = u"mount -t tmpfs -o size=4m tmpfs \"$1\" && exec \"$2\" fetch --no-cache --size 104857600 "
-                           "--sha256 0000000000000000000000000000000000000000000000000000000000000000 --out \"$1/big.bin\" "
-                           "http://127.0.0.1:9/big.bin"_s;
+    const QString script =
+        u"mount -t tmpfs -o size=4m tmpfs \"$1\" && exec \"$2\" fetch --no-cache --size 104857600 "
+        "--sha256 0000000000000000000000000000000000000000000000000000000000000000 --out \"$1/big.bin\" "
+        "http://127.0.0.1:9/big.bin"_s;
     QProcess p;
     p.start(u"unshare"_s, {u"-Urm"_s, u"sh"_s, u"-c"_s, script, u"sh"_s, dir.path(), binary});
     QVERIFY(p.waitForFinished(30000));
@@ -212,9 +213,10 @@ void TestDiskSpace::installer_refusesBeforeUnpacking()
     spec.cuda = u"11.2"_s;
     spec.cudnn = u"8.1"_s;
     spec.driver = u"537.13"_s;
-    spec.artifacts.append(core::InstallArtifact{u"cuda-redist-archive"_s, u"cuda_cudart"_s, u"11.8.89"_s, u"windows-x86_64"_s,
-                                                QCryptographicHash::hash(archive.readAll(), QCryptographicHash::Sha256).toHex(),
-                                                archivePath, u"https://developer.download.nvidia.com/compute/x.zip"_s});
+    spec.artifacts.append(
+        core::InstallArtifact{u"cuda-redist-archive"_s, u"cuda_cudart"_s, u"11.8.89"_s, u"windows-x86_64"_s,
+                              QCryptographicHash::hash(archive.readAll(), QCryptographicHash::Sha256).toHex(),
+                              archivePath, u"https://developer.download.nvidia.com/compute/x.zip"_s});
     core::Installer installer(system);
     const auto outcome = test::awaitTask(installer.install(spec), std::chrono::seconds(60));
     QVERIFY(outcome);

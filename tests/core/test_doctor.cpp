@@ -33,14 +33,14 @@ struct WindowsPc {
     QString env = u"C/Users/student/tf210"_s;
     QStringList cudaFiles{u"cudart64_110.dll"_s, u"cublas64_11.dll"_s,   u"cublasLt64_11.dll"_s, u"cufft64_10.dll"_s,
                           u"curand64_10.dll"_s,  u"cusolver64_11.dll"_s, u"cusparse64_11.dll"_s};
-    QStringList cudnnFiles{u"cudnn64_8.dll"_s,          u"cudnn_ops_infer64_8.dll"_s, u"cudnn_ops_train64_8.dll"_s,
+    QStringList cudnnFiles{u"cudnn64_8.dll"_s,           u"cudnn_ops_infer64_8.dll"_s, u"cudnn_ops_train64_8.dll"_s,
                            u"cudnn_cnn_infer64_8.dll"_s, u"cudnn_cnn_train64_8.dll"_s, u"cudnn_adv_infer64_8.dll"_s,
                            u"cudnn_adv_train64_8.dll"_s};
     QString cudnnHeader = u"8.1.1"_s;
     bool toolkitOnPath = true;
     bool msvc = true;
-    QStringList pathFirst;   // folders users put before the toolkit
-    TreeEntries extra;       // DLLs copied by hand, other toolkits, kernels
+    QStringList pathFirst; // folders users put before the toolkit
+    TreeEntries extra;     // DLLs copied by hand, other toolkits, kernels
 
     std::unique_ptr<RootedSystem> build(FixtureTree &tree) const
     {
@@ -186,7 +186,8 @@ private slots:
         {
             WindowsPc pc;
             pc.toolkitOnPath = false;
-            QTest::newRow("toolkit installed but not on PATH") << pc << QStringList{u"missing_cuda_runtime:error"_s, u"missing_cudnn:error"_s};
+            QTest::newRow("toolkit installed but not on PATH")
+                << pc << QStringList{u"missing_cuda_runtime:error"_s, u"missing_cudnn:error"_s};
         }
         {
             WindowsPc pc;
@@ -222,7 +223,8 @@ private slots:
         }
         {
             WindowsPc pc;
-            pc.extra = {{toolkitDir + u"/v11.0/bin/nvcc.exe"_s, "MZ"}, {toolkitDir + u"/v11.0/bin/cudnn64_8.dll"_s, "MZ"}};
+            pc.extra = {{toolkitDir + u"/v11.0/bin/nvcc.exe"_s, "MZ"},
+                        {toolkitDir + u"/v11.0/bin/cudnn64_8.dll"_s, "MZ"}};
             pc.pathFirst = {toolkitPath + u"\\v11.0\\bin"_s};
             QTest::newRow("older toolkit's cuDNN first on PATH") << pc << QStringList{u"path_shadowing:error"_s};
         }
@@ -250,7 +252,8 @@ private slots:
         {
             WindowsPc pc;
             pc.computeCapability = u"9.0"_s;
-            QTest::newRow("compute capability 9.0 only as PTX") << pc << QStringList{u"compute_capability_jit:warning"_s};
+            QTest::newRow("compute capability 9.0 only as PTX")
+                << pc << QStringList{u"compute_capability_jit:warning"_s};
         }
         {
             WindowsPc pc;
@@ -265,8 +268,9 @@ private slots:
         }
         {
             WindowsPc pc;
-            pc.extra = {{u"C/Users/student/AppData/Roaming/jupyter/kernels/tf/kernel.json"_s,
-                         "{\"argv\": [\"C:\\\\Users\\\\student\\\\old-tf\\\\Scripts\\\\python.exe\", \"-m\", \"ipykernel_launcher\", \"-f\", \"{connection_file}\"], \"display_name\": \"TF old\", \"language\": \"python\"}"}};
+            pc.extra = {
+                {u"C/Users/student/AppData/Roaming/jupyter/kernels/tf/kernel.json"_s,
+                 "{\"argv\": [\"C:\\\\Users\\\\student\\\\old-tf\\\\Scripts\\\\python.exe\", \"-m\", \"ipykernel_launcher\", \"-f\", \"{connection_file}\"], \"display_name\": \"TF old\", \"language\": \"python\"}"}};
             QTest::newRow("Jupyter kernel of a deleted environment")
                 << pc << QStringList{u"jupyter_kernel_mismatch:warning"_s, u"jupyter_kernel_mismatch:warning"_s};
         }
@@ -310,8 +314,7 @@ private slots:
         QCOMPARE(alarms(*report), expected);
         // The machine's summary says whether the Visual C++ runtime TensorFlow's DLLs need is there.
         const QString text = report->text();
-        QVERIFY2(text.contains(pc.msvc ? u"\n  Visual C++ runtime: present"_s
-                                       : u"\n  Visual C++ runtime: missing"_s),
+        QVERIFY2(text.contains(pc.msvc ? u"\n  Visual C++ runtime: present"_s : u"\n  Visual C++ runtime: missing"_s),
                  qPrintable(text));
         for (const DoctorFinding &f : report->findings) {
             QVERIFY2(!f.evidence.isEmpty(), qPrintable(f.id));
@@ -355,7 +358,8 @@ private slots:
         QVERIFY(report);
         const DoctorFinding *f = find(*report, u"missing_cuda_runtime"_s);
         QVERIFY(f);
-        QVERIFY(f->evidence.first().startsWith("cudart64_110.dll: not on PATH; a copy is at C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/bin/cudart64_110.dll"_L1));
+        QVERIFY(f->evidence.first().startsWith(
+            "cudart64_110.dll: not on PATH; a copy is at C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/bin/cudart64_110.dll"_L1));
         QCOMPARE(f->actions.first().type, u"prepend_path"_s);
         QCOMPARE(f->actions.first().params.value("variable"_L1).toString(), u"PATH"_s);
         QCOMPARE(f->actions.first().params.value("dir"_L1).toString(),
@@ -376,7 +380,9 @@ private slots:
         QCOMPARE(f->id, u"path_shadowing:cudart64_110.dll"_s);
         QCOMPARE(f->evidence.size(), 2);
         QCOMPARE(f->evidence[0], u"1. C:/Windows/System32/cudart64_110.dll (System32) <- loaded"_s);
-        QCOMPARE(f->evidence[1], u"2. C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/bin/cudart64_110.dll (PATH, CUDA 11.2)"_s);
+        QCOMPARE(
+            f->evidence[1],
+            u"2. C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/bin/cudart64_110.dll (PATH, CUDA 11.2)"_s);
         QCOMPARE(f->actions.last().type, u"remove_copy"_s);
         QCOMPARE(f->actions.last().params.value("path"_L1).toString(), u"C:/Windows/System32/cudart64_110.dll"_s);
     }
@@ -416,8 +422,11 @@ private slots:
         QCOMPARE(f->severity, Severity::Error);
         const QString bin = u"C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/bin"_s;
         QCOMPARE(f->evidence[0], u"loads: %1/cudnn64_8.dll (PATH)"_s.arg(bin));
-        QCOMPARE(f->evidence[1], u"cuDNN 8.9.7 according to C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/include/cudnn_version.h"_s);
-        QVERIFY2(f->evidence[2].startsWith(u"zlibwapi.dll: not found in "_s) && f->evidence[2].contains(bin + u" (PATH)"_s)
+        QCOMPARE(
+            f->evidence[1],
+            u"cuDNN 8.9.7 according to C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/include/cudnn_version.h"_s);
+        QVERIFY2(f->evidence[2].startsWith(u"zlibwapi.dll: not found in "_s)
+                     && f->evidence[2].contains(bin + u" (PATH)"_s)
                      && f->evidence[2].contains(u"C:/Windows/System32 (System32)"_s),
                  qPrintable(f->evidence[2]));
         // TensorFlow 2.10 was tested with cuDNN 8.1, which needs no zlibwapi.dll.
@@ -463,12 +472,13 @@ private slots:
         WindowsPc pc;
         const QString env = u"C/Users/student/tfsetup/tf210"_s;
         const QStringList v = envCudnn.split(u'.');
-        pc.extra = {{env + u"/environment.json"_s, "{}"},
-                    {env + u"/cuda/bin/cudnn64_8.dll"_s, "MZ"},
-                    {env + u"/cuda/include/cudnn_version.h"_s,
-                     "#define CUDNN_MAJOR " + v[0].toLatin1() + "\n#define CUDNN_MINOR " + v[1].toLatin1()
-                         + "\n#define CUDNN_PATCHLEVEL " + v[2].toLatin1() + "\n"},
-                    {env + u"/venv/pyvenv.cfg"_s, "home = C:\\Users\\student\\AppData\\Local\\Programs\\Python\\Python310\n"}};
+        pc.extra = {
+            {env + u"/environment.json"_s, "{}"},
+            {env + u"/cuda/bin/cudnn64_8.dll"_s, "MZ"},
+            {env + u"/cuda/include/cudnn_version.h"_s,
+             "#define CUDNN_MAJOR " + v[0].toLatin1() + "\n#define CUDNN_MINOR " + v[1].toLatin1()
+                 + "\n#define CUDNN_PATCHLEVEL " + v[2].toLatin1() + "\n"},
+            {env + u"/venv/pyvenv.cfg"_s, "home = C:\\Users\\student\\AppData\\Local\\Programs\\Python\\Python310\n"}};
         if (zlibInEnv)
             pc.extra.append({env + u"/cuda/bin/zlibwapi.dll"_s, "MZ"});
         FixtureTree tree;
@@ -582,7 +592,10 @@ private slots:
     void linuxWithoutAvx()
     {
         FixtureTree tree;
-        QVERIFY(tree.write({{u"usr/bin/python3"_s, "\x7f" "ELF"}, {u"home/student/"_s, {}}}));
+        QVERIFY(tree.write({{u"usr/bin/python3"_s,
+                             "\x7f"
+                             "ELF"},
+                            {u"home/student/"_s, {}}}));
         QVERIFY(tree.writeEnv({{u"HOME"_s, u"/home/student"_s}, {u"PATH"_s, u"/usr/bin:/bin"_s}}));
         CpuIdFeatures cpu;
         cpu.vendor = u"GenuineIntel"_s;
@@ -604,13 +617,16 @@ private slots:
     {
         // CUDA 11.8 and an old 10.2 with cuDNN 8.0 copied in; LD_LIBRARY_PATH names 10.2 first.
         FixtureTree tree;
-        TreeEntries files{{u"usr/bin/nvidia-smi"_s, "ELF"}, {u"usr/local/cuda-11.8/bin/nvcc"_s, "ELF"}, {u"usr/local/cuda-10.2/bin/nvcc"_s, "ELF"},
+        TreeEntries files{{u"usr/bin/nvidia-smi"_s, "ELF"},
+                          {u"usr/local/cuda-11.8/bin/nvcc"_s, "ELF"},
+                          {u"usr/local/cuda-10.2/bin/nvcc"_s, "ELF"},
                           {u"usr/local/cuda-10.2/lib64/libcudnn.so.8"_s, "ELF"},
                           {u"usr/local/cuda-10.2/include/cudnn_version.h"_s,
                            "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 0\n#define CUDNN_PATCHLEVEL 5\n"},
                           {u"home/student/tf/pyvenv.cfg"_s, "home = /usr/bin\nversion = 3.10.12\n"},
                           {u"home/student/tf/bin/python3"_s, "ELF"},
-                          {u"home/student/tf/lib/python3.10/site-packages/tensorflow-2.12.0.dist-info/METADATA"_s, "Name: tensorflow\n"}};
+                          {u"home/student/tf/lib/python3.10/site-packages/tensorflow-2.12.0.dist-info/METADATA"_s,
+                           "Name: tensorflow\n"}};
         for (const char *f : {"libcudart.so.11.0", "libcublas.so.11", "libcublasLt.so.11", "libcufft.so.10",
                               "libcurand.so.10", "libcusolver.so.11", "libcusparse.so.11", "libcudnn.so.8",
                               "libcudnn_ops_infer.so.8", "libcudnn_ops_train.so.8", "libcudnn_cnn_infer.so.8",
@@ -622,11 +638,13 @@ private slots:
         QVERIFY(tree.writeEnv({{u"HOME"_s, u"/home/student"_s},
                                {u"PATH"_s, u"/usr/local/cuda-11.8/bin:/usr/bin:/bin"_s},
                                {u"LD_LIBRARY_PATH"_s, u"/usr/local/cuda-10.2/lib64:/usr/local/cuda-11.8/lib64"_s}}));
-        QVERIFY(tree.writeSystem(SystemDescription().arch(u"x86_64"_s).command(
-            u"nvidia-smi"_s,
-            {u"--query-gpu=name,compute_cap,memory.total,pci.bus_id,pci.device_id,uuid,driver_version"_s,
-             u"--format=csv,noheader,nounits"_s},
-            "NVIDIA GeForce RTX 3060, 8.6, 12288, 00000000:01:00.0, 0x250410DE, GPU-1, 535.104.05\n")));
+        QVERIFY(tree.writeSystem(
+            SystemDescription()
+                .arch(u"x86_64"_s)
+                .command(u"nvidia-smi"_s,
+                         {u"--query-gpu=name,compute_cap,memory.total,pci.bus_id,pci.device_id,uuid,driver_version"_s,
+                          u"--format=csv,noheader,nounits"_s},
+                         "NVIDIA GeForce RTX 3060, 8.6, 12288, 00000000:01:00.0, 0x250410DE, GPU-1, 535.104.05\n")));
         auto view = tree.open(OsFamily::Linux);
         const auto report = m_doctor.run(*view, u"/home/student/tf"_s);
         QVERIFY(report);
@@ -636,7 +654,8 @@ private slots:
         QVERIFY2(shadow, qPrintable(report->text()));
         QCOMPARE(shadow->id, u"path_shadowing:libcudnn.so.8"_s);
         QCOMPARE(shadow->severity, Severity::Error);
-        QVERIFY(shadow->evidence[0].startsWith("1. /usr/local/cuda-10.2/lib64/libcudnn.so.8 (LD_LIBRARY_PATH, CUDA 10.2)"_L1));
+        QVERIFY(shadow->evidence[0].startsWith(
+            "1. /usr/local/cuda-10.2/lib64/libcudnn.so.8 (LD_LIBRARY_PATH, CUDA 10.2)"_L1));
         QCOMPARE(shadow->actions.first().params.value("variable"_L1).toString(), u"LD_LIBRARY_PATH"_s);
         // The copy that loads is 10.2's cuDNN 8.0.5, older than the 8.6 TensorFlow 2.12 was built with.
         const DoctorFinding *version = find(*report, u"cudnn_version_mismatch"_s);
@@ -656,7 +675,8 @@ private slots:
         DoctorOptions options;
         QFile log(qEnvironmentVariable("TFSETUP_TEST_DATA") + "/doctor/logs/cpu_only_windows_tf1_cuinit.txt"_L1);
         QVERIFY(log.open(QIODevice::ReadOnly));
-        options.log = QString::fromUtf8(log.readAll()) + "\nC:\\Users\\student\\tf210\\Scripts\\python.exe train.py\n"_L1;
+        options.log = QString::fromUtf8(log.readAll())
+            + "\nC:\\Users\\student\\tf210\\Scripts\\python.exe train.py\n"_L1;
         const auto report = m_doctor.run(*view, u"C:\\Users\\student\\tf210"_s, options);
         QCoreApplication::removeTranslator(&translator);
         QVERIFY(report);
@@ -664,13 +684,14 @@ private slots:
         const QString text = report->reportText(Redactor(*view));
         QVERIFY2(!text.contains("student"_L1, Qt::CaseInsensitive), qPrintable(text));
         QVERIFY(!text.contains("DESKTOP-7Q2K9LM"_L1));
-        QVERIFY(!text.contains("Vincent"_L1));   // the host name TensorFlow printed
+        QVERIFY(!text.contains("Vincent"_L1)); // the host name TensorFlow printed
         QVERIFY(text.contains("<home>/tf210"_L1));
         // The user's language first, then English.
         const qsizetype english = text.indexOf("----- English -----"_L1);
         QVERIFY(english > 0);
         QVERIFY(text.left(english).contains("ZH[TensorFlow 2.10.1 cannot load"_L1));
-        QVERIFY(text.mid(english).contains("\nTensorFlow 2.10.1 cannot load"_L1) || text.mid(english).contains("] TensorFlow 2.10.1 cannot load"_L1));
+        QVERIFY(text.mid(english).contains("\nTensorFlow 2.10.1 cannot load"_L1)
+                || text.mid(english).contains("] TensorFlow 2.10.1 cannot load"_L1));
         QVERIFY(!text.mid(english).contains("ZH["_L1));
 
         QTemporaryDir dir;
@@ -703,14 +724,20 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("marker in an argument")
             << u"%1 then %2"_s << QStringList{u"C:/%2/x"_s, u"two"_s} << u"C:/%2/x then two"_s;
-        QTest::newRow("control characters in an argument")
-            << u"[%1] [%2]"_s << QStringList{u"\x01" "2\x02"_s, u"b"_s} << u"[\x01" "2\x02] [b]"_s;
+        QTest::newRow("control characters in an argument") << u"[%1] [%2]"_s
+                                                           << QStringList{u"\x01"
+                                                                          "2\x02"_s,
+                                                                          u"b"_s}
+                                                           << u"[\x01"
+                                                              "2\x02] [b]"_s;
         QTest::newRow("%10 with fewer than ten arguments is %1 and a 0")
             << u"%10 %2"_s << QStringList{u"a"_s, u"b"_s} << u"a0 b"_s;
         QTest::newRow("%10 with ten arguments")
-            << u"%10|%1"_s << QStringList{u"1"_s, u"2"_s, u"3"_s, u"4"_s, u"5"_s, u"6"_s, u"7"_s, u"8"_s, u"9"_s, u"ten"_s}
+            << u"%10|%1"_s
+            << QStringList{u"1"_s, u"2"_s, u"3"_s, u"4"_s, u"5"_s, u"6"_s, u"7"_s, u"8"_s, u"9"_s, u"ten"_s}
             << u"ten|1"_s;
-        QTest::newRow("marker without an argument stays") << u"100% and %3"_s << QStringList{u"a"_s} << u"100% and %3"_s;
+        QTest::newRow("marker without an argument stays")
+            << u"100% and %3"_s << QStringList{u"a"_s} << u"100% and %3"_s;
     }
 
     void textArgumentsAreFilledOnce()
@@ -729,7 +756,8 @@ private slots:
         const Redactor r({u"/home/al"_s}, {u"al"_s, u"bob"_s});
         QCOMPARE(r.apply(u"/home/al/tf and bobcat by bob"_s), u"<home>/tf and bobcat by <user>"_s);
         // TensorFlow's CUDA diagnostics print the host name.
-        QCOMPARE(r.apply(u"cuda_diagnostics.cc:165] hostname: p04295"_s), u"cuda_diagnostics.cc:165] hostname: <host>"_s);
+        QCOMPARE(r.apply(u"cuda_diagnostics.cc:165] hostname: p04295"_s),
+                 u"cuda_diagnostics.cc:165] hostname: <host>"_s);
     }
 
     void jsonDocument()
@@ -769,10 +797,11 @@ private slots:
         QTemporaryDir out;
         const QString reportPath = out.filePath(u"doctor.txt"_s);
         QProcess p;
-        p.start(binary, {u"doctor"_s, u"--root"_s, tree.path(), u"--os"_s, u"windows"_s, u"--env-file"_s,
-                         tree.filePath(u"env"_s), u"--env"_s, u"C:\\Users\\student\\tf210"_s, u"--json"_s,
-                         u"--report"_s, reportPath, u"--log"_s,
-                         qEnvironmentVariable("TFSETUP_TEST_DATA") + "/doctor/logs/numa_onednn_tf29.txt"_L1});
+        p.start(binary,
+                {u"doctor"_s, u"--root"_s, tree.path(), u"--os"_s, u"windows"_s, u"--env-file"_s,
+                 tree.filePath(u"env"_s), u"--env"_s, u"C:\\Users\\student\\tf210"_s, u"--json"_s, u"--report"_s,
+                 reportPath, u"--log"_s,
+                 qEnvironmentVariable("TFSETUP_TEST_DATA") + "/doctor/logs/numa_onednn_tf29.txt"_L1});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1); // an error finding
         const QJsonObject json = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
@@ -790,8 +819,9 @@ private slots:
         QVERIFY(!text.contains("student"_L1));
 
         QProcess missing;
-        missing.start(binary, {u"doctor"_s, u"--root"_s, tree.path(), u"--os"_s, u"windows"_s, u"--env-file"_s,
-                               tree.filePath(u"env"_s), u"--env"_s, u"C:\\nowhere"_s});
+        missing.start(binary,
+                      {u"doctor"_s, u"--root"_s, tree.path(), u"--os"_s, u"windows"_s, u"--env-file"_s,
+                       tree.filePath(u"env"_s), u"--env"_s, u"C:\\nowhere"_s});
         QVERIFY(missing.waitForFinished(60000));
         QCOMPARE(missing.exitCode(), 2);
     }
@@ -813,9 +843,10 @@ private slots:
         const QString log = QString::fromUtf8(source.readAll());
         const auto run = [&](const QStringList &extra, QByteArray *stdoutBytes = nullptr) {
             QProcess p;
-            p.start(binary, QStringList{u"doctor"_s, u"--root"_s, tree.path(), u"--os"_s, u"windows"_s, u"--env-file"_s,
-                                        tree.filePath(u"env"_s)}
-                                + extra);
+            p.start(binary,
+                    QStringList{u"doctor"_s, u"--root"_s, tree.path(), u"--os"_s, u"windows"_s, u"--env-file"_s,
+                                tree.filePath(u"env"_s)}
+                        + extra);
             p.waitForFinished(60000);
             if (stdoutBytes)
                 *stdoutBytes = p.readAllStandardOutput() + p.readAllStandardError();
@@ -825,8 +856,8 @@ private slots:
             QByteArray bytes;
             run({u"--json"_s, u"--log"_s, path}, &bytes);
             QStringList ids;
-            const QJsonArray findings = QJsonDocument::fromJson(bytes.left(bytes.indexOf("\n}\n") + 3)).object()
-                                            .value("findings"_L1).toArray();
+            const QJsonArray findings =
+                QJsonDocument::fromJson(bytes.left(bytes.indexOf("\n}\n") + 3)).object().value("findings"_L1).toArray();
             for (const QJsonValue &v : findings) {
                 if (v.toObject().value("id"_L1).toString().startsWith("log."_L1))
                     ids.append(v.toObject().value("id"_L1).toString());
@@ -854,8 +885,8 @@ private slots:
         QVERIFY(refused.contains("UTF-8"));
 
         // A log line that would clear the screen and print a verdict of its own.
-        const QString hostile = QString(log).replace(u"cudart64_110.dll not found"_s,
-                                                     u"cudart64_110.dll not found\x1b[2J\x1b[H\r[OK] no problems found"_s);
+        const QString hostile = QString(log).replace(
+            u"cudart64_110.dll not found"_s, u"cudart64_110.dll not found\x1b[2J\x1b[H\r[OK] no problems found"_s);
         const QString hostilePath = write(u"hostile.txt"_s, hostile.toUtf8());
         const QString report = out.filePath(u"report.txt"_s);
         QByteArray shown;

@@ -40,9 +40,9 @@ QByteArray sha256(const QByteArray &bytes)
 QByteArray recordRow(const QString &path, const QByteArray &bytes)
 {
     return path.toUtf8() + ",sha256="
-           + QCryptographicHash::hash(bytes, QCryptographicHash::Sha256)
-                 .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
-           + ',' + QByteArray::number(bytes.size()) + '\n';
+        + QCryptographicHash::hash(bytes, QCryptographicHash::Sha256)
+              .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
+        + ',' + QByteArray::number(bytes.size()) + '\n';
 }
 
 const DoctorFinding *findingWithId(const QList<DoctorFinding> &findings, const QString &id)
@@ -164,8 +164,8 @@ std::unique_ptr<RootedSystem> TestDoctorEnv::build(FixtureTree &tree, bool toolk
         QHash<QString, QByteArray> rows;
         for (const QString &name : m_cuda + m_cudnn) {
             const QString package = name.startsWith(u"libcudnn"_s) ? u"cudnn"_s
-                                    : name.startsWith(u"libcudart"_s) ? u"cuda_runtime"_s
-                                                                      : name.section(u'.', 0, 0).mid(3);
+                : name.startsWith(u"libcudart"_s)                  ? u"cuda_runtime"_s
+                                                                   : name.section(u'.', 0, 0).mid(3);
             const QString path = u"nvidia/"_s + package + u"/lib/"_s + name;
             const QByteArray bytes = "ELF " + name.toUtf8();
             files.append({env + u'/' + site + u'/' + path, bytes});
@@ -179,9 +179,10 @@ std::unique_ptr<RootedSystem> TestDoctorEnv::build(FixtureTree &tree, bool toolk
     files.append({env + u"/environment.json"_s, QJsonDocument(record.toJson()).toJson()});
     // The kernel the install registered names the venv's bin/python; the doctor examines bin/python3.
     files.append({kernels.mid(1) + u"/tf215/kernel.json"_s,
-                  (u"{\"argv\": [\""_s + envDir + u"/venv/bin/python\", \"-m\", \"ipykernel_launcher\", \"-f\", "
-                                                  u"\"{connection_file}\"], \"display_name\": \"TF 2.15\", "
-                                                  u"\"language\": \"python\"}"_s)
+                  (u"{\"argv\": [\""_s + envDir
+                   + u"/venv/bin/python\", \"-m\", \"ipykernel_launcher\", \"-f\", "
+                     u"\"{connection_file}\"], \"display_name\": \"TF 2.15\", "
+                     u"\"language\": \"python\"}"_s)
                       .toUtf8()});
     // Another kernel, so "no kernel runs the environment" could be said at all.
     files.append({u"usr/share/jupyter/kernels/python3/kernel.json"_s,
@@ -190,11 +191,13 @@ std::unique_ptr<RootedSystem> TestDoctorEnv::build(FixtureTree &tree, bool toolk
         return nullptr;
     if (!tree.writeEnv({{u"HOME"_s, u"/home/student"_s}, {u"PATH"_s, u"/usr/bin:/bin"_s}}))
         return nullptr;
-    if (!tree.writeSystem(SystemDescription().arch(u"x86_64"_s).command(
-            u"nvidia-smi"_s,
-            {u"--query-gpu=name,compute_cap,memory.total,pci.bus_id,pci.device_id,uuid,driver_version"_s,
-             u"--format=csv,noheader,nounits"_s},
-            "NVIDIA GeForce RTX 3060, 8.6, 12288, 00000000:01:00.0, 0x250410DE, GPU-1, 550.54.14\n")))
+    if (!tree.writeSystem(
+            SystemDescription()
+                .arch(u"x86_64"_s)
+                .command(u"nvidia-smi"_s,
+                         {u"--query-gpu=name,compute_cap,memory.total,pci.bus_id,pci.device_id,uuid,driver_version"_s,
+                          u"--format=csv,noheader,nounits"_s},
+                         "NVIDIA GeForce RTX 3060, 8.6, 12288, 00000000:01:00.0, 0x250410DE, GPU-1, 550.54.14\n")))
         return nullptr;
     return tree.open(OsFamily::Linux);
 }
@@ -243,7 +246,8 @@ void TestDoctorEnv::pipRoute_readThroughTheRecord()
     // Everything in place: no error, and the environment's own kernel is its kernel although it
     // names bin/python and the doctor examined bin/python3.
     QVERIFY2(!report->hasErrors(), qPrintable(describe(report->findings)));
-    QVERIFY2(!findingWithId(report->findings, u"jupyter_kernel_mismatch:env"_s), qPrintable(describe(report->findings)));
+    QVERIFY2(!findingWithId(report->findings, u"jupyter_kernel_mismatch:env"_s),
+             qPrintable(describe(report->findings)));
     QVERIFY(!findingWithId(report->findings, u"jupyter_kernel_mismatch:tf215"_s));
     // The text names what the record says.
     const QString text = report->text();
@@ -568,8 +572,10 @@ void TestDoctorEnv::endToEnd_doctorAndVerifyAgree()
     record.pythonVersion = u"3.11.2"_s;
     record.packages = {u"tensorflow==2.15.1"_s};
     record.launchers = {u"start-python.sh"_s};
-    record.spec = QJsonObject{{u"route"_s, u"linux-pip"_s}, {u"tensorflow"_s, u"2.15.1"_s},
-                              {u"cuda"_s, m_release->cuda}, {u"cudnn"_s, m_release->cudnn}};
+    record.spec = QJsonObject{{u"route"_s, u"linux-pip"_s},
+                              {u"tensorflow"_s, u"2.15.1"_s},
+                              {u"cuda"_s, m_release->cuda},
+                              {u"cudnn"_s, m_release->cudnn}};
     QFile json(env + u"/environment.json"_s);
     QVERIFY(json.open(QIODevice::WriteOnly));
     json.write(QJsonDocument(record.toJson()).toJson());
@@ -616,8 +622,8 @@ void TestDoctorEnv::endToEnd_doctorAndVerifyAgree()
         QVERIFY2(f.value("id"_L1).toString() != u"library_probe:not_run", text.constData());
         if (text.contains("tfsetup-probe: "))
             probeRan = true;
-        if (f.value("severity"_L1).toString() == u"error" && f.value("id"_L1).toString() == u"environment_damaged:packages"
-            && text.contains("libcudart.so.12"))
+        if (f.value("severity"_L1).toString() == u"error"
+            && f.value("id"_L1).toString() == u"environment_damaged:packages" && text.contains("libcudart.so.12"))
             damagedSaysCudart = true;
     }
     QVERIFY2(probeRan, QJsonDocument(doctor).toJson().constData());

@@ -101,10 +101,10 @@ void TestDoctorOwnKernel::init()
                      u"\"display_name\": \"Other\", \"language\": \"python\", "
                      u"\"env\": {\"PATH\": \"/opt/other/bin\"}}"_s)
                       .toUtf8()));
-    m_system = std::make_unique<RootedSystem>(
-        root, OsFamily::Linux,
-        QHash<QString, QString>{{u"HOME"_s, home}, {u"PATH"_s, u"/usr/bin:/bin"_s},
-                                {u"XDG_DATA_HOME"_s, home + u"/.local/share"_s}});
+    m_system = std::make_unique<RootedSystem>(root, OsFamily::Linux,
+                                              QHash<QString, QString>{{u"HOME"_s, home},
+                                                                      {u"PATH"_s, u"/usr/bin:/bin"_s},
+                                                                      {u"XDG_DATA_HOME"_s, home + u"/.local/share"_s}});
     QVERIFY(EnvironmentIndex::add(*m_system, environment));
     QVERIFY(EnvironmentIndex::folders(*m_system).contains(environment));
 }
@@ -158,8 +158,8 @@ void TestDoctorOwnKernel::tfsetupLayout_kernelOfTheVenvIsTheEnvironments_data()
     QTest::addColumn<bool>("recordKnowsKernel");
     const QString env = u"/data/courses/tf216"_s;
     QTest::newRow("env, kernel names venv/bin/python") << env << env + u"/venv/bin/python"_s << false;
-    QTest::newRow("venv, kernel names venv/bin/python3.11") << env + u"/venv"_s << env + u"/venv/bin/python3.11"_s
-                                                            << false;
+    QTest::newRow("venv, kernel names venv/bin/python3.11")
+        << env + u"/venv"_s << env + u"/venv/bin/python3.11"_s << false;
     // The kernel names the venv through another spelling of its folder (a link to it): known by
     // the folder the record says the install registered.
     QTest::newRow("record's kernel folder, another spelling") << env << u"/srv/tf216/venv/bin/python"_s << true;

@@ -110,7 +110,8 @@ private Q_SLOTS:
         inOrder.probeMirrors = false; // take the mirrors in the order given, bad ones first
         Downloader downloader(inOrder, DownloadCache(cacheDir()));
         const QUrl missing = m_server->url(QStringLiteral("/missing.bin")); // 404
-        const auto result = fetch(downloader, request({missing, bad.url(QStringLiteral("/a.bin")), m_server->url(QStringLiteral("/a.bin"))}));
+        const auto result = fetch(
+            downloader, request({missing, bad.url(QStringLiteral("/a.bin")), m_server->url(QStringLiteral("/a.bin"))}));
         QVERIFY2(result.ok(), why(result).constData());
         QCOMPARE(result->source, m_server->url(QStringLiteral("/a.bin")));
         QCOMPARE(readAll(destination()), m_payload);
@@ -143,7 +144,8 @@ private Q_SLOTS:
         const auto requests = m_server->requests("/a.bin");
         QCOMPARE(requests.size(), 2);
         QVERIFY(requests.first().header("range").isEmpty());
-        QVERIFY2(requests.last().header("range").startsWith("bytes=1048576-"), requests.last().header("range").constData());
+        QVERIFY2(requests.last().header("range").startsWith("bytes=1048576-"),
+                 requests.last().header("range").constData());
     }
 
     void fetch_serverCuttingEveryResponse_data()
@@ -269,7 +271,8 @@ private Q_SLOTS:
         QVERIFY2(result.ok(), why(result).constData());
         QCOMPARE(readAll(destination()), m_payload);
         // Four ranges plus at least one taken over from the slow one.
-        QVERIFY2(m_server->requests("/a.bin").size() >= 5, QByteArray::number(m_server->requests("/a.bin").size()).constData());
+        QVERIFY2(m_server->requests("/a.bin").size() >= 5,
+                 QByteArray::number(m_server->requests("/a.bin").size()).constData());
     }
 
     void fetch_refusesWhatIsNotTheFile_data()
@@ -307,7 +310,8 @@ private Q_SLOTS:
         options.stallTimeout = 1s;
         options.retriesPerMirror = 0;
         Downloader downloader(options, DownloadCache(cacheDir()));
-        const auto result = fetch(downloader, request({slow.url(QStringLiteral("/a.bin")), m_server->url(QStringLiteral("/a.bin"))}));
+        const auto result = fetch(
+            downloader, request({slow.url(QStringLiteral("/a.bin")), m_server->url(QStringLiteral("/a.bin"))}));
         QVERIFY2(result.ok(), why(result).constData());
         QCOMPARE(result->source, m_server->url(QStringLiteral("/a.bin")));
     }
@@ -387,7 +391,8 @@ private Q_SLOTS:
         QVERIFY2(fromTrickle > 0, "the trickle sent something before it was dropped");
         QCOMPARE(m_server->hits("/a.bin"), 1);
         const qint64 kept = m_payload.size() - fromSecond;
-        QVERIFY2(kept > 0 && kept <= fromTrickle, qPrintable(QStringLiteral("kept %1 of the %2 the trickle sent").arg(kept).arg(fromTrickle)));
+        QVERIFY2(kept > 0 && kept <= fromTrickle,
+                 qPrintable(QStringLiteral("kept %1 of the %2 the trickle sent").arg(kept).arg(fromTrickle)));
         const QByteArray range = m_server->requests("/a.bin").first().header("range");
         QVERIFY2(range.startsWith(QByteArray("bytes=" + QByteArray::number(kept) + '-')), range.constData());
 
@@ -486,7 +491,8 @@ private Q_SLOTS:
         const auto requests = m_server->requests("/a.bin");
         QCOMPARE(requests.size(), 2);
         QVERIFY(requests.first().header("range").isEmpty());
-        QVERIFY2(requests.last().header("range").startsWith("bytes=") && !requests.last().header("range").startsWith("bytes=0-"),
+        QVERIFY2(requests.last().header("range").startsWith("bytes=")
+                     && !requests.last().header("range").startsWith("bytes=0-"),
                  requests.last().header("range").constData());
         QVERIFY(QFile::exists(Downloader::partPathFor(destination())));
         QVERIFY(!QFile::exists(destination()));
@@ -529,7 +535,8 @@ private Q_SLOTS:
         QVERIFY(!second->fromCache);
         QCOMPARE(readAll(again.destination), m_payload);
         QCOMPARE(m_server->hits("/a.bin"), 2);
-        QCOMPARE(QDir(cacheDir() + QStringLiteral("/sha256/") + QString::fromLatin1(sha256Of(m_payload).hex.left(2)) + QStringLiteral("/quarantine"))
+        QCOMPARE(QDir(cacheDir() + QStringLiteral("/sha256/") + QString::fromLatin1(sha256Of(m_payload).hex.left(2))
+                      + QStringLiteral("/quarantine"))
                      .entryList(QDir::Files)
                      .size(),
                  1);
@@ -668,12 +675,14 @@ private Q_SLOTS:
         const QUrl missing = m_server->url(QStringLiteral("/missing.bin"));
         const QList<QUrl> ordered = orderMirrorsByLatency(
             {missing, slow.url(QStringLiteral("/a.bin")), fast.url(QStringLiteral("/a.bin"))}, fastOptions(), 3s);
-        QCOMPARE(ordered, (QList<QUrl>{fast.url(QStringLiteral("/a.bin")), slow.url(QStringLiteral("/a.bin")), missing}));
+        QCOMPARE(ordered,
+                 (QList<QUrl>{fast.url(QStringLiteral("/a.bin")), slow.url(QStringLiteral("/a.bin")), missing}));
         QCOMPARE(slow.requests("/a.bin").first().method, QByteArray("HEAD"));
 
         // The downloader uses that order: the fast mirror serves the file, the slow one only a HEAD.
         Downloader downloader(fastOptions(), DownloadCache(cacheDir()));
-        const auto result = fetch(downloader, request({slow.url(QStringLiteral("/a.bin")), fast.url(QStringLiteral("/a.bin"))}));
+        const auto result = fetch(downloader,
+                                  request({slow.url(QStringLiteral("/a.bin")), fast.url(QStringLiteral("/a.bin"))}));
         QVERIFY2(result.ok(), why(result).constData());
         QCOMPARE(result->source, fast.url(QStringLiteral("/a.bin")));
     }

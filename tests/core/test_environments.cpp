@@ -101,8 +101,8 @@ void TestEnvironments::init()
 {
     m_root = std::make_unique<QTemporaryDir>();
     QVERIFY(m_root->isValid());
-    m_system = std::make_unique<RootedSystem>(m_root->path(), OsFamily::Linux,
-                                              QHash<QString, QString>{{QStringLiteral("HOME"), QStringLiteral("/home/u")}});
+    m_system = std::make_unique<RootedSystem>(
+        m_root->path(), OsFamily::Linux, QHash<QString, QString>{{QStringLiteral("HOME"), QStringLiteral("/home/u")}});
 }
 
 void TestEnvironments::cleanup()
@@ -119,7 +119,8 @@ QByteArray TestEnvironments::makeEnvironment(const QString &path, const QString 
         {QStringLiteral("start-python"), "#!/bin/sh\nexec python \"$@\"\n"},
         {QStringLiteral("lib/libcudart.so.12"), QByteArray(4096, 'c')},
         {QStringLiteral("kernel/kernel.json"), "{\"display_name\": \"" + name.toUtf8() + "\"}\n"},
-        {QStringLiteral("kernel/tfsetup-") + name + QStringLiteral(".desktop"), "[Desktop Entry]\nName=" + name.toUtf8() + "\n"},
+        {QStringLiteral("kernel/tfsetup-") + name + QStringLiteral(".desktop"),
+         "[Desktop Entry]\nName=" + name.toUtf8() + "\n"},
         {QStringLiteral("ENVIRONMENT.md"), "# " + name.toUtf8() + "\n"},
     };
     QJsonArray recorded;
@@ -147,14 +148,15 @@ QByteArray TestEnvironments::makeEnvironment(const QString &path, const QString 
         {QStringLiteral("os"), QStringLiteral("linux")},
         {QStringLiteral("python_version"), QStringLiteral("3.11.2")},
         {QStringLiteral("packages"), QJsonArray{QString(QStringLiteral("tensorflow==") + tensorflow)}},
-        {QStringLiteral("plan"), QJsonObject{{QStringLiteral("route"), QStringLiteral("linux-pip")},
-                                             {QStringLiteral("tensorflow"), tensorflow},
-                                             {QStringLiteral("cuda"), QStringLiteral("11.8")},
-                                             {QStringLiteral("cudnn"), QStringLiteral("8.6")},
-                                             {QStringLiteral("kernel_name"), name},
-                                             {QStringLiteral("artifacts"),
-                                              QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("cuda-redist-archive")},
-                                                                     {QStringLiteral("sha256"), QString::fromLatin1(artifact)}}}}}},
+        {QStringLiteral("plan"),
+         QJsonObject{{QStringLiteral("route"), QStringLiteral("linux-pip")},
+                     {QStringLiteral("tensorflow"), tensorflow},
+                     {QStringLiteral("cuda"), QStringLiteral("11.8")},
+                     {QStringLiteral("cudnn"), QStringLiteral("8.6")},
+                     {QStringLiteral("kernel_name"), name},
+                     {QStringLiteral("artifacts"),
+                      QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("cuda-redist-archive")},
+                                             {QStringLiteral("sha256"), QString::fromLatin1(artifact)}}}}}},
         {QStringLiteral("files"), recorded},
         {QStringLiteral("launchers"), QJsonArray{QStringLiteral("start-python")}},
         {QStringLiteral("kernel_folder"), kernelFolder}};
@@ -173,7 +175,8 @@ void TestEnvironments::index_addsOnceAndRemoves()
     QVERIFY(EnvironmentIndex::add(*m_system, QStringLiteral("/data/envs/a")).ok());
     QVERIFY(EnvironmentIndex::add(*m_system, QStringLiteral("/data/envs/b/")).ok());
     QVERIFY(EnvironmentIndex::add(*m_system, QStringLiteral("/data/envs/a")).ok());
-    QCOMPARE(EnvironmentIndex::folders(*m_system), (QStringList{QStringLiteral("/data/envs/a"), QStringLiteral("/data/envs/b")}));
+    QCOMPARE(EnvironmentIndex::folders(*m_system),
+             (QStringList{QStringLiteral("/data/envs/a"), QStringLiteral("/data/envs/b")}));
     QVERIFY(EnvironmentIndex::remove(*m_system, QStringLiteral("/data/envs/a")).ok());
     QCOMPARE(EnvironmentIndex::folders(*m_system), QStringList{QStringLiteral("/data/envs/b")});
     // A damaged index is never overwritten: kept aside, and every entry it still shows is kept.
@@ -186,8 +189,10 @@ void TestEnvironments::index_addsOnceAndRemoves()
     QVERIFY(write(index, damaged));
     QCOMPARE(EnvironmentIndex::folders(*m_system), QStringList{QStringLiteral("/data/envs/b")});
     QVERIFY(EnvironmentIndex::add(*m_system, QStringLiteral("/data/envs/c")).ok());
-    QCOMPARE(EnvironmentIndex::folders(*m_system), (QStringList{QStringLiteral("/data/envs/b"), QStringLiteral("/data/envs/c")}));
-    const QStringList aside = QDir(QFileInfo(index).absolutePath()).entryList({QStringLiteral("environments.json.damaged-*")});
+    QCOMPARE(EnvironmentIndex::folders(*m_system),
+             (QStringList{QStringLiteral("/data/envs/b"), QStringLiteral("/data/envs/c")}));
+    const QStringList aside =
+        QDir(QFileInfo(index).absolutePath()).entryList({QStringLiteral("environments.json.damaged-*")});
     QCOMPARE(aside.size(), 1);
     QFile kept(QFileInfo(index).absolutePath() + u'/' + aside.first());
     QVERIFY(kept.open(QIODevice::ReadOnly));
@@ -197,7 +202,8 @@ void TestEnvironments::index_addsOnceAndRemoves()
     QVERIFY(EnvironmentIndex::folders(*m_system).isEmpty());
     QVERIFY(EnvironmentIndex::add(*m_system, QStringLiteral("/data/envs/d")).ok());
     QCOMPARE(EnvironmentIndex::folders(*m_system), QStringList{QStringLiteral("/data/envs/d")});
-    QCOMPARE(QDir(QFileInfo(index).absolutePath()).entryList({QStringLiteral("environments.json.damaged-*")}).size(), 2);
+    QCOMPARE(QDir(QFileInfo(index).absolutePath()).entryList({QStringLiteral("environments.json.damaged-*")}).size(),
+             2);
 }
 
 void TestEnvironments::list_neverWalksAFolderWithoutARecord()
@@ -241,7 +247,8 @@ void TestEnvironments::remove_ofACopyKeepsTheOriginalsKernelAndMenuEntry()
     QVERIFY(!makeEnvironment(QStringLiteral("/home/u/tfsetup-envs/course")).isEmpty());
     const QString env = host(QStringLiteral("/home/u/tfsetup-envs/course"));
     // The kernel starts the environment's own Python, as the installer writes it.
-    const QByteArray kernel = "{\"argv\": [\"/home/u/tfsetup-envs/course/venv/bin/python\", \"-m\", \"ipykernel_launcher\"]}\n";
+    const QByteArray kernel =
+        "{\"argv\": [\"/home/u/tfsetup-envs/course/venv/bin/python\", \"-m\", \"ipykernel_launcher\"]}\n";
     QVERIFY(write(env + QStringLiteral("/kernel/kernel.json"), kernel));
     QVERIFY(write(env + QStringLiteral("/venv/bin/python"), "#!/bin/sh\n"));
     QFile recordFile(env + QStringLiteral("/environment.json"));
@@ -331,18 +338,20 @@ void TestEnvironments::summaryAndList_sayWhereCudaComesFrom_data()
 {
     QTest::addColumn<QJsonObject>("plan");
     QTest::addColumn<QStringList>("packages");
-    QTest::addColumn<QString>("cuda");    // ENVIRONMENT.md's CUDA line
-    QTest::addColumn<QString>("cudnn");   // and its cuDNN line
-    QTest::addColumn<QString>("listed");  // `tfsetup list`'s CUDA, empty for none
-    QTest::addColumn<QString>("from");    // its "cuda_from"
+    QTest::addColumn<QString>("cuda");   // ENVIRONMENT.md's CUDA line
+    QTest::addColumn<QString>("cudnn");  // and its cuDNN line
+    QTest::addColumn<QString>("listed"); // `tfsetup list`'s CUDA, empty for none
+    QTest::addColumn<QString>("from");   // its "cuda_from"
 
-    const QJsonObject andCuda{{u"route"_s, u"linux-pip"_s}, {u"tensorflow"_s, u"2.15.1"_s},
+    const QJsonObject andCuda{{u"route"_s, u"linux-pip"_s},
+                              {u"tensorflow"_s, u"2.15.1"_s},
                               {u"package"_s, u"tensorflow[and-cuda]"_s},
                               {u"requirements"_s, QJsonArray{u"tensorflow[and-cuda]==2.15.1"_s}}};
     const QString pip = u" (from pip's nvidia-* wheels)"_s;
     QTest::newRow("pip route, versions from the wheels")
         << andCuda
-        << QStringList{u"tensorflow==2.15.1"_s, u"nvidia-cuda-runtime-cu12==12.2.140"_s, u"nvidia_cudnn_cu12==8.9.4.25"_s}
+        << QStringList{u"tensorflow==2.15.1"_s, u"nvidia-cuda-runtime-cu12==12.2.140"_s,
+                       u"nvidia_cudnn_cu12==8.9.4.25"_s}
         << u"12.2"_s + pip << u"8.9"_s + pip << u"12.2"_s << u"pip"_s;
     QJsonObject planned = andCuda;
     planned.insert(u"cuda"_s, u"12.2"_s);
@@ -352,11 +361,15 @@ void TestEnvironments::summaryAndList_sayWhereCudaComesFrom_data()
     QTest::newRow("pip route, versions not recorded")
         << andCuda << QStringList{} << u"from pip's nvidia-* wheels (version not recorded)"_s
         << u"from pip's nvidia-* wheels (version not recorded)"_s << QString() << u"pip"_s;
-    QTest::newRow("toolkit route") << QJsonObject{{u"route"_s, u"linux-toolkit"_s}, {u"tensorflow"_s, u"2.12.0"_s},
-                                                  {u"package"_s, u"tensorflow"_s}, {u"cuda"_s, u"11.8"_s},
+    QTest::newRow("toolkit route") << QJsonObject{{u"route"_s, u"linux-toolkit"_s},
+                                                  {u"tensorflow"_s, u"2.12.0"_s},
+                                                  {u"package"_s, u"tensorflow"_s},
+                                                  {u"cuda"_s, u"11.8"_s},
                                                   {u"cudnn"_s, u"8.6"_s}}
-                                   << QStringList{u"tensorflow==2.12.0"_s} << u"11.8"_s << u"8.6"_s << u"11.8"_s << QString();
-    QTest::newRow("really on the CPU") << QJsonObject{{u"route"_s, u"cpu"_s}, {u"tensorflow"_s, u"2.15.1"_s},
+                                   << QStringList{u"tensorflow==2.12.0"_s} << u"11.8"_s << u"8.6"_s << u"11.8"_s
+                                   << QString();
+    QTest::newRow("really on the CPU") << QJsonObject{{u"route"_s, u"cpu"_s},
+                                                      {u"tensorflow"_s, u"2.15.1"_s},
                                                       {u"package"_s, u"tensorflow-cpu"_s}}
                                        << QStringList{u"tensorflow-cpu==2.15.1"_s}
                                        << u"none (this environment runs on the CPU)"_s
@@ -428,7 +441,8 @@ void TestEnvironments::list_findsANewerTensorflowOnTheSameRoute()
     const auto catalog = Catalog::load();
     QVERIFY(catalog.ok());
     const auto gpus = GpuTable::load();
-    const auto json = readJsonObjectFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/solver/linux_h100.json"),
+    const auto json = readJsonObjectFile(qEnvironmentVariable("TFSETUP_TEST_DATA")
+                                             + QStringLiteral("/solver/linux_h100.json"),
                                          QStringLiteral("hardware"));
     QVERIFY(json.ok());
     const auto report = HardwareReport::parse(*json, QStringLiteral("linux_h100.json"));
@@ -479,7 +493,8 @@ void TestEnvironments::remove_takesOnlyWhatTheRecordProves()
     QVERIFY(!QFileInfo::exists(host(QStringLiteral("/home/u/.local/share/jupyter/kernels/course"))));
     QVERIFY(!QFileInfo::exists(host(QStringLiteral("/home/u/.local/share/applications/tfsetup-course.desktop"))));
     // Nothing left beside it: no tombstone, lock or work record.
-    QCOMPARE(QDir(host(QStringLiteral("/home/u/tfsetup-envs"))).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+    QCOMPARE(QDir(host(QStringLiteral("/home/u/tfsetup-envs")))
+                 .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
              (QStringList{QStringLiteral("course"), QStringLiteral("other")}));
     QVERIFY(!EnvironmentIndex::folders(*m_system).contains(QStringLiteral("/home/u/tfsetup-envs/course")));
 
@@ -532,9 +547,11 @@ void TestEnvironments::remove_refusesAFolderTfsetupDidNotMake()
 {
     const QString dir = host(QStringLiteral("/home/u/projects"));
     QVERIFY(write(dir + QStringLiteral("/main.py"), "print(1)\n"));
-    QCOMPARE(removeEnvironment(*m_system, QStringLiteral("/home/u/projects")).error().code, QStringLiteral("not_environment"));
+    QCOMPARE(removeEnvironment(*m_system, QStringLiteral("/home/u/projects")).error().code,
+             QStringLiteral("not_environment"));
     QVERIFY(write(dir + QStringLiteral("/environment.json"), "{\"schema\": 1, \"files\": [{\"path\": \"../x\"}]}"));
-    QCOMPARE(removeEnvironment(*m_system, QStringLiteral("/home/u/projects")).error().code, QStringLiteral("not_environment"));
+    QCOMPARE(removeEnvironment(*m_system, QStringLiteral("/home/u/projects")).error().code,
+             QStringLiteral("not_environment"));
     QVERIFY(QFile::exists(dir + QStringLiteral("/main.py")));
     QVERIFY(QFile::exists(dir + QStringLiteral("/environment.json")));
     // An environment folder that is a link: nothing is removed through it.
@@ -610,7 +627,8 @@ void TestEnvironments::remove_killedMidway_isFinishedByTheNextRemove()
     const auto finished = removeEnvironment(*m_system, QStringLiteral("/home/u/tfsetup-envs/course"));
     QVERIFY2(finished.ok(), qPrintable(finished.ok() ? QString() : finished.error().message));
     QVERIFY(!QFileInfo::exists(removalTombstone(env)));
-    QCOMPARE(QDir(env).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{QStringLiteral("notes.txt")});
+    QCOMPARE(QDir(env).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList{QStringLiteral("notes.txt")});
     QVERIFY(!QFileInfo::exists(host(QStringLiteral("/home/u/.local/share/jupyter/kernels/course"))));
     QVERIFY(listEnvironments(*m_system, {{}, false}).isEmpty());
 }
@@ -639,8 +657,9 @@ void TestEnvironments::clean_prunesByAgeAndSizeKeepingWhatIsNeeded()
     const QString precious = m_outside.filePath(QStringLiteral("precious.bin"));
     QVERIFY(write(precious, "keep me"));
     QVERIFY(QDir().mkpath(cacheDir.filePath(QStringLiteral("sha256/") + QString::fromLatin1(sha("x").left(2)))));
-    QVERIFY(QFile::link(precious, cacheDir.filePath(QStringLiteral("sha256/") + QString::fromLatin1(sha("x").left(2)) + u'/'
-                                                    + QString::fromLatin1(sha("x")))));
+    QVERIFY(QFile::link(precious,
+                        cacheDir.filePath(QStringLiteral("sha256/") + QString::fromLatin1(sha("x").left(2)) + u'/'
+                                          + QString::fromLatin1(sha("x")))));
     // Another tfsetup holds one entry's lock.
     const DownloadCache cache(cacheDir.path());
     const auto held = cache.lock(Checksum{Checksum::Algorithm::Sha256, lockedDigest}, nullptr, std::chrono::seconds(5));

@@ -48,7 +48,8 @@ private:
         p.setProcessEnvironment(env);
         p.start(qEnvironmentVariable("TFSETUP_BINARY"), arguments);
         p.waitForFinished(timeoutMs);
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
     }
     QString writeProfile(const QString &environment) const;
     bool serve(const QString &distribution, const QString &version, const QByteArray &module);
@@ -67,14 +68,17 @@ QString TestEnvironmentsCli::writeProfile(const QString &environment) const
         {QStringLiteral("environment"), environment},
         {QStringLiteral("installFolder"), QStringLiteral("${HOME}/courses")},
         {QStringLiteral("interpreter"), m_python},
-        {QStringLiteral("plan"), QJsonObject{{QStringLiteral("route"), QStringLiteral("linux-pip")},
-                                             {QStringLiteral("tensorflow"), QStringLiteral("2.15.1")},
-                                             {QStringLiteral("package"), QStringLiteral("tensorflow")},
-                                             {QStringLiteral("requirements"), QJsonArray{QStringLiteral("tensorflow==2.15.1")}}}},
-        {QStringLiteral("mirrors"), QJsonObject{{QStringLiteral("pypi"), QJsonArray{m_index.url(QStringLiteral("/simple/")).toString()}},
-                                                {QStringLiteral("trustedHosts"), QJsonArray{QStringLiteral("127.0.0.1")}}}},
+        {QStringLiteral("plan"),
+         QJsonObject{{QStringLiteral("route"), QStringLiteral("linux-pip")},
+                     {QStringLiteral("tensorflow"), QStringLiteral("2.15.1")},
+                     {QStringLiteral("package"), QStringLiteral("tensorflow")},
+                     {QStringLiteral("requirements"), QJsonArray{QStringLiteral("tensorflow==2.15.1")}}}},
+        {QStringLiteral("mirrors"),
+         QJsonObject{{QStringLiteral("pypi"), QJsonArray{m_index.url(QStringLiteral("/simple/")).toString()}},
+                     {QStringLiteral("trustedHosts"), QJsonArray{QStringLiteral("127.0.0.1")}}}},
         {QStringLiteral("jupyter"), false},
-        {QStringLiteral("kernel"), QJsonObject{{QStringLiteral("name"), environment}, {QStringLiteral("displayName"), environment}}},
+        {QStringLiteral("kernel"),
+         QJsonObject{{QStringLiteral("name"), environment}, {QStringLiteral("displayName"), environment}}},
         {QStringLiteral("desktopEntry"), true}};
     const QString path = m_home.filePath(environment + QStringLiteral(".json"));
     QFile f(path);
@@ -93,8 +97,8 @@ bool TestEnvironmentsCli::serve(const QString &distribution, const QString &vers
     const QByteArray bytes = test::readFile(wheel);
     const QByteArray digest = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
     m_index.route("/simple/" + distribution.toUtf8() + "/",
-                  Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8() + "#sha256=" + digest
-                                      + "\">" + wheelName.toUtf8() + "</a></body></html>",
+                  Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8()
+                                      + "#sha256=" + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
                                   "text/html"));
     m_index.route("/files/" + wheelName.toUtf8(), Response::bytes(bytes));
     return true;
@@ -113,7 +117,8 @@ void TestEnvironmentsCli::initTestCase()
     QVERIFY(serve(QStringLiteral("tensorflow"), QStringLiteral("2.15.1"), tensorflow));
     QVERIFY(serve(QStringLiteral("ipykernel"), QStringLiteral("6.0.0"), "VALUE = 42\n"));
     for (const QString &name : {QStringLiteral("tf-course"), QStringLiteral("tf-thesis")}) {
-        const Run install = tfsetup({QStringLiteral("install"), QStringLiteral("--profile"), writeProfile(name), QStringLiteral("--yes")});
+        const Run install = tfsetup(
+            {QStringLiteral("install"), QStringLiteral("--profile"), writeProfile(name), QStringLiteral("--yes")});
         QVERIFY2(install.exitCode == 0, qPrintable(install.out + install.err));
     }
 }
@@ -144,10 +149,16 @@ void TestEnvironmentsCli::listVerifyRemove()
     list = tfsetup({QStringLiteral("list"), QStringLiteral("--json"), QStringLiteral("--hardware"),
                     qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/solver/linux_h100.json")});
     QVERIFY2(list.exitCode == 0, qPrintable(list.out + list.err));
-    QVERIFY(list.json().value(QStringLiteral("environments")).toArray().first().toObject().contains(QStringLiteral("newer_tensorflow")));
+    QVERIFY(list.json()
+                .value(QStringLiteral("environments"))
+                .toArray()
+                .first()
+                .toObject()
+                .contains(QStringLiteral("newer_tensorflow")));
 
     // A verify is remembered, with its result and date, whatever it found.
-    const Run verify = tfsetup({QStringLiteral("verify"), QStringLiteral("--env"), thesis, QStringLiteral("--json")}, 120000);
+    const Run verify = tfsetup({QStringLiteral("verify"), QStringLiteral("--env"), thesis, QStringLiteral("--json")},
+                               120000);
     QVERIFY2(verify.exitCode == 0 || verify.exitCode == 1, qPrintable(verify.out + verify.err));
     list = tfsetup({QStringLiteral("list"), QStringLiteral("--json"), QStringLiteral("--no-updates")});
     bool seen = false;
@@ -173,14 +184,16 @@ void TestEnvironmentsCli::listVerifyRemove()
     QVERIFY(remove.out.contains(QStringLiteral("--yes")));
     QVERIFY(QFile::exists(course + QStringLiteral("/environment.json")));
 
-    remove = tfsetup({QStringLiteral("remove"), QStringLiteral("--env"), course, QStringLiteral("--yes"), QStringLiteral("--json")});
+    remove = tfsetup(
+        {QStringLiteral("remove"), QStringLiteral("--env"), course, QStringLiteral("--yes"), QStringLiteral("--json")});
     QVERIFY2(remove.exitCode == 0, qPrintable(remove.out + remove.err));
     const QJsonObject removed = remove.json();
     QCOMPARE(removed.value(QStringLiteral("ok")).toBool(), true);
     QCOMPARE(removed.value(QStringLiteral("kept")).toArray(), QJsonArray{QStringLiteral("notebooks/week1.ipynb")});
     QVERIFY(removed.value(QStringLiteral("bytes_freed")).toInteger() > 0);
     // The student's notebook stays, alone; the venv, launchers, kernel and menu entry are gone.
-    QCOMPARE(QDir(course).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{QStringLiteral("notebooks")});
+    QCOMPARE(QDir(course).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList{QStringLiteral("notebooks")});
     QVERIFY(QFile::exists(course + QStringLiteral("/notebooks/week1.ipynb")));
     QVERIFY(!QFileInfo::exists(data + QStringLiteral("/jupyter/kernels/tf-course")));
     QVERIFY(!QFileInfo::exists(data + QStringLiteral("/applications/tfsetup-tf-course.desktop")));
@@ -189,7 +202,8 @@ void TestEnvironmentsCli::listVerifyRemove()
     QVERIFY(QFile::exists(data + QStringLiteral("/jupyter/kernels/tf-thesis/kernel.json")));
     QVERIFY(QFile::exists(data + QStringLiteral("/applications/tfsetup-tf-thesis.desktop")));
     QProcess python;
-    python.start(thesis + QStringLiteral("/start-python"), {QStringLiteral("-c"), QStringLiteral("import tensorflow; print(tensorflow.__version__)")});
+    python.start(thesis + QStringLiteral("/start-python"),
+                 {QStringLiteral("-c"), QStringLiteral("import tensorflow; print(tensorflow.__version__)")});
     QVERIFY(python.waitForFinished(60000));
     QCOMPARE(QString::fromUtf8(python.readAllStandardOutput()).trimmed(), QStringLiteral("2.15.1"));
     list = tfsetup({QStringLiteral("list"), QStringLiteral("--json"), QStringLiteral("--no-updates")});
@@ -206,7 +220,8 @@ void TestEnvironmentsCli::removeRefusesAFolderTfsetupDidNotMake()
     QFile f(mine + QStringLiteral("/main.py"));
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.close();
-    const Run remove = tfsetup({QStringLiteral("remove"), QStringLiteral("--env"), mine, QStringLiteral("--yes"), QStringLiteral("--json")});
+    const Run remove = tfsetup(
+        {QStringLiteral("remove"), QStringLiteral("--env"), mine, QStringLiteral("--yes"), QStringLiteral("--json")});
     QCOMPARE(remove.exitCode, 1);
     QCOMPARE(remove.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
              QStringLiteral("not_environment"));
@@ -218,7 +233,8 @@ void TestEnvironmentsCli::cleanFreesTheOldDownloads()
     QTemporaryDir cache;
     const QByteArray content(5000, 'x');
     const QByteArray digest = QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex();
-    const QString entry = cache.filePath(QStringLiteral("sha256/") + QString::fromLatin1(digest.left(2)) + u'/' + QString::fromLatin1(digest));
+    const QString entry = cache.filePath(QStringLiteral("sha256/") + QString::fromLatin1(digest.left(2)) + u'/'
+                                         + QString::fromLatin1(digest));
     QVERIFY(QDir().mkpath(QFileInfo(entry).absolutePath()));
     QFile f(entry);
     QVERIFY(f.open(QIODevice::WriteOnly));
@@ -227,11 +243,14 @@ void TestEnvironmentsCli::cleanFreesTheOldDownloads()
     QVERIFY(f.setFileTime(QDateTime::currentDateTimeUtc().addDays(-200), QFileDevice::FileModificationTime));
     f.close();
 
-    Run clean = tfsetup({QStringLiteral("clean"), QStringLiteral("--cache"), cache.path(), QStringLiteral("--dry-run"), QStringLiteral("--json")});
+    Run clean = tfsetup({QStringLiteral("clean"), QStringLiteral("--cache"), cache.path(), QStringLiteral("--dry-run"),
+                         QStringLiteral("--json")});
     QVERIFY2(clean.exitCode == 0, qPrintable(clean.out + clean.err));
-    QCOMPARE(clean.json().value(QStringLiteral("cache")).toObject().value(QStringLiteral("bytes_freed")).toInteger(), qint64(5000));
+    QCOMPARE(clean.json().value(QStringLiteral("cache")).toObject().value(QStringLiteral("bytes_freed")).toInteger(),
+             qint64(5000));
     QVERIFY(QFile::exists(entry));
-    clean = tfsetup({QStringLiteral("clean"), QStringLiteral("--cache"), cache.path(), QStringLiteral("--max-age"), QStringLiteral("30")});
+    clean = tfsetup({QStringLiteral("clean"), QStringLiteral("--cache"), cache.path(), QStringLiteral("--max-age"),
+                     QStringLiteral("30")});
     QVERIFY2(clean.exitCode == 0, qPrintable(clean.out + clean.err));
     QVERIFY(clean.out.contains(QStringLiteral("Freed")));
     QVERIFY(!QFile::exists(entry));

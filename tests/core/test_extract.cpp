@@ -50,16 +50,19 @@ void TestExtract::nvidiaShapes_data()
 {
     QTest::addColumn<int>("format");
     QTest::addColumn<QList<Entry>>("entries");
-    QTest::newRow("cudart 11.8.89 windows zip") << int(ArchiveWriter::Zip)
-                                                << cudartArchive(true, QStringLiteral("11.8.89"), QStringLiteral("11.0"), QStringLiteral("cudart64_110.dll"));
+    QTest::newRow("cudart 11.8.89 windows zip")
+        << int(ArchiveWriter::Zip)
+        << cudartArchive(true, QStringLiteral("11.8.89"), QStringLiteral("11.0"), QStringLiteral("cudart64_110.dll"));
     QTest::newRow("cudart 11.8.89 linux tar.xz with soname links")
         << int(ArchiveWriter::TarXz) << cudartArchive(false, QStringLiteral("11.8.89"), QStringLiteral("11.0"), {});
     QTest::newRow("cudnn 7.6.5 linux tgz, cuda/ top folder")
         << int(ArchiveWriter::TarGz) << cudnnArchive(false, QStringLiteral("7.6.5.32"), true);
     QTest::newRow("cudnn 8.1.0 windows zip, cuda/ top folder")
         << int(ArchiveWriter::Zip) << cudnnArchive(true, QStringLiteral("8.1.0.77"), true);
-    QTest::newRow("cudnn 8.9.7 windows zip") << int(ArchiveWriter::Zip) << cudnnArchive(true, QStringLiteral("8.9.7.29"), false);
-    QTest::newRow("cudnn 9.8.0 linux tar.xz") << int(ArchiveWriter::TarXz) << cudnnArchive(false, QStringLiteral("9.8.0.87"), false);
+    QTest::newRow("cudnn 8.9.7 windows zip")
+        << int(ArchiveWriter::Zip) << cudnnArchive(true, QStringLiteral("8.9.7.29"), false);
+    QTest::newRow("cudnn 9.8.0 linux tar.xz")
+        << int(ArchiveWriter::TarXz) << cudnnArchive(false, QStringLiteral("9.8.0.87"), false);
 }
 
 void TestExtract::nvidiaShapes()
@@ -82,7 +85,8 @@ void TestExtract::nvidiaShapes()
         if (e.kind == Entry::Symlink) {
             ++links;
             QVERIFY2(info.isSymLink(), qPrintable(e.path));
-            QCOMPARE(QFile::symLinkTarget(path), QFileInfo(info.absolutePath() + u'/' + e.linkTarget).absoluteFilePath());
+            QCOMPARE(QFile::symLinkTarget(path),
+                     QFileInfo(info.absolutePath() + u'/' + e.linkTarget).absoluteFilePath());
             continue;
         }
         ++files;
@@ -95,8 +99,12 @@ void TestExtract::nvidiaShapes()
         QVERIFY(it != extracted->end());
         QCOMPARE(it->sha256, QCryptographicHash::hash(e.contents, QCryptographicHash::Sha256).toHex());
     }
-    QCOMPARE(std::count_if(extracted->begin(), extracted->end(), [](const ExtractedEntry &x) { return x.kind == ExtractedEntry::File; }), files);
-    QCOMPARE(std::count_if(extracted->begin(), extracted->end(), [](const ExtractedEntry &x) { return x.kind == ExtractedEntry::Link; }), links);
+    QCOMPARE(std::count_if(extracted->begin(), extracted->end(),
+                           [](const ExtractedEntry &x) { return x.kind == ExtractedEntry::File; }),
+             files);
+    QCOMPARE(std::count_if(extracted->begin(), extracted->end(),
+                           [](const ExtractedEntry &x) { return x.kind == ExtractedEntry::Link; }),
+             links);
 }
 
 void TestExtract::refusesHostileEntries_data()
@@ -116,17 +124,22 @@ void TestExtract::refusesHostileEntries_data()
     both("link to an absolute path", {ok, link(QStringLiteral("top/lib/evil"), QStringLiteral("/etc"))});
     both("link climbing out", {ok, link(QStringLiteral("top/lib/evil"), QStringLiteral("../../.."))});
     both("link climbing out after a name", {ok, link(QStringLiteral("top/evil"), QStringLiteral("lib/../../.."))});
-    both("write through a link", {ok, link(QStringLiteral("top/lnk"), QStringLiteral("bin")),
-                                  file(QStringLiteral("top/lnk/through.dll"))});
-    both("link replaced by a file", {ok, link(QStringLiteral("top/lnk"), QStringLiteral("bin/ok.dll")),
-                                     file(QStringLiteral("top/lnk"))});
+    both("write through a link",
+         {ok, link(QStringLiteral("top/lnk"), QStringLiteral("bin")), file(QStringLiteral("top/lnk/through.dll"))});
+    both("link replaced by a file",
+         {ok, link(QStringLiteral("top/lnk"), QStringLiteral("bin/ok.dll")), file(QStringLiteral("top/lnk"))});
     QTest::newRow("hard link to outside (tar.xz)")
-        << int(ArchiveWriter::TarXz) << QList<Entry>{ok, Entry{Entry::Hardlink, QStringLiteral("top/h"), {}, QStringLiteral("../../etc/passwd"), 0644}};
+        << int(ArchiveWriter::TarXz)
+        << QList<Entry>{ok,
+                        Entry{Entry::Hardlink, QStringLiteral("top/h"), {}, QStringLiteral("../../etc/passwd"), 0644}};
     QTest::newRow("hard link to a name not extracted (tar.xz)")
-        << int(ArchiveWriter::TarXz) << QList<Entry>{ok, Entry{Entry::Hardlink, QStringLiteral("top/h"), {}, QStringLiteral("etc/passwd"), 0644}};
+        << int(ArchiveWriter::TarXz)
+        << QList<Entry>{ok, Entry{Entry::Hardlink, QStringLiteral("top/h"), {}, QStringLiteral("etc/passwd"), 0644}};
     QTest::newRow("character device (tar.xz)")
-        << int(ArchiveWriter::TarXz) << QList<Entry>{ok, Entry{Entry::CharacterDevice, QStringLiteral("top/null"), {}, {}, 0666}};
-    QTest::newRow("fifo (tar.xz)") << int(ArchiveWriter::TarXz) << QList<Entry>{ok, Entry{Entry::Fifo, QStringLiteral("top/pipe"), {}, {}, 0666}};
+        << int(ArchiveWriter::TarXz)
+        << QList<Entry>{ok, Entry{Entry::CharacterDevice, QStringLiteral("top/null"), {}, {}, 0666}};
+    QTest::newRow("fifo (tar.xz)") << int(ArchiveWriter::TarXz)
+                                   << QList<Entry>{ok, Entry{Entry::Fifo, QStringLiteral("top/pipe"), {}, {}, 0666}};
 }
 
 void TestExtract::refusesHostileEntries()
@@ -159,7 +172,8 @@ void TestExtract::keepsLinksInside()
 {
     // Links NVIDIA uses (same folder) and a "../" link into a sibling folder are fine.
     QTemporaryDir dir;
-    const QList<Entry> entries{file(QStringLiteral("top/lib/libx.so.1.2")), link(QStringLiteral("top/lib/libx.so.1"), QStringLiteral("libx.so.1.2")),
+    const QList<Entry> entries{file(QStringLiteral("top/lib/libx.so.1.2")),
+                               link(QStringLiteral("top/lib/libx.so.1"), QStringLiteral("libx.so.1.2")),
                                link(QStringLiteral("top/lib64/libx.so.1"), QStringLiteral("../lib/libx.so.1"))};
     const QString archive = writeArchive(dir, ArchiveWriter::TarXz, entries);
     const QString dest = dir.filePath(QStringLiteral("out"));
@@ -185,8 +199,11 @@ void TestExtract::acceptsInternalHardLinks()
     QFETCH(int, format);
     QTemporaryDir dir;
     const QList<Entry> entries{Entry{Entry::File, QStringLiteral("top/lib/libcudart.so.11.8.89"), "ELF", {}, 0755},
-                               Entry{Entry::Hardlink, QStringLiteral("top/lib/libcudart.so.11.0"), {},
-                                     QStringLiteral("top/lib/libcudart.so.11.8.89"), 0755}};
+                               Entry{Entry::Hardlink,
+                                     QStringLiteral("top/lib/libcudart.so.11.0"),
+                                     {},
+                                     QStringLiteral("top/lib/libcudart.so.11.8.89"),
+                                     0755}};
     const QString archive = writeArchive(dir, ArchiveWriter::Format(format), entries);
     const QString dest = dir.filePath(QStringLiteral("out"));
     QVERIFY(QDir().mkpath(dest));
@@ -211,7 +228,9 @@ void TestExtract::acceptsGnuTarHardLinks()
     QVERIFY(lib.open(QIODevice::WriteOnly) && lib.write("ELF cudnn") == 9);
     lib.close();
     QVERIFY(QFile::link(QStringLiteral("libcudnn.so.8.9.7"), src + QStringLiteral("/cudnn/lib/libcudnn.so.8")));
-    QCOMPARE(QProcess::execute(QStringLiteral("ln"), {lib.fileName(), src + QStringLiteral("/cudnn/lib/libcudnn_copy.so.8.9.7")}), 0);
+    QCOMPARE(QProcess::execute(QStringLiteral("ln"),
+                               {lib.fileName(), src + QStringLiteral("/cudnn/lib/libcudnn_copy.so.8.9.7")}),
+             0);
     const QString archive = dir.filePath(QStringLiteral("gnu.tar.xz"));
     QProcess p;
     p.setWorkingDirectory(src);
@@ -238,7 +257,8 @@ void TestExtract::acceptsGnuTarHardLinks()
 void TestExtract::cancelStops()
 {
     QTemporaryDir dir;
-    const QString archive = writeArchive(dir, ArchiveWriter::Zip, cudnnArchive(true, QStringLiteral("8.9.7.29"), false));
+    const QString archive = writeArchive(dir, ArchiveWriter::Zip,
+                                         cudnnArchive(true, QStringLiteral("8.9.7.29"), false));
     const QString dest = dir.filePath(QStringLiteral("out"));
     QVERIFY(QDir().mkpath(dest));
     std::atomic<bool> cancel{true};
@@ -252,7 +272,8 @@ void TestExtract::cancelStops()
 void TestExtract::damagedArchive()
 {
     QTemporaryDir dir;
-    const QString archive = writeArchive(dir, ArchiveWriter::TarXz, cudartArchive(false, QStringLiteral("11.8.89"), QStringLiteral("11.0"), {}));
+    const QString archive = writeArchive(dir, ArchiveWriter::TarXz,
+                                         cudartArchive(false, QStringLiteral("11.8.89"), QStringLiteral("11.0"), {}));
     QFile f(archive);
     QVERIFY(f.open(QIODevice::ReadWrite));
     QVERIFY(f.resize(f.size() / 2));

@@ -66,9 +66,10 @@ public:
     enum Mode { ResetAfter, StallAfter };
 
     RawServer(Mode mode, QByteArray body, qint64 sendBytes)
-        : m_mode(mode), m_body(std::move(body)), m_send(sendBytes)
-    {
-    }
+        : m_mode(mode)
+        , m_body(std::move(body))
+        , m_send(sendBytes)
+    {}
     ~RawServer()
     {
         m_stop = true;
@@ -123,7 +124,7 @@ private:
         }
         // Ranges are ignored on purpose: a 200 with the whole body, like many simple servers.
         const QByteArray head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: "
-                                + QByteArray::number(m_body.size()) + "\r\nConnection: close\r\n\r\n";
+            + QByteArray::number(m_body.size()) + "\r\nConnection: close\r\n\r\n";
         sendAll(client, head);
         sendAll(client, m_body.left(m_send));
         if (m_mode == ResetAfter) {
@@ -214,7 +215,8 @@ private Q_SLOTS:
         row("TLS: certificate from an unknown authority", "tls-untrusted", {u"tls"_s});
         row("TLS: certificate of another trusted server's authority", "tls-other-ca", {u"tls"_s});
         // The plain server waits for a request line that never comes: a stall is a fair diagnosis.
-        row("TLS: https:// to a plain HTTP port", "tls-plain-port", {u"tls"_s, u"connect"_s, u"network"_s, u"timeout"_s});
+        row("TLS: https:// to a plain HTTP port", "tls-plain-port",
+            {u"tls"_s, u"connect"_s, u"network"_s, u"timeout"_s});
         row("HTML page instead of the file", "html", {u"html_page"_s});
         row("HTTP 500", "500", {u"http_error"_s});
         row("HTTP 404", "404", {u"http_error"_s});
@@ -234,8 +236,8 @@ private Q_SLOTS:
         const QByteArray other_payload = randomBytes(m_payload.size(), 10);
 
         if (fault == u"rst" || fault == u"stall-body") {
-            raw = std::make_unique<RawServer>(fault == u"rst" ? RawServer::ResetAfter : RawServer::StallAfter, m_payload,
-                                              300 * 1024);
+            raw = std::make_unique<RawServer>(fault == u"rst" ? RawServer::ResetAfter : RawServer::StallAfter,
+                                              m_payload, 300 * 1024);
             QVERIFY(raw->start());
             url = raw->url();
         } else if (fault == u"drop") {
@@ -295,7 +297,8 @@ private Q_SLOTS:
             QVERIFY(!result.error().message.isEmpty());
             QVERIFY2(!QFile::exists(destination()), "nothing unverified may sit at the destination");
             if (result.error().code == u"checksum_mismatch")
-                QVERIFY2(result.error().message.contains(QStringLiteral("quarantine")), qPrintable(result.error().message));
+                QVERIFY2(result.error().message.contains(QStringLiteral("quarantine")),
+                         qPrintable(result.error().message));
         }
 
         // The rerun, against a healthy server, completes: resuming what was kept where it can.
@@ -324,7 +327,8 @@ private Q_SLOTS:
         QCOMPARE(readAll(destination()), m_payload);
         const auto requests = m_server->requests("/a.bin");
         QVERIFY(requests.size() >= 3);
-        QVERIFY2(requests.last().header("range").startsWith("bytes=") && !requests.last().header("range").startsWith("bytes=0-"),
+        QVERIFY2(requests.last().header("range").startsWith("bytes=")
+                     && !requests.last().header("range").startsWith("bytes=0-"),
                  "the last attempt resumes instead of starting over");
         ++g_faultsSurvived;
     }
@@ -343,26 +347,28 @@ private Q_SLOTS:
         // One namespace for both runs: the tmpfs exists only inside it. 1 MiB is too small for the
         // 2 MiB payload; then it is made larger, as a student would free space, and fetch runs again.
         const QString script = QStringLiteral(
-                                   "mount -t tmpfs -o size=1m tfsetup-test \"$1\" || exit 90\n"
-                                   "\"$2\" fetch \"$3\" --sha256 \"$4\" --size \"$5\" --out \"$6\" --no-cache --json > \"$7/first.json\"\n"
-                                   "echo $? > \"$7/first.rc\"\n"
-                                   "ls -a \"$1\" > \"$7/first.ls\"\n"
-                                   "mount -o remount,size=8m \"$1\" || exit 91\n"
-                                   "\"$2\" fetch \"$3\" --sha256 \"$4\" --size \"$5\" --out \"$6\" --no-cache --json > \"$7/second.json\"\n"
-                                   "echo $? > \"$7/second.rc\"\n"
-                                   "cmp -s \"$6\" \"$8\"; echo $? > \"$7/same\"\n");
+            "mount -t tmpfs -o size=1m tfsetup-test \"$1\" || exit 90\n"
+            "\"$2\" fetch \"$3\" --sha256 \"$4\" --size \"$5\" --out \"$6\" --no-cache --json > \"$7/first.json\"\n"
+            "echo $? > \"$7/first.rc\"\n"
+            "ls -a \"$1\" > \"$7/first.ls\"\n"
+            "mount -o remount,size=8m \"$1\" || exit 91\n"
+            "\"$2\" fetch \"$3\" --sha256 \"$4\" --size \"$5\" --out \"$6\" --no-cache --json > \"$7/second.json\"\n"
+            "echo $? > \"$7/second.rc\"\n"
+            "cmp -s \"$6\" \"$8\"; echo $? > \"$7/same\"\n");
         const QString expected = m_dir->filePath(QStringLiteral("expected.bin"));
         writeFile(expected, m_payload);
         QProcess child;
         child.setProcessEnvironment(childEnvironment());
         child.start(QStringLiteral("unshare"),
-                    {QStringLiteral("-Urm"), QStringLiteral("sh"), QStringLiteral("-c"), script, QStringLiteral("sh"), mount,
-                     binary(), m_server->url(QStringLiteral("/a.bin")).toString(), sha256Hex(), QString::number(m_payload.size()),
-                     out, m_dir->path(), expected});
+                    {QStringLiteral("-Urm"), QStringLiteral("sh"), QStringLiteral("-c"), script, QStringLiteral("sh"),
+                     mount, binary(), m_server->url(QStringLiteral("/a.bin")).toString(), sha256Hex(),
+                     QString::number(m_payload.size()), out, m_dir->path(), expected});
         QVERIFY(child.waitForFinished(120'000));
         QCOMPARE(child.exitCode(), 0);
-        QVERIFY2(readAll(m_dir->filePath(QStringLiteral("first.rc"))).trimmed() != "0", "a full disk cannot yield a file");
-        const QJsonObject first = QJsonDocument::fromJson(readAll(m_dir->filePath(QStringLiteral("first.json")))).object();
+        QVERIFY2(readAll(m_dir->filePath(QStringLiteral("first.rc"))).trimmed() != "0",
+                 "a full disk cannot yield a file");
+        const QJsonObject first =
+            QJsonDocument::fromJson(readAll(m_dir->filePath(QStringLiteral("first.json")))).object();
         const QJsonObject error = first.value(u"error"_s).toObject();
         QCOMPARE(error.value(u"code"_s).toString(), u"disk_full"_s);
         QVERIFY2(error.value(u"message"_s).toString().contains(QStringLiteral("a.bin")), "the message names the file");
@@ -389,7 +395,8 @@ private Q_SLOTS:
         child.start(binary(), fetchArguments(out));
         QVERIFY(child.waitForFinished(120'000));
         QVERIFY2(child.exitCode() != 0, "a file-size limit cannot yield a file");
-        const QJsonObject error = QJsonDocument::fromJson(child.readAllStandardOutput()).object().value(u"error"_s).toObject();
+        const QJsonObject error =
+            QJsonDocument::fromJson(child.readAllStandardOutput()).object().value(u"error"_s).toObject();
         QVERIFY2(QStringList({u"write_failed"_s, u"disk_full"_s}).contains(error.value(u"code"_s).toString()),
                  qPrintable(error.value(u"code"_s).toString()));
         QVERIFY(error.value(u"message"_s).toString().contains(QStringLiteral("a.bin")));
@@ -414,8 +421,9 @@ private Q_SLOTS:
         m_server->route("/a.bin", Response::bytes(m_payload));
         const QString locked = m_dir->filePath(QStringLiteral("locked"));
         QVERIFY(QDir().mkpath(locked));
-        QVERIFY(QFile::setPermissions(locked, QFile::ReadOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup
-                                                  | QFile::ReadOther | QFile::ExeOther));
+        QVERIFY(QFile::setPermissions(locked,
+                                      QFile::ReadOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup
+                                          | QFile::ReadOther | QFile::ExeOther));
         const QString out = locked + QStringLiteral("/a.bin");
         QProcess child;
         QProcessEnvironment environment = childEnvironment();
@@ -449,7 +457,8 @@ private Q_SLOTS:
         QVERIFY(child.waitForFinished(120'000));
         QVERIFY2(child.exitCode() != 97, "could not drop privileges");
         QVERIFY(child.exitCode() != 0);
-        const QJsonObject error = QJsonDocument::fromJson(child.readAllStandardOutput()).object().value(u"error"_s).toObject();
+        const QJsonObject error =
+            QJsonDocument::fromJson(child.readAllStandardOutput()).object().value(u"error"_s).toObject();
         QCOMPARE(error.value(u"code"_s).toString(), u"permission_denied"_s);
         QVERIFY(error.value(u"message"_s).toString().contains(QStringLiteral("a.bin")));
         QVERIFY(!QFile::exists(out));
@@ -465,10 +474,16 @@ private Q_SLOTS:
         const QString target = m_dir->filePath(QStringLiteral("readonly"));
         QVERIFY(QDir().mkpath(target));
         const QString out = target + QStringLiteral("/a.bin");
-        const QString script = QStringLiteral("mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" || exit 90\n"
-                                              "shift; exec \"$@\"\n");
-        QStringList arguments{QStringLiteral("-Urm"), QStringLiteral("sh"), QStringLiteral("-c"), script, QStringLiteral("sh"),
-                              target, binary()};
+        const QString script = QStringLiteral(
+            "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" || exit 90\n"
+            "shift; exec \"$@\"\n");
+        QStringList arguments{QStringLiteral("-Urm"),
+                              QStringLiteral("sh"),
+                              QStringLiteral("-c"),
+                              script,
+                              QStringLiteral("sh"),
+                              target,
+                              binary()};
         arguments += fetchArguments(out);
         QProcess child;
         child.setProcessEnvironment(childEnvironment());
@@ -476,7 +491,8 @@ private Q_SLOTS:
         QVERIFY(child.waitForFinished(120'000));
         QVERIFY2(child.exitCode() != 90, "could not make the read-only mount");
         QVERIFY(child.exitCode() != 0);
-        const QJsonObject error = QJsonDocument::fromJson(child.readAllStandardOutput()).object().value(u"error"_s).toObject();
+        const QJsonObject error =
+            QJsonDocument::fromJson(child.readAllStandardOutput()).object().value(u"error"_s).toObject();
         QCOMPARE(error.value(u"code"_s).toString(), u"permission_denied"_s);
         QVERIFY(error.value(u"message"_s).toString().contains(QStringLiteral("a.bin")));
         QVERIFY(QDir(target).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
@@ -519,7 +535,8 @@ private:
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         const QString asan = environment.value(QStringLiteral("ASAN_OPTIONS"));
         environment.insert(QStringLiteral("ASAN_OPTIONS"),
-                           asan.isEmpty() ? QStringLiteral("detect_leaks=0") : asan + QStringLiteral(":detect_leaks=0"));
+                           asan.isEmpty() ? QStringLiteral("detect_leaks=0")
+                                          : asan + QStringLiteral(":detect_leaks=0"));
         return environment;
     }
 
@@ -537,8 +554,10 @@ private:
 
     QStringList fetchArguments(const QString &out) const
     {
-        return {QStringLiteral("fetch"), m_server->url(QStringLiteral("/a.bin")).toString(), QStringLiteral("--sha256"),
-                sha256Hex(), QStringLiteral("--size"), QString::number(m_payload.size()), QStringLiteral("--out"), out,
+        return {QStringLiteral("fetch"),      m_server->url(QStringLiteral("/a.bin")).toString(),
+                QStringLiteral("--sha256"),   sha256Hex(),
+                QStringLiteral("--size"),     QString::number(m_payload.size()),
+                QStringLiteral("--out"),      out,
                 QStringLiteral("--no-cache"), QStringLiteral("--json")};
     }
 

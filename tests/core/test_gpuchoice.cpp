@@ -39,7 +39,8 @@ core::Plan threeGpus()
     plan.route = QStringLiteral("linux-pip");
     plan.tensorflow = QStringLiteral("2.15.0");
     plan.cuda = QStringLiteral("12.2");
-    plan.gpus = {gpu(0, QStringLiteral("Tesla K80"), QStringLiteral("3.7"), PlanGpu::Use::Unusable, QStringLiteral("gpu_too_old")),
+    plan.gpus = {gpu(0, QStringLiteral("Tesla K80"), QStringLiteral("3.7"), PlanGpu::Use::Unusable,
+                     QStringLiteral("gpu_too_old")),
                  gpu(1, QStringLiteral("NVIDIA GeForce RTX 3060"), QStringLiteral("8.6"), PlanGpu::Use::Native),
                  gpu(2, QStringLiteral("Future GPU"), QStringLiteral("9.9"), PlanGpu::Use::PtxJit,
                      QStringLiteral("gpu_needs_ptx_jit"))};
@@ -155,14 +156,16 @@ void TestGpuChoice::profileFieldRefused_data()
 {
     QTest::addColumn<QJsonValue>("gpus");
     QTest::addColumn<QString>("problem");
-    QTest::newRow("another word") << QJsonValue(QStringLiteral("fastest")) << QStringLiteral("must be \"default\", \"all\"");
+    QTest::newRow("another word") << QJsonValue(QStringLiteral("fastest"))
+                                  << QStringLiteral("must be \"default\", \"all\"");
     QTest::newRow("a number") << QJsonValue(1) << QStringLiteral("must be");
     QTest::newRow("indices as text") << QJsonValue(QStringLiteral("0,2")) << QStringLiteral("must be \"default\"");
     QTest::newRow("an empty list") << QJsonValue(QJsonArray{}) << QStringLiteral("must name at least one GPU");
     QTest::newRow("twice") << QJsonValue(QJsonArray{0, 0}) << QStringLiteral("names GPU 0 twice");
     QTest::newRow("negative") << QJsonValue(QJsonArray{-1}) << QStringLiteral("such as [0, 2]");
     QTest::newRow("a fraction") << QJsonValue(QJsonArray{1.5}) << QStringLiteral("such as [0, 2]");
-    QTest::newRow("text in the list") << QJsonValue(QJsonArray{QStringLiteral("0")}) << QStringLiteral("such as [0, 2]");
+    QTest::newRow("text in the list") << QJsonValue(QJsonArray{QStringLiteral("0")})
+                                      << QStringLiteral("such as [0, 2]");
 }
 
 void TestGpuChoice::profileFieldRefused()
@@ -229,9 +232,10 @@ void TestGpuChoice::resolveRefuses_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("message");
-    QTest::newRow("not on this computer") << QStringLiteral("1,3")
-                                          << QStringLiteral("--gpus names GPU 3, but this computer's NVIDIA GPUs are 0,1,2 "
-                                                            "(as nvidia-smi numbers them).");
+    QTest::newRow("not on this computer")
+        << QStringLiteral("1,3")
+        << QStringLiteral("--gpus names GPU 3, but this computer's NVIDIA GPUs are 0,1,2 "
+                          "(as nvidia-smi numbers them).");
     QTest::newRow("too old for this TensorFlow")
         << QStringLiteral("0")
         << QStringLiteral("--gpus names GPU 0, Tesla K80 (compute capability 3.7), which TensorFlow 2.15.0 cannot use: "
@@ -242,7 +246,8 @@ void TestGpuChoice::resolveRefuses()
 {
     QFETCH(QString, text);
     QFETCH(QString, message);
-    const auto resolved = GpuChoice::parse(text, QStringLiteral("--gpus"))->resolve(threeGpus(), QStringLiteral("--gpus"));
+    const auto resolved =
+        GpuChoice::parse(text, QStringLiteral("--gpus"))->resolve(threeGpus(), QStringLiteral("--gpus"));
     QVERIFY(!resolved);
     QCOMPARE(resolved.error().code, QStringLiteral("gpu_choice_invalid"));
     QCOMPARE(resolved.error().message, message);
@@ -275,20 +280,22 @@ void TestGpuChoice::describeAndJson_giveTheReasons()
     const auto resolved = GpuChoice{}.resolve(threeGpus(), {});
     QVERIFY(resolved);
     const QStringList lines = GpuChoice::describe(*resolved);
-    QCOMPARE(lines, (QStringList{
-                        QStringLiteral("The environment uses GPU 1, NVIDIA GeForce RTX 3060 (compute capability 8.6) "
-                                       "(CUDA_VISIBLE_DEVICES=1)."),
-                        QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7) is left out: because of gpu_too_old."),
-                        QStringLiteral("GPU 2, Future GPU (compute capability 9.9) is left out: because of "
-                                       "gpu_needs_ptx_jit."),
-                    }));
+    QCOMPARE(lines,
+             (QStringList{
+                 QStringLiteral("The environment uses GPU 1, NVIDIA GeForce RTX 3060 (compute capability 8.6) "
+                                "(CUDA_VISIBLE_DEVICES=1)."),
+                 QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7) is left out: because of gpu_too_old."),
+                 QStringLiteral("GPU 2, Future GPU (compute capability 9.9) is left out: because of "
+                                "gpu_needs_ptx_jit."),
+             }));
     const QJsonObject json = GpuChoice::toJson(*resolved);
     QCOMPARE(json.value(QStringLiteral("cuda_visible_devices")).toString(), QStringLiteral("1"));
     const QJsonArray leftOut = json.value(QStringLiteral("left_out")).toArray();
     QCOMPARE(leftOut.size(), 2);
     QCOMPARE(leftOut.at(0).toObject().value(QStringLiteral("use")).toString(), QStringLiteral("unusable"));
-    QCOMPARE(leftOut.at(0).toObject().value(QStringLiteral("reason")).toObject().value(QStringLiteral("code")).toString(),
-             QStringLiteral("gpu_too_old"));
+    QCOMPARE(
+        leftOut.at(0).toObject().value(QStringLiteral("reason")).toObject().value(QStringLiteral("code")).toString(),
+        QStringLiteral("gpu_too_old"));
     QCOMPARE(leftOut.at(1).toObject().value(QStringLiteral("use")).toString(), QStringLiteral("ptx_jit"));
     // A machine whose only GPU is too old, with every GPU asked for: which one, why, and that the
     // environment runs on the processor, in text and JSON.
@@ -299,13 +306,15 @@ void TestGpuChoice::describeAndJson_giveTheReasons()
     QVERIFY(all->used.isEmpty() && all->pins.isEmpty());
     const QStringList allLines = GpuChoice::describe(*all);
     QCOMPARE(allLines.size(), 2);
-    QCOMPARE(allLines.first(), QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7) is left out: because of gpu_too_old."));
+    QCOMPARE(allLines.first(),
+             QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7) is left out: because of gpu_too_old."));
     QVERIFY2(allLines.last().contains(QStringLiteral("run on the processor")), qPrintable(allLines.last()));
     const QJsonArray skipped = GpuChoice::toJson(*all).value(QStringLiteral("skipped")).toArray();
     QCOMPARE(skipped.size(), 1);
     QCOMPARE(skipped.first().toObject().value(QStringLiteral("gpu")).toString(),
              QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7)"));
-    QCOMPARE(skipped.first().toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("because of gpu_too_old."));
+    QCOMPARE(skipped.first().toObject().value(QStringLiteral("reason")).toString(),
+             QStringLiteral("because of gpu_too_old."));
     QCOMPARE(skipped.first().toObject().value(QStringLiteral("code")).toString(), QStringLiteral("gpu_too_old"));
     // The same machine with the default choice says the same.
     const auto byDefault = GpuChoice{}.resolve(keplerOnly, {});

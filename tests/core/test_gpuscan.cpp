@@ -55,10 +55,25 @@ bool nvmlNoDriverVersion = false;
 bool nvmlNoCudaVersion = false;
 constexpr int nvmlNotSupported = 3;
 
-int nvmlInit() { ++nvmlInits; return 0; }
-int nvmlShutdown() { ++nvmlShutdowns; return 0; }
-const char *nvmlErrorString(int) { return "NVML_ERROR_TEST"; }
-int nvmlDeviceGetCount(unsigned int *count) { *count = 1; return 0; }
+int nvmlInit()
+{
+    ++nvmlInits;
+    return 0;
+}
+int nvmlShutdown()
+{
+    ++nvmlShutdowns;
+    return 0;
+}
+const char *nvmlErrorString(int)
+{
+    return "NVML_ERROR_TEST";
+}
+int nvmlDeviceGetCount(unsigned int *count)
+{
+    *count = 1;
+    return 0;
+}
 int nvmlDeviceGetHandleByIndex(unsigned int index, NvmlDevice **device)
 {
     *device = reinterpret_cast<NvmlDevice *>(std::uintptr_t(index + 1));
@@ -119,15 +134,31 @@ int cuInit(unsigned int)
     ++cuInits;
     return cuInitResult;
 }
-int cuDriverGetVersion(int *version) { *version = 12020; return 0; }
-int cuDeviceGetCount(int *count) { *count = 1; return 0; }
-int cuDeviceGet(int *device, int ordinal) { *device = ordinal; return 0; }
+int cuDriverGetVersion(int *version)
+{
+    *version = 12020;
+    return 0;
+}
+int cuDeviceGetCount(int *count)
+{
+    *count = 1;
+    return 0;
+}
+int cuDeviceGet(int *device, int ordinal)
+{
+    *device = ordinal;
+    return 0;
+}
 int cuDeviceGetName(char *name, int length, int)
 {
     qstrncpy(name, "NVIDIA GeForce RTX 3060", std::size_t(length));
     return 0;
 }
-int cuDeviceTotalMem(std::size_t *bytes, int) { *bytes = 12884901888ull; return 0; }
+int cuDeviceTotalMem(std::size_t *bytes, int)
+{
+    *bytes = 12884901888ull;
+    return 0;
+}
 int cuDeviceGetAttribute(int *value, int attribute, int)
 {
     *value = attribute == 75 ? 8 : attribute == 76 ? 6 : 0;
@@ -177,7 +208,9 @@ Symbols cuda()
 
 class Library final : public SharedLibrary {
 public:
-    explicit Library(Symbols symbols) : m_symbols(std::move(symbols)) {}
+    explicit Library(Symbols symbols)
+        : m_symbols(std::move(symbols))
+    {}
     void *resolve(const char *symbol) override { return m_symbols.value(QByteArray(symbol)); }
     QString path() const override { return QStringLiteral("fake"); }
 
@@ -279,7 +312,8 @@ private slots:
         QCOMPARE(report.driver->version, QStringLiteral("535.104.05"));
         QCOMPARE(report.driver->cuda, QStringLiteral("12.2"));
         QCOMPARE(report.driver->source, QStringLiteral("nvml"));
-        QVERIFY2(problemFor(report, QStringLiteral("nvml")).isEmpty(), qPrintable(problemFor(report, QStringLiteral("nvml"))));
+        QVERIFY2(problemFor(report, QStringLiteral("nvml")).isEmpty(),
+                 qPrintable(problemFor(report, QStringLiteral("nvml"))));
         QVERIFY(problemFor(report, QStringLiteral("cuda-driver")).isEmpty());
         // Nothing was left open, so nvidia-smi was not needed.
         QVERIFY(problemFor(report, QStringLiteral("nvidia-smi")).isEmpty());
@@ -461,7 +495,8 @@ private slots:
             command.insert(QStringLiteral("exit"), exitCode);
         }
         const QJsonObject description{{QStringLiteral("commands"), QJsonArray{command}}};
-        QVERIFY(writeFile(m_tree->filePath(QStringLiteral(".fixture/system.json")), QJsonDocument(description).toJson()));
+        QVERIFY(
+            writeFile(m_tree->filePath(QStringLiteral(".fixture/system.json")), QJsonDocument(description).toJson()));
         QVERIFY(writeFile(m_tree->filePath(QStringLiteral("usr/bin/nvidia-smi")), {}));
         RootedSystem system(m_tree->path(), OsFamily::Linux, {{QStringLiteral("PATH"), QStringLiteral("/usr/bin")}});
         const HardwareReport report = scan(system);
@@ -476,8 +511,8 @@ private slots:
         const auto device = [this](const QString &bus, const char *vendor, const char *dev, const char *cls) {
             const QString dir = m_tree->filePath(QStringLiteral("sys/bus/pci/devices/") + bus);
             return writeFile(dir + QLatin1String("/vendor"), QByteArray(vendor) + '\n')
-                   && writeFile(dir + QLatin1String("/device"), QByteArray(dev) + '\n')
-                   && writeFile(dir + QLatin1String("/class"), QByteArray(cls) + '\n');
+                && writeFile(dir + QLatin1String("/device"), QByteArray(dev) + '\n')
+                && writeFile(dir + QLatin1String("/class"), QByteArray(cls) + '\n');
         };
         QVERIFY(device(QStringLiteral("0000:01:00.0"), "0x10de", "0x2504", "0x030000"));
         QVERIFY(device(QStringLiteral("0000:01:00.1"), "0x10de", "0x228e", "0x040300")); // its HDMI audio
@@ -531,11 +566,16 @@ private slots:
     {
         QTest::addColumn<QString>("windows");
         QTest::addColumn<QString>("nvidia");
-        QTest::newRow("531.14") << "31.0.15.3114" << "531.14";
-        QTest::newRow("471.41") << "30.0.14.7141" << "471.41";
-        QTest::newRow("552.22") << "31.0.15.5222" << "552.22";
-        QTest::newRow("too short") << "1.2" << "";
-        QTest::newRow("empty") << "" << "";
+        QTest::newRow("531.14") << "31.0.15.3114"
+                                << "531.14";
+        QTest::newRow("471.41") << "30.0.14.7141"
+                                << "471.41";
+        QTest::newRow("552.22") << "31.0.15.5222"
+                                << "552.22";
+        QTest::newRow("too short") << "1.2"
+                                   << "";
+        QTest::newRow("empty") << ""
+                               << "";
     }
 
     void registryHelpers()

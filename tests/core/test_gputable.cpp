@@ -70,28 +70,63 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("capability");
 
-        QTest::newRow("NVML laptop name") << "NVIDIA GeForce RTX 3060 Laptop GPU" << "GeForce RTX 3060 Laptop GPU"
+        QTest::newRow("NVML laptop name") << "NVIDIA GeForce RTX 3060 Laptop GPU"
+                                          << "GeForce RTX 3060 Laptop GPU"
                                           << "8.6";
-        QTest::newRow("old driver name without NVIDIA") << "GeForce RTX 3060" << "GeForce RTX 3060" << "8.6";
-        QTest::newRow("bare model") << "RTX 3060" << "GeForce RTX 3060" << "8.6";
-        QTest::newRow("Ti is not the plain card") << "NVIDIA GeForce RTX 3060 Ti" << "GeForce RTX 3060 Ti" << "8.6";
-        QTest::newRow("Kepler data centre") << "Tesla K80" << "Tesla K80" << "3.7";
-        QTest::newRow("H100 with memory suffix") << "NVIDIA H100 80GB HBM3" << "H100" << "9.0";
-        QTest::newRow("A100 dashed NVML name") << "NVIDIA A100-SXM4-40GB" << "A100" << "8.0";
-        QTest::newRow("V100 dashed NVML name") << "Tesla V100-SXM2-16GB" << "Tesla V100" << "7.0";
-        QTest::newRow("Maxwell Titan X") << "GeForce GTX TITAN X" << "GeForce GTX TITAN X" << "5.2";
-        QTest::newRow("Pascal Titan X") << "NVIDIA TITAN X (Pascal)" << "TITAN X (Pascal)" << "6.1";
-        QTest::newRow("Max-Q design") << "GeForce GTX 1050 Ti with Max-Q Design" << "GeForce GTX 1050 Ti Laptop GPU"
+        QTest::newRow("old driver name without NVIDIA") << "GeForce RTX 3060"
+                                                        << "GeForce RTX 3060"
+                                                        << "8.6";
+        QTest::newRow("bare model") << "RTX 3060"
+                                    << "GeForce RTX 3060"
+                                    << "8.6";
+        QTest::newRow("Ti is not the plain card") << "NVIDIA GeForce RTX 3060 Ti"
+                                                  << "GeForce RTX 3060 Ti"
+                                                  << "8.6";
+        QTest::newRow("Kepler data centre") << "Tesla K80"
+                                            << "Tesla K80"
+                                            << "3.7";
+        QTest::newRow("H100 with memory suffix") << "NVIDIA H100 80GB HBM3"
+                                                 << "H100"
+                                                 << "9.0";
+        QTest::newRow("A100 dashed NVML name") << "NVIDIA A100-SXM4-40GB"
+                                               << "A100"
+                                               << "8.0";
+        QTest::newRow("V100 dashed NVML name") << "Tesla V100-SXM2-16GB"
+                                               << "Tesla V100"
+                                               << "7.0";
+        QTest::newRow("Maxwell Titan X") << "GeForce GTX TITAN X"
+                                         << "GeForce GTX TITAN X"
+                                         << "5.2";
+        QTest::newRow("Pascal Titan X") << "NVIDIA TITAN X (Pascal)"
+                                        << "TITAN X (Pascal)"
+                                        << "6.1";
+        QTest::newRow("Max-Q design") << "GeForce GTX 1050 Ti with Max-Q Design"
+                                      << "GeForce GTX 1050 Ti Laptop GPU"
                                       << "6.1";
         QTest::newRow("Ada workstation is not Quadro RTX 6000") << "NVIDIA RTX 6000 Ada Generation"
-                                                                << "RTX 6000 Ada Generation" << "8.9";
-        QTest::newRow("Turing Quadro") << "Quadro RTX 6000" << "Quadro RTX 6000" << "7.5";
-        QTest::newRow("RTX 50 series") << "NVIDIA GeForce RTX 5090" << "GeForce RTX 5090" << "12.0";
-        QTest::newRow("SUPER refresh") << "NVIDIA GeForce RTX 4070 SUPER" << "GeForce RTX 4070 SUPER" << "8.9";
-        QTest::newRow("case and spacing") << "  nvidia   geforce   gtx 1080   ti " << "GeForce GTX 1080 Ti" << "6.1";
-        QTest::newRow("H200") << "NVIDIA H200" << "H200" << "9.0";
-        QTest::newRow("B200") << "NVIDIA B200" << "B200" << "10.0";
-        QTest::newRow("Jetson") << "Jetson AGX Orin" << "Jetson AGX Orin" << "8.7";
+                                                                << "RTX 6000 Ada Generation"
+                                                                << "8.9";
+        QTest::newRow("Turing Quadro") << "Quadro RTX 6000"
+                                       << "Quadro RTX 6000"
+                                       << "7.5";
+        QTest::newRow("RTX 50 series") << "NVIDIA GeForce RTX 5090"
+                                       << "GeForce RTX 5090"
+                                       << "12.0";
+        QTest::newRow("SUPER refresh") << "NVIDIA GeForce RTX 4070 SUPER"
+                                       << "GeForce RTX 4070 SUPER"
+                                       << "8.9";
+        QTest::newRow("case and spacing") << "  nvidia   geforce   gtx 1080   ti "
+                                          << "GeForce GTX 1080 Ti"
+                                          << "6.1";
+        QTest::newRow("H200") << "NVIDIA H200"
+                              << "H200"
+                              << "9.0";
+        QTest::newRow("B200") << "NVIDIA B200"
+                              << "B200"
+                              << "10.0";
+        QTest::newRow("Jetson") << "Jetson AGX Orin"
+                                << "Jetson AGX Orin"
+                                << "8.7";
     }
 
     void byName()
@@ -123,12 +158,18 @@ private slots:
     {
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("name");
-        QTest::newRow("RTX 3060 LHR") << "10de:2504" << "GeForce RTX 3060";
-        QTest::newRow("upper case") << "10DE:2504" << "GeForce RTX 3060";
-        QTest::newRow("RTX 3060 laptop") << "10de:2520" << "GeForce RTX 3060 Laptop GPU";
-        QTest::newRow("K80") << "10de:102d" << "Tesla K80";
-        QTest::newRow("H200 SXM") << "10de:2335" << "H200";
-        QTest::newRow("RTX 5090") << "10de:2b85" << "GeForce RTX 5090";
+        QTest::newRow("RTX 3060 LHR") << "10de:2504"
+                                      << "GeForce RTX 3060";
+        QTest::newRow("upper case") << "10DE:2504"
+                                    << "GeForce RTX 3060";
+        QTest::newRow("RTX 3060 laptop") << "10de:2520"
+                                         << "GeForce RTX 3060 Laptop GPU";
+        QTest::newRow("K80") << "10de:102d"
+                             << "Tesla K80";
+        QTest::newRow("H200 SXM") << "10de:2335"
+                                  << "H200";
+        QTest::newRow("RTX 5090") << "10de:2b85"
+                                  << "GeForce RTX 5090";
     }
 
     void byPciId()

@@ -99,15 +99,17 @@ private Q_SLOTS:
         QFETCH(QString, cache);
         QFETCH(QString, expected);
         const QString path = m_home.filePath(u"cache-profile.json"_s);
-        QVERIFY(writeFile(path, profile({{u"cache"_s, cache},
-                                         {u"plan"_s, QJsonObject{{u"route"_s, u"linux-toolkit"_s},
-                                                                 {u"tensorflow"_s, u"2.18.0"_s},
-                                                                 {u"cuda"_s, u"12.5"_s},
-                                                                 {u"cudnn"_s, u"8.9"_s}}}})));
+        QVERIFY(writeFile(path,
+                          profile({{u"cache"_s, cache},
+                                   {u"plan"_s,
+                                    QJsonObject{{u"route"_s, u"linux-toolkit"_s},
+                                                {u"tensorflow"_s, u"2.18.0"_s},
+                                                {u"cuda"_s, u"12.5"_s},
+                                                {u"cudnn"_s, u"8.9"_s}}}})));
         const QString work = m_home.filePath(u"cache-work"_s);
         QVERIFY(QDir().mkpath(work));
-        const Run r = tfsetup({u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--origin"_s, u"nvidia=http://127.0.0.1:9/"_s},
-                              work);
+        const Run r = tfsetup(
+            {u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--origin"_s, u"nvidia=http://127.0.0.1:9/"_s}, work);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(u"\"cache\""_s) && r.out.contains(expected), qPrintable(r.out));
         QVERIFY(!QFileInfo::exists(u"/tfsetup-hostile-cache"_s));
@@ -130,23 +132,29 @@ private Q_SLOTS:
         test::LoopbackServer lab;
         QVERIFY(lab.start());
         const QString manifests = qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/manifests/"_s;
-        for (const auto &[route, file] : {std::pair{"/compute/cuda/redist/redistrib_12.5.1.json", "cuda/redistrib_12.5.1.json"},
-                                          std::pair{"/compute/cudnn/redist/redistrib_8.9.7.json", "cudnn/redistrib_8.9.7.json"}}) {
+        for (const auto &[route, file] :
+             {std::pair{"/compute/cuda/redist/redistrib_12.5.1.json", "cuda/redistrib_12.5.1.json"},
+              std::pair{"/compute/cudnn/redist/redistrib_8.9.7.json", "cudnn/redistrib_8.9.7.json"}}) {
             QFile f(manifests + QLatin1String(file));
             QVERIFY(f.open(QIODevice::ReadOnly));
             lab.route(route, test::Response::bytes(f.readAll(), "application/json"));
         }
         const QString path = m_home.filePath(u"cudnn.json"_s);
-        QVERIFY(writeFile(path, profile({{u"plan"_s, QJsonObject{{u"route"_s, u"linux-toolkit"_s},
-                                                                 {u"tensorflow"_s, u"2.18.0"_s},
-                                                                 {u"cuda"_s, u"12.5"_s},
-                                                                 {u"cudnn"_s, cudnn}}}})));
-        const Run r = tfsetup({u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--cache"_s, m_home.filePath(u"lab-cache"_s),
-                               u"--origin"_s, u"nvidia="_s + lab.url(u"/"_s).toString()},
+        QVERIFY(writeFile(path,
+                          profile({{u"plan"_s,
+                                    QJsonObject{{u"route"_s, u"linux-toolkit"_s},
+                                                {u"tensorflow"_s, u"2.18.0"_s},
+                                                {u"cuda"_s, u"12.5"_s},
+                                                {u"cudnn"_s, cudnn}}}})));
+        const Run r = tfsetup({u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--cache"_s,
+                               m_home.filePath(u"lab-cache"_s), u"--origin"_s,
+                               u"nvidia="_s + lab.url(u"/"_s).toString()},
                               m_home.path());
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(expected), qPrintable(r.out));
-        QCOMPARE(lab.hits("/compute/cuda/redist/cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-12.5.82-archive.tar.xz"), 0);
+        QCOMPARE(
+            lab.hits("/compute/cuda/redist/cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-12.5.82-archive.tar.xz"),
+            0);
         QVERIFY(!QFileInfo::exists(m_home.filePath(u"envs/tf-hostile"_s)));
     }
 
@@ -184,19 +192,24 @@ private Q_SLOTS:
     void install_missingInterpreterFailsAtOnceAndIsNamed()
     {
         const QString path = m_home.filePath(u"interpreter.json"_s);
-        QVERIFY(writeFile(path, profile({{u"interpreter"_s, u"/nonexistent/tfsetup-test/python3"_s},
-                                         {u"plan"_s, QJsonObject{{u"route"_s, u"linux-pip"_s},
-                                                                 {u"tensorflow"_s, u"2.15.1"_s},
-                                                                 {u"requirements"_s, QJsonArray{u"tensorflow==2.15.1"_s}}}}})));
+        QVERIFY(writeFile(path,
+                          profile({{u"interpreter"_s, u"/nonexistent/tfsetup-test/python3"_s},
+                                   {u"plan"_s,
+                                    QJsonObject{{u"route"_s, u"linux-pip"_s},
+                                                {u"tensorflow"_s, u"2.15.1"_s},
+                                                {u"requirements"_s, QJsonArray{u"tensorflow==2.15.1"_s}}}}})));
         QElapsedTimer clock;
         clock.start();
-        const Run r = tfsetup({u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--prefix"_s, m_home.filePath(u"interp"_s)},
-                              m_home.path());
+        const Run r = tfsetup(
+            {u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--prefix"_s, m_home.filePath(u"interp"_s)},
+            m_home.path());
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(clock.elapsed() < 20000, "a program that cannot start is not waited for");
         QVERIFY2(r.out.contains(u"/nonexistent/tfsetup-test/python3 could not be started"_s), qPrintable(r.out));
         QVERIFY2(!r.out.contains(u"python3-venv"_s), qPrintable(r.out));
-        QVERIFY(QDir(m_home.filePath(u"interp"_s)).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty());
+        QVERIFY(QDir(m_home.filePath(u"interp"_s))
+                    .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)
+                    .isEmpty());
     }
 
     // A ':' in a Linux install folder would split PATH and LD_LIBRARY_PATH in the launchers and
@@ -215,9 +228,10 @@ private Q_SLOTS:
         QFETCH(QString, prefix);
         QFETCH(QString, kernel);
         QFETCH(QString, code);
-        QJsonObject fields{{u"plan"_s, QJsonObject{{u"route"_s, u"linux-pip"_s},
-                                                   {u"tensorflow"_s, u"2.15.1"_s},
-                                                   {u"requirements"_s, QJsonArray{u"tensorflow==2.15.1"_s}}}}};
+        QJsonObject fields{{u"plan"_s,
+                            QJsonObject{{u"route"_s, u"linux-pip"_s},
+                                        {u"tensorflow"_s, u"2.15.1"_s},
+                                        {u"requirements"_s, QJsonArray{u"tensorflow==2.15.1"_s}}}}};
         if (!kernel.isEmpty())
             fields.insert(u"kernel"_s, QJsonObject{{u"name"_s, kernel}});
         const QString path = m_home.filePath(u"carry.json"_s);
@@ -226,7 +240,8 @@ private Q_SLOTS:
         const Run r = tfsetup({u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--prefix"_s, folder}, m_home.path());
         QVERIFY2(r.exitCode != 0, qPrintable(r.out));
         QVERIFY2(r.out.contains(code), qPrintable(r.out));
-        QVERIFY(!QFileInfo::exists(folder) || QDir(folder).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
+        QVERIFY(!QFileInfo::exists(folder)
+                || QDir(folder).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
     }
 
     // A FIFO where a record, a kernelspec or a menu entry belongs would block a read forever, and
@@ -248,8 +263,9 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(env + u"/kernel"_s));
         QVERIFY(QDir().mkpath(m_home.filePath(u"data/jupyter/kernels/tf-fifo"_s)));
         QVERIFY(QDir().mkpath(m_home.filePath(u"data/applications"_s)));
-        for (const QString &fifo : QStringList{env + u"/environment.json"_s, m_home.filePath(u"data/jupyter/kernels/tf-fifo/kernel.json"_s),
-                                    m_home.filePath(u"data/applications/tfsetup-tf-fifo.desktop"_s)}) {
+        for (const QString &fifo :
+             QStringList{env + u"/environment.json"_s, m_home.filePath(u"data/jupyter/kernels/tf-fifo/kernel.json"_s),
+                         m_home.filePath(u"data/applications/tfsetup-tf-fifo.desktop"_s)}) {
             QFile::remove(fifo);
             QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
         }
@@ -285,7 +301,8 @@ private Q_SLOTS:
         const QString path = m_home.filePath(u"repair.json"_s);
         QVERIFY(writeFile(path, profile({})));
         const QString prefix = m_home.filePath(u"repair-prefix"_s);
-        const Run install = tfsetup({u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--prefix"_s, prefix}, m_home.path());
+        const Run install = tfsetup({u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--prefix"_s, prefix},
+                                    m_home.path());
         QVERIFY2(install.exitCode == 0, qPrintable(install.out));
         const QString env = prefix + u"/tf-hostile"_s;
         const QString outside = m_home.filePath(u"someone-elses"_s);
@@ -308,12 +325,16 @@ private Q_SLOTS:
         QFile::remove(data + u"/jupyter/kernels/tf-kernel-link"_s);
         QVERIFY(QFile::link(victim, data + u"/jupyter/kernels/tf-kernel-link"_s));
         const QString path = m_home.filePath(u"kernel-link.json"_s);
-        QVERIFY(writeFile(path, profile({{u"environment"_s, u"tf-kernel-link"_s},
-                                         {u"kernel"_s, QJsonObject{{u"name"_s, u"tf-kernel-link"_s}, {u"register"_s, true}}}})));
-        const Run r = tfsetup({u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--prefix"_s, m_home.filePath(u"kernel-prefix"_s)},
-                              m_home.path());
+        QVERIFY(
+            writeFile(path,
+                      profile({{u"environment"_s, u"tf-kernel-link"_s},
+                               {u"kernel"_s, QJsonObject{{u"name"_s, u"tf-kernel-link"_s}, {u"register"_s, true}}}})));
+        const Run r = tfsetup(
+            {u"install"_s, u"--profile"_s, path, u"--yes"_s, u"--prefix"_s, m_home.filePath(u"kernel-prefix"_s)},
+            m_home.path());
         QVERIFY2(r.out.contains(u"could not be registered"_s), qPrintable(r.out));
-        QCOMPARE(QDir(victim).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList{u"kernel.json"_s});
+        QCOMPARE(QDir(victim).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 QStringList{u"kernel.json"_s});
         QFile kept(victim + u"/kernel.json"_s);
         QVERIFY(kept.open(QIODevice::ReadOnly));
         QCOMPARE(kept.readAll(), QByteArray("someone else's kernel\n"));
@@ -356,8 +377,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("mount");
         QTest::addColumn<QString>("expected");
         QTest::newRow("read-only") << u"mount -t tmpfs -o size=1m,ro tfsetup-test \"$1\""_s << u"read-only"_s;
-        QTest::newRow("full") << u"mount -t tmpfs -o size=64k tfsetup-test \"$1\" && head -c 1048576 /dev/zero > \"$1/filler\"; true"_s
-                              << u"is full"_s;
+        QTest::newRow("full")
+            << u"mount -t tmpfs -o size=64k tfsetup-test \"$1\" && head -c 1048576 /dev/zero > \"$1/filler\"; true"_s
+            << u"is full"_s;
     }
     void install_readOnlyAndFullDisksToldApart()
     {
@@ -372,9 +394,10 @@ private Q_SLOTS:
         QProcess p;
         p.setProcessEnvironment(environment());
         p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(u"unshare"_s, {u"-Urm"_s, u"sh"_s, u"-c"_s,
-                               mount + u" || exit 90\nexec \"$2\" install --profile \"$3\" --yes --prefix \"$1\""_s,
-                               u"sh"_s, disk, qEnvironmentVariable("TFSETUP_BINARY"), path});
+        p.start(u"unshare"_s,
+                {u"-Urm"_s, u"sh"_s, u"-c"_s,
+                 mount + u" || exit 90\nexec \"$2\" install --profile \"$3\" --yes --prefix \"$1\""_s, u"sh"_s, disk,
+                 qEnvironmentVariable("TFSETUP_BINARY"), path});
         QVERIFY(p.waitForFinished(60000));
         const QString out = QString::fromUtf8(p.readAll());
         QCOMPARE(p.exitCode(), 1);

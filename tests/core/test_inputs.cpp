@@ -127,8 +127,8 @@ private Q_SLOTS:
         QVERIFY(jupyterKernelName(u"TF-Lab"_s).startsWith(u"tf-lab-"_s));
         QVERIFY(jupyterKernelName(u"TF"_s) != jupyterKernelName(u"tf"_s));
         QVERIFY(jupyterKernelName(u"TF"_s) != jupyterKernelName(u"Tf"_s));
-        for (const QString &name : {u"我的环境"_s, u"tf+gpu"_s, u"深度学习 2.10"_s, u"tf.2.10."_s, QString(300, u'x'),
-                                    u"MyEnv"_s}) {
+        for (const QString &name :
+             {u"我的环境"_s, u"tf+gpu"_s, u"深度学习 2.10"_s, u"tf.2.10."_s, QString(300, u'x'), u"MyEnv"_s}) {
             const QString kernel = jupyterKernelName(name);
             QVERIFY2(isJupyterKernelName(kernel), qPrintable(name + u" -> " + kernel));
             QCOMPARE(jupyterKernelName(name), kernel);
@@ -151,8 +151,9 @@ private Q_SLOTS:
         QVERIFY(shown.contains(u"\\u202e"_s));
         // The JSON spelling: a document passed through stays the same document.
         const QByteArray json = QJsonDocument(QJsonObject{{u"t"_s, hostile}}).toJson(QJsonDocument::Compact);
-        QCOMPARE(QJsonDocument::fromJson(visibleText(QString::fromUtf8(json)).toUtf8()).object().value(u"t"_s).toString(),
-                 hostile);
+        QCOMPARE(
+            QJsonDocument::fromJson(visibleText(QString::fromUtf8(json)).toUtf8()).object().value(u"t"_s).toString(),
+            hostile);
     }
 
     void decodeTextInput_data()
@@ -192,8 +193,8 @@ private Q_SLOTS:
         QCOMPARE(refused.error().code, u"text_encoding_unknown"_s);
         QVERIFY(refused.error().message.contains(u"UTF-8"_s));
         // A few stray bytes in an English log are replaced; the message text survives.
-        const auto mostly = tfsetup::core::decodeTextInput("Could not load dynamic library 'cudart64_110.dll' \xB2\xE2\n",
-                                                           u"The log"_s);
+        const auto mostly = tfsetup::core::decodeTextInput(
+            "Could not load dynamic library 'cudart64_110.dll' \xB2\xE2\n", u"The log"_s);
         QVERIFY(mostly);
         QVERIFY(mostly->contains(u"cudart64_110.dll"_s));
     }
@@ -204,8 +205,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("out");
         QTest::newRow("proxy password") << u"--proxy http://alice:s3cr%40t@proxy.lab:3128"_s
                                         << u"--proxy http://alice:***@proxy.lab:3128"_s;
-        QTest::newRow("index token as user") << u"https://ghp_TOKEN123@pypi.lab.example/simple/"_s
-                                             << u"https://***@pypi.lab.example/simple/"_s;
+        QTest::newRow("index token as user")
+            << u"https://ghp_TOKEN123@pypi.lab.example/simple/"_s << u"https://***@pypi.lab.example/simple/"_s;
         QTest::newRow("query token") << u"GET https://files.example/x.whl?token=abc&x=1 200"_s
                                      << u"GET https://files.example/x.whl?token=***&x=1 200"_s;
         QTest::newRow("signed URL") << u"https://s3.example/b.whl?X-Amz-Signature=deadbeef"_s
@@ -214,10 +215,10 @@ private Q_SLOTS:
                                             << u"from https://u:***@a.example/ and https://***@b.example/"_s;
         QTest::newRow("no secret") << u"https://pypi.org/simple/tensorflow/ user@example.org C:\\a@b"_s
                                    << u"https://pypi.org/simple/tensorflow/ user@example.org C:\\a@b"_s;
-        QTest::newRow("an @ in the path is no user") << u"https://host.example/a@b/c"_s
-                                                     << u"https://host.example/a@b/c"_s;
-        QTest::newRow("masked twice is masked once") << u"http://alice:***@proxy:3128"_s
-                                                     << u"http://alice:***@proxy:3128"_s;
+        QTest::newRow("an @ in the path is no user")
+            << u"https://host.example/a@b/c"_s << u"https://host.example/a@b/c"_s;
+        QTest::newRow("masked twice is masked once")
+            << u"http://alice:***@proxy:3128"_s << u"http://alice:***@proxy:3128"_s;
     }
     void redactSecretsMasksPasswordsAndTokens()
     {
@@ -278,22 +279,31 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("field");
         QTest::newRow("cuda as a list") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x",
-            "plan":{"route":"linux-toolkit","cuda":["11.8"],"requirements":["tensorflow"]}})") << u"plan.cuda"_s;
+            "plan":{"route":"linux-toolkit","cuda":["11.8"],"requirements":["tensorflow"]}})")
+                                        << u"plan.cuda"_s;
         QTest::newRow("kernel name with ../") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x",
-            "plan":{"route":"linux-pip","requirements":["tensorflow"]},"kernel":{"name":"../../evil"}})") << u"kernel.name"_s;
+            "plan":{"route":"linux-pip","requirements":["tensorflow"]},"kernel":{"name":"../../evil"}})")
+                                              << u"kernel.name"_s;
         QTest::newRow("kernel name with capitals") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x",
-            "plan":{"route":"linux-pip","requirements":["tensorflow"]},"kernel":{"name":"TF-Lab"}})") << u"kernel.name"_s;
+            "plan":{"route":"linux-pip","requirements":["tensorflow"]},"kernel":{"name":"TF-Lab"}})")
+                                                   << u"kernel.name"_s;
         QTest::newRow("environment ..") << QByteArray(R"({"schema":1,"environment":"..","installFolder":"/x",
-            "plan":{"route":"linux-pip","requirements":["tensorflow"]}})") << u"environment"_s;
+            "plan":{"route":"linux-pip","requirements":["tensorflow"]}})")
+                                        << u"environment"_s;
         QTest::newRow("requirements as text") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x",
-            "plan":{"route":"linux-pip","requirements":"tensorflow"}})") << u"plan.requirements"_s;
+            "plan":{"route":"linux-pip","requirements":"tensorflow"}})")
+                                              << u"plan.requirements"_s;
         QTest::newRow("register as text") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x",
-            "plan":{"route":"linux-pip","requirements":["t"]},"kernel":{"register":"yes"}})") << u"kernel.register"_s;
+            "plan":{"route":"linux-pip","requirements":["t"]},"kernel":{"register":"yes"}})")
+                                          << u"kernel.register"_s;
         QTest::newRow("installFolder a number") << QByteArray(R"({"schema":1,"environment":"e","installFolder":5,
-            "plan":{"route":"linux-pip","requirements":["t"]}})") << u"installFolder"_s;
-        QTest::newRow("plan missing") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x"})") << u"plan"_s;
+            "plan":{"route":"linux-pip","requirements":["t"]}})")
+                                                << u"installFolder"_s;
+        QTest::newRow("plan missing") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x"})")
+                                      << u"plan"_s;
         QTest::newRow("mirror list of objects") << QByteArray(R"({"schema":1,"environment":"e","installFolder":"/x",
-            "plan":{"route":"linux-pip","requirements":["t"]},"mirrors":{"pypi":[{}]}})") << u"mirrors.pypi[0]"_s;
+            "plan":{"route":"linux-pip","requirements":["t"]},"mirrors":{"pypi":[{}]}})")
+                                                << u"mirrors.pypi[0]"_s;
     }
     void profile_wrongTypesNamed()
     {
@@ -308,7 +318,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("folder");
         QTest::addColumn<QString>("code");
-        QTest::newRow("undefined variable") << u"${TFSETUP_UNDEFINED_VARIABLE}/envs"_s << u"profile_variable_undefined"_s;
+        QTest::newRow("undefined variable")
+            << u"${TFSETUP_UNDEFINED_VARIABLE}/envs"_s << u"profile_variable_undefined"_s;
         QTest::newRow("relative") << u"envs"_s << u"profile_folder_relative"_s;
         QTest::newRow("defined") << u"${HOME}/envs"_s << QString();
     }
@@ -363,9 +374,13 @@ private Q_SLOTS:
         const QByteArray archive(1000, 'a');
         const QString relative = u"nvidia/cuda_cudart.tar.xz"_s;
         QVERIFY(writeFile(QDir(folder).filePath(relative), archive));
-        QJsonObject artifact{{u"name"_s, u"cuda_cudart"_s}, {u"kind"_s, u"cuda-redist-archive"_s},
-                             {u"sha256"_s, sha256(archive)}, {u"size"_s, 1000}};
-        QJsonObject file{{u"file"_s, relative}, {u"artifact"_s, u"cuda_cudart"_s}, {u"sha256"_s, sha256(archive)},
+        QJsonObject artifact{{u"name"_s, u"cuda_cudart"_s},
+                             {u"kind"_s, u"cuda-redist-archive"_s},
+                             {u"sha256"_s, sha256(archive)},
+                             {u"size"_s, 1000}};
+        QJsonObject file{{u"file"_s, relative},
+                         {u"artifact"_s, u"cuda_cudart"_s},
+                         {u"sha256"_s, sha256(archive)},
                          {u"size"_s, 1000}};
         QJsonObject root{{u"format"_s, u"tfsetup-bundle"_s}, {u"schema"_s, Bundle::schema}};
         root.insert(u"artifacts"_s, QJsonArray{artifact});
@@ -438,14 +453,15 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("field");
         QTest::newRow("top level") << QByteArray(R"({"schema":1,"schema":2})") << u"schema"_s;
-        QTest::newRow("nested") << QByteArray(R"({"plan":{"route":"a","cuda":"11.8","cuda":"12.5"}})") << u"plan.cuda"_s;
+        QTest::newRow("nested") << QByteArray(R"({"plan":{"route":"a","cuda":"11.8","cuda":"12.5"}})")
+                                << u"plan.cuda"_s;
         QTest::newRow("in a list") << QByteArray(R"({"files":[{"file":"a"},{"file":"b","size":1,"size":2}]})")
                                    << u"files[1].size"_s;
         QTest::newRow("spelled with an escape") << QByteArray(R"({"name":"a","n\u0061me":"b"})") << u"name"_s;
         QTest::newRow("inside a list of lists") << QByteArray(R"({"a":[[1,{"k":1,"k":2}]]})") << u"a[0][1].k"_s;
         QTest::newRow("a quote inside a value") << QByteArray(R"({"a":"x\"y","b":{"c":1},"b":0})") << u"b"_s;
-        QTest::newRow("the same name in other objects") << QByteArray(R"({"a":{"k":1},"b":{"k":1},"c":[{"k":1},{"k":2}]})")
-                                                        << QString();
+        QTest::newRow("the same name in other objects")
+            << QByteArray(R"({"a":{"k":1},"b":{"k":1},"c":[{"k":1},{"k":2}]})") << QString();
     }
     void documents_fieldGivenTwiceRefused()
     {
@@ -489,13 +505,19 @@ private Q_SLOTS:
         const QByteArray wheel("wheel bytes");
         QVERIFY(writeFile(QDir(folder).filePath(u"wheelhouse/t-1-py3-none-any.whl"_s), wheel));
         QVERIFY(writeFile(QDir(folder).filePath(u"wheelhouse/requirements.txt"_s), "t==1\n"));
-        QJsonArray files{QJsonObject{{u"file"_s, u"wheelhouse/t-1-py3-none-any.whl"_s}, {u"artifact"_s, u"wheelhouse"_s},
-                                     {u"sha256"_s, sha256(wheel)}, {u"size"_s, double(wheel.size())}},
-                         QJsonObject{{u"file"_s, u"wheelhouse/requirements.txt"_s}, {u"artifact"_s, u"wheelhouse"_s},
-                                     {u"sha256"_s, sha256("t==1\n")}, {u"size"_s, 5}}};
-        const QJsonObject root{{u"format"_s, u"tfsetup-bundle"_s}, {u"schema"_s, Bundle::schema},
-                               {u"artifacts"_s, QJsonArray{QJsonObject{{u"name"_s, u"wheelhouse"_s}, {u"kind"_s, u"wheelhouse"_s}}}},
-                               {u"files"_s, files}};
+        QJsonArray files{QJsonObject{{u"file"_s, u"wheelhouse/t-1-py3-none-any.whl"_s},
+                                     {u"artifact"_s, u"wheelhouse"_s},
+                                     {u"sha256"_s, sha256(wheel)},
+                                     {u"size"_s, double(wheel.size())}},
+                         QJsonObject{{u"file"_s, u"wheelhouse/requirements.txt"_s},
+                                     {u"artifact"_s, u"wheelhouse"_s},
+                                     {u"sha256"_s, sha256("t==1\n")},
+                                     {u"size"_s, 5}}};
+        const QJsonObject root{
+            {u"format"_s, u"tfsetup-bundle"_s},
+            {u"schema"_s, Bundle::schema},
+            {u"artifacts"_s, QJsonArray{QJsonObject{{u"name"_s, u"wheelhouse"_s}, {u"kind"_s, u"wheelhouse"_s}}}},
+            {u"files"_s, files}};
         QVERIFY(writeFile(QDir(folder).filePath(u"bundle.json"_s), QJsonDocument(root).toJson()));
         QVERIFY(readBundleArtifacts(folder));
         QVERIFY(writeFile(QDir(folder).filePath(u"wheelhouse/t-1-py3-none-any.whl"_s), "other bytes"));
@@ -514,17 +536,17 @@ private Q_SLOTS:
         QTest::addColumn<QString>("field");
         QTest::newRow("files as text") << QByteArray(R"({"schema":1,"files":"all"})") << u"files"_s;
         QTest::newRow("files missing") << QByteArray(R"({"schema":1})") << u"files"_s;
-        QTest::newRow("file path with ..") << QByteArray(R"({"schema":1,"files":[{"path":"../x","sha256":""}]})")
-                                           << u"files[0].path"_s;
+        QTest::newRow("file path with ..")
+            << QByteArray(R"({"schema":1,"files":[{"path":"../x","sha256":""}]})") << u"files[0].path"_s;
         QTest::newRow("sha256 a number") << QByteArray(R"({"schema":1,"files":[{"path":"x","sha256":5}]})")
                                          << u"files[0].sha256"_s;
-        QTest::newRow("kernel folder elsewhere") << QByteArray(R"({"schema":1,"files":[],"kernel_folder":"/etc"})")
-                                                 << u"kernel_folder"_s;
+        QTest::newRow("kernel folder elsewhere")
+            << QByteArray(R"({"schema":1,"files":[],"kernel_folder":"/etc"})") << u"kernel_folder"_s;
         QTest::newRow("kernel folder climbing out")
             << QByteArray(R"({"schema":1,"files":[],"kernel_folder":"/home/u/kernels/../../.ssh/kernels/x"})")
             << u"kernel_folder"_s;
-        QTest::newRow("launcher outside") << QByteArray(R"({"schema":1,"files":[],"launchers":["/bin/sh"]})")
-                                          << u"launchers[0]"_s;
+        QTest::newRow("launcher outside")
+            << QByteArray(R"({"schema":1,"files":[],"launchers":["/bin/sh"]})") << u"launchers[0]"_s;
     }
     void record_wrongShapesRefused()
     {
@@ -557,7 +579,8 @@ private Q_SLOTS:
 
     void plan_wrongShapesRefused()
     {
-        const auto r = ResolveRequest::fromPlanJson(parse(R"({"route":"linux-toolkit","tensorflow":"2.15","cuda":["12"]})"));
+        const auto r = ResolveRequest::fromPlanJson(
+            parse(R"({"route":"linux-toolkit","tensorflow":"2.15","cuda":["12"]})"));
         QVERIFY(!r);
         QCOMPARE(r.error().code, u"plan_malformed"_s);
         QVERIFY2(r.error().message.contains(u"\"cuda\""_s), qPrintable(r.error().message));
@@ -568,8 +591,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("cuda");
         QTest::addColumn<QStringList>("components");
         QTest::addColumn<QString>("missing");
-        const QStringList all{u"cuda_cudart"_s, u"libcublas"_s, u"libcufft"_s, u"libcurand"_s, u"libcusolver"_s,
-                              u"libcusparse"_s};
+        const QStringList all{u"cuda_cudart"_s, u"libcublas"_s,   u"libcufft"_s,
+                              u"libcurand"_s,   u"libcusolver"_s, u"libcusparse"_s};
         QTest::newRow("unknown CUDA") << u"99.9"_s << all << u"99.9"_s;
         QTest::newRow("no CUDA on a toolkit route") << QString() << all << u"plan.cuda"_s;
         QTest::newRow("no cuda_cudart") << u"11.8"_s << all.mid(1) << u"cuda_cudart"_s;

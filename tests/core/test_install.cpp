@@ -73,7 +73,12 @@ private:
         const auto written = core::ArchiveWriter::write(path, core::ArchiveWriter::Zip, entries);
         if (!written)
             qWarning() << written.error().detail;
-        return InstallArtifact{kind, component, version, QStringLiteral("windows-x86_64"), sha256(path), path,
+        return InstallArtifact{kind,
+                               component,
+                               version,
+                               QStringLiteral("windows-x86_64"),
+                               sha256(path),
+                               path,
                                QStringLiteral("https://developer.download.nvidia.com/compute/") + name};
     }
     InstallSpec spec(bool withCudnn = true)
@@ -87,12 +92,14 @@ private:
         s.cuda = QStringLiteral("11.2");
         s.cudnn = QStringLiteral("8.1");
         s.driver = QStringLiteral("537.13");
-        s.artifacts.append(archive(QStringLiteral("cuda_cudart-windows-x86_64-11.8.89-archive.zip"), QStringLiteral("cuda-redist-archive"),
-                                   QStringLiteral("cuda_cudart"), QStringLiteral("11.8.89"),
-                                   cudartArchive(true, QStringLiteral("11.8.89"), {}, QStringLiteral("cudart64_110.dll"))));
+        s.artifacts.append(
+            archive(QStringLiteral("cuda_cudart-windows-x86_64-11.8.89-archive.zip"),
+                    QStringLiteral("cuda-redist-archive"), QStringLiteral("cuda_cudart"), QStringLiteral("11.8.89"),
+                    cudartArchive(true, QStringLiteral("11.8.89"), {}, QStringLiteral("cudart64_110.dll"))));
         if (withCudnn) {
-            s.artifacts.append(archive(QStringLiteral("cudnn-11.2-windows-x64-v8.1.0.77.zip"), QStringLiteral("cudnn-archive"),
-                                       QStringLiteral("cudnn"), QStringLiteral("8.1.0.77"),
+            s.artifacts.append(archive(QStringLiteral("cudnn-11.2-windows-x64-v8.1.0.77.zip"),
+                                       QStringLiteral("cudnn-archive"), QStringLiteral("cudnn"),
+                                       QStringLiteral("8.1.0.77"),
                                        cudnnArchive(true, QStringLiteral("8.1.0.77"), true)));
         }
         return s;
@@ -113,11 +120,14 @@ private:
 void TestInstall::init()
 {
     m_tree = std::make_unique<FixtureTree>();
-    QVERIFY(m_tree->write({{QStringLiteral("C/Users/student/"), {}},
-                           {QStringLiteral("C/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v10.1/bin/cudart64_101.dll"), "MZ"}}));
-    QVERIFY(m_tree->writeEnv({{QStringLiteral("USERPROFILE"), QStringLiteral("C:\\Users\\student")},
-                              {QStringLiteral("APPDATA"), QStringLiteral("C:\\Users\\student\\AppData\\Roaming")},
-                              {QStringLiteral("PATH"), QStringLiteral("C:\\Windows\\System32;C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.1\\bin")}}));
+    QVERIFY(m_tree->write(
+        {{QStringLiteral("C/Users/student/"), {}},
+         {QStringLiteral("C/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v10.1/bin/cudart64_101.dll"), "MZ"}}));
+    QVERIFY(m_tree->writeEnv(
+        {{QStringLiteral("USERPROFILE"), QStringLiteral("C:\\Users\\student")},
+         {QStringLiteral("APPDATA"), QStringLiteral("C:\\Users\\student\\AppData\\Roaming")},
+         {QStringLiteral("PATH"),
+          QStringLiteral("C:\\Windows\\System32;C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.1\\bin")}}));
     m_view = m_tree->open(OsFamily::Windows);
     QVERIFY(m_view);
 }
@@ -145,9 +155,10 @@ void TestInstall::buildsAWindowsEnvironment()
     QVERIFY(!outcome->unchanged);
 
     const QString env = host(prefix + QStringLiteral("/tf2.10-cuda11.2"));
-    for (const QString &dll : {QStringLiteral("cudart64_110.dll"), QStringLiteral("cudnn64_8.dll"), QStringLiteral("cudnn_ops_infer64_8.dll"),
-                               QStringLiteral("cudnn_ops_train64_8.dll"), QStringLiteral("cudnn_cnn_infer64_8.dll"),
-                               QStringLiteral("cudnn_cnn_train64_8.dll"), QStringLiteral("cudnn_adv_infer64_8.dll"), QStringLiteral("cudnn_adv_train64_8.dll")})
+    for (const QString &dll : {QStringLiteral("cudart64_110.dll"), QStringLiteral("cudnn64_8.dll"),
+                               QStringLiteral("cudnn_ops_infer64_8.dll"), QStringLiteral("cudnn_ops_train64_8.dll"),
+                               QStringLiteral("cudnn_cnn_infer64_8.dll"), QStringLiteral("cudnn_cnn_train64_8.dll"),
+                               QStringLiteral("cudnn_adv_infer64_8.dll"), QStringLiteral("cudnn_adv_train64_8.dll")})
         QVERIFY2(QFile::exists(env + QStringLiteral("/cuda/bin/") + dll), qPrintable(dll));
     QVERIFY(QFile::exists(env + QStringLiteral("/cuda/lib/x64/cudart.lib")));
     QVERIFY(QFile::exists(env + QStringLiteral("/cuda/include/cudnn_version.h")));
@@ -172,7 +183,8 @@ void TestInstall::buildsAWindowsEnvironment()
     QFile summary(env + QStringLiteral("/ENVIRONMENT.md"));
     QVERIFY(summary.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(summary.readAll());
-    QVERIFY(text.contains(QStringLiteral("11.2")) && text.contains(QStringLiteral("537.13")) && text.contains(QStringLiteral("windows")));
+    QVERIFY(text.contains(QStringLiteral("11.2")) && text.contains(QStringLiteral("537.13"))
+            && text.contains(QStringLiteral("windows")));
 
     // The kernel went to the user's Jupyter folder, and it skips the other toolkit's bin.
     QFile kernel(host(QStringLiteral("C:/Users/student/AppData/Roaming/jupyter/kernels/tf2.10-cuda11.2/kernel.json")));
@@ -183,7 +195,8 @@ void TestInstall::buildsAWindowsEnvironment()
     QVERIFY2(!path.contains(QStringLiteral("v10.1")), qPrintable(path));
     QVERIFY(path.startsWith(QStringLiteral("C:\\Users\\student\\tf envs (lab)\\tf2.10-cuda11.2\\cuda\\bin;")));
     // No staging folder is left beside the environment.
-    QCOMPARE(QDir(host(prefix)).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{QStringLiteral("tf2.10-cuda11.2")});
+    QCOMPARE(QDir(host(prefix)).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList{QStringLiteral("tf2.10-cuda11.2")});
 }
 
 void TestInstall::secondRunChangesNothing()
@@ -370,8 +383,8 @@ void TestInstall::lookAlikeFoldersSurvive()
     const QString p = host(prefix);
     QCOMPARE(QDir(p).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name),
              (QStringList{QStringLiteral(".mydata.staging-keep"), QStringLiteral(".notes.previous-2023"),
-                          QStringLiteral(".tf2.10-cuda11.2.previous-mine"), QStringLiteral(".tf2.10-cuda11.2.staging-mine"),
-                          QStringLiteral("tf2.10-cuda11.2")}));
+                          QStringLiteral(".tf2.10-cuda11.2.previous-mine"),
+                          QStringLiteral(".tf2.10-cuda11.2.staging-mine"), QStringLiteral("tf2.10-cuda11.2")}));
     QVERIFY(!QFile::exists(p + QStringLiteral("/tf2.10-cuda11.2/") + core::WorkLock::markerName));
 }
 
@@ -431,7 +444,8 @@ void TestInstall::anotherEnvironmentsKernelIsKept()
     QCOMPARE(bytesOf(registered), firstKernel);
     QVERIFY(!QFileInfo::exists(registered + QStringLiteral(".user-backup")));
     const QString secondName = QFileInfo(second->kernelFolder).fileName();
-    QVERIFY2(secondName.startsWith(QStringLiteral("tf2.10-cuda11.2-")) && secondName.size() == 24, qPrintable(secondName));
+    QVERIFY2(secondName.startsWith(QStringLiteral("tf2.10-cuda11.2-")) && secondName.size() == 24,
+             qPrintable(secondName));
     QVERIFY(bytesOf(host(second->kernelFolder + QStringLiteral("/kernel.json"))).contains("other envs"));
     QCOMPARE(second->warnings.size(), 1);
     QVERIFY2(second->warnings.first().contains(prefix) && second->warnings.first().contains(secondName),
@@ -464,8 +478,10 @@ void TestInstall::anotherEnvironmentsKernelIsKept()
 void TestInstall::incompleteCudnnIsRefused()
 {
     InstallSpec s = spec(false);
-    s.artifacts.append(archive(QStringLiteral("cudnn.zip"), QStringLiteral("cudnn-archive"), QStringLiteral("cudnn"), QStringLiteral("8.1.0.77"),
-                               cudnnArchive(true, QStringLiteral("8.1.0.77"), true, QStringLiteral("cudnn_adv_train64_8.dll"))));
+    s.artifacts.append(
+        archive(QStringLiteral("cudnn.zip"), QStringLiteral("cudnn-archive"), QStringLiteral("cudnn"),
+                QStringLiteral("8.1.0.77"),
+                cudnnArchive(true, QStringLiteral("8.1.0.77"), true, QStringLiteral("cudnn_adv_train64_8.dll"))));
     const auto outcome = run(s);
     QVERIFY(!outcome);
     QCOMPARE(outcome.error().code, QStringLiteral("cudnn_incomplete"));
@@ -485,9 +501,12 @@ void TestInstall::changedArtifactIsRefused()
 void TestInstall::hostileArchiveLeavesNothing()
 {
     InstallSpec s = spec(false);
-    s.artifacts.append(archive(QStringLiteral("evil.zip"), QStringLiteral("cuda-redist-archive"), QStringLiteral("libcublas"), QStringLiteral("11.11.3.6"),
-                               {file(QStringLiteral("libcublas-windows-x86_64-11.11.3.6-archive/bin/cublas64_11.dll")),
-                                file(QStringLiteral("libcublas-windows-x86_64-11.11.3.6-archive/../../../../../Windows/System32/cublas64_11.dll"))}));
+    s.artifacts.append(
+        archive(QStringLiteral("evil.zip"), QStringLiteral("cuda-redist-archive"), QStringLiteral("libcublas"),
+                QStringLiteral("11.11.3.6"),
+                {file(QStringLiteral("libcublas-windows-x86_64-11.11.3.6-archive/bin/cublas64_11.dll")),
+                 file(QStringLiteral(
+                     "libcublas-windows-x86_64-11.11.3.6-archive/../../../../../Windows/System32/cublas64_11.dll"))}));
     const auto before = TreeSnapshot::take(m_tree->filePath(QStringLiteral("C")));
     const auto outcome = run(s);
     QVERIFY(!outcome);
@@ -508,21 +527,24 @@ void TestInstall::foreignFolderIsNotReplaced()
 void TestInstall::pipArguments()
 {
     // pip installs the verified wheels alone: no index, every file pinned by its hash.
-    QCOMPARE(Installer::pipInstallArguments(QStringLiteral("/e/.wheels"), QStringLiteral("/e/.wheels/requirements.txt")),
-             (QStringList{QStringLiteral("install"), QStringLiteral("--no-input"), QStringLiteral("--no-cache-dir"),
-                          QStringLiteral("--disable-pip-version-check"), QStringLiteral("--no-index"),
-                          QStringLiteral("--find-links"), QStringLiteral("/e/.wheels"), QStringLiteral("--require-hashes"),
-                          QStringLiteral("--only-binary=:all:"), QStringLiteral("-r"),
-                          QStringLiteral("/e/.wheels/requirements.txt")}));
+    QCOMPARE(
+        Installer::pipInstallArguments(QStringLiteral("/e/.wheels"), QStringLiteral("/e/.wheels/requirements.txt")),
+        (QStringList{QStringLiteral("install"), QStringLiteral("--no-input"), QStringLiteral("--no-cache-dir"),
+                     QStringLiteral("--disable-pip-version-check"), QStringLiteral("--no-index"),
+                     QStringLiteral("--find-links"), QStringLiteral("/e/.wheels"), QStringLiteral("--require-hashes"),
+                     QStringLiteral("--only-binary=:all:"), QStringLiteral("-r"),
+                     QStringLiteral("/e/.wheels/requirements.txt")}));
     InstallSpec s;
     s.requirements = {QStringLiteral("tensorflow==2.10.*")};
-    QCOMPARE(s.effectiveRequirements(), (QStringList{QStringLiteral("tensorflow==2.10.*"), QStringLiteral("ipykernel")}));
+    QCOMPARE(s.effectiveRequirements(),
+             (QStringList{QStringLiteral("tensorflow==2.10.*"), QStringLiteral("ipykernel")}));
     // The chosen front end's packages follow the kernel's; a requirement naming one already (in
     // another spelling, with a version) is not repeated.
     s.jupyter = QStringLiteral("lab");
     s.requirements.append(QStringLiteral("IPyKernel>=6"));
-    QCOMPARE(s.effectiveRequirements(), (QStringList{QStringLiteral("tensorflow==2.10.*"), QStringLiteral("IPyKernel>=6"),
-                                                     QStringLiteral("jupyterlab")}));
+    QCOMPARE(s.effectiveRequirements(),
+             (QStringList{QStringLiteral("tensorflow==2.10.*"), QStringLiteral("IPyKernel>=6"),
+                          QStringLiteral("jupyterlab")}));
     const QByteArray withLab = s.fingerprint();
     s.jupyter = QStringLiteral("notebook");
     QCOMPARE(s.effectiveRequirements().last(), QStringLiteral("notebook"));
@@ -530,7 +552,8 @@ void TestInstall::pipArguments()
     // A hash lock must pin the kernel and the chosen front end.
     s.requirementsLock = QStringLiteral("tensorflow==2.10.1 \\\n    --hash=sha256:00\n# ipykernel==6.17.0\n");
     QCOMPARE(s.missingFromLock(), (QStringList{QStringLiteral("ipykernel"), QStringLiteral("notebook")}));
-    s.requirementsLock += QStringLiteral("IPyKernel==6.17.0 --hash=sha256:11\nnotebook==6.4.12 \\\n    --hash=sha256:22\n");
+    s.requirementsLock += QStringLiteral(
+        "IPyKernel==6.17.0 --hash=sha256:11\nnotebook==6.4.12 \\\n    --hash=sha256:22\n");
     QCOMPARE(s.missingFromLock(), QStringList());
     const QByteArray locked = s.fingerprint();
     s.jupyter.clear();

@@ -62,8 +62,13 @@ inline QStringList cudnn8Subs()
 
 inline QStringList cudnn9Subs()
 {
-    return {QStringLiteral("graph"), QStringLiteral("engines_precompiled"), QStringLiteral("engines_runtime_compiled"),
-            QStringLiteral("heuristic"), QStringLiteral("ops"), QStringLiteral("cnn"), QStringLiteral("adv")};
+    return {QStringLiteral("graph"),
+            QStringLiteral("engines_precompiled"),
+            QStringLiteral("engines_runtime_compiled"),
+            QStringLiteral("heuristic"),
+            QStringLiteral("ops"),
+            QStringLiteral("cnn"),
+            QStringLiteral("adv")};
 }
 
 // cuDNN archives: major 7 (cuda/ top folder, single library), 8 old (8.0-8.2, cuda/), 8 new
@@ -74,8 +79,9 @@ inline QList<Entry> cudnnArchive(bool windows, const QString &version, bool oldS
     const QString platform = windows ? QStringLiteral("windows-x86_64") : QStringLiteral("linux-x86_64");
     const QString top = oldShape ? QStringLiteral("cuda/")
                                  : QStringLiteral("cudnn-%1-%2_cuda11-archive/").arg(platform, version);
-    QList<Entry> e{file(top + (oldShape ? QStringLiteral("NVIDIA_SLA_cuDNN_Support.txt") : QStringLiteral("LICENSE"))),
-                   file(top + (major >= 8 ? QStringLiteral("include/cudnn_version.h") : QStringLiteral("include/cudnn.h")))};
+    QList<Entry> e{
+        file(top + (oldShape ? QStringLiteral("NVIDIA_SLA_cuDNN_Support.txt") : QStringLiteral("LICENSE"))),
+        file(top + (major >= 8 ? QStringLiteral("include/cudnn_version.h") : QStringLiteral("include/cudnn.h")))};
     QStringList subs = major == 8 ? cudnn8Subs() : major >= 9 ? cudnn9Subs() : QStringList();
     subs.prepend(QString());
     const QString full = version.section(u'.', 0, 2);
@@ -95,7 +101,8 @@ inline QList<Entry> cudnnArchive(bool windows, const QString &version, bool oldS
         }
     }
     if (!windows)
-        e.append(file(top + (oldShape ? QStringLiteral("lib64") : QStringLiteral("lib")) + QStringLiteral("/libcudnn_static.a")));
+        e.append(file(top + (oldShape ? QStringLiteral("lib64") : QStringLiteral("lib"))
+                      + QStringLiteral("/libcudnn_static.a")));
     return e;
 }
 

@@ -34,7 +34,8 @@ private:
         p.setProcessEnvironment(env);
         p.start(qEnvironmentVariable("TFSETUP_BINARY"), QStringList{QStringLiteral("install")} + arguments);
         p.waitForFinished(60000);
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
     }
     QString writeProfile()
     {
@@ -66,7 +67,8 @@ void TestInstallCli::installsThenChangesNothing()
     QVERIFY(QFile::exists(m_home.filePath(QStringLiteral("envs/tf-cli/environment.json"))));
     QVERIFY(QFile::exists(m_home.filePath(QStringLiteral("data/jupyter/kernels/tf-cli/kernel.json"))));
 
-    const Run second = tfsetup({QStringLiteral("--profile"), profile, QStringLiteral("--yes"), QStringLiteral("--json")});
+    const Run second = tfsetup(
+        {QStringLiteral("--profile"), profile, QStringLiteral("--yes"), QStringLiteral("--json")});
     QCOMPARE(second.exitCode, 0);
     const QJsonObject result = QJsonDocument::fromJson(second.out.toUtf8()).object();
     QCOMPARE(result.value(QStringLiteral("ok")).toBool(), true);
@@ -75,7 +77,8 @@ void TestInstallCli::installsThenChangesNothing()
 
 void TestInstallCli::withoutYesOnlyTells()
 {
-    const Run run = tfsetup({QStringLiteral("--profile"), writeProfile(), QStringLiteral("--prefix"), m_home.filePath(QStringLiteral("other"))});
+    const Run run = tfsetup({QStringLiteral("--profile"), writeProfile(), QStringLiteral("--prefix"),
+                             m_home.filePath(QStringLiteral("other"))});
     QCOMPARE(run.exitCode, 2);
     QVERIFY(run.out.contains(QStringLiteral("--yes")));
     QVERIFY(!QFile::exists(m_home.filePath(QStringLiteral("other"))));
@@ -83,10 +86,16 @@ void TestInstallCli::withoutYesOnlyTells()
 
 void TestInstallCli::missingProfileFails()
 {
-    const Run run = tfsetup({QStringLiteral("--profile"), m_home.filePath(QStringLiteral("nope.json")), QStringLiteral("--yes"), QStringLiteral("--json")});
+    const Run run = tfsetup({QStringLiteral("--profile"), m_home.filePath(QStringLiteral("nope.json")),
+                             QStringLiteral("--yes"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 1);
     QVERIFY(run.err.contains(QStringLiteral("error:")));
-    QCOMPARE(QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
+    QCOMPARE(QJsonDocument::fromJson(run.out.toUtf8())
+                 .object()
+                 .value(QStringLiteral("error"))
+                 .toObject()
+                 .value(QStringLiteral("code"))
+                 .toString(),
              QStringLiteral("profile_unreadable"));
 }
 
@@ -132,8 +141,9 @@ void TestInstallCli::toolkitRouteFetchesFromTheLabMirror()
     LoopbackServer lab;
     QVERIFY(lab.start());
     const QString manifests = qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/manifests/");
-    for (const auto &[path, file] : {std::pair{"/compute/cuda/redist/redistrib_12.5.1.json", "cuda/redistrib_12.5.1.json"},
-                                     std::pair{"/compute/cudnn/redist/redistrib_8.9.7.json", "cudnn/redistrib_8.9.7.json"}}) {
+    for (const auto &[path, file] :
+         {std::pair{"/compute/cuda/redist/redistrib_12.5.1.json", "cuda/redistrib_12.5.1.json"},
+          std::pair{"/compute/cudnn/redist/redistrib_8.9.7.json", "cudnn/redistrib_8.9.7.json"}}) {
         QFile f(manifests + QLatin1String(file));
         QVERIFY(f.open(QIODevice::ReadOnly));
         lab.route(path, Response::bytes(f.readAll(), "application/json"));
@@ -147,8 +157,9 @@ void TestInstallCli::toolkitRouteFetchesFromTheLabMirror()
     f.close();
 
     const QString cache = m_home.filePath(QStringLiteral("shared-cache"));
-    const Run run = tfsetup({QStringLiteral("--profile"), path, QStringLiteral("--yes"), QStringLiteral("--cache"), cache,
-                             QStringLiteral("--origin"), QStringLiteral("nvidia=") + lab.url(QStringLiteral("/")).toString()});
+    const Run run = tfsetup({QStringLiteral("--profile"), path, QStringLiteral("--yes"), QStringLiteral("--cache"),
+                             cache, QStringLiteral("--origin"),
+                             QStringLiteral("nvidia=") + lab.url(QStringLiteral("/")).toString()});
     QCOMPARE(run.exitCode, 1);
     // The manifests were read from the lab, then the first archive was asked for there and named.
     QCOMPARE(lab.hits("/compute/cuda/redist/redistrib_12.5.1.json"), 1);

@@ -38,7 +38,8 @@ private:
         p.setProcessEnvironment(env);
         p.start(qEnvironmentVariable("TFSETUP_BINARY"), QStringList{command} + arguments);
         p.waitForFinished(120000);
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
     }
     // Libraries and launchers only (no Python): what the GPU choice changes, fast.
     QString writeProfile(const QString &name, const QString &gpus = {})
@@ -50,7 +51,8 @@ private:
         f.write(R"({"schema": 1, "title": "GPU test", "environment": ")" + name.toUtf8()
                 + R"(", "installFolder": "${HOME}/envs", "interpreter": "none",
                     "plan": {"route": "linux-pip", "tensorflow": "2.15.1"},
-                    "kernel": {"name": ")" + name.toUtf8() + R"(", "displayName": "TF GPUs"})"
+                    "kernel": {"name": ")"
+                + name.toUtf8() + R"(", "displayName": "TF GPUs"})"
                 + (gpus.isEmpty() ? QByteArray() : ", \"gpus\": " + gpus.toUtf8()) + "}");
         return path;
     }
@@ -82,10 +84,12 @@ void TestInstallGpus::initTestCase()
 void TestInstallGpus::byDefault_pinsTheUsableGpu()
 {
     const QString profile = writeProfile(QStringLiteral("tf-default"));
-    const Run run = tfsetup(QStringLiteral("install"), {QStringLiteral("--profile"), profile, QStringLiteral("--yes"),
-                                                        QStringLiteral("--hardware"), m_hardware, QStringLiteral("--json")});
+    const Run run = tfsetup(QStringLiteral("install"),
+                            {QStringLiteral("--profile"), profile, QStringLiteral("--yes"),
+                             QStringLiteral("--hardware"), m_hardware, QStringLiteral("--json")});
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-    const QJsonObject gpus = QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("gpus")).toObject();
+    const QJsonObject gpus =
+        QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("gpus")).toObject();
     QCOMPARE(gpus.value(QStringLiteral("cuda_visible_devices")).toString(), QStringLiteral("1"));
     const QJsonArray leftOut = gpus.value(QStringLiteral("left_out")).toArray();
     QCOMPARE(leftOut.size(), 1);
@@ -97,21 +101,28 @@ void TestInstallGpus::byDefault_pinsTheUsableGpu()
 
     const QString env = environment(QStringLiteral("tf-default"));
     const QString launcher = read(env + QStringLiteral("/start-python"));
-    QVERIFY2(launcher.contains(QStringLiteral("CUDA_VISIBLE_DEVICES='1'\nexport CUDA_VISIBLE_DEVICES")), qPrintable(launcher));
+    QVERIFY2(launcher.contains(QStringLiteral("CUDA_VISIBLE_DEVICES='1'\nexport CUDA_VISIBLE_DEVICES")),
+             qPrintable(launcher));
     QVERIFY(launcher.contains(QStringLiteral("CUDA_DEVICE_ORDER='PCI_BUS_ID'")));
-    QCOMPARE(kernelEnv(QStringLiteral("tf-default")).value(QStringLiteral("CUDA_VISIBLE_DEVICES")).toString(), QStringLiteral("1"));
-    QCOMPARE(kernelEnv(QStringLiteral("tf-default")).value(QStringLiteral("CUDA_DEVICE_ORDER")).toString(), QStringLiteral("PCI_BUS_ID"));
-    const QJsonObject record = QJsonDocument::fromJson(read(env + QStringLiteral("/environment.json")).toUtf8()).object();
+    QCOMPARE(kernelEnv(QStringLiteral("tf-default")).value(QStringLiteral("CUDA_VISIBLE_DEVICES")).toString(),
+             QStringLiteral("1"));
+    QCOMPARE(kernelEnv(QStringLiteral("tf-default")).value(QStringLiteral("CUDA_DEVICE_ORDER")).toString(),
+             QStringLiteral("PCI_BUS_ID"));
+    const QJsonObject record =
+        QJsonDocument::fromJson(read(env + QStringLiteral("/environment.json")).toUtf8()).object();
     QCOMPARE(record.value(QStringLiteral("plan")).toObject().value(QStringLiteral("gpus")).toArray(), QJsonArray{1});
 
     // The same install again changes nothing, and says in words why the Kepler is left out.
-    const Run again = tfsetup(QStringLiteral("install"), {QStringLiteral("--profile"), profile, QStringLiteral("--yes"),
-                                                          QStringLiteral("--hardware"), m_hardware});
+    const Run again = tfsetup(
+        QStringLiteral("install"),
+        {QStringLiteral("--profile"), profile, QStringLiteral("--yes"), QStringLiteral("--hardware"), m_hardware});
     QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
     QVERIFY2(again.out.contains(QStringLiteral("already complete")), qPrintable(again.out));
-    QVERIFY2(again.out.contains(QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7) is left out: ")), qPrintable(again.out));
-    QVERIFY2(again.out.contains(QStringLiteral("The environment uses GPU 1, NVIDIA GeForce RTX 3060 (compute capability 8.6) "
-                                               "(CUDA_VISIBLE_DEVICES=1).")),
+    QVERIFY2(again.out.contains(QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7) is left out: ")),
+             qPrintable(again.out));
+    QVERIFY2(again.out.contains(
+                 QStringLiteral("The environment uses GPU 1, NVIDIA GeForce RTX 3060 (compute capability 8.6) "
+                                "(CUDA_VISIBLE_DEVICES=1).")),
              qPrintable(again.out));
 
     // Repair writes a lost launcher again with the recorded choice. (Its verification fails: this
@@ -125,11 +136,13 @@ void TestInstallGpus::byDefault_pinsTheUsableGpu()
 void TestInstallGpus::all_pinsNothing()
 {
     const QString profile = writeProfile(QStringLiteral("tf-all"));
-    const Run run = tfsetup(QStringLiteral("install"), {QStringLiteral("--profile"), profile, QStringLiteral("--yes"),
-                                                        QStringLiteral("--hardware"), m_hardware, QStringLiteral("--gpus"),
-                                                        QStringLiteral("all"), QStringLiteral("--json")});
+    const Run run = tfsetup(QStringLiteral("install"),
+                            {QStringLiteral("--profile"), profile, QStringLiteral("--yes"),
+                             QStringLiteral("--hardware"), m_hardware, QStringLiteral("--gpus"), QStringLiteral("all"),
+                             QStringLiteral("--json")});
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-    const QJsonObject gpus = QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("gpus")).toObject();
+    const QJsonObject gpus =
+        QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("gpus")).toObject();
     QVERIFY(gpus.value(QStringLiteral("cuda_visible_devices")).isNull());
     // Nothing pinned, yet the Kepler is not counted as used: it is named, with why.
     QCOMPARE(gpus.value(QStringLiteral("used")).toArray().size(), 1);
@@ -139,7 +152,8 @@ void TestInstallGpus::all_pinsNothing()
              QJsonDocument(gpus).toJson().constData());
     QVERIFY(!skipped.first().toObject().value(QStringLiteral("reason")).toString().isEmpty());
     const QString env = environment(QStringLiteral("tf-all"));
-    for (const QString &name : {QStringLiteral("start-python"), QStringLiteral("start-jupyter"), QStringLiteral("shell")})
+    for (const QString &name :
+         {QStringLiteral("start-python"), QStringLiteral("start-jupyter"), QStringLiteral("shell")})
         QVERIFY2(!read(env + u'/' + name).contains(QStringLiteral("CUDA_VISIBLE_DEVICES")), qPrintable(name));
     QVERIFY(!kernelEnv(QStringLiteral("tf-all")).contains(QStringLiteral("CUDA_VISIBLE_DEVICES")));
     QVERIFY(!QJsonDocument::fromJson(read(env + QStringLiteral("/environment.json")).toUtf8())
@@ -153,19 +167,22 @@ void TestInstallGpus::theProfileChooses()
 {
     // The profile says "all"; --gpus on the command line wins over it.
     const QString profile = writeProfile(QStringLiteral("tf-profile"), QStringLiteral("\"all\""));
-    const Run run = tfsetup(QStringLiteral("install"), {QStringLiteral("--profile"), profile, QStringLiteral("--yes"),
-                                                        QStringLiteral("--hardware"), m_hardware, QStringLiteral("--gpus"),
-                                                        QStringLiteral("1")});
+    const Run run = tfsetup(QStringLiteral("install"),
+                            {QStringLiteral("--profile"), profile, QStringLiteral("--yes"),
+                             QStringLiteral("--hardware"), m_hardware, QStringLiteral("--gpus"), QStringLiteral("1")});
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-    QVERIFY(read(environment(QStringLiteral("tf-profile")) + QStringLiteral("/shell")).contains(QStringLiteral("CUDA_VISIBLE_DEVICES='1'")));
+    QVERIFY(read(environment(QStringLiteral("tf-profile")) + QStringLiteral("/shell"))
+                .contains(QStringLiteral("CUDA_VISIBLE_DEVICES='1'")));
     // A profile's own list; a GPU it names that the machine lacks stops the install.
     const QString missing = writeProfile(QStringLiteral("tf-missing"), QStringLiteral("[1, 4]"));
-    const Run refused = tfsetup(QStringLiteral("install"), {QStringLiteral("--profile"), missing, QStringLiteral("--yes"),
-                                                            QStringLiteral("--hardware"), m_hardware});
+    const Run refused = tfsetup(
+        QStringLiteral("install"),
+        {QStringLiteral("--profile"), missing, QStringLiteral("--yes"), QStringLiteral("--hardware"), m_hardware});
     QCOMPARE(refused.exitCode, 1);
-    QVERIFY2(refused.err.contains(QStringLiteral("The lab profile's \"gpus\" names GPU 4, but this computer's NVIDIA GPUs "
-                                                 "are 0,1")),
-             qPrintable(refused.err));
+    QVERIFY2(
+        refused.err.contains(QStringLiteral("The lab profile's \"gpus\" names GPU 4, but this computer's NVIDIA GPUs "
+                                            "are 0,1")),
+        qPrintable(refused.err));
     QVERIFY(!QDir(environment(QStringLiteral("tf-missing"))).exists());
 }
 
@@ -175,12 +192,15 @@ void TestInstallGpus::refused_data()
     QTest::addColumn<QString>("gpus");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("message");
-    QTest::newRow("not a list") << QString() << QStringLiteral("first") << 2 << QStringLiteral("\"first\" is none of these");
+    QTest::newRow("not a list") << QString() << QStringLiteral("first") << 2
+                                << QStringLiteral("\"first\" is none of these");
     QTest::newRow("twice") << QString() << QStringLiteral("1,1") << 2 << QStringLiteral("--gpus names GPU 1 twice.");
-    QTest::newRow("not on this computer") << QString() << QStringLiteral("5") << 1 << QStringLiteral("--gpus names GPU 5");
+    QTest::newRow("not on this computer")
+        << QString() << QStringLiteral("5") << 1 << QStringLiteral("--gpus names GPU 5");
     QTest::newRow("too old") << QString() << QStringLiteral("0,1") << 1
-                             << QStringLiteral("--gpus names GPU 0, Tesla K80 (compute capability 3.7), which TensorFlow "
-                                               "2.15.1 cannot use: ");
+                             << QStringLiteral(
+                                    "--gpus names GPU 0, Tesla K80 (compute capability 3.7), which TensorFlow "
+                                    "2.15.1 cannot use: ");
     QTest::newRow("a profile's damaged field") << QStringLiteral("\"fastest\"") << QString() << 1
                                                << QStringLiteral("its field \"gpus\" must be \"default\", \"all\"");
 }
@@ -192,7 +212,8 @@ void TestInstallGpus::refused()
     QFETCH(int, exitCode);
     QFETCH(QString, message);
     const QString profile = writeProfile(QStringLiteral("tf-refused"), profileGpus);
-    QStringList arguments{QStringLiteral("--profile"), profile, QStringLiteral("--yes"), QStringLiteral("--hardware"), m_hardware};
+    QStringList arguments{QStringLiteral("--profile"), profile, QStringLiteral("--yes"), QStringLiteral("--hardware"),
+                          m_hardware};
     if (!gpus.isEmpty())
         arguments << QStringLiteral("--gpus") << gpus;
     const Run run = tfsetup(QStringLiteral("install"), arguments);
@@ -203,11 +224,13 @@ void TestInstallGpus::refused()
 
 void TestInstallGpus::withoutYes_saysWhichGpus()
 {
-    const Run run = tfsetup(QStringLiteral("install"), {QStringLiteral("--profile"), writeProfile(QStringLiteral("tf-ask")),
-                                                        QStringLiteral("--hardware"), m_hardware});
+    const Run run = tfsetup(QStringLiteral("install"),
+                            {QStringLiteral("--profile"), writeProfile(QStringLiteral("tf-ask")),
+                             QStringLiteral("--hardware"), m_hardware});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.out.contains(QStringLiteral("(CUDA_VISIBLE_DEVICES=1)")), qPrintable(run.out));
-    QVERIFY2(run.out.contains(QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7) is left out: ")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("GPU 0, Tesla K80 (compute capability 3.7) is left out: ")),
+             qPrintable(run.out));
     QVERIFY(!QDir(environment(QStringLiteral("tf-ask"))).exists());
 }
 

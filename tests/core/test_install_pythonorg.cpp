@@ -32,7 +32,9 @@ const QString prefix = QStringLiteral("C:/Users/student/tfsetup-envs");
 // writes down every program it was asked to run.
 class ScriptedWindows final : public core::SystemView {
 public:
-    explicit ScriptedWindows(core::SystemView &inner) : m_inner(inner) {}
+    explicit ScriptedWindows(core::SystemView &inner)
+        : m_inner(inner)
+    {}
 
     QStringList runs;
     int installerExitCode = 0;
@@ -134,8 +136,9 @@ private Q_SLOTS:
         QVERIFY2(outcome.ok(), outcome.ok() ? "" : qPrintable(outcome.error().message + u' ' + outcome.error().detail));
         QCOMPARE(m_windows->runs.size(), 4); // installer, venv, pip install, pip freeze
         const QString installer = m_windows->runs.at(0);
-        QVERIFY2(installer.startsWith(QStringLiteral("python-3.10.11-amd64.exe /quiet InstallAllUsers=0 "
-                                                     "TargetDir=C:\\Users\\student\\tfsetup-envs\\.python-3.10.11 PrependPath=0")),
+        QVERIFY2(installer.startsWith(
+                     QStringLiteral("python-3.10.11-amd64.exe /quiet InstallAllUsers=0 "
+                                    "TargetDir=C:\\Users\\student\\tfsetup-envs\\.python-3.10.11 PrependPath=0")),
                  qPrintable(installer));
         QVERIFY(installer.contains(QStringLiteral("Include_launcher=0")));
         QVERIFY(m_windows->runs.at(1).startsWith(QStringLiteral("python.exe -m venv ")));
@@ -143,7 +146,8 @@ private Q_SLOTS:
         QVERIFY2(m_windows->runs.at(2).contains(QStringLiteral("--no-index")), qPrintable(m_windows->runs.at(2)));
         // The lock was made with the new environment's own Python.
         QCOMPARE(m_lockedWith.size(), 1);
-        QVERIFY2(m_lockedWith.first().endsWith(QStringLiteral("/venv/Scripts/python.exe")), qPrintable(m_lockedWith.first()));
+        QVERIFY2(m_lockedWith.first().endsWith(QStringLiteral("/venv/Scripts/python.exe")),
+                 qPrintable(m_lockedWith.first()));
         QVERIFY(QFile::exists(m_view->hostPath(prefix + QStringLiteral("/.python-3.10.11/python.exe"))));
         QVERIFY(QFile::exists(m_view->hostPath(prefix + QStringLiteral("/tf-a/venv/Scripts/python.exe"))));
     }
@@ -197,11 +201,16 @@ private:
         s.requirements = {QStringLiteral("tensorflow==2.10.*")};
         s.registerKernel = false;
         s.desktopEntry = false;
-        InstallArtifact setup{QStringLiteral("python-installer"), QStringLiteral("python"), QStringLiteral("3.10.11"),
-                              QStringLiteral("windows-x86_64"), {}, m_setup,
+        InstallArtifact setup{QStringLiteral("python-installer"),
+                              QStringLiteral("python"),
+                              QStringLiteral("3.10.11"),
+                              QStringLiteral("windows-x86_64"),
+                              {},
+                              m_setup,
                               QStringLiteral("https://www.python.org/ftp/python/3.10.11/python-3.10.11-amd64.exe"),
-                              {QStringLiteral("/quiet"), QStringLiteral("InstallAllUsers=0"), QStringLiteral("TargetDir={prefix}"),
-                               QStringLiteral("PrependPath=0"), QStringLiteral("Include_launcher=0")},
+                              {QStringLiteral("/quiet"), QStringLiteral("InstallAllUsers=0"),
+                               QStringLiteral("TargetDir={prefix}"), QStringLiteral("PrependPath=0"),
+                               QStringLiteral("Include_launcher=0")},
                               {}};
         if (md5Only)
             setup.md5 = digest(m_setup, QCryptographicHash::Md5);
@@ -221,11 +230,12 @@ private:
             file.write("PK stand-in wheel");
         file.close();
         QStringList *askedWith = &m_lockedWith;
-        installer.setPackageLocker([wheel, askedWith](QString python) -> QCoro::Task<core::Result<Installer::LockedPackages>> {
-            askedWith->append(python);
-            const LockedFiles locked = lockWheels({wheel});
-            co_return Installer::LockedPackages{locked.lock, locked.artifacts};
-        });
+        installer.setPackageLocker(
+            [wheel, askedWith](QString python) -> QCoro::Task<core::Result<Installer::LockedPackages>> {
+                askedWith->append(python);
+                const LockedFiles locked = lockWheels({wheel});
+                co_return Installer::LockedPackages{locked.lock, locked.artifacts};
+            });
         auto result = awaitTask(installer.install(s), std::chrono::seconds(60));
         return result ? *result : core::Result<core::InstallOutcome>(core::Error{QStringLiteral("timeout"), {}, {}});
     }

@@ -35,9 +35,9 @@ using tfsetup::test::buildWheel;
 using tfsetup::test::LoopbackServer;
 using tfsetup::test::processesUsing;
 using tfsetup::test::Ran;
-using tfsetup::test::runProcess;
 using tfsetup::test::readFile;
 using tfsetup::test::Response;
+using tfsetup::test::runProcess;
 
 namespace {
 
@@ -102,23 +102,24 @@ QProcessEnvironment TestJupyter::environment() const
 
 QString TestJupyter::writeProfile(const QString &file, const QString &environment, const QString &lock) const
 {
-    QJsonObject profile{
-        {u"schema"_s, 1},
-        {u"title"_s, u"Jupyter test"_s},
-        {u"environment"_s, environment},
-        {u"installFolder"_s, u"${HOME}/envs"_s},
-        {u"interpreter"_s, debianPython},
-        {u"plan"_s, QJsonObject{{u"route"_s, u"linux-pip"_s},
-                                {u"tensorflow"_s, u"2.15.1"_s},
-                                {u"package"_s, u"tensorflow"_s},
-                                {u"python"_s, u"3.11"_s},
-                                {u"requirements"_s, QJsonArray{u"tensorflow==2.15.1"_s}}}},
-        {u"mirrors"_s, QJsonObject{{u"pypi"_s, QJsonArray{m_index.url(u"/simple/"_s).toString()}},
-                                   {u"trustedHosts"_s, QJsonArray{u"127.0.0.1"_s}}}},
-        // Debian has no JupyterLab: the lab chooses the classic Notebook.
-        {u"jupyter"_s, u"notebook"_s},
-        {u"kernel"_s, QJsonObject{{u"name"_s, environment}, {u"displayName"_s, u"TF Jupyter test"_s}}},
-        {u"desktopEntry"_s, false}};
+    QJsonObject profile{{u"schema"_s, 1},
+                        {u"title"_s, u"Jupyter test"_s},
+                        {u"environment"_s, environment},
+                        {u"installFolder"_s, u"${HOME}/envs"_s},
+                        {u"interpreter"_s, debianPython},
+                        {u"plan"_s,
+                         QJsonObject{{u"route"_s, u"linux-pip"_s},
+                                     {u"tensorflow"_s, u"2.15.1"_s},
+                                     {u"package"_s, u"tensorflow"_s},
+                                     {u"python"_s, u"3.11"_s},
+                                     {u"requirements"_s, QJsonArray{u"tensorflow==2.15.1"_s}}}},
+                        {u"mirrors"_s,
+                         QJsonObject{{u"pypi"_s, QJsonArray{m_index.url(u"/simple/"_s).toString()}},
+                                     {u"trustedHosts"_s, QJsonArray{u"127.0.0.1"_s}}}},
+                        // Debian has no JupyterLab: the lab chooses the classic Notebook.
+                        {u"jupyter"_s, u"notebook"_s},
+                        {u"kernel"_s, QJsonObject{{u"name"_s, environment}, {u"displayName"_s, u"TF Jupyter test"_s}}},
+                        {u"desktopEntry"_s, false}};
     if (!lock.isEmpty())
         profile.insert(u"requirementsLock"_s, lock);
     const QString path = m_home.filePath(file);
@@ -135,7 +136,8 @@ void TestJupyter::initTestCase()
         QSKIP("TFSETUP_BINARY / TFSETUP_SOURCE_DIR are not set (run through ctest)");
     QVERIFY(m_home.isValid());
     QVERIFY(QDir().mkpath(m_home.filePath(u"home"_s)));
-    const Ran probe = run(debianPython, {u"-c"_s, u"import venv, ensurepip, jupyter_client, ipykernel, notebook"_s}, 60000);
+    const Ran probe = run(debianPython, {u"-c"_s, u"import venv, ensurepip, jupyter_client, ipykernel, notebook"_s},
+                          60000);
     if (!probe.finished || probe.exitCode != 0) {
         QSKIP("Debian's python3 lacks venv or the Jupyter packages (.ci/packages-test: python3-venv, "
               "python3-ipykernel, python3-jupyter-client, python3-notebook)");
@@ -152,8 +154,10 @@ void TestJupyter::initTestCase()
     for (const QJsonValue &w : summary.value(u"wheels"_s).toArray())
         m_wheels.append(w.toString());
     QVERIFY2(m_wheels.size() > 10, built.out.constData());
-    QVERIFY(std::any_of(m_wheels.cbegin(), m_wheels.cend(), [](const QString &w) { return w.startsWith(u"ipykernel-"_s); }));
-    QVERIFY(std::any_of(m_wheels.cbegin(), m_wheels.cend(), [](const QString &w) { return w.startsWith(u"notebook-"_s); }));
+    QVERIFY(std::any_of(m_wheels.cbegin(), m_wheels.cend(),
+                        [](const QString &w) { return w.startsWith(u"ipykernel-"_s); }));
+    QVERIFY(
+        std::any_of(m_wheels.cbegin(), m_wheels.cend(), [](const QString &w) { return w.startsWith(u"notebook-"_s); }));
 
     QVERIFY(m_index.start());
     QDirIterator pages(wheelhouse + u"/simple"_s, {u"index.html"_s}, QDir::Files, QDirIterator::Subdirectories);
@@ -176,15 +180,16 @@ void TestJupyter::initTestCase()
 
     // The stand-in TensorFlow, from the same index.
     m_tfWheel = m_home.filePath(u"tensorflow-2.15.1-py3-none-any.whl"_s);
-    QVERIFY(buildWheel(debianPython, m_tfWheel, u"tensorflow"_s, u"2.15.1"_s,
-                       "__version__ = \"2.15.1\"\n"));
+    QVERIFY(buildWheel(debianPython, m_tfWheel, u"tensorflow"_s, u"2.15.1"_s, "__version__ = \"2.15.1\"\n"));
     const QByteArray tf = readFile(m_tfWheel);
     const QByteArray digest = QCryptographicHash::hash(tf, QCryptographicHash::Sha256).toHex();
-    m_index.route("/simple/tensorflow/", Response::bytes("<!DOCTYPE html><html><body><a href=\"/wheels/"
-                                                         "tensorflow-2.15.1-py3-none-any.whl#sha256="
-                                                         + digest + "\">tensorflow-2.15.1-py3-none-any.whl</a>"
-                                                                    "</body></html>",
-                                                         "text/html"));
+    m_index.route("/simple/tensorflow/",
+                  Response::bytes("<!DOCTYPE html><html><body><a href=\"/wheels/"
+                                  "tensorflow-2.15.1-py3-none-any.whl#sha256="
+                                      + digest
+                                      + "\">tensorflow-2.15.1-py3-none-any.whl</a>"
+                                        "</body></html>",
+                                  "text/html"));
     m_index.route("/wheels/tensorflow-2.15.1-py3-none-any.whl", Response::bytes(tf));
 }
 
@@ -192,21 +197,24 @@ void TestJupyter::installRegistersAKernelThatStarts()
 {
     const QString profile = writeProfile(u"lab.json"_s, environmentName);
     QVERIFY(!profile.isEmpty());
-    const Ran install = run(qEnvironmentVariable("TFSETUP_BINARY"),
-                            {u"install"_s, u"--profile"_s, profile, u"--yes"_s}, 280000);
-    QVERIFY2(install.finished && install.exitCode == 0, QByteArray(install.out.right(4000) + install.err.right(4000)).constData());
+    const Ran install = run(qEnvironmentVariable("TFSETUP_BINARY"), {u"install"_s, u"--profile"_s, profile, u"--yes"_s},
+                            280000);
+    QVERIFY2(install.finished && install.exitCode == 0,
+             QByteArray(install.out.right(4000) + install.err.right(4000)).constData());
     m_installed = true;
 
     // pip took the kernel and the chosen front end from the index, not only TensorFlow.
     QVERIFY(m_index.hits("/wheels/tensorflow-2.15.1-py3-none-any.whl") >= 1);
     for (const QString &prefix : {u"ipykernel-"_s, u"notebook-"_s}) {
-        const auto wheel = std::find_if(m_wheels.cbegin(), m_wheels.cend(), [&](const QString &w) { return w.startsWith(prefix); });
+        const auto wheel = std::find_if(m_wheels.cbegin(), m_wheels.cend(),
+                                        [&](const QString &w) { return w.startsWith(prefix); });
         QVERIFY(wheel != m_wheels.cend());
         QVERIFY2(m_index.hits("/wheels/" + wheel->toUtf8()) >= 1, qPrintable(*wheel));
     }
     const QJsonObject record = QJsonDocument::fromJson(readFile(envPath() + u"/environment.json"_s)).object();
     const QString packages = QString::fromUtf8(QJsonDocument(record).toJson());
-    QVERIFY2(packages.contains(u"ipykernel=="_s) && packages.contains(u"notebook=="_s), qPrintable(packages.left(3000)));
+    QVERIFY2(packages.contains(u"ipykernel=="_s) && packages.contains(u"notebook=="_s),
+             qPrintable(packages.left(3000)));
 
     // The kernelspec went into the isolated Jupyter data folder and runs the venv's Python.
     const QJsonObject spec = QJsonDocument::fromJson(readFile(kernelFolder() + u"/kernel.json"_s)).object();
@@ -258,7 +266,8 @@ print(json.dumps({'status': status, 'resource_dir': spec.resource_dir, 'output':
     QCOMPARE(inside.value(u"executable"_s).toString(), venv + u"/bin/python"_s);
     QCOMPARE(inside.value(u"prefix"_s).toString(), venv);
     QCOMPARE(inside.value(u"tf"_s).toString(), u"2.15.1"_s);
-    QVERIFY2(inside.value(u"tf_file"_s).toString().startsWith(venv + u"/lib/"_s), qPrintable(inside.value(u"tf_file"_s).toString()));
+    QVERIFY2(inside.value(u"tf_file"_s).toString().startsWith(venv + u"/lib/"_s),
+             qPrintable(inside.value(u"tf_file"_s).toString()));
     // The environment's folders come first on both search paths.
     const QStringList path = inside.value(u"path"_s).toString().split(u':');
     QCOMPARE(path.value(0), venv + u"/bin"_s);
@@ -287,8 +296,8 @@ void TestJupyter::startJupyterServesHttp()
     }
     // Extra arguments go through to the server; both spellings of the token option, since the
     // launcher picks JupyterLab / Jupyter Server (ServerApp) or Notebook 6 (NotebookApp).
-    QStringList arguments{envPath() + u"/start-jupyter"_s, u"--no-browser"_s, u"--ip=127.0.0.1"_s,
-                          u"--port=%1"_s.arg(port), u"--port-retries=0"_s, u"--ServerApp.token="_s,
+    QStringList arguments{envPath() + u"/start-jupyter"_s, u"--no-browser"_s,     u"--ip=127.0.0.1"_s,
+                          u"--port=%1"_s.arg(port),        u"--port-retries=0"_s, u"--ServerApp.token="_s,
                           u"--NotebookApp.token="_s};
     if (geteuid() == 0)
         arguments.append(u"--allow-root"_s); // the servers refuse root without it (CI runs as root)

@@ -89,7 +89,8 @@ private Q_SLOTS:
 
         // The changing install dies at `point`.
         QProcess killed;
-        killed.start(qEnvironmentVariable("TFSETUP_LABMACHINE"), arguments(m_after) << QStringLiteral("--kill-at") << point);
+        killed.start(qEnvironmentVariable("TFSETUP_LABMACHINE"),
+                     arguments(m_after) << QStringLiteral("--kill-at") << point);
         QVERIFY(killed.waitForFinished(120000));
         QCOMPARE(killed.exitStatus(), QProcess::CrashExit);
 
@@ -177,8 +178,8 @@ private Q_SLOTS:
     void repairKilledAt_data()
     {
         QTest::addColumn<QString>("point");
-        for (core::RepairStep step : {core::RepairStep::Check, core::RepairStep::Stage, core::RepairStep::Commit,
-                                      core::RepairStep::Register}) {
+        for (core::RepairStep step :
+             {core::RepairStep::Check, core::RepairStep::Stage, core::RepairStep::Commit, core::RepairStep::Register}) {
             const QString id = core::repairStepId(step);
             QTest::newRow(qPrintable(id)) << id;
         }
@@ -246,7 +247,8 @@ private Q_SLOTS:
             QVERIFY(test::buildWheel(python, wheel, project, version, QByteArray(), project));
             QVERIFY(index.addWheel(wheel));
         }
-        profile.insert(QStringLiteral("mirrors"), QJsonObject{{QStringLiteral("pypi"), QJsonArray{index.url().toString()}}});
+        profile.insert(QStringLiteral("mirrors"),
+                       QJsonObject{{QStringLiteral("pypi"), QJsonArray{index.url().toString()}}});
         const QString withPython = QFileInfo(m_before).absolutePath() + QStringLiteral("/with-python.json");
         QFile out(withPython);
         QVERIFY(out.open(QIODevice::WriteOnly));
@@ -360,8 +362,8 @@ private:
         QFile::remove(env + QStringLiteral("/datasets"));
         QFile events(env + QStringLiteral("/logs/fit/run1/events.out.tfevents.1"));
         return QDir().mkpath(env + QStringLiteral("/logs/fit/run1")) && events.open(QIODevice::WriteOnly)
-               && events.write("runs") == 4 && events.flush()
-               && QFile::link(m_dir.filePath(QStringLiteral("course-data")), env + QStringLiteral("/datasets"));
+            && events.write("runs") == 4 && events.flush()
+            && QFile::link(m_dir.filePath(QStringLiteral("course-data")), env + QStringLiteral("/datasets"));
     }
 
     void expectUserFiles(const QString &env) const
@@ -369,7 +371,8 @@ private:
         QFile events(env + QStringLiteral("/logs/fit/run1/events.out.tfevents.1"));
         QVERIFY2(events.open(QIODevice::ReadOnly), qPrintable(env));
         QCOMPARE(events.readAll(), QByteArray("runs"));
-        QCOMPARE(QFileInfo(env + QStringLiteral("/datasets")).symLinkTarget(), m_dir.filePath(QStringLiteral("course-data")));
+        QCOMPARE(QFileInfo(env + QStringLiteral("/datasets")).symLinkTarget(),
+                 m_dir.filePath(QStringLiteral("course-data")));
     }
 
     // Each edited text is somewhere in the environment: in its place or kept beside it.
@@ -389,7 +392,7 @@ private:
     {
         QFile f(path);
         return f.open(QIODevice::WriteOnly) && f.write("#!/bin/sh\n" + body) > 0
-               && f.setPermissions(f.permissions() | QFile::ExeOwner);
+            && f.setPermissions(f.permissions() | QFile::ExeOwner);
     }
 
     QJsonObject repair(const QString &env) const

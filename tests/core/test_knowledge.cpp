@@ -34,9 +34,9 @@ namespace {
 template<typename T>
 QByteArray why(const Result<T> &result)
 {
-    return result ? QByteArray() : (result.error().code + u": "_s + result.error().message + u" | "_s
-                                    + result.error().detail)
-                                       .toUtf8();
+    return result
+        ? QByteArray()
+        : (result.error().code + u": "_s + result.error().message + u" | "_s + result.error().detail).toUtf8();
 }
 
 bool writeFile(const QString &path, const QByteArray &bytes)
@@ -278,14 +278,14 @@ void TestKnowledge::sources_noOtherCodeLoadsACatalogPart()
     // The loaders' own files (their definitions, default arguments and tests of themselves)
     // and the bundle may name them; everything else takes the bundle.
     const QSet<QString> allowed{
-        u"wizard/core/catalog/knowledge.cpp"_s,    u"wizard/core/catalog/knowledge.h"_s,
-        u"wizard/core/catalog/catalog.cpp"_s,      u"wizard/core/catalog/catalog.h"_s,
-        u"wizard/core/catalog/gputable.cpp"_s,     u"wizard/core/catalog/gputable.h"_s,
+        u"wizard/core/catalog/knowledge.cpp"_s,     u"wizard/core/catalog/knowledge.h"_s,
+        u"wizard/core/catalog/catalog.cpp"_s,       u"wizard/core/catalog/catalog.h"_s,
+        u"wizard/core/catalog/gputable.cpp"_s,      u"wizard/core/catalog/gputable.h"_s,
         u"wizard/core/sources/sourcecatalog.cpp"_s, u"wizard/core/sources/sourcecatalog.h"_s,
-        u"wizard/core/install/placement.cpp"_s,    u"wizard/core/install/placement.h"_s,
-        u"wizard/core/doctor/tflogreader.cpp"_s,   u"wizard/core/doctor/tflogreader.h"_s,
-        u"wizard/core/doctor/causes.cpp"_s,        u"wizard/core/doctor/causes.h"_s,
-        u"wizard/core/verify/libraryprobe.cpp"_s,  u"wizard/core/verify/libraryprobe.h"_s,
+        u"wizard/core/install/placement.cpp"_s,     u"wizard/core/install/placement.h"_s,
+        u"wizard/core/doctor/tflogreader.cpp"_s,    u"wizard/core/doctor/tflogreader.h"_s,
+        u"wizard/core/doctor/causes.cpp"_s,         u"wizard/core/doctor/causes.h"_s,
+        u"wizard/core/verify/libraryprobe.cpp"_s,   u"wizard/core/verify/libraryprobe.h"_s,
     };
     static const QRegularExpression call(
         uR"((?<![A-Za-z0-9_])(Catalog|GpuTable|SourceCatalog|PlacementRules|TfLogReader|VersionQueries)\s*::\s*load\s*\(|(?<![A-Za-z0-9_])CauseRegistry\s*::\s*builtin\s*\()"_s);

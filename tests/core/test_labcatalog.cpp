@@ -69,7 +69,10 @@ QByteArray readFile(const QString &path)
 
 qint64 builtInVersion()
 {
-    return QJsonDocument::fromJson(readFile(u":/resources/catalog/release.json"_s)).object().value(u"version"_s).toInteger();
+    return QJsonDocument::fromJson(readFile(u":/resources/catalog/release.json"_s))
+        .object()
+        .value(u"version"_s)
+        .toInteger();
 }
 
 } // namespace
@@ -82,7 +85,10 @@ private Q_SLOTS:
     void labSignedCatalog_installsToolkitRouteFromTheLabMirror();
 
 private:
-    Run tfsetup(const QStringList &arguments) const { return runProcess(qEnvironmentVariable("TFSETUP_BINARY"), arguments, m_env); }
+    Run tfsetup(const QStringList &arguments) const
+    {
+        return runProcess(qEnvironmentVariable("TFSETUP_BINARY"), arguments, m_env);
+    }
     Run script(const QString &name, const QStringList &arguments) const
     {
         return runProcess(u"python3"_s, QStringList{m_source + u"/resources/catalog/"_s + name} + arguments);
@@ -99,7 +105,8 @@ void TestLabCatalog::initTestCase()
 {
     if (qEnvironmentVariableIsEmpty("TFSETUP_BINARY") || qEnvironmentVariableIsEmpty("TFSETUP_SOURCE_DIR"))
         QSKIP("TFSETUP_BINARY and TFSETUP_SOURCE_DIR are not set (run through ctest)");
-    if (QStandardPaths::findExecutable(u"openssl"_s).isEmpty() || QStandardPaths::findExecutable(u"python3"_s).isEmpty())
+    if (QStandardPaths::findExecutable(u"openssl"_s).isEmpty()
+        || QStandardPaths::findExecutable(u"python3"_s).isEmpty())
         QSKIP("openssl and python3 are needed to make and use the lab's key");
     QVERIFY(m_dir.isValid());
     m_source = qEnvironmentVariable("TFSETUP_SOURCE_DIR");
@@ -144,8 +151,8 @@ void TestLabCatalog::labSignedCatalog_installsToolkitRouteFromTheLabMirror()
     const QString catalog = m_dir.filePath(u"lab-catalog"_s);
     QVERIFY(writeCatalog(catalog, builtInVersion() + 1));
     const QString update = m_dir.filePath(u"catalog-update.json"_s);
-    QStringList sign{u"--key"_s, key, u"--catalog"_s, catalog, u"--out"_s, update, u"--mirror"_s,
-                     u"nvidia="_s + server.url(u"/"_s).toString()};
+    QStringList sign{u"--key"_s, key,    u"--catalog"_s, catalog,
+                     u"--out"_s, update, u"--mirror"_s,  u"nvidia="_s + server.url(u"/"_s).toString()};
     for (const QString &pin : mirror.manifestPins())
         sign << u"--pin"_s << pin;
     const Run signing = script(u"sign_catalog.py"_s, sign);
@@ -177,8 +184,8 @@ void TestLabCatalog::labSignedCatalog_installsToolkitRouteFromTheLabMirror()
     QVERIFY(!QFileInfo::exists(m_dir.filePath(u"home/config/tfsetup/catalog-keys"_s)));
 
     // A copy changed after the lab signed it is refused even so.
-    const Run changed = tfsetup({u"catalog"_s, u"update"_s, u"--from"_s, server.url(u"/lab/tampered.json"_s).toString(),
-                                 u"--json"_s});
+    const Run changed = tfsetup(
+        {u"catalog"_s, u"update"_s, u"--from"_s, server.url(u"/lab/tampered.json"_s).toString(), u"--json"_s});
     QCOMPARE(changed.exitCode, 1);
     QCOMPARE(changed.errorCode(), u"catalog_update_signature"_s);
 
@@ -191,7 +198,8 @@ void TestLabCatalog::labSignedCatalog_installsToolkitRouteFromTheLabMirror()
     QCOMPARE(signer.value(u"version"_s).toInteger(), builtInVersion() + 1);
     const Run status = tfsetup({u"catalog"_s, u"status"_s});
     QCOMPARE(status.exitCode, 0);
-    QVERIFY2(status.out.contains("In use: the installed update") && status.out.contains("\"Lab\""), status.out.constData());
+    QVERIFY2(status.out.contains("In use: the installed update") && status.out.contains("\"Lab\""),
+             status.out.constData());
 
     // Every machine installs from the lab's mirror with no further options.
     const QString profile = mirror.writeProfile(u"lab"_s, u"tf-lab"_s, u"8.6"_s);
@@ -231,18 +239,20 @@ void TestLabCatalog::labSignedCatalog_installsToolkitRouteFromTheLabMirror()
     const QString next = m_dir.filePath(u"next-catalog"_s);
     QVERIFY(writeCatalog(next, builtInVersion() + 2));
     const QString out = m_dir.filePath(u"release-out"_s);
-    const Run stale = script(u"release_catalog.py"_s, {u"--key"_s, key, u"--catalog"_s, catalog, u"--out"_s, out,
-                                                       u"--previous"_s, update});
+    const Run stale = script(u"release_catalog.py"_s,
+                             {u"--key"_s, key, u"--catalog"_s, catalog, u"--out"_s, out, u"--previous"_s, update});
     QCOMPARE(stale.exitCode, 1);
     QVERIFY2(stale.err.contains("raise"), stale.err.constData());
-    const Run release = script(u"release_catalog.py"_s, {u"--key"_s, key, u"--catalog"_s, next, u"--out"_s, out,
-                                                         u"--previous"_s, update});
+    const Run release = script(u"release_catalog.py"_s,
+                               {u"--key"_s, key, u"--catalog"_s, next, u"--out"_s, out, u"--previous"_s, update});
     QVERIFY2(release.exitCode == 0, release.all().constData());
     QVERIFY2(release.out.contains("releases/latest/download/catalog-update.json"), release.out.constData());
     const QByteArray released = readFile(out + u"/catalog-update.json"_s);
     QVERIFY(readFile(out + u"/catalog-update.json.sha256"_s)
-                .startsWith(QByteArray(QCryptographicHash::hash(released, QCryptographicHash::Sha256).toHex() + "  catalog-update.json")));
-    const Run accepted = tfsetup({u"catalog"_s, u"update"_s, u"--from"_s, out + u"/catalog-update.json"_s, u"--json"_s});
+                .startsWith(QByteArray(QCryptographicHash::hash(released, QCryptographicHash::Sha256).toHex()
+                                       + "  catalog-update.json")));
+    const Run accepted = tfsetup(
+        {u"catalog"_s, u"update"_s, u"--from"_s, out + u"/catalog-update.json"_s, u"--json"_s});
     QVERIFY2(accepted.exitCode == 0, accepted.all().constData());
     QCOMPARE(accepted.json().value(u"update"_s).toObject().value(u"version"_s).toInteger(), builtInVersion() + 2);
 

@@ -38,15 +38,16 @@ private Q_SLOTS:
     void fiftyMachines_shareOneCache_eachArchiveFetchedOnce()
     {
         const int machines = qEnvironmentVariableIsSet("TFSETUP_LAB_MACHINES")
-                                 ? qEnvironmentVariableIntValue("TFSETUP_LAB_MACHINES")
-                                 : 50;
+            ? qEnvironmentVariableIntValue("TFSETUP_LAB_MACHINES")
+            : 50;
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         LoopbackServer server;
         QVERIFY2(server.start(), qPrintable(server.errorString()));
         LabMirror mirror;
         QVERIFY(mirror.create(dir.filePath(QStringLiteral("mirror")), server));
-        const QString profile = mirror.writeProfile(QStringLiteral("lab"), QStringLiteral("tf-lab"), QStringLiteral("8.6"));
+        const QString profile = mirror.writeProfile(QStringLiteral("lab"), QStringLiteral("tf-lab"),
+                                                    QStringLiteral("8.6"));
         QVERIFY(!profile.isEmpty());
         const QString cache = dir.filePath(QStringLiteral("shared-cache"));
 
@@ -68,8 +69,9 @@ private Q_SLOTS:
             const QByteArray out = p.readAllStandardOutput();
             const QJsonObject result = QJsonDocument::fromJson(out.trimmed().split('\n').constLast()).object();
             QVERIFY2(p.exitCode() == 0 && result.value(QStringLiteral("ok")).toBool(),
-                     qPrintable(QStringLiteral("machine %1: %2 %3").arg(i).arg(QString::fromUtf8(out),
-                                                                              QString::fromUtf8(p.readAllStandardError()))));
+                     qPrintable(QStringLiteral("machine %1: %2 %3")
+                                    .arg(i)
+                                    .arg(QString::fromUtf8(out), QString::fromUtf8(p.readAllStandardError()))));
             fetched += result.value(QStringLiteral("fetched")).toInt();
             fromCache += result.value(QStringLiteral("from_cache")).toInt();
 
@@ -112,7 +114,8 @@ private Q_SLOTS:
         while (it.hasNext()) {
             const QString name = QFileInfo(it.next()).fileName();
             QVERIFY2(!name.endsWith(QStringLiteral(".lock")) && !name.contains(QStringLiteral(".tfsetup-tmp"))
-                         && !name.endsWith(QStringLiteral(".part")) && !it.filePath().contains(QStringLiteral("quarantine")),
+                         && !name.endsWith(QStringLiteral(".part"))
+                         && !it.filePath().contains(QStringLiteral("quarantine")),
                      qPrintable(it.filePath()));
         }
     }

@@ -159,9 +159,11 @@ void TestLauncher::powershellQuote_data()
 {
     QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("quoted");
-    QTest::newRow("dollar and backtick are literal in single quotes") << QStringLiteral("$env:X`n") << QStringLiteral("'$env:X`n'");
+    QTest::newRow("dollar and backtick are literal in single quotes")
+        << QStringLiteral("$env:X`n") << QStringLiteral("'$env:X`n'");
     QTest::newRow("single quote doubled") << QStringLiteral("o'brien") << QStringLiteral("'o''brien'");
-    QTest::newRow("typographic quote doubled") << QStringLiteral("o\u2019brien") << QStringLiteral("'o\u2019\u2019brien'");
+    QTest::newRow("typographic quote doubled")
+        << QStringLiteral("o\u2019brien") << QStringLiteral("'o\u2019\u2019brien'");
 }
 
 void TestLauncher::powershellQuote()
@@ -201,9 +203,10 @@ void TestLauncher::windowsLaunchers()
     for (const GeneratedFile &f : *files)
         names.append(f.path);
     names.sort();
-    QCOMPARE(names, (QStringList{QStringLiteral("shell.bat"), QStringLiteral("shell.ps1"), QStringLiteral("start-jupyter.bat"),
-                                 QStringLiteral("start-jupyter.ps1"), QStringLiteral("start-python.bat"),
-                                 QStringLiteral("start-python.ps1")}));
+    QCOMPARE(names,
+             (QStringList{QStringLiteral("shell.bat"), QStringLiteral("shell.ps1"), QStringLiteral("start-jupyter.bat"),
+                          QStringLiteral("start-jupyter.ps1"), QStringLiteral("start-python.bat"),
+                          QStringLiteral("start-python.ps1")}));
     const GeneratedFile *bat = test::findGenerated(*files, QStringLiteral("start-python.bat"));
     QVERIFY(bat);
     const QString text = QString::fromUtf8(bat->contents);
@@ -211,20 +214,24 @@ void TestLauncher::windowsLaunchers()
     QVERIFY(!text.contains(value) && !text.contains(QString(value).replace(u'/', u'\\')));
     QVERIFY(text.contains(QStringLiteral("set \"TFSETUP_ENV=%~dp0\"")));
     // Delayed expansion off before anything else, so '!' in PATH entries stays literal.
-    QVERIFY(text.indexOf(QStringLiteral("setlocal DisableDelayedExpansion")) < text.indexOf(QStringLiteral("TFSETUP_ENV")));
+    QVERIFY(text.indexOf(QStringLiteral("setlocal DisableDelayedExpansion"))
+            < text.indexOf(QStringLiteral("TFSETUP_ENV")));
     // Every line ends in CRLF; a launcher made only of ASCII needs no code page switch.
     QCOMPARE(text.count(QStringLiteral("\r\n")), text.count(u'\n'));
     QVERIFY(!text.contains(QStringLiteral("chcp")));
     // This environment first, then what survived the shadow filter.
-    QVERIFY(text.contains(QStringLiteral("set \"PATH=%TFSETUP_ENV%\\cuda\\bin;%TFSETUP_ENV%\\venv\\Scripts%TFSETUP_KEPT%\"")));
+    QVERIFY(text.contains(
+        QStringLiteral("set \"PATH=%TFSETUP_ENV%\\cuda\\bin;%TFSETUP_ENV%\\venv\\Scripts%TFSETUP_KEPT%\"")));
     QVERIFY(text.contains(QStringLiteral("set \"CUDA_PATH=%TFSETUP_ENV%\\cuda\"")));
-    for (const QString &pattern : {QStringLiteral("cudart64_*.dll"), QStringLiteral("cudnn64_*.dll"), QStringLiteral("..\\..\\conda-meta\\history")})
+    for (const QString &pattern : {QStringLiteral("cudart64_*.dll"), QStringLiteral("cudnn64_*.dll"),
+                                   QStringLiteral("..\\..\\conda-meta\\history")})
         QVERIFY2(text.contains(QStringLiteral("if exist \"%TFSETUP_ENTRY%\\") + pattern + u'"'), qPrintable(pattern));
     for (const auto &[name, v] : m_settings.variables)
         QVERIFY2(text.contains(*quoting::batchSet(name, v)), qPrintable(name));
     QVERIFY(text.contains(QStringLiteral("\"%TFSETUP_ENV%\\venv\\Scripts\\python.exe\" %*")));
     // start-jupyter runs the first front end whose module imports, in the data's order.
-    const QString jupyterBat = QString::fromUtf8(test::findGenerated(*files, QStringLiteral("start-jupyter.bat"))->contents);
+    const QString jupyterBat = QString::fromUtf8(
+        test::findGenerated(*files, QStringLiteral("start-jupyter.bat"))->contents);
     QStringList checks;
     for (const JupyterSettings::FrontEnd &f : m_settings.jupyter.frontEnds) {
         const QString check = QStringLiteral("python.exe\" -c \"import %1\" >nul 2>&1").arg(f.module);
@@ -234,18 +241,23 @@ void TestLauncher::windowsLaunchers()
     QVERIFY(jupyterBat.indexOf(checks.first()) < jupyterBat.indexOf(checks.last()));
     QVERIFY(jupyterBat.contains(QStringLiteral("python.exe\" \"-m\" \"jupyterlab\" %*")));
     QVERIFY(jupyterBat.contains(QStringLiteral("exit /b 1")));
-    const QString jupyterPs = QString::fromUtf8(test::findGenerated(*files, QStringLiteral("start-jupyter.ps1"))->contents);
+    const QString jupyterPs = QString::fromUtf8(
+        test::findGenerated(*files, QStringLiteral("start-jupyter.ps1"))->contents);
     QVERIFY(jupyterPs.contains(QStringLiteral("$TfsetupFronts += ,@('jupyterlab', '-m', 'jupyterlab')")));
     QVERIFY(jupyterPs.contains(QStringLiteral("@TfsetupArgs @args")));
-    QVERIFY(jupyterPs.indexOf(QStringLiteral("'jupyterlab', '-m'")) < jupyterPs.indexOf(QStringLiteral("'notebook', '-m'")));
+    QVERIFY(jupyterPs.indexOf(QStringLiteral("'jupyterlab', '-m'"))
+            < jupyterPs.indexOf(QStringLiteral("'notebook', '-m'")));
     // The environment's chosen front end is tried first.
     LauncherContext notebook = context;
     notebook.jupyterFrontEnd = QStringLiteral("notebook");
     const auto chosen = LauncherWriter::launchers(m_settings, notebook);
     QVERIFY(chosen);
-    const QString chosenBat = QString::fromUtf8(test::findGenerated(*chosen, QStringLiteral("start-jupyter.bat"))->contents);
-    QVERIFY(chosenBat.indexOf(QStringLiteral("\"import notebook\"")) < chosenBat.indexOf(QStringLiteral("\"import jupyterlab\"")));
-    QVERIFY(QString::fromUtf8(test::findGenerated(*files, QStringLiteral("shell.bat"))->contents).contains(QStringLiteral("cmd /k")));
+    const QString chosenBat = QString::fromUtf8(
+        test::findGenerated(*chosen, QStringLiteral("start-jupyter.bat"))->contents);
+    QVERIFY(chosenBat.indexOf(QStringLiteral("\"import notebook\""))
+            < chosenBat.indexOf(QStringLiteral("\"import jupyterlab\"")));
+    QVERIFY(QString::fromUtf8(test::findGenerated(*files, QStringLiteral("shell.bat"))->contents)
+                .contains(QStringLiteral("cmd /k")));
 
     const GeneratedFile *ps1 = test::findGenerated(*files, QStringLiteral("start-python.ps1"));
     QVERIFY(ps1);
@@ -277,11 +289,15 @@ void TestLauncher::kernelSpecCarriesTheLauncherVariables()
         for (const auto &[name, v] : m_settings.variables)
             QCOMPARE(env.value(name).toString(), v);
         if (os == OsFamily::Windows) {
-            QVERIFY(env.value(QStringLiteral("PATH")).toString().startsWith(QString(value).replace(u'/', u'\\') + QStringLiteral("\\cuda\\bin;")));
+            QVERIFY(env.value(QStringLiteral("PATH"))
+                        .toString()
+                        .startsWith(QString(value).replace(u'/', u'\\') + QStringLiteral("\\cuda\\bin;")));
             QVERIFY(env.value(QStringLiteral("PATH")).toString().endsWith(QStringLiteral(";/keep/me")));
         } else {
-            QCOMPARE(env.value(QStringLiteral("LD_LIBRARY_PATH")).toString(), value + QStringLiteral("/cuda/lib:/keep/me"));
-            QCOMPARE(env.value(QStringLiteral("XLA_FLAGS")).toString(), QStringLiteral("--xla_gpu_cuda_data_dir=") + value + QStringLiteral("/cuda"));
+            QCOMPARE(env.value(QStringLiteral("LD_LIBRARY_PATH")).toString(),
+                     value + QStringLiteral("/cuda/lib:/keep/me"));
+            QCOMPARE(env.value(QStringLiteral("XLA_FLAGS")).toString(),
+                     QStringLiteral("--xla_gpu_cuda_data_dir=") + value + QStringLiteral("/cuda"));
             // The venv's programs first (once), then the PATH the install saw.
             QCOMPARE(env.value(QStringLiteral("PATH")).toString(), value + QStringLiteral("/venv/bin:/usr/bin"));
         }
@@ -297,11 +313,14 @@ void TestLauncher::userKernelFolder()
     env.close();
     auto linux = core::RootedSystem::open(dir.path(), OsFamily::Linux, env.fileName());
     QVERIFY(linux);
-    QCOMPARE(LauncherWriter::userKernelFolder(**linux, QStringLiteral("tf")), QStringLiteral("/home/student/.local/share/jupyter/kernels/tf"));
-    QCOMPARE(LauncherWriter::desktopEntryPath(**linux, QStringLiteral("tf")), QStringLiteral("/home/student/.local/share/applications/tfsetup-tf.desktop"));
+    QCOMPARE(LauncherWriter::userKernelFolder(**linux, QStringLiteral("tf")),
+             QStringLiteral("/home/student/.local/share/jupyter/kernels/tf"));
+    QCOMPARE(LauncherWriter::desktopEntryPath(**linux, QStringLiteral("tf")),
+             QStringLiteral("/home/student/.local/share/applications/tfsetup-tf.desktop"));
     auto windows = core::RootedSystem::open(dir.path(), OsFamily::Windows, env.fileName());
     QVERIFY(windows);
-    QCOMPARE(LauncherWriter::userKernelFolder(**windows, QStringLiteral("tf")), QStringLiteral("C:/Users/student/AppData/Roaming/jupyter/kernels/tf"));
+    QCOMPARE(LauncherWriter::userKernelFolder(**windows, QStringLiteral("tf")),
+             QStringLiteral("C:/Users/student/AppData/Roaming/jupyter/kernels/tf"));
 }
 
 void TestLauncher::kernelNameIsNeverAnotherEnvironments()
@@ -320,9 +339,10 @@ void TestLauncher::kernelNameIsNeverAnotherEnvironments()
         return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
     };
     auto kernelOf = [](const QString &environment) {
-        return QJsonDocument(QJsonObject{{QStringLiteral("argv"), QJsonArray{QString(environment + QStringLiteral("/venv/bin/python"))}},
-                                         {QStringLiteral("metadata"),
-                                          QJsonObject{{QStringLiteral("tfsetup_environment"), environment}}}})
+        return QJsonDocument(
+                   QJsonObject{
+                       {QStringLiteral("argv"), QJsonArray{QString(environment + QStringLiteral("/venv/bin/python"))}},
+                       {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("tfsetup_environment"), environment}}}})
             .toJson();
     };
     const QString a = QStringLiteral("/home/student/envs/a");
@@ -382,8 +402,10 @@ void TestLauncher::shLaunchersRunForReal()
         QSKIP("python3 is needed to run the launchers");
     const QString python = QString::fromUtf8(which.readAllStandardOutput()).trimmed();
     QString realLibrary;
-    for (const QString &candidate : {QStringLiteral("/lib/x86_64-linux-gnu/libz.so.1"), QStringLiteral("/usr/lib/x86_64-linux-gnu/libz.so.1"),
-                                     QStringLiteral("/usr/lib64/libz.so.1"), QStringLiteral("/lib64/libz.so.1"), QStringLiteral("/usr/lib/libz.so.1")}) {
+    for (const QString &candidate :
+         {QStringLiteral("/lib/x86_64-linux-gnu/libz.so.1"), QStringLiteral("/usr/lib/x86_64-linux-gnu/libz.so.1"),
+          QStringLiteral("/usr/lib64/libz.so.1"), QStringLiteral("/lib64/libz.so.1"),
+          QStringLiteral("/usr/lib/libz.so.1")}) {
         if (QFile::exists(candidate)) {
             realLibrary = candidate;
             break;
@@ -396,7 +418,8 @@ void TestLauncher::shLaunchersRunForReal()
     const QString env = dir.filePath(folder);
     const QString decoy = dir.filePath(QStringLiteral("decoy lib"));
     const QString harmless = dir.filePath(QStringLiteral("harmless"));
-    for (const QString &d : QStringList{env + QStringLiteral("/venv/bin"), env + QStringLiteral("/cuda/lib"), env + QStringLiteral("/cuda/nvvm/libdevice"), decoy, harmless})
+    for (const QString &d : QStringList{env + QStringLiteral("/venv/bin"), env + QStringLiteral("/cuda/lib"),
+                                        env + QStringLiteral("/cuda/nvvm/libdevice"), decoy, harmless})
         QVERIFY(QDir().mkpath(d));
     QVERIFY(QFile::link(python, env + QStringLiteral("/venv/bin/python")));
     // The same stand-in under TensorFlow's soname, in the environment and as a decoy.
@@ -441,7 +464,8 @@ void TestLauncher::shLaunchersRunForReal()
              QFileInfo(env + QStringLiteral("/cuda/lib/libcudart.so.11.0")).canonicalFilePath());
     const QJsonObject seen = out.value(QStringLiteral("env")).toObject();
     const QStringList ld = seen.value(QStringLiteral("LD_LIBRARY_PATH")).toString().split(u':');
-    QCOMPARE(QFileInfo(ld.value(0)).canonicalFilePath(), QFileInfo(env + QStringLiteral("/cuda/lib")).canonicalFilePath());
+    QCOMPARE(QFileInfo(ld.value(0)).canonicalFilePath(),
+             QFileInfo(env + QStringLiteral("/cuda/lib")).canonicalFilePath());
     QVERIFY2(!ld.contains(decoy), "the folder holding another libcudart must be dropped");
     QVERIFY(ld.contains(harmless));
     QCOMPARE(seen.value(QStringLiteral("CUDA_VISIBLE_DEVICES")).toString(), QStringLiteral("3"));
@@ -471,12 +495,15 @@ void TestLauncher::shLaunchersRunForReal()
     QVERIFY2(jupyter.exitCode() == 0, jupyter.readAllStandardError().constData());
     const QJsonObject ran = QJsonDocument::fromJson(jupyter.readAllStandardOutput()).object();
     QCOMPARE(ran.value(QStringLiteral("front")).toString(), QStringLiteral("jupyterlab"));
-    QCOMPARE(ran.value(QStringLiteral("argv")).toArray(), (QJsonArray{QStringLiteral("--no-browser"), QStringLiteral("a b")}));
+    QCOMPARE(ran.value(QStringLiteral("argv")).toArray(),
+             (QJsonArray{QStringLiteral("--no-browser"), QStringLiteral("a b")}));
     // With no front end importable: a message and a failure, not a Python traceback.
     QProcess probe;
-    probe.start(python, {QStringLiteral("-c"), QStringLiteral("import importlib.util as u, sys; "
-                                                              "sys.exit(any(u.find_spec(m) for m in "
-                                                              "('jupyterlab', 'notebook', 'jupyter_server')))")});
+    probe.start(python,
+                {QStringLiteral("-c"),
+                 QStringLiteral("import importlib.util as u, sys; "
+                                "sys.exit(any(u.find_spec(m) for m in "
+                                "('jupyterlab', 'notebook', 'jupyter_server')))")});
     QVERIFY(probe.waitForFinished(30000));
     if (probe.exitCode() == 0) {
         QProcess none;
@@ -527,16 +554,21 @@ void TestLauncher::gpuSelectionInEveryShell()
             }
             if (f.path.endsWith(QStringLiteral(".bat"))) {
                 QVERIFY2(text.contains(QStringLiteral("set \"CUDA_DEVICE_ORDER=PCI_BUS_ID\"\r\n")), qPrintable(f.path));
-                QVERIFY2(text.contains(QStringLiteral("set \"CUDA_VISIBLE_DEVICES=") + visible + QStringLiteral("\"\r\n")),
-                         qPrintable(f.path));
+                QVERIFY2(
+                    text.contains(QStringLiteral("set \"CUDA_VISIBLE_DEVICES=") + visible + QStringLiteral("\"\r\n")),
+                    qPrintable(f.path));
                 // Set with the other variables, inside setlocal (the calling console keeps its own), before the run.
-                QVERIFY(text.indexOf(QStringLiteral("setlocal")) < text.indexOf(QStringLiteral("CUDA_VISIBLE_DEVICES")));
-                QVERIFY(text.indexOf(QStringLiteral("CUDA_VISIBLE_DEVICES")) < text.lastIndexOf(QStringLiteral("exit /b %ERRORLEVEL%")));
+                QVERIFY(text.indexOf(QStringLiteral("setlocal"))
+                        < text.indexOf(QStringLiteral("CUDA_VISIBLE_DEVICES")));
+                QVERIFY(text.indexOf(QStringLiteral("CUDA_VISIBLE_DEVICES"))
+                        < text.lastIndexOf(QStringLiteral("exit /b %ERRORLEVEL%")));
             } else if (f.path.endsWith(QStringLiteral(".ps1"))) {
                 QVERIFY2(text.contains(QStringLiteral("$env:CUDA_DEVICE_ORDER = 'PCI_BUS_ID'")), qPrintable(f.path));
-                QVERIFY2(text.contains(QStringLiteral("$env:CUDA_VISIBLE_DEVICES = '") + visible + u'\''), qPrintable(f.path));
+                QVERIFY2(text.contains(QStringLiteral("$env:CUDA_VISIBLE_DEVICES = '") + visible + u'\''),
+                         qPrintable(f.path));
                 // The session's own values are put back afterwards, as for every other variable.
-                const QString saved = text.section(QStringLiteral("foreach ($TfsetupName in @("), 1).section(u')', 0, 0);
+                const QString saved =
+                    text.section(QStringLiteral("foreach ($TfsetupName in @("), 1).section(u')', 0, 0);
                 QVERIFY2(saved.contains(QStringLiteral("'CUDA_VISIBLE_DEVICES'")), qPrintable(saved));
                 QVERIFY2(saved.contains(QStringLiteral("'CUDA_DEVICE_ORDER'")), qPrintable(saved));
             } else {
@@ -557,12 +589,14 @@ void TestLauncher::kernelSpecPinsTheSelection()
         context.os = os;
         context.environmentPath = QStringLiteral("/envs/tf");
         context.libraryFolder = QStringLiteral("cuda/lib");
-        const QJsonObject unpinned = LauncherWriter::kernelSpec(m_settings, context).value(QStringLiteral("env")).toObject();
+        const QJsonObject unpinned =
+            LauncherWriter::kernelSpec(m_settings, context).value(QStringLiteral("env")).toObject();
         QVERIFY(!unpinned.contains(QStringLiteral("CUDA_VISIBLE_DEVICES")));
         QVERIFY(!unpinned.contains(QStringLiteral("CUDA_DEVICE_ORDER")));
         context.visibleGpus = {1, 3};
         // Through JSON text, as Jupyter reads the file.
-        const QJsonObject pinned = QJsonDocument::fromJson(QJsonDocument(LauncherWriter::kernelSpec(m_settings, context)).toJson())
+        const QJsonObject pinned = QJsonDocument::fromJson(
+                                       QJsonDocument(LauncherWriter::kernelSpec(m_settings, context)).toJson())
                                        .object()
                                        .value(QStringLiteral("env"))
                                        .toObject();
@@ -609,8 +643,9 @@ void TestLauncher::shLauncherPinsGpusForReal()
     // The shell launcher runs the user's shell with the environment's variables: it prints them.
     QProcess sh;
     sh.setProcessEnvironment(environment);
-    sh.start(QStringLiteral("/bin/sh"), {env + QStringLiteral("/shell"), QStringLiteral("-c"),
-                                         QStringLiteral("printf '%s|%s' \"$CUDA_DEVICE_ORDER\" \"$CUDA_VISIBLE_DEVICES\"")});
+    sh.start(QStringLiteral("/bin/sh"),
+             {env + QStringLiteral("/shell"), QStringLiteral("-c"),
+              QStringLiteral("printf '%s|%s' \"$CUDA_DEVICE_ORDER\" \"$CUDA_VISIBLE_DEVICES\"")});
     QVERIFY(sh.waitForFinished(10000));
     QVERIFY2(sh.exitCode() == 0, sh.readAllStandardError().constData());
     QCOMPARE(QString::fromUtf8(sh.readAllStandardOutput()), expected);
@@ -639,7 +674,8 @@ void TestLauncher::placeholdersInValuesStayAsTheyAre()
             QVERIFY2(!text.contains(QStringLiteral("chcp")), qPrintable(f.path));
             QCOMPARE(text.count(QStringLiteral("@RUN@")), 1);
         } else if (f.path.endsWith(QStringLiteral(".ps1"))) {
-            QVERIFY2(text.contains(QStringLiteral("$env:TFSETUP_TEST_VALUE = ") + quoting::powershell(value) + QStringLiteral("\r\n")),
+            QVERIFY2(text.contains(QStringLiteral("$env:TFSETUP_TEST_VALUE = ") + quoting::powershell(value)
+                                   + QStringLiteral("\r\n")),
                      qPrintable(f.path));
             QCOMPARE(text.count(QStringLiteral("@RUN@")), 1);
         }
@@ -661,7 +697,8 @@ void TestLauncher::placeholdersInValuesStayAsTheyAre()
     QProcess sh;
     sh.setProcessEnvironment(environment);
     sh.start(QStringLiteral("/bin/sh"),
-             {dir.filePath(QStringLiteral("shell")), QStringLiteral("-c"), QStringLiteral("printf '%s' \"$TFSETUP_TEST_VALUE\"")});
+             {dir.filePath(QStringLiteral("shell")), QStringLiteral("-c"),
+              QStringLiteral("printf '%s' \"$TFSETUP_TEST_VALUE\"")});
     QVERIFY(sh.waitForFinished(10000));
     QVERIFY2(sh.exitCode() == 0, sh.readAllStandardError().constData());
     QCOMPARE(QString::fromUtf8(sh.readAllStandardOutput()), value);

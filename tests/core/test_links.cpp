@@ -86,7 +86,8 @@ private Q_SLOTS:
             staging = *made;
             // The run dies here (its lock goes); someone swaps the folder for a link to the
             // user's work, marker and all.
-            QVERIFY(QFile::copy(staging + u'/' + core::WorkLock::markerName, victim + u'/' + core::WorkLock::markerName));
+            QVERIFY(
+                QFile::copy(staging + u'/' + core::WorkLock::markerName, victim + u'/' + core::WorkLock::markerName));
             QVERIFY(QDir(staging).removeRecursively());
             QVERIFY(QFile::link(victim, staging));
         }
@@ -105,10 +106,7 @@ private Q_SLOTS:
             QSKIP("TFSETUP_BINARY is not set (run through ctest)");
     }
 
-    void cleanup()
-    {
-        core::setConfinedWalkHook({});
-    }
+    void cleanup() { core::setConfinedWalkHook({}); }
 
     void reachesWithoutLinks_componentsChecked()
     {
@@ -173,9 +171,9 @@ private Q_SLOTS:
         if (operation == u"write") {
             done = core::writeConfined(root, relative, "new bytes");
         } else if (operation.startsWith(u"open")) {
-            const core::ConfinedOpen how = operation == u"open new"       ? core::ConfinedOpen::CreateNew
-                                           : operation == u"open replace" ? core::ConfinedOpen::Replace
-                                                                          : core::ConfinedOpen::ReadWrite;
+            const core::ConfinedOpen how = operation == u"open new" ? core::ConfinedOpen::CreateNew
+                : operation == u"open replace"                      ? core::ConfinedOpen::Replace
+                                                                    : core::ConfinedOpen::ReadWrite;
             done = core::openConfined(file, root, relative, how);
             if (done)
                 file.write("new bytes");
@@ -196,7 +194,8 @@ private Q_SLOTS:
         QCOMPARE(entriesOf(victim), QStringList{u"libcudart.so"_s});
         if (refused) {
             QVERIFY(!done);
-            QVERIFY2(done.error().code == u"path_through_link", qPrintable(done.error().code + u' ' + done.error().detail));
+            QVERIFY2(done.error().code == u"path_through_link",
+                     qPrintable(done.error().code + u' ' + done.error().detail));
             QVERIFY2(!done.error().message.isEmpty(), "a refusal says what to do");
         } else {
             QVERIFY2(done, qPrintable(done ? QString() : done.error().message));
@@ -380,7 +379,8 @@ private Q_SLOTS:
     {
         const QString root = m_dir.filePath(u"confined-plain"_s);
         QVERIFY(writeFile(root + u"/bin/python3.11"_s, "an interpreter"));
-        QVERIFY(QFile::setPermissions(root + u"/bin/python3.11"_s, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        QVERIFY(
+            QFile::setPermissions(root + u"/bin/python3.11"_s, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
         QVERIFY(QFile::link(u"/old/place/python3.11"_s, root + u"/bin/python"_s));
         QVERIFY(core::relinkConfined(root, u"bin/python"_s, root + u"/bin/python3.11"_s));
         QCOMPARE(QFileInfo(root + u"/bin/python"_s).symLinkTarget(), root + u"/bin/python3.11"_s);
@@ -685,7 +685,8 @@ private:
         p.start(qEnvironmentVariable("TFSETUP_BINARY"),
                 QStringList{u"install"_s, u"--profile"_s, profile, u"--yes"_s} + extra);
         p.waitForFinished(60000);
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
     }
 
     QTemporaryDir m_dir;

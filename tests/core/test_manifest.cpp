@@ -20,7 +20,8 @@ QByteArray readData(const QString &relative)
 QByteArray cudaManifestWith(const QByteArray &file)
 {
     return R"({"release_date": "2024-01-01", "cuda_cudart": {"name": "CUDA Runtime", "version": "12.0.1",
-              "linux-x86_64": )" + file + "}}";
+              "linux-x86_64": )"
+        + file + "}}";
 }
 
 const QByteArray goodFile = R"({"relative_path": "cuda_cudart/linux-x86_64/a-archive.tar.xz",
@@ -101,26 +102,21 @@ private Q_SLOTS:
         QTest::addColumn<QString>("sha256");
         QTest::addColumn<qint64>("size");
         // Values quoted in facts §6.1 from the nixpkgs copies.
-        QTest::newRow("11.8 cudart linux") << u"cuda/redistrib_11.8.0.json"_s << u"cuda_cudart"_s << u"linux-x86_64"_s
-                                           << QString() << u"11.8.89"_s
-                                           << u"56129e0c42df03ecb50a7bb23fc3285fa39af1a818f8826b183cf793529098bb"_s
-                                           << qint64(913876);
-        QTest::newRow("11.8 cudart windows") << u"cuda/redistrib_11.8.0.json"_s << u"cuda_cudart"_s << u"windows-x86_64"_s
-                                             << QString() << u"11.8.89"_s
-                                             << u"988cc9e7d3785d4b1975521f312c57c6814cbf15e73a2b7941d961835f2a945e"_s
-                                             << qint64(2987306);
-        QTest::newRow("11.8 cublas windows") << u"cuda/redistrib_11.8.0.json"_s << u"libcublas"_s << u"windows-x86_64"_s
-                                             << QString() << u"11.11.3.6"_s
-                                             << u"67b0934a6359e4ee26fff823c356021589d392c4fd49ca12624f570edc08e2b9"_s
-                                             << qint64(420850025);
-        QTest::newRow("cudnn 8.9.7 windows cuda11") << u"cudnn/redistrib_8.9.7.json"_s << u"cudnn"_s << u"windows-x86_64"_s
-                                                    << u"cuda11"_s << u"8.9.7.29"_s
-                                                    << u"5e45478efe71a96329e6c0d2a3a2f79c747c15b2a51fead4b84c89b02cbf1671"_s
-                                                    << qint64(704240064);
-        QTest::newRow("cudnn 9.8.0 linux cuda12") << u"cudnn/redistrib_9.8.0.json"_s << u"cudnn"_s << u"linux-x86_64"_s
-                                                  << u"cuda12"_s << u"9.8.0.87"_s
-                                                  << u"321b9b33bb1287404d93d5672d352f16feabc4b220ac6ae0b86e4b27f257dcf4"_s
-                                                  << qint64(923946888);
+        QTest::newRow("11.8 cudart linux")
+            << u"cuda/redistrib_11.8.0.json"_s << u"cuda_cudart"_s << u"linux-x86_64"_s << QString() << u"11.8.89"_s
+            << u"56129e0c42df03ecb50a7bb23fc3285fa39af1a818f8826b183cf793529098bb"_s << qint64(913876);
+        QTest::newRow("11.8 cudart windows")
+            << u"cuda/redistrib_11.8.0.json"_s << u"cuda_cudart"_s << u"windows-x86_64"_s << QString() << u"11.8.89"_s
+            << u"988cc9e7d3785d4b1975521f312c57c6814cbf15e73a2b7941d961835f2a945e"_s << qint64(2987306);
+        QTest::newRow("11.8 cublas windows")
+            << u"cuda/redistrib_11.8.0.json"_s << u"libcublas"_s << u"windows-x86_64"_s << QString() << u"11.11.3.6"_s
+            << u"67b0934a6359e4ee26fff823c356021589d392c4fd49ca12624f570edc08e2b9"_s << qint64(420850025);
+        QTest::newRow("cudnn 8.9.7 windows cuda11")
+            << u"cudnn/redistrib_8.9.7.json"_s << u"cudnn"_s << u"windows-x86_64"_s << u"cuda11"_s << u"8.9.7.29"_s
+            << u"5e45478efe71a96329e6c0d2a3a2f79c747c15b2a51fead4b84c89b02cbf1671"_s << qint64(704240064);
+        QTest::newRow("cudnn 9.8.0 linux cuda12")
+            << u"cudnn/redistrib_9.8.0.json"_s << u"cudnn"_s << u"linux-x86_64"_s << u"cuda12"_s << u"9.8.0.87"_s
+            << u"321b9b33bb1287404d93d5672d352f16feabc4b220ac6ae0b86e4b27f257dcf4"_s << qint64(923946888);
     }
 
     void realManifests_knownValues()
@@ -152,7 +148,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::newRow("CUDA 11.8") << u"cuda"_s << u"11.8"_s << u"11.8.0"_s << u"cuda/redistrib_11.8.0.json"_s;
         QTest::newRow("CUDA 12.4") << u"cuda"_s << u"12.4"_s << u"12.4.0"_s << u"cuda/redistrib_12.4.0.json"_s;
-        QTest::newRow("CUDA 12.5 is 12.5.1") << u"cuda"_s << u"12.5"_s << u"12.5.1"_s << u"cuda/redistrib_12.5.1.json"_s;
+        QTest::newRow("CUDA 12.5 is 12.5.1")
+            << u"cuda"_s << u"12.5"_s << u"12.5.1"_s << u"cuda/redistrib_12.5.1.json"_s;
         QTest::newRow("cuDNN 8.9 as 8.9.7") << u"cudnn"_s << u"8.9"_s << u"8.9.7"_s << u"cudnn/redistrib_8.9.7.json"_s;
         QTest::newRow("cuDNN 9.8") << u"cudnn"_s << u"9.8"_s << u"9.8.0"_s << u"cudnn/redistrib_9.8.0.json"_s;
     }
@@ -174,7 +171,8 @@ private Q_SLOTS:
         }
         const auto pin = std::find_if(pins.begin(), pins.end(), [&](const ManifestPin &p) { return p.label == label; });
         QVERIFY(pin != pins.end());
-        QCOMPARE(pin->sha256, QString::fromLatin1(QCryptographicHash::hash(readData(file), QCryptographicHash::Sha256).toHex()));
+        QCOMPARE(pin->sha256,
+                 QString::fromLatin1(QCryptographicHash::hash(readData(file), QCryptographicHash::Sha256).toHex()));
     }
 
     void catalog_isSane()
@@ -202,12 +200,15 @@ private Q_SLOTS:
         QTest::newRow("not JSON") << QByteArray("{\"release_date\": ") << u"not a JSON object"_s;
         QTest::newRow("array at the top") << QByteArray("[]") << u"not a JSON object"_s;
         QTest::newRow("no components") << QByteArray(R"({"release_date": "2024-01-01"})") << u"lists no component"_s;
-        QTest::newRow("component is a number") << QByteArray(R"({"cuda_cudart": 5})") << u"cuda_cudart must be text or a component object"_s;
+        QTest::newRow("component is a number")
+            << QByteArray(R"({"cuda_cudart": 5})") << u"cuda_cudart must be text or a component object"_s;
         QTest::newRow("component without version")
-            << QByteArray(R"({"cuda_cudart": {"linux-x86_64": )" + goodFile + "}}") << u"cuda_cudart.version must be text"_s;
-        QTest::newRow("missing sha256")
-            << cudaManifestWith(R"({"relative_path": "a/b.tar.xz", "size": "10"})") << u"cuda_cudart.linux-x86_64.sha256 must be text"_s;
-        QTest::newRow("absolute path") << cudaManifestWith(QByteArray(goodFile).replace("cuda_cudart/linux", "/etc/linux"))
+            << QByteArray(R"({"cuda_cudart": {"linux-x86_64": )" + goodFile + "}}")
+            << u"cuda_cudart.version must be text"_s;
+        QTest::newRow("missing sha256") << cudaManifestWith(R"({"relative_path": "a/b.tar.xz", "size": "10"})")
+                                        << u"cuda_cudart.linux-x86_64.sha256 must be text"_s;
+        QTest::newRow("absolute path") << cudaManifestWith(
+            QByteArray(goodFile).replace("cuda_cudart/linux", "/etc/linux"))
                                        << u"relative_path is not a safe relative path"_s;
         QTest::newRow("dot-dot path") << cudaManifestWith(QByteArray(goodFile).replace("cuda_cudart/", "../../"))
                                       << u"relative_path is not a safe relative path"_s;
@@ -219,8 +220,8 @@ private Q_SLOTS:
                                           << u"sha256 is not 64 hexadecimal digits"_s;
         QTest::newRow("md5 not hex") << cudaManifestWith(QByteArray(goodFile).replace("1087b128", "zzzzzzzz"))
                                      << u"md5 is not 32 hexadecimal digits"_s;
-        QTest::newRow("size is an object") << cudaManifestWith(QByteArray(goodFile).replace("\"913876\"", "{}"))
-                                           << u"size"_s;
+        QTest::newRow("size is an object")
+            << cudaManifestWith(QByteArray(goodFile).replace("\"913876\"", "{}")) << u"size"_s;
         QTest::newRow("huge size") << cudaManifestWith(QByteArray(goodFile).replace("913876", "99999999999999999999"))
                                    << u"size"_s;
         QTest::newRow("size beyond any archive")
@@ -251,7 +252,8 @@ private Q_SLOTS:
         QVERIFY(manifest.ok());
         QCOMPARE(manifest->component(u"cuda_cudart"_s)->file(u"linux-x86_64"_s)->size, qint64(913876));
         // A number is accepted for size as well as NVIDIA's string.
-        QVERIFY(RedistManifest::parse(cudaManifestWith(QByteArray(goodFile).replace("\"913876\"", "913876")), u"x"_s).ok());
+        QVERIFY(
+            RedistManifest::parse(cudaManifestWith(QByteArray(goodFile).replace("\"913876\"", "913876")), u"x"_s).ok());
     }
 
     void safeRelativePath_data()

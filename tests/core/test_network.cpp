@@ -101,11 +101,13 @@ void TestNetwork::failure_namesItsCause_data()
     QTest::addColumn<QString>("words"); // in the translated message (English here)
     QTest::newRow("name not resolved") << u"dns"_s << u"dns"_s << u"could not be resolved"_s;
     QTest::newRow("connection refused") << u"refused"_s << u"connect"_s << u"refused the connection"_s;
-    QTest::newRow("proxy not reachable") << u"proxy-refused"_s << u"proxy_unreachable"_s << u"proxy could not be reached"_s;
+    QTest::newRow("proxy not reachable") << u"proxy-refused"_s << u"proxy_unreachable"_s
+                                         << u"proxy could not be reached"_s;
     QTest::newRow("no answer in time") << u"timeout"_s << u"timeout"_s << u"did not answer in time"_s;
     QTest::newRow("below the speed floor") << u"slow"_s << u"too_slow"_s << u"too slowly"_s;
     QTest::newRow("TLS: untrusted certificate") << u"tls-untrusted"_s << u"tls"_s << u"could not be verified"_s;
-    QTest::newRow("TLS: certificate for another host") << u"tls-wrong-host"_s << u"tls"_s << u"belongs to another name"_s;
+    QTest::newRow("TLS: certificate for another host")
+        << u"tls-wrong-host"_s << u"tls"_s << u"belongs to another name"_s;
     QTest::newRow("proxy 407, plain http") << u"407-http"_s << u"proxy_auth"_s << u"user name and password"_s;
     QTest::newRow("proxy 407, tunnel") << u"407-https"_s << u"proxy_auth"_s << u"user name and password"_s;
     QTest::newRow("proxy 502") << u"502"_s << u"proxy_error"_s << u"proxy could not reach the server"_s;
@@ -196,11 +198,16 @@ void TestNetwork::messages_differByCause()
     // Offline, timed out, a bad mirror and a proxy's 502 must not read the same.
     const QString what = u"cudnn 8.9.7"_s;
     const QStringList messages{
-        core::NetworkError::message(u"dns"_s, 0, what),          core::NetworkError::message(u"connect"_s, 0, what),
-        core::NetworkError::message(u"timeout"_s, 0, what),      core::NetworkError::message(u"http_error"_s, 404, what),
-        core::NetworkError::message(u"proxy_error"_s, 502, what), core::NetworkError::message(u"html_page"_s, 0, what),
-        core::NetworkError::message(u"checksum_mismatch"_s, 0, what), core::NetworkError::message(u"disk_full"_s, 0, what),
-        core::NetworkError::message(u"too_slow"_s, 0, what),     core::NetworkError::message(u"proxy_auth"_s, 407, what),
+        core::NetworkError::message(u"dns"_s, 0, what),
+        core::NetworkError::message(u"connect"_s, 0, what),
+        core::NetworkError::message(u"timeout"_s, 0, what),
+        core::NetworkError::message(u"http_error"_s, 404, what),
+        core::NetworkError::message(u"proxy_error"_s, 502, what),
+        core::NetworkError::message(u"html_page"_s, 0, what),
+        core::NetworkError::message(u"checksum_mismatch"_s, 0, what),
+        core::NetworkError::message(u"disk_full"_s, 0, what),
+        core::NetworkError::message(u"too_slow"_s, 0, what),
+        core::NetworkError::message(u"proxy_auth"_s, 407, what),
     };
     for (const QString &m : messages)
         QVERIFY2(m.contains(what), qPrintable(m));
@@ -219,7 +226,7 @@ void TestNetwork::resolver_errorNamesTheCause()
     options.cacheDir = cache.path();
     options.network.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
     options.network.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
-                               {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
+                                       {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
     options.network.resolveTimeout = std::chrono::seconds(5);
     const auto list = tfsetup::test::awaitTask(core::SetupFlow::resolveArtifacts(gpuPlan(), u"linux"_s, options));
     QVERIFY(list);
@@ -250,7 +257,7 @@ void TestNetwork::proxyOnly_setupFlowResolvesAndDownloads()
     options.cacheDir = cache.path();
     options.network.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
     options.network.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
-                               {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
+                                       {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
     options.network.resolveTimeout = std::chrono::seconds(5);
     const auto list = tfsetup::test::awaitTask(core::SetupFlow::resolveArtifacts(gpuPlan(), u"linux"_s, options));
     QVERIFY(list);
@@ -276,7 +283,8 @@ void TestNetwork::proxyOnly_setupFlowResolvesAndDownloads()
     core::Downloader downloader(transfer, core::DownloadCache());
     const auto fetched = tfsetup::test::awaitTask(downloader.fetch(request), std::chrono::seconds(60));
     QVERIFY(fetched);
-    QVERIFY2(fetched->ok(), qPrintable(fetched->ok() ? QString() : fetched->error().message + u'\n' + fetched->error().detail));
+    QVERIFY2(fetched->ok(),
+             qPrintable(fetched->ok() ? QString() : fetched->error().message + u'\n' + fetched->error().detail));
     QCOMPARE((*fetched)->source.host(), u"nvidia.invalid"_s);
     verifyAllThroughProxy(origin, proxy);
 }
@@ -315,8 +323,8 @@ void TestNetwork::proxyOnly_commandLine()
 
     // tfsetup sources: the manifests and the wheel check through the proxy.
     QByteArray out;
-    const int sources = run({u"sources"_s, u"--tf"_s, u"2.18"_s, u"--os"_s, u"linux"_s, u"--route"_s, u"linux-toolkit"_s,
-                             u"--origin"_s, u"nvidia=http://nvidia.invalid/"_s, u"--origin"_s,
+    const int sources = run({u"sources"_s, u"--tf"_s, u"2.18"_s, u"--os"_s, u"linux"_s, u"--route"_s,
+                             u"linux-toolkit"_s, u"--origin"_s, u"nvidia=http://nvidia.invalid/"_s, u"--origin"_s,
                              u"pypi-json=http://pypi.invalid/pypi"_s, u"--proxy"_s, proxyUrl, u"--json"_s},
                             &out);
     QVERIFY2(sources == 0, out.constData());
@@ -372,13 +380,14 @@ void TestNetwork::proxyOnly_labInstallPreparesThroughTheProxy()
     options.network.transfer.probeMirrors = false;
     options.network.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
     options.network.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
-                               {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
+                                       {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
     options.sourcesCatalog = mirror.sourcesPath();
     core::RealSystem system;
     core::LabSetup setup(system);
     const auto installed = tfsetup::test::awaitTask(setup.install(*profile, options), std::chrono::seconds(120));
     QVERIFY(installed);
-    QVERIFY2(installed->ok(), qPrintable(installed->ok() ? QString() : installed->error().message + u'\n' + installed->error().detail));
+    QVERIFY2(installed->ok(),
+             qPrintable(installed->ok() ? QString() : installed->error().message + u'\n' + installed->error().detail));
     QVERIFY(QFileInfo::exists((*installed)->environmentPath + u"/environment.json"_s));
     int archives = 0;
     for (const auto &a : mirror.archives())
@@ -408,7 +417,8 @@ void TestNetwork::segments_withoutSize_splitAfterTheFirstResponse()
     request.segments = 4; // and no expectedSize
     const auto fetched = tfsetup::test::awaitTask(downloader.fetch(request), std::chrono::seconds(60));
     QVERIFY(fetched);
-    QVERIFY2(fetched->ok(), qPrintable(fetched->ok() ? QString() : fetched->error().message + u'\n' + fetched->error().detail));
+    QVERIFY2(fetched->ok(),
+             qPrintable(fetched->ok() ? QString() : fetched->error().message + u'\n' + fetched->error().detail));
     QFile f(request.destination);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), payload);

@@ -31,8 +31,9 @@ private slots:
         const QStringList with = nvidiasmi::queryArguments(true);
         const QStringList without = nvidiasmi::queryArguments(false);
         QCOMPARE(with.last(), QStringLiteral("--format=csv,noheader,nounits"));
-        QCOMPARE(with.first(), QStringLiteral("--query-gpu=name,compute_cap,memory.total,pci.bus_id,pci.device_id,"
-                                              "uuid,driver_version"));
+        QCOMPARE(with.first(),
+                 QStringLiteral("--query-gpu=name,compute_cap,memory.total,pci.bus_id,pci.device_id,"
+                                "uuid,driver_version"));
         QVERIFY(!without.first().contains(QLatin1String("compute_cap")));
     }
 
@@ -50,20 +51,30 @@ private slots:
 
         const QStringList ours = nvidiasmi::queryFields(true);
         QTest::newRow("two identical GPUs, our query")
-            << "csv_535_129_03_two_quadro_assembled.txt" << ours << 2 << "Quadro RTX 4000" << "7.5" << 8192LL
-            << "00000000:06:00.0" << "10de:1eb1" << "535.129.03";
+            << "csv_535_129_03_two_quadro_assembled.txt" << ours << 2 << "Quadro RTX 4000"
+            << "7.5" << 8192LL << "00000000:06:00.0"
+            << "10de:1eb1"
+            << "535.129.03";
         QTest::newRow("old driver, query without compute_cap")
-            << "csv_470_no_compute_cap_assembled.txt" << nvidiasmi::queryFields(false) << 1
-            << "NVIDIA GeForce RTX 3060" << "" << 12288LL << "00000000:01:00.0" << "10de:2504" << "470.182.03";
+            << "csv_470_no_compute_cap_assembled.txt" << nvidiasmi::queryFields(false) << 1 << "NVIDIA GeForce RTX 3060"
+            << "" << 12288LL << "00000000:01:00.0"
+            << "10de:2504"
+            << "470.182.03";
         QTest::newRow("long field list with N/A, unknown fields skipped")
             << "csv_440_64_rtx2080_noheader.txt"
             << fields("power.limit,power.min_limit,power.max_limit,memory.total,vbios_version,driver_version,name,"
                       "gpu_uuid,power.draw,temperature.gpu,temperature.memory,clocks.current.graphics,clocks.sm,"
                       "clocks.mem,utilization.gpu,utilization.memory,fan.speed,pcie.link.width.current,pstate")
-            << 1 << "GeForce RTX 2080" << "" << 7979LL << "" << "" << "440.64";
+            << 1 << "GeForce RTX 2080"
+            << "" << 7979LL << ""
+            << ""
+            << "440.64";
         QTest::newRow("header row skipped, two different GPUs")
             << "csv_570_86_two_gpus_header.txt" << fields("compute_cap,compute_mode,driver_version,name,index") << 2
-            << "NVIDIA TITAN V" << "7.0" << -1LL << "" << "" << "570.86.15";
+            << "NVIDIA TITAN V"
+            << "7.0" << -1LL << ""
+            << ""
+            << "570.86.15";
     }
 
     void csv()
@@ -89,8 +100,8 @@ private slots:
         QVERIFY(two.ok());
         QCOMPARE(two->at(1).name, QStringLiteral("NVIDIA RTX 5880 Ada Generation"));
         QCOMPARE(two->at(1).computeCapability, QStringLiteral("8.9"));
-        const auto quadros = nvidiasmi::parseQueryCsv(
-            sample(QStringLiteral("csv_535_129_03_two_quadro_assembled.txt")), nvidiasmi::queryFields(true));
+        const auto quadros = nvidiasmi::parseQueryCsv(sample(QStringLiteral("csv_535_129_03_two_quadro_assembled.txt")),
+                                                      nvidiasmi::queryFields(true));
         QVERIFY(quadros.ok());
         QCOMPARE(quadros->at(1).pciBusId, QStringLiteral("00000000:07:00.0"));
         QCOMPARE(quadros->at(1).uuid, QStringLiteral("GPU-d6de6afc-bdfe-75c4-5273-0544439153fc"));
@@ -100,12 +111,16 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("code");
-        QTest::newRow("driver unreachable") << "no_driver.txt" << "nvidia_smi_no_driver";
+        QTest::newRow("driver unreachable") << "no_driver.txt"
+                                            << "nvidia_smi_no_driver";
         QTest::newRow("compute_cap unknown to old driver") << "unknown_field_compute_cap.txt"
                                                            << "nvidia_smi_unknown_field";
-        QTest::newRow("empty output") << "empty.txt" << "nvidia_smi_no_gpus";
-        QTest::newRow("garbage") << "garbage.bin" << "nvidia_smi_malformed";
-        QTest::newRow("a banner instead of csv") << "banner_535_129_03.txt" << "nvidia_smi_malformed";
+        QTest::newRow("empty output") << "empty.txt"
+                                      << "nvidia_smi_no_gpus";
+        QTest::newRow("garbage") << "garbage.bin"
+                                 << "nvidia_smi_malformed";
+        QTest::newRow("a banner instead of csv") << "banner_535_129_03.txt"
+                                                 << "nvidia_smi_malformed";
     }
 
     void csvFailures()
@@ -122,9 +137,14 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("driver");
         QTest::addColumn<QString>("cuda");
-        QTest::newRow("535 classic layout") << "banner_535_129_03.txt" << "535.129.03" << "12.2";
-        QTest::newRow("570 wide layout") << "banner_570_133_07.txt" << "570.133.07" << "12.8";
-        QTest::newRow("old tool, newer driver: the driver counts") << "banner_470_tool_580_driver.txt" << "580.95.05"
+        QTest::newRow("535 classic layout") << "banner_535_129_03.txt"
+                                            << "535.129.03"
+                                            << "12.2";
+        QTest::newRow("570 wide layout") << "banner_570_133_07.txt"
+                                         << "570.133.07"
+                                         << "12.8";
+        QTest::newRow("old tool, newer driver: the driver counts") << "banner_470_tool_580_driver.txt"
+                                                                   << "580.95.05"
                                                                    << "13.0";
     }
 
@@ -141,10 +161,14 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("code");
-        QTest::newRow("driver unreachable") << "no_driver.txt" << "nvidia_smi_no_driver";
-        QTest::newRow("empty") << "empty.txt" << "nvidia_smi_malformed";
-        QTest::newRow("garbage") << "garbage.bin" << "nvidia_smi_malformed";
-        QTest::newRow("csv instead of a banner") << "csv_570_86_two_gpus_header.txt" << "nvidia_smi_malformed";
+        QTest::newRow("driver unreachable") << "no_driver.txt"
+                                            << "nvidia_smi_no_driver";
+        QTest::newRow("empty") << "empty.txt"
+                               << "nvidia_smi_malformed";
+        QTest::newRow("garbage") << "garbage.bin"
+                                 << "nvidia_smi_malformed";
+        QTest::newRow("csv instead of a banner") << "csv_570_86_two_gpus_header.txt"
+                                                 << "nvidia_smi_malformed";
     }
 
     void headerFailures()
@@ -159,12 +183,18 @@ private slots:
     {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("upper case") << "0x250410DE" << "10de:2504";
-        QTest::newRow("lower case") << "0x1eb110de" << "10de:1eb1";
-        QTest::newRow("no prefix") << "1DB610DE" << "10de:1db6";
-        QTest::newRow("not hex") << "[N/A]" << "";
-        QTest::newRow("too long") << "0x1234567890" << "";
-        QTest::newRow("zero") << "0x00000000" << "";
+        QTest::newRow("upper case") << "0x250410DE"
+                                    << "10de:2504";
+        QTest::newRow("lower case") << "0x1eb110de"
+                                    << "10de:1eb1";
+        QTest::newRow("no prefix") << "1DB610DE"
+                                   << "10de:1db6";
+        QTest::newRow("not hex") << "[N/A]"
+                                 << "";
+        QTest::newRow("too long") << "0x1234567890"
+                                  << "";
+        QTest::newRow("zero") << "0x00000000"
+                              << "";
     }
 
     void pciDeviceId()

@@ -95,8 +95,8 @@ bool writeBundle(const QString &folder, const Header &header, bool toolkit, cons
         QJsonObject o = a.toJson();
         o.insert(u"file"_s, file);
         artifacts.append(o);
-        files.append(QJsonObject{{u"file"_s, file}, {u"artifact"_s, a.name}, {u"sha256"_s, a.sha256},
-                                 {u"size"_s, double(bytes.size())}});
+        files.append(QJsonObject{
+            {u"file"_s, file}, {u"artifact"_s, a.name}, {u"sha256"_s, a.sha256}, {u"size"_s, double(bytes.size())}});
         return writeFile(QDir(folder).filePath(file), bytes);
     };
     if (toolkit) {
@@ -107,7 +107,8 @@ bool writeBundle(const QString &folder, const Header &header, bool toolkit, cons
         cudart.kind = u"cuda-redist-archive"_s;
         cudart.source = u"nvidia-redist"_s;
         cudart.archiveFormat = u"tar.xz"_s;
-        cudart.relativePath = u"compute/cuda/redist/cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-12.5.82-archive.tar.xz"_s;
+        cudart.relativePath =
+            u"compute/cuda/redist/cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-12.5.82-archive.tar.xz"_s;
         Artifact cudnn = cudart;
         cudnn.name = u"cudnn"_s;
         cudnn.version = u"9.3.0.75"_s;
@@ -165,14 +166,15 @@ bool writeBundle(const QString &folder, const Header &header, bool toolkit, cons
     for (const auto &[file, artifact, bytes] : wheelhouse) {
         if (!writeFile(QDir(folder).filePath(file), bytes))
             return false;
-        files.append(QJsonObject{{u"file"_s, file}, {u"artifact"_s, artifact}, {u"sha256"_s, sha256Hex(bytes)},
+        files.append(QJsonObject{{u"file"_s, file},
+                                 {u"artifact"_s, artifact},
+                                 {u"sha256"_s, sha256Hex(bytes)},
                                  {u"size"_s, double(bytes.size())}});
     }
-    const QJsonObject root{{u"format"_s, u"tfsetup-bundle"_s}, {u"schema"_s, Bundle::schema},
-                           {u"route"_s, header.route},       {u"tensorflow"_s, header.tensorflow},
-                           {u"os"_s, u"linux"_s},            {u"python"_s, header.python},
-                           {u"artifacts"_s, artifacts},      {u"files"_s, files},
-                           {u"warnings"_s, QJsonArray()}};
+    const QJsonObject root{
+        {u"format"_s, u"tfsetup-bundle"_s},   {u"schema"_s, Bundle::schema}, {u"route"_s, header.route},
+        {u"tensorflow"_s, header.tensorflow}, {u"os"_s, u"linux"_s},         {u"python"_s, header.python},
+        {u"artifacts"_s, artifacts},          {u"files"_s, files},           {u"warnings"_s, QJsonArray()}};
     return writeFile(QDir(folder).filePath(u"bundle.json"_s), QJsonDocument(root).toJson());
 }
 
@@ -226,22 +228,23 @@ void addBadKinds()
                                     << QStringList{u"does not exist"_s, u"bundle.json"_s};
     QTest::newRow("empty folder") << u"empty folder"_s << u"bundle_empty"_s
                                   << QStringList{u"empty"_s, u"not an offline bundle"_s, u"tfsetup bundle"_s};
-    QTest::newRow("folder without bundle.json") << u"no bundle.json"_s << u"bundle_missing"_s
-                                                << QStringList{u"no bundle.json"_s, u"tfsetup bundle"_s};
+    QTest::newRow("folder without bundle.json")
+        << u"no bundle.json"_s << u"bundle_missing"_s << QStringList{u"no bundle.json"_s, u"tfsetup bundle"_s};
     QTest::newRow("broken bundle.json") << u"broken bundle.json"_s << u"bundle_malformed"_s
                                         << QStringList{u"bundle.json"_s, u"not valid JSON"_s, u"tfsetup bundle"_s};
     QTest::newRow("wrong-typed field") << u"wrong-typed field"_s << u"bundle_malformed"_s
                                        << QStringList{u"\"tensorflow\""_s, u"tfsetup bundle"_s};
     QTest::newRow("another TensorFlow") << u"other TensorFlow"_s << u"bundle_other_plan"_s
-                                        << QStringList{u"TensorFlow 2.17.0"_s, u"TensorFlow 2.18.0"_s, u"tfsetup bundle"_s};
+                                        << QStringList{u"TensorFlow 2.17.0"_s, u"TensorFlow 2.18.0"_s,
+                                                       u"tfsetup bundle"_s};
     QTest::newRow("another route") << u"other route"_s << u"bundle_other_plan"_s
                                    << QStringList{u"route cpu"_s, u"Choose the plan the bundle was made for"_s};
     QTest::newRow("another Python") << u"other Python"_s << u"bundle_other_plan"_s
                                     << QStringList{u"Python 3.10"_s, u"Python 3.11"_s};
-    QTest::newRow("a needed file missing") << u"file missing"_s << u"bundle_incomplete"_s
-                                           << QStringList{u"missing"_s, u"Copy the whole bundle folder"_s};
-    QTest::newRow("a needed file changed") << u"file changed"_s << u"bundle_corrupt"_s
-                                           << QStringList{u"do not match their checksums"_s};
+    QTest::newRow("a needed file missing")
+        << u"file missing"_s << u"bundle_incomplete"_s << QStringList{u"missing"_s, u"Copy the whole bundle folder"_s};
+    QTest::newRow("a needed file changed")
+        << u"file changed"_s << u"bundle_corrupt"_s << QStringList{u"do not match their checksums"_s};
 }
 
 QString describe(const core::Error &e)
@@ -331,7 +334,8 @@ void TestOfflineBundle::completeBundle_servesAToolkitPlan_withoutAnyRequest()
     const auto bundle = Bundle::open(folder);
     QVERIFY(bundle);
     QCOMPARE(bundle->lock().packages.size(), 1);
-    const auto spec = test::installSpecFor(toolkitPlan(), artifacts, {}, options, core::HardwareReport(), bundle->lock());
+    const auto spec = test::installSpecFor(toolkitPlan(), artifacts, {}, options, core::HardwareReport(),
+                                           bundle->lock());
     QVERIFY2(spec, qPrintable(spec ? QString() : describe(spec.error())));
     QCOMPARE(spec->lock, bundle->lock());
     QStringList kinds;

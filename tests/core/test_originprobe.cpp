@@ -46,7 +46,8 @@ QByteArray manifest()
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-const QByteArray pythonAnswer = R"([{"name": "Python", "resource_uri": "https://www.python.org/api/v2/downloads/release/1/"}])";
+const QByteArray pythonAnswer =
+    R"([{"name": "Python", "resource_uri": "https://www.python.org/api/v2/downloads/release/1/"}])";
 
 quint16 closedPort()
 {
@@ -57,14 +58,13 @@ quint16 closedPort()
 }
 
 // The three origins on `server` (pypi's index below /simple), each answered as given.
-OriginProbeRequest servedBy(LoopbackServer &server, const Response &pypi, const Response &nvidia, const Response &python,
-                            const QString &host = u"127.0.0.1"_s)
+OriginProbeRequest servedBy(LoopbackServer &server, const Response &pypi, const Response &nvidia,
+                            const Response &python, const QString &host = u"127.0.0.1"_s)
 {
     OriginProbeRequest request;
     const QString base = u"%1://%2:%3"_s.arg(server.url().scheme(), host).arg(server.url().port());
-    request.originOverrides = {{u"pypi"_s, QUrl(base + u"/simple"_s)},
-                               {u"nvidia"_s, QUrl(base + u"/"_s)},
-                               {u"python"_s, QUrl(base + u"/"_s)}};
+    request.originOverrides = {
+        {u"pypi"_s, QUrl(base + u"/simple"_s)}, {u"nvidia"_s, QUrl(base + u"/"_s)}, {u"python"_s, QUrl(base + u"/"_s)}};
     request.timeout = std::chrono::seconds(8);
     const auto targets = OriginProbe::targets(request);
     if (!targets || targets->size() != 3)
@@ -81,7 +81,8 @@ void overridePresets(OriginProbeRequest &request, const QList<std::pair<QString,
     const auto catalog = core::SourceCatalog::load();
     QVERIFY(catalog);
     for (const core::PypiMirror &m : catalog->pypiMirrors()) {
-        const auto it = std::find_if(presets.cbegin(), presets.cend(), [&](const auto &p) { return p.first == m.name; });
+        const auto it = std::find_if(presets.cbegin(), presets.cend(),
+                                     [&](const auto &p) { return p.first == m.name; });
         QVERIFY2(it != presets.cend(), qPrintable(m.name));
         request.originOverrides.append({u"pypi:"_s + m.name, it->second});
     }
@@ -130,11 +131,13 @@ void TestOriginProbe::targets_comeFromTheCatalog()
     QCOMPARE(targets->at(0).displayName, catalog->pypiMirror(u"tuna"_s)->labelZh);
     // A manifest the catalog pins, below NVIDIA's origin; python.org's downloads API.
     QCOMPARE(targets->at(1).origin, u"nvidia"_s);
-    QVERIFY(targets->at(1).url.toString().startsWith(catalog->originBase(u"nvidia"_s) + u"/compute/cuda/redist/redistrib_"_s));
+    QVERIFY(targets->at(1).url.toString().startsWith(catalog->originBase(u"nvidia"_s)
+                                                     + u"/compute/cuda/redist/redistrib_"_s));
     QVERIFY(targets->at(1).url.path().endsWith(u".json"_s));
     QCOMPARE(targets->at(2).origin, u"python"_s);
-    QVERIFY2(targets->at(2).url.toString().startsWith(catalog->originBase(u"python"_s) + u"/api/v2/downloads/release/"_s),
-             qPrintable(targets->at(2).url.toString()));
+    QVERIFY2(
+        targets->at(2).url.toString().startsWith(catalog->originBase(u"python"_s) + u"/api/v2/downloads/release/"_s),
+        qPrintable(targets->at(2).url.toString()));
     QVERIFY(targets->at(2).url.query().contains(u"name=Python"_s));
     // An unknown mirror kind is refused before anything is asked.
     request.pypiMirror = u"/no/such/folder"_s;
@@ -214,12 +217,14 @@ void TestOriginProbe::failure_namesCauseAndFix()
     } else if (fault == u"404") {
         pypi = nvidia = python = Response::status(404);
     }
-    OriginProbeRequest request = fault == u"tls" ? servedBy(tls, pypi, nvidia, python) : servedBy(server, pypi, nvidia, python);
+    OriginProbeRequest request = fault == u"tls" ? servedBy(tls, pypi, nvidia, python)
+                                                 : servedBy(server, pypi, nvidia, python);
     if (fault == u"timeout")
         request.timeout = std::chrono::milliseconds(800);
     if (fault == u"refused") {
         const QString base = u"http://127.0.0.1:%1"_s.arg(closedPort());
-        request.originOverrides = {{u"pypi"_s, QUrl(base + u"/simple"_s)}, {u"nvidia"_s, QUrl(base)}, {u"python"_s, QUrl(base)}};
+        request.originOverrides = {
+            {u"pypi"_s, QUrl(base + u"/simple"_s)}, {u"nvidia"_s, QUrl(base)}, {u"python"_s, QUrl(base)}};
     } else if (fault == u"dns") {
         request.originOverrides = {{u"pypi"_s, QUrl(u"http://pypi.invalid/simple"_s)},
                                    {u"nvidia"_s, QUrl(u"http://nvidia.invalid"_s)},
@@ -268,7 +273,8 @@ void TestOriginProbe::throttledOrigin_isSlowWithAMirrorAsTheFix()
     QVERIFY(pypi->slow);
     QCOMPARE(pypi->code, u"too_slow"_s);
     QCOMPARE(pypi->fix, u"mirror"_s);
-    QVERIFY2(pypi->bytesPerSecond > 10 * 1024 && pypi->bytesPerSecond < 40 * 1024, qPrintable(QString::number(pypi->bytesPerSecond)));
+    QVERIFY2(pypi->bytesPerSecond > 10 * 1024 && pypi->bytesPerSecond < 40 * 1024,
+             qPrintable(QString::number(pypi->bytesPerSecond)));
     QVERIFY(pypi->latency >= std::chrono::milliseconds(1000));
     // Slow is still reachable: the setup can go on, only more slowly.
     QVERIFY(report->value().neededReachable());
@@ -288,10 +294,11 @@ void TestOriginProbe::proxyOnly_everyRequestGoesThroughTheProxy()
     request.originOverrides = {{u"pypi"_s, QUrl(u"http://pypi.invalid/simple"_s)},
                                {u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
                                {u"python"_s, QUrl(u"http://python.invalid/"_s)}};
-    overridePresets(request, {{u"pypi"_s, QUrl(u"http://pypi.invalid/simple"_s)},
-                              {u"tuna"_s, QUrl(u"http://mirror.invalid/tuna/simple"_s)},
-                              {u"aliyun"_s, QUrl(u"http://mirror.invalid/aliyun/simple"_s)},
-                              {u"ustc"_s, QUrl(u"http://mirror.invalid/ustc/simple"_s)}});
+    overridePresets(request,
+                    {{u"pypi"_s, QUrl(u"http://pypi.invalid/simple"_s)},
+                     {u"tuna"_s, QUrl(u"http://mirror.invalid/tuna/simple"_s)},
+                     {u"aliyun"_s, QUrl(u"http://mirror.invalid/aliyun/simple"_s)},
+                     {u"ustc"_s, QUrl(u"http://mirror.invalid/ustc/simple"_s)}});
     const auto targets = OriginProbe::targets(request);
     QVERIFY(targets);
     origin.route("/simple/pip/", Response::bytes(pipPage(32 * 1024), "text/html"));
@@ -324,10 +331,11 @@ void TestOriginProbe::ranking_fastThenSlowThenUnreachable()
     portal.route("/simple/pip/", Response::htmlErrorPage("Hotel Wi-Fi login"));
     OriginProbeRequest request;
     request.language = u"zh_CN"_s;
-    overridePresets(request, {{u"pypi"_s, portal.url(u"/simple"_s)},
-                              {u"tuna"_s, slow.url(u"/simple"_s)},
-                              {u"aliyun"_s, QUrl(u"http://127.0.0.1:%1/simple"_s.arg(closedPort()))},
-                              {u"ustc"_s, fast.url(u"/simple"_s)}});
+    overridePresets(request,
+                    {{u"pypi"_s, portal.url(u"/simple"_s)},
+                     {u"tuna"_s, slow.url(u"/simple"_s)},
+                     {u"aliyun"_s, QUrl(u"http://127.0.0.1:%1/simple"_s.arg(closedPort()))},
+                     {u"ustc"_s, fast.url(u"/simple"_s)}});
     const auto ranked = tfsetup::test::awaitTask(OriginProbe::rankPypiMirrors(request), std::chrono::seconds(20));
     QVERIFY(ranked && ranked->ok());
     const QList<OriginResult> &list = ranked->value();
@@ -358,8 +366,11 @@ void TestOriginProbe::ranking_onlySlowOnesAnswer_theFastestOfThemWins()
     slow.route("/simple/pip/", Response::bytes(pipPage(40 * 1024), "text/html").throttle(40 * 1024));
     const QUrl refused(u"http://127.0.0.1:%1/simple"_s.arg(closedPort()));
     OriginProbeRequest request;
-    overridePresets(request, {{u"pypi"_s, refused}, {u"tuna"_s, slower.url(u"/simple"_s)},
-                              {u"aliyun"_s, slow.url(u"/simple"_s)}, {u"ustc"_s, refused}});
+    overridePresets(request,
+                    {{u"pypi"_s, refused},
+                     {u"tuna"_s, slower.url(u"/simple"_s)},
+                     {u"aliyun"_s, slow.url(u"/simple"_s)},
+                     {u"ustc"_s, refused}});
     const auto ranked = tfsetup::test::awaitTask(OriginProbe::rankPypiMirrors(request), std::chrono::seconds(20));
     QVERIFY(ranked && ranked->ok());
     QCOMPARE(namesOf(ranked->value()).mid(0, 2), (QStringList{u"aliyun"_s, u"tuna"_s}));
@@ -375,8 +386,8 @@ void TestOriginProbe::plan_narrowsWhatIsNeeded()
     // does not stop it.
     LoopbackServer server;
     QVERIFY(server.start());
-    OriginProbeRequest request = servedBy(server, Response::bytes(pipPage(20 * 1024), "text/html"), Response::status(503),
-                                          Response::status(503));
+    OriginProbeRequest request = servedBy(server, Response::bytes(pipPage(20 * 1024), "text/html"),
+                                          Response::status(503), Response::status(503));
     core::ResolveRequest plan;
     plan.route = u"cpu"_s;
     plan.os = u"linux"_s;
@@ -447,8 +458,8 @@ void TestOriginProbe::commandLine_json()
     QStringList arguments{u"sources"_s, u"--test-connection"_s, u"--json"_s, u"--mirror"_s, u"pypi=tuna"_s};
     for (const auto &[origin, url] : std::as_const(request.originOverrides))
         arguments << u"--origin"_s << origin + u'=' + url.toString();
-    arguments << u"--origin"_s << u"pypi:tuna="_s + mirror.url(u"/tuna/simple"_s).toString()
-              << u"--origin"_s << u"pypi:aliyun="_s + refused.toString() << u"--origin"_s << u"pypi:ustc="_s + refused.toString();
+    arguments << u"--origin"_s << u"pypi:tuna="_s + mirror.url(u"/tuna/simple"_s).toString() << u"--origin"_s
+              << u"pypi:aliyun="_s + refused.toString() << u"--origin"_s << u"pypi:ustc="_s + refused.toString();
 
     const auto run = [](const QStringList &args) {
         QProcess p;
@@ -483,7 +494,8 @@ void TestOriginProbe::commandLine_json()
     {
         // NVIDIA refuses: not every needed origin answered, exit status 1, and the JSON says which and why.
         QStringList failing = arguments;
-        failing[failing.indexOf(u"nvidia="_s + request.originOverrides.at(1).second.toString())] = u"nvidia="_s + refused.toString();
+        failing[failing.indexOf(u"nvidia="_s + request.originOverrides.at(1).second.toString())] = u"nvidia="_s
+            + refused.toString();
         const auto [exitCode, out, err] = run(failing);
         QCOMPARE(exitCode, 1);
         const QJsonObject json = QJsonDocument::fromJson(out).object();
@@ -502,7 +514,8 @@ void TestOriginProbe::commandLine_json()
         QVERIFY2(text.contains("nvidia") && text.contains("refused the connection"), text.constData());
     }
     {
-        const auto [exitCode, out, err] = run({u"sources"_s, u"--test-connection"_s, u"--mirror"_s, u"pypi=nothing:/x"_s});
+        const auto [exitCode, out,
+                    err] = run({u"sources"_s, u"--test-connection"_s, u"--mirror"_s, u"pypi=nothing:/x"_s});
         QCOMPARE(exitCode, 2);
         QVERIFY(!err.isEmpty());
     }

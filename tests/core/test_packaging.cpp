@@ -44,11 +44,13 @@ private Q_SLOTS:
     void install_laysOutTheApplication()
     {
         const QString prefix = m_dir.filePath(QStringLiteral("prefix"));
-        const Run install = run(QStringLiteral("cmake"), {QStringLiteral("--install"), m_buildDir, QStringLiteral("--prefix"), prefix});
+        const Run install = run(QStringLiteral("cmake"),
+                                {QStringLiteral("--install"), m_buildDir, QStringLiteral("--prefix"), prefix});
         QVERIFY2(install.exitCode == 0, install.output.constData());
-        for (const char *path : {"bin/tfsetup", "share/applications/io.github.tfsetup.tfsetup.desktop",
-                                 "share/metainfo/io.github.tfsetup.tfsetup.metainfo.xml",
-                                 "share/icons/hicolor/scalable/apps/io.github.tfsetup.tfsetup.svg", "share/doc/tfsetup/README.md"}) {
+        for (const char *path :
+             {"bin/tfsetup", "share/applications/io.github.tfsetup.tfsetup.desktop",
+              "share/metainfo/io.github.tfsetup.tfsetup.metainfo.xml",
+              "share/icons/hicolor/scalable/apps/io.github.tfsetup.tfsetup.svg", "share/doc/tfsetup/README.md"}) {
             QVERIFY2(QFile::exists(prefix + u'/' + QLatin1String(path)), path);
         }
         // The installed program runs from anywhere: resources and translations are inside it.
@@ -59,14 +61,16 @@ private Q_SLOTS:
         const QString validator = QStandardPaths::findExecutable(QStringLiteral("desktop-file-validate"));
         QVERIFY2(!validator.isEmpty(), "desktop-file-validate is not installed (package desktop-file-utils)");
         {
-            const Run check = run(validator, {prefix + QStringLiteral("/share/applications/io.github.tfsetup.tfsetup.desktop")});
+            const Run check = run(validator,
+                                  {prefix + QStringLiteral("/share/applications/io.github.tfsetup.tfsetup.desktop")});
             QVERIFY2(check.exitCode == 0, check.output.constData());
         }
         const QString appstream = QStandardPaths::findExecutable(QStringLiteral("appstreamcli"));
         QVERIFY2(!appstream.isEmpty(), "appstreamcli is not installed (package appstream)");
         {
-            const Run check = run(appstream, {QStringLiteral("validate"), QStringLiteral("--no-net"),
-                                              prefix + QStringLiteral("/share/metainfo/io.github.tfsetup.tfsetup.metainfo.xml")});
+            const Run check = run(appstream,
+                                  {QStringLiteral("validate"), QStringLiteral("--no-net"),
+                                   prefix + QStringLiteral("/share/metainfo/io.github.tfsetup.tfsetup.metainfo.xml")});
             QVERIFY2(check.exitCode == 0, check.output.constData());
         }
     }
@@ -76,15 +80,17 @@ private Q_SLOTS:
         if (QStandardPaths::findExecutable(QStringLiteral("dpkg-deb")).isEmpty())
             QSKIP("dpkg-deb is not installed");
         const QString out = m_dir.filePath(QStringLiteral("packages"));
-        const Run pack = run(QStringLiteral("cpack"), {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("-B"), out,
-                                                       QStringLiteral("--config"), m_buildDir + QStringLiteral("/CPackConfig.cmake")});
+        const Run pack = run(QStringLiteral("cpack"),
+                             {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("-B"), out,
+                              QStringLiteral("--config"), m_buildDir + QStringLiteral("/CPackConfig.cmake")});
         QVERIFY2(pack.exitCode == 0, pack.output.constData());
         const QStringList debs = QDir(out).entryList({QStringLiteral("*.deb")});
         QCOMPARE(debs.size(), 1);
         const Run contents = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-c"), out + u'/' + debs.first()});
         QVERIFY(contents.output.contains("./usr/bin/tfsetup"));
         QVERIFY(contents.output.contains("io.github.tfsetup.tfsetup.desktop"));
-        const Run fields = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), out + u'/' + debs.first(), QStringLiteral("Depends")});
+        const Run fields = run(QStringLiteral("dpkg-deb"),
+                               {QStringLiteral("-f"), out + u'/' + debs.first(), QStringLiteral("Depends")});
         QVERIFY2(fields.output.contains("libqt6widgets6"), fields.output.constData());
 
         // Every library the installed programs link comes from a package the .deb depends on,
@@ -98,11 +104,15 @@ private Q_SLOTS:
         for (const char *runtime : {"libqt6svg6", "python3-venv", "python3"})
             QVERIFY2(depends.contains(QLatin1String(runtime)), runtime);
         // What only some commands need: pip for `tfsetup bundle`'s wheelhouse, a CJK font.
-        const Run recommends = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), out + u'/' + debs.first(), QStringLiteral("Recommends")});
+        const Run recommends = run(QStringLiteral("dpkg-deb"),
+                                   {QStringLiteral("-f"), out + u'/' + debs.first(), QStringLiteral("Recommends")});
         QVERIFY2(recommends.output.contains("python3-pip") && recommends.output.contains("fonts-noto-cjk"),
                  recommends.output.constData());
         const QString installed = m_dir.filePath(QStringLiteral("prefix-deps"));
-        QCOMPARE(run(QStringLiteral("cmake"), {QStringLiteral("--install"), m_buildDir, QStringLiteral("--prefix"), installed}).exitCode, 0);
+        QCOMPARE(run(QStringLiteral("cmake"),
+                     {QStringLiteral("--install"), m_buildDir, QStringLiteral("--prefix"), installed})
+                     .exitCode,
+                 0);
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
         // A sanitizer build links its programs without --as-needed (they name libGLX and more
         // directly); what the package ships is the plain build, checked there.

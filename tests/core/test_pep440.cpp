@@ -18,10 +18,11 @@ Version parsed(const QString &text)
 // PEP 440's own example of the order ("Summary of permitted suffixes and relative ordering"),
 // with a release between the post releases and the next minor.
 const QStringList pepOrder{
-    u"1.0.dev456"_s,           u"1.0a1"_s,   u"1.0a2.dev456"_s, u"1.0a12.dev456"_s, u"1.0a12"_s,
-    u"1.0b1.dev456"_s,         u"1.0b2"_s,   u"1.0b2.post345.dev456"_s, u"1.0b2.post345"_s, u"1.0rc1.dev456"_s,
-    u"1.0rc1"_s,               u"1.0"_s,     u"1.0+abc.5"_s,    u"1.0+abc.7"_s,     u"1.0+5"_s,
-    u"1.0.post456.dev34"_s,    u"1.0.post456"_s, u"1.0.15"_s,   u"1.1.dev1"_s,
+    u"1.0.dev456"_s,    u"1.0a1"_s,         u"1.0a2.dev456"_s, u"1.0a12.dev456"_s,
+    u"1.0a12"_s,        u"1.0b1.dev456"_s,  u"1.0b2"_s,        u"1.0b2.post345.dev456"_s,
+    u"1.0b2.post345"_s, u"1.0rc1.dev456"_s, u"1.0rc1"_s,       u"1.0"_s,
+    u"1.0+abc.5"_s,     u"1.0+abc.7"_s,     u"1.0+5"_s,        u"1.0.post456.dev34"_s,
+    u"1.0.post456"_s,   u"1.0.15"_s,        u"1.1.dev1"_s,
 };
 
 } // namespace
@@ -54,8 +55,8 @@ private slots:
         QTest::newRow("local: longer after its prefix") << u"1.0+abc"_s << u"1.0+abc.0"_s << -1;
         QTest::newRow("local: case and separators") << u"1.0+Ubuntu-1"_s << u"1.0+ubuntu.1"_s << 0;
         QTest::newRow("local: numbers by value") << u"1.0+9"_s << u"1.0+10"_s << -1;
-        QTest::newRow("local: numbers past 64 bits") << u"1.0+99999999999999999999"_s << u"1.0+100000000000000000000"_s
-                                                     << -1;
+        QTest::newRow("local: numbers past 64 bits")
+            << u"1.0+99999999999999999999"_s << u"1.0+100000000000000000000"_s << -1;
         QTest::newRow("python release candidate") << u"3.13.0rc1"_s << u"3.13.0"_s << -1;
     }
     void compare()
@@ -180,8 +181,8 @@ private slots:
         QTest::newRow("requires-python: below") << u">=3.9,<3.13"_s << u"3.8.18"_s << false << false;
         QTest::newRow("requires-python: upper bound") << u">=3.9,<3.13"_s << u"3.13.0"_s << false << false;
         QTest::newRow("requires-python: rc of the bound") << u">=3.9,<3.13"_s << u"3.13.0rc1"_s << false << false;
-        QTest::newRow("requires-python: rc of the bound, pre allowed") << u">=3.9,<3.13"_s << u"3.13.0rc1"_s << true
-                                                                       << false;
+        QTest::newRow("requires-python: rc of the bound, pre allowed")
+            << u">=3.9,<3.13"_s << u"3.13.0rc1"_s << true << false;
         QTest::newRow("requires-python: whitespace") << u"  >= 3.9 ,  < 3.13 "_s << u"3.10"_s << false << true;
         QTest::newRow("~=2.15.0 takes 2.15.7") << u"~=2.15.0"_s << u"2.15.7"_s << false << true;
         QTest::newRow("~=2.15.0 takes 2.15.0") << u"~=2.15.0"_s << u"2.15"_s << false << true;

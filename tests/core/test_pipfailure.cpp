@@ -25,7 +25,8 @@ QString retried(const QString &brokenBy)
     QString out = u"Looking in indexes: https://pypi.tuna.tsinghua.edu.cn/simple\n"_s;
     for (int total = 4; total >= 0; --total) {
         out += u"WARNING: Retrying (Retry(total=%1, connect=None, read=None, redirect=None, status=None)) after "
-               u"connection broken by '%2': /simple/tensorflow/\n"_s.arg(total).arg(brokenBy);
+               u"connection broken by '%2': /simple/tensorflow/\n"_s.arg(total)
+                   .arg(brokenBy);
     }
     return out + noDistribution;
 }
@@ -60,12 +61,12 @@ void TestPipFailure::read_namesTheCause_data()
     QTest::addColumn<QString>("host");
     QTest::addColumn<QStringList>("words");
 
-    QTest::newRow("proxy refused")
-        << retried(u"ProxyError('Cannot connect to proxy.', NewConnectionError('<pip._vendor.urllib3.connection."
-                   u"HTTPSConnection object at 0x7f3a1c2b5d90>: Failed to establish a new connection: [Errno 111] "
-                   u"Connection refused'))"_s)
-        << PipCause::ProxyRefused << PipFix::SetProxy << u"pypi.tuna.tsinghua.edu.cn"_s
-        << QStringList{u"proxy"_s, u"host and port"_s};
+    QTest::newRow("proxy refused") << retried(
+        u"ProxyError('Cannot connect to proxy.', NewConnectionError('<pip._vendor.urllib3.connection."
+        u"HTTPSConnection object at 0x7f3a1c2b5d90>: Failed to establish a new connection: [Errno 111] "
+        u"Connection refused'))"_s) << PipCause::ProxyRefused
+                                   << PipFix::SetProxy << u"pypi.tuna.tsinghua.edu.cn"_s
+                                   << QStringList{u"proxy"_s, u"host and port"_s};
     QTest::newRow("proxy wants a password (407)")
         << retried(u"ProxyError('Cannot connect to proxy.', OSError('Tunnel connection failed: 407 Proxy "
                    u"Authentication Required'))"_s)
@@ -85,18 +86,17 @@ void TestPipFailure::read_namesTheCause_data()
         << retried(u"NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at "
                    u"0x000001F5A3C2E550>: "
                    u"Failed to establish a new connection: [Errno 11001] getaddrinfo failed')"_s)
-        << PipCause::NameNotResolved << PipFix::ChooseMirror << u"pypi.tuna.tsinghua.edu.cn"_s
-        << QStringList{u"DNS"_s};
+        << PipCause::NameNotResolved << PipFix::ChooseMirror << u"pypi.tuna.tsinghua.edu.cn"_s << QStringList{u"DNS"_s};
     QTest::newRow("name not resolved (macOS)")
         << retried(u"NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x1048a2f10>: "
                    u"Failed to establish a new connection: [Errno 8] nodename nor servname provided, or not known')"_s)
         << PipCause::NameNotResolved << PipFix::ChooseMirror << u"pypi.tuna.tsinghua.edu.cn"_s
         << QStringList{u"mirror"_s};
-    QTest::newRow("connection refused")
-        << retried(u"NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f9b3d2e4c40>: "
-                   u"Failed to establish a new connection: [Errno 111] Connection refused')"_s)
-        << PipCause::ConnectionFailed << PipFix::SetProxy << u"pypi.tuna.tsinghua.edu.cn"_s
-        << QStringList{u"refused"_s, u"proxy"_s};
+    QTest::newRow("connection refused") << retried(
+        u"NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f9b3d2e4c40>: "
+        u"Failed to establish a new connection: [Errno 111] Connection refused')"_s)
+                                        << PipCause::ConnectionFailed << PipFix::SetProxy
+                                        << u"pypi.tuna.tsinghua.edu.cn"_s << QStringList{u"refused"_s, u"proxy"_s};
     QTest::newRow("connection refused (Windows)")
         << retried(u"NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at "
                    u"0x0000020B9A4C1D90>: "
@@ -108,7 +108,7 @@ void TestPipFailure::read_namesTheCause_data()
         << u"WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection "
            u"broken by 'ConnectTimeoutError(<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f5d9c8e1a50>, "
            u"'Connection to pypi.org timed out. (connect timeout=15)')': /simple/tensorflow/\n"_s
-               + noDistribution
+            + noDistribution
         << PipCause::Timeout << PipFix::ChooseMirror << u"pypi.org"_s << QStringList{u"pypi.org"_s, u"in time"_s};
     QTest::newRow("read timeout")
         << u"Collecting tensorflow==2.15.1\n"
@@ -124,13 +124,13 @@ void TestPipFailure::read_namesTheCause_data()
            u"certificate: HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: "
            u"/simple/tensorflow/ (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] "
            u"certificate verify failed: self-signed certificate in certificate chain (_ssl.c:1006)'))) - skipping\n"_s
-               + noDistribution
+            + noDistribution
         << PipCause::Tls << PipFix::ChooseMirror << u"pypi.org"_s << QStringList{u"certificate"_s, u"pypi.org"_s};
     QTest::newRow("index page missing (404)")
         << u"Looking in indexes: https://mirror.example.edu/pypi/simple\n"
            u"Could not fetch URL https://mirror.example.edu/pypi/simple/tensorflow/: 404 Client Error: Not Found for "
            u"url: https://mirror.example.edu/pypi/simple/tensorflow/ - skipping\n"_s
-               + noDistribution
+            + noDistribution
         << PipCause::IndexMissing << PipFix::ChooseMirror << u"mirror.example.edu"_s
         << QStringList{u"404"_s, u"mirror.example.edu"_s};
     QTest::newRow("no wheel for this Python")
@@ -207,8 +207,9 @@ void TestPipFailure::noWheel_saysForWhichPythonAndPlatform()
     QVERIFY2(f.message.contains(u"Python 3.12"_s), qPrintable(f.message));
     QVERIFY(f.message.contains(u"Windows x86-64"_s));
     QVERIFY(f.message.contains(u"does not mean the release does not exist"_s));
-    QCOMPARE(f.evidence, u"ERROR: Could not find a version that satisfies the requirement tensorflow==2.10.1 (from "
-                         u"versions: 2.16.0rc0, 2.16.1, 2.16.2, 2.17.0)"_s);
+    QCOMPARE(f.evidence,
+             u"ERROR: Could not find a version that satisfies the requirement tensorflow==2.10.1 (from "
+             u"versions: 2.16.0rc0, 2.16.1, 2.16.2, 2.17.0)"_s);
 }
 
 void TestPipFailure::errorCode_decidesBeforePipsWords()

@@ -77,20 +77,23 @@ void TestPlacement::places_data()
     const int win = int(OsFamily::Windows);
     const int lin = int(OsFamily::Linux);
     QTest::newRow("windows cudart 11.8: dll to bin, lib to lib/x64, headers, license")
-        << win << QStringLiteral("portable") << 0 << cudartArchive(true, QStringLiteral("11.8.89"), {}, QStringLiteral("cudart64_110.dll"))
+        << win << QStringLiteral("portable") << 0
+        << cudartArchive(true, QStringLiteral("11.8.89"), {}, QStringLiteral("cudart64_110.dll"))
         << QStringList{QStringLiteral("bin/cudart64_110.dll -> cuda/bin/cudart64_110.dll"),
                        QStringLiteral("lib/x64/cudart.lib -> cuda/lib/x64/cudart.lib"),
                        QStringLiteral("include/cuda_runtime_api.h -> cuda/include/cuda_runtime_api.h"),
                        QStringLiteral("LICENSE -> licenses/cuda_cudart/LICENSE")}
         << QStringList{};
     QTest::newRow("linux cudart 11.8 portable: lib with links, static library left out")
-        << lin << QStringLiteral("portable") << 0 << cudartArchive(false, QStringLiteral("11.8.89"), QStringLiteral("11.0"), {})
+        << lin << QStringLiteral("portable") << 0
+        << cudartArchive(false, QStringLiteral("11.8.89"), QStringLiteral("11.0"), {})
         << QStringList{QStringLiteral("lib/libcudart.so.11.8.89 -> cuda/lib/libcudart.so.11.8.89"),
                        QStringLiteral("lib/libcudart.so.11.0 -> cuda/lib/libcudart.so.11.0"),
                        QStringLiteral("lib/libcudart.so -> cuda/lib/libcudart.so")}
         << QStringList{QStringLiteral("cuda/lib/libcudart_static.a")};
     QTest::newRow("linux cudart 11.8 toolkit route: lib64 as NVIDIA's toolkit")
-        << lin << QStringLiteral("toolkit") << 0 << cudartArchive(false, QStringLiteral("11.8.89"), QStringLiteral("11.0"), {})
+        << lin << QStringLiteral("toolkit") << 0
+        << cudartArchive(false, QStringLiteral("11.8.89"), QStringLiteral("11.0"), {})
         << QStringList{QStringLiteral("lib/libcudart.so.11.0 -> cuda/lib64/libcudart.so.11.0")} << QStringList{};
     QTest::newRow("windows cudnn 7 (cuda/ top folder)")
         << win << QStringLiteral("portable") << 7 << cudnnArchive(true, QStringLiteral("7.6.5.32"), true)
@@ -123,11 +126,13 @@ void TestPlacement::places_data()
     QTest::newRow("linux cudnn 9.8 toolkit route")
         << lin << QStringLiteral("toolkit") << 9 << cudnnArchive(false, QStringLiteral("9.8.0.87"), false)
         << QStringList{QStringLiteral("lib/libcudnn_graph.so.9 -> cuda/lib64/libcudnn_graph.so.9"),
-                       QStringLiteral("lib/libcudnn_engines_runtime_compiled.so.9 -> cuda/lib64/libcudnn_engines_runtime_compiled.so.9")}
+                       QStringLiteral(
+                           "lib/libcudnn_engines_runtime_compiled.so.9 -> cuda/lib64/libcudnn_engines_runtime_compiled.so.9")}
         << QStringList{};
     QTest::newRow("windows cudnn 9.8")
         << win << QStringLiteral("portable") << 9 << cudnnArchive(true, QStringLiteral("9.8.0.87"), false)
-        << QStringList{QStringLiteral("bin/cudnn_engines_precompiled64_9.dll -> cuda/bin/cudnn_engines_precompiled64_9.dll"),
+        << QStringList{QStringLiteral(
+                           "bin/cudnn_engines_precompiled64_9.dll -> cuda/bin/cudnn_engines_precompiled64_9.dll"),
                        QStringLiteral("lib/x64/cudnn_graph.lib -> cuda/lib/x64/cudnn_graph.lib")}
         << QStringList{};
     QTest::newRow("windows: .lib directly in lib/ still goes to lib/x64")
@@ -153,8 +158,9 @@ void TestPlacement::places()
     QFETCH(QStringList, expected);
     QFETCH(QStringList, absent);
 
-    const QString component = archive.first().path.startsWith(QStringLiteral("cuda_cudart")) ? QStringLiteral("cuda_cudart")
-                                                                                              : QStringLiteral("cudnn");
+    const QString component = archive.first().path.startsWith(QStringLiteral("cuda_cudart"))
+        ? QStringLiteral("cuda_cudart")
+        : QStringLiteral("cudnn");
     const auto placed = m_rules.place(OsFamily(os), route, cudnnMajor, component, asExtracted(archive));
     QVERIFY2(placed, qPrintable(placed ? QString() : placed.error().detail));
     const QString top = PlacementRules::commonTopFolder(asExtracted(archive));
@@ -198,7 +204,8 @@ void TestPlacement::incompleteCudnnSetIsReported()
     QFETCH(QString, dropped);
     const auto archive = cudnnArchive(OsFamily(os) == OsFamily::Windows, version, version.startsWith(u'7'), dropped);
     const int major = version.section(u'.', 0, 0).toInt();
-    const auto placed = m_rules.place(OsFamily(os), QStringLiteral("portable"), major, QStringLiteral("cudnn"), asExtracted(archive));
+    const auto placed = m_rules.place(OsFamily(os), QStringLiteral("portable"), major, QStringLiteral("cudnn"),
+                                      asExtracted(archive));
     QVERIFY(placed);
     QStringList names;
     for (const auto &p : *placed)
@@ -209,13 +216,16 @@ void TestPlacement::incompleteCudnnSetIsReported()
 void TestPlacement::conflictingFilesAreRefused()
 {
     // Windows names are case-insensitive: two spellings of one DLL collide.
-    const QList<Entry> archive{file(QStringLiteral("top/bin/cudart64_110.dll")), file(QStringLiteral("top/bin/CUDART64_110.DLL"))};
-    const auto placed = m_rules.place(OsFamily::Windows, QStringLiteral("portable"), 0, QStringLiteral("x"), asExtracted(archive));
+    const QList<Entry> archive{file(QStringLiteral("top/bin/cudart64_110.dll")),
+                               file(QStringLiteral("top/bin/CUDART64_110.DLL"))};
+    const auto placed = m_rules.place(OsFamily::Windows, QStringLiteral("portable"), 0, QStringLiteral("x"),
+                                      asExtracted(archive));
     QVERIFY(!placed);
     QCOMPARE(placed.error().code, QStringLiteral("placement_conflict"));
     // On Linux they are two files.
-    QVERIFY(m_rules.place(OsFamily::Linux, QStringLiteral("portable"), 0, QStringLiteral("x"),
-                          asExtracted({file(QStringLiteral("top/lib/libA.so")), file(QStringLiteral("top/lib/liba.so"))})));
+    QVERIFY(
+        m_rules.place(OsFamily::Linux, QStringLiteral("portable"), 0, QStringLiteral("x"),
+                      asExtracted({file(QStringLiteral("top/lib/libA.so")), file(QStringLiteral("top/lib/liba.so"))})));
 }
 
 void TestPlacement::unknownLayoutIsAnError()
@@ -230,9 +240,11 @@ void TestPlacement::globs_data()
     QTest::addColumn<QString>("glob");
     QTest::addColumn<QString>("path");
     QTest::addColumn<bool>("matches");
-    QTest::newRow("star stays in one folder") << QStringLiteral("bin/*.dll") << QStringLiteral("bin/x64/a.dll") << false;
+    QTest::newRow("star stays in one folder")
+        << QStringLiteral("bin/*.dll") << QStringLiteral("bin/x64/a.dll") << false;
     QTest::newRow("star matches a name") << QStringLiteral("bin/*.dll") << QStringLiteral("bin/a.dll") << true;
-    QTest::newRow("double star goes deep") << QStringLiteral("include/**") << QStringLiteral("include/crt/host.h") << true;
+    QTest::newRow("double star goes deep")
+        << QStringLiteral("include/**") << QStringLiteral("include/crt/host.h") << true;
     QTest::newRow("dots are literal") << QStringLiteral("lib/*.so*") << QStringLiteral("lib/libxso") << false;
     QTest::newRow("versioned soname") << QStringLiteral("lib/*.so*") << QStringLiteral("lib/libcudnn.so.8.9.7") << true;
 }

@@ -58,17 +58,19 @@ void TestPlanCommand::json_data()
     QTest::newRow("linux RTX 3060") << QStringList{u"--hardware"_s, profile(u"linux_rtx3060_driver535"_s)} << 0
                                     << u"linux-pip"_s << u"2.20"_s;
     QTest::newRow("pinned route and TF") << QStringList{u"--hardware"_s, profile(u"linux_rtx3060_driver535"_s),
-                                                        u"--route"_s, u"linux-toolkit"_s, u"--tf"_s, u"2.15"_s}
+                                                        u"--route"_s,    u"linux-toolkit"_s,
+                                                        u"--tf"_s,       u"2.15"_s}
                                          << 0 << u"linux-toolkit"_s << u"2.15"_s;
     QTest::newRow("--os windows plans the same hardware for Windows")
         << QStringList{u"--hardware"_s, profile(u"linux_rtx3060_driver535"_s), u"--os"_s, u"windows"_s} << 0
         << u"windows-native"_s << u"2.10"_s;
     QTest::newRow("--cpu-only") << QStringList{u"--hardware"_s, profile(u"linux_rtx3060_driver535"_s), u"--cpu-only"_s}
                                 << 0 << u"cpu"_s << u"2.21"_s;
-    QTest::newRow("no AVX: nothing, exit 1") << QStringList{u"--hardware"_s, profile(u"linux_cpu_without_avx"_s)} << 1
-                                             << u""_s << u""_s;
+    QTest::newRow("no AVX: nothing, exit 1")
+        << QStringList{u"--hardware"_s, profile(u"linux_cpu_without_avx"_s)} << 1 << u""_s << u""_s;
     QTest::newRow("--python 3.12 with --tf 2.13: nothing")
-        << QStringList{u"--hardware"_s, profile(u"linux_python312_only"_s), u"--tf"_s, u"2.13"_s, u"--python"_s, u"3.12"_s}
+        << QStringList{u"--hardware"_s, profile(u"linux_python312_only"_s), u"--tf"_s, u"2.13"_s, u"--python"_s,
+                       u"3.12"_s}
         << 1 << u""_s << u""_s;
 }
 
@@ -133,7 +135,8 @@ void TestPlanCommand::osOption_withAnotherOsReport_saysWhatItPlans()
     QStringList actions;
     for (const QJsonValue &a : best.value(u"actions"_s).toArray())
         actions.append(a[u"code"_s].toString());
-    QVERIFY2(actions.contains(u"install_driver"_s) && actions.contains(u"install_python"_s), qPrintable(actions.join(u' ')));
+    QVERIFY2(actions.contains(u"install_driver"_s) && actions.contains(u"install_python"_s),
+             qPrintable(actions.join(u' ')));
     QString note;
     for (const QJsonValue &w : doc.value(u"warnings"_s).toArray()) {
         if (w[u"code"_s].toString() == u"os_from_option")

@@ -39,9 +39,11 @@ private slots:
         QTest::addColumn<bool>("docker");
 
         const QByteArray ubuntu = sample(u"os-release/ubuntu-22.04.3.txt"_s);
-        QTest::newRow("plain ubuntu") << TreeEntries{{u"etc/os-release"_s, ubuntu}} << EnvEntries{} << 0 << false << false;
+        QTest::newRow("plain ubuntu") << TreeEntries{{u"etc/os-release"_s, ubuntu}} << EnvEntries{} << 0 << false
+                                      << false;
         QTest::newRow("wsl1 from /proc/version")
-            << TreeEntries{{u"etc/os-release"_s, ubuntu}, {u"proc/version"_s, sample(u"proc-version/wsl1-4.4.0-19041.txt"_s)}}
+            << TreeEntries{{u"etc/os-release"_s, ubuntu},
+                           {u"proc/version"_s, sample(u"proc-version/wsl1-4.4.0-19041.txt"_s)}}
             << EnvEntries{{u"WSL_DISTRO_NAME"_s, u"Ubuntu"_s}} << 1 << false << false;
         QTest::newRow("wsl2 with libcuda")
             << TreeEntries{{u"etc/os-release"_s, ubuntu},
@@ -56,11 +58,12 @@ private slots:
             << TreeEntries{{u"etc/os-release"_s, ubuntu}, {u".dockerenv"_s, {}}} << EnvEntries{} << 0 << false << true;
         QTest::newRow("docker by cgroup")
             << TreeEntries{{u"etc/os-release"_s, ubuntu},
-                           {u"proc/1/cgroup"_s, "12:pids:/docker/3601745b3bd54d9780436faa5f0e4f72bb46231663bb99a6bb892764917832c2\n"}}
+                           {u"proc/1/cgroup"_s,
+                            "12:pids:/docker/3601745b3bd54d9780436faa5f0e4f72bb46231663bb99a6bb892764917832c2\n"}}
             << EnvEntries{} << 0 << false << true;
         QTest::newRow("native cgroup v2 is no docker")
-            << TreeEntries{{u"etc/os-release"_s, ubuntu}, {u"proc/1/cgroup"_s, "0::/init.scope\n"}}
-            << EnvEntries{} << 0 << false << false;
+            << TreeEntries{{u"etc/os-release"_s, ubuntu}, {u"proc/1/cgroup"_s, "0::/init.scope\n"}} << EnvEntries{} << 0
+            << false << false;
     }
     void linuxOs()
     {
@@ -86,7 +89,9 @@ private slots:
     void unreadableKernelIsAProblemNotACrash()
     {
         FixtureTree tree;
-        QVERIFY(tree.write({{u"proc/version"_s, "\x7f" "ELF\x02\x01 garbage"}}));
+        QVERIFY(tree.write({{u"proc/version"_s,
+                             "\x7f"
+                             "ELF\x02\x01 garbage"}}));
         auto view = tree.open(OsFamily::Linux);
         HardwareReport report;
         scanOs(*view, report);
@@ -103,8 +108,8 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("windows 10 22h2") << u"Windows 10 Pro"_s << u"22H2"_s << u"19045"_s
                                          << u"Windows 10 Pro 22H2 (build 19045)"_s;
-        QTest::newRow("windows 11 reported as 10") << u"Windows 10 Home"_s << u"23H2"_s << u"22631"_s
-                                                   << u"Windows 11 Home 23H2 (build 22631)"_s;
+        QTest::newRow("windows 11 reported as 10")
+            << u"Windows 10 Home"_s << u"23H2"_s << u"22631"_s << u"Windows 11 Home 23H2 (build 22631)"_s;
     }
     void windowsVersion()
     {
@@ -184,9 +189,9 @@ private slots:
     void windowsCpuFromRegistryHasUnknownFeatures()
     {
         FixtureTree tree;
-        QVERIFY(tree.writeSystem(SystemDescription().registry(u"HKLM\\HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0"_s,
-                                                              u"ProcessorNameString"_s,
-                                                              u"Intel(R) Core(TM) i5-10400F CPU @ 2.90GHz"_s)));
+        QVERIFY(tree.writeSystem(
+            SystemDescription().registry(u"HKLM\\HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0"_s,
+                                         u"ProcessorNameString"_s, u"Intel(R) Core(TM) i5-10400F CPU @ 2.90GHz"_s)));
         auto view = tree.open(OsFamily::Windows);
         HardwareReport report;
         scanCpu(*view, report);

@@ -50,7 +50,9 @@ extern "C" int fakeCublasProperty(int type, int *v)
 
 class FakeLibrary final : public SharedLibrary {
 public:
-    explicit FakeLibrary(QString path) : m_path(std::move(path)) {}
+    explicit FakeLibrary(QString path)
+        : m_path(std::move(path))
+    {}
     void *resolve(const char *symbol) override
     {
         const QByteArray s(symbol);
@@ -75,9 +77,9 @@ private:
 class FakeLoaderSystem final : public RootedSystem {
 public:
     FakeLoaderSystem(QString root, OsFamily os, QHash<QString, QString> env, QStringList systemDirs)
-        : RootedSystem(std::move(root), os, std::move(env)), m_systemDirs(std::move(systemDirs))
-    {
-    }
+        : RootedSystem(std::move(root), os, std::move(env))
+        , m_systemDirs(std::move(systemDirs))
+    {}
     LibraryLoad loadLibrary(const QString &name) override
     {
         const QString variable = os() == OsFamily::Windows ? u"PATH"_s : u"LD_LIBRARY_PATH"_s;
@@ -148,15 +150,33 @@ void TestProbe::stems_data()
     QTest::addColumn<QString>("stem");
     QTest::addColumn<QString>("soname");
 
-    QTest::newRow("linux cudart") << "libcudart.so.11.0" << "cudart" << "11";
-    QTest::newRow("linux cudnn part") << "libcudnn_ops_infer.so.8" << "cudnn_ops_infer" << "8";
-    QTest::newRow("linux driver") << "libcuda.so.1" << "cuda" << "1";
-    QTest::newRow("linux cublasLt") << "libcublasLt.so.12" << "cublasLt" << "12";
-    QTest::newRow("windows cudart") << "cudart64_110.dll" << "cudart" << "";
-    QTest::newRow("windows cudnn part") << "cudnn_cnn_infer64_8.dll" << "cudnn_cnn_infer" << "";
-    QTest::newRow("windows nvJitLink") << "nvJitLink_120_0.dll" << "nvJitLink" << "";
-    QTest::newRow("windows driver") << "nvcuda.dll" << "nvcuda" << "";
-    QTest::newRow("windows cublasLt") << "cublasLt64_11.dll" << "cublasLt" << "";
+    QTest::newRow("linux cudart") << "libcudart.so.11.0"
+                                  << "cudart"
+                                  << "11";
+    QTest::newRow("linux cudnn part") << "libcudnn_ops_infer.so.8"
+                                      << "cudnn_ops_infer"
+                                      << "8";
+    QTest::newRow("linux driver") << "libcuda.so.1"
+                                  << "cuda"
+                                  << "1";
+    QTest::newRow("linux cublasLt") << "libcublasLt.so.12"
+                                    << "cublasLt"
+                                    << "12";
+    QTest::newRow("windows cudart") << "cudart64_110.dll"
+                                    << "cudart"
+                                    << "";
+    QTest::newRow("windows cudnn part") << "cudnn_cnn_infer64_8.dll"
+                                        << "cudnn_cnn_infer"
+                                        << "";
+    QTest::newRow("windows nvJitLink") << "nvJitLink_120_0.dll"
+                                       << "nvJitLink"
+                                       << "";
+    QTest::newRow("windows driver") << "nvcuda.dll"
+                                    << "nvcuda"
+                                    << "";
+    QTest::newRow("windows cublasLt") << "cublasLt64_11.dll"
+                                      << "cublasLt"
+                                      << "";
 }
 
 void TestProbe::stems()
@@ -246,8 +266,8 @@ void TestProbe::argumentsRoundTrip()
 void TestProbe::judges_data()
 {
     QTest::addColumn<QString>("os");
-    QTest::addColumn<QStringList>("files");     // created in the fixture root
-    QTest::addColumn<QString>("searchPath");    // LD_LIBRARY_PATH / PATH
+    QTest::addColumn<QStringList>("files");      // created in the fixture root
+    QTest::addColumn<QString>("searchPath");     // LD_LIBRARY_PATH / PATH
     QTest::addColumn<QStringList>("systemDirs"); // ldconfig cache / System32
     QTest::addColumn<QStringList>("ownDirs");
     QTest::addColumn<QStringList>("libraries"); // GROUP:NAME or PARENT>NAME
@@ -266,28 +286,28 @@ void TestProbe::judges_data()
     const QStringList linuxSystem{u"/usr/lib/x86_64-linux-gnu"_s};
 
     QTest::newRow("linux complete") << "linux" << linuxFiles << env << linuxSystem << QStringList{env} << linuxSet
-                                    << "11.2" << "8.1" << 11080 << 12020 << 8600 << QStringList{};
+                                    << "11.2"
+                                    << "8.1" << 11080 << 12020 << 8600 << QStringList{};
     QTest::newRow("linux cuDNN part missing")
         << "linux" << linuxFiles.mid(0, 2) + linuxFiles.mid(3) << env << linuxSystem << QStringList{env} << linuxSet
-        << "11.2" << "8.1" << 11080 << 12020 << 8600
-        << QStringList{u"sublibrary_missing:libcudnn_ops_infer.so.8"_s};
+        << "11.2"
+        << "8.1" << 11080 << 12020 << 8600 << QStringList{u"sublibrary_missing:libcudnn_ops_infer.so.8"_s};
     QTest::newRow("linux cudart shadowed by an older toolkit")
         << "linux" << linuxFiles + QStringList{u"/usr/local/cuda-11.0/lib64/libcudart.so.11.0"_s}
-        << u"/usr/local/cuda-11.0/lib64:"_s + env << linuxSystem << QStringList{env} << linuxSet << "11.2" << "8.1"
-        << 11000 << 12020 << 8600
+        << u"/usr/local/cuda-11.0/lib64:"_s + env << linuxSystem << QStringList{env} << linuxSet << "11.2"
+        << "8.1" << 11000 << 12020 << 8600
         << QStringList{u"shadowed:libcudart.so.11.0"_s, u"version_below_build:libcudart.so.11.0"_s};
-    QTest::newRow("linux cuDNN older than the build") << "linux" << linuxFiles << env << linuxSystem
-                                                      << QStringList{env} << linuxSet << "11.8" << "8.6" << 11080
-                                                      << 12020 << 8100
-                                                      << QStringList{u"version_below_build:libcudnn.so.8"_s};
+    QTest::newRow("linux cuDNN older than the build")
+        << "linux" << linuxFiles << env << linuxSystem << QStringList{env} << linuxSet << "11.8"
+        << "8.6" << 11080 << 12020 << 8100 << QStringList{u"version_below_build:libcudnn.so.8"_s};
     QTest::newRow("linux file not what its name says")
-        << "linux" << linuxFiles << env << linuxSystem << QStringList{env} << linuxSet << "11.2" << "8.1" << 10020
-        << 12020 << 8600
+        << "linux" << linuxFiles << env << linuxSystem << QStringList{env} << linuxSet << "11.2"
+        << "8.1" << 10020 << 12020 << 8600
         << QStringList{u"version_name_mismatch:libcudart.so.11.0"_s, u"version_below_build:libcudart.so.11.0"_s};
     QTest::newRow("linux other copies without own folders")
         << "linux" << linuxFiles + QStringList{u"/opt/conda/lib/libcudart.so.11.0"_s} << env + u":/opt/conda/lib"_s
-        << linuxSystem << QStringList{} << linuxSet.mid(0, 1) << "11.2" << "" << 11020 << 0 << 0
-        << QStringList{u"other_copies:libcudart.so.11.0"_s};
+        << linuxSystem << QStringList{} << linuxSet.mid(0, 1) << "11.2"
+        << "" << 11020 << 0 << 0 << QStringList{u"other_copies:libcudart.so.11.0"_s};
 
     const QString bin = u"C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/bin"_s;
     const QStringList windowsSet{u"cuda:cudart64_110.dll"_s, u"cuda:cublas64_11.dll"_s, u"cudnn:cudnn64_8.dll"_s,
@@ -297,21 +317,22 @@ void TestProbe::judges_data()
                                    u"C/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/bin/cudnn64_8.dll"_s,
                                    u"C/Windows/System32/nvcuda.dll"_s};
     const QStringList system32{u"C:/Windows/System32"_s};
-    QTest::newRow("windows complete") << "windows" << windowsFiles << bin << system32 << QStringList{bin}
-                                      << windowsSet << "11.2" << "8.1" << 11020 << 12020 << 8100 << QStringList{};
-    QTest::newRow("windows driver too old") << "windows" << windowsFiles << bin << system32 << QStringList{bin}
-                                            << windowsSet << "11.2" << "8.1" << 11020 << 10020 << 8100
-                                            << QStringList{u"driver_too_old:nvcuda.dll"_s};
-    QTest::newRow("windows driver a minor behind") << "windows" << windowsFiles << bin << system32
-                                                   << QStringList{bin} << windowsSet << "11.2" << "8.1" << 11020
-                                                   << 11010 << 8100
-                                                   << QStringList{u"driver_older_than_cuda:nvcuda.dll"_s};
+    QTest::newRow("windows complete") << "windows" << windowsFiles << bin << system32 << QStringList{bin} << windowsSet
+                                      << "11.2"
+                                      << "8.1" << 11020 << 12020 << 8100 << QStringList{};
+    QTest::newRow("windows driver too old")
+        << "windows" << windowsFiles << bin << system32 << QStringList{bin} << windowsSet << "11.2"
+        << "8.1" << 11020 << 10020 << 8100 << QStringList{u"driver_too_old:nvcuda.dll"_s};
+    QTest::newRow("windows driver a minor behind")
+        << "windows" << windowsFiles << bin << system32 << QStringList{bin} << windowsSet << "11.2"
+        << "8.1" << 11020 << 11010 << 8100 << QStringList{u"driver_older_than_cuda:nvcuda.dll"_s};
     QTest::newRow("windows no driver") << "windows" << windowsFiles.mid(0, 3) << bin << system32 << QStringList{bin}
-                                       << windowsSet << "11.2" << "8.1" << 11020 << 0 << 8100
-                                       << QStringList{u"driver_missing:nvcuda.dll"_s};
-    QTest::newRow("windows cuDNN missing") << "windows" << windowsFiles.mid(0, 2) + windowsFiles.mid(3) << bin
-                                           << system32 << QStringList{bin} << windowsSet << "11.2" << "8.1" << 11020
-                                           << 12020 << 0 << QStringList{u"library_missing:cudnn64_8.dll"_s};
+                                       << windowsSet << "11.2"
+                                       << "8.1" << 11020 << 0 << 8100 << QStringList{u"driver_missing:nvcuda.dll"_s};
+    QTest::newRow("windows cuDNN missing")
+        << "windows" << windowsFiles.mid(0, 2) + windowsFiles.mid(3) << bin << system32 << QStringList{bin}
+        << windowsSet << "11.2"
+        << "8.1" << 11020 << 12020 << 0 << QStringList{u"library_missing:cudnn64_8.dll"_s};
 }
 
 void TestProbe::judges()
@@ -477,17 +498,28 @@ void TestProbe::computesWithFakeGpu_data()
     QTest::addColumn<QString>("error");
 
     QTest::newRow("all compute") << "ok" << 0 << QStringList{u"passed"_s, u"passed"_s, u"passed"_s} << ""
-                                 << "" << "";
+                                 << ""
+                                 << "";
     QTest::newRow("no gpu") << "no_device" << 0 << QStringList{u"skipped"_s, u"skipped"_s, u"skipped"_s}
-                            << "gpu_not_found" << "" << "CUDA_ERROR_NO_DEVICE (100)";
+                            << "gpu_not_found"
+                            << ""
+                            << "CUDA_ERROR_NO_DEVICE (100)";
     QTest::newRow("ptx rejected") << "ptx_rejected" << 1 << QStringList{u"failed"_s, u"passed"_s, u"passed"_s}
-                                  << "gpu_kernel_failed" << "cuModuleLoadData" << "CUDA_ERROR_INVALID_PTX (218)";
+                                  << "gpu_kernel_failed"
+                                  << "cuModuleLoadData"
+                                  << "CUDA_ERROR_INVALID_PTX (218)";
     QTest::newRow("kernel wrong") << "kernel_wrong" << 1 << QStringList{u"failed"_s, u"passed"_s, u"passed"_s}
-                                  << "gpu_kernel_failed" << "cuLaunchKernel" << "differs from the processor";
+                                  << "gpu_kernel_failed"
+                                  << "cuLaunchKernel"
+                                  << "differs from the processor";
     QTest::newRow("cublas error") << "cublas_error" << 1 << QStringList{u"passed"_s, u"failed"_s, u"passed"_s}
-                                  << "cublas_failed" << "cublasSgemm_v2" << "CUBLAS_STATUS_EXECUTION_FAILED (13)";
+                                  << "cublas_failed"
+                                  << "cublasSgemm_v2"
+                                  << "CUBLAS_STATUS_EXECUTION_FAILED (13)";
     QTest::newRow("cudnn wrong") << "cudnn_wrong" << 1 << QStringList{u"passed"_s, u"passed"_s, u"failed"_s}
-                                 << "cudnn_failed" << "cudnnConvolutionForward" << "differs from the processor";
+                                 << "cudnn_failed"
+                                 << "cudnnConvolutionForward"
+                                 << "differs from the processor";
 }
 
 void TestProbe::computesWithFakeGpu()
@@ -498,9 +530,9 @@ void TestProbe::computesWithFakeGpu()
     QFETCH(QString, finding);
     QFETCH(QString, call);
     QFETCH(QString, error);
-    const HelperRun r = runHelper(fault, {u"--library"_s, u"cuda:libcublas.so.12"_s, u"--library"_s,
-                                          u"cudnn:libcudnn.so.9"_s, u"--library"_s, u"driver:libcuda.so.1"_s,
-                                          u"--compute"_s});
+    const HelperRun r = runHelper(fault,
+                                  {u"--library"_s, u"cuda:libcublas.so.12"_s, u"--library"_s, u"cudnn:libcudnn.so.9"_s,
+                                   u"--library"_s, u"driver:libcuda.so.1"_s, u"--compute"_s});
     QVERIFY2(r.exitCode == exitCode, r.err.constData());
     for (const ProbedLibrary &l : r.report.libraries) {
         QVERIFY2(l.loaded, qPrintable(l.error));
@@ -659,13 +691,22 @@ void TestProbe::verifyShowsWhatComputed_data()
     QTest::addColumn<QString>("cause");
     QTest::addColumn<QString>("detail");
 
-    QTest::newRow("all compute") << "ok" << "passed" << "" << "cuDNN convolution on the GPU: correct";
-    QTest::newRow("cublas fails") << "cublas_error" << "failed" << "cublas_failed"
+    QTest::newRow("all compute") << "ok"
+                                 << "passed"
+                                 << ""
+                                 << "cuDNN convolution on the GPU: correct";
+    QTest::newRow("cublas fails") << "cublas_error"
+                                  << "failed"
+                                  << "cublas_failed"
                                   << "cuBLAS matrix multiplication on the GPU: failed in cublasSgemm_v2: "
                                      "CUBLAS_STATUS_EXECUTION_FAILED (13)";
-    QTest::newRow("kernel wrong") << "kernel_wrong" << "failed" << "gpu_kernel_failed"
+    QTest::newRow("kernel wrong") << "kernel_wrong"
+                                  << "failed"
+                                  << "gpu_kernel_failed"
                                   << "GPU test kernel through the driver: failed in cuLaunchKernel: result differs";
-    QTest::newRow("no gpu") << "no_device" << "passed" << ""
+    QTest::newRow("no gpu") << "no_device"
+                            << "passed"
+                            << ""
                             << "GPU test kernel through the driver: not run, no GPU found (CUDA_ERROR_NO_DEVICE (100))";
 }
 
@@ -675,9 +716,9 @@ void TestProbe::verifyShowsWhatComputed()
     QFETCH(QString, status);
     QFETCH(QString, cause);
     QFETCH(QString, detail);
-    const HelperRun r = runHelper(fault, {u"--library"_s, u"cuda:libcublas.so.12"_s, u"--library"_s,
-                                          u"cudnn:libcudnn.so.9"_s, u"--library"_s, u"driver:libcuda.so.1"_s,
-                                          u"--compute"_s});
+    const HelperRun r = runHelper(fault,
+                                  {u"--library"_s, u"cuda:libcublas.so.12"_s, u"--library"_s, u"cudnn:libcudnn.so.9"_s,
+                                   u"--library"_s, u"driver:libcuda.so.1"_s, u"--compute"_s});
     QCOMPARE(r.report.compute.size(), 3);
     const VerifyLayer layer = librariesLayer(r.report, false);
     QCOMPARE(layer.id, u"libraries"_s);

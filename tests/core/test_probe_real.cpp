@@ -42,8 +42,8 @@ private:
 
     QString m_toolkit = u"/usr/local/cuda/lib64"_s;
     QString m_probe;
-    QString m_cudart;  // "libcudart.so.13"
-    QString m_cudnn;   // "libcudnn.so.9"
+    QString m_cudart; // "libcudart.so.13"
+    QString m_cudnn;  // "libcudnn.so.9"
     QString m_cublas;
     QString m_cudartMajor;
     QTemporaryDir m_dir;
@@ -125,10 +125,11 @@ QString TestProbeReal::compileFake(const QString &dir, const QString &soname, co
 
 void TestProbeReal::loadsTheToolkit()
 {
-    const Run r = probe(m_toolkit, {u"--library"_s, u"cuda:"_s + m_cudart, u"--library"_s, u"cuda:"_s + m_cublas,
-                                    u"--library"_s, u"cudnn:"_s + m_cudnn, u"--sublibrary"_s,
-                                    m_cudnn + u">libcudnn_ops.so."_s + sonameMajor(m_cudnn), u"--own-dir"_s,
-                                    m_toolkit, u"--cuda"_s, m_cudartMajor + u".0"_s});
+    const Run r = probe(m_toolkit,
+                        {u"--library"_s, u"cuda:"_s + m_cudart, u"--library"_s, u"cuda:"_s + m_cublas, u"--library"_s,
+                         u"cudnn:"_s + m_cudnn, u"--sublibrary"_s,
+                         m_cudnn + u">libcudnn_ops.so."_s + sonameMajor(m_cudnn), u"--own-dir"_s, m_toolkit,
+                         u"--cuda"_s, m_cudartMajor + u".0"_s});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QCOMPARE(r.report.libraries.size(), 4);
     for (const ProbedLibrary &l : r.report.libraries) {
@@ -178,9 +179,8 @@ void TestProbeReal::catchesALibraryThatLiesAboutItsVersion()
 {
     const QString dir = m_dir.filePath(u"decoy-fake"_s);
     const int lie = (m_cudartMajor.toInt() - 1) * 1000;
-    const QString fake = compileFake(dir, m_cudart,
-                                     "int cudaRuntimeGetVersion(int *v) { *v = " + QByteArray::number(lie)
-                                         + "; return 0; }\n");
+    const QString fake = compileFake(
+        dir, m_cudart, "int cudaRuntimeGetVersion(int *v) { *v = " + QByteArray::number(lie) + "; return 0; }\n");
     if (fake.isEmpty())
         QSKIP("no C compiler to build the decoy");
     const QString built = m_cudartMajor + u".0"_s;
@@ -216,8 +216,9 @@ void TestProbeReal::namesAMissingSubLibrary()
 {
     // A cuDNN set whose folder lacks one part: the main library loads, the part does not.
     const QString major = sonameMajor(m_cudnn);
-    const Run r = probe(m_toolkit, {u"--library"_s, u"cudnn:"_s + m_cudnn, u"--sublibrary"_s,
-                                    m_cudnn + u">libcudnn_no_such_part.so."_s + major, u"--own-dir"_s, m_toolkit});
+    const Run r = probe(m_toolkit,
+                        {u"--library"_s, u"cudnn:"_s + m_cudnn, u"--sublibrary"_s,
+                         m_cudnn + u">libcudnn_no_such_part.so."_s + major, u"--own-dir"_s, m_toolkit});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.report.library(m_cudnn)->loaded);
     const ProbeFinding *missing = r.report.finding(u"sublibrary_missing"_s);

@@ -45,7 +45,8 @@ void TestProfile::jupyterChoice_data()
     QTest::newRow("false: the kernel only") << QByteArray("false") << QString() << QString();
     QTest::newRow("the classic notebook") << QByteArray("\"notebook\"") << QStringLiteral("notebook") << QString();
     QTest::newRow("jupyter server alone") << QByteArray("\"server\"") << QStringLiteral("server") << QString();
-    QTest::newRow("unknown name") << QByteArray("\"jupyter-lab\"") << QString() << QStringLiteral("profile_jupyter_unknown");
+    QTest::newRow("unknown name") << QByteArray("\"jupyter-lab\"") << QString()
+                                  << QStringLiteral("profile_jupyter_unknown");
 }
 
 void TestProfile::jupyterChoice()
@@ -55,7 +56,7 @@ void TestProfile::jupyterChoice()
     QFETCH(QString, error);
     const QByteArray json = R"({"schema": 1, "environment": "e", "installFolder": "/x",
                                 "plan": {"route": "linux-pip", "requirements": ["tensorflow==2.15.1"]})"
-                            + (value.isEmpty() ? QByteArray() : QByteArray(R"(, "jupyter": )") + value) + "}";
+        + (value.isEmpty() ? QByteArray() : QByteArray(R"(, "jupyter": )") + value) + "}";
     const auto p = LabProfile::fromJson(QJsonDocument::fromJson(json).object(), QStringLiteral("lab.json"));
     if (!error.isEmpty()) {
         QVERIFY(!p);
@@ -72,11 +73,14 @@ void TestProfile::expands_data()
     QTest::addColumn<int>("os");
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("expanded");
-    QTest::newRow("linux home") << int(OsFamily::Linux) << QStringLiteral("${HOME}/tf-envs") << QStringLiteral("/home/student/tf-envs");
-    QTest::newRow("linux tilde") << int(OsFamily::Linux) << QStringLiteral("~/tf-envs") << QStringLiteral("/home/student/tf-envs");
-    QTest::newRow("windows profile, backslashes")
-        << int(OsFamily::Windows) << QStringLiteral("${USERPROFILE}\\tf-envs") << QStringLiteral("C:/Users/student/tf-envs");
-    QTest::newRow("unknown variable is empty") << int(OsFamily::Linux) << QStringLiteral("/srv${NOPE}/tf") << QStringLiteral("/srv/tf");
+    QTest::newRow("linux home") << int(OsFamily::Linux) << QStringLiteral("${HOME}/tf-envs")
+                                << QStringLiteral("/home/student/tf-envs");
+    QTest::newRow("linux tilde") << int(OsFamily::Linux) << QStringLiteral("~/tf-envs")
+                                 << QStringLiteral("/home/student/tf-envs");
+    QTest::newRow("windows profile, backslashes") << int(OsFamily::Windows) << QStringLiteral("${USERPROFILE}\\tf-envs")
+                                                  << QStringLiteral("C:/Users/student/tf-envs");
+    QTest::newRow("unknown variable is empty")
+        << int(OsFamily::Linux) << QStringLiteral("/srv${NOPE}/tf") << QStringLiteral("/srv/tf");
 }
 
 void TestProfile::expands()
@@ -96,12 +100,14 @@ void TestProfile::refusesIncomplete_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("code");
     QTest::newRow("other schema") << QByteArray(R"({"schema": 2})") << QStringLiteral("profile_schema");
-    QTest::newRow("no environment") << QByteArray(R"({"schema": 1, "installFolder": "/x", "plan": {"route": "linux-pip", "requirements": ["t"]}})")
+    QTest::newRow("no environment") << QByteArray(
+        R"({"schema": 1, "installFolder": "/x", "plan": {"route": "linux-pip", "requirements": ["t"]}})")
                                     << QStringLiteral("profile_incomplete");
-    QTest::newRow("environment with a slash")
-        << QByteArray(R"({"schema": 1, "environment": "../x", "installFolder": "/x", "plan": {"route": "linux-pip", "requirements": ["t"]}})")
-        << QStringLiteral("profile_incomplete");
-    QTest::newRow("no requirements") << QByteArray(R"({"schema": 1, "environment": "e", "installFolder": "/x", "plan": {"route": "linux-pip"}})")
+    QTest::newRow("environment with a slash") << QByteArray(
+        R"({"schema": 1, "environment": "../x", "installFolder": "/x", "plan": {"route": "linux-pip", "requirements": ["t"]}})")
+                                              << QStringLiteral("profile_incomplete");
+    QTest::newRow("no requirements") << QByteArray(
+        R"({"schema": 1, "environment": "e", "installFolder": "/x", "plan": {"route": "linux-pip"}})")
                                      << QStringLiteral("profile_incomplete");
 }
 
@@ -119,7 +125,8 @@ void TestProfile::findsTheInterpreter()
 {
     test::FixtureTree tree;
     QVERIFY(tree.write(QStringLiteral("usr/bin/python3.11"), "#!"));
-    QVERIFY(tree.writeEnv({{QStringLiteral("HOME"), QStringLiteral("/home/student")}, {QStringLiteral("PATH"), QStringLiteral("/usr/bin")}}));
+    QVERIFY(tree.writeEnv({{QStringLiteral("HOME"), QStringLiteral("/home/student")},
+                           {QStringLiteral("PATH"), QStringLiteral("/usr/bin")}}));
     const auto view = tree.open(OsFamily::Linux);
     auto p = LabProfile::load(QStringLiteral(":/resources/profiles/example-lab.json"));
     QVERIFY(p);
@@ -131,7 +138,8 @@ void TestProfile::findsTheInterpreter()
     QCOMPARE(p->networkSettings(*view).pypiIndexes, p->indexUrls);
     QCOMPARE(p->toSpec(*view, QStringLiteral("/opt/labs"))->prefix, QStringLiteral("/opt/labs"));
     p->python = QStringLiteral("3.99");
-    QVERIFY(tree.writeEnv({{QStringLiteral("HOME"), QStringLiteral("/home/student")}, {QStringLiteral("PATH"), QStringLiteral("/nowhere")}}));
+    QVERIFY(tree.writeEnv({{QStringLiteral("HOME"), QStringLiteral("/home/student")},
+                           {QStringLiteral("PATH"), QStringLiteral("/nowhere")}}));
     const auto none = p->toSpec(*tree.open(OsFamily::Linux));
     QVERIFY(!none);
     QCOMPARE(none.error().code, QStringLiteral("python_missing"));

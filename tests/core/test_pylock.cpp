@@ -18,7 +18,8 @@ namespace {
 const QByteArray hexA = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 const QByteArray hexB = "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210";
 
-LockedWheel wheel(const QString &name, const QString &version, const QString &file, qint64 size, const QByteArray &sha256)
+LockedWheel wheel(const QString &name, const QString &version, const QString &file, qint64 size,
+                  const QByteArray &sha256)
 {
     LockedWheel w;
     w.name = name;
@@ -42,8 +43,8 @@ LockedWheel tensorflow()
 
 LockedWheel abslPy()
 {
-    LockedWheel w = wheel(QStringLiteral("absl-py"), QStringLiteral("2.1.0"), QStringLiteral("absl_py-2.1.0-py3-none-any.whl"),
-                          -1, hexB);
+    LockedWheel w = wheel(QStringLiteral("absl-py"), QStringLiteral("2.1.0"),
+                          QStringLiteral("absl_py-2.1.0-py3-none-any.whl"), -1, hexB);
     w.hashFromDownload = true;
     return w;
 }
@@ -73,10 +74,12 @@ const QByteArray baseLock = "# a lock written by hand\n"
                             "name = \"absl_py-2.1.0-py3-none-any.whl\"\n"
                             "url = \"https://files.example/absl_py-2.1.0-py3-none-any.whl\"\n"
                             "size = 133706\n"
-                            "hashes = {sha256 = \"" + hexA + "\"}\n"
-                            "\n"
-                            "[tool.tfsetup]\n"
-                            "python = \"3.11.2\"\n";
+                            "hashes = {sha256 = \""
+    + hexA
+    + "\"}\n"
+      "\n"
+      "[tool.tfsetup]\n"
+      "python = \"3.11.2\"\n";
 
 QByteArray edited(const QByteArray &from, const QByteArray &to)
 {
@@ -88,7 +91,7 @@ QByteArray edited(const QByteArray &from, const QByteArray &to)
 QByteArray packageBlock(const QByteArray &name, const QByteArray &size)
 {
     return "\n[[packages]]\nname = \"" + name + "\"\nversion = \"1.0\"\n\n[[packages.wheels]]\nname = \"" + name
-           + "-1.0-py3-none-any.whl\"\nsize = " + size + "\nhashes = {sha256 = \"" + hexA + "\"}\n";
+        + "-1.0-py3-none-any.whl\"\nsize = " + size + "\nhashes = {sha256 = \"" + hexA + "\"}\n";
 }
 
 // Written by another tool: comments, CRLF where asked, literal strings, lists over several lines,
@@ -115,38 +118,45 @@ QByteArray otherToolLock()
            "\t[[packages.wheels]]\n"
            "\tname = \"numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl\"\n"
            "\turl = \"https://files.example/numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl\"\n"
-           "\thashes = {sha256 = \"" + hexB + "\"}\n"
-           "\tattestation-identities = [{kind = \"GitHub\", repository = \"numpy/numpy\"}]\n"
-           "\n"
-           "[[packages]]\n"
-           "name = \"Absl_Py\"   # normalized when read\n"
-           "version = \"2.1.0\"\n"
-           "marker = \"python_version >= '3.10'\"\n"
-           "index = 'https://pypi.org/simple'\n"
-           "dependencies = [{name = \"six\"}]\n"
-           "sdist = {name = \"absl-py-2.1.0.tar.gz\", url = \"https://files.example/absl-py-2.1.0.tar.gz\", "
-           "size = 1000, hashes = {sha256 = \"" + hexB + "\"}}\n"
-           "wheels = [\n"
-           "  # the name comes from the URL\n"
-           "  {url = \"https://files.example/packages/absl_py-2.1.0-py3-none-any.whl\", size = 133_706, "
-           "hashes = {sha256 = \"" + hexA + "\", md5 = \"0123\"}},\n"
-           "]\n"
-           "\n"
-           "[packages.tool.other]\n"
-           "flag = true\n"
-           "count = -3\n"
-           "\n"
-           "[tool.other]\n"
-           "\"quoted key\" = \"value\"\n"
-           "nested = {a = {b = [1, 2, [3, \"x\"]]}}\n"
-           "\n"
-           "[tool.tfsetup]\n"
-           "python = \"3.11.2\"\n";
+           "\thashes = {sha256 = \""
+        + hexB
+        + "\"}\n"
+          "\tattestation-identities = [{kind = \"GitHub\", repository = \"numpy/numpy\"}]\n"
+          "\n"
+          "[[packages]]\n"
+          "name = \"Absl_Py\"   # normalized when read\n"
+          "version = \"2.1.0\"\n"
+          "marker = \"python_version >= '3.10'\"\n"
+          "index = 'https://pypi.org/simple'\n"
+          "dependencies = [{name = \"six\"}]\n"
+          "sdist = {name = \"absl-py-2.1.0.tar.gz\", url = \"https://files.example/absl-py-2.1.0.tar.gz\", "
+          "size = 1000, hashes = {sha256 = \""
+        + hexB
+        + "\"}}\n"
+          "wheels = [\n"
+          "  # the name comes from the URL\n"
+          "  {url = \"https://files.example/packages/absl_py-2.1.0-py3-none-any.whl\", size = 133_706, "
+          "hashes = {sha256 = \""
+        + hexA
+        + "\", md5 = \"0123\"}},\n"
+          "]\n"
+          "\n"
+          "[packages.tool.other]\n"
+          "flag = true\n"
+          "count = -3\n"
+          "\n"
+          "[tool.other]\n"
+          "\"quoted key\" = \"value\"\n"
+          "nested = {a = {b = [1, 2, [3, \"x\"]]}}\n"
+          "\n"
+          "[tool.tfsetup]\n"
+          "python = \"3.11.2\"\n";
 }
 
 QByteArray nested(int depth)
 {
-    return edited("python = \"3.11.2\"\n", "python = \"3.11.2\"\nother = " + QByteArray(depth, '[') + QByteArray(depth, ']') + '\n');
+    return edited("python = \"3.11.2\"\n",
+                  "python = \"3.11.2\"\nother = " + QByteArray(depth, '[') + QByteArray(depth, ']') + '\n');
 }
 
 } // namespace
@@ -233,29 +243,33 @@ private slots:
                                     "[[packages.wheels]]\n"
                                     "name = \"absl_py-2.1.0-py3-none-any.whl\"\n"
                                     "url = \"https://files.example/packages/absl_py-2.1.0-py3-none-any.whl\"\n"
-                                    "hashes = {sha256 = \"" + hexB + "\"}\n"
-                                    "\n"
-                                    "[packages.tool.tfsetup]\n"
-                                    "hash-source = \"download\"\n"
-                                    "\n"
-                                    "[[packages]]\n"
-                                    "name = \"tensorflow\"\n"
-                                    "version = \"2.15.1\"\n"
-                                    "requires-python = \">=3.9\"\n"
-                                    "index = \"https://pypi.org/simple/\"\n"
-                                    "\n"
-                                    "[[packages.wheels]]\n"
-                                    "name = \"tensorflow-2.15.1-cp311-cp311-manylinux_2_17_x86_64.whl\"\n"
-                                    "url = \"https://files.example/packages/tensorflow-2.15.1-cp311-cp311-manylinux_2_17_x86_64.whl\"\n"
-                                    "size = 475200000\n"
-                                    "hashes = {sha256 = \"" + hexA + "\"}\n"
-                                    "\n"
-                                    "[packages.tool.tfsetup]\n"
-                                    "requested = true\n"
-                                    "\n"
-                                    "[tool.tfsetup]\n"
-                                    "requirements = [\"tensorflow==2.15.1\", \"ipykernel\"]\n"
-                                    "python = \"3.11.2\"\n";
+                                    "hashes = {sha256 = \""
+            + hexB
+            + "\"}\n"
+              "\n"
+              "[packages.tool.tfsetup]\n"
+              "hash-source = \"download\"\n"
+              "\n"
+              "[[packages]]\n"
+              "name = \"tensorflow\"\n"
+              "version = \"2.15.1\"\n"
+              "requires-python = \">=3.9\"\n"
+              "index = \"https://pypi.org/simple/\"\n"
+              "\n"
+              "[[packages.wheels]]\n"
+              "name = \"tensorflow-2.15.1-cp311-cp311-manylinux_2_17_x86_64.whl\"\n"
+              "url = \"https://files.example/packages/tensorflow-2.15.1-cp311-cp311-manylinux_2_17_x86_64.whl\"\n"
+              "size = 475200000\n"
+              "hashes = {sha256 = \""
+            + hexA
+            + "\"}\n"
+              "\n"
+              "[packages.tool.tfsetup]\n"
+              "requested = true\n"
+              "\n"
+              "[tool.tfsetup]\n"
+              "requirements = [\"tensorflow==2.15.1\", \"ipykernel\"]\n"
+              "python = \"3.11.2\"\n";
         QCOMPARE(smallLock().toToml(), expected);
         QCOMPARE(PyLock().toToml(), QByteArray("lock-version = \"1.0\"\ncreated-by = \"tfsetup\"\n"));
     }
@@ -289,7 +303,8 @@ private slots:
         PyLock lock;
         LockedWheel w = tensorflow();
         w.index = QStringLiteral("https://student:s3cret@pypi.lab.example/simple/");
-        w.url = QStringLiteral("https://ghp_TOKEN@pypi.lab.example/packages/") + w.file + QStringLiteral("?token=qtok123");
+        w.url = QStringLiteral("https://ghp_TOKEN@pypi.lab.example/packages/") + w.file
+            + QStringLiteral("?token=qtok123");
         lock.packages = {w};
         const QByteArray text = lock.toToml();
         QVERIFY(!text.contains("s3cret"));
@@ -303,7 +318,8 @@ private slots:
     void packagesAreWrittenSorted()
     {
         PyLock lock;
-        lock.packages = {wheel(QStringLiteral("zlib-ng"), QStringLiteral("1.0"), QStringLiteral("zlib_ng-1.0-py3-none-any.whl"), 1, hexA),
+        lock.packages = {wheel(QStringLiteral("zlib-ng"), QStringLiteral("1.0"),
+                               QStringLiteral("zlib_ng-1.0-py3-none-any.whl"), 1, hexA),
                          tensorflow(), abslPy()};
         const QByteArray text = lock.toToml();
         QVERIFY(text.indexOf("\"absl-py\"") < text.indexOf("\"tensorflow\""));
@@ -329,8 +345,9 @@ private slots:
         QVERIFY2(read.ok(), qPrintable(read.ok() ? QString() : read.error().message));
         QCOMPARE(read->createdBy, QStringLiteral("othertool 0.5"));
         QCOMPARE(read->requiresPython, QStringLiteral(">=3.10"));
-        QCOMPARE(read->environments,
-                 QStringList({QStringLiteral("sys_platform == 'linux'"), QStringLiteral("python_version >= \"3.10\"")}));
+        QCOMPARE(
+            read->environments,
+            QStringList({QStringLiteral("sys_platform == 'linux'"), QStringLiteral("python_version >= \"3.10\"")}));
         QCOMPARE(read->python, QStringLiteral("3.11.2"));
         QVERIFY(read->requirements.isEmpty());
         QCOMPARE(read->packages.size(), 2);
@@ -369,23 +386,25 @@ private slots:
         QTest::newRow("tab inside text") << edited("python = \"3.11.2\"", "python = \"a\tb\"") << QStringLiteral("a\tb")
                                          << qint64(133706);
         QTest::newRow("empty text") << edited("python = \"3.11.2\"", "python = \"\"") << QString() << qint64(133706);
-        QTest::newRow("underscores between digits") << edited("size = 133706", "size = 133_706") << QStringLiteral("3.11.2")
-                                                    << qint64(133706);
-        QTest::newRow("plus sign") << edited("size = 133706", "size = +133706") << QStringLiteral("3.11.2") << qint64(133706);
+        QTest::newRow("underscores between digits")
+            << edited("size = 133706", "size = 133_706") << QStringLiteral("3.11.2") << qint64(133706);
+        QTest::newRow("plus sign") << edited("size = 133706", "size = +133706") << QStringLiteral("3.11.2")
+                                   << qint64(133706);
         QTest::newRow("zero") << edited("size = 133706", "size = 0") << QStringLiteral("3.11.2") << qint64(0);
         QTest::newRow("quoted keys") << edited("python = \"3.11.2\"", "\"python\" = \"3.11.2\"\n'other key' = 1")
                                      << QStringLiteral("3.11.2") << qint64(133706);
         QTest::newRow("comments and spaces everywhere")
             << edited("size = 133706", "  size\t=   133706   # bytes\n# [not a header]\n   \n")
             << QStringLiteral("3.11.2") << qint64(133706);
-        QTest::newRow("spaces in a header") << edited("[tool.tfsetup]", "[ tool . tfsetup ]") << QStringLiteral("3.11.2")
-                                            << qint64(133706);
+        QTest::newRow("spaces in a header")
+            << edited("[tool.tfsetup]", "[ tool . tfsetup ]") << QStringLiteral("3.11.2") << qint64(133706);
         QTest::newRow("a parent table after its child")
             << edited("[tool.tfsetup]", "[tool.other.x]\n[tool]\nname = 1\n[tool.tfsetup]") << QStringLiteral("3.11.2")
             << qint64(133706);
         QTest::newRow("lock-version 1.1") << edited("\"1.0\"", "\"1.1\"") << QStringLiteral("3.11.2") << qint64(133706);
         QTest::newRow("no final line break") << baseLock.chopped(1) << QStringLiteral("3.11.2") << qint64(133706);
-        QTest::newRow("nesting 32 deep in another tool's key") << nested(32) << QStringLiteral("3.11.2") << qint64(133706);
+        QTest::newRow("nesting 32 deep in another tool's key")
+            << nested(32) << QStringLiteral("3.11.2") << qint64(133706);
     }
     void accepted()
     {
@@ -413,80 +432,107 @@ private slots:
         QTest::newRow("float") << edited("size = 133706", "size = 1.5e5") << malformed << line(12);
         QTest::newRow("float without exponent") << edited("size = 133706", "size = 133706.0") << malformed << line(12);
         QTest::newRow("infinity") << edited("size = 133706", "size = -inf") << malformed << line(12);
-        QTest::newRow("date and time") << edited("python = \"3.11.2\"", "python = 2024-01-01T00:00:00Z") << malformed << line(16);
-        QTest::newRow("date with a space") << edited("python = \"3.11.2\"", "python = 2024-01-01 00:00:00") << malformed << line(16);
+        QTest::newRow("date and time") << edited("python = \"3.11.2\"", "python = 2024-01-01T00:00:00Z") << malformed
+                                       << line(16);
+        QTest::newRow("date with a space")
+            << edited("python = \"3.11.2\"", "python = 2024-01-01 00:00:00") << malformed << line(16);
         QTest::newRow("time") << edited("python = \"3.11.2\"", "python = 07:32:00") << malformed << line(16);
-        QTest::newRow("multi-line string") << edited("python = \"3.11.2\"", "python = \"\"\"3.11\n\"\"\"") << malformed << line(16);
-        QTest::newRow("multi-line literal string") << edited("python = \"3.11.2\"", "python = '''3.11'''") << malformed << line(16);
+        QTest::newRow("multi-line string")
+            << edited("python = \"3.11.2\"", "python = \"\"\"3.11\n\"\"\"") << malformed << line(16);
+        QTest::newRow("multi-line literal string")
+            << edited("python = \"3.11.2\"", "python = '''3.11'''") << malformed << line(16);
         QTest::newRow("hexadecimal integer") << edited("size = 133706", "size = 0x20a4a") << malformed << line(12);
         QTest::newRow("leading zero") << edited("size = 133706", "size = 0133706") << malformed << line(12);
         QTest::newRow("underscore at the end") << edited("size = 133706", "size = 133706_") << malformed << line(12);
         QTest::newRow("two underscores") << edited("size = 133706", "size = 133__706") << malformed << line(12);
-        QTest::newRow("integer beyond 64 bits") << edited("size = 133706", "size = 9223372036854775808") << malformed << line(12);
+        QTest::newRow("integer beyond 64 bits")
+            << edited("size = 133706", "size = 9223372036854775808") << malformed << line(12);
         QTest::newRow("bare word") << edited("python = \"3.11.2\"", "python = yes") << malformed << line(16);
         QTest::newRow("value missing") << edited("python = \"3.11.2\"", "python =") << malformed << line(16);
         QTest::newRow("text after a value") << edited("size = 133706", "size = 133706 bytes") << malformed << line(12);
-        QTest::newRow("duplicate key") << edited("size = 133706", "size = 133706\nsize = 133706") << malformed << line(13);
+        QTest::newRow("duplicate key") << edited("size = 133706", "size = 133706\nsize = 133706") << malformed
+                                       << line(13);
         QTest::newRow("duplicate key in an inline table")
             << edited("hashes = {sha256", "hashes = {md5 = \"1\", md5 = \"2\", sha256") << malformed << line(13);
         QTest::newRow("repeated table") << baseLock + "\n[tool.tfsetup]\n" << malformed << line(18);
         QTest::newRow("value redefined as a table") << baseLock + "\n[created-by]\n" << malformed << line(18);
         QTest::newRow("table redefined as a list of tables") << baseLock + "\n[[tool]]\n" << malformed << line(18);
-        QTest::newRow("header adding to an inline table") << baseLock + "\n[packages.wheels.hashes]\n" << malformed << line(18);
+        QTest::newRow("header adding to an inline table") << baseLock + "\n[packages.wheels.hashes]\n"
+                                                          << malformed << line(18);
         QTest::newRow("header adding to a value list")
             << edited("python = \"3.11.2\"", "list = [{a = 1}]\n[tool.tfsetup.list.b]") << malformed << line(17);
-        QTest::newRow("dotted key") << edited("python = \"3.11.2\"", "tfsetup.python = \"3.11.2\"") << malformed << line(16);
+        QTest::newRow("dotted key") << edited("python = \"3.11.2\"", "tfsetup.python = \"3.11.2\"") << malformed
+                                    << line(16);
         QTest::newRow("header not closed") << edited("[tool.tfsetup]", "[tool.tfsetup") << malformed << line(15);
-        QTest::newRow("invalid escape") << edited("python = \"3.11.2\"", "python = \"3\\x11\"") << malformed << line(16);
-        QTest::newRow("escape of a surrogate half") << edited("python = \"3.11.2\"", "python = \"\\uD800\"") << malformed << line(16);
-        QTest::newRow("escape beyond unicode") << edited("python = \"3.11.2\"", "python = \"\\U00110000\"") << malformed << line(16);
-        QTest::newRow("short unicode escape") << edited("python = \"3.11.2\"", "python = \"\\u12\"") << malformed << line(16);
-        QTest::newRow("raw control character") << edited("python = \"3.11.2\"", "python = \"3\x01\"") << malformed << line(16);
-        QTest::newRow("raw control character in a comment") << edited("# a lock", "# a\x02lock") << malformed << line(1);
-        QTest::newRow("text not closed on its line") << edited("python = \"3.11.2\"", "python = \"3.11\nx = \"") << malformed << line(16);
-        QTest::newRow("carriage return alone") << edited("created-by = \"tfsetup\"\n\n", "created-by = \"tfsetup\"\rx\n")
-                                               << malformed << line(3);
+        QTest::newRow("invalid escape") << edited("python = \"3.11.2\"", "python = \"3\\x11\"") << malformed
+                                        << line(16);
+        QTest::newRow("escape of a surrogate half")
+            << edited("python = \"3.11.2\"", "python = \"\\uD800\"") << malformed << line(16);
+        QTest::newRow("escape beyond unicode")
+            << edited("python = \"3.11.2\"", "python = \"\\U00110000\"") << malformed << line(16);
+        QTest::newRow("short unicode escape")
+            << edited("python = \"3.11.2\"", "python = \"\\u12\"") << malformed << line(16);
+        QTest::newRow("raw control character")
+            << edited("python = \"3.11.2\"", "python = \"3\x01\"") << malformed << line(16);
+        QTest::newRow("raw control character in a comment")
+            << edited("# a lock", "# a\x02lock") << malformed << line(1);
+        QTest::newRow("text not closed on its line")
+            << edited("python = \"3.11.2\"", "python = \"3.11\nx = \"") << malformed << line(16);
+        QTest::newRow("carriage return alone")
+            << edited("created-by = \"tfsetup\"\n\n", "created-by = \"tfsetup\"\rx\n") << malformed << line(3);
         QTest::newRow("not utf-8") << edited("python = \"3.11.2\"", "python = \"\xff\"") << malformed << line(16);
-        QTest::newRow("utf-8 surrogate") << edited("python = \"3.11.2\"", "python = \"\xed\xa0\x80\"") << malformed << line(16);
+        QTest::newRow("utf-8 surrogate") << edited("python = \"3.11.2\"", "python = \"\xed\xa0\x80\"") << malformed
+                                         << line(16);
         QTest::newRow("inline table over two lines")
-            << edited("hashes = {sha256 = \"" + hexA + "\"}", "hashes = {sha256 = \"" + hexA + "\",\n}") << malformed << line(13);
+            << edited("hashes = {sha256 = \"" + hexA + "\"}", "hashes = {sha256 = \"" + hexA + "\",\n}") << malformed
+            << line(13);
         QTest::newRow("inline table ending in a comma")
-            << edited("hashes = {sha256 = \"" + hexA + "\"}", "hashes = {sha256 = \"" + hexA + "\",}") << malformed << line(13);
-        QTest::newRow("list without a comma") << edited("python = \"3.11.2\"", "python = [1 2]") << malformed << line(16);
+            << edited("hashes = {sha256 = \"" + hexA + "\"}", "hashes = {sha256 = \"" + hexA + "\",}") << malformed
+            << line(13);
+        QTest::newRow("list without a comma")
+            << edited("python = \"3.11.2\"", "python = [1 2]") << malformed << line(16);
         QTest::newRow("list not closed") << edited("python = \"3.11.2\"", "python = [1, 2") << malformed
                                          << QStringLiteral("is not closed");
         QTest::newRow("nesting 33 deep") << nested(33) << malformed << line(17);
         QTest::newRow("nesting 40 deep") << nested(40) << malformed << line(17);
-        QTest::newRow("header 40 deep") << baseLock + "[" + QByteArray("a.").repeated(39) + "a]\n" << malformed << line(17);
+        QTest::newRow("header 40 deep") << baseLock + "[" + QByteArray("a.").repeated(39) + "a]\n"
+                                        << malformed << line(17);
 
         // Shape: the field is named.
         QTest::newRow("empty file") << QByteArray() << invalid << field("lock-version");
-        QTest::newRow("lock-version missing") << edited("lock-version = \"1.0\"\n", "") << invalid << field("lock-version");
-        QTest::newRow("lock-version 2.0") << edited("\"1.0\"", "\"2.0\"") << QStringLiteral("lock_version")
-                                          << QStringLiteral("2.0");
-        QTest::newRow("lock-version not a version") << edited("\"1.0\"", "\"one\"") << QStringLiteral("lock_version")
-                                                    << QStringLiteral("one");
+        QTest::newRow("lock-version missing")
+            << edited("lock-version = \"1.0\"\n", "") << invalid << field("lock-version");
+        QTest::newRow("lock-version 2.0")
+            << edited("\"1.0\"", "\"2.0\"") << QStringLiteral("lock_version") << QStringLiteral("2.0");
+        QTest::newRow("lock-version not a version")
+            << edited("\"1.0\"", "\"one\"") << QStringLiteral("lock_version") << QStringLiteral("one");
         QTest::newRow("lock-version a number") << edited("\"1.0\"", "1") << invalid << field("lock-version");
-        QTest::newRow("created-by missing") << edited("created-by = \"tfsetup\"\n", "") << invalid << field("created-by");
-        QTest::newRow("created-by a number") << edited("created-by = \"tfsetup\"", "created-by = 5") << invalid
-                                             << field("created-by");
+        QTest::newRow("created-by missing")
+            << edited("created-by = \"tfsetup\"\n", "") << invalid << field("created-by");
+        QTest::newRow("created-by a number")
+            << edited("created-by = \"tfsetup\"", "created-by = 5") << invalid << field("created-by");
         QTest::newRow("name missing") << edited("name = \"absl-py\"\n", "") << invalid << field("packages[0].name");
-        QTest::newRow("version missing") << edited("version = \"2.1.0\"\n", "") << invalid << field("packages[0].version");
-        QTest::newRow("project name with a space") << edited("name = \"absl-py\"", "name = \"absl py\"") << invalid
-                                                   << field("packages[0].name");
+        QTest::newRow("version missing") << edited("version = \"2.1.0\"\n", "") << invalid
+                                         << field("packages[0].version");
+        QTest::newRow("project name with a space")
+            << edited("name = \"absl-py\"", "name = \"absl py\"") << invalid << field("packages[0].name");
         QTest::newRow("version with a line break")
             << edited("version = \"2.1.0\"", "version = \"2.1.0\\n--index-url http://evil\"") << invalid
             << field("packages[0].version");
-        QTest::newRow("sha256 too short") << edited(hexA, hexA.left(63)) << invalid << field("packages[0].wheels[0].hashes.sha256");
-        QTest::newRow("sha256 too long") << edited(hexA, hexA + "0") << invalid << field("packages[0].wheels[0].hashes.sha256");
-        QTest::newRow("sha256 upper case") << edited(hexA, hexA.toUpper()) << invalid << field("packages[0].wheels[0].hashes.sha256");
+        QTest::newRow("sha256 too short")
+            << edited(hexA, hexA.left(63)) << invalid << field("packages[0].wheels[0].hashes.sha256");
+        QTest::newRow("sha256 too long") << edited(hexA, hexA + "0") << invalid
+                                         << field("packages[0].wheels[0].hashes.sha256");
+        QTest::newRow("sha256 upper case")
+            << edited(hexA, hexA.toUpper()) << invalid << field("packages[0].wheels[0].hashes.sha256");
         QTest::newRow("sha256 missing") << edited("{sha256 = \"" + hexA + "\"}", "{md5 = \"0123\"}") << invalid
                                         << field("packages[0].wheels[0].hashes.sha256");
         QTest::newRow("hashes missing") << edited("hashes = {sha256 = \"" + hexA + "\"}\n", "") << invalid
                                         << field("packages[0].wheels[0].hashes");
-        QTest::newRow("size negative") << edited("size = 133706", "size = -1") << invalid << field("packages[0].wheels[0].size");
-        QTest::newRow("size beyond 2^50") << edited("size = 133706", "size = 1125899906842625") << invalid
-                                          << field("packages[0].wheels[0].size");
+        QTest::newRow("size negative") << edited("size = 133706", "size = -1") << invalid
+                                       << field("packages[0].wheels[0].size");
+        QTest::newRow("size beyond 2^50")
+            << edited("size = 133706", "size = 1125899906842625") << invalid << field("packages[0].wheels[0].size");
         QTest::newRow("size as text") << edited("size = 133706", "size = \"133706\"") << invalid
                                       << field("packages[0].wheels[0].size");
         QTest::newRow("wheel name with a slash")
@@ -497,34 +543,37 @@ private slots:
                                             << field("packages[0].wheels[0].name");
         QTest::newRow("wheel name .whl alone") << edited("absl_py-2.1.0-py3-none-any.whl\"\n", ".whl\"\n") << invalid
                                                << field("packages[0].wheels[0].name");
-        QTest::newRow("not a wheel") << edited("absl_py-2.1.0-py3-none-any.whl\"\n", "absl_py-2.1.0.tar.gz\"\n") << invalid
-                                     << field("packages[0].wheels[0].name");
+        QTest::newRow("not a wheel") << edited("absl_py-2.1.0-py3-none-any.whl\"\n", "absl_py-2.1.0.tar.gz\"\n")
+                                     << invalid << field("packages[0].wheels[0].name");
         QTest::newRow("wheel of another project")
             << edited("absl_py-2.1.0-py3-none-any.whl\"\n", "numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl\"\n")
             << invalid << field("packages[0].wheels[0].name");
-        QTest::newRow("no name, URL of no wheel")
-            << edited("name = \"absl_py-2.1.0-py3-none-any.whl\"\nurl = \"https://files.example/absl_py-2.1.0-py3-none-any.whl\"",
-                      "url = \"https://files.example/simple/absl-py/\"")
-            << invalid << field("packages[0].wheels[0]");
-        QTest::newRow("url not http") << edited("url = \"https:", "url = \"ftp:") << invalid << field("packages[0].wheels[0].url");
+        QTest::newRow("no name, URL of no wheel") << edited(
+            "name = \"absl_py-2.1.0-py3-none-any.whl\"\nurl = \"https://files.example/absl_py-2.1.0-py3-none-any.whl\"",
+            "url = \"https://files.example/simple/absl-py/\"")
+                                                  << invalid << field("packages[0].wheels[0]");
+        QTest::newRow("url not http") << edited("url = \"https:", "url = \"ftp:") << invalid
+                                      << field("packages[0].wheels[0].url");
         QTest::newRow("url with a space") << edited("url = \"https://files.example/", "url = \"https://files.example/ ")
                                           << invalid << field("packages[0].wheels[0].url");
         QTest::newRow("two wheels in one package")
-            << edited("\n[tool.tfsetup]", "\n[[packages.wheels]]\nname = \"absl_py-2.1.0-py2-none-any.whl\"\nhashes = {sha256 = \""
-                                              + hexA + "\"}\n\n[tool.tfsetup]")
+            << edited("\n[tool.tfsetup]",
+                      "\n[[packages.wheels]]\nname = \"absl_py-2.1.0-py2-none-any.whl\"\nhashes = {sha256 = \"" + hexA
+                          + "\"}\n\n[tool.tfsetup]")
             << invalid << field("packages[0].wheels");
-        QTest::newRow("no wheels") << edited("[[packages.wheels]]", "[packages.sdist]") << invalid << field("packages[0].wheels");
-        QTest::newRow("wheels an empty list") << edited("\n[[packages.wheels]]", "wheels = []\n[packages.sdist]") << invalid
-                                              << field("packages[0].wheels");
+        QTest::newRow("no wheels") << edited("[[packages.wheels]]", "[packages.sdist]") << invalid
+                                   << field("packages[0].wheels");
+        QTest::newRow("wheels an empty list") << edited("\n[[packages.wheels]]", "wheels = []\n[packages.sdist]")
+                                              << invalid << field("packages[0].wheels");
         QTest::newRow("project listed twice")
-            << edited("\n[tool.tfsetup]", packageBlock("Absl.Py", "1") + "\n[tool.tfsetup]") << invalid << field("packages[1].name");
-        QTest::newRow("requested not a flag") << baseLock + "\n[packages.tool.tfsetup]\nrequested = \"yes\"\n" << invalid
-                                              << field("packages[0].tool.tfsetup.requested");
-        QTest::newRow("requirements not a list")
-            << edited("python = \"3.11.2\"", "requirements = \"tensorflow\"") << invalid << field("tool.tfsetup.requirements");
-        QTest::newRow("wrong type in the fourth package")
-            << baseLock + packageBlock("b", "1") + packageBlock("c", "2") + packageBlock("d", "\"many\"") << invalid
-            << field("packages[3].wheels[0].size");
+            << edited("\n[tool.tfsetup]", packageBlock("Absl.Py", "1") + "\n[tool.tfsetup]") << invalid
+            << field("packages[1].name");
+        QTest::newRow("requested not a flag") << baseLock + "\n[packages.tool.tfsetup]\nrequested = \"yes\"\n"
+                                              << invalid << field("packages[0].tool.tfsetup.requested");
+        QTest::newRow("requirements not a list") << edited("python = \"3.11.2\"", "requirements = \"tensorflow\"")
+                                                 << invalid << field("tool.tfsetup.requirements");
+        QTest::newRow("wrong type in the fourth package") << baseLock + packageBlock("b", "1") + packageBlock("c", "2")
+                + packageBlock("d", "\"many\"") << invalid << field("packages[3].wheels[0].size");
 
         // Size.
         QTest::newRow("9 MB") << edited("# a lock written by hand", "# " + QByteArray(9 * 1024 * 1024, 'x'))
@@ -556,7 +605,8 @@ private slots:
         PyLock lock;
         for (int i = 0; i < count; ++i) {
             const QString name = QStringLiteral("p%1").arg(i);
-            lock.packages.append(wheel(name, QStringLiteral("1.0"), name + QStringLiteral("-1.0-py3-none-any.whl"), i, hexA));
+            lock.packages.append(
+                wheel(name, QStringLiteral("1.0"), name + QStringLiteral("-1.0-py3-none-any.whl"), i, hexA));
         }
         const QByteArray text = lock.toToml();
         QVERIFY(text.size() < PyLock::maxBytes);
@@ -575,11 +625,16 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("normalized");
-        QTest::newRow("already") << "tensorflow" << "tensorflow";
-        QTest::newRow("upper case and underscore") << "TensorFlow_IO" << "tensorflow-io";
-        QTest::newRow("runs of separators") << "nvidia.cublas__cu12" << "nvidia-cublas-cu12";
-        QTest::newRow("mixed run") << "a-_.b" << "a-b";
-        QTest::newRow("empty") << "" << "";
+        QTest::newRow("already") << "tensorflow"
+                                 << "tensorflow";
+        QTest::newRow("upper case and underscore") << "TensorFlow_IO"
+                                                   << "tensorflow-io";
+        QTest::newRow("runs of separators") << "nvidia.cublas__cu12"
+                                            << "nvidia-cublas-cu12";
+        QTest::newRow("mixed run") << "a-_.b"
+                                   << "a-b";
+        QTest::newRow("empty") << ""
+                               << "";
     }
     void normalizeName()
     {
@@ -592,20 +647,27 @@ private slots:
     {
         QTest::addColumn<QString>("project");
         QTest::addColumn<QString>("found"); // its version; empty: not found
-        QTest::newRow("normalized") << "tensorflow-io" << "0.35.0";
-        QTest::newRow("as people type it") << "TensorFlow_IO" << "0.35.0";
-        QTest::newRow("with dots") << "tensorflow.io" << "0.35.0";
-        QTest::newRow("other package") << "ABSL_PY" << "2.1.0";
-        QTest::newRow("absent") << "numpy" << "";
-        QTest::newRow("prefix only") << "tensorflow" << "";
+        QTest::newRow("normalized") << "tensorflow-io"
+                                    << "0.35.0";
+        QTest::newRow("as people type it") << "TensorFlow_IO"
+                                           << "0.35.0";
+        QTest::newRow("with dots") << "tensorflow.io"
+                                   << "0.35.0";
+        QTest::newRow("other package") << "ABSL_PY"
+                                       << "2.1.0";
+        QTest::newRow("absent") << "numpy"
+                                << "";
+        QTest::newRow("prefix only") << "tensorflow"
+                                     << "";
     }
     void find()
     {
         QFETCH(QString, project);
         QFETCH(QString, found);
         PyLock lock;
-        lock.packages = {abslPy(), wheel(QStringLiteral("tensorflow-io"), QStringLiteral("0.35.0"),
-                                         QStringLiteral("tensorflow_io-0.35.0-cp311-cp311-manylinux_2_12_x86_64.whl"), 10, hexA)};
+        lock.packages = {abslPy(),
+                         wheel(QStringLiteral("tensorflow-io"), QStringLiteral("0.35.0"),
+                               QStringLiteral("tensorflow_io-0.35.0-cp311-cp311-manylinux_2_12_x86_64.whl"), 10, hexA)};
         const LockedWheel *w = lock.find(project);
         QCOMPARE(w ? w->version : QString(), found);
     }
@@ -635,7 +697,8 @@ private slots:
         PyLock lock;
         for (qsizetype i = 0; i < sizes.size(); ++i) {
             const QString name = QStringLiteral("p%1").arg(i);
-            lock.packages.append(wheel(name, QStringLiteral("1"), name + QStringLiteral("-1-py3-none-any.whl"), sizes.at(i), hexA));
+            lock.packages.append(
+                wheel(name, QStringLiteral("1"), name + QStringLiteral("-1-py3-none-any.whl"), sizes.at(i), hexA));
         }
         QCOMPARE(lock.totalBytes(), total);
         QCOMPARE(lock.allSizesKnown(), allKnown);

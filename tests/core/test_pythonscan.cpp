@@ -73,7 +73,8 @@ private slots:
         QVERIFY(tree.write({{apps + "/python.exe"_L1, {}},
                             {apps + "/python3.exe"_L1, {}},
                             {apps + "/PythonSoftwareFoundation.Python.3.12_qbz5n2kfra8p0/python.exe"_L1, {}}}));
-        QVERIFY(tree.writeEnv({{u"PATH"_s, u"C:\\Windows\\system32;C:\\Users\\student\\AppData\\Local\\Microsoft\\WindowsApps"_s}}));
+        QVERIFY(tree.writeEnv(
+            {{u"PATH"_s, u"C:\\Windows\\system32;C:\\Users\\student\\AppData\\Local\\Microsoft\\WindowsApps"_s}}));
         QVERIFY(tree.writeSystem(SystemDescription().command(u"python"_s, {u"-c"_s, u"*"_s}, "3.12.8 64\r\n")));
         auto view = tree.open(OsFamily::Windows);
         const HardwareReport report = scan(*view);
@@ -95,7 +96,8 @@ private slots:
     void pyLauncherFindsWhatPathDoesNot()
     {
         FixtureTree tree;
-        QVERIFY(tree.write({{u"C/Windows/py.exe"_s, "MZ"}, {u"C/Python39/python.exe"_s, "MZ"}, {u"C/Python39/python39.dll"_s, {}}}));
+        QVERIFY(tree.write(
+            {{u"C/Windows/py.exe"_s, "MZ"}, {u"C/Python39/python.exe"_s, "MZ"}, {u"C/Python39/python39.dll"_s, {}}}));
         QVERIFY(tree.writeEnv({{u"PATH"_s, u"C:\\Windows"_s}}));
         QVERIFY(tree.writeSystem(SystemDescription().command(
             u"py"_s, {u"-0p"_s},

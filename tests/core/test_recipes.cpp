@@ -91,7 +91,7 @@ void TestRecipes::addTensorFlowRelease_isPlannedWithNoCodeChange()
         if (o.value(u"os"_s).toString() == u"linux"
             && (newestLinux.isEmpty()
                 || QVersionNumber::fromString(o.value(u"version"_s).toString())
-                       > QVersionNumber::fromString(newestLinux.value(u"version"_s).toString())))
+                    > QVersionNumber::fromString(newestLinux.value(u"version"_s).toString())))
             newestLinux = o;
     }
     QVERIFY(!newestLinux.isEmpty());
@@ -111,7 +111,7 @@ void TestRecipes::addTensorFlowRelease_isPlannedWithNoCodeChange()
         if (o.value(u"verified"_s).toBool() && o.value(u"os"_s).toArray().contains(u"linux"_s)
             && (newestVerified.isEmpty()
                 || QVersionNumber::fromString(o.value(u"tf_max"_s).toString())
-                       > QVersionNumber::fromString(newestVerified.value(u"tf_max"_s).toString())))
+                    > QVersionNumber::fromString(newestVerified.value(u"tf_max"_s).toString())))
             newestVerified = o;
     }
     QVERIFY(!newestVerified.isEmpty());
@@ -174,12 +174,13 @@ void TestRecipes::addDoctorCause_isFoundInALog()
     // 1. causes.json: code, severity, texts (default summary and fix), source.
     QJsonObject causes = readJson(u"causes.json"_s);
     QJsonArray list = causes.value(u"causes"_s).toArray();
-    list.append(QJsonObject{
-        {u"code"_s, code},
-        {u"severity"_s, u"error"_s},
-        {u"texts"_s, QJsonObject{{u"default"_s, QJsonObject{{u"summary"_s, u"The fixture failure happened."_s},
-                                                          {u"fix"_s, u"Follow the fixture's fix."_s}}}}},
-        {u"source"_s, u"test fixture: the recipe's own cause"_s}});
+    list.append(QJsonObject{{u"code"_s, code},
+                            {u"severity"_s, u"error"_s},
+                            {u"texts"_s,
+                             QJsonObject{{u"default"_s,
+                                          QJsonObject{{u"summary"_s, u"The fixture failure happened."_s},
+                                                      {u"fix"_s, u"Follow the fixture's fix."_s}}}}},
+                            {u"source"_s, u"test fixture: the recipe's own cause"_s}});
     causes[u"causes"_s] = list;
     writeJson(u"causes.json"_s, causes);
 

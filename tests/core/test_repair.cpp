@@ -30,8 +30,8 @@ using core::InstallArtifact;
 using core::Installer;
 using core::InstallSpec;
 using core::OsFamily;
-using core::RepairItem;
 using core::Repairer;
+using core::RepairItem;
 using core::RepairOptions;
 using core::RepairReport;
 
@@ -107,7 +107,12 @@ private:
         QFile in(path);
         in.open(QIODevice::ReadOnly);
         m_server->route(QByteArray("/" + name.toUtf8()), Response::bytes(in.readAll()));
-        return InstallArtifact{kind, component, version, QStringLiteral("windows-x86_64"), sha256(path), path,
+        return InstallArtifact{kind,
+                               component,
+                               version,
+                               QStringLiteral("windows-x86_64"),
+                               sha256(path),
+                               path,
                                m_server->url(u'/' + name).toString()};
     }
     InstallSpec spec()
@@ -121,9 +126,9 @@ private:
         s.cuda = QStringLiteral("11.2");
         s.cudnn = QStringLiteral("8.1");
         s.driver = QStringLiteral("537.13");
-        s.artifacts.append(archive(cudartZip, QStringLiteral("cuda-redist-archive"), QStringLiteral("cuda_cudart"),
-                                   QStringLiteral("11.8.89"),
-                                   cudartArchive(true, QStringLiteral("11.8.89"), {}, QStringLiteral("cudart64_110.dll"))));
+        s.artifacts.append(archive(
+            cudartZip, QStringLiteral("cuda-redist-archive"), QStringLiteral("cuda_cudart"), QStringLiteral("11.8.89"),
+            cudartArchive(true, QStringLiteral("11.8.89"), {}, QStringLiteral("cudart64_110.dll"))));
         s.artifacts.append(archive(cudnnZip, QStringLiteral("cudnn-archive"), QStringLiteral("cudnn"),
                                    QStringLiteral("8.1.0.77"), cudnnArchive(true, QStringLiteral("8.1.0.77"), true)));
         return s;
@@ -211,7 +216,8 @@ void TestRepair::init()
     Installer installer(*m_view);
     const auto outcome = awaitTask(installer.install(spec()), std::chrono::seconds(60));
     QVERIFY(outcome);
-    QVERIFY2(*outcome, qPrintable(*outcome ? QString() : (*outcome).error().message + u' ' + (*outcome).error().detail));
+    QVERIFY2(*outcome,
+             qPrintable(*outcome ? QString() : (*outcome).error().message + u' ' + (*outcome).error().detail));
     m_env = m_view->hostPath(envPath);
     m_installed = snapshot(m_env);
     QVERIFY(m_installed.contains(QStringLiteral("cuda/bin/cudnn64_8.dll")));
@@ -243,11 +249,10 @@ void TestRepair::restoresExactlyTheDamagedFiles()
     damage();
     Repairer repairer(*m_view);
     QList<core::RepairStep> steps;
-    connect(&repairer, &Repairer::stepStarted, this,
-            [&](core::RepairStep step, const QString &title) {
-                steps.append(step);
-                QVERIFY(!title.isEmpty());
-            });
+    connect(&repairer, &Repairer::stepStarted, this, [&](core::RepairStep step, const QString &title) {
+        steps.append(step);
+        QVERIFY(!title.isEmpty());
+    });
     const auto report = repair(options(), &repairer);
     QVERIFY2(report, qPrintable(report ? QString() : report.error().message + u' ' + report.error().detail));
 
@@ -422,23 +427,23 @@ void TestRepair::kernelFolderIsOnlyTfsetupsOwn_data()
     QTest::addColumn<QString>("recordedName");
     QTest::addColumn<QString>("link");
     QTest::addColumn<QString>("code");
-    QTest::newRow("another folder") << QStringLiteral("C:/Users/student/Documents/kernels/tf2.10-cuda11.2")
-                                    << QString() << QString() << QStringLiteral("kernel_folder_foreign");
+    QTest::newRow("another folder") << QStringLiteral("C:/Users/student/Documents/kernels/tf2.10-cuda11.2") << QString()
+                                    << QString() << QStringLiteral("kernel_folder_foreign");
     QTest::newRow("another environment's kernel") << jupyterData + QStringLiteral("/kernels/tf2.15-lab") << QString()
                                                   << QString() << QStringLiteral("kernel_folder_foreign");
-    QTest::newRow("folder with ..")
-        << jupyterData + QStringLiteral("/kernels/../../../../Documents/kernels/tf2.10-cuda11.2") << QString()
-        << QString() << QStringLiteral("record_malformed");
+    QTest::newRow("folder with ..") << jupyterData
+            + QStringLiteral("/kernels/../../../../Documents/kernels/tf2.10-cuda11.2")
+                                    << QString() << QString() << QStringLiteral("record_malformed");
     QTest::newRow("kernel name with ..") << jupyterData + QStringLiteral("/kernels/Documents")
                                          << QStringLiteral("../../../../Documents") << QString()
                                          << QStringLiteral("kernel_folder_foreign");
-    QTest::newRow("kernel folder is a link") << QString() << QString() << QStringLiteral("kernels/tf2.10-cuda11.2")
-                                             << QStringLiteral("kernel_folder_link");
-    QTest::newRow("kernels folder is a link") << QString() << QString() << QStringLiteral("kernels")
-                                              << QStringLiteral("kernel_folder_link");
+    QTest::newRow("kernel folder is a link")
+        << QString() << QString() << QStringLiteral("kernels/tf2.10-cuda11.2") << QStringLiteral("kernel_folder_link");
+    QTest::newRow("kernels folder is a link")
+        << QString() << QString() << QStringLiteral("kernels") << QStringLiteral("kernel_folder_link");
     QTest::newRow("the same folder in Windows spelling")
-        << QStringLiteral("c:\\users\\student\\AppData\\Roaming\\Jupyter\\kernels\\tf2.10-cuda11.2")
-        << QString() << QString() << QString();
+        << QStringLiteral("c:\\users\\student\\AppData\\Roaming\\Jupyter\\kernels\\tf2.10-cuda11.2") << QString()
+        << QString() << QString();
 }
 
 void TestRepair::kernelFolderIsOnlyTfsetupsOwn()
@@ -492,7 +497,8 @@ void TestRepair::kernelFolderIsOnlyTfsetupsOwn()
     }
     if (code.isEmpty()) {
         QCOMPARE(readFile(registered), readFile(m_env + QStringLiteral("/kernel/kernel.json")));
-        QCOMPARE(readFile(m_env + QStringLiteral("/start-python.bat.user-backup")), QByteArray("@echo my own edit\r\n"));
+        QCOMPARE(readFile(m_env + QStringLiteral("/start-python.bat.user-backup")),
+                 QByteArray("@echo my own edit\r\n"));
     }
 }
 
@@ -506,7 +512,8 @@ void TestRepair::registeredKernelIsKeptBeforeReplacement()
     const auto dry = repair(options(true));
     QVERIFY2(dry, qPrintable(dry ? QString() : dry.error().message));
     QCOMPARE(dry->outside.size(), 1);
-    QVERIFY2(dry->outside.first().contains(QStringLiteral("kernel.json.user-backup")), qPrintable(dry->outside.first()));
+    QVERIFY2(dry->outside.first().contains(QStringLiteral("kernel.json.user-backup")),
+             qPrintable(dry->outside.first()));
     QCOMPARE(readFile(registered), edited);
     QVERIFY(!QFile::exists(registered + QStringLiteral(".user-backup")));
 
@@ -581,7 +588,7 @@ void TestRepair::kernelsFolderLinkPlantedBeforeTheWriteIsRefused()
         if (fired || !path.endsWith(QStringLiteral("/jupyter/kernels/tf2.10-cuda11.2/kernel.json")))
             return;
         fired = QDir(data + QStringLiteral("/kernels")).removeRecursively()
-                && QFile::link(victim + QStringLiteral("/kernels"), data + QStringLiteral("/kernels"));
+            && QFile::link(victim + QStringLiteral("/kernels"), data + QStringLiteral("/kernels"));
     });
     const auto report = repair(options());
     core::setConfinedWalkHook({});
@@ -593,7 +600,8 @@ void TestRepair::kernelsFolderLinkPlantedBeforeTheWriteIsRefused()
              qPrintable(report->outside.first()));
     QCOMPARE(readFile(victim + QStringLiteral("/kernels/tf2.10-cuda11.2/kernel.json")),
              QByteArray("{\"display_name\": \"mine\"}"));
-    QCOMPARE(QDir(victim + QStringLiteral("/kernels/tf2.10-cuda11.2")).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+    QCOMPARE(QDir(victim + QStringLiteral("/kernels/tf2.10-cuda11.2"))
+                 .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
              QStringList{QStringLiteral("kernel.json")});
 }
 
@@ -630,8 +638,8 @@ void TestRepair::discoversEnvironments()
 {
     QVERIFY(m_tree->write({{QStringLiteral("C/Users/student/tf envs/notes/readme.txt"), "not an environment"},
                            {QStringLiteral("D/lab/tf-lab/environment.json"), "{}"}}));
-    const QStringList found = Repairer::discover(*m_view, {prefix, QStringLiteral("D:/lab/tf-lab"),
-                                                           QStringLiteral("C:/Users/student/nowhere"), prefix});
+    const QStringList found = Repairer::discover(
+        *m_view, {prefix, QStringLiteral("D:/lab/tf-lab"), QStringLiteral("C:/Users/student/nowhere"), prefix});
     QCOMPARE(found, (QStringList{envPath, QStringLiteral("D:/lab/tf-lab")}));
 }
 

@@ -35,7 +35,8 @@ private:
         p.setProcessEnvironment(env);
         p.start(qEnvironmentVariable("TFSETUP_BINARY"), arguments);
         p.waitForFinished(60000);
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
     }
     static QByteArray digest(const QString &path)
     {
@@ -58,7 +59,8 @@ void TestRepairCli::initTestCase()
                 "interpreter": "none", "plan": {"route": "linux-pip", "tensorflow": "2.15.1"},
                 "kernel": {"name": "tf-repair", "displayName": "TF repair"}})");
     f.close();
-    const Run install = tfsetup({QStringLiteral("install"), QStringLiteral("--profile"), profile, QStringLiteral("--yes")});
+    const Run install = tfsetup(
+        {QStringLiteral("install"), QStringLiteral("--profile"), profile, QStringLiteral("--yes")});
     QVERIFY2(install.exitCode == 0, qPrintable(install.out + install.err));
     m_env = m_home.filePath(QStringLiteral("envs/tf-repair"));
     QVERIFY(QFile::exists(m_env + QStringLiteral("/environment.json")));
@@ -82,7 +84,8 @@ void TestRepairCli::dryRunThenRepair()
     QVERIFY(!QFile::exists(launcher));
     QVERIFY(!QFile::exists(m_env + QStringLiteral("/logs/repair.log")));
 
-    const Run fixed = tfsetup({QStringLiteral("repair"), QStringLiteral("--env"), m_env, QStringLiteral("--no-verify")});
+    const Run fixed = tfsetup(
+        {QStringLiteral("repair"), QStringLiteral("--env"), m_env, QStringLiteral("--no-verify")});
     QVERIFY2(fixed.exitCode == 0, qPrintable(fixed.out + fixed.err));
     QVERIFY(fixed.out.contains(QStringLiteral("start-python")));
     QCOMPARE(digest(launcher), installed);
@@ -107,7 +110,8 @@ void TestRepairCli::folderWithoutRecordFails()
 {
     const Run r = tfsetup({QStringLiteral("repair"), QStringLiteral("--env"), m_home.path(), QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 1);
-    const QJsonObject error = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("error")).toObject();
+    const QJsonObject error =
+        QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("error")).toObject();
     QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("not_environment"));
 }
 

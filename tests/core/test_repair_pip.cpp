@@ -41,8 +41,9 @@ const QString kernelWheelName = QStringLiteral("ipykernel-0.1-py3-none-any.whl")
 
 QByteArray recordHash(const QByteArray &data)
 {
-    return "sha256=" + QCryptographicHash::hash(data, QCryptographicHash::Sha256)
-                           .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    return "sha256="
+        + QCryptographicHash::hash(data, QCryptographicHash::Sha256)
+              .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
 }
 
 QByteArray fileSha256(const QString &path)
@@ -68,7 +69,8 @@ bool buildWheel(const QString &path, const QByteArray &name, const QByteArray &v
     QList<std::pair<QString, QByteArray>> files{
         {QString::fromLatin1(name) + QStringLiteral("/__init__.py"), "VALUE = " + value + "\n"},
         {QString::fromLatin1(name) + QStringLiteral("/data.py"), "TABLE = [1, 2, 3]\n"},
-        {QString::fromLatin1(name) + QStringLiteral("-0.1.data/scripts/") + QString::fromLatin1(name) + QStringLiteral("-tool"),
+        {QString::fromLatin1(name) + QStringLiteral("-0.1.data/scripts/") + QString::fromLatin1(name)
+             + QStringLiteral("-tool"),
          "#!python\nprint('tool')\n"},
         {info + QStringLiteral("METADATA"), "Metadata-Version: 2.1\nName: " + name + "\nVersion: 0.1\n"},
         {info + QStringLiteral("WHEEL"),
@@ -88,7 +90,7 @@ bool buildWheel(const QString &path, const QByteArray &name, const QByteArray &v
 QByteArray indexPage(const QString &file, const QByteArray &sha256)
 {
     return "<!DOCTYPE html><html><body><a href=\"/files/" + file.toUtf8() + "#sha256=" + sha256 + "\">" + file.toUtf8()
-           + "</a></body></html>";
+        + "</a></body></html>";
 }
 
 } // namespace
@@ -169,7 +171,8 @@ void TestRepairPip::initTestCase()
     QVERIFY(m_server.start());
     m_server.route("/simple/tinypkg/", Response::bytes(indexPage(wheelName, fileSha256(m_wheel)), "text/html"));
     m_server.route("/files/" + wheelName.toUtf8(), Response::bytes(readAll(m_wheel)));
-    m_server.route("/simple/ipykernel/", Response::bytes(indexPage(kernelWheelName, fileSha256(kernelWheel)), "text/html"));
+    m_server.route("/simple/ipykernel/",
+                   Response::bytes(indexPage(kernelWheelName, fileSha256(kernelWheel)), "text/html"));
     m_server.route("/files/" + kernelWheelName.toUtf8(), Response::bytes(readAll(kernelWheel)));
 }
 
@@ -201,7 +204,8 @@ void TestRepairPip::init()
     core::SetupPipeline pipeline(m_system);
     const auto outcome = awaitTask(pipeline.run(plan, s, setup), std::chrono::seconds(180));
     QVERIFY(outcome);
-    QVERIFY2(*outcome, qPrintable(*outcome ? QString() : (*outcome).error().message + u'\n' + (*outcome).error().detail));
+    QVERIFY2(*outcome,
+             qPrintable(*outcome ? QString() : (*outcome).error().message + u'\n' + (*outcome).error().detail));
     m_env = m_prefix->filePath(QStringLiteral("tf-pip"));
     QDirIterator it(m_env + QStringLiteral("/venv/lib"), {QStringLiteral("site-packages")}, QDir::Dirs,
                     QDirIterator::Subdirectories);
@@ -239,7 +243,8 @@ void TestRepairPip::dryRunNamesTheFiles_repairReinstallsFromTheIndex()
     QVERIFY(!dry->healthy());
 
     const QString text = dry->text();
-    QVERIFY2(text.contains(QStringLiteral("tinypkg 0.1")) && text.contains(altered) && text.contains(missing), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("tinypkg 0.1")) && text.contains(altered) && text.contains(missing),
+             qPrintable(text));
     const QJsonObject json = dry->toJson();
     const QJsonObject package = json.value(QStringLiteral("packages")).toArray().first().toObject();
     QCOMPARE(package.value(QStringLiteral("name")).toString(), QStringLiteral("tinypkg"));
@@ -272,7 +277,8 @@ void TestRepairPip::dryRunNamesTheFiles_repairReinstallsFromTheIndex()
     // The package imports again through the launcher.
     QProcess python;
     python.start(m_env + QStringLiteral("/start-python"),
-                 {QStringLiteral("-c"), QStringLiteral("import tinypkg.data, tinypkg; print(tinypkg.VALUE, len(tinypkg.data.TABLE))")});
+                 {QStringLiteral("-c"),
+                  QStringLiteral("import tinypkg.data, tinypkg; print(tinypkg.VALUE, len(tinypkg.data.TABLE))")});
     QVERIFY(python.waitForFinished(30000));
     QCOMPARE(QString::fromUtf8(python.readAllStandardOutput()).trimmed(), QStringLiteral("42 3"));
     // Nothing is left beside the environment.
@@ -307,8 +313,9 @@ void TestRepairPip::aPlantedWheelIsNeverInstalled()
     QVERIFY(!altered.isEmpty());
     QTemporaryDir witness;
     const QString ran = witness.filePath(QStringLiteral("ran"));
-    QVERIFY(buildWheel(m_downloads->filePath(wheelName), "tinypkg", "42",
-                       {{QStringLiteral("zz_planted.pth"), "import os; open(" + ('\'' + ran.toUtf8() + '\'') + ", 'w')\n"}}));
+    QVERIFY(buildWheel(
+        m_downloads->filePath(wheelName), "tinypkg", "42",
+        {{QStringLiteral("zz_planted.pth"), "import os; open(" + ('\'' + ran.toUtf8() + '\'') + ", 'w')\n"}}));
     RepairOptions o = options(false);
     o.network.pypiIndexes = {m_server.url(QStringLiteral("/nothing-here/")).toString()};
     const auto report = repair(o);

@@ -228,8 +228,9 @@ void TestSetupFlow::mirrors_catalogNamed_comeAfterTheOptions()
     QStringList bases;
     for (const core::Mirror &m : set->forOrigin(u"nvidia"_s))
         bases.append(m.urlFor(u"compute/cuda/redist/x.json"_s).toString());
-    QCOMPARE(bases, (QStringList{u"https://nv.option.example/compute/cuda/redist/x.json"_s,
-                                 u"http://mirror.lab.example/compute/cuda/redist/x.json"_s}));
+    QCOMPARE(bases,
+             (QStringList{u"https://nv.option.example/compute/cuda/redist/x.json"_s,
+                          u"http://mirror.lab.example/compute/cuda/redist/x.json"_s}));
     QCOMPARE(set->forOrigin(u"python"_s).size(), 1);
 
     // Offline, the bundle alone serves.
@@ -249,16 +250,19 @@ void TestSetupFlow::mirrors_catalogList_wrongShape_isRefused_data()
     QTest::addColumn<QString>("named");
     QTest::newRow("not a list") << QJsonValue(u"http://m"_s) << u"mirrors"_s;
     QTest::newRow("entry not an object") << QJsonValue(QJsonArray{1}) << u"mirrors[0]"_s;
-    QTest::newRow("unknown origin") << QJsonValue(QJsonArray{QJsonObject{{u"origin"_s, u"conda"_s}, {u"url"_s, u"http://m"_s}}})
+    QTest::newRow("unknown origin") << QJsonValue(
+        QJsonArray{QJsonObject{{u"origin"_s, u"conda"_s}, {u"url"_s, u"http://m"_s}}})
                                     << u"mirrors[0].origin"_s;
-    QTest::newRow("pypi is an option") << QJsonValue(QJsonArray{QJsonObject{{u"origin"_s, u"pypi"_s}, {u"url"_s, u"http://m"_s}}})
+    QTest::newRow("pypi is an option") << QJsonValue(
+        QJsonArray{QJsonObject{{u"origin"_s, u"pypi"_s}, {u"url"_s, u"http://m"_s}}})
                                        << u"mirrors[0].origin"_s;
     QTest::newRow("url a number") << QJsonValue(QJsonArray{QJsonObject{{u"origin"_s, u"nvidia"_s}, {u"url"_s, 5}}})
                                   << u"mirrors[0].url"_s;
-    QTest::newRow("ftp url") << QJsonValue(QJsonArray{QJsonObject{{u"origin"_s, u"nvidia"_s}, {u"url"_s, u"ftp://m/x"_s}}})
+    QTest::newRow("ftp url") << QJsonValue(
+        QJsonArray{QJsonObject{{u"origin"_s, u"nvidia"_s}, {u"url"_s, u"ftp://m/x"_s}}})
                              << u"mirrors[0].url"_s;
-    QTest::newRow("note a list") << QJsonValue(QJsonArray{QJsonObject{{u"origin"_s, u"nvidia"_s}, {u"url"_s, u"http://m"_s},
-                                                                      {u"note"_s, QJsonArray{}}}})
+    QTest::newRow("note a list") << QJsonValue(
+        QJsonArray{QJsonObject{{u"origin"_s, u"nvidia"_s}, {u"url"_s, u"http://m"_s}, {u"note"_s, QJsonArray{}}}})
                                  << u"mirrors[0].note"_s;
 }
 
@@ -288,10 +292,10 @@ void TestSetupFlow::mirrors_followTheOptions_data()
                                 << QStringList{u"https://nv.lab.example/nvidia"_s} << QString();
     QTest::newRow("tuna preset") << QString() << u"tuna"_s << false << QString() << QStringList()
                                  << u"https://pypi.tuna.tsinghua.edu.cn/simple"_s;
-    QTest::newRow("index url") << QString() << u"http://10.0.0.5:8080/simple"_s << false << QString()
-                               << QStringList() << u"http://10.0.0.5:8080/simple"_s;
-    QTest::newRow("missing nvidia folder") << u"/no/such/folder"_s << QString() << false << u"mirror_invalid"_s
-                                           << QStringList() << QString();
+    QTest::newRow("index url") << QString() << u"http://10.0.0.5:8080/simple"_s << false << QString() << QStringList()
+                               << u"http://10.0.0.5:8080/simple"_s;
+    QTest::newRow("missing nvidia folder")
+        << u"/no/such/folder"_s << QString() << false << u"mirror_invalid"_s << QStringList() << QString();
     QTest::newRow("bundle first, then the lab mirror")
         << u"https://nv.lab.example"_s << QString() << true << QString()
         << QStringList{u"BUNDLE/nvidia"_s, u"https://nv.lab.example"_s} << QString();
@@ -444,9 +448,9 @@ void TestSetupFlow::installSpec_mapsDownloadsToArtifacts()
             break;
         results.append(DownloadResult{r.destination, 1234, r.urls.first(), false, false});
     }
-    const HardwareReport machine =
-        machineWith({{u"/home/student/venvs/old/bin/python"_s, u"3.11.2"_s, u"venv"_s, 64, u"path"_s},
-                     {u"/usr/bin/python3.11"_s, u"3.11.2"_s, u"system"_s, 64, u"path"_s}});
+    const HardwareReport machine = machineWith(
+        {{u"/home/student/venvs/old/bin/python"_s, u"3.11.2"_s, u"venv"_s, 64, u"path"_s},
+         {u"/usr/bin/python3.11"_s, u"3.11.2"_s, u"system"_s, 64, u"path"_s}});
 
     const auto spec = test::installSpecFor(plan, list, results, options, machine, lock);
     if (!error.isEmpty()) {
@@ -505,10 +509,11 @@ void TestSetupFlow::installSpec_relocatablePythonStandsInForAMissingOne()
     options.cacheDir = u"/var/cache/tfsetup"_s;
     const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, {}, options);
     QCOMPARE(downloads.requests.size(), 1); // the Python archive goes through the downloader
-    const QList<DownloadResult> results{{downloads.requests.first().destination, 1234,
-                                         downloads.requests.first().urls.first(), false, false}};
+    const QList<DownloadResult> results{
+        {downloads.requests.first().destination, 1234, downloads.requests.first().urls.first(), false, false}};
     const auto spec = test::installSpecFor(
-        plan, list, results, options, machineWith({{u"/usr/bin/python3.11"_s, u"3.11.2"_s, u"system"_s, 64, u"path"_s}}));
+        plan, list, results, options,
+        machineWith({{u"/usr/bin/python3.11"_s, u"3.11.2"_s, u"system"_s, 64, u"path"_s}}));
     QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
     QVERIFY(spec->pythonInterpreter.isEmpty());
     QCOMPARE(spec->artifacts.size(), 1);
@@ -532,8 +537,8 @@ void TestSetupFlow::installSpec_pythonOrgInstallerWithItsMd5()
     options.cacheDir = u"/var/cache/tfsetup"_s;
     const core::DownloadPlan downloads = SetupFlow::downloadPlan(list, {}, options);
     QCOMPARE(downloads.requests.size(), 1);
-    const QList<DownloadResult> results{{downloads.requests.first().destination, 1234,
-                                         downloads.requests.first().urls.first(), false, true}};
+    const QList<DownloadResult> results{
+        {downloads.requests.first().destination, 1234, downloads.requests.first().urls.first(), false, true}};
     const auto spec = test::installSpecFor(plan, list, results, options, machineWith({}));
     QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().message));
     QCOMPARE(spec->artifacts.size(), 1);
@@ -576,18 +581,17 @@ void TestSetupFlow::adviseOnPath_warnsWhereWindowsToolsBreak_data()
     QTest::addColumn<QStringList>("codes");
     QTest::addColumn<bool>("blocking");
 
-    QTest::newRow("plain windows folder") << u"C:/Users/student/tfsetup-envs"_s << core::OsFamily::Windows
-                                          << QStringList() << false;
-    QTest::newRow("chinese user name on windows") << u"C:\\Users\\张三\\tfsetup-envs"_s << core::OsFamily::Windows
-                                                   << QStringList{u"non_ascii"_s} << false;
-    QTest::newRow("very long windows folder") << (u"C:\\"_s + QString(150, u'x')) << core::OsFamily::Windows
-                                              << QStringList{u"too_long"_s} << false;
-    QTest::newRow("relative folder") << u"tfsetup-envs"_s << core::OsFamily::Windows
-                                     << QStringList{u"not_absolute"_s} << true;
-    QTest::newRow("chinese folder on linux is fine") << u"/home/张三/tfsetup-envs"_s << core::OsFamily::Linux
-                                                     << QStringList() << false;
-    QTest::newRow("relative on linux") << u"envs"_s << core::OsFamily::Linux << QStringList{u"not_absolute"_s}
-                                       << true;
+    QTest::newRow("plain windows folder")
+        << u"C:/Users/student/tfsetup-envs"_s << core::OsFamily::Windows << QStringList() << false;
+    QTest::newRow("chinese user name on windows")
+        << u"C:\\Users\\张三\\tfsetup-envs"_s << core::OsFamily::Windows << QStringList{u"non_ascii"_s} << false;
+    QTest::newRow("very long windows folder")
+        << (u"C:\\"_s + QString(150, u'x')) << core::OsFamily::Windows << QStringList{u"too_long"_s} << false;
+    QTest::newRow("relative folder") << u"tfsetup-envs"_s << core::OsFamily::Windows << QStringList{u"not_absolute"_s}
+                                     << true;
+    QTest::newRow("chinese folder on linux is fine")
+        << u"/home/张三/tfsetup-envs"_s << core::OsFamily::Linux << QStringList() << false;
+    QTest::newRow("relative on linux") << u"envs"_s << core::OsFamily::Linux << QStringList{u"not_absolute"_s} << true;
 }
 
 void TestSetupFlow::adviseOnPath_warnsWhereWindowsToolsBreak()
@@ -659,8 +663,7 @@ void TestSetupFlow::toolkitPlan_onLoopback_reachesAnInstallSpec()
 void TestSetupFlow::defaultPrefix_isUnderHome()
 {
     QTemporaryDir root;
-    core::RootedSystem windows(root.path(), core::OsFamily::Windows,
-                               {{u"USERPROFILE"_s, u"C:\\Users\\student"_s}});
+    core::RootedSystem windows(root.path(), core::OsFamily::Windows, {{u"USERPROFILE"_s, u"C:\\Users\\student"_s}});
     QCOMPARE(SetupOptions::defaultPrefix(windows), u"C:/Users/student/tfsetup-envs"_s);
     core::RootedSystem linux(root.path(), core::OsFamily::Linux, {{u"HOME"_s, u"/home/student"_s}});
     QCOMPARE(SetupOptions::defaultPrefix(linux), u"/home/student/tfsetup-envs"_s);
@@ -729,7 +732,8 @@ void TestSetupFlow::noChecksumAnywhere_isFetchedOnlyWithTrustOnFirstUse()
     QCOMPARE(chosen.requests.size(), 1); // cudart only, for now
     const auto fetched = tfsetup::test::awaitTask(SetupFlow::fetchFirstUse(list, options));
     QVERIFY(fetched);
-    QVERIFY2(fetched->ok(), qPrintable(fetched->ok() ? QString() : fetched->error().message + u'\n' + fetched->error().detail));
+    QVERIFY2(fetched->ok(),
+             qPrintable(fetched->ok() ? QString() : fetched->error().message + u'\n' + fetched->error().detail));
     const ArtifactList &trusted = **fetched;
     const Artifact *recorded = trusted.find(u"cudnn"_s);
     const QString seen = QString::fromLatin1(QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex());
@@ -835,9 +839,11 @@ void TestSetupFlow::firstUse_stopsOnCancelAndOnStall()
     QVERIFY(resumed);
     QVERIFY2(resumed->ok(), qPrintable(resumed->ok() ? QString() : resumed->error().detail));
     QCOMPARE((*resumed)->size, qint64(payload.size()));
-    QCOMPARE((*resumed)->sha256, QString::fromLatin1(QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex()));
+    QCOMPARE((*resumed)->sha256,
+             QString::fromLatin1(QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex()));
     const QByteArray range = server.requests("/slow.zip").last().header("range");
-    QVERIFY2(range.startsWith(QByteArray("bytes=" + QByteArray::number(kept) + "-")), range.constData()); // only the rest
+    QVERIFY2(range.startsWith(QByteArray("bytes=" + QByteArray::number(kept) + "-")),
+             range.constData()); // only the rest
     QVERIFY(!QFileInfo::exists(destination + u".part"_s));
     QFile::remove(destination);
 
@@ -879,7 +885,8 @@ void TestSetupFlow::wheelUrls_takeCredentialsFromTheConfiguredIndexOnly()
     QCOMPARE(urls.first().userInfo(), u"student:s3cret"_s);
     QCOMPARE(urls.first().path(), u"/packages/ab/tinypkg-0.1-py3-none-any.whl"_s);
     // Another host never gets them, and "***" is never sent.
-    const QList<QUrl> other = core::SetupFlow::wheelUrls(wheel, {QUrl(u"https://student:s3cret@mirror.example/simple/"_s)}, catalog);
+    const QList<QUrl> other = core::SetupFlow::wheelUrls(
+        wheel, {QUrl(u"https://student:s3cret@mirror.example/simple/"_s)}, catalog);
     QVERIFY(!other.isEmpty());
     for (const QUrl &url : other) {
         QVERIFY2(url.host() != u"pypi.lab.example" || url.userInfo().isEmpty(), qPrintable(url.toString()));

@@ -211,7 +211,8 @@ void TestSetupSession::load_ignoresBadFilesWithALogLine_data()
     QTest::newRow("another version") << QByteArray("{\"format\": 99, \"step\": \"download\"}")
                                      << u"session_incompatible"_s;
     QTest::newRow("no version") << QByteArray("{\"step\": \"download\"}") << u"session_incompatible"_s;
-    QTest::newRow("unknown step") << QByteArray(R"({"format": 2, "step": "later", "plan": {"route": "cpu", "tensorflow": "2.16.1"}})")
+    QTest::newRow("unknown step") << QByteArray(
+        R"({"format": 2, "step": "later", "plan": {"route": "cpu", "tensorflow": "2.16.1"}})")
                                   << u"session_corrupt"_s;
     QTest::newRow("no plan") << QByteArray(R"({"format": 2, "step": "options"})") << u"session_corrupt"_s;
     QTest::newRow("download without artifacts")
@@ -276,8 +277,8 @@ void TestSetupSession::downloadedBytes_countsFinishedAndPartialFiles()
     const QJsonObject state{{u"total"_s, 3000},
                             {u"algorithm"_s, u"sha256"_s},
                             {u"segments"_s, QJsonArray{QJsonArray{0, 1499, 700}, QJsonArray{1500, 2999, 300}}}};
-    QVERIFY(writeBytes(Downloader::partPathFor(requests.at(1).destination) + u".state"_s,
-                       QJsonDocument(state).toJson()));
+    QVERIFY(
+        writeBytes(Downloader::partPathFor(requests.at(1).destination) + u".state"_s, QJsonDocument(state).toJson()));
     QCOMPARE(s.downloadedBytes().done, 2000);
 }
 

@@ -93,8 +93,8 @@ private Q_SLOTS:
         QCOMPARE(fromCache, 3);
         QCOMPARE(readAll(cache.pathFor(sha256Of(m_payload))), m_payload);
         // Nothing half-written is left beside the cached file.
-        const QStringList left = QDir(QFileInfo(cache.pathFor(sha256Of(m_payload))).absolutePath())
-                                     .entryList(QDir::Files | QDir::Hidden);
+        const QStringList left =
+            QDir(QFileInfo(cache.pathFor(sha256Of(m_payload))).absolutePath()).entryList(QDir::Files | QDir::Hidden);
         for (const QString &name : left)
             QVERIFY2(!name.contains(QStringLiteral("tfsetup-tmp")), qPrintable(name));
     }
@@ -164,7 +164,6 @@ private Q_SLOTS:
         QCOMPARE(readAll((*result)->path), m_payload);
         QCOMPARE(m_server->hits("/lib.tar.xz"), 1);
     }
-
 
     // A link planted as the cache entry (pointing at a victim's file with the same bytes) is not
     // a cache hit: the download is a plain file, the link is gone, the victim untouched.

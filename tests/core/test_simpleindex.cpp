@@ -44,7 +44,8 @@ QString hex(const QByteArray &h)
 
 // Shaped like pypi.org/simple/numpy/ as a mirror (bandersnatch, devpi) serves it: file links
 // relative to the page, PEP 592/658/714 attributes, entities in data-requires-python.
-const QByteArray mirrorPage = "<!DOCTYPE html>\n"
+const QByteArray mirrorPage =
+    "<!DOCTYPE html>\n"
     "<html>\n"
     "  <head>\n"
     "    <meta name=\"pypi:repository-version\" content=\"1.1\">\n"
@@ -62,7 +63,8 @@ const QByteArray mirrorPage = "<!DOCTYPE html>\n"
     "</html>\n"
     "<!--SERIAL 21978433-->\n";
 
-const QByteArray oddHtmlPage = "<HTML><BODY>\n"
+const QByteArray oddHtmlPage =
+    "<HTML><BODY>\n"
     "<A HREF=https://files.example.org/p/tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.whl#sha256=666dbfb6ec68962c033a450943ded891bed2d54e6755e35e5835d63f4f6931d5 Data-Requires-Python='&gt;=3.9'>tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.whl</A>\n"
     "<a data-core-metadata=true\n"
     "   href = \"/p/tensorflow-2.15.0-cp310-cp310-win_amd64.whl\"\n"
@@ -76,17 +78,18 @@ const QByteArray oddHtmlPage = "<HTML><BODY>\n"
     "</BODY></HTML>\n";
 
 const QByteArray basePage = "<html><head><base href=\"https://files.example.org/mirror/\"></head><body>\n"
-    "<a href=\"pkg/keras-3.0.0-py3-none-any.whl\">keras-3.0.0-py3-none-any.whl</a>\n"
-    "<base href=\"https://ignored.example.org/\">\n"
-    "<a href=\"../keras-2.15.0-py3-none-any.whl\">keras-2.15.0-py3-none-any.whl</a>\n"
-    "</body></html>\n";
+                            "<a href=\"pkg/keras-3.0.0-py3-none-any.whl\">keras-3.0.0-py3-none-any.whl</a>\n"
+                            "<base href=\"https://ignored.example.org/\">\n"
+                            "<a href=\"../keras-2.15.0-py3-none-any.whl\">keras-2.15.0-py3-none-any.whl</a>\n"
+                            "</body></html>\n";
 
 const QByteArray errorPage = "<html><title>404 Not Found</title><body><h1>404 Not Found</h1>\n"
-    "<p>The resource could not be found.</p></body></html>\n";
+                             "<p>The resource could not be found.</p></body></html>\n";
 
 // Shaped like pypi.org's answer to Accept: application/vnd.pypi.simple.v1+json (PEP 691, PEP 700
 // sizes, PEP 714 core-metadata), with one relative URL as a mirror would give.
-const QByteArray jsonPage = "{\n"
+const QByteArray jsonPage =
+    "{\n"
     "  \"meta\": {\"api-version\": \"1.1\", \"_last-serial\": 21978433},\n"
     "  \"name\": \"numpy\",\n"
     "  \"versions\": [\"1.25.0\", \"1.26.4\"],\n"
@@ -108,7 +111,8 @@ const QByteArray jsonPage = "{\n"
     "  ]\n"
     "}";
 
-const QByteArray wrongTypesJson = "{\"meta\": {\"api-version\": \"1.0\"}, \"name\": 12, \"files\": [\n"
+const QByteArray wrongTypesJson =
+    "{\"meta\": {\"api-version\": \"1.0\"}, \"name\": 12, \"files\": [\n"
     "  {\"filename\": \"no-url.whl\"},\n"
     "  {\"url\": \"https://example.org/no-filename.whl\"},\n"
     "  {\"filename\": 5, \"url\": \"https://example.org/five.whl\"},\n"
@@ -172,11 +176,13 @@ private slots:
             << "text/html"_ba << u"https://index.example.org/simple/x/"_s << QString()
             << QStringList{u"d.whl <file:///srv/wheels/d.whl>"_s, u"e.whl <https://index.example.org/simple/e.whl>"_s};
         QTest::newRow("html error page has no files")
-            << errorPage << "text/html"_ba << u"https://index.example.org/simple/nothing/"_s << QString() << QStringList();
+            << errorPage << "text/html"_ba << u"https://index.example.org/simple/nothing/"_s << QString()
+            << QStringList();
         QTest::newRow("empty body") << QByteArray() << QByteArray() << u"https://index.example.org/simple/x/"_s
                                     << QString() << QStringList();
-        QTest::newRow("not html at all") << "\x00\xff\xfe<<<>>>&&&#;;;<a"_ba << "text/html"_ba
-                                         << u"https://index.example.org/simple/x/"_s << QString() << QStringList();
+        QTest::newRow("not html at all") << "\x00\xff\xfe<<<>>>&&&#;;;<a"_ba
+                                         << "text/html"_ba << u"https://index.example.org/simple/x/"_s << QString()
+                                         << QStringList();
 
         const QString pythonhosted = u"https://files.pythonhosted.org/packages/"_s;
         QTest::newRow("pep 691 json page")
@@ -188,27 +194,29 @@ private slots:
                        + hex(hashA) + u" requires-python=>=3.9 metadata("_s + hex(hashB) + u") size=18277384"_s,
                    u"numpy-1.26.4.tar.gz <https://mirror.example.org/packages/65/6e/numpy-1.26.4.tar.gz> sha256="_s
                        + hex(hashC) + u" requires-python=>=3.9 size=15786129"_s,
-                   u"numpy-1.25.0.tar.gz <"_s + pythonhosted + u"numpy-1.25.0.tar.gz> yanked(Wrong metadata) metadata()"_s,
+                   u"numpy-1.25.0.tar.gz <"_s + pythonhosted
+                       + u"numpy-1.25.0.tar.gz> yanked(Wrong metadata) metadata()"_s,
                    u"numpy-1.24.0.tar.gz <"_s + pythonhosted + u"numpy-1.24.0.tar.gz>"_s,
                };
         QTest::newRow("json recognised by its first character")
-            << QByteArray(" \n" + jsonPage) << QByteArray() << u"https://mirror.example.org/simple/numpy/"_s << u"numpy"_s
+            << QByteArray(" \n" + jsonPage) << QByteArray() << u"https://mirror.example.org/simple/numpy/"_s
+            << u"numpy"_s
             << QStringList{
                    u"numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl <"_s + pythonhosted
                        + u"3b/df/numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl> sha256="_s
                        + hex(hashA) + u" requires-python=>=3.9 metadata("_s + hex(hashB) + u") size=18277384"_s,
                    u"numpy-1.26.4.tar.gz <https://mirror.example.org/packages/65/6e/numpy-1.26.4.tar.gz> sha256="_s
                        + hex(hashC) + u" requires-python=>=3.9 size=15786129"_s,
-                   u"numpy-1.25.0.tar.gz <"_s + pythonhosted + u"numpy-1.25.0.tar.gz> yanked(Wrong metadata) metadata()"_s,
+                   u"numpy-1.25.0.tar.gz <"_s + pythonhosted
+                       + u"numpy-1.25.0.tar.gz> yanked(Wrong metadata) metadata()"_s,
                    u"numpy-1.24.0.tar.gz <"_s + pythonhosted + u"numpy-1.24.0.tar.gz>"_s,
                };
         QTest::newRow("json fields of the wrong type")
             << wrongTypesJson << "application/vnd.pypi.simple.v1+json"_ba << u"https://example.org/simple/x/"_s
             << QString() << QStringList{u"fine.whl <https://example.org/fine.whl> metadata()"_s};
-        QTest::newRow("json without meta")
-            << "{\"files\": [{\"filename\": \"a.whl\", \"url\": \"a.whl\"}]}"_ba << "application/json"_ba
-            << u"https://example.org/simple/a/"_s << QString()
-            << QStringList{u"a.whl <https://example.org/simple/a/a.whl>"_s};
+        QTest::newRow("json without meta") << "{\"files\": [{\"filename\": \"a.whl\", \"url\": \"a.whl\"}]}"_ba
+                                           << "application/json"_ba << u"https://example.org/simple/a/"_s << QString()
+                                           << QStringList{u"a.whl <https://example.org/simple/a/a.whl>"_s};
     }
     void parse()
     {
@@ -229,16 +237,17 @@ private slots:
         QTest::addColumn<QByteArray>("contentType");
         QTest::addColumn<QString>("code");
         const QByteArray json = "application/vnd.pypi.simple.v1+json";
-        QTest::newRow("json error document") << "{\"message\": \"Not Found\", \"code\": \"404 Not Found\"}"_ba << json
-                                             << u"index_page_malformed"_s;
-        QTest::newRow("json error document without a content type") << "{\"detail\": \"Not Found\"}"_ba
-                                                                    << QByteArray() << u"index_page_malformed"_s;
-        QTest::newRow("api version 2") << "{\"meta\": {\"api-version\": \"2.0\"}, \"name\": \"x\", \"files\": []}"_ba << json
-                                       << u"index_page_malformed"_s;
-        QTest::newRow("api version not a string") << "{\"meta\": {\"api-version\": 1}, \"name\": \"x\", \"files\": []}"_ba
-                                                  << json << u"index_page_malformed"_s;
-        QTest::newRow("files not a list") << "{\"meta\": {\"api-version\": \"1.0\"}, \"files\": {}}"_ba << json
-                                          << u"index_page_malformed"_s;
+        QTest::newRow("json error document")
+            << "{\"message\": \"Not Found\", \"code\": \"404 Not Found\"}"_ba << json << u"index_page_malformed"_s;
+        QTest::newRow("json error document without a content type")
+            << "{\"detail\": \"Not Found\"}"_ba << QByteArray() << u"index_page_malformed"_s;
+        QTest::newRow("api version 2") << "{\"meta\": {\"api-version\": \"2.0\"}, \"name\": \"x\", \"files\": []}"_ba
+                                       << json << u"index_page_malformed"_s;
+        QTest::newRow("api version not a string")
+            << "{\"meta\": {\"api-version\": 1}, \"name\": \"x\", \"files\": []}"_ba << json
+            << u"index_page_malformed"_s;
+        QTest::newRow("files not a list")
+            << "{\"meta\": {\"api-version\": \"1.0\"}, \"files\": {}}"_ba << json << u"index_page_malformed"_s;
         QTest::newRow("json array") << "[]"_ba << json << u"index_page_malformed"_s;
         QTest::newRow("truncated json") << "{\"meta\": {\"api-version\": \"1.0\"}, \"files\": ["_ba << json
                                         << u"index_page_malformed"_s;

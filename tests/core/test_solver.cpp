@@ -88,79 +88,84 @@ void TestSolver::recommends_data()
     QTest::addColumn<QStringList>("rejections");
 
     QTest::newRow("windows GTX 1060, old driver: native 2.10 after a driver update")
-        << u"windows_gtx1060_old_driver"_s << u""_s << u""_s << false << false << u"windows-native"_s << u"2.10"_s << u"3.8"_s
-        << u"11.2"_s << u"8.1"_s << QStringList{u"update_driver"_s, u"install_cuda"_s, u"install_cudnn"_s} << QStringList{}
+        << u"windows_gtx1060_old_driver"_s << u""_s << u""_s << false << false << u"windows-native"_s << u"2.10"_s
+        << u"3.8"_s << u"11.2"_s << u"8.1"_s << QStringList{u"update_driver"_s, u"install_cuda"_s, u"install_cudnn"_s}
+        << QStringList{}
         << QStringList{u"windows-native@2.11:windows_native_gpu_unsupported"_s, u"linux-pip:os_unsupported"_s,
                        u"rocm:os_unsupported"_s};
     QTest::newRow("windows GTX 1060, driver must stay: newest release the driver can run")
-        << u"windows_gtx1060_old_driver"_s << u""_s << u""_s << false << true << u"windows-native"_s << u"2.3"_s << u"3.8"_s
-        << u"10.1"_s << u"7.6"_s << QStringList{u"install_cuda"_s, u"install_cudnn"_s} << QStringList{}
+        << u"windows_gtx1060_old_driver"_s << u""_s << u""_s << false << true << u"windows-native"_s << u"2.3"_s
+        << u"3.8"_s << u"10.1"_s << u"7.6"_s << QStringList{u"install_cuda"_s, u"install_cudnn"_s} << QStringList{}
         << QStringList{u"windows-native@2.10:driver_too_old"_s, u"windows-native@2.4:driver_too_old"_s};
     QTest::newRow("windows RTX 4090: native 2.10 needs PTX JIT, WSL2 suggested")
-        << u"windows_rtx4090"_s << u""_s << u""_s << false << false << u"wsl2"_s << u"2.20"_s << u"3.13"_s << u"12.5"_s << u"9.3"_s
-        << QStringList{u"use_wsl2"_s, u"install_python"_s} << QStringList{}
+        << u"windows_rtx4090"_s << u""_s << u""_s << false << false << u"wsl2"_s << u"2.20"_s << u"3.13"_s << u"12.5"_s
+        << u"9.3"_s << QStringList{u"use_wsl2"_s, u"install_python"_s} << QStringList{}
         << QStringList{u"windows-native@2.15:windows_native_gpu_unsupported"_s};
     QTest::newRow("linux RTX 3060, driver 535: CUDA from pip, no change")
-        << u"linux_rtx3060_driver535"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.10"_s << u"12.5"_s
-        << u"9.3"_s << QStringList{} << QStringList{}
+        << u"linux_rtx3060_driver535"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.10"_s
+        << u"12.5"_s << u"9.3"_s << QStringList{} << QStringList{}
         << QStringList{u"windows-native:os_unsupported"_s, u"wsl2:os_unsupported"_s, u"metal:os_unsupported"_s};
     QTest::newRow("linux A100 known by name only")
-        << u"linux_a100_name_only"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.11"_s << u"12.5"_s
-        << u"9.3"_s << QStringList{} << QStringList{} << QStringList{u"rocm:no_supported_gpu"_s};
-    QTest::newRow("linux H100") << u"linux_h100"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.12"_s
-                                << u"12.5"_s << u"9.3"_s << QStringList{} << QStringList{}
+        << u"linux_a100_name_only"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.11"_s
+        << u"12.5"_s << u"9.3"_s << QStringList{} << QStringList{} << QStringList{u"rocm:no_supported_gpu"_s};
+    QTest::newRow("linux H100") << u"linux_h100"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s
+                                << u"3.12"_s << u"12.5"_s << u"9.3"_s << QStringList{} << QStringList{}
                                 << QStringList{u"linux-toolkit@2.4:gpu_arch_unsupported"_s};
-    QTest::newRow("linux H200") << u"linux_h200"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.12"_s
-                                << u"12.5"_s << u"9.3"_s << QStringList{} << QStringList{}
+    QTest::newRow("linux H200") << u"linux_h200"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s
+                                << u"3.12"_s << u"12.5"_s << u"9.3"_s << QStringList{} << QStringList{}
                                 << QStringList{u"linux-toolkit@2.11:gpu_arch_unsupported"_s};
     QTest::newRow("linux Kepler GTX 770: too old for every release, CPU")
-        << u"linux_kepler_gtx770"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.10"_s << u""_s << u""_s
-        << QStringList{} << QStringList{u"gpu_unused"_s}
+        << u"linux_kepler_gtx770"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.10"_s << u""_s
+        << u""_s << QStringList{} << QStringList{u"gpu_unused"_s}
         << QStringList{u"linux-pip@2.20:gpu_too_old"_s, u"linux-toolkit@2.11:gpu_too_old"_s,
                        u"linux-toolkit@1.12:gpu_too_old"_s};
     QTest::newRow("linux RTX 5090: no tested CUDA targets Blackwell, CPU")
-        << u"linux_rtx5090"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s << QStringList{}
-        << QStringList{u"gpu_unused"_s}
+        << u"linux_rtx5090"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s
+        << u""_s << QStringList{} << QStringList{u"gpu_unused"_s}
         << QStringList{u"linux-pip@2.21:gpu_arch_unsupported"_s, u"linux-pip@2.20:gpu_arch_unsupported"_s};
     QTest::newRow("linux without GPU: CPU")
-        << u"linux_no_gpu"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s << QStringList{}
-        << QStringList{} << QStringList{u"linux-pip:no_nvidia_gpu"_s, u"rocm:no_supported_gpu"_s};
+        << u"linux_no_gpu"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s
+        << QStringList{} << QStringList{} << QStringList{u"linux-pip:no_nvidia_gpu"_s, u"rocm:no_supported_gpu"_s};
     QTest::newRow("linux AMD GPU: CPU recommended, ROCm only offered")
-        << u"linux_amd_gpu"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s << QStringList{}
-        << QStringList{} << QStringList{u"linux-pip:no_nvidia_gpu"_s, u"linux-toolkit:no_nvidia_gpu"_s};
+        << u"linux_amd_gpu"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s
+        << u""_s << QStringList{} << QStringList{}
+        << QStringList{u"linux-pip:no_nvidia_gpu"_s, u"linux-toolkit:no_nvidia_gpu"_s};
     QTest::newRow("linux CPU without AVX: nothing")
-        << u"linux_cpu_without_avx"_s << u""_s << u""_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s << QStringList{u"use_another_machine"_s}
-        << QStringList{} << QStringList{u"cpu:cpu_lacks_avx"_s};
+        << u"linux_cpu_without_avx"_s << u""_s << u""_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s
+        << QStringList{u"use_another_machine"_s} << QStringList{} << QStringList{u"cpu:cpu_lacks_avx"_s};
     QTest::newRow("linux Python 3.12 only, pinned TF 2.13: toolkit route with Python 3.11")
-        << u"linux_python312_only"_s << u"2.13"_s << u""_s << false << false << u"linux-toolkit"_s << u"2.13"_s << u"3.11"_s << u"11.8"_s
-        << u"8.6"_s << QStringList{u"install_python"_s, u"install_cuda"_s, u"install_cudnn"_s} << QStringList{}
-        << QStringList{};
+        << u"linux_python312_only"_s << u"2.13"_s << u""_s << false << false << u"linux-toolkit"_s << u"2.13"_s
+        << u"3.11"_s << u"11.8"_s << u"8.6"_s << QStringList{u"install_python"_s, u"install_cuda"_s, u"install_cudnn"_s}
+        << QStringList{} << QStringList{};
     QTest::newRow("linux Python 3.12 pinned with TF 2.13: impossible")
-        << u"linux_python312_only"_s << u"2.13"_s << u"3.12"_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s
-        << QStringList{} << QStringList{}
+        << u"linux_python312_only"_s << u"2.13"_s << u"3.12"_s << false << false << u""_s << u""_s << u""_s << u""_s
+        << u""_s << QStringList{} << QStringList{}
         << QStringList{u"linux-toolkit@2.13:python_unsupported"_s, u"cpu@2.13:python_unsupported"_s};
     QTest::newRow("linux GTX 970 + RTX 3060: newest release, old GPU left out")
-        << u"linux_two_gpus"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.10"_s << u"12.5"_s << u"9.3"_s
-        << QStringList{} << QStringList{u"gpu_too_old"_s} << QStringList{};
+        << u"linux_two_gpus"_s << u""_s << u""_s << false << false << u"linux-pip"_s << u"2.20"_s << u"3.10"_s
+        << u"12.5"_s << u"9.3"_s << QStringList{} << QStringList{u"gpu_too_old"_s} << QStringList{};
     // tensorflow-metal 1.2.0, its last release, fails to load with TensorFlow 2.20 (routes.json "plugins").
     QTest::newRow("macOS Apple silicon: Metal plug-in, up to its last working TensorFlow")
-        << u"macos_apple_silicon"_s << u""_s << u""_s << false << false << u"metal"_s << u"2.19"_s << u"3.12"_s << u""_s << u""_s
-        << QStringList{} << QStringList{}
-        << QStringList{u"windows-native:os_unsupported"_s, u"linux-pip:os_unsupported"_s, u"wsl2:os_unsupported"_s,
-                       u"rocm:os_unsupported"_s, u"metal@2.20:plugin_unsupported"_s, u"metal@2.21:plugin_unsupported"_s};
+        << u"macos_apple_silicon"_s << u""_s << u""_s << false << false << u"metal"_s << u"2.19"_s << u"3.12"_s << u""_s
+        << u""_s << QStringList{} << QStringList{}
+        << QStringList{u"windows-native:os_unsupported"_s, u"linux-pip:os_unsupported"_s,
+                       u"wsl2:os_unsupported"_s,           u"rocm:os_unsupported"_s,
+                       u"metal@2.20:plugin_unsupported"_s, u"metal@2.21:plugin_unsupported"_s};
     QTest::newRow("inside WSL2 with RTX 3060")
-        << u"wsl2_rtx3060"_s << u""_s << u""_s << false << false << u"wsl2"_s << u"2.20"_s << u"3.10"_s << u"12.5"_s << u"9.3"_s
-        << QStringList{} << QStringList{} << QStringList{u"linux-pip:os_unsupported"_s, u"linux-toolkit:os_unsupported"_s};
+        << u"wsl2_rtx3060"_s << u""_s << u""_s << false << false << u"wsl2"_s << u"2.20"_s << u"3.10"_s << u"12.5"_s
+        << u"9.3"_s << QStringList{} << QStringList{}
+        << QStringList{u"linux-pip:os_unsupported"_s, u"linux-toolkit:os_unsupported"_s};
     // pip.md: from TF 2.10 `pip install tensorflow` on Linux Arm64 installs a CPU build; NVIDIA's JetPack
     // wheels are not offered (routes.json "not_offered"), so a Jetson gets the CPU and the reason for no GPU.
     QTest::newRow("linux arm64 Jetson: CPU, the GPU routes need x86_64")
-        << u"linux_jetson_orin"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.10"_s << u""_s << u""_s
-        << QStringList{} << QStringList{u"gpu_unused"_s}
+        << u"linux_jetson_orin"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.10"_s << u""_s
+        << u""_s << QStringList{} << QStringList{u"gpu_unused"_s}
         << QStringList{u"linux-pip:arch_unsupported"_s, u"linux-toolkit:arch_unsupported"_s, u"wsl2:os_unsupported"_s,
                        u"directml:os_unsupported"_s};
     QTest::newRow("linux arm64 server: CPU 2.21 with the installed Python")
-        << u"linux_arm64_server"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s << u""_s
-        << QStringList{} << QStringList{} << QStringList{u"linux-pip:arch_unsupported"_s, u"rocm:arch_unsupported"_s};
+        << u"linux_arm64_server"_s << u""_s << u""_s << false << false << u"cpu"_s << u"2.21"_s << u"3.12"_s << u""_s
+        << u""_s << QStringList{} << QStringList{}
+        << QStringList{u"linux-pip:arch_unsupported"_s, u"rocm:arch_unsupported"_s};
     QTest::newRow("linux arm64 server, TF 2.9 pinned: no ARM build before 2.10")
         << u"linux_arm64_server"_s << u"2.9"_s << u""_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s
         << QStringList{} << QStringList{u"no_such_release"_s} << QStringList{};
@@ -171,24 +176,25 @@ void TestSolver::recommends_data()
         << QStringList{u"cpu@2.17:arch_unsupported"_s, u"cpu@2.21:arch_unsupported"_s, u"metal:arch_unsupported"_s,
                        u"directml:os_unsupported"_s};
     QTest::newRow("macOS Intel, TF 2.17 pinned: rejected by name")
-        << u"macos_intel"_s << u"2.17"_s << u""_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s << QStringList{}
-        << QStringList{} << QStringList{u"cpu@2.17:arch_unsupported"_s};
+        << u"macos_intel"_s << u"2.17"_s << u""_s << false << false << u""_s << u""_s << u""_s << u""_s << u""_s
+        << QStringList{} << QStringList{} << QStringList{u"cpu@2.17:arch_unsupported"_s};
     // pip.md: "supported for WSL2 on Windows 10 19044 or higher"; the report gives the NT version only.
     QTest::newRow("windows 10.0.19041 RTX 3060: WSL2 refused, native 2.10")
-        << u"windows_build_19041_nt_version"_s << u""_s << u""_s << false << false << u"windows-native"_s << u"2.10"_s << u"3.10"_s
-        << u"11.2"_s << u"8.1"_s << QStringList{u"install_cuda"_s, u"install_cudnn"_s} << QStringList{}
+        << u"windows_build_19041_nt_version"_s << u""_s << u""_s << false << false << u"windows-native"_s << u"2.10"_s
+        << u"3.10"_s << u"11.2"_s << u"8.1"_s << QStringList{u"install_cuda"_s, u"install_cudnn"_s} << QStringList{}
         << QStringList{u"wsl2:os_unsupported"_s, u"windows-native@2.11:windows_native_gpu_unsupported"_s};
     // RELEASE.md 2.3.0: 2.3 has PTX for 7.0 only, earlier releases for a variety of older capabilities.
     QTest::newRow("linux GTX 750 Ti (5.0), TF 2.2: runs through PTX JIT")
-        << u"linux_gtx750ti"_s << u"2.2"_s << u""_s << false << false << u"linux-toolkit"_s << u"2.2"_s << u"3.8"_s << u"10.1"_s
-        << u"7.6"_s << QStringList{u"install_cuda"_s, u"install_cudnn"_s} << QStringList{u"gpu_needs_ptx_jit"_s, u"record_unverified"_s}
-        << QStringList{};
+        << u"linux_gtx750ti"_s << u"2.2"_s << u""_s << false << false << u"linux-toolkit"_s << u"2.2"_s << u"3.8"_s
+        << u"10.1"_s << u"7.6"_s << QStringList{u"install_cuda"_s, u"install_cudnn"_s}
+        << QStringList{u"gpu_needs_ptx_jit"_s, u"record_unverified"_s} << QStringList{};
     QTest::newRow("linux GTX 750 Ti (5.0), TF 2.3: no code for it, CPU")
-        << u"linux_gtx750ti"_s << u"2.3"_s << u""_s << false << false << u"cpu"_s << u"2.3"_s << u"3.8"_s << u""_s << u""_s
-        << QStringList{} << QStringList{u"gpu_unused"_s} << QStringList{u"linux-toolkit@2.3:gpu_arch_unsupported"_s};
+        << u"linux_gtx750ti"_s << u"2.3"_s << u""_s << false << false << u"cpu"_s << u"2.3"_s << u"3.8"_s << u""_s
+        << u""_s << QStringList{} << QStringList{u"gpu_unused"_s}
+        << QStringList{u"linux-toolkit@2.3:gpu_arch_unsupported"_s};
     QTest::newRow("cpu only asked on RTX 3060")
-        << u"linux_rtx3060_driver535"_s << u""_s << u""_s << true << false << u"cpu"_s << u"2.21"_s << u"3.10"_s << u""_s << u""_s
-        << QStringList{} << QStringList{} << QStringList{};
+        << u"linux_rtx3060_driver535"_s << u""_s << u""_s << true << false << u"cpu"_s << u"2.21"_s << u"3.10"_s
+        << u""_s << u""_s << QStringList{} << QStringList{} << QStringList{};
 }
 
 void TestSolver::recommends()
@@ -395,7 +401,8 @@ void TestSolver::json_hasTheDocumentedShape()
     for (const char *key : {"recommended", "alternatives", "rejected", "actions", "warnings"})
         QVERIFY2(o.contains(QLatin1String(key)), key);
     const QJsonObject plan = o.value(QStringLiteral("recommended")).toObject();
-    for (const char *key : {"route", "tensorflow", "package", "python", "cuda", "cudnn", "driver_min", "warnings", "why"})
+    for (const char *key :
+         {"route", "tensorflow", "package", "python", "cuda", "cudnn", "driver_min", "warnings", "why"})
         QVERIFY2(plan.contains(QLatin1String(key)), key);
     QCOMPARE(plan.value(QStringLiteral("package")).toString(), QStringLiteral("tensorflow[and-cuda]"));
     const QJsonArray gpus = plan.value(QStringLiteral("gpus")).toArray();
@@ -409,7 +416,8 @@ void TestSolver::json_hasTheDocumentedShape()
     const QJsonObject rejected = o.value(QStringLiteral("rejected")).toArray().first().toObject();
     QVERIFY(rejected.value(QStringLiteral("reasons")).toArray().first().toObject().contains(QStringLiteral("code")));
 
-    const QJsonObject cpu = solve(QStringLiteral("linux_no_gpu")).toJson().value(QStringLiteral("recommended")).toObject();
+    const QJsonObject cpu =
+        solve(QStringLiteral("linux_no_gpu")).toJson().value(QStringLiteral("recommended")).toObject();
     QVERIFY(cpu.value(QStringLiteral("cuda")).isNull());
     QVERIFY(cpu.value(QStringLiteral("driver_min")).isNull());
     QCOMPARE(cpu.value(QStringLiteral("gpus")), QJsonValue(QJsonArray()));

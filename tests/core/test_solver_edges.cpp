@@ -132,8 +132,8 @@ void TestSolverEdges::metal_stopsWhereItsLastReleaseStops()
     QVERIFY2(broken, qPrintable(dump(s)));
     QVERIFY(broken->has(u"plugin_unsupported"_s));
     const QString why = broken->reasons.first().message;
-    for (const QString &part : {metal->name, metal->lastRelease, metal->released, metal->tfMax,
-                                version::majorMinor(metal->brokenFrom)})
+    for (const QString &part :
+         {metal->name, metal->lastRelease, metal->released, metal->tfMax, version::majorMinor(metal->brokenFrom)})
         QVERIFY2(why.contains(part), qPrintable(part + u": "_s + why));
     QVERIFY2(why.contains(u"fails"_s), qPrintable(why));
     // The warning the old catalog gave instead of an answer is gone for metal plans.
@@ -279,7 +279,8 @@ void TestSolverEdges::blackwell_isNotToldToInstallCuda()
     QVERIFY2(r && r->has(u"gpu_arch_unsupported"_s), qPrintable(dump(s)));
     const QString why = r->reasons.first().message;
     QVERIFY2(!why.contains(u"needs CUDA"_s), qPrintable(why));
-    QVERIFY2(why.contains(u"RTX 5070"_s) && why.contains(u"12.0"_s) && why.contains(u"12.5"_s) && why.contains(u"12.8"_s),
+    QVERIFY2(why.contains(u"RTX 5070"_s) && why.contains(u"12.0"_s) && why.contains(u"12.5"_s)
+                 && why.contains(u"12.8"_s),
              qPrintable(why));
     QVERIFY2(why.contains(u"does not change"_s), qPrintable(why));
     QVERIFY(s.hasWarning(u"gpu_unused"_s));

@@ -285,19 +285,19 @@ void TestSolverStages::candidates_releases_data()
 
     QTest::newRow("windows-native: the releases past its end by name, then its own")
         << u"windows rtx3060"_s << QString() << u"windows-native"_s << u"2.21.0,2.20.0,2.15.0,2.13.0,2.10.0,2.9.0"_s;
-    QTest::newRow("windows-native, pinned past its end") << u"windows rtx3060"_s << u"tf:2.15"_s << u"windows-native"_s
-                                                         << u"2.15.0"_s;
-    QTest::newRow("linux-pip: only releases with pip CUDA") << u"linux rtx3060"_s << QString() << u"linux-pip"_s
-                                                            << u"2.21.0,2.20.0,2.15.0"_s;
-    QTest::newRow("linux-toolkit: every Linux release") << u"linux rtx3060"_s << QString() << u"linux-toolkit"_s
-                                                        << u"2.21.0,2.20.0,2.15.0,2.13.0,2.10.0"_s;
+    QTest::newRow("windows-native, pinned past its end")
+        << u"windows rtx3060"_s << u"tf:2.15"_s << u"windows-native"_s << u"2.15.0"_s;
+    QTest::newRow("linux-pip: only releases with pip CUDA")
+        << u"linux rtx3060"_s << QString() << u"linux-pip"_s << u"2.21.0,2.20.0,2.15.0"_s;
+    QTest::newRow("linux-toolkit: every Linux release")
+        << u"linux rtx3060"_s << QString() << u"linux-toolkit"_s << u"2.21.0,2.20.0,2.15.0,2.13.0,2.10.0"_s;
     QTest::newRow("pinned release") << u"linux rtx3060"_s << u"tf:2.15"_s << u"linux-toolkit"_s << u"2.15.0"_s;
-    QTest::newRow("pinned release the route lacks") << u"linux rtx3060"_s << u"tf:2.13"_s << u"linux-pip"_s
-                                                    << QString();
+    QTest::newRow("pinned release the route lacks")
+        << u"linux rtx3060"_s << u"tf:2.13"_s << u"linux-pip"_s << QString();
     QTest::newRow("cpu on Intel macOS: past the last release there by name")
         << u"macos"_s << QString() << u"cpu"_s << u"2.21.0,2.20.0,2.15.0,2.13.0,2.10.0"_s;
-    QTest::newRow("cpu on Linux arm64: from the first release there") << u"linux arm64"_s << QString() << u"cpu"_s
-                                                                       << u"2.21.0,2.20.0,2.15.0,2.13.0,2.10.0"_s;
+    QTest::newRow("cpu on Linux arm64: from the first release there")
+        << u"linux arm64"_s << QString() << u"cpu"_s << u"2.21.0,2.20.0,2.15.0,2.13.0,2.10.0"_s;
     QTest::newRow("rocm: its own list") << u"linux radeon"_s << QString() << u"rocm"_s << u"2.15.0,2.13.0"_s;
 }
 
@@ -326,16 +326,16 @@ void TestSolverStages::candidates_python_data()
     QTest::addColumn<QString>("python");
     QTest::addColumn<bool>("installed");
 
-    QTest::newRow("installed and supported") << u"linux rtx3060 python:3.10"_s << QString() << u"linux-pip"_s
-                                             << u"2.20"_s << u"3.10"_s << true;
+    QTest::newRow("installed and supported")
+        << u"linux rtx3060 python:3.10"_s << QString() << u"linux-pip"_s << u"2.20"_s << u"3.10"_s << true;
     QTest::newRow("the newest installed that fits") << u"linux rtx3060 python:3.9 python:3.12 python:3.13"_s
                                                     << QString() << u"linux-pip"_s << u"2.15"_s << u"3.9"_s << true;
-    QTest::newRow("none installed fits: the newest supported") << u"linux rtx3060 python:3.12"_s << QString()
-                                                               << u"linux-pip"_s << u"2.15"_s << u"3.11"_s << false;
-    QTest::newRow("pinned and supported") << u"linux rtx3060 python:3.12"_s << u"python:3.10"_s << u"linux-pip"_s
-                                          << u"2.20"_s << u"3.10"_s << false;
-    QTest::newRow("pinned and unsupported: none") << u"linux rtx3060 python:3.10"_s << u"python:3.8"_s
-                                                  << u"linux-pip"_s << u"2.20"_s << QString() << false;
+    QTest::newRow("none installed fits: the newest supported")
+        << u"linux rtx3060 python:3.12"_s << QString() << u"linux-pip"_s << u"2.15"_s << u"3.11"_s << false;
+    QTest::newRow("pinned and supported")
+        << u"linux rtx3060 python:3.12"_s << u"python:3.10"_s << u"linux-pip"_s << u"2.20"_s << u"3.10"_s << false;
+    QTest::newRow("pinned and unsupported: none")
+        << u"linux rtx3060 python:3.10"_s << u"python:3.8"_s << u"linux-pip"_s << u"2.20"_s << QString() << false;
     QTest::newRow("from Windows into WSL2: the host's Pythons do not count")
         << u"windows rtx3060 python:3.10"_s << QString() << u"wsl2"_s << u"2.20"_s << u"3.13"_s << false;
 }
@@ -364,18 +364,18 @@ void TestSolverStages::candidates_gpuAssessment_data()
     QTest::addColumn<QString>("messageHas");
 
     using F = stages::GpuFit;
-    QTest::newRow("RTX 3060 on 2.10: SASS 8.0, CUDA 11.2 targets 8.6") << u"rtx3060"_s << u"linux"_s << u"2.10.0"_s
-                                                                       << int(F::Native) << QString() << QString();
-    QTest::newRow("GTX 970 on 2.15: SASS 5.0") << u"gtx970"_s << u"linux"_s << u"2.15.0"_s << int(F::Native)
-                                               << QString() << QString();
-    QTest::newRow("RTX 4090 on 2.10: newer than CUDA 11.2's targets") << u"rtx4090"_s << u"windows"_s << u"2.10.0"_s
-                                                                      << int(F::Jit) << u"gpu_needs_ptx_jit"_s
-                                                                      << u"targets up to 8.6"_s;
-    QTest::newRow("GTX 770 on 2.20: below the lowest code") << u"gtx770"_s << u"linux"_s << u"2.20.0"_s
-                                                            << int(F::TooOld) << u"gpu_too_old"_s
-                                                            << u"compute capability 6.0 and newer"_s;
-    QTest::newRow("GTX 970 on 2.20: below the lowest code") << u"gtx970"_s << u"linux"_s << u"2.20.0"_s
-                                                            << int(F::TooOld) << u"gpu_too_old"_s << u"has 5.2"_s;
+    QTest::newRow("RTX 3060 on 2.10: SASS 8.0, CUDA 11.2 targets 8.6")
+        << u"rtx3060"_s << u"linux"_s << u"2.10.0"_s << int(F::Native) << QString() << QString();
+    QTest::newRow("GTX 970 on 2.15: SASS 5.0")
+        << u"gtx970"_s << u"linux"_s << u"2.15.0"_s << int(F::Native) << QString() << QString();
+    QTest::newRow("RTX 4090 on 2.10: newer than CUDA 11.2's targets")
+        << u"rtx4090"_s << u"windows"_s << u"2.10.0"_s << int(F::Jit) << u"gpu_needs_ptx_jit"_s
+        << u"targets up to 8.6"_s;
+    QTest::newRow("GTX 770 on 2.20: below the lowest code")
+        << u"gtx770"_s << u"linux"_s << u"2.20.0"_s << int(F::TooOld) << u"gpu_too_old"_s
+        << u"compute capability 6.0 and newer"_s;
+    QTest::newRow("GTX 970 on 2.20: below the lowest code")
+        << u"gtx970"_s << u"linux"_s << u"2.20.0"_s << int(F::TooOld) << u"gpu_too_old"_s << u"has 5.2"_s;
     QTest::newRow("H100 on 2.10: a major CUDA 11.2 cannot target")
         << u"h100"_s << u"linux"_s << u"2.10.0"_s << int(F::Unsupported) << u"gpu_arch_unsupported"_s
         << u"built with CUDA 11.8 or newer"_s;
@@ -415,39 +415,39 @@ void TestSolverStages::filters_route_data()
     QTest::addColumn<QString>("route");
     QTest::addColumn<QString>("reasons");
 
-    QTest::newRow("platform: Linux on a Linux route") << u"platform"_s << u"linux rtx3060"_s << u"linux-pip"_s
-                                                      << QString();
-    QTest::newRow("platform: Windows route on Linux") << u"platform"_s << u"linux rtx3060"_s << u"windows-native"_s
-                                                      << u"os_unsupported"_s;
-    QTest::newRow("platform: WSL1 has no GPU") << u"platform"_s << u"linux wsl1 rtx3060"_s << u"linux-pip"_s
-                                               << u"os_unsupported"_s;
+    QTest::newRow("platform: Linux on a Linux route")
+        << u"platform"_s << u"linux rtx3060"_s << u"linux-pip"_s << QString();
+    QTest::newRow("platform: Windows route on Linux")
+        << u"platform"_s << u"linux rtx3060"_s << u"windows-native"_s << u"os_unsupported"_s;
+    QTest::newRow("platform: WSL1 has no GPU")
+        << u"platform"_s << u"linux wsl1 rtx3060"_s << u"linux-pip"_s << u"os_unsupported"_s;
     QTest::newRow("platform: WSL1 for the CPU") << u"platform"_s << u"linux wsl1 rtx3060"_s << u"cpu"_s << QString();
     QTest::newRow("platform: inside WSL2, not a native Linux route")
         << u"platform"_s << u"linux wsl2 rtx3060"_s << u"linux-pip"_s << u"os_unsupported"_s;
-    QTest::newRow("platform: inside WSL2, the wsl2 route") << u"platform"_s << u"linux wsl2 rtx3060"_s << u"wsl2"_s
-                                                           << QString();
-    QTest::newRow("platform: the wsl2 route on plain Linux") << u"platform"_s << u"linux rtx3060"_s << u"wsl2"_s
-                                                             << u"os_unsupported"_s;
-    QTest::newRow("platform: Windows below the WSL2 build") << u"platform"_s << u"windows build:17763 rtx3060"_s
-                                                            << u"wsl2"_s << u"os_unsupported"_s;
-    QTest::newRow("platform: Windows at the WSL2 build") << u"platform"_s << u"windows build:19044 rtx3060"_s
-                                                         << u"wsl2"_s << QString();
+    QTest::newRow("platform: inside WSL2, the wsl2 route")
+        << u"platform"_s << u"linux wsl2 rtx3060"_s << u"wsl2"_s << QString();
+    QTest::newRow("platform: the wsl2 route on plain Linux")
+        << u"platform"_s << u"linux rtx3060"_s << u"wsl2"_s << u"os_unsupported"_s;
+    QTest::newRow("platform: Windows below the WSL2 build")
+        << u"platform"_s << u"windows build:17763 rtx3060"_s << u"wsl2"_s << u"os_unsupported"_s;
+    QTest::newRow("platform: Windows at the WSL2 build")
+        << u"platform"_s << u"windows build:19044 rtx3060"_s << u"wsl2"_s << QString();
     QTest::newRow("platform: Windows build unknown is not rejected")
         << u"platform"_s << u"windows-build-unknown rtx3060"_s << u"wsl2"_s << QString();
-    QTest::newRow("platform: arm64 on an x86_64 route") << u"platform"_s << u"linux arm64 rtx3060"_s
-                                                        << u"linux-pip"_s << u"arch_unsupported"_s;
-    QTest::newRow("platform: arm64 Linux has CPU packages") << u"platform"_s << u"linux arm64"_s << u"cpu"_s
-                                                            << QString();
-    QTest::newRow("platform: arm64 Windows has none") << u"platform"_s << u"windows arm64"_s << u"cpu"_s
-                                                      << u"arch_unsupported"_s;
+    QTest::newRow("platform: arm64 on an x86_64 route")
+        << u"platform"_s << u"linux arm64 rtx3060"_s << u"linux-pip"_s << u"arch_unsupported"_s;
+    QTest::newRow("platform: arm64 Linux has CPU packages")
+        << u"platform"_s << u"linux arm64"_s << u"cpu"_s << QString();
+    QTest::newRow("platform: arm64 Windows has none")
+        << u"platform"_s << u"windows arm64"_s << u"cpu"_s << u"arch_unsupported"_s;
 
-    QTest::newRow("accelerator: NVIDIA route with an NVIDIA GPU") << u"accelerator"_s << u"linux rtx3060"_s
-                                                                  << u"linux-pip"_s << QString();
+    QTest::newRow("accelerator: NVIDIA route with an NVIDIA GPU")
+        << u"accelerator"_s << u"linux rtx3060"_s << u"linux-pip"_s << QString();
     QTest::newRow("accelerator: no GPU") << u"accelerator"_s << u"linux"_s << u"linux-pip"_s << u"no_nvidia_gpu"_s;
-    QTest::newRow("accelerator: an AMD GPU on an NVIDIA route") << u"accelerator"_s << u"linux radeon"_s
-                                                                << u"linux-toolkit"_s << u"no_nvidia_gpu"_s;
-    QTest::newRow("accelerator: ROCm without AMD") << u"accelerator"_s << u"linux rtx3060"_s << u"rocm"_s
-                                                   << u"no_supported_gpu"_s;
+    QTest::newRow("accelerator: an AMD GPU on an NVIDIA route")
+        << u"accelerator"_s << u"linux radeon"_s << u"linux-toolkit"_s << u"no_nvidia_gpu"_s;
+    QTest::newRow("accelerator: ROCm without AMD")
+        << u"accelerator"_s << u"linux rtx3060"_s << u"rocm"_s << u"no_supported_gpu"_s;
     QTest::newRow("accelerator: ROCm with AMD") << u"accelerator"_s << u"linux radeon"_s << u"rocm"_s << QString();
     QTest::newRow("accelerator: CPU needs none") << u"accelerator"_s << u"linux"_s << u"cpu"_s << QString();
 
@@ -488,22 +488,22 @@ void TestSolverStages::filters_release_data()
     QTest::addColumn<QString>("actions");
 
     const QString l3060 = u"linux rtx3060 driver:535.104.05 python:3.10"_s;
-    QTest::newRow("release_window: within the route") << u"release_window"_s << u"windows rtx3060"_s << QString()
-                                                      << u"windows-native"_s << u"2.10"_s << QString() << QString()
-                                                      << QString();
+    QTest::newRow("release_window: within the route")
+        << u"release_window"_s << u"windows rtx3060"_s << QString() << u"windows-native"_s << u"2.10"_s << QString()
+        << QString() << QString();
     QTest::newRow("release_window: past native Windows' end")
         << u"release_window"_s << u"windows rtx3060"_s << QString() << u"windows-native"_s << u"2.15"_s
         << u"windows_native_gpu_unsupported"_s << QString() << QString();
 
-    QTest::newRow("platform_release: published for Intel macOS") << u"platform_release"_s << u"macos"_s << QString()
-                                                                 << u"cpu"_s << u"2.15"_s << QString() << QString()
-                                                                 << QString();
-    QTest::newRow("platform_release: past Intel macOS' last") << u"platform_release"_s << u"macos"_s << QString()
-                                                              << u"cpu"_s << u"2.20"_s << u"arch_unsupported"_s
-                                                              << QString() << QString();
+    QTest::newRow("platform_release: published for Intel macOS")
+        << u"platform_release"_s << u"macos"_s << QString() << u"cpu"_s << u"2.15"_s << QString() << QString()
+        << QString();
+    QTest::newRow("platform_release: past Intel macOS' last")
+        << u"platform_release"_s << u"macos"_s << QString() << u"cpu"_s << u"2.20"_s << u"arch_unsupported"_s
+        << QString() << QString();
 
-    QTest::newRow("python: installed") << u"python"_s << l3060 << QString() << u"linux-pip"_s << u"2.20"_s
-                                       << QString() << QString() << QString();
+    QTest::newRow("python: installed") << u"python"_s << l3060 << QString() << u"linux-pip"_s << u"2.20"_s << QString()
+                                       << QString() << QString();
     QTest::newRow("python: to install") << u"python"_s << u"linux rtx3060 python:3.8"_s << QString() << u"linux-pip"_s
                                         << u"2.20"_s << QString() << QString() << u"install_python"_s;
     QTest::newRow("python: none installed") << u"python"_s << u"linux rtx3060"_s << QString() << u"linux-pip"_s
@@ -520,29 +520,28 @@ void TestSolverStages::filters_release_data()
         << u"gpu_too_old"_s << QString();
     QTest::newRow("gpu: architecture unsupported") << u"gpu"_s << u"linux h100"_s << QString() << u"linux-toolkit"_s
                                                    << u"2.10"_s << u"gpu_arch_unsupported"_s << QString() << QString();
-    QTest::newRow("gpu: PTX JIT is a warning") << u"gpu"_s << u"windows rtx4090"_s << QString()
-                                               << u"windows-native"_s << u"2.10"_s << QString()
-                                               << u"gpu_needs_ptx_jit"_s << QString();
-    QTest::newRow("gpu: capability unknown is a warning") << u"gpu"_s << u"linux nvidia-unknown"_s << QString()
-                                                          << u"linux-pip"_s << u"2.20"_s << QString()
-                                                          << u"gpu_capability_unknown"_s << QString();
-    QTest::newRow("gpu: not asked on the CPU route") << u"gpu"_s << u"linux gtx770"_s << QString() << u"cpu"_s
-                                                     << u"2.20"_s << QString() << QString() << QString();
+    QTest::newRow("gpu: PTX JIT is a warning") << u"gpu"_s << u"windows rtx4090"_s << QString() << u"windows-native"_s
+                                               << u"2.10"_s << QString() << u"gpu_needs_ptx_jit"_s << QString();
+    QTest::newRow("gpu: capability unknown is a warning")
+        << u"gpu"_s << u"linux nvidia-unknown"_s << QString() << u"linux-pip"_s << u"2.20"_s << QString()
+        << u"gpu_capability_unknown"_s << QString();
+    QTest::newRow("gpu: not asked on the CPU route")
+        << u"gpu"_s << u"linux gtx770"_s << QString() << u"cpu"_s << u"2.20"_s << QString() << QString() << QString();
 
-    QTest::newRow("driver: new enough") << u"driver"_s << l3060 << QString() << u"linux-pip"_s << u"2.20"_s
-                                        << QString() << QString() << QString();
-    QTest::newRow("driver: too old, to update") << u"driver"_s << u"linux rtx3060 driver:470.82.01"_s << QString()
-                                                << u"linux-pip"_s << u"2.20"_s << QString() << QString()
-                                                << u"update_driver"_s;
-    QTest::newRow("driver: too old, kept") << u"driver"_s << u"linux rtx3060 driver:470.82.01"_s
-                                           << u"keep-driver"_s << u"linux-pip"_s << u"2.20"_s
-                                           << u"driver_too_old"_s << QString() << QString();
-    QTest::newRow("driver: only its CUDA known, too old") << u"driver"_s << u"linux rtx3060 driver-cuda:11.4"_s
-                                                          << QString() << u"linux-pip"_s << u"2.20"_s << QString()
-                                                          << QString() << u"update_driver"_s;
-    QTest::newRow("driver: only its CUDA known, enough") << u"driver"_s << u"linux rtx3060 driver-cuda:12.2"_s
-                                                         << QString() << u"linux-pip"_s << u"2.20"_s << QString()
-                                                         << QString() << QString();
+    QTest::newRow("driver: new enough") << u"driver"_s << l3060 << QString() << u"linux-pip"_s << u"2.20"_s << QString()
+                                        << QString() << QString();
+    QTest::newRow("driver: too old, to update")
+        << u"driver"_s << u"linux rtx3060 driver:470.82.01"_s << QString() << u"linux-pip"_s << u"2.20"_s << QString()
+        << QString() << u"update_driver"_s;
+    QTest::newRow("driver: too old, kept")
+        << u"driver"_s << u"linux rtx3060 driver:470.82.01"_s << u"keep-driver"_s << u"linux-pip"_s << u"2.20"_s
+        << u"driver_too_old"_s << QString() << QString();
+    QTest::newRow("driver: only its CUDA known, too old")
+        << u"driver"_s << u"linux rtx3060 driver-cuda:11.4"_s << QString() << u"linux-pip"_s << u"2.20"_s << QString()
+        << QString() << u"update_driver"_s;
+    QTest::newRow("driver: only its CUDA known, enough")
+        << u"driver"_s << u"linux rtx3060 driver-cuda:12.2"_s << QString() << u"linux-pip"_s << u"2.20"_s << QString()
+        << QString() << QString();
     QTest::newRow("driver: none") << u"driver"_s << u"linux rtx3060"_s << QString() << u"linux-pip"_s << u"2.20"_s
                                   << QString() << QString() << u"install_driver"_s;
     QTest::newRow("driver: minor compatibility floor without JIT")
@@ -552,32 +551,31 @@ void TestSolverStages::filters_release_data()
         << u"driver"_s << u"windows rtx4090 driver:452.39"_s << QString() << u"windows-native"_s << u"2.10"_s
         << QString() << QString() << u"update_driver"_s;
 
-    QTest::newRow("cuda_libraries: none installed") << u"cuda_libraries"_s << l3060 << QString()
-                                                    << u"linux-toolkit"_s << u"2.10"_s << QString() << QString()
-                                                    << u"install_cuda,install_cudnn"_s;
+    QTest::newRow("cuda_libraries: none installed")
+        << u"cuda_libraries"_s << l3060 << QString() << u"linux-toolkit"_s << u"2.10"_s << QString() << QString()
+        << u"install_cuda,install_cudnn"_s;
     QTest::newRow("cuda_libraries: both installed")
         << u"cuda_libraries"_s << (l3060 + u" toolkit:11.2.2 cudnn:8.1.1"_s) << QString() << u"linux-toolkit"_s
         << u"2.10"_s << QString() << QString() << QString();
-    QTest::newRow("cuda_libraries: cuDNN of another major") << u"cuda_libraries"_s
-                                                            << (l3060 + u" toolkit:11.2.2 cudnn:7.6.5"_s) << QString()
-                                                            << u"linux-toolkit"_s << u"2.10"_s << QString()
-                                                            << QString() << u"install_cudnn"_s;
+    QTest::newRow("cuda_libraries: cuDNN of another major")
+        << u"cuda_libraries"_s << (l3060 + u" toolkit:11.2.2 cudnn:7.6.5"_s) << QString() << u"linux-toolkit"_s
+        << u"2.10"_s << QString() << QString() << u"install_cudnn"_s;
     QTest::newRow("cuda_libraries: pip brings them") << u"cuda_libraries"_s << l3060 << QString() << u"linux-pip"_s
                                                      << u"2.20"_s << QString() << QString() << QString();
 
     QTest::newRow("msvc_runtime: present") << u"msvc_runtime"_s << u"windows rtx3060 msvc:yes"_s << QString()
                                            << u"windows-native"_s << u"2.10"_s << QString() << QString() << QString();
-    QTest::newRow("msvc_runtime: missing") << u"msvc_runtime"_s << u"windows rtx3060 msvc:no"_s << QString()
-                                           << u"windows-native"_s << u"2.10"_s << QString() << QString()
-                                           << u"install_msvc_runtime"_s;
+    QTest::newRow("msvc_runtime: missing")
+        << u"msvc_runtime"_s << u"windows rtx3060 msvc:no"_s << QString() << u"windows-native"_s << u"2.10"_s
+        << QString() << QString() << u"install_msvc_runtime"_s;
     QTest::newRow("msvc_runtime: not inside WSL2") << u"msvc_runtime"_s << u"windows rtx3060 msvc:no"_s << QString()
                                                    << u"wsl2"_s << u"2.20"_s << QString() << QString() << QString();
 
     QTest::newRow("windows_build: known") << u"windows_build"_s << u"windows rtx3060"_s << QString() << u"wsl2"_s
                                           << u"2.20"_s << QString() << QString() << QString();
-    QTest::newRow("windows_build: unknown") << u"windows_build"_s << u"windows-build-unknown rtx3060"_s << QString()
-                                            << u"wsl2"_s << u"2.20"_s << QString() << u"windows_build_unknown"_s
-                                            << QString();
+    QTest::newRow("windows_build: unknown")
+        << u"windows_build"_s << u"windows-build-unknown rtx3060"_s << QString() << u"wsl2"_s << u"2.20"_s << QString()
+        << u"windows_build_unknown"_s << QString();
 }
 
 void TestSolverStages::filters_release()
@@ -626,15 +624,15 @@ void TestSolverStages::filters_decisiveRejectionStands()
 
 void TestSolverStages::ranking_order_data()
 {
-    QTest::addColumn<QString>("first");  // "tier route tf actions [unverified]"
+    QTest::addColumn<QString>("first"); // "tier route tf actions [unverified]"
     QTest::addColumn<QString>("second");
 
     QTest::newRow("a better tier beats a newer release") << u"0 linux-toolkit 2.10.0 0"_s << u"2 linux-pip 2.21.0 0"_s;
     QTest::newRow("native before WSL2") << u"0 windows-native 2.10.0 2"_s << u"1 wsl2 2.20.0 1"_s;
     QTest::newRow("JIT before CPU") << u"2 windows-native 2.10.0 0"_s << u"3 cpu 2.21.0 0"_s;
     QTest::newRow("CPU before experimental") << u"3 cpu 2.13.0 0"_s << u"4 rocm 2.15.0 0"_s;
-    QTest::newRow("verified before a newer unverified") << u"0 linux-pip 2.20.0 0"_s
-                                                        << u"0 linux-pip 2.21.0 0 unverified"_s;
+    QTest::newRow("verified before a newer unverified")
+        << u"0 linux-pip 2.20.0 0"_s << u"0 linux-pip 2.21.0 0 unverified"_s;
     QTest::newRow("newest release") << u"0 linux-toolkit 2.15.0 3"_s << u"0 linux-pip 2.10.0 0"_s;
     QTest::newRow("patch releases count") << u"0 linux-pip 2.16.2 0"_s << u"0 linux-pip 2.16.1 0"_s;
     QTest::newRow("fewest actions") << u"0 linux-toolkit 2.15.0 1"_s << u"0 linux-pip 2.15.0 2"_s;
@@ -716,16 +714,15 @@ void TestSolverStages::explanation_solution_data()
     QTest::newRow("no GPU: the CPU") << u"linux python:3.12"_s << QString() << u"cpu 2.21.0"_s
                                      << u"TensorFlow 2.21 runs on the CPU."_s << QString() << QString()
                                      << u"linux-pip:no_nvidia_gpu"_s;
-    QTest::newRow("a GPU too old: the CPU, and why") << u"linux gtx770 driver:470.82.01 python:3.12"_s << QString()
-                                                     << u"cpu 2.21.0"_s << u"No GPU route fits this machine"_s
-                                                     << QString() << u"gpu_unused"_s
-                                                     << u"linux-pip@2.20:gpu_too_old"_s;
-    QTest::newRow("no AVX: nothing, and another machine") << u"linux no-avx rtx3060"_s << QString() << QString()
-                                                          << QString() << u"use_another_machine"_s << u"gpu_unused"_s
-                                                          << u"cpu:cpu_lacks_avx"_s;
-    QTest::newRow("a release the catalog lacks") << u"linux rtx3060 driver:535.104.05"_s << u"tf:2.99"_s << QString()
-                                                 << QString() << QString() << u"no_such_release,gpu_unused"_s
-                                                 << QString();
+    QTest::newRow("a GPU too old: the CPU, and why")
+        << u"linux gtx770 driver:470.82.01 python:3.12"_s << QString() << u"cpu 2.21.0"_s
+        << u"No GPU route fits this machine"_s << QString() << u"gpu_unused"_s << u"linux-pip@2.20:gpu_too_old"_s;
+    QTest::newRow("no AVX: nothing, and another machine")
+        << u"linux no-avx rtx3060"_s << QString() << QString() << QString() << u"use_another_machine"_s
+        << u"gpu_unused"_s << u"cpu:cpu_lacks_avx"_s;
+    QTest::newRow("a release the catalog lacks")
+        << u"linux rtx3060 driver:535.104.05"_s << u"tf:2.99"_s << QString() << QString() << QString()
+        << u"no_such_release,gpu_unused"_s << QString();
     QTest::newRow("OS unknown: Linux assumed") << u"no-os python:3.12"_s << QString() << u"cpu 2.21.0"_s
                                                << u"runs on the CPU"_s << QString() << u"os_unknown"_s << QString();
 }
@@ -806,7 +803,7 @@ void TestSolverStages::planGpus_useAndDefaultSelection_data()
     QTest::addColumn<QString>("machine");
     QTest::addColumn<QString>("route");
     QTest::addColumn<QString>("tf");
-    QTest::addColumn<QString>("gpus");     // per index: "use" or "use:reason"
+    QTest::addColumn<QString>("gpus"); // per index: "use" or "use:reason"
     QTest::addColumn<QList<int>>("selected");
 
     QTest::newRow("one GPU, native") << u"linux rtx3060"_s << u"linux-pip"_s << u"2.20"_s << u"native"_s
@@ -814,20 +811,19 @@ void TestSolverStages::planGpus_useAndDefaultSelection_data()
     QTest::newRow("a GPU too old beside a native one, by bus order")
         << u"linux rtx3060@0000:02:00.0 gtx770@0000:01:00.0"_s << u"linux-pip"_s << u"2.20"_s
         << u"unusable:gpu_too_old native"_s << QList<int>{1};
-    QTest::newRow("JIT only: the JIT GPU") << u"windows rtx4090"_s << u"windows-native"_s << u"2.10"_s
-                                           << u"ptx_jit:gpu_needs_ptx_jit"_s << QList<int>{0};
+    QTest::newRow("JIT only: the JIT GPU")
+        << u"windows rtx4090"_s << u"windows-native"_s << u"2.10"_s << u"ptx_jit:gpu_needs_ptx_jit"_s << QList<int>{0};
     QTest::newRow("native and JIT: the native one")
         << u"windows rtx4090@0000:01:00.0 rtx3060@0000:02:00.0"_s << u"windows-native"_s << u"2.10"_s
         << u"ptx_jit:gpu_needs_ptx_jit native"_s << QList<int>{1};
-    QTest::newRow("two native") << u"linux rtx3060@0000:01:00.0 rtx4090@0000:02:00.0"_s << u"linux-pip"_s
-                                << u"2.20"_s << u"native native"_s << QList<int>{0, 1};
+    QTest::newRow("two native") << u"linux rtx3060@0000:01:00.0 rtx4090@0000:02:00.0"_s << u"linux-pip"_s << u"2.20"_s
+                                << u"native native"_s << QList<int>{0, 1};
     QTest::newRow("unsupported architecture beside JIT")
         << u"windows h100@0000:01:00.0 rtx4090@0000:02:00.0"_s << u"windows-native"_s << u"2.10"_s
         << u"unusable:gpu_arch_unsupported ptx_jit:gpu_needs_ptx_jit"_s << QList<int>{1};
     QTest::newRow("capability unknown: nothing selected") << u"linux nvidia-unknown"_s << u"linux-pip"_s << u"2.20"_s
                                                           << u"unusable:gpu_capability_unknown"_s << QList<int>{};
-    QTest::newRow("CPU route: no GPU list") << u"linux rtx3060"_s << u"cpu"_s << u"2.20"_s << QString()
-                                            << QList<int>{};
+    QTest::newRow("CPU route: no GPU list") << u"linux rtx3060"_s << u"cpu"_s << u"2.20"_s << QString() << QList<int>{};
 }
 
 void TestSolverStages::planGpus_useAndDefaultSelection()

@@ -112,9 +112,10 @@ private Q_SLOTS:
         QStringList names;
         for (const Artifact &a : (*list)->artifacts)
             names.append(a.name);
-        QCOMPARE(names, (QStringList{u"cuda_cudart"_s, u"libcublas"_s, u"libcufft"_s, u"libcurand"_s, u"libcusolver"_s,
-                                     u"libcusparse"_s, u"libnvjitlink"_s, u"cuda_nvrtc"_s, u"cuda_nvcc"_s, u"cudnn"_s,
-                                     u"tensorflow"_s}));
+        QCOMPARE(names,
+                 (QStringList{u"cuda_cudart"_s, u"libcublas"_s, u"libcufft"_s, u"libcurand"_s, u"libcusolver"_s,
+                              u"libcusparse"_s, u"libnvjitlink"_s, u"cuda_nvrtc"_s, u"cuda_nvcc"_s, u"cudnn"_s,
+                              u"tensorflow"_s}));
         const Artifact *cudart = (*list)->find(u"cuda_cudart"_s);
         QCOMPARE(cudart->manifest, u"redistrib_12.5.1.json"_s);
         QCOMPARE(cudart->platform, u"linux-x86_64"_s);
@@ -122,7 +123,8 @@ private Q_SLOTS:
         QCOMPARE(cudart->archiveFormat, u"tar.xz"_s);
         QCOMPARE(cudart->trust, Artifact::Trust::Official);
         QCOMPARE(cudart->urls.size(), 1);
-        QVERIFY(cudart->urls.first().toString().startsWith(m_official->url(u"/compute/cuda/redist/cuda_cudart/"_s).toString()));
+        QVERIFY(cudart->urls.first().toString().startsWith(
+            m_official->url(u"/compute/cuda/redist/cuda_cudart/"_s).toString()));
         const Artifact *cudnn = (*list)->find(u"cudnn"_s);
         QCOMPARE(cudnn->version, u"8.9.7.29"_s);
         QCOMPARE(cudnn->sha256, u"475333625c7e42a7af3ca0b2f7506a106e30c93b1aa0081cd9c13efb6e21e3bb"_s); // facts §6.1
@@ -173,7 +175,8 @@ private Q_SLOTS:
         QCOMPARE(m_official->hits("/compute/cuda/redist/redistrib_12.5.1.json"), 1); // the mirror's copy failed the pin
         const Artifact *cublas = (*list)->find(u"libcublas"_s);
         QCOMPARE(cublas->urls.size(), 2);
-        QVERIFY(cublas->urls.first().toString().startsWith(mirror.url(u"/nv/compute/cuda/redist/libcublas/"_s).toString()));
+        QVERIFY(
+            cublas->urls.first().toString().startsWith(mirror.url(u"/nv/compute/cuda/redist/libcublas/"_s).toString()));
         QVERIFY(cublas->urls.last().toString().startsWith(m_official->url(u"/compute/"_s).toString()));
         const DownloadRequest request = cublas->toDownloadRequest(u"/tmp/libcublas.tar.xz"_s);
         QCOMPARE(request.urls, cublas->urls);
@@ -191,7 +194,7 @@ private Q_SLOTS:
         QVERIFY(parsed->isLocal());
         mirrors.add(*parsed);
         ArtifactResolver resolver(catalog(), mirrors);
-        resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s)); // serves nothing
+        resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));               // serves nothing
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxToolkit()));
         QVERIFY(list);
@@ -215,7 +218,8 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
+        resolver.setOriginBase(u"python"_s,
+                               m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsNative()));
         QVERIFY(list);
         QVERIFY2(list->ok(), why(*list).constData());
@@ -240,7 +244,8 @@ private Q_SLOTS:
         QVERIFY(python);
         QCOMPARE(python->kind, u"python-installer"_s);
         QCOMPARE(python->urls.last().path(), u"/ftp/python/3.10.11/python-3.10.11-amd64.exe"_s);
-        QCOMPARE(catalog().pythonWindowsUrl(), u"https://www.python.org/ftp/python/{version}/python-{version}-amd64.exe"_s);
+        QCOMPARE(catalog().pythonWindowsUrl(),
+                 u"https://www.python.org/ftp/python/{version}/python-{version}-amd64.exe"_s);
         QVERIFY(python->installArguments.contains(u"PrependPath=0"_s));
         QVERIFY(python->installArguments.contains(u"InstallAllUsers=0"_s));
         QVERIFY(python->needsTrustOnFirstUse());
@@ -251,11 +256,13 @@ private Q_SLOTS:
     void unpinnedManifest_fromNvidiaItself_isUsedWithAWarning()
     {
         serveNvidia(*m_official);
-        m_official->route("/compute/cuda/redist/redistrib_11.2.2.json", Response::bytes(readData(u"cuda/redistrib_11.8.0.json"_s)));
+        m_official->route("/compute/cuda/redist/redistrib_11.2.2.json",
+                          Response::bytes(readData(u"cuda/redistrib_11.8.0.json"_s)));
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
+        resolver.setOriginBase(u"python"_s,
+                               m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsNative()));
         QVERIFY(list && list->ok());
         QVERIFY((*list)->hasWarning(u"manifest_unpinned"_s));
@@ -278,7 +285,8 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
+        resolver.setOriginBase(u"python"_s,
+                               m_official->url(u"/"_s)); // plain http: python.org's checksums are not asked
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsNative()));
         QVERIFY(list);
         QVERIFY(!list->ok());
@@ -300,9 +308,10 @@ private Q_SLOTS:
 
     void fullInstaller_takesMd5FromNvidiaAndNeedsAdmin()
     {
-        m_official->route("/compute/cuda/11.2.2/docs/sidebar/md5sum.txt",
-                          Response::bytes("0123456789abcdef0123456789abcdef  local_installers/cuda_11.2.2_460.32.03_linux.run\n"
-                                          "fedcba9876543210fedcba9876543210  local_installers/cuda_11.2.2_461.33_win10.exe\n"));
+        m_official->route(
+            "/compute/cuda/11.2.2/docs/sidebar/md5sum.txt",
+            Response::bytes("0123456789abcdef0123456789abcdef  local_installers/cuda_11.2.2_460.32.03_linux.run\n"
+                            "fedcba9876543210fedcba9876543210  local_installers/cuda_11.2.2_461.33_win10.exe\n"));
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"nvidia"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
@@ -390,11 +399,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("code"); // empty: parses
-        QTest::newRow("plan document") << QByteArray(R"({"recommended": {"route": "windows-native", "tensorflow": "2.10.0",
+        QTest::newRow("plan document") << QByteArray(
+            R"({"recommended": {"route": "windows-native", "tensorflow": "2.10.0",
             "python": "3.10", "python_installed": false, "cuda": "11.2", "cudnn": "8.1", "requirement": "tensorflow==2.10.*"}})")
                                        << QString();
-        QTest::newRow("one PLAN") << QByteArray(R"({"route": "linux-pip", "tensorflow": "2.18.0", "cuda": "12.5"})") << QString();
-        QTest::newRow("no recommendation") << QByteArray(R"({"recommended": null, "alternatives": []})") << u"plan_empty"_s;
+        QTest::newRow("one PLAN") << QByteArray(R"({"route": "linux-pip", "tensorflow": "2.18.0", "cuda": "12.5"})")
+                                  << QString();
+        QTest::newRow("no recommendation")
+            << QByteArray(R"({"recommended": null, "alternatives": []})") << u"plan_empty"_s;
         QTest::newRow("not a plan") << QByteArray(R"({"hello": 1})") << u"plan_malformed"_s;
     }
 
@@ -461,7 +473,8 @@ private Q_SLOTS:
         const QJsonArray artifacts = json.value(u"artifacts"_s).toArray();
         QCOMPARE(artifacts.size(), 1);
         QCOMPARE(artifacts.first().toObject().value(u"kind"_s).toString(), u"wheelhouse"_s);
-        QCOMPARE(artifacts.first().toObject().value(u"index_url"_s).toString(), u"https://pypi.tuna.tsinghua.edu.cn/simple"_s);
+        QCOMPARE(artifacts.first().toObject().value(u"index_url"_s).toString(),
+                 u"https://pypi.tuna.tsinghua.edu.cn/simple"_s);
     }
 
     void command_usageErrors()

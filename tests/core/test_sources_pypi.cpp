@@ -110,13 +110,14 @@ private Q_SLOTS:
         QTest::newRow("linux 3.10: the manylinux wheel") << tf210 << u"3.10"_s << u"linux"_s << 1;
         QTest::newRow("windows 3.9") << tf210 << u"3.9"_s << u"windows"_s << 1;
         QTest::newRow("windows 3.11: none, warn early") << tf210 << u"3.11"_s << u"windows"_s << 0;
-        QTest::newRow("pure wheel fits everywhere") << QStringList{u"absl_py-2.1.0-py3-none-any.whl"_s} << u"3.12"_s
-                                                   << u"windows"_s << 1;
+        QTest::newRow("pure wheel fits everywhere")
+            << QStringList{u"absl_py-2.1.0-py3-none-any.whl"_s} << u"3.12"_s << u"windows"_s << 1;
         QTest::newRow("aarch64 is not x86_64")
-            << QStringList{u"tensorflow-2.16.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"_s} << u"3.11"_s
-            << u"linux"_s << 0;
+            << QStringList{u"tensorflow-2.16.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"_s}
+            << u"3.11"_s << u"linux"_s << 0;
         QTest::newRow("only an sdist") << QStringList{u"tensorflow-2.10.0.tar.gz"_s} << u"3.10"_s << u"linux"_s << 0;
-        QTest::newRow("build tag") << QStringList{u"pkg-1.0-1-cp310-cp310-win_amd64.whl"_s} << u"3.10"_s << u"windows"_s << 1;
+        QTest::newRow("build tag") << QStringList{u"pkg-1.0-1-cp310-cp310-win_amd64.whl"_s} << u"3.10"_s << u"windows"_s
+                                   << 1;
     }
 
     void wheelsFor()
@@ -142,7 +143,8 @@ private Q_SLOTS:
 
     void wheelPythons_perOperatingSystem()
     {
-        QCOMPARE(wheelPythons(release(tf2101Wheels()), u"windows"_s), (QStringList{u"3.7"_s, u"3.8"_s, u"3.9"_s, u"3.10"_s}));
+        QCOMPARE(wheelPythons(release(tf2101Wheels()), u"windows"_s),
+                 (QStringList{u"3.7"_s, u"3.8"_s, u"3.9"_s, u"3.10"_s}));
         QCOMPARE(wheelPythons(release(tf210), u"windows"_s), (QStringList{u"3.9"_s, u"3.10"_s}));
         QCOMPARE(wheelPythons(release(tf210), u"linux"_s), QStringList{u"3.10"_s});
         const QString yanked = u"tensorflow-2.10.0-cp39-cp39-win_amd64.whl"_s;
@@ -172,9 +174,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("version");
         QTest::addColumn<QString>("prefix");
         QTest::newRow("minor range") << u"tensorflow==2.10.*"_s << true << u"tensorflow"_s << QString() << u"2.10"_s;
-        QTest::newRow("extras") << u"tensorflow[and-cuda]==2.17.*"_s << true << u"tensorflow"_s << QString() << u"2.17"_s;
-        QTest::newRow("exact pin, old package name") << u"tensorflow-gpu==2.10.0"_s << true << u"tensorflow-gpu"_s
-                                                     << u"2.10.0"_s << QString();
+        QTest::newRow("extras") << u"tensorflow[and-cuda]==2.17.*"_s << true << u"tensorflow"_s << QString()
+                                << u"2.17"_s;
+        QTest::newRow("exact pin, old package name")
+            << u"tensorflow-gpu==2.10.0"_s << true << u"tensorflow-gpu"_s << u"2.10.0"_s << QString();
         QTest::newRow("normalized name") << u"TensorFlow_CPU == 2.10.*"_s << true << u"tensorflow-cpu"_s << QString()
                                          << u"2.10"_s;
         QTest::newRow("other operator") << u"tensorflow>=2.10,<2.11"_s << false << QString() << QString() << QString();
@@ -214,18 +217,18 @@ private Q_SLOTS:
         QTest::addColumn<QString>("os");
         QTest::addColumn<bool>("warns");
         QTest::addColumn<QByteArray>("asked");
-        QTest::newRow("range, Python 3.12 on Windows: warn") << u"tensorflow==2.10.*"_s << u"3.12"_s << u"windows"_s << true
-                                                            << QByteArray("/pypi/tensorflow/json");
-        QTest::newRow("range, Python 3.10: fine") << u"tensorflow==2.10.*"_s << u"3.10.11"_s << u"windows"_s << false
-                                                 << QByteArray("/pypi/tensorflow/json");
+        QTest::newRow("range, Python 3.12 on Windows: warn")
+            << u"tensorflow==2.10.*"_s << u"3.12"_s << u"windows"_s << true << QByteArray("/pypi/tensorflow/json");
+        QTest::newRow("range, Python 3.10: fine")
+            << u"tensorflow==2.10.*"_s << u"3.10.11"_s << u"windows"_s << false << QByteArray("/pypi/tensorflow/json");
         QTest::newRow("exact pin, release document") << u"tensorflow==2.10.1"_s << u"3.12"_s << u"windows"_s << true
-                                                    << QByteArray("/pypi/tensorflow/2.10.1/json");
-        QTest::newRow("exact pin, Linux 3.9: fine") << u"tensorflow==2.10.1"_s << u"3.9"_s << u"linux"_s << false
-                                                   << QByteArray("/pypi/tensorflow/2.10.1/json");
-        QTest::newRow("yanked cp311 wheel does not count") << u"tensorflow==2.10.*"_s << u"3.11"_s << u"windows"_s
-                                                          << true << QByteArray("/pypi/tensorflow/json");
-        QTest::newRow("no matching release") << u"tensorflow==2.99.*"_s << u"3.10"_s << u"windows"_s << true
-                                             << QByteArray("/pypi/tensorflow/json");
+                                                     << QByteArray("/pypi/tensorflow/2.10.1/json");
+        QTest::newRow("exact pin, Linux 3.9: fine")
+            << u"tensorflow==2.10.1"_s << u"3.9"_s << u"linux"_s << false << QByteArray("/pypi/tensorflow/2.10.1/json");
+        QTest::newRow("yanked cp311 wheel does not count")
+            << u"tensorflow==2.10.*"_s << u"3.11"_s << u"windows"_s << true << QByteArray("/pypi/tensorflow/json");
+        QTest::newRow("no matching release")
+            << u"tensorflow==2.99.*"_s << u"3.10"_s << u"windows"_s << true << QByteArray("/pypi/tensorflow/json");
     }
 
     void check()
@@ -241,8 +244,9 @@ private Q_SLOTS:
         const QJsonObject tf2101 = release(files, yanked);
         LoopbackServer server;
         QVERIFY(server.start());
-        server.route("/pypi/tensorflow/json",
-                     Response::bytes(json(project({{u"2.10.0"_s, release(tf210)}, {u"2.10.1"_s, tf2101}})), "application/json"));
+        server.route(
+            "/pypi/tensorflow/json",
+            Response::bytes(json(project({{u"2.10.0"_s, release(tf210)}, {u"2.10.1"_s, tf2101}})), "application/json"));
         server.route("/pypi/tensorflow/2.10.1/json", Response::bytes(json(tf2101), "application/json"));
 
         ArtifactList list = listWithWheelhouse(requirement);
@@ -267,7 +271,8 @@ private Q_SLOTS:
         ArtifactList list = listWithWheelhouse(u"tensorflow==2.10.*"_s);
         WheelCheckOptions options;
         options.pypiOrigin = server.url(u"/simple/"_s);
-        QVERIFY(tfsetup::test::awaitTask(WheelCheck::run(windowsRequest(u"3.12"_s, u"tensorflow==2.10.*"_s), options, &list)));
+        QVERIFY(tfsetup::test::awaitTask(
+            WheelCheck::run(windowsRequest(u"3.12"_s, u"tensorflow==2.10.*"_s), options, &list)));
         QCOMPARE(list.warnings.size(), 1);
         const QString message = list.warnings.first().message;
         QVERIFY2(message.contains(u"2.10.1"_s) && message.contains(u"Python 3.12"_s) && message.contains(u"Windows"_s)
@@ -284,9 +289,11 @@ private Q_SLOTS:
         ArtifactList list = listWithWheelhouse(u"tensorflow-gpu==2.12.0"_s);
         WheelCheckOptions options;
         options.pypiOrigin = server.url(u"/simple"_s);
-        QVERIFY(tfsetup::test::awaitTask(WheelCheck::run(windowsRequest(u"3.10"_s, u"tensorflow-gpu==2.12.0"_s), options, &list)));
+        QVERIFY(tfsetup::test::awaitTask(
+            WheelCheck::run(windowsRequest(u"3.10"_s, u"tensorflow-gpu==2.12.0"_s), options, &list)));
         QVERIFY(list.hasWarning(u"no_wheel"_s));
-        QVERIFY2(list.warnings.first().message.contains(u"no wheel for Windows"_s), qPrintable(list.warnings.first().message));
+        QVERIFY2(list.warnings.first().message.contains(u"no wheel for Windows"_s),
+                 qPrintable(list.warnings.first().message));
     }
 
     // A mirror or server without the JSON API, one that never answers, or an answer that is not
@@ -306,7 +313,8 @@ private Q_SLOTS:
         LoopbackServer server;
         QVERIFY(server.start());
         if (kind == 1)
-            server.route("/pypi/tensorflow/json", Response::bytes("{}", "application/json").delayHeaders(std::chrono::seconds(5)));
+            server.route("/pypi/tensorflow/json",
+                         Response::bytes("{}", "application/json").delayHeaders(std::chrono::seconds(5)));
         if (kind == 2)
             server.route("/pypi/tensorflow/json", Response::htmlErrorPage());
         QUrl origin = server.url(u"/simple"_s);
@@ -321,7 +329,8 @@ private Q_SLOTS:
         options.timeout = std::chrono::milliseconds(300);
         QElapsedTimer clock;
         clock.start();
-        QVERIFY(tfsetup::test::awaitTask(WheelCheck::run(windowsRequest(u"3.12"_s, u"tensorflow==2.10.*"_s), options, &list)));
+        QVERIFY(tfsetup::test::awaitTask(
+            WheelCheck::run(windowsRequest(u"3.12"_s, u"tensorflow==2.10.*"_s), options, &list)));
         QVERIFY(clock.elapsed() < 4000);
         QVERIFY(list.warnings.isEmpty());
         QVERIFY2(list.artifacts.first().note.contains(u"not checked"_s), qPrintable(list.artifacts.first().note));
@@ -337,7 +346,8 @@ private Q_SLOTS:
         WheelCheckOptions options;
         options.pypiOrigin = server.url(u"/simple"_s);
         options.mirrors.add(Mirror{u"nvidia"_s, QUrl::fromLocalFile(bundle.path())});
-        QVERIFY(tfsetup::test::awaitTask(WheelCheck::run(windowsRequest(u"3.12"_s, u"tensorflow==2.10.*"_s), options, &list)));
+        QVERIFY(tfsetup::test::awaitTask(
+            WheelCheck::run(windowsRequest(u"3.12"_s, u"tensorflow==2.10.*"_s), options, &list)));
         QCOMPARE(server.requests().size(), 0);
         QVERIFY(list.warnings.isEmpty());
     }

@@ -46,7 +46,7 @@ QByteArray releaseAnswer(int id)
 {
     return "[{\"name\": \"Python 3.10.11\", \"slug\": \"python-31011\", \"version\": 3, \"is_published\": true, "
            "\"resource_uri\": \"https://www.python.org/api/v2/downloads/release/"
-           + QByteArray::number(id) + "/\"}]";
+        + QByteArray::number(id) + "/\"}]";
 }
 
 QByteArray filesAnswer(const QByteArray &sha256, const QByteArray &md5sum)
@@ -55,7 +55,7 @@ QByteArray filesAnswer(const QByteArray &sha256, const QByteArray &md5sum)
            "\"md5_sum\": \"7e25e2f158b1259e271a45a249cb24bb\", \"sha256_sum\": \"\", \"filesize\": 26006589},"
            "{\"name\": \"Windows installer (64-bit)\", \"url\": \"https://www.python.org/ftp/python/3.10.11/python-3.10.11-amd64.exe\", "
            "\"md5_sum\": \""
-           + md5sum + "\", \"sha256_sum\": \"" + sha256 + "\", \"filesize\": 28969344}]";
+        + md5sum + "\", \"sha256_sum\": \"" + sha256 + "\", \"filesize\": 28969344}]";
 }
 
 // Answers only the exact queries the resolver must ask.
@@ -63,11 +63,11 @@ void servePythonOrg(LoopbackServer &server, const QByteArray &sha256, const QByt
 {
     server.handle("/api/v2/downloads/release/", [](const RecordedRequest &r, int) {
         return r.target.endsWith("?name=Python%203.10.11") ? Response::bytes(releaseAnswer(830), "application/json")
-                                                            : Response::bytes("[]", "application/json");
+                                                           : Response::bytes("[]", "application/json");
     });
     server.handle("/api/v2/downloads/release_file/", [sha256, md5sum](const RecordedRequest &r, int) {
         return r.target.endsWith("?release=830") ? Response::bytes(filesAnswer(sha256, md5sum), "application/json")
-                                                  : Response::bytes("[]", "application/json");
+                                                 : Response::bytes("[]", "application/json");
     });
 }
 
@@ -198,15 +198,18 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         const QByteArray line = sha + "  " + standalone31114.toUtf8();
         QTest::newRow("text mode") << QByteArray("ffff  other.tar.gz\n" + line + "\n") << QString::fromLatin1(sha);
-        QTest::newRow("binary mode, CRLF") << QByteArray(sha + " *" + standalone31114.toUtf8() + "\r\n") << QString::fromLatin1(sha);
-        QTest::newRow("upper-case digest") << QByteArray(sha.toUpper() + "  " + standalone31114.toUtf8()) << QString::fromLatin1(sha);
-        QTest::newRow("a longer name is another file") << QByteArray(sha + "  " + standalone31114.toUtf8() + ".sig") << QString();
+        QTest::newRow("binary mode, CRLF")
+            << QByteArray(sha + " *" + standalone31114.toUtf8() + "\r\n") << QString::fromLatin1(sha);
+        QTest::newRow("upper-case digest")
+            << QByteArray(sha.toUpper() + "  " + standalone31114.toUtf8()) << QString::fromLatin1(sha);
+        QTest::newRow("a longer name is another file")
+            << QByteArray(sha + "  " + standalone31114.toUtf8() + ".sig") << QString();
         QTest::newRow("a path ending in the name is another file")
             << QByteArray(sha + "  evil/" + standalone31114.toUtf8()) << QString();
         QTest::newRow("short digest") << QByteArray(sha.left(63) + "  " + standalone31114.toUtf8()) << QString();
         QTest::newRow("not hex") << QByteArray(QByteArray(64, 'g') + "  " + standalone31114.toUtf8()) << QString();
-        QTest::newRow("two different digests") << QByteArray(line + "\n" + QByteArray(64, 'a') + "  " + standalone31114.toUtf8())
-                                               << QString();
+        QTest::newRow("two different digests")
+            << QByteArray(line + "\n" + QByteArray(64, 'a') + "  " + standalone31114.toUtf8()) << QString();
         QTest::newRow("the same line twice") << QByteArray(line + "\n" + line + "\n") << QString::fromLatin1(sha);
         QTest::newRow("empty") << QByteArray() << QString();
         QTest::newRow("binary noise") << QByteArray("\0\xff\n\n  \t", 7) << QString();
@@ -224,7 +227,8 @@ private Q_SLOTS:
         QCOMPARE(pythonOrgReleaseId(releaseAnswer(830), u"3.10.11"_s), u"830"_s);
         QCOMPARE(pythonOrgReleaseId(releaseAnswer(830), u"3.10.1"_s), QString()); // names are compared exactly
         QCOMPARE(pythonOrgReleaseId("{\"objects\": " + releaseAnswer(12) + "}", u"3.10.11"_s), u"12"_s); // API v1
-        QCOMPARE(pythonOrgReleaseId("[{\"name\": \"Python 3.10.11\", \"resource_uri\": \"https://x/release/abc/\"}]", u"3.10.11"_s),
+        QCOMPARE(pythonOrgReleaseId("[{\"name\": \"Python 3.10.11\", \"resource_uri\": \"https://x/release/abc/\"}]",
+                                    u"3.10.11"_s),
                  QString());
         QCOMPARE(pythonOrgReleaseId("not json", u"3.10.11"_s), QString());
 
@@ -253,7 +257,11 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
+        {
+            TransferOptions withCa = resolver.transferOptions();
+            withCa.caBundle = m_caFile;
+            resolver.setTransferOptions(withCa);
+        }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsPlan()));
         QVERIFY(list);
         QVERIFY2(list->ok(), why(*list).constData());
@@ -283,7 +291,11 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"python"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
+        {
+            TransferOptions withCa = resolver.transferOptions();
+            withCa.caBundle = m_caFile;
+            resolver.setTransferOptions(withCa);
+        }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsPlan()));
         QVERIFY(list && list->ok());
         const Artifact *python = (*list)->find(u"python"_s);
@@ -317,9 +329,11 @@ private Q_SLOTS:
             m_official->route("/api/v2/downloads/release/", Response::bytes("[]", "application/json"));
         } else if (how == u"no file") {
             servePythonOrg(*m_official, sha, md5);
-            m_official->route("/api/v2/downloads/release_file/",
-                              Response::bytes("[{\"url\": \"https://www.python.org/ftp/python/3.10.11/python-3.10.11.exe\",\n"
-                                                   "                                                   \"md5_sum\": \"0a1b2c3d4e5f60718293a4b5c6d7e8f9\"}]"));
+            m_official->route(
+                "/api/v2/downloads/release_file/",
+                Response::bytes(
+                    "[{\"url\": \"https://www.python.org/ftp/python/3.10.11/python-3.10.11.exe\",\n"
+                    "                                                   \"md5_sum\": \"0a1b2c3d4e5f60718293a4b5c6d7e8f9\"}]"));
         } else if (how == u"no checksum") {
             servePythonOrg(*m_official, "", "");
         } else if (how == u"html") {
@@ -336,7 +350,11 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python"_s, m_official ? origin : QUrl(u"https://127.0.0.1:9/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
+        {
+            TransferOptions withCa = resolver.transferOptions();
+            withCa.caBundle = m_caFile;
+            resolver.setTransferOptions(withCa);
+        }
         resolver.setTimeout(std::chrono::seconds(5));
         const auto list = tfsetup::test::awaitTask(resolver.resolve(windowsPlan()));
         QVERIFY(list);
@@ -359,15 +377,21 @@ private Q_SLOTS:
     void linux_unpinned_takesItsSha256FromTheRelease_neverFromTheMirror()
     {
         m_official->route("/20251031/SHA256SUMS",
-                          Response::bytes(QByteArray(64, 'c') + "  cpython-3.11.14+20251031-aarch64-unknown-linux-gnu-install_only.tar.gz\n"
+                          Response::bytes(QByteArray(64, 'c')
+                                          + "  cpython-3.11.14+20251031-aarch64-unknown-linux-gnu-install_only.tar.gz\n"
                                           + sha + "  " + standalone31114.toUtf8() + "\n"));
-        m_mirror->route("/20251031/SHA256SUMS", Response::bytes(QByteArray(64, 'e') + "  " + standalone31114.toUtf8() + "\n"));
+        m_mirror->route("/20251031/SHA256SUMS",
+                        Response::bytes(QByteArray(64, 'e') + "  " + standalone31114.toUtf8() + "\n"));
         MirrorSet mirrors;
         mirrors.add(*MirrorSet::parse(u"python-build-standalone="_s + m_mirror->url(u"/"_s).toString()));
         ArtifactResolver resolver(unpinnedCatalog(), mirrors);
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
+        {
+            TransferOptions withCa = resolver.transferOptions();
+            withCa.caBundle = m_caFile;
+            resolver.setTransferOptions(withCa);
+        }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         QVERIFY(list);
         QVERIFY2(list->ok(), why(*list).constData());
@@ -402,7 +426,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("sums"); // empty: not served
         QTest::newRow("no SHA256SUMS") << QByteArray();
-        QTest::newRow("file not listed") << QByteArray(sha + "  cpython-3.11.13+20251031-x86_64-unknown-linux-gnu-install_only.tar.gz\n");
+        QTest::newRow("file not listed") << QByteArray(
+            sha + "  cpython-3.11.13+20251031-x86_64-unknown-linux-gnu-install_only.tar.gz\n");
         QByteArray hostile = "../../etc/passwd  " + standalone31114.toUtf8() + "\n";
         hostile += QByteArray("\0\0\n", 3) + QByteArray(5000, 'f') + "  " + standalone31114.toUtf8() + "\n";
         hostile += sha + standalone31114.toUtf8() + "\n" + sha + "\t" + standalone31114.toUtf8() + "\n";
@@ -417,7 +442,11 @@ private Q_SLOTS:
         ArtifactResolver resolver(unpinnedCatalog(), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
+        {
+            TransferOptions withCa = resolver.transferOptions();
+            withCa.caBundle = m_caFile;
+            resolver.setTransferOptions(withCa);
+        }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         QVERIFY(list && list->ok());
         const Artifact *python = (*list)->find(u"python"_s);
@@ -433,7 +462,11 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
+        {
+            TransferOptions withCa = resolver.transferOptions();
+            withCa.caBundle = m_caFile;
+            resolver.setTransferOptions(withCa);
+        }
         ResolveRequest old = linuxPlan();
         old.python = u"3.6"_s;
         const auto list = tfsetup::test::awaitTask(resolver.resolve(old));
@@ -464,7 +497,8 @@ private Q_SLOTS:
             QVERIFY2(build->verified, minor);
         }
         // Read in two places (rules_python's TOOL_VERSIONS and a second pins file); see the catalog record.
-        QCOMPARE(shipped->standalonePython(u"3.11"_s)->sha256, u"60f0bd473d861cc45d3401d9914e47ccb9fa037f88a91879ed517a62042b8477"_s);
+        QCOMPARE(shipped->standalonePython(u"3.11"_s)->sha256,
+                 u"60f0bd473d861cc45d3401d9914e47ccb9fa037f88a91879ed517a62042b8477"_s);
     }
 
     void linux_pinned_githubUnreachable_resolvesWithThePin_data()
@@ -484,7 +518,8 @@ private Q_SLOTS:
         const QByteArray pin = shippedPin(u"3.11"_s);
         QVERIFY(!pin.isEmpty());
         // A mirror that would vouch for another digest: never asked for checksums.
-        m_mirror->route("/20251031/SHA256SUMS", Response::bytes(QByteArray(64, 'e') + "  " + standalone31114.toUtf8() + "\n"));
+        m_mirror->route("/20251031/SHA256SUMS",
+                        Response::bytes(QByteArray(64, 'e') + "  " + standalone31114.toUtf8() + "\n"));
         MirrorSet mirrors;
         mirrors.add(*MirrorSet::parse(u"python-build-standalone="_s + m_mirror->url(u"/"_s).toString()));
         QUrl origin = m_official->url(u"/"_s);
@@ -495,14 +530,19 @@ private Q_SLOTS:
         else if (how == u"html")
             m_official->route("/20251031/SHA256SUMS", Response::htmlErrorPage());
         else if (how == u"stall")
-            m_official->route("/20251031/SHA256SUMS",
-                              Response::bytes(pin + "  " + standalone31114.toUtf8() + "\n").delayHeaders(std::chrono::seconds(60)));
+            m_official->route(
+                "/20251031/SHA256SUMS",
+                Response::bytes(pin + "  " + standalone31114.toUtf8() + "\n").delayHeaders(std::chrono::seconds(60)));
         else if (how == u"http")
             origin = m_mirror->url(u"/"_s);
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python-build-standalone"_s, origin);
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
+        {
+            TransferOptions withCa = resolver.transferOptions();
+            withCa.caBundle = m_caFile;
+            resolver.setTransferOptions(withCa);
+        }
         // The resolver's own timeout stays its default (30 s): a pinned archive must not wait for it.
         QElapsedTimer clock;
         clock.start();
@@ -537,12 +577,17 @@ private Q_SLOTS:
         const QByteArray pin = shippedPin(u"3.11"_s);
         QVERIFY(!pin.isEmpty());
         m_official->route("/20251031/SHA256SUMS",
-                          Response::bytes(QByteArray(64, 'c') + "  cpython-3.11.14+20251031-aarch64-unknown-linux-gnu-install_only.tar.gz\n"
+                          Response::bytes(QByteArray(64, 'c')
+                                          + "  cpython-3.11.14+20251031-aarch64-unknown-linux-gnu-install_only.tar.gz\n"
                                           + pin + "  " + standalone31114.toUtf8() + "\n"));
         ArtifactResolver resolver(catalog(), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
+        {
+            TransferOptions withCa = resolver.transferOptions();
+            withCa.caBundle = m_caFile;
+            resolver.setTransferOptions(withCa);
+        }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         QVERIFY(list);
         QVERIFY2(list->ok(), why(*list).constData());
@@ -568,7 +613,11 @@ private Q_SLOTS:
         ArtifactResolver resolver(catalog(), mirrors);
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
+        {
+            TransferOptions withCa = resolver.transferOptions();
+            withCa.caBundle = m_caFile;
+            resolver.setTransferOptions(withCa);
+        }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         QVERIFY(list);
         QVERIFY(!list->ok());
@@ -628,7 +677,8 @@ private Q_SLOTS:
         const auto c = SourceCatalog::fromJson(QJsonDocument(root).toJson());
         QVERIFY(c.ok());
         const QStringList problems = c->problems();
-        QVERIFY2(problems.size() == 1 && problems.first().contains(u"sha256 without sha256_source"_s), qPrintable(problems.join(u'\n')));
+        QVERIFY2(problems.size() == 1 && problems.first().contains(u"sha256 without sha256_source"_s),
+                 qPrintable(problems.join(u'\n')));
         QVERIFY(problems.first().contains(first.value(u"version"_s).toString()));
         const auto unpinned = c->standalonePython(second.value(u"minor"_s).toString());
         QVERIFY(unpinned);
@@ -652,17 +702,19 @@ private Q_SLOTS:
         // bin/python3 is a stand-in that runs this machine's Python.
         const QString archive = m_files.filePath(u"built-"_s + standalone31114);
         const QByteArray wrapper = "#!/bin/sh\nexec '" + system.toUtf8() + "' \"$@\"\n";
-        QVERIFY(ArchiveWriter::write(archive, ArchiveWriter::TarGz,
-                                     {{ArchiveWriter::Entry::Folder, u"python/"_s, {}, {}, 0755},
-                                      {ArchiveWriter::Entry::Folder, u"python/bin/"_s, {}, {}, 0755},
-                                      {ArchiveWriter::Entry::File, u"python/bin/python3.11"_s, wrapper, {}, 0755},
-                                      {ArchiveWriter::Entry::Symlink, u"python/bin/python3"_s, {}, u"python3.11"_s, 0777},
-                                      {ArchiveWriter::Entry::File, u"python/lib/python3.11/os.py"_s, "# stand-in\n", {}, 0644}}));
+        QVERIFY(ArchiveWriter::write(
+            archive, ArchiveWriter::TarGz,
+            {{ArchiveWriter::Entry::Folder, u"python/"_s, {}, {}, 0755},
+             {ArchiveWriter::Entry::Folder, u"python/bin/"_s, {}, {}, 0755},
+             {ArchiveWriter::Entry::File, u"python/bin/python3.11"_s, wrapper, {}, 0755},
+             {ArchiveWriter::Entry::Symlink, u"python/bin/python3"_s, {}, u"python3.11"_s, 0777},
+             {ArchiveWriter::Entry::File, u"python/lib/python3.11/os.py"_s, "# stand-in\n", {}, 0644}}));
         QFile built(archive);
         QVERIFY(built.open(QIODevice::ReadOnly));
         const QByteArray bytes = built.readAll();
         m_official->route(standalonePath, Response::bytes(bytes, "application/gzip"));
-        m_official->route("/20251031/SHA256SUMS", Response::bytes(sha256Of(bytes) + "  " + standalone31114.toUtf8() + "\n"));
+        m_official->route("/20251031/SHA256SUMS",
+                          Response::bytes(sha256Of(bytes) + "  " + standalone31114.toUtf8() + "\n"));
 
         const auto artifact = resolveStandalone(catalogPinning(sha256Of(bytes)));
         QVERIFY(artifact);
@@ -688,7 +740,8 @@ private Q_SLOTS:
         Installer installer(real);
         const auto outcome = tfsetup::test::awaitTask(installer.install(spec), std::chrono::seconds(180));
         QVERIFY(outcome);
-        QVERIFY2(outcome->ok(), qPrintable(outcome->ok() ? QString() : outcome->error().message + u'\n' + outcome->error().detail));
+        QVERIFY2(outcome->ok(),
+                 qPrintable(outcome->ok() ? QString() : outcome->error().message + u'\n' + outcome->error().detail));
 
         const QString env = prefix.filePath(u"tf-python"_s);
         QVERIFY(QFileInfo(env + u"/python/bin/python3.11"_s).isExecutable());
@@ -731,7 +784,8 @@ private Q_SLOTS:
         QVERIFY(downloaded);
         QVERIFY(!downloaded->ok());
         QCOMPARE(downloaded->error().code, u"checksum_mismatch"_s);
-        QVERIFY2(downloaded->error().message.contains(u"3.11.14"_s) || downloaded->error().message.contains(standalone31114),
+        QVERIFY2(downloaded->error().message.contains(u"3.11.14"_s)
+                     || downloaded->error().message.contains(standalone31114),
                  qPrintable(downloaded->error().message));
         QVERIFY(!QFileInfo::exists(destination));
     }
@@ -751,8 +805,8 @@ private Q_SLOTS:
         spec.tensorflow = u"2.18.0"_s;
         spec.registerKernel = false;
         spec.desktopEntry = false;
-        spec.artifacts.append(InstallArtifact{u"python-archive"_s, u"python"_s, u"3.11.14"_s, u"linux-x86_64"_s,
-                                              sha256Of(f.readAll()), archive, {}});
+        spec.artifacts.append(InstallArtifact{
+            u"python-archive"_s, u"python"_s, u"3.11.14"_s, u"linux-x86_64"_s, sha256Of(f.readAll()), archive, {}});
         RealSystem real;
         Installer installer(real);
         const auto outcome = tfsetup::test::awaitTask(installer.install(spec), std::chrono::seconds(60));
@@ -772,7 +826,8 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(target + u"/python/bin"_s));
         QFile cfg(target + u"/venv/pyvenv.cfg"_s);
         QVERIFY(cfg.open(QIODevice::WriteOnly));
-        cfg.write("home = " + staging.toUtf8() + "/python/bin\ninclude-system-site-packages = false\nversion = 3.11.14\n");
+        cfg.write("home = " + staging.toUtf8()
+                  + "/python/bin\ninclude-system-site-packages = false\nversion = 3.11.14\n");
         cfg.close();
         QVERIFY(QFile::link(staging + u"/python/bin/python3"_s, target + u"/venv/bin/python"_s));
         QVERIFY(QFile::link(u"/usr/bin/env"_s, target + u"/venv/bin/other"_s));
@@ -812,7 +867,8 @@ private Q_SLOTS:
         options.transfer = transferOptions();
         const auto bundle = tfsetup::test::awaitTask(writer.write(list, {}, options), std::chrono::seconds(60));
         QVERIFY(bundle);
-        QVERIFY2(bundle->ok(), qPrintable(bundle->ok() ? QString() : bundle->error().message + u'\n' + bundle->error().detail));
+        QVERIFY2(bundle->ok(),
+                 qPrintable(bundle->ok() ? QString() : bundle->error().message + u'\n' + bundle->error().detail));
         QFile kept(out.filePath(u"python-build-standalone/20251031/"_s + standalone31114));
         QVERIFY(kept.open(QIODevice::ReadOnly));
         QCOMPARE(kept.readAll(), bytes);
@@ -843,7 +899,11 @@ private:
         ArtifactResolver resolver(std::move(sources), MirrorSet());
         resolver.setOriginBase(u"python-build-standalone"_s, m_official->url(u"/"_s));
         resolver.setOriginBase(u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)); // no wheel check on the internet
-        { TransferOptions withCa = resolver.transferOptions(); withCa.caBundle = m_caFile; resolver.setTransferOptions(withCa); }
+        {
+            TransferOptions withCa = resolver.transferOptions();
+            withCa.caBundle = m_caFile;
+            resolver.setTransferOptions(withCa);
+        }
         const auto list = tfsetup::test::awaitTask(resolver.resolve(linuxPlan()));
         if (!list || !list->ok() || !(*list)->find(u"python"_s))
             return std::nullopt;
@@ -853,7 +913,8 @@ private:
     std::optional<Result<DownloadResult>> download(const Artifact &artifact, const QString &destination)
     {
         Downloader downloader(transferOptions(), DownloadCache());
-        return tfsetup::test::awaitTask(downloader.fetch(artifact.toDownloadRequest(destination)), std::chrono::seconds(60));
+        return tfsetup::test::awaitTask(downloader.fetch(artifact.toDownloadRequest(destination)),
+                                        std::chrono::seconds(60));
     }
 
     QTemporaryDir m_files;

@@ -145,8 +145,7 @@ void TestSupportCoroutine::childFailure_data()
                        QStringLiteral("boom from the coroutine")}
         << QStringList{QStringLiteral("after the await")};
     QTest::newRow("co verify failure stops the body")
-        << QStringLiteral("childCoVerifyFails")
-        << QStringList{QStringLiteral("FAIL!"), QStringLiteral("v == 41")}
+        << QStringLiteral("childCoVerifyFails") << QStringList{QStringLiteral("FAIL!"), QStringLiteral("v == 41")}
         << QStringList{QStringLiteral("body continued")};
 }
 

@@ -168,14 +168,14 @@ void TestSupportFixture::snapshot_difference_data()
     QTest::addColumn<QStringList>("changed");
     QTest::addColumn<QString>("described");
 
-    QTest::newRow("same size, different bytes") << u"content"_s << QStringList{} << QStringList{}
-                                                << QStringList{u"lib/a.so"_s} << u"~ lib/a.so (content)"_s;
+    QTest::newRow("same size, different bytes")
+        << u"content"_s << QStringList{} << QStringList{} << QStringList{u"lib/a.so"_s} << u"~ lib/a.so (content)"_s;
     QTest::newRow("grown file") << u"grow"_s << QStringList{} << QStringList{} << QStringList{u"lib/a.so"_s}
                                 << u"~ lib/a.so (size 4 -> 5)"_s;
     QTest::newRow("file added") << u"add"_s << QStringList{u"lib/new.so"_s} << QStringList{} << QStringList{}
                                 << u"+ lib/new.so"_s;
-    QTest::newRow("empty folder left behind") << u"folder"_s << QStringList{u"tmp"_s} << QStringList{}
-                                              << QStringList{} << u"+ tmp"_s;
+    QTest::newRow("empty folder left behind")
+        << u"folder"_s << QStringList{u"tmp"_s} << QStringList{} << QStringList{} << u"+ tmp"_s;
     QTest::newRow("file removed") << u"remove"_s << QStringList{} << QStringList{u"lib/a.so"_s} << QStringList{}
                                   << u"- lib/a.so"_s;
     QTest::newRow("became executable") << u"chmod"_s << QStringList{} << QStringList{} << QStringList{u"lib/a.so"_s}

@@ -191,8 +191,8 @@ void TestSupportIndex::resolve_htmlWithMetadata_readsMetadataBeforeAnyWheel()
     // pip 23.0 finds PEP 658 metadata only on HTML pages (see pages_json_…).
     m_index->setJson(false);
     const QString report = path(u"report-metadata.json"_s);
-    const Ran ran = pip({u"install"_s, u"--dry-run"_s, u"--ignore-installed"_s, u"--report"_s, report,
-                         u"--index-url"_s, m_index->url().toString(), u"alpha"_s});
+    const Ran ran = pip({u"install"_s, u"--dry-run"_s, u"--ignore-installed"_s, u"--report"_s, report, u"--index-url"_s,
+                         m_index->url().toString(), u"alpha"_s});
     QVERIFY2(ran.finished && ran.exitCode == 0, ran.err.constData());
 
     // The whole resolution ran on metadata: one file per chosen wheel, all before any wheel;
@@ -230,8 +230,8 @@ void TestSupportIndex::resolve_metadataOff_downloadsWheelsToResolve()
     m_index->setJson(false);
     m_index->setMetadata(false);
     const QString report = path(u"report-wheels.json"_s);
-    const Ran ran = pip({u"install"_s, u"--dry-run"_s, u"--ignore-installed"_s, u"--report"_s, report,
-                         u"--index-url"_s, m_index->url().toString(), u"alpha"_s});
+    const Ran ran = pip({u"install"_s, u"--dry-run"_s, u"--ignore-installed"_s, u"--report"_s, report, u"--index-url"_s,
+                         m_index->url().toString(), u"alpha"_s});
     QVERIFY2(ran.finished && ran.exitCode == 0, ran.err.constData());
 
     // Without metadata pip learns alpha's dependencies from alpha's wheel: it is downloaded
@@ -265,8 +265,8 @@ void TestSupportIndex::pages_html_carryHashesRequiresPythonAndMetadata()
     QVERIFY(gamma);
     QCOMPARE(gamma->status, 200);
     QVERIFY(gamma->header("Content-Type").startsWith("text/html"));
-    const QByteArray link = "href=\"../../files/" + gammaFutureWheel.toUtf8() + "#sha256=" + lab.sha256(gammaFutureWheel)
-        + '"';
+    const QByteArray link = "href=\"../../files/" + gammaFutureWheel.toUtf8()
+        + "#sha256=" + lab.sha256(gammaFutureWheel) + '"';
     QVERIFY2(gamma->body.contains(link), gamma->body.constData());
     QVERIFY(gamma->body.contains("data-requires-python=\"&gt;=3.99, &lt;4\""));
     QVERIFY(gamma->body.contains(QByteArray("data-dist-info-metadata=\"sha256=" + metadataDigest + '"')));
@@ -281,8 +281,8 @@ void TestSupportIndex::pages_html_carryHashesRequiresPythonAndMetadata()
     QVERIFY(metadata->body.contains("Requires-Python: >=3.99, <4"));
     for (const QByteArray &spelling : {QByteArray("/lab/files/delta-1.0+local-py3-none-any.whl"),
                                        QByteArray("/lab/files/delta-1.0%2Blocal-py3-none-any.whl")}) {
-        auto wheel = awaitTask(tfsetup::test::fetch(&m_manager, QNetworkRequest(QUrl::fromEncoded(
-                                                                    m_server.url().toEncoded(QUrl::RemovePath) + spelling))));
+        auto wheel = awaitTask(tfsetup::test::fetch(
+            &m_manager, QNetworkRequest(QUrl::fromEncoded(m_server.url().toEncoded(QUrl::RemovePath) + spelling))));
         QVERIFY(wheel);
         QCOMPARE(wheel->status, 200);
         QCOMPARE(sha256Of(wheel->body), lab.sha256(deltaWheel));
@@ -348,8 +348,8 @@ void TestSupportIndex::pages_json_whenAsked_withSizesAndHashes()
     QVERIFY(projects.contains(QJsonObject{{u"name"_s, u"beta-two"_s}}));
 
     // Who does not ask, or prefers HTML, gets HTML; so does everyone when JSON is off.
-    for (const QByteArray &accept : {QByteArray(), QByteArray("*/*"),
-                                     QByteArray("text/html, application/vnd.pypi.simple.v1+json; q=0.5")}) {
+    for (const QByteArray &accept :
+         {QByteArray(), QByteArray("*/*"), QByteArray("text/html, application/vnd.pypi.simple.v1+json; q=0.5")}) {
         reply = get(m_index->url().resolved(QUrl(u"gamma/"_s)), accept);
         QVERIFY(reply);
         QVERIFY2(reply->header("Content-Type").startsWith("text/html"), accept.constData());
@@ -363,8 +363,8 @@ void TestSupportIndex::pages_json_whenAsked_withSizesAndHashes()
 void TestSupportIndex::resolve_jsonPages_pipTakesJson()
 {
     const QString report = path(u"report-json.json"_s);
-    const Ran ran = pip({u"install"_s, u"--dry-run"_s, u"--ignore-installed"_s, u"--report"_s, report,
-                         u"--index-url"_s, m_index->url().toString(), u"alpha"_s});
+    const Ran ran = pip({u"install"_s, u"--dry-run"_s, u"--ignore-installed"_s, u"--report"_s, report, u"--index-url"_s,
+                         m_index->url().toString(), u"alpha"_s});
     QVERIFY2(ran.finished && ran.exitCode == 0, ran.err.constData());
     const QList<RecordedRequest> pages = m_server.requests("/simple/alpha/");
     QCOMPARE(pages.size(), 1);
@@ -391,8 +391,8 @@ void TestSupportIndex::fault_dropAfter_failsPipDownload_andRangeStillHonoured()
 {
     m_index->setWheelFault([](Response &r) { r.dropAfter(mebibyte); });
     const QString dest = path(u"dropped"_s);
-    Ran ran = pip({u"download"_s, u"--no-deps"_s, u"--dest"_s, dest, u"--index-url"_s, m_index->url().toString(),
-                   u"bigwheel"_s});
+    Ran ran = pip(
+        {u"download"_s, u"--no-deps"_s, u"--dest"_s, dest, u"--index-url"_s, m_index->url().toString(), u"bigwheel"_s});
     QVERIFY(ran.finished);
     QVERIFY2(ran.exitCode != 0, ran.out.constData());
     QVERIFY(!QFileInfo::exists(dest + u'/' + bigWheel));
@@ -403,8 +403,8 @@ void TestSupportIndex::fault_dropAfter_failsPipDownload_andRangeStillHonoured()
     // is what stops it; without one, only the broken zip does.
     QVERIFY2(ran.err.contains(m_index->sha256(bigWheel)), ran.err.constData());
     m_index->setHashes(false);
-    ran = pip({u"download"_s, u"--no-deps"_s, u"--dest"_s, dest, u"--index-url"_s, m_index->url().toString(),
-               u"bigwheel"_s});
+    ran = pip(
+        {u"download"_s, u"--no-deps"_s, u"--dest"_s, dest, u"--index-url"_s, m_index->url().toString(), u"bigwheel"_s});
     QVERIFY(ran.finished);
     QVERIFY2(ran.exitCode != 0, ran.out.constData());
     QVERIFY(!QFileInfo::exists(dest + u'/' + bigWheel));
@@ -418,17 +418,17 @@ void TestSupportIndex::fault_dropAfter_failsPipDownload_andRangeStillHonoured()
     const auto reply = awaitTask(tfsetup::test::fetch(&m_manager, resume));
     QVERIFY(reply);
     QCOMPARE(reply->status, 206);
-    QCOMPARE(reply->header("Content-Range"), "bytes " + QByteArray::number(mebibyte) + '-'
-                                                 + QByteArray::number(bigWheelBytes - 1) + '/'
-                                                 + QByteArray::number(bigWheelBytes));
+    QCOMPARE(reply->header("Content-Range"),
+             "bytes " + QByteArray::number(mebibyte) + '-' + QByteArray::number(bigWheelBytes - 1) + '/'
+                 + QByteArray::number(bigWheelBytes));
     QCOMPARE(qint64(reply->body.size()), mebibyte);
     QVERIFY(reply->body == bytes.mid(mebibyte, mebibyte));
     QCOMPARE(m_index->requestsFor(bigWheel).last().header("Range"), "bytes=1048576-");
 
     // The fault lifted, the same download succeeds.
     m_index->setWheelFault({});
-    ran = pip({u"download"_s, u"--no-deps"_s, u"--dest"_s, dest, u"--index-url"_s, m_index->url().toString(),
-               u"bigwheel"_s});
+    ran = pip(
+        {u"download"_s, u"--no-deps"_s, u"--dest"_s, dest, u"--index-url"_s, m_index->url().toString(), u"bigwheel"_s});
     QVERIFY2(ran.finished && ran.exitCode == 0, ran.err.constData());
     QCOMPARE(sha256Of(readFile(dest + u'/' + bigWheel)), m_index->sha256(bigWheel));
 }
@@ -440,8 +440,8 @@ void TestSupportIndex::fault_throttle_takesTheTimeItShould()
     const QString dest = path(u"throttled"_s);
     QElapsedTimer clock;
     clock.start();
-    const Ran ran = pip({u"download"_s, u"--no-deps"_s, u"--dest"_s, dest, u"--index-url"_s,
-                         m_index->url().toString(), u"bigwheel"_s});
+    const Ran ran = pip(
+        {u"download"_s, u"--no-deps"_s, u"--dest"_s, dest, u"--index-url"_s, m_index->url().toString(), u"bigwheel"_s});
     const qint64 elapsed = clock.elapsed();
     QVERIFY2(ran.finished && ran.exitCode == 0, ran.err.constData());
     QCOMPARE(sha256Of(readFile(dest + u'/' + bigWheel)), m_index->sha256(bigWheel));

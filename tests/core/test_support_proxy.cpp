@@ -106,8 +106,8 @@ void TestSupportProxy::basicAuth_missing_gets407()
     QVERIFY(server.start());
     server.route("/file", Response::bytes("x"));
 
-    const auto raw = awaitTask(exchangeRaw(m_proxy->port(), "GET " + server.url(QStringLiteral("/file")).toEncoded()
-                                                                + " HTTP/1.1\r\nHost: x\r\n\r\n"));
+    const auto raw = awaitTask(exchangeRaw(
+        m_proxy->port(), "GET " + server.url(QStringLiteral("/file")).toEncoded() + " HTTP/1.1\r\nHost: x\r\n\r\n"));
     QVERIFY(raw);
     QVERIFY(raw->closedByServer);
     QVERIFY2(raw->head().startsWith("HTTP/1.1 407 "), raw->head().constData());
@@ -133,14 +133,17 @@ void TestSupportProxy::basicAuth_given_isAccepted()
     QVERIFY2(r->error == QNetworkReply::NoError, qPrintable(r->errorString));
     QCOMPARE(r->body, QByteArray("authorised"));
     const auto proxied = m_proxy->requests();
-    QCOMPARE(proxied.last().header("Proxy-Authorization"), QByteArray("Basic ") + QByteArray("student:s3cret").toBase64());
+    QCOMPARE(proxied.last().header("Proxy-Authorization"),
+             QByteArray("Basic ") + QByteArray("student:s3cret").toBase64());
 }
 
 void TestSupportProxy::nonLoopbackTarget_isRefused_data()
 {
     QTest::addColumn<QByteArray>("request");
-    QTest::newRow("connect to a public name") << QByteArray("CONNECT example.invalid:443 HTTP/1.1\r\nHost: example.invalid:443\r\n\r\n");
-    QTest::newRow("forward to a public address") << QByteArray("GET http://192.0.2.1/file HTTP/1.1\r\nHost: 192.0.2.1\r\n\r\n");
+    QTest::newRow("connect to a public name")
+        << QByteArray("CONNECT example.invalid:443 HTTP/1.1\r\nHost: example.invalid:443\r\n\r\n");
+    QTest::newRow("forward to a public address")
+        << QByteArray("GET http://192.0.2.1/file HTTP/1.1\r\nHost: 192.0.2.1\r\n\r\n");
 }
 
 void TestSupportProxy::nonLoopbackTarget_isRefused()

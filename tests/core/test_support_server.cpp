@@ -120,7 +120,8 @@ void TestSupportServer::get_unknownPath_returns404()
 void TestSupportServer::head_returnsHeadersWithoutBody()
 {
     m_server->route("/file.bin", Response::bytes(pattern(1234)));
-    const auto r = awaitTask(exchangeRaw(m_server->port(), "HEAD /file.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    const auto r = awaitTask(
+        exchangeRaw(m_server->port(), "HEAD /file.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
     QVERIFY(r);
     QVERIFY(r->closedByServer);
     QVERIFY(r->head().startsWith("HTTP/1.1 200 OK\r\n"));
@@ -137,11 +138,15 @@ void TestSupportServer::range_data()
     QTest::addColumn<qint64>("length");
 
     QTest::newRow("closed range") << QByteArray("bytes=10-19") << 206 << QByteArray("bytes 10-19/1000") << 10LL << 10LL;
-    QTest::newRow("open range resumes to end") << QByteArray("bytes=990-") << 206 << QByteArray("bytes 990-999/1000") << 990LL << 10LL;
+    QTest::newRow("open range resumes to end")
+        << QByteArray("bytes=990-") << 206 << QByteArray("bytes 990-999/1000") << 990LL << 10LL;
     QTest::newRow("suffix range") << QByteArray("bytes=-5") << 206 << QByteArray("bytes 995-999/1000") << 995LL << 5LL;
-    QTest::newRow("end past size is clamped") << QByteArray("bytes=998-5000") << 206 << QByteArray("bytes 998-999/1000") << 998LL << 2LL;
-    QTest::newRow("start past end is 416") << QByteArray("bytes=1000-") << 416 << QByteArray("bytes */1000") << 0LL << 0LL;
-    QTest::newRow("multiple ranges answered whole") << QByteArray("bytes=0-1,5-6") << 200 << QByteArray() << 0LL << 1000LL;
+    QTest::newRow("end past size is clamped")
+        << QByteArray("bytes=998-5000") << 206 << QByteArray("bytes 998-999/1000") << 998LL << 2LL;
+    QTest::newRow("start past end is 416")
+        << QByteArray("bytes=1000-") << 416 << QByteArray("bytes */1000") << 0LL << 0LL;
+    QTest::newRow("multiple ranges answered whole")
+        << QByteArray("bytes=0-1,5-6") << 200 << QByteArray() << 0LL << 1000LL;
     QTest::newRow("malformed range answered whole") << QByteArray("bytes=x-y") << 200 << QByteArray() << 0LL << 1000LL;
 }
 
@@ -155,8 +160,8 @@ void TestSupportServer::range()
 
     const QByteArray body = pattern(1000);
     m_server->route("/r", Response::bytes(body));
-    const auto r = awaitTask(exchangeRaw(m_server->port(), "GET /r HTTP/1.1\r\nHost: x\r\nRange: " + range
-                                                               + "\r\nConnection: close\r\n\r\n"));
+    const auto r = awaitTask(exchangeRaw(
+        m_server->port(), "GET /r HTTP/1.1\r\nHost: x\r\nRange: " + range + "\r\nConnection: close\r\n\r\n"));
     QVERIFY(r);
     const QByteArray statusLine = "HTTP/1.1 " + QByteArray::number(status) + ' ';
     const QByteArray contentRangeLine = "Content-Range: " + contentRange + "\r\n";
@@ -186,7 +191,8 @@ void TestSupportServer::range_ignored_returnsWholeBodyWithoutAcceptRanges()
 void TestSupportServer::requestLog_recordsMethodPathAndRangeHeader()
 {
     m_server->route("/log", Response::bytes("0123456789"));
-    const auto r = awaitTask(fetch(m_manager.get(), request(m_server->url(QStringLiteral("/log?mirror=2")), "bytes=4-")));
+    const auto r = awaitTask(
+        fetch(m_manager.get(), request(m_server->url(QStringLiteral("/log?mirror=2")), "bytes=4-")));
     QVERIFY(r);
     QCOMPARE(r->status, 206);
     QCOMPARE(r->body, QByteArray("456789"));
@@ -208,8 +214,9 @@ void TestSupportServer::keepAlive_pipelinedRequestsShareOneConnection()
 {
     m_server->route("/a", Response::bytes("first"));
     m_server->route("/b", Response::bytes("second"));
-    const auto r = awaitTask(exchangeRaw(m_server->port(), "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
-                                                           "GET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    const auto r = awaitTask(exchangeRaw(m_server->port(),
+                                         "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
+                                         "GET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
     QVERIFY(r);
     QVERIFY(r->closedByServer);
     QCOMPARE(r->received.count("HTTP/1.1 200 OK"), 2);
@@ -295,7 +302,8 @@ void TestSupportServer::corruptAt_sameByteInWholeAndRangedBody()
     QVERIFY(whole && ranged);
 
     QCOMPARE(whole->body.size(), body.size());
-    QCOMPARE(static_cast<unsigned char>(whole->body[10]), static_cast<unsigned char>(~static_cast<unsigned char>(body[10])));
+    QCOMPARE(static_cast<unsigned char>(whole->body[10]),
+             static_cast<unsigned char>(~static_cast<unsigned char>(body[10])));
     QByteArray repaired = whole->body;
     repaired[10] = body[10];
     QCOMPARE(repaired, body);
@@ -368,7 +376,8 @@ void TestSupportServer::delayHeaders_holdsFirstByte()
 
     // A client with a shorter timeout gives up before anything arrives.
     m_server->route("/later", Response::bytes("x").delayHeaders(2s));
-    const auto impatient = awaitTask(fetch(m_manager.get(), request(m_server->url(QStringLiteral("/later"))), false, 200ms));
+    const auto impatient = awaitTask(
+        fetch(m_manager.get(), request(m_server->url(QStringLiteral("/later"))), false, 200ms));
     QVERIFY(impatient);
     QVERIFY(!impatient->finished);
     QCOMPARE(impatient->status, 0);
@@ -401,7 +410,8 @@ void TestSupportServer::file_streamedFromDisk()
     m_server->route("/gone.bin", Response::file(dir.filePath(QStringLiteral("gone.bin"))));
 
     const auto whole = awaitTask(fetch(m_manager.get(), request(m_server->url(QStringLiteral("/big.bin")))));
-    const auto tail = awaitTask(fetch(m_manager.get(), request(m_server->url(QStringLiteral("/big.bin")), "bytes=600000-")));
+    const auto tail = awaitTask(
+        fetch(m_manager.get(), request(m_server->url(QStringLiteral("/big.bin")), "bytes=600000-")));
     const auto gone = awaitTask(fetch(m_manager.get(), request(m_server->url(QStringLiteral("/gone.bin")))));
     QVERIFY(whole && tail && gone);
     QCOMPARE(whole->body, body);

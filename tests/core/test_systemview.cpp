@@ -27,17 +27,15 @@ class TestSystemView : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void init()
-    {
-        QVERIFY(m_dir.isValid());
-    }
+    void init() { QVERIFY(m_dir.isValid()); }
 
     void rooted_windowsDriveMapsToFolder()
     {
         writeFile(m_dir.filePath(QStringLiteral("C/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.2/version.txt")),
                   "CUDA Version 11.2.152\n");
         RootedSystem view(m_dir.path(), OsFamily::Windows, {});
-        const QString path = QStringLiteral("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2\\version.txt");
+        const QString path = QStringLiteral(
+            "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2\\version.txt");
         QVERIFY(view.isFile(path));
         QCOMPARE(view.readFile(path).value_or(QByteArray()), QByteArray("CUDA Version 11.2.152\n"));
         // Windows names match whatever their case.
@@ -57,7 +55,8 @@ private Q_SLOTS:
         // Case matters on Linux.
         QVERIFY(!view.exists(QStringLiteral("/USR/local/cuda-11.8")));
         // ".." cannot climb out of the root.
-        QVERIFY(!view.hostPath(QStringLiteral("/../../etc/passwd")).startsWith(QDir::rootPath() + QStringLiteral("etc")));
+        QVERIFY(
+            !view.hostPath(QStringLiteral("/../../etc/passwd")).startsWith(QDir::rootPath() + QStringLiteral("etc")));
         QVERIFY(view.hostPath(QStringLiteral("/../x")).isEmpty()
                 || view.hostPath(QStringLiteral("/../x")).startsWith(m_dir.path()));
     }
@@ -127,12 +126,14 @@ private Q_SLOTS:
             ]})");
         RootedSystem view(m_dir.path(), OsFamily::Windows, {});
 
-        const ProcessResult query = QCoro::waitFor(view.run(QStringLiteral("nvidia-smi.exe"),
-                                                            {QStringLiteral("--query-gpu=name"), QStringLiteral("--format=csv")}, 1s));
+        const ProcessResult query = QCoro::waitFor(
+            view.run(QStringLiteral("nvidia-smi.exe"),
+                     {QStringLiteral("--query-gpu=name"), QStringLiteral("--format=csv")}, 1s));
         QVERIFY(query.succeeded());
         QCOMPARE(query.standardOutput, QByteArray("GeForce RTX 3060\n"));
 
-        const ProcessResult plain = QCoro::waitFor(view.run(QStringLiteral("C:\\Windows\\System32\\NVIDIA-SMI.EXE"), {}, 1s));
+        const ProcessResult plain = QCoro::waitFor(
+            view.run(QStringLiteral("C:\\Windows\\System32\\NVIDIA-SMI.EXE"), {}, 1s));
         QCOMPARE(plain.standardOutput, QByteArray("Driver Version: 531.14\n"));
 
         const ProcessResult slow = QCoro::waitFor(view.run(QStringLiteral("py"), {QStringLiteral("-0p")}, 1s));
@@ -143,11 +144,12 @@ private Q_SLOTS:
         QVERIFY(!absent.started);
         QVERIFY(!absent.error.isEmpty());
 
-        QCOMPARE(view.registryValue(QStringLiteral("HKEY_LOCAL_MACHINE\\SOFTWARE\\Python\\PythonCore\\3.10\\InstallPath"),
-                                    QStringLiteral("executablepath"))
-                     .value_or(QVariant())
-                     .toString(),
-                 QStringLiteral("C:\\Python310\\python.exe"));
+        QCOMPARE(
+            view.registryValue(QStringLiteral("HKEY_LOCAL_MACHINE\\SOFTWARE\\Python\\PythonCore\\3.10\\InstallPath"),
+                               QStringLiteral("executablepath"))
+                .value_or(QVariant())
+                .toString(),
+            QStringLiteral("C:\\Python310\\python.exe"));
         QCOMPARE(view.registrySubkeys(QStringLiteral("HKLM\\SOFTWARE\\Python\\PythonCore")),
                  (QStringList{QStringLiteral("3.10"), QStringLiteral("3.9")}));
         QVERIFY(!view.registryValue(QStringLiteral("HKLM\\SOFTWARE\\Nothing"), QStringLiteral("x")).has_value());
@@ -167,14 +169,16 @@ private Q_SLOTS:
         writeFile(m_dir.filePath(QStringLiteral("C/Windows/System32/nvidia-smi.exe")), "");
         RootedSystem view(m_dir.path(), OsFamily::Windows,
                           {{QStringLiteral("Path"), QStringLiteral("C:\\Windows\\System32;C:\\Windows")}});
-        QCOMPARE(view.findExecutable(QStringLiteral("nvidia-smi")), QStringLiteral("C:/Windows/System32/nvidia-smi.exe"));
+        QCOMPARE(view.findExecutable(QStringLiteral("nvidia-smi")),
+                 QStringLiteral("C:/Windows/System32/nvidia-smi.exe"));
         QVERIFY(view.findExecutable(QStringLiteral("nvcc")).isEmpty());
     }
 
     void real_runCollectsOutputAndTimesOut()
     {
         RealSystem system;
-        const ProcessResult echo = QCoro::waitFor(system.run(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("echo hi; echo err >&2; exit 3")}, 5s));
+        const ProcessResult echo = QCoro::waitFor(system.run(
+            QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("echo hi; echo err >&2; exit 3")}, 5s));
         QVERIFY(echo.started);
         QCOMPARE(echo.exitCode, 3);
         QCOMPARE(echo.standardOutput, QByteArray("hi\n"));

@@ -46,7 +46,8 @@ private:
 private slots:
     void initTestCase()
     {
-        auto reader = TfLogReader::load(qEnvironmentVariable("TFSETUP_SOURCE_DIR") + "/resources/catalog/tflog.json"_L1);
+        auto reader = TfLogReader::load(qEnvironmentVariable("TFSETUP_SOURCE_DIR")
+                                        + "/resources/catalog/tflog.json"_L1);
         QVERIFY2(reader.ok(), qPrintable(reader.ok() ? QString() : reader.error().detail));
         m_reader = *reader;
     }
@@ -105,10 +106,11 @@ private slots:
             << u"absl_factory_registration.txt"_s << false << QStringList{} << u"harmless:factory"_s;
         QTest::newRow("NUMA and AVX2 FMA notices are harmless")
             << u"numa_onednn_tf29.txt"_s << false << QStringList{} << u"harmless:numa"_s;
-        QTest::newRow("oneDNN notice is harmless") << u"onednn_notice.txt"_s << false << QStringList{}
-                                                   << u"harmless:onednn"_s;
+        QTest::newRow("oneDNN notice is harmless")
+            << u"onednn_notice.txt"_s << false << QStringList{} << u"harmless:onednn"_s;
         QTest::newRow("cuInit no device on a GPU machine")
-            << u"cuinit_no_device.txt"_s << false << QStringList{u"no_gpu_or_driver:error"_s} << u"harmless:cpu_features"_s;
+            << u"cuinit_no_device.txt"_s << false << QStringList{u"no_gpu_or_driver:error"_s}
+            << u"harmless:cpu_features"_s;
         // The same container log with nothing known of its machine: it shows no GPU and no
         // driver anywhere, the mark of a CPU-only node, so "no CUDA device" is only explained.
         QTest::newRow("cuInit no device, machine unknown and no GPU in the log, is harmless")
@@ -126,9 +128,10 @@ private slots:
         QTest::newRow("compute capability 5.3 compiled from PTX")
             << u"ptx_jit_cc53.txt"_s << false << QStringList{u"compute_capability_jit:warning"_s} << u"harmless:numa"_s;
         QTest::newRow("compute capability 5.2 below the minimum")
-            << u"gpu_ignored_cc52.txt"_s << false << QStringList{u"compute_capability_unsupported:error"_s} << QString();
-        QTest::newRow("CPU without AVX2") << u"avx_missing.txt"_s << false << QStringList{u"cpu_lacks_avx:error"_s}
-                                          << QString();
+            << u"gpu_ignored_cc52.txt"_s << false << QStringList{u"compute_capability_unsupported:error"_s}
+            << QString();
+        QTest::newRow("CPU without AVX2")
+            << u"avx_missing.txt"_s << false << QStringList{u"cpu_lacks_avx:error"_s} << QString();
         QTest::newRow("out of GPU memory, one finding for the whole traceback")
             << u"oom_traceback.txt"_s << false << QStringList{u"out_of_memory:error"_s} << QString();
         QTest::newRow("cuDNN 8.4 on Windows without zlibwapi.dll")
@@ -187,14 +190,14 @@ private slots:
         QTest::addColumn<QStringList>("cuda");
         QTest::addColumn<QStringList>("expected");
         const QStringList none;
-        const auto row = [&](const char *name, const QString &log, const QString &platform, const QString &tf,
-                             int msvc, int avx, int gpu, const QStringList &cuda, const QStringList &expected) {
+        const auto row = [&](const char *name, const QString &log, const QString &platform, const QString &tf, int msvc,
+                             int avx, int gpu, const QStringList &cuda, const QStringList &expected) {
             QTest::newRow(name) << log << platform << tf << msvc << avx << gpu << cuda << expected;
         };
 
         // Native Windows after 2.10: an empty GPU list and no word about CUDA.
-        row("windows 2.12: Is GPU Available: []", u"TensorFlow Version: 2.12.1\nIs GPU Available: []\n"_s, u"windows"_s, {},
-            -1, -1, -1, none, {u"windows_native_gpu_unsupported:error"_s});
+        row("windows 2.12: Is GPU Available: []", u"TensorFlow Version: 2.12.1\nIs GPU Available: []\n"_s, u"windows"_s,
+            {}, -1, -1, -1, none, {u"windows_native_gpu_unsupported:error"_s});
         row("windows 2.15 from pip list, only the CPU listed",
             u"tensorflow-intel             2.15.0\nNum GPUs Available:  0\n[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]\n"_s,
             {}, {}, -1, -1, -1, none, {u"windows_native_gpu_unsupported:error"_s});
@@ -204,24 +207,24 @@ private slots:
         row("windows 2.11: deprecated is_gpu_available answers False",
             u"WARNING:tensorflow:From C:\\Users\\li\\AppData\\Local\\Temp\\ipykernel_1\\1.py:2: is_gpu_available (from tensorflow.python.framework.test_util) is deprecated and will be removed in a future version.\nFalse\n"_s,
             {}, u"2.11.0"_s, -1, -1, -1, none, {u"windows_native_gpu_unsupported:error"_s});
-        row("a Mac lists no GPU: not Windows", u"/Users/amy/miniforge3/lib/python3.11/site-packages/tensorflow/__init__.py\nNum GPUs Available:  0\n"_s,
+        row("a Mac lists no GPU: not Windows",
+            u"/Users/amy/miniforge3/lib/python3.11/site-packages/tensorflow/__init__.py\nNum GPUs Available:  0\n"_s,
             {}, u"2.15.0"_s, -1, -1, -1, none, none);
         row("GPU available: False, TensorFlow 2.14 on Windows",
-            u"TensorFlow version: 2.14.0\nGPU available: False\nC:\\Users\\wang\\Desktop\\train.py\n"_s, {}, {}, -1, -1, -1, none,
-            {u"windows_native_gpu_unsupported:error"_s});
+            u"TensorFlow version: 2.14.0\nGPU available: False\nC:\\Users\\wang\\Desktop\\train.py\n"_s, {}, {}, -1, -1,
+            -1, none, {u"windows_native_gpu_unsupported:error"_s});
         row("device name empty, nothing else known", u">>> tf.test.gpu_device_name()\n''\n"_s, {}, {}, -1, -1, -1, none,
             {u"windows_native_gpu_unsupported:warning"_s});
-        row("a GPU named /device:GPU:0 is not an empty list",
-            u"Num GPUs Available:  1\n/device:GPU:0\n"_s, u"windows"_s, u"2.12.0"_s, -1, -1, -1, none, none);
+        row("a GPU named /device:GPU:0 is not an empty list", u"Num GPUs Available:  1\n/device:GPU:0\n"_s,
+            u"windows"_s, u"2.12.0"_s, -1, -1, -1, none, none);
         row("print(tf.__version__) answered on the next line, Windows prompt",
             u"C:\\Users\\ana> python -c \"import tensorflow as tf; print(tf.__version__); print(tf.config.list_physical_devices('GPU'))\"\n2.15.0\n[]\n"_s,
             {}, {}, -1, -1, -1, none, {u"windows_native_gpu_unsupported:error"_s});
-        row("is_built_with_cuda False, nothing else known",
-            u">>> tf.test.is_built_with_cuda()\nFalse\n"_s, {}, {}, -1, -1, -1, none,
-            {u"windows_native_gpu_unsupported:warning"_s});
+        row("is_built_with_cuda False, nothing else known", u">>> tf.test.is_built_with_cuda()\nFalse\n"_s, {}, {}, -1,
+            -1, -1, none, {u"windows_native_gpu_unsupported:warning"_s});
         row("windows 2.1 lists only the CPU: not the native limit",
-            u"[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]\n"_s, u"windows"_s, u"2.1.0"_s, -1, -1, -1,
-            none, none);
+            u"[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]\n"_s, u"windows"_s, u"2.1.0"_s, -1, -1,
+            -1, none, none);
         row("WSL2 lists no GPU: Linux, not the native limit",
             u"$ python3 -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"\n"
             "2023-03-31 11:30:32.107966: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n"
@@ -245,9 +248,10 @@ private slots:
             {}, {}, -1, -1, 1, none, {u"driver_too_old:error"_s});
 
         // Keras 2 and 3, tf.keras and a standalone Keras.
-        row("keras.src.engine under Keras 3", u"ModuleNotFoundError: No module named 'keras.src.engine'\n"_s, {}, {}, -1, -1, -1,
-            none, {u"keras_version_mismatch:error"_s});
-        row("old code on a new Keras", u"ImportError: cannot import name 'Adam' from 'keras.optimizers' (/usr/local/lib/python3.10/dist-packages/keras/optimizers/__init__.py)\n"_s,
+        row("keras.src.engine under Keras 3", u"ModuleNotFoundError: No module named 'keras.src.engine'\n"_s, {}, {},
+            -1, -1, -1, none, {u"keras_version_mismatch:error"_s});
+        row("old code on a new Keras",
+            u"ImportError: cannot import name 'Adam' from 'keras.optimizers' (/usr/local/lib/python3.10/dist-packages/keras/optimizers/__init__.py)\n"_s,
             {}, {}, -1, -1, -1, none, {u"keras_version_mismatch:error"_s});
         row("standalone Keras newer than TensorFlow",
             u"ImportError: cannot import name 'get_config' from 'tensorflow.python.eager.context' (/usr/local/lib/python3.7/dist-packages/tensorflow/python/eager/context.py)\n"_s,
@@ -256,17 +260,17 @@ private slots:
             u"AttributeError: module 'tensorflow.compat.v2.__internal__' has no attribute 'register_load_context_function'\n"_s,
             {}, {}, -1, -1, -1, none, {u"keras_version_mismatch:error"_s});
         row("Keras 3 reading a Keras 2 H5 model",
-            u"ValueError: Unrecognized keyword arguments passed to InputLayer: {'batch_input_shape': [None, 28, 28]}\n"_s, {}, {},
-            -1, -1, -1, none, {u"keras_version_mismatch:error"_s});
+            u"ValueError: Unrecognized keyword arguments passed to InputLayer: {'batch_input_shape': [None, 28, 28]}\n"_s,
+            {}, {}, -1, -1, -1, none, {u"keras_version_mismatch:error"_s});
         row("legacy optimizers under Keras 3",
             u"ImportError: `keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to continue using a `tf.keras.optimizers.legacy` optimizer, you can install the `tf_keras` package (Keras 2) and set the environment variable `TF_USE_LEGACY_KERAS=True` to configure TensorFlow to use `tf_keras` when accessing `tf.keras`.\n"_s,
             {}, {}, -1, -1, -1, none, {u"keras_version_mismatch:error"_s});
-        row("old layer module path", u"ModuleNotFoundError: No module named 'keras.layers.advanced_activations'\n"_s, {}, {}, -1, -1,
-            -1, none, {u"keras_version_mismatch:error"_s});
-        row("lr argument removed", u"ValueError: Argument(s) not recognized: {'lr': 0.001}\n"_s, {}, {}, -1, -1, -1, none,
-            {u"keras_version_mismatch:error"_s});
-        row("Keras not installed at all is not a version conflict", u"ModuleNotFoundError: No module named 'keras'\n"_s, {}, {},
-            -1, -1, -1, none, none);
+        row("old layer module path", u"ModuleNotFoundError: No module named 'keras.layers.advanced_activations'\n"_s,
+            {}, {}, -1, -1, -1, none, {u"keras_version_mismatch:error"_s});
+        row("lr argument removed", u"ValueError: Argument(s) not recognized: {'lr': 0.001}\n"_s, {}, {}, -1, -1, -1,
+            none, {u"keras_version_mismatch:error"_s});
+        row("Keras not installed at all is not a version conflict", u"ModuleNotFoundError: No module named 'keras'\n"_s,
+            {}, {}, -1, -1, -1, none, none);
 
         // Paths with non-ASCII characters, and ASCII paths next to a Chinese system message.
         row("frozen graph under a Chinese folder",
@@ -276,16 +280,16 @@ private slots:
             u"OSError: Unable to synchronously open file (unable to open file: name = 'C:\\Users\\张伟\\model.h5', errno = 2, error message = 'No such file or directory', flags = 0, o_flags = 0)\n"_s,
             {}, {}, -1, -1, -1, none, {u"path_non_ascii:error"_s});
         row("checkpoint under a new-folder name",
-            u"Unsuccessful TensorSliceReader constructor: Failed to find any matching files for D:\\新建文件夹\\ckpt\\model.ckpt\n"_s, {}, {},
-            -1, -1, -1, none, {u"path_non_ascii:error"_s});
+            u"Unsuccessful TensorSliceReader constructor: Failed to find any matching files for D:\\新建文件夹\\ckpt\\model.ckpt\n"_s,
+            {}, {}, -1, -1, -1, none, {u"path_non_ascii:error"_s});
         row("ASCII path, Chinese system message: not the path",
-            u"NotFoundError: NewRandomAccessFile failed to Create/Open: ./model/frozen.pb : 系统找不到指定的文件。\n"_s, {}, {}, -1,
-            -1, -1, none, none);
+            u"NotFoundError: NewRandomAccessFile failed to Create/Open: ./model/frozen.pb : 系统找不到指定的文件。\n"_s,
+            {}, {}, -1, -1, -1, none, none);
 
         // cuDNN that does not start: never memory unless the log shows memory.
         row("cuDNN not initialised alone",
-            u"E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n"_s, {}, {},
-            -1, -1, 1, none, {u"cudnn_version_mismatch:error"_s});
+            u"E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n"_s,
+            {}, {}, -1, -1, 1, none, {u"cudnn_version_mismatch:error"_s});
         row("cuDNN not initialised after an out-of-memory",
             u"E tensorflow/stream_executor/cuda/cuda_driver.cc:936] failed to allocate 3.77G (4046979072 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY\n"
             "E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n"_s,
@@ -296,14 +300,17 @@ private slots:
             {}, {}, -1, -1, 1, none, {u"cudnn_version_mismatch:error"_s});
 
         // DLL load failed where the VC++ runtime was found.
-        const QString dll = u"ImportError: DLL load failed while importing _pywrap_tensorflow_internal: 找不到指定的模块。\n"_s;
-        row("DLL load failed, runtime present, tensorflow-gpu", dll + u"C:\\Users\\li\\envs\\tf\\lib\\site-packages\\tensorflow_gpu-2.6.0.dist-info\n"_s,
-            u"windows"_s, {}, 1, -1, 1, none, {u"missing_cuda_runtime:error"_s});
+        const QString dll =
+            u"ImportError: DLL load failed while importing _pywrap_tensorflow_internal: 找不到指定的模块。\n"_s;
+        row("DLL load failed, runtime present, tensorflow-gpu",
+            dll + u"C:\\Users\\li\\envs\\tf\\lib\\site-packages\\tensorflow_gpu-2.6.0.dist-info\n"_s, u"windows"_s, {},
+            1, -1, 1, none, {u"missing_cuda_runtime:error"_s});
         row("DLL load failed, runtime present, CPU build 2.15", dll, u"windows"_s, u"2.15.0"_s, 1, -1, -1, none,
             {u"dll_load_failed:warning"_s});
         row("DLL load failed, runtime present, nothing else known", dll, u"windows"_s, {}, 1, -1, -1, none,
             {u"dll_load_failed:warning"_s});
-        row("DLL load failed, runtime missing", dll, u"windows"_s, {}, 0, 1, -1, none, {u"msvc_runtime_missing:error"_s});
+        row("DLL load failed, runtime missing", dll, u"windows"_s, {}, 0, 1, -1, none,
+            {u"msvc_runtime_missing:error"_s});
 
         // TensorFlow's own check names the CUDA 8 runtime.
         const QString selfCheck =
@@ -316,10 +323,12 @@ private slots:
             {u"missing_cuda_runtime:error"_s});
 
         // cuInit on a CPU-only node, and on a machine with a GPU.
-        const QString cuInit303 = u"2020-10-08 23:28:14.726991: E tensorflow/stream_executor/cuda/cuda_driver.cc:313] failed call to cuInit: UNKNOWN ERROR (303)\n"_s;
+        const QString cuInit303 =
+            u"2020-10-08 23:28:14.726991: E tensorflow/stream_executor/cuda/cuda_driver.cc:313] failed call to cuInit: UNKNOWN ERROR (303)\n"_s;
         row("cuInit 303 on a CPU-only node", cuInit303, u"linux"_s, {}, -1, -1, 0, none, none);
         row("cuInit 303, machine unknown, no GPU in the log", cuInit303, {}, {}, -1, -1, -1, none, none);
-        row("cuInit 303 on a machine with a GPU", cuInit303, u"linux"_s, {}, -1, -1, 1, none, {u"no_gpu_or_driver:error"_s});
+        row("cuInit 303 on a machine with a GPU", cuInit303, u"linux"_s, {}, -1, -1, 1, none,
+            {u"no_gpu_or_driver:error"_s});
         row("no device, no driver loaded: a CPU-only container",
             u"W tensorflow/stream_executor/cuda/cuda_driver.cc:326] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n"
             "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:156] kernel driver does not appear to be running on this host (3c8a2b9f): /proc/driver/nvidia/version does not exist\n"
@@ -330,7 +339,8 @@ private slots:
             "I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart dlerror if you do not have a GPU set up on your machine.\n"
             "W tensorflow/stream_executor/cuda/cuda_driver.cc:326] failed call to cuInit: UNKNOWN ERROR (303)\n"
             "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:156] kernel driver does not appear to be running on this host (runner-7): /proc/driver/nvidia/version does not exist\n"_s;
-        row("CPU-only runner: CUDA runtime missing, no driver, nothing of a GPU", ciRunner, {}, {}, -1, -1, -1, none, none);
+        row("CPU-only runner: CUDA runtime missing, no driver, nothing of a GPU", ciRunner, {}, {}, -1, -1, -1, none,
+            none);
         row("the same lines on a machine with a GPU", ciRunner, u"linux"_s, {}, -1, -1, 1, none,
             {u"missing_cuda_runtime:error"_s, u"no_gpu_or_driver:error"_s});
         row("no device while libcuda reports a driver: an error",
@@ -393,15 +403,17 @@ private slots:
         QTest::addColumn<QString>("library");
         QTest::newRow("parameter") << u"cudart{library}64_110.dll"_s;
         QTest::newRow("markers") << u"cudart%1%2%10_110.dll"_s;
-        QTest::newRow("control characters") << u"cu\x01" "1\x02" "dart\x01\x01.dll"_s;
+        QTest::newRow("control characters") << u"cu\x01"
+                                               "1\x02"
+                                               "dart\x01\x01.dll"_s;
         QTest::newRow("every kind") << u"{library}\x01library\x02%1{detail}"_s;
     }
 
     void logTextIsNeverSubstitutedTwice()
     {
         QFETCH(QString, library);
-        const QString line = "W dso_loader.cc:64] Could not load dynamic library '"_L1 + library
-            + "'; dlerror: "_L1 + library + ": cannot open shared object file: No such file or directory"_L1;
+        const QString line = "W dso_loader.cc:64] Could not load dynamic library '"_L1 + library + "'; dlerror: "_L1
+            + library + ": cannot open shared object file: No such file or directory"_L1;
         const QList<DoctorFinding> findings = m_reader.read(line);
         QCOMPARE(findings.size(), 1);
         const QString shown = visibleText(library);
@@ -479,12 +491,12 @@ private slots:
         QTest::addColumn<QByteArray>("json");
         QTest::newRow("not json") << QByteArray("{");
         QTest::newRow("no rules") << QByteArray("{\"rules\": []}");
-        QTest::newRow("bad pattern")
-            << QByteArray("{\"rules\": [{\"id\": \"x\", \"pattern\": \"(\", \"cause\": \"c\", \"severity\": \"error\", \"source\": \"s\"}]}");
-        QTest::newRow("no source")
-            << QByteArray("{\"rules\": [{\"id\": \"x\", \"pattern\": \"a\", \"cause\": \"c\", \"severity\": \"error\"}]}");
-        QTest::newRow("unknown severity")
-            << QByteArray("{\"rules\": [{\"id\": \"x\", \"pattern\": \"a\", \"cause\": \"c\", \"severity\": \"fatal\", \"source\": \"s\"}]}");
+        QTest::newRow("bad pattern") << QByteArray(
+            "{\"rules\": [{\"id\": \"x\", \"pattern\": \"(\", \"cause\": \"c\", \"severity\": \"error\", \"source\": \"s\"}]}");
+        QTest::newRow("no source") << QByteArray(
+            "{\"rules\": [{\"id\": \"x\", \"pattern\": \"a\", \"cause\": \"c\", \"severity\": \"error\"}]}");
+        QTest::newRow("unknown severity") << QByteArray(
+            "{\"rules\": [{\"id\": \"x\", \"pattern\": \"a\", \"cause\": \"c\", \"severity\": \"fatal\", \"source\": \"s\"}]}");
     }
 
     void brokenRuleFilesAreRejected()

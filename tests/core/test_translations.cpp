@@ -26,8 +26,8 @@ namespace {
 struct TsMessage {
     QString context;
     QString source;
-    QString comment; // the disambiguation; part of the key
-    QString translationType; // "", "unfinished", "vanished", "obsolete"
+    QString comment;          // the disambiguation; part of the key
+    QString translationType;  // "", "unfinished", "vanished", "obsolete"
     QStringList translations; // one, or one per numerus form
     bool numerus = false;
 
@@ -256,9 +256,10 @@ void TestTranslations::initTestCase()
     const QString extractedPath = work.filePath(QStringLiteral("extracted_zh_CN.ts"));
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(lupdate, {QStringLiteral("-no-obsolete"), QStringLiteral("-locations"), QStringLiteral("none"),
-                            QStringLiteral("-target-language"), QStringLiteral("zh_CN"),
-                            u'@' + list.fileName(), QStringLiteral("-ts"), extractedPath});
+    process.start(lupdate,
+                  {QStringLiteral("-no-obsolete"), QStringLiteral("-locations"), QStringLiteral("none"),
+                   QStringLiteral("-target-language"), QStringLiteral("zh_CN"), u'@' + list.fileName(),
+                   QStringLiteral("-ts"), extractedPath});
     QVERIFY2(process.waitForFinished(120'000), "lupdate did not finish within two minutes");
     const QString output = QString::fromLocal8Bit(process.readAll());
     QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0, qPrintable(output));
@@ -281,15 +282,14 @@ void TestTranslations::defect_data()
         << QStringLiteral("unfinished");
     QTest::newRow("empty") << QByteArray("<message><source>Yes</source><translation></translation></message>")
                            << QStringLiteral("empty");
-    QTest::newRow("no translation element") << QByteArray("<message><source>Yes</source></message>")
-                                            << QStringLiteral("empty");
+    QTest::newRow("no translation element")
+        << QByteArray("<message><source>Yes</source></message>") << QStringLiteral("empty");
     QTest::newRow("vanished") << QByteArray("<message><source>Old</source><translation type=\"vanished\">旧"
                                             "</translation></message>")
                               << QString();
-    QTest::newRow("numerus complete")
-        << QByteArray("<message numerus=\"yes\"><source>%n found</source><translation>"
-                      "<numerusform>找到 %n 个</numerusform></translation></message>")
-        << QString();
+    QTest::newRow("numerus complete") << QByteArray("<message numerus=\"yes\"><source>%n found</source><translation>"
+                                                    "<numerusform>找到 %n 个</numerusform></translation></message>")
+                                      << QString();
     QTest::newRow("numerus with empty form")
         << QByteArray("<message numerus=\"yes\"><source>%n found</source><translation>"
                       "<numerusform></numerusform></translation></message>")
@@ -300,8 +300,8 @@ void TestTranslations::defect()
 {
     QFETCH(QByteArray, message);
     QFETCH(QString, defect);
-    const TsFile file = parseTs("<TS version=\"2.1\" language=\"zh_CN\"><context><name>tfsetup::X</name>"
-                                + message + "</context></TS>");
+    const TsFile file = parseTs("<TS version=\"2.1\" language=\"zh_CN\"><context><name>tfsetup::X</name>" + message
+                                + "</context></TS>");
     QVERIFY2(file.error.isEmpty(), qPrintable(file.error));
     QCOMPARE(file.messages.size(), 1);
     QCOMPARE(file.messages.first().context, QStringLiteral("tfsetup::X"));
@@ -416,8 +416,8 @@ void TestTranslations::catalogue_keepsPlaceholdersAndAccelerators()
         const QString expected = ::markers(m.source);
         for (const QString &t : m.translations) {
             if (const QString got = ::markers(t); got != expected)
-                mismatches.append(m.describe() + QStringLiteral(" [expected \"%1\", translation has \"%2\"]")
-                                                     .arg(expected, got));
+                mismatches.append(m.describe()
+                                  + QStringLiteral(" [expected \"%1\", translation has \"%2\"]").arg(expected, got));
         }
     }
     logEach("markers:", mismatches);

@@ -65,7 +65,10 @@ QByteArray trap(const QString &marker)
 // into a log shared with the installer's checkpoint, so a test sees what happened before what.
 class RecordingSystem final : public SystemView {
 public:
-    RecordingSystem(SystemView &inner, QStringList &log) : m_inner(inner), m_log(log) {}
+    RecordingSystem(SystemView &inner, QStringList &log)
+        : m_inner(inner)
+        , m_log(log)
+    {}
 
     OsFamily os() const override { return m_inner.os(); }
     QString arch() const override { return m_inner.arch(); }
@@ -146,10 +149,13 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(destination));
         QVERIFY(!QFile::exists(cached));
         const QString told = result.error().message + u'\n' + result.error().detail;
-        QVERIFY2(told.contains(QDir::toNativeSeparators(cached)), qPrintable(u"the tampered cache file is not named:\n"_s + told));
-        const QStringList quarantined = QDir(QFileInfo(cached).absolutePath() + QStringLiteral("/quarantine")).entryList(QDir::Files);
+        QVERIFY2(told.contains(QDir::toNativeSeparators(cached)),
+                 qPrintable(u"the tampered cache file is not named:\n"_s + told));
+        const QStringList quarantined =
+            QDir(QFileInfo(cached).absolutePath() + QStringLiteral("/quarantine")).entryList(QDir::Files);
         QCOMPARE(quarantined.size(), 1);
-        QCOMPARE(readAll(QFileInfo(cached).absolutePath() + QStringLiteral("/quarantine/") + quarantined.first()), tampered);
+        QCOMPARE(readAll(QFileInfo(cached).absolutePath() + QStringLiteral("/quarantine/") + quarantined.first()),
+                 tampered);
 
         // With the mirror back, the good bytes come from it, and the cache is whole again.
         m_server->route("/a.sh", Response::bytes(m_payload));
@@ -168,11 +174,12 @@ private Q_SLOTS:
         const QString destination = m_dir->filePath(QStringLiteral("out/a.sh"));
         QProcess child;
         child.start(qEnvironmentVariable("TFSETUP_BINARY"),
-                    {u"fetch"_s, m_server->url(u"/a.sh"_s).toString(), u"--sha256"_s, QString::fromLatin1(sha256(m_payload)),
-                     u"--out"_s, destination, u"--no-cache"_s, u"--json"_s});
+                    {u"fetch"_s, m_server->url(u"/a.sh"_s).toString(), u"--sha256"_s,
+                     QString::fromLatin1(sha256(m_payload)), u"--out"_s, destination, u"--no-cache"_s, u"--json"_s});
         QVERIFY(child.waitForFinished(60'000));
         QVERIFY(child.exitCode() != 0);
-        const QJsonObject error = QJsonDocument::fromJson(child.readAllStandardOutput()).object().value(u"error"_s).toObject();
+        const QJsonObject error =
+            QJsonDocument::fromJson(child.readAllStandardOutput()).object().value(u"error"_s).toObject();
         QCOMPARE(error.value(u"code"_s).toString(), u"checksum_mismatch"_s);
         const QString message = error.value(u"message"_s).toString();
         QVERIFY2(message.contains(u"a.sh"_s), qPrintable(message));
@@ -184,7 +191,8 @@ private Q_SLOTS:
         QCOMPARE(kept.size(), 1);
         QVERIFY2(message.contains(kept.first()), qPrintable(message));
         QCOMPARE(readAll(quarantine.filePath(kept.first())), other);
-        QVERIFY(!(QFile::permissions(quarantine.filePath(kept.first())) & (QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther)));
+        QVERIFY(!(QFile::permissions(quarantine.filePath(kept.first()))
+                  & (QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther)));
     }
 
     void download_verifiedFileIsNotMadeExecutable()
@@ -235,7 +243,8 @@ private Q_SLOTS:
         const Status verified = bundle->verify();
         QVERIFY(!verified.ok());
         QCOMPARE(verified.error().code, code);
-        QVERIFY2(verified.error().message.contains(relative) || verified.error().message.contains(QDir::toNativeSeparators(relative)),
+        QVERIFY2(verified.error().message.contains(relative)
+                     || verified.error().message.contains(QDir::toNativeSeparators(relative)),
                  qPrintable(verified.error().message));
         QVERIFY(!verified.error().message.contains(u"requirements.txt"_s));
 
@@ -244,7 +253,8 @@ private Q_SLOTS:
         child.start(qEnvironmentVariable("TFSETUP_BINARY"), {u"bundle"_s, u"--verify"_s, folder});
         QVERIFY(child.waitForFinished(60'000));
         QVERIFY(child.exitCode() != 0);
-        QVERIFY2(QString::fromUtf8(child.readAllStandardError() + child.readAllStandardOutput()).contains(u"cuda_cudart-archive.tar.xz"_s),
+        QVERIFY2(QString::fromUtf8(child.readAllStandardError() + child.readAllStandardOutput())
+                     .contains(u"cuda_cudart-archive.tar.xz"_s),
                  "tfsetup bundle --verify names the damaged file");
     }
 
@@ -262,10 +272,13 @@ private Q_SLOTS:
     {
         QFETCH(QString, file);
         const QString folder = m_dir->filePath(QStringLiteral("bundle"));
-        const QJsonObject entry{{u"file"_s, file}, {u"artifact"_s, u"cuda_cudart"_s},
-                                {u"sha256"_s, QString::fromLatin1(sha256("x"))}, {u"size"_s, 1}};
+        const QJsonObject entry{{u"file"_s, file},
+                                {u"artifact"_s, u"cuda_cudart"_s},
+                                {u"sha256"_s, QString::fromLatin1(sha256("x"))},
+                                {u"size"_s, 1}};
         QVERIFY(writeFile(folder + u"/bundle.json"_s,
-                          QJsonDocument(QJsonObject{{u"format"_s, u"tfsetup-bundle"_s}, {u"schema"_s, Bundle::schema},
+                          QJsonDocument(QJsonObject{{u"format"_s, u"tfsetup-bundle"_s},
+                                                    {u"schema"_s, Bundle::schema},
                                                     {u"files"_s, QJsonArray{entry}}})
                               .toJson()));
         const auto bundle = Bundle::open(folder);
@@ -284,16 +297,23 @@ private Q_SLOTS:
         QStringList log;
         RecordingSystem view(*fixture, log);
 
-        const QString archivePath = m_dir->filePath(QStringLiteral("downloads/cuda_cudart-linux-x86_64-12.4.127-archive.tar.xz"));
+        const QString archivePath = m_dir->filePath(
+            QStringLiteral("downloads/cuda_cudart-linux-x86_64-12.4.127-archive.tar.xz"));
         QVERIFY(QDir().mkpath(QFileInfo(archivePath).absolutePath()));
         const QString top = u"cuda_cudart-linux-x86_64-12.4.127-archive/"_s;
         using Entry = ArchiveWriter::Entry;
-        QVERIFY(ArchiveWriter::write(archivePath, ArchiveWriter::TarXz,
-                                     {Entry{Entry::File, top + u"lib/libcudart.so.12.4.127"_s, m_payload, {}, 0755},
-                                      Entry{Entry::Symlink, top + u"lib/libcudart.so.12"_s, {}, u"libcudart.so.12.4.127"_s, 0777}})
+        QVERIFY(ArchiveWriter::write(
+                    archivePath, ArchiveWriter::TarXz,
+                    {Entry{Entry::File, top + u"lib/libcudart.so.12.4.127"_s, m_payload, {}, 0755},
+                     Entry{Entry::Symlink, top + u"lib/libcudart.so.12"_s, {}, u"libcudart.so.12.4.127"_s, 0777}})
                     .ok());
-        InstallArtifact artifact{u"cuda-redist-archive"_s, u"cuda_cudart"_s, u"12.4.127"_s, u"linux-x86_64"_s,
-                                 sha256(readAll(archivePath)), archivePath, u"https://developer.download.nvidia.com/compute/cuda/redist/"_s};
+        InstallArtifact artifact{u"cuda-redist-archive"_s,
+                                 u"cuda_cudart"_s,
+                                 u"12.4.127"_s,
+                                 u"linux-x86_64"_s,
+                                 sha256(readAll(archivePath)),
+                                 archivePath,
+                                 u"https://developer.download.nvidia.com/compute/cuda/redist/"_s};
         // Changed after it verified (a shared download folder, a disk error): same size, other bytes.
         QByteArray changed = readAll(archivePath);
         changed[changed.size() / 2] = char(changed.at(changed.size() / 2) ^ 0x55);
@@ -321,7 +341,8 @@ private Q_SLOTS:
         QVERIFY(result);
         QVERIFY(!result->ok());
         QCOMPARE(result->error().code, u"artifact_changed"_s);
-        QVERIFY2(result->error().message.contains(QFileInfo(archivePath).fileName()), qPrintable(result->error().message));
+        QVERIFY2(result->error().message.contains(QFileInfo(archivePath).fileName()),
+                 qPrintable(result->error().message));
         const QStringList ranOrLoaded = log.filter(QRegularExpression(u"^(run|load) "_s));
         QVERIFY2(ranOrLoaded.isEmpty(), qPrintable(ranOrLoaded.join(u'\n')));
         QVERIFY(!log.contains(u"step extract"_s));
@@ -398,12 +419,14 @@ private:
         for (const auto &[relative, contents] : files) {
             if (!writeFile(QDir(folder).filePath(relative), contents))
                 return false;
-            described.append(QJsonObject{{u"file"_s, relative},
-                                         {u"artifact"_s, relative.startsWith(u"wheelhouse/"_s) ? u"wheelhouse"_s : u"cuda_cudart"_s},
-                                         {u"sha256"_s, QString::fromLatin1(sha256(contents))},
-                                         {u"size"_s, double(contents.size())}});
+            described.append(
+                QJsonObject{{u"file"_s, relative},
+                            {u"artifact"_s, relative.startsWith(u"wheelhouse/"_s) ? u"wheelhouse"_s : u"cuda_cudart"_s},
+                            {u"sha256"_s, QString::fromLatin1(sha256(contents))},
+                            {u"size"_s, double(contents.size())}});
         }
-        const QJsonObject root{{u"format"_s, u"tfsetup-bundle"_s}, {u"schema"_s, Bundle::schema}, {u"files"_s, described}};
+        const QJsonObject root{
+            {u"format"_s, u"tfsetup-bundle"_s}, {u"schema"_s, Bundle::schema}, {u"files"_s, described}};
         return writeFile(QDir(folder).filePath(u"bundle.json"_s), QJsonDocument(root).toJson());
     }
 

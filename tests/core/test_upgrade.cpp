@@ -14,8 +14,8 @@ using namespace tfsetup::test;
 using namespace Qt::StringLiterals;
 using core::InstallStep;
 using core::UpgradeProposal;
-using core::UpgradeRequest;
 using core::Upgrader;
+using core::UpgradeRequest;
 
 class TestUpgrade final : public QObject {
     Q_OBJECT
@@ -37,7 +37,10 @@ private:
     {
         return m_fixture.request(environment, knowledge);
     }
-    core::Result<UpgradeProposal> propose(Upgrader &upgrader, const UpgradeRequest &r) { return m_fixture.propose(upgrader, r); }
+    core::Result<UpgradeProposal> propose(Upgrader &upgrader, const UpgradeRequest &r)
+    {
+        return m_fixture.propose(upgrader, r);
+    }
     core::Result<core::UpgradeOutcome> upgrade(Upgrader &upgrader, const UpgradeProposal &p, const UpgradeRequest &r)
     {
         return m_fixture.upgrade(upgrader, p, r);
@@ -133,8 +136,10 @@ void TestUpgrade::upgradeInstallsItAndKeepsTheUsersFiles()
     QCOMPARE(QString::fromUtf8(python.readAllStandardOutput()).trimmed(), u"2.16.1"_s);
     // The kernel was written again, under the same name, for the new release.
     QVERIFY(!outcome->install.kernelFolder.isEmpty());
-    const QJsonObject kernel = QJsonDocument::fromJson(readFile(outcome->install.kernelFolder + u"/kernel.json"_s)).object();
-    QVERIFY2(kernel.value(u"display_name"_s).toString().contains(u"2.16.1"_s), qPrintable(kernel.value(u"display_name"_s).toString()));
+    const QJsonObject kernel =
+        QJsonDocument::fromJson(readFile(outcome->install.kernelFolder + u"/kernel.json"_s)).object();
+    QVERIFY2(kernel.value(u"display_name"_s).toString().contains(u"2.16.1"_s),
+             qPrintable(kernel.value(u"display_name"_s).toString()));
     QCOMPARE(QFileInfo(outcome->install.kernelFolder).fileName(), record->spec.value(u"kernel_name"_s).toString());
 
     // Nothing newer fits now.

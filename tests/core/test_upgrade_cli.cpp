@@ -59,7 +59,8 @@ private:
         p.setProcessEnvironment(environment());
         p.start(qEnvironmentVariable("TFSETUP_BINARY"), arguments);
         p.waitForFinished(240000);
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
     }
     QStringList upgradeArguments(const QStringList &more) const
     {
@@ -69,7 +70,7 @@ private:
     QString changedSince(const TreeSnapshot &envs, const TreeSnapshot &kernels) const
     {
         return TreeSnapshot::take(m_home.filePath(u"envs"_s)).differenceFrom(envs)
-               + TreeSnapshot::take(m_home.filePath(u"data/jupyter/kernels"_s)).differenceFrom(kernels);
+            + TreeSnapshot::take(m_home.filePath(u"data/jupyter/kernels"_s)).differenceFrom(kernels);
     }
 
     QTemporaryDir m_home;
@@ -95,14 +96,30 @@ void TestUpgradeCli::initTestCase()
     m_hardware = m_home.filePath(u"machine.json"_s);
     QFile machine(m_hardware);
     QVERIFY(machine.open(QIODevice::WriteOnly));
-    machine.write(QJsonDocument(QJsonObject{
-        {u"os"_s, QJsonObject{{u"family"_s, u"linux"_s}, {u"version"_s, u"Debian 12"_s}, {u"arch"_s, u"x86_64"_s}, {u"wsl"_s, 0}}},
-        {u"cpu"_s, QJsonObject{{u"name"_s, u"Fixture CPU"_s}, {u"avx"_s, true}, {u"avx2"_s, true}, {u"fma"_s, true}}},
-        {u"gpus"_s, QJsonArray{QJsonObject{{u"vendor"_s, u"nvidia"_s}, {u"name"_s, u"NVIDIA GeForce RTX 3060"_s},
-                                           {u"compute_capability"_s, u"8.6"_s}, {u"source"_s, u"nvml"_s}}}},
-        {u"driver"_s, QJsonObject{{u"version"_s, u"580.65.06"_s}, {u"cuda"_s, u"13.0"_s}, {u"source"_s, u"nvml"_s}}},
-        {u"pythons"_s, QJsonArray{QJsonObject{{u"path"_s, m_python}, {u"version"_s, pythonVersion}, {u"kind"_s, u"system"_s},
-                                              {u"bits"_s, 64}, {u"source"_s, u"path"_s}}}}}).toJson());
+    machine.write(
+        QJsonDocument(
+            QJsonObject{
+                {u"os"_s,
+                 QJsonObject{{u"family"_s, u"linux"_s},
+                             {u"version"_s, u"Debian 12"_s},
+                             {u"arch"_s, u"x86_64"_s},
+                             {u"wsl"_s, 0}}},
+                {u"cpu"_s,
+                 QJsonObject{{u"name"_s, u"Fixture CPU"_s}, {u"avx"_s, true}, {u"avx2"_s, true}, {u"fma"_s, true}}},
+                {u"gpus"_s,
+                 QJsonArray{QJsonObject{{u"vendor"_s, u"nvidia"_s},
+                                        {u"name"_s, u"NVIDIA GeForce RTX 3060"_s},
+                                        {u"compute_capability"_s, u"8.6"_s},
+                                        {u"source"_s, u"nvml"_s}}}},
+                {u"driver"_s,
+                 QJsonObject{{u"version"_s, u"580.65.06"_s}, {u"cuda"_s, u"13.0"_s}, {u"source"_s, u"nvml"_s}}},
+                {u"pythons"_s,
+                 QJsonArray{QJsonObject{{u"path"_s, m_python},
+                                        {u"version"_s, pythonVersion},
+                                        {u"kind"_s, u"system"_s},
+                                        {u"bits"_s, 64},
+                                        {u"source"_s, u"path"_s}}}}})
+            .toJson());
     machine.close();
 
     // The solver's own answer for that machine on the route, with the driver and Python as they are.
@@ -118,7 +135,8 @@ void TestUpgradeCli::initTestCase()
     QByteArray slowLinks;
     for (const QString &v : {u"2.15.0"_s, m_target}) {
         const QString file = u"tensorflow-"_s + v + u"-py3-none-any.whl"_s;
-        QVERIFY(buildWheel(m_python, m_home.filePath(file), u"tensorflow"_s, v, "__version__ = \"" + v.toUtf8() + "\"\n"));
+        QVERIFY(
+            buildWheel(m_python, m_home.filePath(file), u"tensorflow"_s, v, "__version__ = \"" + v.toUtf8() + "\"\n"));
         const QByteArray bytes = readFile(m_home.filePath(file));
         const QByteArray sha = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
         m_server.route("/files/" + file.toUtf8(), Response::bytes(bytes));
@@ -129,43 +147,55 @@ void TestUpgradeCli::initTestCase()
         m_server.route("/slowfiles/" + file.toUtf8() + ".metadata", Response::bytes(metadata));
         tensorflowLinks += "<a href=\"/files/" + file.toUtf8() + "#sha256=" + sha + "\">" + file.toUtf8() + "</a>";
         slowLinks += "<a href=\"/slowfiles/" + file.toUtf8() + "#sha256=" + sha + "\" data-dist-info-metadata=\"sha256="
-                     + QCryptographicHash::hash(metadata, QCryptographicHash::Sha256).toHex() + "\">" + file.toUtf8() + "</a>";
+            + QCryptographicHash::hash(metadata, QCryptographicHash::Sha256).toHex() + "\">" + file.toUtf8() + "</a>";
     }
     const QString kernelFile = u"ipykernel-6.0.0-py3-none-any.whl"_s;
     QVERIFY(buildWheel(m_python, m_home.filePath(kernelFile), u"ipykernel"_s, u"6.0.0"_s, "\n", u"ipykernel"_s));
     const QByteArray kernel = readFile(m_home.filePath(kernelFile));
     m_server.route("/files/" + kernelFile.toUtf8(), Response::bytes(kernel));
     const QByteArray kernelLink = "<a href=\"/files/" + kernelFile.toUtf8() + "#sha256="
-                                  + QCryptographicHash::hash(kernel, QCryptographicHash::Sha256).toHex() + "\">"
-                                  + kernelFile.toUtf8() + "</a>";
+        + QCryptographicHash::hash(kernel, QCryptographicHash::Sha256).toHex() + "\">" + kernelFile.toUtf8() + "</a>";
     // The lab's extra package, which an upgrade keeps.
     const QString extraFile = u"labextra-1.0-py3-none-any.whl"_s;
-    QVERIFY(buildWheel(m_python, m_home.filePath(extraFile), u"labextra"_s, u"1.0"_s, "__version__ = \"1.0\"\n", u"labextra"_s));
+    QVERIFY(buildWheel(m_python, m_home.filePath(extraFile), u"labextra"_s, u"1.0"_s, "__version__ = \"1.0\"\n",
+                       u"labextra"_s));
     const QByteArray extra = readFile(m_home.filePath(extraFile));
     m_server.route("/files/" + extraFile.toUtf8(), Response::bytes(extra));
     const QByteArray extraLink = "<a href=\"/files/" + extraFile.toUtf8() + "#sha256="
-                                 + QCryptographicHash::hash(extra, QCryptographicHash::Sha256).toHex() + "\">"
-                                 + extraFile.toUtf8() + "</a>";
+        + QCryptographicHash::hash(extra, QCryptographicHash::Sha256).toHex() + "\">" + extraFile.toUtf8() + "</a>";
     for (const QByteArray index : {"/simple/", "/slow/"}) {
-        m_server.route(index + "tensorflow/", Response::bytes("<html><body>" + (index == "/slow/" ? slowLinks : tensorflowLinks)
-                                                                  + "</body></html>", "text/html"));
-        m_server.route(index + "ipykernel/", Response::bytes("<html><body>" + kernelLink + "</body></html>", "text/html"));
-        m_server.route(index + "labextra/", Response::bytes("<html><body>" + extraLink + "</body></html>", "text/html"));
+        m_server.route(
+            index + "tensorflow/",
+            Response::bytes("<html><body>" + (index == "/slow/" ? slowLinks : tensorflowLinks) + "</body></html>",
+                            "text/html"));
+        m_server.route(index + "ipykernel/",
+                       Response::bytes("<html><body>" + kernelLink + "</body></html>", "text/html"));
+        m_server.route(index + "labextra/",
+                       Response::bytes("<html><body>" + extraLink + "</body></html>", "text/html"));
     }
 
     // The environment, as a lab installs it.
     const QString profile = m_home.filePath(u"lab.json"_s);
     QFile f(profile);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QJsonDocument(QJsonObject{
-        {u"schema"_s, 1}, {u"title"_s, u"Upgrade test"_s}, {u"environment"_s, u"tf-lab"_s},
-        {u"installFolder"_s, u"${HOME}/envs"_s}, {u"interpreter"_s, m_python}, {u"jupyter"_s, false},
-        {u"plan"_s, QJsonObject{{u"route"_s, u"linux-pip"_s}, {u"tensorflow"_s, u"2.15.0"_s},
-                                {u"package"_s, u"tensorflow[and-cuda]"_s}, {u"python"_s, minor},
-                                {u"requirements"_s, QJsonArray{u"tensorflow[and-cuda]==2.15.*"_s, u"labextra"_s}}}},
-        {u"mirrors"_s, QJsonObject{{u"pypi"_s, QJsonArray{m_server.url(u"/simple/"_s).toString()}}}},
-        {u"kernel"_s, QJsonObject{{u"name"_s, u"tf-lab"_s}, {u"register"_s, true}}},
-        {u"desktopEntry"_s, false}}).toJson());
+    f.write(QJsonDocument(
+                QJsonObject{
+                    {u"schema"_s, 1},
+                    {u"title"_s, u"Upgrade test"_s},
+                    {u"environment"_s, u"tf-lab"_s},
+                    {u"installFolder"_s, u"${HOME}/envs"_s},
+                    {u"interpreter"_s, m_python},
+                    {u"jupyter"_s, false},
+                    {u"plan"_s,
+                     QJsonObject{{u"route"_s, u"linux-pip"_s},
+                                 {u"tensorflow"_s, u"2.15.0"_s},
+                                 {u"package"_s, u"tensorflow[and-cuda]"_s},
+                                 {u"python"_s, minor},
+                                 {u"requirements"_s, QJsonArray{u"tensorflow[and-cuda]==2.15.*"_s, u"labextra"_s}}}},
+                    {u"mirrors"_s, QJsonObject{{u"pypi"_s, QJsonArray{m_server.url(u"/simple/"_s).toString()}}}},
+                    {u"kernel"_s, QJsonObject{{u"name"_s, u"tf-lab"_s}, {u"register"_s, true}}},
+                    {u"desktopEntry"_s, false}})
+                .toJson());
     f.close();
     const Run install = tfsetup({u"install"_s, u"--profile"_s, profile, u"--yes"_s});
     QVERIFY2(install.exitCode == 0, qPrintable(install.out + install.err));
@@ -188,8 +218,7 @@ void TestUpgradeCli::dryRun_changesNothing()
     QCOMPARE(out.value(u"to"_s).toObject().value(u"route"_s).toString(), u"linux-pip"_s);
     // pip's resolver locked the new release's wheel; every file of the lock is a download.
     const QJsonObject download = out.value(u"download"_s).toObject();
-    QVERIFY2(download.value(u"pip"_s).toArray().contains(QString(u"tensorflow=="_s + m_target)),
-             qPrintable(run.out));
+    QVERIFY2(download.value(u"pip"_s).toArray().contains(QString(u"tensorflow=="_s + m_target)), qPrintable(run.out));
     QCOMPARE(download.value(u"files"_s).toInt(), download.value(u"pip"_s).toArray().size());
     const QString diff = changedSince(envs, kernels);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
@@ -258,7 +287,8 @@ void TestUpgradeCli::killedUpgrade_leavesTheOldEnvironment()
         QVERIFY(p.waitForStarted());
         const auto stagingVenv = [this] {
             const QStringList leftovers = QDir(m_home.filePath(u"envs"_s))
-                                              .entryList({u".tf-lab.*"_s}, QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
+                                              .entryList({u".tf-lab.*"_s},
+                                                         QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
             for (const QString &name : leftovers) {
                 if (QFileInfo::exists(m_home.filePath(u"envs/"_s + name + u"/venv"_s)))
                     return true;
@@ -299,11 +329,14 @@ void TestUpgradeCli::upgrades_keepsTheUsersFiles_andVerifies()
     QCOMPARE(record->packageVersion(u"tensorflow"_s), m_target);
     QCOMPARE(readFile(m_env + u"/notes.md"_s), QByteArray("# my notes\n"));
     // The profile's extra package came along: asked for, locked and installed.
-    QVERIFY2(record->plan().extraRequirements().contains(u"labextra"_s), qPrintable(record->plan().extraRequirements().join(u' ')));
+    QVERIFY2(record->plan().extraRequirements().contains(u"labextra"_s),
+             qPrintable(record->plan().extraRequirements().join(u' ')));
     QVERIFY(record->lock.find(u"labextra"_s));
     QCOMPARE(record->packageVersion(u"labextra"_s), u"1.0"_s);
-    const QJsonObject kernel = QJsonDocument::fromJson(readFile(m_home.filePath(u"data/jupyter/kernels/tf-lab/kernel.json"_s))).object();
-    QVERIFY2(kernel.value(u"display_name"_s).toString().contains(m_target), qPrintable(kernel.value(u"display_name"_s).toString()));
+    const QJsonObject kernel =
+        QJsonDocument::fromJson(readFile(m_home.filePath(u"data/jupyter/kernels/tf-lab/kernel.json"_s))).object();
+    QVERIFY2(kernel.value(u"display_name"_s).toString().contains(m_target),
+             qPrintable(kernel.value(u"display_name"_s).toString()));
 
     // Nothing newer is left to propose.
     const Run again = tfsetup(upgradeArguments({u"--dry-run"_s, u"--json"_s}));

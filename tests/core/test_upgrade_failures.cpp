@@ -12,8 +12,8 @@ using namespace tfsetup;
 using namespace tfsetup::test;
 using namespace Qt::StringLiterals;
 using core::InstallStep;
-using core::UpgradeRequest;
 using core::Upgrader;
+using core::UpgradeRequest;
 
 class TestUpgradeFailures final : public QObject {
     Q_OBJECT

@@ -34,8 +34,9 @@ const QString kernelWheelName = QStringLiteral("ipykernel-0.1-py3-none-any.whl")
 
 QByteArray recordHash(const QByteArray &data)
 {
-    return "sha256=" + QCryptographicHash::hash(data, QCryptographicHash::Sha256)
-                           .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    return "sha256="
+        + QCryptographicHash::hash(data, QCryptographicHash::Sha256)
+              .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
 }
 
 // The smallest valid wheel (PEP 427): a module, METADATA, WHEEL and a RECORD with real digests.
@@ -114,7 +115,8 @@ private:
         auto r = awaitTask(installer.install(s), std::chrono::seconds(120));
         return r ? *r : core::Result<core::InstallOutcome>(core::Error{QStringLiteral("timeout"), {}, {}});
     }
-    core::Result<core::InstallOutcome> run(core::SetupPipeline &pipeline, const InstallSpec &s, const core::SetupOptions &o)
+    core::Result<core::InstallOutcome> run(core::SetupPipeline &pipeline, const InstallSpec &s,
+                                           const core::SetupOptions &o)
     {
         auto r = awaitTask(pipeline.run(plan(), s, o), std::chrono::seconds(180));
         return r ? *r : core::Result<core::InstallOutcome>(core::Error{QStringLiteral("timeout"), {}, {}});
@@ -146,17 +148,19 @@ void TestVenv::initTestCase()
     QVERIFY(wheel.open(QIODevice::ReadOnly));
     const QByteArray bytes = wheel.readAll();
     QVERIFY(m_server.start());
-    const QByteArray page = "<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8() + "#sha256="
-                            + fileSha256(m_wheel) + "\">" + wheelName.toUtf8() + "</a></body></html>";
+    const QByteArray page = "<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8()
+        + "#sha256=" + fileSha256(m_wheel) + "\">" + wheelName.toUtf8() + "</a></body></html>";
     m_server.route("/simple/tinypkg/", Response::bytes(page, "text/html"));
     m_server.route("/files/" + wheelName.toUtf8(), Response::bytes(bytes));
     m_kernelWheel = m_files.filePath(kernelWheelName);
     QVERIFY(buildWheel(m_kernelWheel, "ipykernel"));
-    m_kernelLock = QStringLiteral("ipykernel==0.1 --hash=sha256:") + QString::fromLatin1(fileSha256(m_kernelWheel)) + u'\n';
-    m_server.route("/simple/ipykernel/", Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + kernelWheelName.toUtf8()
-                                                             + "#sha256=" + fileSha256(m_kernelWheel) + "\">"
-                                                             + kernelWheelName.toUtf8() + "</a></body></html>",
-                                                         "text/html"));
+    m_kernelLock = QStringLiteral("ipykernel==0.1 --hash=sha256:") + QString::fromLatin1(fileSha256(m_kernelWheel))
+        + u'\n';
+    m_server.route("/simple/ipykernel/",
+                   Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + kernelWheelName.toUtf8()
+                                       + "#sha256=" + fileSha256(m_kernelWheel) + "\">" + kernelWheelName.toUtf8()
+                                       + "</a></body></html>",
+                                   "text/html"));
     QFile kernel(m_kernelWheel);
     QVERIFY(kernel.open(QIODevice::ReadOnly));
     m_server.route("/files/" + kernelWheelName.toUtf8(), Response::bytes(kernel.readAll()));
@@ -169,8 +173,8 @@ void TestVenv::installsThroughTheBridgeAndTheDownloader()
     QStringList lines;
     connect(&pipeline, &core::SetupPipeline::logLine, this, [&](const QString &l) { lines.append(l); });
     InstallSpec s = spec(prefix.path());
-    s.requirementsLock = QStringLiteral("tinypkg==0.1 --hash=sha256:") + QString::fromLatin1(fileSha256(m_wheel)) + u'\n'
-                         + m_kernelLock;
+    s.requirementsLock = QStringLiteral("tinypkg==0.1 --hash=sha256:") + QString::fromLatin1(fileSha256(m_wheel))
+        + u'\n' + m_kernelLock;
     m_server.clearRequests();
     const auto outcome = run(pipeline, s, options(prefix.path(), m_server.url(QStringLiteral("/simple/")).toString()));
     QVERIFY2(outcome, qPrintable(outcome ? QString() : outcome.error().message + u'\n' + outcome.error().detail));
@@ -181,7 +185,8 @@ void TestVenv::installsThroughTheBridgeAndTheDownloader()
     for (const RecordedRequest &r : m_server.requests())
         QVERIFY2(!r.header("user-agent").startsWith("pip/"), r.target.constData());
     // pip's own words reached the log as they came.
-    QVERIFY2(lines.join(u'\n').contains(QStringLiteral("Successfully installed ipykernel-0.1 tinypkg-0.1")), qPrintable(lines.join(u'\n')));
+    QVERIFY2(lines.join(u'\n').contains(QStringLiteral("Successfully installed ipykernel-0.1 tinypkg-0.1")),
+             qPrintable(lines.join(u'\n')));
 
     const QString env = prefix.filePath(QStringLiteral("tf-test"));
     const auto record = core::EnvironmentRecord::read(env);
@@ -199,12 +204,15 @@ void TestVenv::installsThroughTheBridgeAndTheDownloader()
     for (const auto &c : record->commands) {
         // Commands are recorded with the final folder, not the staging one.
         QVERIFY(!c.program.contains(QStringLiteral(".staging-")));
-        ranPip = ranPip || (c.arguments.contains(QStringLiteral("--require-hashes")) && c.arguments.contains(QStringLiteral("--no-index")));
+        ranPip = ranPip
+            || (c.arguments.contains(QStringLiteral("--require-hashes"))
+                && c.arguments.contains(QStringLiteral("--no-index")));
     }
     QVERIFY(ranPip);
     // The venv works after the staging folder was renamed into place, through the launcher.
     QProcess python;
-    python.start(env + QStringLiteral("/start-python"), {QStringLiteral("-c"), QStringLiteral("import sys, tinypkg; print(tinypkg.VALUE, sys.prefix)")});
+    python.start(env + QStringLiteral("/start-python"),
+                 {QStringLiteral("-c"), QStringLiteral("import sys, tinypkg; print(tinypkg.VALUE, sys.prefix)")});
     QVERIFY(python.waitForFinished(30000));
     const QString out = QString::fromUtf8(python.readAllStandardOutput()).trimmed();
     QVERIFY2(out.startsWith(QStringLiteral("42 ")), qPrintable(out + QString::fromUtf8(python.readAllStandardError())));
@@ -261,7 +269,8 @@ void TestVenv::verifiedWheelsWithoutNetwork()
 void TestVenv::cancelWhilePipWaits()
 {
     QTemporaryDir prefix;
-    m_server.route("/slow/tinypkg/", Response::bytes("<html></html>", "text/html").delayHeaders(std::chrono::seconds(60)));
+    m_server.route("/slow/tinypkg/",
+                   Response::bytes("<html></html>", "text/html").delayHeaders(std::chrono::seconds(60)));
     core::SetupPipeline pipeline(m_system);
     InstallSpec s = spec(prefix.path());
     connect(&pipeline, &core::SetupPipeline::message, this, [&](const QString &line) {

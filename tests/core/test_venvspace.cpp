@@ -24,10 +24,12 @@ constexpr qint64 MB = 1024 * 1024;
 class FullDiskSystem final : public core::RootedSystem {
 public:
     FullDiskSystem(QString root, QString failing, QByteArray output, qint64 free)
-        : RootedSystem(std::move(root), core::OsFamily::Linux, {{QStringLiteral("HOME"), QStringLiteral("/home/student")}})
-        , m_failing(std::move(failing)), m_output(std::move(output)), m_free(free)
-    {
-    }
+        : RootedSystem(std::move(root), core::OsFamily::Linux,
+                       {{QStringLiteral("HOME"), QStringLiteral("/home/student")}})
+        , m_failing(std::move(failing))
+        , m_output(std::move(output))
+        , m_free(free)
+    {}
     std::optional<core::DiskSpace> diskSpace(const QString &) const override
     {
         return core::DiskSpace{m_free, QStringLiteral("disk")};
@@ -87,7 +89,8 @@ private Q_SLOTS:
             << QByteArray("ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device\n")
             << 50000 * MB << u"disk_full"_s;
         QTest::newRow("pip: another failure, space free")
-            << u"pip"_s << QByteArray("ERROR: tinypkg-0.1-py3-none-any.whl is not a supported wheel on this platform.\n")
+            << u"pip"_s
+            << QByteArray("ERROR: tinypkg-0.1-py3-none-any.whl is not a supported wheel on this platform.\n")
             << 50000 * MB << u"pip_failed"_s;
     }
 
@@ -125,7 +128,8 @@ private Q_SLOTS:
         if (code == u"disk_full")
             QVERIFY2(!outcome->error().message.contains(u"python3-venv"_s), qPrintable(outcome->error().message));
         // Nothing is left behind: no staging folder, no lock.
-        QCOMPARE(QDir(root.filePath(QStringLiteral("home/student"))).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+        QCOMPARE(QDir(root.filePath(QStringLiteral("home/student")))
+                     .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
                  QStringList{});
     }
 };

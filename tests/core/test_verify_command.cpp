@@ -35,10 +35,7 @@ private slots:
 
 private:
     static QString data() { return qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/verify"_s; }
-    static RootedSystem fixture()
-    {
-        return RootedSystem(data() + u"/environments"_s, OsFamily::Linux, {});
-    }
+    static RootedSystem fixture() { return RootedSystem(data() + u"/environments"_s, OsFamily::Linux, {}); }
 };
 
 void TestVerifyCommand::readsEnvironment_data()
@@ -50,13 +47,23 @@ void TestVerifyCommand::readsEnvironment_data()
     QTest::addColumn<QString>("launcher");
     QTest::addColumn<QStringList>("libraryDirs");
 
-    QTest::newRow("plan nested, relative paths") << "/envs/nested" << "2.10.0" << "11.2" << "linux-toolkit"
-                                                 << "/envs/nested/bin/start-python.sh"
-                                                 << QStringList{u"/envs/nested/cuda/lib64"_s};
+    QTest::newRow("plan nested, relative paths")
+        << "/envs/nested"
+        << "2.10.0"
+        << "11.2"
+        << "linux-toolkit"
+        << "/envs/nested/bin/start-python.sh" << QStringList{u"/envs/nested/cuda/lib64"_s};
     QTest::newRow("flat record, path list as text")
-        << "/envs/flat" << "2.15.1" << "" << "linux-pip" << "/home/student/envs/flat/start-python.sh"
+        << "/envs/flat"
+        << "2.15.1"
+        << ""
+        << "linux-pip"
+        << "/home/student/envs/flat/start-python.sh"
         << QStringList{u"/home/student/envs/flat/nvidia/cudnn/lib"_s, u"/home/student/envs/flat/nvidia/cublas/lib"_s};
-    QTest::newRow("no record, launcher on disk") << "/envs/launcher-only" << "" << "" << ""
+    QTest::newRow("no record, launcher on disk") << "/envs/launcher-only"
+                                                 << ""
+                                                 << ""
+                                                 << ""
                                                  << "/envs/launcher-only/bin/start-python.sh" << QStringList{};
 }
 
@@ -103,9 +110,12 @@ void TestVerifyCommand::refusesWhatIsNotAnEnvironment_data()
 {
     QTest::addColumn<QString>("dir");
     QTest::addColumn<QString>("code");
-    QTest::newRow("damaged record") << "/envs/malformed" << "environment_malformed";
-    QTest::newRow("ordinary folder") << "/envs/empty" << "environment_unrecognised";
-    QTest::newRow("no such folder") << "/envs/gone" << "environment_missing";
+    QTest::newRow("damaged record") << "/envs/malformed"
+                                    << "environment_malformed";
+    QTest::newRow("ordinary folder") << "/envs/empty"
+                                     << "environment_unrecognised";
+    QTest::newRow("no such folder") << "/envs/gone"
+                                    << "environment_missing";
 }
 
 void TestVerifyCommand::refusesWhatIsNotAnEnvironment()
@@ -159,12 +169,15 @@ void TestVerifyCommand::endToEnd_data()
     QTest::addColumn<QStringList>("statuses"); // per layer, in order
 
     QTest::newRow("works, libraries found by TensorFlow itself")
-        << "ok" << "linux-pip" << 0 << QString()
+        << "ok"
+        << "linux-pip" << 0 << QString()
         << QStringList{u"warning"_s, u"passed"_s, u"passed"_s, u"passed"_s, u"passed"_s};
     QTest::newRow("no GPU: the probe names the missing libraries")
-        << "no_gpu" << "linux-pip" << 1 << "libraries"
+        << "no_gpu"
+        << "linux-pip" << 1 << "libraries"
         << QStringList{u"failed"_s, u"passed"_s, u"failed"_s, u"skipped"_s, u"skipped"_s};
-    QTest::newRow("processor route") << "cpu_build" << "cpu" << 0 << QString()
+    QTest::newRow("processor route") << "cpu_build"
+                                     << "cpu" << 0 << QString()
                                      << QStringList{u"passed"_s, u"passed"_s, u"passed"_s, u"passed"_s};
 }
 
@@ -196,8 +209,7 @@ void TestVerifyCommand::endToEnd()
     launcher.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QFile record(env.filePath(u"environment.json"_s));
     QVERIFY(record.open(QIODevice::WriteOnly));
-    record.write(QJsonDocument(QJsonObject{{u"plan"_s, QJsonObject{{u"route"_s, route},
-                                                                   {u"tensorflow"_s, u"2.4.0"_s}}},
+    record.write(QJsonDocument(QJsonObject{{u"plan"_s, QJsonObject{{u"route"_s, route}, {u"tensorflow"_s, u"2.4.0"_s}}},
                                            {u"launchers"_s, QJsonObject{{u"python"_s, u"bin/start-python.sh"_s}}},
                                            {u"library_dirs"_s, QJsonArray{u"lib"_s}}})
                      .toJson());
@@ -226,9 +238,9 @@ void TestVerifyCommand::endToEnd()
         QCOMPARE(first.value(u"id"_s).toString(), u"libraries"_s);
         QCOMPARE(first.value(u"cause"_s).toString(), u"library_missing"_s);
         QVERIFY(first.value(u"explanation"_s).toString().contains(u"libcudart.so.11.0"_s));
-        QCOMPARE(o.value(u"smoke_test"_s).toObject().value(u"python"_s).toObject().value(u"version"_s).toString()
-                     .isEmpty(),
-                 false);
+        QCOMPARE(
+            o.value(u"smoke_test"_s).toObject().value(u"python"_s).toObject().value(u"version"_s).toString().isEmpty(),
+            false);
     }
 }
 

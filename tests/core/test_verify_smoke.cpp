@@ -42,18 +42,25 @@ void TestVerifySmoke::parsesCannedOutput_data()
     QTest::addColumn<QString>("mentions"); // the explanation names this
 
     QTest::newRow("success") << "success" << true << QString() << QString() << QString();
-    QTest::newRow("cuda libraries missing") << "no_gpu" << true << "devices" << "missing_cuda_runtime"
+    QTest::newRow("cuda libraries missing") << "no_gpu" << true << "devices"
+                                            << "missing_cuda_runtime"
                                             << "libcudart.so.11.0, libcudnn.so.8";
-    QTest::newRow("no driver") << "no_driver" << true << "devices" << "no_gpu_or_driver" << "CUDA_ERROR_NO_DEVICE";
-    QTest::newRow("cuDNN older than the build") << "cudnn_failure" << true << "cudnn" << "cudnn_version_mismatch"
+    QTest::newRow("no driver") << "no_driver" << true << "devices"
+                               << "no_gpu_or_driver"
+                               << "CUDA_ERROR_NO_DEVICE";
+    QTest::newRow("cuDNN older than the build") << "cudnn_failure" << true << "cudnn"
+                                                << "cudnn_version_mismatch"
                                                 << "8.2.4";
-    QTest::newRow("import error") << "import_error" << true << "import" << "missing_cuda_runtime"
+    QTest::newRow("import error") << "import_error" << true << "import"
+                                  << "missing_cuda_runtime"
                                   << "libcublas.so.11";
-    QTest::newRow("windows build without CUDA") << "windows_cpu_build" << true << "devices" << "not_cuda_build"
+    QTest::newRow("windows build without CUDA") << "windows_cpu_build" << true << "devices"
+                                                << "not_cuda_build"
                                                 << "WSL2";
     QTest::newRow("cpu route") << "cpu_route" << false << QString() << QString() << QString();
     // Named as a student reads it; TensorFlow's device path is the evidence.
-    QTest::newRow("soft placement on the processor") << "ran_on_cpu" << true << "cudnn" << "ran_on_cpu"
+    QTest::newRow("soft placement on the processor") << "ran_on_cpu" << true << "cudnn"
+                                                     << "ran_on_cpu"
                                                      << "ran on the processor";
 }
 
@@ -169,11 +176,16 @@ void TestVerifySmoke::runsScriptAgainstFakeTensorflow_data()
     QTest::addColumn<QString>("cause");
 
     QTest::newRow("gpu works") << "ok" << true << QString() << QString();
-    QTest::newRow("cuDNN missing at run time") << "no_gpu" << true << "devices" << "missing_cudnn";
-    QTest::newRow("convolution fails") << "cudnn_fail" << true << "cudnn" << "missing_cudnn";
-    QTest::newRow("out of memory") << "oom" << true << "compute" << "out_of_memory";
-    QTest::newRow("import error") << "import_error" << true << "import" << "missing_cuda_runtime";
-    QTest::newRow("build without CUDA") << "cpu_build" << true << "devices" << "not_cuda_build";
+    QTest::newRow("cuDNN missing at run time") << "no_gpu" << true << "devices"
+                                               << "missing_cudnn";
+    QTest::newRow("convolution fails") << "cudnn_fail" << true << "cudnn"
+                                       << "missing_cudnn";
+    QTest::newRow("out of memory") << "oom" << true << "compute"
+                                   << "out_of_memory";
+    QTest::newRow("import error") << "import_error" << true << "import"
+                                  << "missing_cuda_runtime";
+    QTest::newRow("build without CUDA") << "cpu_build" << true << "devices"
+                                        << "not_cuda_build";
     QTest::newRow("processor route") << "cpu_build" << false << QString() << QString();
 }
 
@@ -219,16 +231,19 @@ void TestVerifySmoke::runsScriptAgainstFakeTensorflow()
 
     const SmokeResult r = SmokeResult::parse(process, expectGpu);
     QVERIFY2(r.produced, process.standardOutput.constData());
-    QCOMPARE(r.document.value(QLatin1String("python")).toObject().value(QLatin1String("executable")).toString()
-                 .isEmpty(),
-             false);
+    QCOMPARE(
+        r.document.value(QLatin1String("python")).toObject().value(QLatin1String("executable")).toString().isEmpty(),
+        false);
     const VerifyLayer *failed = r.firstFailure();
     if (failedLayer.isEmpty()) {
         QVERIFY2(!failed, failed ? qPrintable(failed->explanation) : "");
         if (expectGpu) {
             QCOMPARE(r.tensorflowVersion, u"2.99.0"_s);
             QCOMPARE(r.gpus, QStringList{u"Fake GeForce"_s});
-            QVERIFY(r.document.value(QLatin1String("matmul")).toObject().value(QLatin1String("device")).toString()
+            QVERIFY(r.document.value(QLatin1String("matmul"))
+                        .toObject()
+                        .value(QLatin1String("device"))
+                        .toString()
                         .contains(QLatin1String("GPU")));
         }
         return;

@@ -41,9 +41,15 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("prettyName");
         QTest::addColumn<QString>("id");
-        QTest::newRow("ubuntu 22.04.3") << "os-release/ubuntu-22.04.3.txt" << "Ubuntu 22.04.3 LTS" << "ubuntu";
-        QTest::newRow("debian 12") << "os-release/debian-12.txt" << "Debian GNU/Linux 12 (bookworm)" << "debian";
-        QTest::newRow("binary garbage") << "os-release/garbage.txt" << "" << "";
+        QTest::newRow("ubuntu 22.04.3") << "os-release/ubuntu-22.04.3.txt"
+                                        << "Ubuntu 22.04.3 LTS"
+                                        << "ubuntu";
+        QTest::newRow("debian 12") << "os-release/debian-12.txt"
+                                   << "Debian GNU/Linux 12 (bookworm)"
+                                   << "debian";
+        QTest::newRow("binary garbage") << "os-release/garbage.txt"
+                                        << ""
+                                        << "";
     }
     void osRelease()
     {
@@ -70,10 +76,14 @@ private slots:
         QTest::addColumn<int>("wsl");
         QTest::newRow("wsl2 /proc/version") << "proc-version/wsl2-5.10.60.1.txt"
                                             << "5.10.60.1-microsoft-standard-WSL2" << 2;
-        QTest::newRow("wsl1 /proc/version") << "proc-version/wsl1-4.4.0-19041.txt" << "4.4.0-19041-Microsoft" << 1;
-        QTest::newRow("centos 7 is not wsl") << "proc-version/centos7-3.10.0.txt" << "3.10.0-514.26.2.el7.x86_64" << 0;
-        QTest::newRow("wsl2 osrelease") << "proc-version/osrelease-wsl2.txt" << "5.15.90.1-microsoft-standard-WSL2" << 2;
-        QTest::newRow("error text instead of a version") << "proc-version/garbage.txt" << "" << 0;
+        QTest::newRow("wsl1 /proc/version") << "proc-version/wsl1-4.4.0-19041.txt"
+                                            << "4.4.0-19041-Microsoft" << 1;
+        QTest::newRow("centos 7 is not wsl") << "proc-version/centos7-3.10.0.txt"
+                                             << "3.10.0-514.26.2.el7.x86_64" << 0;
+        QTest::newRow("wsl2 osrelease") << "proc-version/osrelease-wsl2.txt"
+                                        << "5.15.90.1-microsoft-standard-WSL2" << 2;
+        QTest::newRow("error text instead of a version") << "proc-version/garbage.txt"
+                                                         << "" << 0;
     }
     void kernel()
     {
@@ -102,14 +112,16 @@ private slots:
         QTest::addColumn<bool>("avx2");
         QTest::addColumn<bool>("fma");
         QTest::addColumn<bool>("avx512f");
-        QTest::newRow("ryzen 7 2700x: avx2 and fma") << "cpuinfo/amd-ryzen7-2700x.txt"
-                                                    << "AMD Ryzen 7 2700X Eight-Core Processor" << true << true << true
-                                                    << false;
-        QTest::newRow("pentium g640: no avx at all") << "cpuinfo/intel-pentium-g640-noavx.txt"
-                                                    << "Intel(R) Pentium(R) CPU G640 @ 2.80GHz" << false << false
-                                                    << false << false;
-        QTest::newRow("epyc: avx-512") << "cpuinfo/amd-epyc-avx512.txt" << "AMD EPYC" << true << true << true << true;
-        QTest::newRow("meminfo is not cpuinfo") << "cpuinfo/garbage.txt" << "" << false << false << false << false;
+        QTest::newRow("ryzen 7 2700x: avx2 and fma")
+            << "cpuinfo/amd-ryzen7-2700x.txt"
+            << "AMD Ryzen 7 2700X Eight-Core Processor" << true << true << true << false;
+        QTest::newRow("pentium g640: no avx at all")
+            << "cpuinfo/intel-pentium-g640-noavx.txt"
+            << "Intel(R) Pentium(R) CPU G640 @ 2.80GHz" << false << false << false << false;
+        QTest::newRow("epyc: avx-512") << "cpuinfo/amd-epyc-avx512.txt"
+                                       << "AMD EPYC" << true << true << true << true;
+        QTest::newRow("meminfo is not cpuinfo") << "cpuinfo/garbage.txt"
+                                                << "" << false << false << false << false;
     }
     void cpuinfo()
     {
@@ -136,11 +148,22 @@ private slots:
         QTest::addColumn<QString>("display");
         QTest::addColumn<QString>("build");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("windows 10 22h2") << "Windows 10 Pro" << "22H2" << "19045" << "Windows 10 Pro 22H2 (build 19045)";
-        QTest::newRow("windows 11 still says 10") << "Windows 10 Home" << "23H2" << "22631"
+        QTest::newRow("windows 10 22h2") << "Windows 10 Pro"
+                                         << "22H2"
+                                         << "19045"
+                                         << "Windows 10 Pro 22H2 (build 19045)";
+        QTest::newRow("windows 11 still says 10") << "Windows 10 Home"
+                                                  << "23H2"
+                                                  << "22631"
                                                   << "Windows 11 Home 23H2 (build 22631)";
-        QTest::newRow("first windows 11 build") << "Windows 10 Pro" << "21H2" << "22000" << "Windows 11 Pro 21H2 (build 22000)";
-        QTest::newRow("no product name") << "" << "22H2" << "19045" << "";
+        QTest::newRow("first windows 11 build") << "Windows 10 Pro"
+                                                << "21H2"
+                                                << "22000"
+                                                << "Windows 11 Pro 21H2 (build 22000)";
+        QTest::newRow("no product name") << ""
+                                         << "22H2"
+                                         << "19045"
+                                         << "";
     }
     void windowsVersion()
     {
@@ -155,16 +178,26 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("as detection writes it") << "Windows 10 Pro 22H2 (build 19045)" << "19045";
-        QTest::newRow("NT version") << "10.0.19045" << "19045";
-        QTest::newRow("NT version with revision") << "10.0.22631.4460" << "22631";
-        QTest::newRow("ver output") << "Microsoft Windows [Version 10.0.19044.1288]" << "19044";
-        QTest::newRow("Windows 8.1 NT version") << "6.3.9600" << "9600";
-        QTest::newRow("Build word") << "Windows 11 Home, Build 22000" << "22000";
-        QTest::newRow("no build") << "Windows 10 Pro" << "";
-        QTest::newRow("a driver version is not a build") << "546.33" << "";
-        QTest::newRow("a longer dotted number is not an NT version") << "110.0.19045" << "";
-        QTest::newRow("empty") << "" << "";
+        QTest::newRow("as detection writes it") << "Windows 10 Pro 22H2 (build 19045)"
+                                                << "19045";
+        QTest::newRow("NT version") << "10.0.19045"
+                                    << "19045";
+        QTest::newRow("NT version with revision") << "10.0.22631.4460"
+                                                  << "22631";
+        QTest::newRow("ver output") << "Microsoft Windows [Version 10.0.19044.1288]"
+                                    << "19044";
+        QTest::newRow("Windows 8.1 NT version") << "6.3.9600"
+                                                << "9600";
+        QTest::newRow("Build word") << "Windows 11 Home, Build 22000"
+                                    << "22000";
+        QTest::newRow("no build") << "Windows 10 Pro"
+                                  << "";
+        QTest::newRow("a driver version is not a build") << "546.33"
+                                                         << "";
+        QTest::newRow("a longer dotted number is not an NT version") << "110.0.19045"
+                                                                     << "";
+        QTest::newRow("empty") << ""
+                               << "";
     }
     void windowsBuild()
     {
@@ -177,15 +210,24 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("version.json 11.8.0") << "version-json/cuda-11.8.0.json" << "11.8.0";
-        QTest::newRow("version.json 11.5.2") << "version-json/cuda-11.5.2.json" << "11.5.2";
-        QTest::newRow("version.json date stamp") << "version-json/cuda-12.6-datestamped.json" << "12.6";
-        QTest::newRow("version.json cudart only") << "version-json/cudart-only.json" << "13.2.86";
-        QTest::newRow("version.json truncated") << "version-json/truncated.json" << "";
-        QTest::newRow("version.txt 10.1.243") << "version-txt/cuda-10.1.243.txt" << "10.1.243";
-        QTest::newRow("version.txt is html") << "version-txt/garbage.txt" << "";
-        QTest::newRow("cuda.h 13.0") << "cuda-h/cuda-13.0.h" << "13.0";
-        QTest::newRow("cuda.h without CUDA_VERSION") << "cuda-h/garbage.h" << "";
+        QTest::newRow("version.json 11.8.0") << "version-json/cuda-11.8.0.json"
+                                             << "11.8.0";
+        QTest::newRow("version.json 11.5.2") << "version-json/cuda-11.5.2.json"
+                                             << "11.5.2";
+        QTest::newRow("version.json date stamp") << "version-json/cuda-12.6-datestamped.json"
+                                                 << "12.6";
+        QTest::newRow("version.json cudart only") << "version-json/cudart-only.json"
+                                                  << "13.2.86";
+        QTest::newRow("version.json truncated") << "version-json/truncated.json"
+                                                << "";
+        QTest::newRow("version.txt 10.1.243") << "version-txt/cuda-10.1.243.txt"
+                                              << "10.1.243";
+        QTest::newRow("version.txt is html") << "version-txt/garbage.txt"
+                                             << "";
+        QTest::newRow("cuda.h 13.0") << "cuda-h/cuda-13.0.h"
+                                     << "13.0";
+        QTest::newRow("cuda.h without CUDA_VERSION") << "cuda-h/garbage.h"
+                                                     << "";
     }
     void cudaToolkitFiles()
     {
@@ -193,8 +235,8 @@ private slots:
         QFETCH(QString, expected);
         const QByteArray bytes = sample(file);
         const auto r = file.startsWith(QLatin1String("version-json")) ? parseCudaVersionJson(bytes)
-                       : file.startsWith(QLatin1String("version-txt")) ? parseCudaVersionTxt(bytes)
-                                                                       : parseCudaHeaderVersion(bytes);
+            : file.startsWith(QLatin1String("version-txt"))           ? parseCudaVersionTxt(bytes)
+                                                                      : parseCudaHeaderVersion(bytes);
         checkVersion(r, expected, [](const QString &s) { return s; });
     }
 
@@ -202,11 +244,16 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("windows folder v11.2") << "v11.2" << "11.2";
-        QTest::newRow("linux folder cuda-11.8") << "cuda-11.8" << "11.8";
-        QTest::newRow("unversioned symlink") << "cuda" << "";
-        QTest::newRow("env CUDA_PATH_V10_1") << "CUDA_PATH_V10_1" << "10.1";
-        QTest::newRow("env CUDA_PATH") << "CUDA_PATH" << "";
+        QTest::newRow("windows folder v11.2") << "v11.2"
+                                              << "11.2";
+        QTest::newRow("linux folder cuda-11.8") << "cuda-11.8"
+                                                << "11.8";
+        QTest::newRow("unversioned symlink") << "cuda"
+                                             << "";
+        QTest::newRow("env CUDA_PATH_V10_1") << "CUDA_PATH_V10_1"
+                                             << "10.1";
+        QTest::newRow("env CUDA_PATH") << "CUDA_PATH"
+                                       << "";
     }
     void cudaNames()
     {
@@ -221,11 +268,16 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("cudnn_version.h 8.1.1") << "cudnn/cudnn_version-8.1.1.h" << "8.1.1";
-        QTest::newRow("cudnn_version.h 8.6.0") << "cudnn/cudnn_version-8.6.0.h" << "8.6.0";
-        QTest::newRow("cudnn.h 7.6.5") << "cudnn/cudnn-7.6.5.h" << "7.6.5";
-        QTest::newRow("cudnn.h 7.0.1 aligned defines") << "cudnn/cudnn-7.0.1-aligned.h" << "7.0.1";
-        QTest::newRow("cudnn.h of 8+ has no numbers") << "cudnn/cudnn-8-no-defines.h" << "";
+        QTest::newRow("cudnn_version.h 8.1.1") << "cudnn/cudnn_version-8.1.1.h"
+                                               << "8.1.1";
+        QTest::newRow("cudnn_version.h 8.6.0") << "cudnn/cudnn_version-8.6.0.h"
+                                               << "8.6.0";
+        QTest::newRow("cudnn.h 7.6.5") << "cudnn/cudnn-7.6.5.h"
+                                       << "7.6.5";
+        QTest::newRow("cudnn.h 7.0.1 aligned defines") << "cudnn/cudnn-7.0.1-aligned.h"
+                                                       << "7.0.1";
+        QTest::newRow("cudnn.h of 8+ has no numbers") << "cudnn/cudnn-8-no-defines.h"
+                                                      << "";
     }
     void cudnnHeader()
     {
@@ -238,12 +290,18 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("linux full soname") << "libcudnn.so.8.6.0" << "8.6.0";
-        QTest::newRow("linux major soname") << "libcudnn.so.9" << "9";
-        QTest::newRow("windows dll") << "cudnn64_8.dll" << "8";
-        QTest::newRow("windows dll upper case") << "CUDNN64_8.DLL" << "8";
-        QTest::newRow("sub-library is not the copy") << "libcudnn_ops_infer.so.8" << "";
-        QTest::newRow("unversioned dev link") << "libcudnn.so" << "";
+        QTest::newRow("linux full soname") << "libcudnn.so.8.6.0"
+                                           << "8.6.0";
+        QTest::newRow("linux major soname") << "libcudnn.so.9"
+                                            << "9";
+        QTest::newRow("windows dll") << "cudnn64_8.dll"
+                                     << "8";
+        QTest::newRow("windows dll upper case") << "CUDNN64_8.DLL"
+                                                << "8";
+        QTest::newRow("sub-library is not the copy") << "libcudnn_ops_infer.so.8"
+                                                     << "";
+        QTest::newRow("unversioned dev link") << "libcudnn.so"
+                                              << "";
     }
     void cudnnLibraryName()
     {
@@ -260,7 +318,8 @@ private slots:
         QCOMPARE(r->at(0).version, QStringLiteral("3.9"));
         QCOMPARE(r->at(0).bits, 64);
         QVERIFY(r->at(0).isDefault);
-        QCOMPARE(r->at(0).path, QStringLiteral("C:\\Users\\14766\\AppData\\Local\\Programs\\Python\\Python39\\python.exe"));
+        QCOMPARE(r->at(0).path,
+                 QStringLiteral("C:\\Users\\14766\\AppData\\Local\\Programs\\Python\\Python39\\python.exe"));
         QVERIFY(!r->at(1).isDefault);
         QCOMPARE(r->at(2).version, QStringLiteral("3.10"));
         QCOMPARE(r->at(2).path, QStringLiteral("D:\\0python_work\\Anaconda\\python.exe"));
@@ -309,25 +368,43 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("venv pyvenv.cfg") << "pyvenv" << "pyvenv/venv-3.10.11.cfg" << "3.10.11";
-        QTest::newRow("virtualenv pyvenv.cfg") << "pyvenv" << "pyvenv/virtualenv-3.12.1.cfg" << "3.12.1";
-        QTest::newRow("desktop file is no pyvenv.cfg") << "pyvenv" << "pyvenv/garbage.cfg" << "";
-        QTest::newRow("conda-meta record") << "conda-meta" << "python-3.10.11-h966fe2a_2.json" << "3.10.11";
-        QTest::newRow("conda-meta of another package") << "conda-meta" << "python_abi-3.10-2_cp310.json" << "";
-        QTest::newRow("python310.dll") << "dll" << "python310.dll" << "3.10";
-        QTest::newRow("python3.dll forwarder") << "dll" << "python3.dll" << "";
-        QTest::newRow("python3.10 name") << "name" << "python3.10" << "3.10";
-        QTest::newRow("python3 name") << "name" << "python3" << "";
+        QTest::newRow("venv pyvenv.cfg") << "pyvenv"
+                                         << "pyvenv/venv-3.10.11.cfg"
+                                         << "3.10.11";
+        QTest::newRow("virtualenv pyvenv.cfg") << "pyvenv"
+                                               << "pyvenv/virtualenv-3.12.1.cfg"
+                                               << "3.12.1";
+        QTest::newRow("desktop file is no pyvenv.cfg") << "pyvenv"
+                                                       << "pyvenv/garbage.cfg"
+                                                       << "";
+        QTest::newRow("conda-meta record") << "conda-meta"
+                                           << "python-3.10.11-h966fe2a_2.json"
+                                           << "3.10.11";
+        QTest::newRow("conda-meta of another package") << "conda-meta"
+                                                       << "python_abi-3.10-2_cp310.json"
+                                                       << "";
+        QTest::newRow("python310.dll") << "dll"
+                                       << "python310.dll"
+                                       << "3.10";
+        QTest::newRow("python3.dll forwarder") << "dll"
+                                               << "python3.dll"
+                                               << "";
+        QTest::newRow("python3.10 name") << "name"
+                                         << "python3.10"
+                                         << "3.10";
+        QTest::newRow("python3 name") << "name"
+                                      << "python3"
+                                      << "";
     }
     void pythonFiles()
     {
         QFETCH(QString, kind);
         QFETCH(QString, input);
         QFETCH(QString, expected);
-        const auto r = kind == u"pyvenv"       ? parsePyvenvCfgVersion(sample(input))
-                       : kind == u"conda-meta" ? pythonVersionFromCondaMetaName(input)
-                       : kind == u"dll"        ? pythonVersionFromDllName(input)
-                                               : pythonVersionFromName(input);
+        const auto r = kind == u"pyvenv" ? parsePyvenvCfgVersion(sample(input))
+            : kind == u"conda-meta"      ? pythonVersionFromCondaMetaName(input)
+            : kind == u"dll"             ? pythonVersionFromDllName(input)
+                                         : pythonVersionFromName(input);
         checkVersion(r, expected, [](const QString &s) { return s; });
     }
 

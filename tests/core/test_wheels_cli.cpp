@@ -87,23 +87,25 @@ private:
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly))
             return {};
-        f.write(QJsonDocument(QJsonObject{
-                                  {u"schema"_s, 1},
-                                  {u"title"_s, u"Wheels test"_s},
-                                  {u"environment"_s, name},
-                                  {u"installFolder"_s, u"${HOME}/envs"_s},
-                                  {u"interpreter"_s, m_python},
-                                  {u"jupyter"_s, false},
-                                  {u"plan"_s, QJsonObject{{u"route"_s, u"linux-pip"_s},
-                                                          {u"tensorflow"_s, u"2.15.0"_s},
-                                                          {u"package"_s, u"tensorflow"_s},
-                                                          {u"python"_s, m_pythonMinor},
-                                                          {u"requirements"_s,
-                                                           QJsonArray::fromStringList(QStringList{u"tensorflow==2.15.0"_s} + extra)}}},
-                                  {u"mirrors"_s, QJsonObject{{u"pypi"_s, QJsonArray{index}}}},
-                                  {u"kernel"_s, QJsonObject{{u"register"_s, false}}},
-                                  {u"desktopEntry"_s, false}})
-                    .toJson());
+        f.write(
+            QJsonDocument(
+                QJsonObject{{u"schema"_s, 1},
+                            {u"title"_s, u"Wheels test"_s},
+                            {u"environment"_s, name},
+                            {u"installFolder"_s, u"${HOME}/envs"_s},
+                            {u"interpreter"_s, m_python},
+                            {u"jupyter"_s, false},
+                            {u"plan"_s,
+                             QJsonObject{{u"route"_s, u"linux-pip"_s},
+                                         {u"tensorflow"_s, u"2.15.0"_s},
+                                         {u"package"_s, u"tensorflow"_s},
+                                         {u"python"_s, m_pythonMinor},
+                                         {u"requirements"_s,
+                                          QJsonArray::fromStringList(QStringList{u"tensorflow==2.15.0"_s} + extra)}}},
+                            {u"mirrors"_s, QJsonObject{{u"pypi"_s, QJsonArray{index}}}},
+                            {u"kernel"_s, QJsonObject{{u"register"_s, false}}},
+                            {u"desktopEntry"_s, false}})
+                .toJson());
         return path;
     }
     QString installed(const QString &name) const { return m_home.filePath(u"envs/"_s + name); }
@@ -171,8 +173,8 @@ void TestWheelsCli::cutResponses_installCompletes_andTheLockKnowsEveryWheel()
 {
     // Every wheel response ends at 10 MiB: the 96 MiB wheel arrives only by resuming.
     m_index->setWheelFault([](Response &r) { r.dropAfter(cutAt); });
-    const Run run = tfsetup({u"install"_s, u"--profile"_s, profile(u"tf-first"_s, m_index->url().toString()), u"--yes"_s,
-                             u"--cache"_s, m_home.filePath(u"cache-first"_s)});
+    const Run run = tfsetup({u"install"_s, u"--profile"_s, profile(u"tf-first"_s, m_index->url().toString()),
+                             u"--yes"_s, u"--cache"_s, m_home.filePath(u"cache-first"_s)});
     QVERIFY2(run.exitCode == 0, qPrintable(run.all()));
     const qint64 served = m_index->wheelBytesServed();
     qint64 wheels = 0; // every wheel the lock names, each once
@@ -192,8 +194,7 @@ void TestWheelsCli::cutResponses_installCompletes_andTheLockKnowsEveryWheel()
     // The install showed the wheel with its size and the total.
     QVERIFY2(run.out.contains(m_tensorflowWheel), qPrintable(run.out));
     QVERIFY2(run.out.contains(m_tensorflowWheel + u" (96.0 MB)"_s), qPrintable(run.out));
-    QVERIFY2(run.out.contains(u"96.0 MB in all"_s),
-             qPrintable(run.out));
+    QVERIFY2(run.out.contains(u"96.0 MB in all"_s), qPrintable(run.out));
 
     QCOMPARE(importVersion(firstEnvironment(), u"tensorflow"_s), u"2.15.0"_s);
     QCOMPARE(importVersion(firstEnvironment(), u"labtools"_s), u"1.0"_s);
@@ -225,8 +226,8 @@ void TestWheelsCli::cutResponses_installCompletes_andTheLockKnowsEveryWheel()
 void TestWheelsCli::secondEnvironment_fetchesNoWheel()
 {
     QVERIFY(QFileInfo::exists(firstEnvironment() + u"/environment.json"_s));
-    const Run run = tfsetup({u"install"_s, u"--profile"_s, profile(u"tf-second"_s, m_index->url().toString()), u"--yes"_s,
-                             u"--cache"_s, m_home.filePath(u"cache-first"_s)});
+    const Run run = tfsetup({u"install"_s, u"--profile"_s, profile(u"tf-second"_s, m_index->url().toString()),
+                             u"--yes"_s, u"--cache"_s, m_home.filePath(u"cache-first"_s)});
     QVERIFY2(run.exitCode == 0, qPrintable(run.all()));
     QCOMPARE(m_index->wheelRequests(), 0);
     QCOMPARE(m_index->wheelBytesServed(), 0);
@@ -236,8 +237,9 @@ void TestWheelsCli::secondEnvironment_fetchesNoWheel()
 void TestWheelsCli::deadProxy_stopsEveryRequest()
 {
     const QString dead = u"http://127.0.0.1:%1"_s.arg(closedLoopbackPort());
-    const Run run = tfsetup({u"install"_s, u"--profile"_s, profile(u"tf-deadproxy"_s, m_index->url().toString()), u"--yes"_s,
-                             u"--json"_s, u"--proxy"_s, dead, u"--cache"_s, m_home.filePath(u"cache-deadproxy"_s)});
+    const Run run = tfsetup({u"install"_s, u"--profile"_s, profile(u"tf-deadproxy"_s, m_index->url().toString()),
+                             u"--yes"_s, u"--json"_s, u"--proxy"_s, dead, u"--cache"_s,
+                             m_home.filePath(u"cache-deadproxy"_s)});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(m_server.requests().isEmpty(), qPrintable(QString::fromUtf8(m_server.requests().value(0).target)));
     const QJsonObject error = run.json().value(u"error"_s).toObject();

@@ -70,7 +70,8 @@ QStringList flagsFor(const QString &compileCommands, const QString &source)
         return {};
     const QString root = qEnvironmentVariable("TFSETUP_SOURCE_DIR") + u'/';
     const QString relative = source.mid(root.size());
-    const QString library = relative.startsWith(QLatin1String("app/")) ? QStringLiteral("app/") : relative.section(u'/', 0, 1) + u'/';
+    const QString library = relative.startsWith(QLatin1String("app/")) ? QStringLiteral("app/")
+                                                                       : relative.section(u'/', 0, 1) + u'/';
     QString best;
     qsizetype bestShared = -1;
     for (const QJsonValue &v : QJsonDocument::fromJson(f.readAll()).array()) {
@@ -105,9 +106,10 @@ Compiled compileForWindows(const QStringList &flags, const QString &source)
 {
     QProcess gcc;
     gcc.setProcessChannelMode(QProcess::MergedChannels);
-    gcc.start(crossCompiler(), QStringList{QStringLiteral("-fsyntax-only"), QStringLiteral("-Wall"),
-                                           QStringLiteral("-Wextra"), QStringLiteral("-Werror")}
-                                   + flags + QStringList{source});
+    gcc.start(crossCompiler(),
+              QStringList{QStringLiteral("-fsyntax-only"), QStringLiteral("-Wall"), QStringLiteral("-Wextra"),
+                          QStringLiteral("-Werror")}
+                  + flags + QStringList{source});
     if (!gcc.waitForStarted() || !gcc.waitForFinished(240'000))
         return {false, QByteArrayLiteral("the cross compiler did not start or did not finish")};
     return {gcc.exitStatus() == QProcess::NormalExit && gcc.exitCode() == 0, gcc.readAll()};
@@ -131,7 +133,8 @@ private slots:
     // The method's premise: with the host's Qt headers and MinGW's target, Qt sees Windows.
     void windowsBranchIsSelected()
     {
-        const QString core = qEnvironmentVariable("TFSETUP_SOURCE_DIR") + QStringLiteral("/wizard/core/system/realsystem.cpp");
+        const QString core = qEnvironmentVariable("TFSETUP_SOURCE_DIR")
+            + QStringLiteral("/wizard/core/system/realsystem.cpp");
         const QStringList flags = flagsFor(m_commands, core);
         QVERIFY2(!flags.isEmpty(), "no compile command for wizard/core");
         const QString probe = m_dir.filePath(QStringLiteral("selects_windows.cpp"));
@@ -150,8 +153,9 @@ private slots:
     {
         QTest::addColumn<QString>("source");
         const QDir root(qEnvironmentVariable("TFSETUP_SOURCE_DIR"));
-        static const QRegularExpression windowsBranch(QStringLiteral("^\\s*#\\s*(if|elif|ifdef|ifndef)\\b.*\\b(Q_OS_WIN|_WIN32)\\b"),
-                                                      QRegularExpression::MultilineOption);
+        static const QRegularExpression windowsBranch(
+            QStringLiteral("^\\s*#\\s*(if|elif|ifdef|ifndef)\\b.*\\b(Q_OS_WIN|_WIN32)\\b"),
+            QRegularExpression::MultilineOption);
         QStringList sources;
         for (const QString &folder : {QStringLiteral("wizard"), QStringLiteral("app")}) {
             QDirIterator it(root.filePath(folder), {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,

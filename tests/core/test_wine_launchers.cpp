@@ -90,24 +90,30 @@ QList<PathEntry> studentPath()
 {
     return {
         {QStringLiteral("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\bin"),
-         {QStringLiteral("cudart64_110.dll"), QStringLiteral("nvcc.exe")}, false},
+         {QStringLiteral("cudart64_110.dll"), QStringLiteral("nvcc.exe")},
+         false},
         {QStringLiteral("C:\\windows\\system32"), {}, true},
         {QStringLiteral("C:\\windows"), {}, true},
         {QStringLiteral("C:\\tools\\cudnn-7.6 (old)\\bin"), {QStringLiteral("cudnn64_7.dll")}, false},
         {QString(), {}, false},
         {QStringLiteral("C:\\Program Files (x86)\\NVIDIA Corporation\\PhysX\\Common"),
-         {QStringLiteral("PhysXDevice64.dll")}, true},
-        {QStringLiteral("C:\\Users\\张三\\miniconda3\\envs\\old tf\\Library\\bin"), {QStringLiteral("zlib.dll")}, false},
+         {QStringLiteral("PhysXDevice64.dll")},
+         true},
+        {QStringLiteral("C:\\Users\\张三\\miniconda3\\envs\\old tf\\Library\\bin"),
+         {QStringLiteral("zlib.dll")},
+         false},
         // No '%' in these names: Wine's cmd expands the text a variable expands to once more
         // (see wineDifferencesStillHold); Windows' cmd does not.
         {QStringLiteral("C:\\Users\\张三\\tools & more!^ (x86)\\bin"), {QStringLiteral("tool.exe")}, true},
         {QStringLiteral("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.1\\bin"),
-         {QStringLiteral("nvcc.exe")}, false},
+         {QStringLiteral("nvcc.exe")},
+         false},
         {QStringLiteral("C:\\Users\\张三\\工具"), {QStringLiteral("python.exe")}, true},
         // Entries in double quotes, as some installers write them (cmd's own search strips them).
         {QStringLiteral("\"C:\\Program Files\\Quoted & Co\\bin\""), {QStringLiteral("quoted.exe")}, true},
         {QStringLiteral("\"C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.1\\bin\""),
-         {QStringLiteral("cudart64_101.dll")}, false},
+         {QStringLiteral("cudart64_101.dll")},
+         false},
     };
 }
 
@@ -238,10 +244,12 @@ void TestWineLaunchers::initTestCase()
     const QString data = qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/wine");
     m_probe = m_root.filePath(QStringLiteral("python.exe"));
     m_spawn = m_root.filePath(QStringLiteral("spawn.exe"));
-    for (const auto &[source, target] : {std::pair{QStringLiteral("probe.c"), m_probe}, std::pair{QStringLiteral("spawn.c"), m_spawn}}) {
-        const Ran gcc = test::runProcess(mingw, {QStringLiteral("-municode"), QStringLiteral("-Wall"), QStringLiteral("-Wextra"),
-                                                 QStringLiteral("-Werror"), QStringLiteral("-O1"), QStringLiteral("-s"),
-                                                 data + u'/' + source, QStringLiteral("-o"), target},
+    for (const auto &[source, target] :
+         {std::pair{QStringLiteral("probe.c"), m_probe}, std::pair{QStringLiteral("spawn.c"), m_spawn}}) {
+        const Ran gcc = test::runProcess(mingw,
+                                         {QStringLiteral("-municode"), QStringLiteral("-Wall"),
+                                          QStringLiteral("-Wextra"), QStringLiteral("-Werror"), QStringLiteral("-O1"),
+                                          QStringLiteral("-s"), data + u'/' + source, QStringLiteral("-o"), target},
                                          120'000);
         QVERIFY2(gcc.finished && gcc.exitCode == 0, QByteArray(gcc.out + gcc.err).constData());
     }
@@ -256,7 +264,8 @@ void TestWineLaunchers::initTestCase()
             QVERIFY(writeFile(folder + u'\\' + file, QByteArrayLiteral("MZ")));
     }
     // The conda environment is recognised by its conda-meta\history two levels above Library\bin.
-    QVERIFY(writeFile(QStringLiteral("C:\\Users\\张三\\miniconda3\\envs\\old tf\\conda-meta\\history"), "==> 2023-01-01 <==\n"));
+    QVERIFY(writeFile(QStringLiteral("C:\\Users\\张三\\miniconda3\\envs\\old tf\\conda-meta\\history"),
+                      "==> 2023-01-01 <==\n"));
     // A python.exe on the inherited PATH must lose against the environment's own (shell test).
     QVERIFY(QFile::remove(unixPath(QStringLiteral("C:\\Users\\张三\\工具\\python.exe"))));
     QVERIFY(QFile::copy(m_probe, unixPath(QStringLiteral("C:\\Users\\张三\\工具\\python.exe"))));
@@ -277,9 +286,10 @@ void TestWineLaunchers::makeEnvironment(const QString &windowsPath, const QStrin
     QFile::remove(root + QStringLiteral("/venv/Scripts/python.exe"));
     QVERIFY(QFile::copy(m_probe, root + QStringLiteral("/venv/Scripts/python.exe")));
     QVERIFY(writeFile(windowsPath + QStringLiteral("\\venv\\pyvenv.cfg"), "home = C:\\Python310\nversion = 3.10.11\n"));
-    for (const QString &file : {QStringLiteral("cuda\\bin\\cudart64_110.dll"), QStringLiteral("cuda\\bin\\cudnn64_8.dll"),
-                                QStringLiteral("cuda\\bin\\cudnn_ops_infer64_8.dll"), QStringLiteral("cuda\\include\\cuda_runtime.h"),
-                                QStringLiteral("cuda\\lib\\x64\\cudart.lib")})
+    for (const QString &file :
+         {QStringLiteral("cuda\\bin\\cudart64_110.dll"), QStringLiteral("cuda\\bin\\cudnn64_8.dll"),
+          QStringLiteral("cuda\\bin\\cudnn_ops_infer64_8.dll"), QStringLiteral("cuda\\include\\cuda_runtime.h"),
+          QStringLiteral("cuda\\lib\\x64\\cudart.lib")})
         QVERIFY(writeFile(windowsPath + u'\\' + file, QByteArrayLiteral("MZ")));
 
     LauncherContext context;
@@ -348,7 +358,8 @@ void TestWineLaunchers::checkLauncherEnvironment(const QJsonObject &run, const Q
                  + joinedPath(studentPath(), true, true));
     QCOMPARE(env.value(QStringLiteral("CUDA_PATH")).toString(), environment + QStringLiteral("\\cuda"));
     QCOMPARE(env.value(QStringLiteral("VIRTUAL_ENV")).toString(), environment + QStringLiteral("\\venv"));
-    QVERIFY2(!env.contains(QStringLiteral("PYTHONHOME")), qPrintable(env.value(QStringLiteral("PYTHONHOME")).toString()));
+    QVERIFY2(!env.contains(QStringLiteral("PYTHONHOME")),
+             qPrintable(env.value(QStringLiteral("PYTHONHOME")).toString()));
     bool pinsDevices = false;
     for (const auto &[name, value] : m_settings.variables) {
         QCOMPARE(env.value(name).toString(), value);
@@ -356,8 +367,8 @@ void TestWineLaunchers::checkLauncherEnvironment(const QJsonObject &run, const Q
     }
     if (!pinsDevices)
         QCOMPARE(env.value(QStringLiteral("CUDA_VISIBLE_DEVICES")).toString(), QStringLiteral("1"));
-    for (const QString &helper : {QStringLiteral("TFSETUP_REST"), QStringLiteral("TFSETUP_KEPT"), QStringLiteral("TFSETUP_ENTRY"),
-                                  QStringLiteral("TFSETUP_KEEP")})
+    for (const QString &helper : {QStringLiteral("TFSETUP_REST"), QStringLiteral("TFSETUP_KEPT"),
+                                  QStringLiteral("TFSETUP_ENTRY"), QStringLiteral("TFSETUP_KEEP")})
         QVERIFY2(!env.contains(helper), qPrintable(helper));
 }
 
@@ -366,7 +377,8 @@ void TestWineLaunchers::checkLauncherEnvironment(const QJsonObject &run, const Q
 void TestWineLaunchers::startPython_data()
 {
     QTest::addColumn<QString>("environment");
-    QTest::newRow("the student's folder, its '%' left out") << QStringLiteral("C:\\Users\\张三\\My Envs & Co (100)!\\tf2.10");
+    QTest::newRow("the student's folder, its '%' left out")
+        << QStringLiteral("C:\\Users\\张三\\My Envs & Co (100)!\\tf2.10");
     QTest::newRow("spaces") << QStringLiteral("C:\\Users\\Ada Lovelace\\tf envs\\tf2.10-cuda11.2");
     QTest::newRow("ampersand") << QStringLiteral("C:\\Labs\\R&D\\tf&co");
     QTest::newRow("exclamation") << QStringLiteral("C:\\Labs\\wow!\\tf!x!");
@@ -385,11 +397,13 @@ void TestWineLaunchers::startPython()
     // As typed into a cmd window: the launcher quoted, then arguments a script might get, each in
     // double quotes where cmd would otherwise act on a character. cmd /s /c runs the text between
     // the first and the last quote as typed (cmd /?).
-    const QStringList arguments{QStringLiteral("train.py"), QStringLiteral("R&D (final)!"), QStringLiteral("a^b & c|d<e>f"),
-                                QStringLiteral("张三 李四"), QStringLiteral("--epochs=3")};
+    const QStringList arguments{QStringLiteral("train.py"), QStringLiteral("R&D (final)!"),
+                                QStringLiteral("a^b & c|d<e>f"), QStringLiteral("张三 李四"),
+                                QStringLiteral("--epochs=3")};
     QString typed = u'"' + environment + QStringLiteral("\\start-python.bat\"");
     for (const QString &a : arguments)
-        typed += a.contains(QRegularExpression(QStringLiteral("[ &|<>^()!]"))) ? QStringLiteral(" \"%1\"").arg(a) : u' ' + a;
+        typed += a.contains(QRegularExpression(QStringLiteral("[ &|<>^()!]"))) ? QStringLiteral(" \"%1\"").arg(a)
+                                                                               : u' ' + a;
     const Ran ran = spawn({QStringLiteral("set TFSETUP_PROBE_EXIT=7"),
                            QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"") + typed + u'"'});
     QVERIFY2(ran.finished, "Wine did not finish");
@@ -407,7 +421,8 @@ void TestWineLaunchers::startJupyterRunsTheFirstFrontEndThatImports_data()
 {
     QTest::addColumn<QString>("chosen");
     QTest::addColumn<QString>("importable");
-    QTest::newRow("no choice: the data's order, JupyterLab missing") << QString() << QStringLiteral("notebook,jupyter_server");
+    QTest::newRow("no choice: the data's order, JupyterLab missing")
+        << QString() << QStringLiteral("notebook,jupyter_server");
     QTest::newRow("Jupyter Server chosen") << QStringLiteral("server") << QStringLiteral("notebook,jupyter_server");
 }
 
@@ -420,9 +435,10 @@ void TestWineLaunchers::startJupyterRunsTheFirstFrontEndThatImports()
     if (QTest::currentTestFailed())
         return;
     const QString folder = QStringLiteral("--notebook-dir=C:\\Users\\张三\\notebooks & data (2024)!");
-    const Ran ran = spawn({QStringLiteral("set TFSETUP_PROBE_IMPORTS=") + importable,
-                           QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"%1\\start-jupyter.bat\" --no-browser \"%2\"\"")
-                               .arg(environment, folder)});
+    const Ran ran = spawn(
+        {QStringLiteral("set TFSETUP_PROBE_IMPORTS=") + importable,
+         QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"%1\\start-jupyter.bat\" --no-browser \"%2\"\"")
+             .arg(environment, folder)});
     QVERIFY2(ran.finished, "Wine did not finish");
     QCOMPARE(ran.exitCode, 0);
     // One import check per front end, in the order start-jupyter tries them, until one imports;
@@ -450,7 +466,8 @@ void TestWineLaunchers::startJupyterWithoutAServerSaysSo()
     makeEnvironment(environment);
     if (QTest::currentTestFailed())
         return;
-    const Ran ran = spawn({QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"%1\\start-jupyter.bat\"\"").arg(environment)});
+    const Ran ran = spawn(
+        {QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"%1\\start-jupyter.bat\"\"").arg(environment)});
     QVERIFY2(ran.finished, "Wine did not finish");
     QCOMPARE(ran.exitCode, 1);
     QCOMPARE(probeRuns().size(), m_settings.jupyter.frontEnds.size());
@@ -458,7 +475,9 @@ void TestWineLaunchers::startJupyterWithoutAServerSaysSo()
     for (const JupyterSettings::FrontEnd &f : m_settings.jupyter.frontEnds)
         titles.append(f.title);
     // echo with the message's & ( ) escaped prints it as written (no translator here: English).
-    QVERIFY2(ran.err.contains(QStringLiteral("no Jupyter server (%1). Run tfsetup again").arg(titles.join(QStringLiteral(", "))).toUtf8()),
+    QVERIFY2(ran.err.contains(QStringLiteral("no Jupyter server (%1). Run tfsetup again")
+                                  .arg(titles.join(QStringLiteral(", ")))
+                                  .toUtf8()),
              ran.err.constData());
 }
 
@@ -481,13 +500,16 @@ void TestWineLaunchers::startJupyterInChineseStillRuns()
     const QByteArray text = bat.readAll();
     QVERIFY(text.contains("chcp 65001 >nul"));
     QVERIFY(text.contains(QStringLiteral("Jupyter 服务器").toUtf8()));
-    const Ran ran = spawn({QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"%1\\start-jupyter.bat\"\"").arg(environment)});
+    const Ran ran = spawn(
+        {QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"%1\\start-jupyter.bat\"\"").arg(environment)});
     QVERIFY2(ran.finished, "Wine did not finish");
     QCOMPARE(ran.exitCode, 1);
     const QList<QJsonObject> runs = probeRuns();
     QCOMPARE(runs.size(), m_settings.jupyter.frontEnds.size());
     for (qsizetype i = 0; i < runs.size(); ++i) {
-        QCOMPARE(argv(runs.at(i)).mid(1), (QStringList{QStringLiteral("-c"), QStringLiteral("import ") + m_settings.jupyter.frontEnds.at(i).module}));
+        QCOMPARE(
+            argv(runs.at(i)).mid(1),
+            (QStringList{QStringLiteral("-c"), QStringLiteral("import ") + m_settings.jupyter.frontEnds.at(i).module}));
         checkLauncherEnvironment(runs.at(i), environment);
     }
 }
@@ -504,12 +526,14 @@ void TestWineLaunchers::shellPutsTheEnvironmentFirst()
     QVERIFY(input.open(QIODevice::WriteOnly | QIODevice::Truncate));
     input.write("python \"from the shell & (more)!\"\r\nexit\r\n");
     input.close();
-    const Ran ran = spawn({QStringLiteral("stdin ") + windowsPathOf(input.fileName()),
-                           QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"%1\\shell.bat\"\"").arg(environment)});
+    const Ran ran = spawn(
+        {QStringLiteral("stdin ") + windowsPathOf(input.fileName()),
+         QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"%1\\shell.bat\"\"").arg(environment)});
     QVERIFY2(ran.finished, "Wine did not finish");
     const QList<QJsonObject> runs = probeRuns();
     QVERIFY2(runs.size() == 1, QByteArray(ran.out + ran.err).constData());
-    QCOMPARE(runs.first().value(QStringLiteral("module")).toString(), environment + QStringLiteral("\\venv\\Scripts\\python.exe"));
+    QCOMPARE(runs.first().value(QStringLiteral("module")).toString(),
+             environment + QStringLiteral("\\venv\\Scripts\\python.exe"));
     QCOMPARE(argv(runs.first()).mid(1), QStringList{QStringLiteral("from the shell & (more)!")});
     checkLauncherEnvironment(runs.first(), environment);
 }
@@ -533,7 +557,8 @@ void TestWineLaunchers::kernelSpec()
     QFile f(unixPath(environment + QStringLiteral("\\kernel\\kernel.json")));
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonObject spec = QJsonDocument::fromJson(f.readAll()).object();
-    const QString connection = QStringLiteral("C:\\Users\\Ada Lovelace\\AppData\\Roaming\\jupyter\\runtime\\kernel-6f1c2e.json");
+    const QString connection = QStringLiteral(
+        "C:\\Users\\Ada Lovelace\\AppData\\Roaming\\jupyter\\runtime\\kernel-6f1c2e.json");
     QStringList command;
     for (const QJsonValue &v : spec.value(QStringLiteral("argv")).toArray())
         command.append(v.toString().replace(QStringLiteral("{connection_file}"), connection));
@@ -574,9 +599,11 @@ void TestWineLaunchers::wineDifferencesStillHold()
     //    from batch programs as they are read in and not again", the comment above Wine's own
     //    handleExpansion). So a '%' in a folder name, a PATH entry or an argument is mangled by
     //    Wine alone, and the launcher rows above have none.
-    QVERIFY(writeFile(QStringLiteral("C:\\Labs\\differences\\percent.bat"),
-                      "@echo off\r\nset \"TFSETUP_V=x\"\r\nset \"TFSETUP_W=100%%TFSETUP_V%%\"\r\necho [%TFSETUP_W%]\r\n"));
-    const Ran percent = spawn({QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"C:\\Labs\\differences\\percent.bat\"\"")});
+    QVERIFY(
+        writeFile(QStringLiteral("C:\\Labs\\differences\\percent.bat"),
+                  "@echo off\r\nset \"TFSETUP_V=x\"\r\nset \"TFSETUP_W=100%%TFSETUP_V%%\"\r\necho [%TFSETUP_W%]\r\n"));
+    const Ran percent = spawn(
+        {QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"C:\\Labs\\differences\\percent.bat\"\"")});
     QVERIFY2(percent.finished, "Wine did not finish");
     // Windows prints [100%TFSETUP_V%].
     QVERIFY2(percent.out.trimmed() == "[100x]",
@@ -593,8 +620,10 @@ void TestWineLaunchers::wineDifferencesStillHold()
     QVERIFY(writeFile(QStringLiteral("C:\\Labs\\differences\\utf8.bat"),
                       QStringLiteral("@echo off\r\nchcp 65001 >nul\r\nset \"TFSETUP_CHCP=%ERRORLEVEL%\"\r\n"
                                      "set \"TFSETUP_TEXT=环境\"\r\n"
-                                     "\"C:\\Labs\\differences\\python.exe\"\r\n").toUtf8()));
-    const Ran utf8 = spawn({QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"C:\\Labs\\differences\\utf8.bat\"\"")});
+                                     "\"C:\\Labs\\differences\\python.exe\"\r\n")
+                          .toUtf8()));
+    const Ran utf8 = spawn(
+        {QStringLiteral("cmd C:\\windows\\system32\\cmd.exe /d /s /c \"\"C:\\Labs\\differences\\utf8.bat\"\"")});
     QVERIFY2(utf8.finished, "Wine did not finish");
     const QList<QJsonObject> runs = probeRuns();
     QCOMPARE(runs.size(), 1);
@@ -602,8 +631,9 @@ void TestWineLaunchers::wineDifferencesStillHold()
     QVERIFY2(seen.value(QStringLiteral("TFSETUP_CHCP")).toString() != u"0",
              "chcp now succeeds under Wine: Wine gives the test's programs a console");
     const QString read = seen.value(QStringLiteral("TFSETUP_TEXT")).toString();
-    QVERIFY2(read != QStringLiteral("环境"),
-             "Wine's cmd now reads a UTF-8 batch file after chcp 65001: check the Chinese launcher's message in startJupyterInChineseStillRuns");
+    QVERIFY2(
+        read != QStringLiteral("环境"),
+        "Wine's cmd now reads a UTF-8 batch file after chcp 65001: check the Chinese launcher's message in startJupyterInChineseStillRuns");
 }
 
 QTEST_GUILESS_MAIN(TestWineLaunchers)

@@ -36,7 +36,6 @@ namespace tfsetup::test::upgrade {
 
 using namespace Qt::StringLiterals;
 
-
 QByteArray sha256Hex(const QByteArray &bytes)
 {
     return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
@@ -59,8 +58,8 @@ QJsonObject release(const QString &version, const QString &cuda)
 
 QJsonObject gpuBuild(const QString &min, const QString &max, const QJsonArray &sass, const QJsonArray &ptx)
 {
-    return QJsonObject{{u"tf_min"_s, min},     {u"tf_max"_s, max},   {u"os"_s, QJsonArray{u"linux"_s}},
-                       {u"sass"_s, sass},      {u"ptx"_s, ptx},      {u"source"_s, u"test fixture"_s},
+    return QJsonObject{{u"tf_min"_s, min},   {u"tf_max"_s, max}, {u"os"_s, QJsonArray{u"linux"_s}},
+                       {u"sass"_s, sass},    {u"ptx"_s, ptx},    {u"source"_s, u"test fixture"_s},
                        {u"verified"_s, true}};
 }
 
@@ -102,21 +101,20 @@ QString pythonVersion(const QString &python)
     return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
 }
 
-
 // Fails the calling test function (through the caller's QVERIFY on the returned bool).
-#define UPGRADE_FIXTURE_VERIFY(cond) \
-    do { \
-        if (!(cond)) { \
-            qWarning("fixture: %s", #cond); \
-            return false; \
-        } \
+#define UPGRADE_FIXTURE_VERIFY(cond)                                                                                   \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            qWarning("fixture: %s", #cond);                                                                            \
+            return false;                                                                                              \
+        }                                                                                                              \
     } while (false)
-#define UPGRADE_FIXTURE_VERIFY2(cond, text) \
-    do { \
-        if (!(cond)) { \
-            qWarning("fixture: %s: %s", #cond, text); \
-            return false; \
-        } \
+#define UPGRADE_FIXTURE_VERIFY2(cond, text)                                                                            \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            qWarning("fixture: %s: %s", #cond, text);                                                                  \
+            return false;                                                                                              \
+        }                                                                                                              \
     } while (false)
 
 class Fixture {
@@ -131,9 +129,8 @@ public:
         UPGRADE_FIXTURE_VERIFY(m_server.start());
 
         // Stand-in wheels: TensorFlow 2.15.0 and 2.16.1, and the kernel's package.
-        const QList<std::tuple<QString, QString>> wheels{{u"tensorflow"_s, u"2.15.0"_s},
-                                                         {u"tensorflow"_s, u"2.16.1"_s},
-                                                         {u"ipykernel"_s, u"6.0.0"_s}};
+        const QList<std::tuple<QString, QString>> wheels{
+            {u"tensorflow"_s, u"2.15.0"_s}, {u"tensorflow"_s, u"2.16.1"_s}, {u"ipykernel"_s, u"6.0.0"_s}};
         QMap<QString, QByteArray> pages;
         QMap<QString, QByteArray> badPages; // TensorFlow 2.16.1 under a SHA-256 that is not its own
         for (const auto &[dist, version] : wheels) {
@@ -145,25 +142,38 @@ public:
             UPGRADE_FIXTURE_VERIFY(!bytes.isEmpty());
             m_server.route("/files/" + file.toUtf8(), Response::bytes(bytes));
             const QByteArray link = "<a href=\"/files/" + file.toUtf8() + "#sha256=" + sha256Hex(bytes) + "\">"
-                                    + file.toUtf8() + "</a>";
+                + file.toUtf8() + "</a>";
             pages[dist] += link;
-            badPages[dist] += version == u"2.16.1" ? "<a href=\"/files/" + file.toUtf8() + "#sha256=" + QByteArray(64, '0')
-                                                         + "\">" + file.toUtf8() + "</a>"
+            badPages[dist] += version == u"2.16.1" ? "<a href=\"/files/" + file.toUtf8()
+                    + "#sha256=" + QByteArray(64, '0') + "\">" + file.toUtf8() + "</a>"
                                                    : link;
         }
         for (auto it = pages.cbegin(); it != pages.cend(); ++it) {
-            m_server.route("/simple/" + it.key().toUtf8() + "/", Response::bytes("<html><body>" + it.value() + "</body></html>", "text/html"));
-            m_server.route("/bad/" + it.key().toUtf8() + "/", Response::bytes("<html><body>" + badPages[it.key()] + "</body></html>", "text/html"));
+            m_server.route("/simple/" + it.key().toUtf8() + "/",
+                           Response::bytes("<html><body>" + it.value() + "</body></html>", "text/html"));
+            m_server.route("/bad/" + it.key().toUtf8() + "/",
+                           Response::bytes("<html><body>" + badPages[it.key()] + "</body></html>", "text/html"));
         }
 
         const QJsonObject machine{
-            {u"os"_s, QJsonObject{{u"family"_s, u"linux"_s}, {u"version"_s, u"Debian 12"_s}, {u"arch"_s, u"x86_64"_s}, {u"wsl"_s, 0}}},
-            {u"cpu"_s, QJsonObject{{u"name"_s, u"Fixture CPU"_s}, {u"avx"_s, true}, {u"avx2"_s, true}, {u"fma"_s, true}}},
-            {u"gpus"_s, QJsonArray{QJsonObject{{u"vendor"_s, u"nvidia"_s}, {u"name"_s, u"NVIDIA GeForce RTX 3060"_s},
-                                               {u"compute_capability"_s, u"8.6"_s}, {u"source"_s, u"nvml"_s}}}},
-            {u"driver"_s, QJsonObject{{u"version"_s, u"550.54.14"_s}, {u"cuda"_s, u"12.4"_s}, {u"source"_s, u"nvml"_s}}},
-            {u"pythons"_s, QJsonArray{QJsonObject{{u"path"_s, m_python}, {u"version"_s, pythonVersion(m_python)},
-                                                  {u"kind"_s, u"system"_s}, {u"bits"_s, 64}, {u"source"_s, u"path"_s}}}}};
+            {u"os"_s,
+             QJsonObject{
+                 {u"family"_s, u"linux"_s}, {u"version"_s, u"Debian 12"_s}, {u"arch"_s, u"x86_64"_s}, {u"wsl"_s, 0}}},
+            {u"cpu"_s,
+             QJsonObject{{u"name"_s, u"Fixture CPU"_s}, {u"avx"_s, true}, {u"avx2"_s, true}, {u"fma"_s, true}}},
+            {u"gpus"_s,
+             QJsonArray{QJsonObject{{u"vendor"_s, u"nvidia"_s},
+                                    {u"name"_s, u"NVIDIA GeForce RTX 3060"_s},
+                                    {u"compute_capability"_s, u"8.6"_s},
+                                    {u"source"_s, u"nvml"_s}}}},
+            {u"driver"_s,
+             QJsonObject{{u"version"_s, u"550.54.14"_s}, {u"cuda"_s, u"12.4"_s}, {u"source"_s, u"nvml"_s}}},
+            {u"pythons"_s,
+             QJsonArray{QJsonObject{{u"path"_s, m_python},
+                                    {u"version"_s, pythonVersion(m_python)},
+                                    {u"kind"_s, u"system"_s},
+                                    {u"bits"_s, 64},
+                                    {u"source"_s, u"path"_s}}}}};
         const auto report = core::HardwareReport::parse(machine, u"fixture"_s);
         UPGRADE_FIXTURE_VERIFY2(report, qPrintable(report ? QString() : report.error().message));
         m_hardware = *report;
@@ -171,7 +181,8 @@ public:
         UPGRADE_FIXTURE_VERIFY(QDir().mkpath(m_files.filePath(u"catalog"_s)));
         UPGRADE_FIXTURE_VERIFY(writeCatalog(m_files.filePath(u"catalog"_s), {u"2.17.0"_s, u"2.16.1"_s, u"2.15.0"_s}));
         auto knowledge = core::Knowledge::load(m_files.filePath(u"catalog"_s));
-        UPGRADE_FIXTURE_VERIFY2(knowledge, qPrintable(knowledge ? QString() : knowledge.error().message + u' ' + knowledge.error().detail));
+        UPGRADE_FIXTURE_VERIFY2(
+            knowledge, qPrintable(knowledge ? QString() : knowledge.error().message + u' ' + knowledge.error().detail));
         m_knowledge = *knowledge;
         UPGRADE_FIXTURE_VERIFY(QDir().mkpath(m_files.filePath(u"oldest"_s)));
         UPGRADE_FIXTURE_VERIFY(writeCatalog(m_files.filePath(u"oldest"_s), {u"2.15.0"_s}));
@@ -238,8 +249,8 @@ public:
         return spec.environmentPath();
     }
 
-
-    core::UpgradeRequest request(const QString &environment, const std::shared_ptr<const core::Knowledge> &knowledge) const
+    core::UpgradeRequest request(const QString &environment,
+                                 const std::shared_ptr<const core::Knowledge> &knowledge) const
     {
         core::UpgradeRequest r;
         r.environmentPath = environment;

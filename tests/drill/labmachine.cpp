@@ -44,8 +44,10 @@ int report(const QJsonObject &object, int code)
 
 int failure(const Error &error)
 {
-    return report({{QStringLiteral("ok"), false}, {QStringLiteral("code"), error.code},
-                   {QStringLiteral("message"), error.message}, {QStringLiteral("detail"), error.detail}},
+    return report({{QStringLiteral("ok"), false},
+                   {QStringLiteral("code"), error.code},
+                   {QStringLiteral("message"), error.message},
+                   {QStringLiteral("detail"), error.detail}},
                   1);
 }
 
@@ -109,7 +111,8 @@ int main(int argc, char **argv)
         const auto repaired = QCoro::waitFor(repairer.repair(options));
         if (!repaired)
             return failure(repaired.error());
-        return report({{QStringLiteral("ok"), true}, {QStringLiteral("healthy"), repaired->healthy()},
+        return report({{QStringLiteral("ok"), true},
+                       {QStringLiteral("healthy"), repaired->healthy()},
                        {QStringLiteral("changed"), repaired->changed()}},
                       0);
     }

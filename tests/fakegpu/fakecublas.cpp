@@ -34,7 +34,10 @@ int cublasCreate_v2(void **handle)
     return 0;
 }
 
-int cublasDestroy_v2(void *handle) { return handle == &handleToken ? 0 : 1; }
+int cublasDestroy_v2(void *handle)
+{
+    return handle == &handleToken ? 0 : 1;
+}
 
 int cublasSgemm_v2(void *handle, int transa, int transb, int m, int n, int k, const float *alpha, const float *a,
                    int lda, const float *b, int ldb, const float *beta, float *c, int ldc)

@@ -100,11 +100,20 @@ int cuDevicePrimaryCtxRetain(void **context, int)
     return 0;
 }
 
-int cuDevicePrimaryCtxRelease_v2(int) { return 0; }
+int cuDevicePrimaryCtxRelease_v2(int)
+{
+    return 0;
+}
 
-int cuCtxSetCurrent(void *context) { return context == &contextToken ? 0 : 1; }
+int cuCtxSetCurrent(void *context)
+{
+    return context == &contextToken ? 0 : 1;
+}
 
-int cuCtxSynchronize() { return 0; }
+int cuCtxSynchronize()
+{
+    return 0;
+}
 
 int cuModuleLoadData(void **module, const void *image)
 {

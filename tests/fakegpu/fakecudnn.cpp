@@ -17,7 +17,10 @@ int handleToken = 0;
 
 extern "C" {
 
-std::size_t cudnnGetVersion() { return 90100; }
+std::size_t cudnnGetVersion()
+{
+    return 90100;
+}
 
 const char *cudnnGetErrorString(int status)
 {
@@ -33,7 +36,10 @@ int cudnnCreate(void **handle)
     *handle = &handleToken;
     return 0;
 }
-int cudnnDestroy(void *) { return 0; }
+int cudnnDestroy(void *)
+{
+    return 0;
+}
 
 int cudnnCreateTensorDescriptor(void **d)
 {
@@ -52,8 +58,14 @@ int cudnnSetTensor4dDescriptor(void *d, int format, int type, int n, int c, int 
     *static_cast<Tensor *>(d) = {format, type, n, c, h, w};
     return 0;
 }
-int cudnnCreateFilterDescriptor(void **d) { return cudnnCreateTensorDescriptor(d); }
-int cudnnDestroyFilterDescriptor(void *d) { return cudnnDestroyTensorDescriptor(d); }
+int cudnnCreateFilterDescriptor(void **d)
+{
+    return cudnnCreateTensorDescriptor(d);
+}
+int cudnnDestroyFilterDescriptor(void *d)
+{
+    return cudnnDestroyTensorDescriptor(d);
+}
 // Data type before format, unlike the tensor call.
 int cudnnSetFilter4dDescriptor(void *d, int type, int format, int k, int c, int h, int w)
 {
@@ -114,7 +126,8 @@ int cudnnConvolutionForward(void *handle, const void *alpha, void *xd, const voi
                                 const int ww = q * cv.v - cv.padW + s * cv.dilW;
                                 if (h < 0 || h >= x.h || ww < 0 || ww >= x.w)
                                     continue;
-                                sum += in[((n * x.c + c) * x.h + h) * x.w + ww] * w[((k * f.c + c) * f.h + rr) * f.w + ss];
+                                sum += in[((n * x.c + c) * x.h + h) * x.w + ww]
+                                    * w[((k * f.c + c) * f.h + rr) * f.w + ss];
                             }
                     float &o = out[((n * y.c + k) * y.h + p) * y.w + q];
                     o = wrong ? 0.0f : a * sum + (b != 0 ? b * o : 0);

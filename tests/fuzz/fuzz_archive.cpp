@@ -57,8 +57,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (info.isSymLink() && info.exists())
             TFSETUP_FUZZ_CHECK(isInside(info.canonicalFilePath(), root));
     }
-    const QStringList beside = QDir(sandbox.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
-    TFSETUP_FUZZ_CHECK(beside == (QStringList{QStringLiteral("input.archive"), QStringLiteral("out"), QStringLiteral("sentinel")}));
+    const QStringList beside =
+        QDir(sandbox.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
+    TFSETUP_FUZZ_CHECK(
+        beside == (QStringList{QStringLiteral("input.archive"), QStringLiteral("out"), QStringLiteral("sentinel")}));
     QFile s(sentinel);
     TFSETUP_FUZZ_CHECK(s.open(QIODevice::ReadOnly) && s.readAll() == "untouched");
     QDir(destination).removeRecursively();

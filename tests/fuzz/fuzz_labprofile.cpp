@@ -33,7 +33,7 @@ bool isFullPath(const QString &path, OsFamily os)
 {
     if (os == OsFamily::Windows) {
         return (path.size() >= 3 && path.at(0).isLetter() && path.at(1) == u':' && path.at(2) == u'/')
-               || path.startsWith(QStringLiteral("//"));
+            || path.startsWith(QStringLiteral("//"));
     }
     return path.startsWith(u'/');
 }
@@ -67,12 +67,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const auto [selector, input] = tfsetup::fuzz::select(data, size, 2);
     const OsFamily os = selector == 1 ? OsFamily::Windows : OsFamily::Linux;
     static const RootedSystem linuxView(sandbox.filePath(QStringLiteral("linux")), OsFamily::Linux,
-                                    {{QStringLiteral("HOME"), QStringLiteral("/home/student")},
-                                     {QStringLiteral("PATH"), QStringLiteral("/usr/bin")}});
-    static const RootedSystem windowsView(sandbox.filePath(QStringLiteral("windows")), OsFamily::Windows,
-                                      {{QStringLiteral("USERPROFILE"), QStringLiteral("C:\\Users\\student")},
-                                       {QStringLiteral("APPDATA"), QStringLiteral("C:\\Users\\student\\AppData\\Roaming")},
-                                       {QStringLiteral("PATH"), QStringLiteral("C:\\Python311")}});
+                                        {{QStringLiteral("HOME"), QStringLiteral("/home/student")},
+                                         {QStringLiteral("PATH"), QStringLiteral("/usr/bin")}});
+    static const RootedSystem windowsView(
+        sandbox.filePath(QStringLiteral("windows")), OsFamily::Windows,
+        {{QStringLiteral("USERPROFILE"), QStringLiteral("C:\\Users\\student")},
+         {QStringLiteral("APPDATA"), QStringLiteral("C:\\Users\\student\\AppData\\Roaming")},
+         {QStringLiteral("PATH"), QStringLiteral("C:\\Python311")}});
     const SystemView &system = os == OsFamily::Windows ? static_cast<const SystemView &>(windowsView)
                                                        : static_cast<const SystemView &>(linuxView);
 

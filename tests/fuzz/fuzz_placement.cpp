@@ -14,8 +14,8 @@ namespace {
 
 bool extractionAccepts(const QString &name)
 {
-    return !name.isEmpty() && !name.startsWith(u'/') && !name.contains(u'\\') && !(name.size() >= 2 && name.at(1) == u':')
-           && !name.split(u'/').contains(QLatin1String(".."));
+    return !name.isEmpty() && !name.startsWith(u'/') && !name.contains(u'\\')
+        && !(name.size() >= 2 && name.at(1) == u':') && !name.split(u'/').contains(QLatin1String(".."));
 }
 
 } // namespace
@@ -32,7 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (line.size() < 2)
             continue;
         ExtractedEntry entry;
-        entry.kind = line.at(0) == 'L' ? ExtractedEntry::Link : line.at(0) == 'D' ? ExtractedEntry::Folder : ExtractedEntry::File;
+        entry.kind = line.at(0) == 'L' ? ExtractedEntry::Link
+            : line.at(0) == 'D'        ? ExtractedEntry::Folder
+                                       : ExtractedEntry::File;
         entry.path = QString::fromUtf8(line.mid(1));
         if (entry.kind == ExtractedEntry::Link)
             entry.linkTarget = QStringLiteral("target");

@@ -98,7 +98,11 @@ std::optional<QString> readDesktopExec(const QString &text)
         const QChar c = text.at(i);
         const QChar n = i + 1 < text.size() ? text.at(i + 1) : QChar();
         if (c == u'\\' && (n == u's' || n == u'n' || n == u't' || n == u'r' || n == u'\\')) {
-            unescaped += n == u's' ? QChar(u' ') : n == u'n' ? QChar(u'\n') : n == u't' ? QChar(u'\t') : n == u'r' ? QChar(u'\r') : n;
+            unescaped += n == u's' ? QChar(u' ')
+                : n == u'n'        ? QChar(u'\n')
+                : n == u't'        ? QChar(u'\t')
+                : n == u'r'        ? QChar(u'\r')
+                                   : n;
             ++i;
         } else {
             unescaped += c; // not a string escape: left for the quoting rule
@@ -143,7 +147,8 @@ void checkLaunchers(const QString &value, bool carriable)
     linux.environmentPath = QStringLiteral("/envs/tf");
     const auto shFiles = LauncherWriter::launchers(settings, linux);
     TFSETUP_FUZZ_CHECK(shFiles.ok());
-    const QByteArray shLine = (name + u'=' + quoting::shell(value) + QStringLiteral("\nexport ") + name + u'\n').toUtf8();
+    const QByteArray shLine =
+        (name + u'=' + quoting::shell(value) + QStringLiteral("\nexport ") + name + u'\n').toUtf8();
     for (const GeneratedFile &f : *shFiles)
         TFSETUP_FUZZ_CHECK(f.contents.contains(shLine));
 
@@ -165,7 +170,8 @@ void checkLaunchers(const QString &value, bool carriable)
         if (f.path.endsWith(QStringLiteral(".bat"))) {
             TFSETUP_FUZZ_CHECK(f.contents.contains(batLine));
             // The code page switches to UTF-8 exactly when the launcher holds other than ASCII.
-            TFSETUP_FUZZ_CHECK(f.contents.startsWith("@echo off") && f.contents.contains("\r\nchcp 65001 >nul\r\n") == !ascii);
+            TFSETUP_FUZZ_CHECK(f.contents.startsWith("@echo off")
+                               && f.contents.contains("\r\nchcp 65001 >nul\r\n") == !ascii);
         } else if (f.path.endsWith(QStringLiteral(".ps1"))) {
             TFSETUP_FUZZ_CHECK(f.contents.contains(psLine.toUtf8()));
         }

@@ -44,7 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 TFSETUP_FUZZ_CHECK(parts.size() >= 3 && parts.at(parts.size() - 2) == u"kernels");
                 TFSETUP_FUZZ_CHECK(isSafePathName(parts.constLast()));
             }
-        } else if (const auto problem = EnvironmentRecord::shape().check(object); problem && !problem->field.isEmpty()) {
+        } else if (const auto problem = EnvironmentRecord::shape().check(object);
+                   problem && !problem->field.isEmpty()) {
             // Refused by the shape check: the message names the field ("files[3].sha256").
             TFSETUP_FUZZ_CHECK(record.error().code == u"record_malformed" || record.error().code == u"record_schema");
             if (record.error().code == u"record_malformed")

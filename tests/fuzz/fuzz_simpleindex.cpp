@@ -29,7 +29,8 @@ void checkPage(const Result<IndexPage> &page, bool json)
 {
     tfsetup::fuzz::checkResult(page);
     if (!page.ok()) {
-        TFSETUP_FUZZ_CHECK(page.error().code == u"index_page_too_large" || page.error().code == u"index_page_malformed");
+        TFSETUP_FUZZ_CHECK(page.error().code == u"index_page_too_large"
+                           || page.error().code == u"index_page_malformed");
         TFSETUP_FUZZ_CHECK(json || page.error().code == u"index_page_too_large");
         return;
     }
@@ -92,12 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const auto [selector, input] = tfsetup::fuzz::select(data, size, 4);
     const QUrl pageUrl(QStringLiteral("https://index.example.org/simple/project/"));
     switch (selector) {
-    case 0:
-        checkPage(SimpleIndex::parse(input, "text/html", pageUrl), input.trimmed().startsWith('{'));
-        break;
-    case 1:
-        checkPage(SimpleIndex::parse(input, "application/vnd.pypi.simple.v1+json", pageUrl), true);
-        break;
+    case 0: checkPage(SimpleIndex::parse(input, "text/html", pageUrl), input.trimmed().startsWith('{')); break;
+    case 1: checkPage(SimpleIndex::parse(input, "application/vnd.pypi.simple.v1+json", pageUrl), true); break;
     case 2: {
         // Up to three versions, one a line.
         const QStringList lines = QString::fromUtf8(input).split(u'\n');

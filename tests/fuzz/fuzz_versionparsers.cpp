@@ -81,8 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 7: {
         // Registry values: three strings separated by NUL bytes.
         const QList<QByteArray> parts = input.split('\0');
-        const auto line = parsers::windowsVersionText(QString::fromUtf8(parts.value(0)), QString::fromUtf8(parts.value(1)),
-                                                      QString::fromUtf8(parts.value(2)));
+        const auto line = parsers::windowsVersionText(
+            QString::fromUtf8(parts.value(0)), QString::fromUtf8(parts.value(1)), QString::fromUtf8(parts.value(2)));
         tfsetup::fuzz::checkResult(line);
         if (line.ok())
             TFSETUP_FUZZ_CHECK(!line->isEmpty());

@@ -13,12 +13,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define TFSETUP_FUZZ_CHECK(condition)                                                                    \
-    do {                                                                                                 \
-        if (!(condition)) {                                                                              \
-            std::fprintf(stderr, "invariant broken at %s:%d: %s\n", __FILE__, __LINE__, #condition);    \
-            std::abort();                                                                                \
-        }                                                                                                \
+#define TFSETUP_FUZZ_CHECK(condition)                                                                                  \
+    do {                                                                                                               \
+        if (!(condition)) {                                                                                            \
+            std::fprintf(stderr, "invariant broken at %s:%d: %s\n", __FILE__, __LINE__, #condition);                   \
+            std::abort();                                                                                              \
+        }                                                                                                              \
     } while (false)
 
 namespace tfsetup::fuzz {

@@ -46,7 +46,7 @@ QByteArray TestSigningKey::sign(const QByteArray &message) const
     if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, d->key) != 1
         || EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char *>(signature.data()), &length,
                           reinterpret_cast<const unsigned char *>(message.constData()), size_t(message.size()))
-               != 1)
+            != 1)
         return {};
     return signature;
 }

@@ -20,9 +20,9 @@ public:
     TestSigningKey &operator=(const TestSigningKey &) = delete;
 
     bool isValid() const;
-    QByteArray publicKey() const;                  // raw, 32 bytes
+    QByteArray publicKey() const;                     // raw, 32 bytes
     QByteArray sign(const QByteArray &message) const; // 64 bytes; empty on failure
-    bool writePem(const QString &path) const;      // the private key, as openssl genpkey writes it
+    bool writePem(const QString &path) const;         // the private key, as openssl genpkey writes it
 
 private:
     struct Impl;

@@ -30,7 +30,8 @@ void markFinished(AwaitStateBase &state)
 
 void reportTimeout(std::chrono::milliseconds watchdog, const std::source_location &where)
 {
-    const QByteArray message = QByteArrayLiteral("Coroutine did not finish within ") + QByteArray::number(watchdog.count())
+    const QByteArray message = QByteArrayLiteral("Coroutine did not finish within ")
+        + QByteArray::number(watchdog.count())
         + QByteArrayLiteral(" ms (watchdog); it is left suspended. Look for an await without a timeout or a "
                             "server that never answered.");
     QTest::qFail(message.constData(), where.file_name(), static_cast<int>(where.line()));

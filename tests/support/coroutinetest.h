@@ -56,8 +56,8 @@ namespace detail {
 // watchdog fired writes into live memory.
 struct AwaitStateBase {
     bool finished = false;
-    QString exception;            // null unless the coroutine threw
-    QEventLoop *loop = nullptr;   // set only while awaitTask is waiting
+    QString exception;          // null unless the coroutine threw
+    QEventLoop *loop = nullptr; // set only while awaitTask is waiting
 };
 
 template<typename T>
@@ -135,42 +135,42 @@ auto awaitCall(F &&callable, std::chrono::milliseconds watchdog = defaultWatchdo
 
 // Inside a coroutine test body: record a failure like QVERIFY/QCOMPARE/QFAIL, then co_return.
 // Only for coroutines returning QCoro::Task<void>.
-#define TFSETUP_CO_VERIFY(statement)                                                                     \
-    do {                                                                                                 \
-        if (!QTest::qVerify(static_cast<bool>(statement), #statement, "", __FILE__, __LINE__))           \
-            co_return;                                                                                   \
+#define TFSETUP_CO_VERIFY(statement)                                                                                   \
+    do {                                                                                                               \
+        if (!QTest::qVerify(static_cast<bool>(statement), #statement, "", __FILE__, __LINE__))                         \
+            co_return;                                                                                                 \
     } while (false)
 
-#define TFSETUP_CO_VERIFY2(statement, description)                                                       \
-    do {                                                                                                 \
-        if (!QTest::qVerify(static_cast<bool>(statement), #statement,                                    \
-                            static_cast<const char *>(description), __FILE__, __LINE__))                 \
-            co_return;                                                                                   \
+#define TFSETUP_CO_VERIFY2(statement, description)                                                                     \
+    do {                                                                                                               \
+        if (!QTest::qVerify(static_cast<bool>(statement), #statement, static_cast<const char *>(description),          \
+                            __FILE__, __LINE__))                                                                       \
+            co_return;                                                                                                 \
     } while (false)
 
-#define TFSETUP_CO_COMPARE(actual, expected)                                                             \
-    do {                                                                                                 \
-        if (!QTest::qCompare(actual, expected, #actual, #expected, __FILE__, __LINE__))                  \
-            co_return;                                                                                   \
+#define TFSETUP_CO_COMPARE(actual, expected)                                                                           \
+    do {                                                                                                               \
+        if (!QTest::qCompare(actual, expected, #actual, #expected, __FILE__, __LINE__))                                \
+            co_return;                                                                                                 \
     } while (false)
 
-#define TFSETUP_CO_FAIL(message)                                                                         \
-    do {                                                                                                 \
-        QTest::qFail(static_cast<const char *>(message), __FILE__, __LINE__);                            \
-        co_return;                                                                                       \
+#define TFSETUP_CO_FAIL(message)                                                                                       \
+    do {                                                                                                               \
+        QTest::qFail(static_cast<const char *>(message), __FILE__, __LINE__);                                          \
+        co_return;                                                                                                     \
     } while (false)
 
 // In a plain test function: run a coroutine test body (an expression of type QCoro::Task<>)
 // under the default watchdog, and stop the test function when the body failed or timed out
 // (a failure inside the body has already been recorded).
-#define TFSETUP_CO_TEST(task)                                                                            \
-    do {                                                                                                 \
-        if (!::tfsetup::test::awaitTask(task) || QTest::currentTestFailed())                             \
-            return;                                                                                      \
+#define TFSETUP_CO_TEST(task)                                                                                          \
+    do {                                                                                                               \
+        if (!::tfsetup::test::awaitTask(task) || QTest::currentTestFailed())                                           \
+            return;                                                                                                    \
     } while (false)
 
-#define TFSETUP_CO_TEST_WITHIN(task, watchdog)                                                           \
-    do {                                                                                                 \
-        if (!::tfsetup::test::awaitTask(task, watchdog) || QTest::currentTestFailed())                   \
-            return;                                                                                      \
+#define TFSETUP_CO_TEST_WITHIN(task, watchdog)                                                                         \
+    do {                                                                                                               \
+        if (!::tfsetup::test::awaitTask(task, watchdog) || QTest::currentTestFailed())                                 \
+            return;                                                                                                    \
     } while (false)

@@ -52,8 +52,9 @@ with zipfile.ZipFile(path, "w") as z:
         return false;
     m.close();
     QProcess p;
-    p.start(python, QStringList{u"-c"_s, script, path, distribution, version, modulePath, package, requiresPython}
-                        + requiresDist);
+    p.start(python,
+            QStringList{u"-c"_s, script, path, distribution, version, modulePath, package, requiresPython}
+                + requiresDist);
     return p.waitForFinished(60000) && p.exitCode() == 0;
 }
 

@@ -73,15 +73,16 @@ SystemDescription &SystemDescription::registry(const QString &key, const QString
 
 SystemDescription &SystemDescription::cpuid(const tfsetup::core::CpuIdFeatures &features)
 {
-    m_json.insert(QStringLiteral("cpuid"), QJsonObject{
-                                               {QStringLiteral("vendor"), features.vendor},
-                                               {QStringLiteral("brand"), features.brand},
-                                               {QStringLiteral("sse42"), features.sse42},
-                                               {QStringLiteral("avx"), features.avx},
-                                               {QStringLiteral("avx2"), features.avx2},
-                                               {QStringLiteral("fma"), features.fma},
-                                               {QStringLiteral("avx512f"), features.avx512f},
-                                           });
+    m_json.insert(QStringLiteral("cpuid"),
+                  QJsonObject{
+                      {QStringLiteral("vendor"), features.vendor},
+                      {QStringLiteral("brand"), features.brand},
+                      {QStringLiteral("sse42"), features.sse42},
+                      {QStringLiteral("avx"), features.avx},
+                      {QStringLiteral("avx2"), features.avx2},
+                      {QStringLiteral("fma"), features.fma},
+                      {QStringLiteral("avx512f"), features.avx512f},
+                  });
     return *this;
 }
 
@@ -126,7 +127,8 @@ bool writeTree(const QString &root, const TreeEntries &entries)
 {
     for (const auto &[relative, contents] : entries) {
         if (!isSafeRelative(relative))
-            return fail(QStringLiteral("Refusing fixture path"), relative, QStringLiteral("must be relative, without .."));
+            return fail(QStringLiteral("Refusing fixture path"), relative,
+                        QStringLiteral("must be relative, without .."));
         const QString path = root + u'/' + relative;
         if (relative.endsWith(u'/')) {
             if (!QDir().mkpath(path))

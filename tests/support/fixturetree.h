@@ -52,8 +52,8 @@ public:
     SystemDescription &command(const QString &program, const QStringList &args, const QByteArray &standardOutput,
                                int exitCode = 0, const QByteArray &standardError = {});
     // A command whose output is a file under ROOT/.fixture (write it with FixtureTree::write).
-    SystemDescription &commandFromFile(const QString &program, const QStringList &args,
-                                       const QString &stdoutFile, int exitCode = 0);
+    SystemDescription &commandFromFile(const QString &program, const QStringList &args, const QString &stdoutFile,
+                                       int exitCode = 0);
     SystemDescription &commandTimesOut(const QString &program, const QStringList &args = {});
 
     QJsonObject toJson() const { return m_json; }

@@ -11,7 +11,8 @@ namespace tfsetup::test {
 
 inline const core::GeneratedFile *findGenerated(const QList<core::GeneratedFile> &files, const QString &path)
 {
-    const auto found = std::find_if(files.begin(), files.end(), [&](const core::GeneratedFile &f) { return f.path == path; });
+    const auto found = std::find_if(files.begin(), files.end(),
+                                    [&](const core::GeneratedFile &f) { return f.path == path; });
     return found == files.end() ? nullptr : &*found;
 }
 

@@ -66,7 +66,8 @@ QCoro::Task<RawExchange> exchangeRaw(quint16 port, QByteArray request, std::chro
         co_return result;
     // Collect as data arrives; the coroutine frame owns both socket and result, so the capture
     // cannot outlive them.
-    QObject::connect(&socket, &QIODevice::readyRead, &socket, [&socket, &result] { result.received += socket.readAll(); });
+    QObject::connect(&socket, &QIODevice::readyRead, &socket,
+                     [&socket, &result] { result.received += socket.readAll(); });
     socket.write(request);
     const auto left = timeout - std::chrono::milliseconds(clock.elapsed());
     result.closedByServer = co_await qCoro(socket).waitForDisconnected(std::max(left, std::chrono::milliseconds(1)));

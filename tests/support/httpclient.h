@@ -19,11 +19,11 @@ class QNetworkAccessManager;
 namespace tfsetup::test {
 
 struct FetchResult {
-    bool finished = false;                 // false: the timeout hit first (the reply was aborted)
+    bool finished = false; // false: the timeout hit first (the reply was aborted)
     QNetworkReply::NetworkError error = QNetworkReply::NoError;
     QString errorString;
-    int status = 0;                        // HTTP status of the final response, 0 when none
-    QByteArray body;                       // everything received, also on error
+    int status = 0;  // HTTP status of the final response, 0 when none
+    QByteArray body; // everything received, also on error
     QList<std::pair<QByteArray, QByteArray>> headers;
     QByteArray header(const QByteArray &name) const;
     qint64 elapsedMs = 0;
@@ -36,8 +36,8 @@ QCoro::Task<FetchResult> fetch(QNetworkAccessManager *manager, QNetworkRequest r
 
 struct RawExchange {
     bool connected = false;
-    bool closedByServer = false;           // false: the timeout hit with the connection still open
-    QByteArray received;                   // every byte the server sent
+    bool closedByServer = false; // false: the timeout hit with the connection still open
+    QByteArray received;         // every byte the server sent
     qint64 elapsedMs = 0;
     // The first response in received, split at the blank line.
     QByteArray head() const;

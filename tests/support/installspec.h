@@ -7,11 +7,9 @@
 
 namespace tfsetup::test {
 
-inline core::Result<core::InstallSpec> installSpecFor(const core::Plan &plan, const core::ArtifactList &list,
-                                                      const QList<core::DownloadResult> &downloaded,
-                                                      const core::SetupOptions &options,
-                                                      const core::HardwareReport &hardware,
-                                                      const core::PyLock &lock = {})
+inline core::Result<core::InstallSpec>
+installSpecFor(const core::Plan &plan, const core::ArtifactList &list, const QList<core::DownloadResult> &downloaded,
+               const core::SetupOptions &options, const core::HardwareReport &hardware, const core::PyLock &lock = {})
 {
     auto base = core::SetupFlow::baseSpec(plan, options, hardware, &list);
     if (!base)

@@ -178,8 +178,7 @@ class ProxyWorker final : public QTcpServer {
 public:
     explicit ProxyWorker(std::shared_ptr<ProxyShared> shared)
         : m_shared(std::move(shared))
-    {
-    }
+    {}
 
 protected:
     void incomingConnection(qintptr descriptor) override

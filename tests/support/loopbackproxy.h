@@ -46,8 +46,8 @@ public:
     // Each request head the proxy received: method "CONNECT" with target "host:port", or the
     // forwarded method with its absolute-form target. Rejected requests are logged too.
     QList<RecordedRequest> requests() const;
-    int tunnelCount() const;   // CONNECT tunnels opened
-    int forwardCount() const;  // absolute-form requests forwarded
+    int tunnelCount() const;  // CONNECT tunnels opened
+    int forwardCount() const; // absolute-form requests forwarded
 
 private:
     std::shared_ptr<ProxyShared> m_shared;

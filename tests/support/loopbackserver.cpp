@@ -351,16 +351,15 @@ private:
             headers.append({QByteArrayLiteral("Accept-Ranges"), QByteArrayLiteral("bytes")});
             ByteRange range;
             switch (m_request.hasHeader("Range") ? parseRange(m_request.header("Range"), size, &range)
-                                                  : RangeKind::None) {
-            case RangeKind::None:
-                break;
+                                                 : RangeKind::None) {
+            case RangeKind::None: break;
             case RangeKind::Satisfiable:
                 status = 206;
                 m_first = range.first;
                 m_end = range.last + 1;
                 headers.append({QByteArrayLiteral("Content-Range"),
-                                "bytes " + QByteArray::number(range.first) + '-' + QByteArray::number(range.last)
-                                    + '/' + QByteArray::number(size)});
+                                "bytes " + QByteArray::number(range.first) + '-' + QByteArray::number(range.last) + '/'
+                                    + QByteArray::number(size)});
                 break;
             case RangeKind::Unsatisfiable:
                 status = 416;
@@ -381,7 +380,8 @@ private:
         head += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";
         if (!r.m_contentType.isEmpty())
             head += "Content-Type: " + r.m_contentType + "\r\n";
-        head += m_closeAfter ? QByteArrayLiteral("Connection: close\r\n") : QByteArrayLiteral("Connection: keep-alive\r\n");
+        head += m_closeAfter ? QByteArrayLiteral("Connection: close\r\n")
+                             : QByteArrayLiteral("Connection: keep-alive\r\n");
         for (const auto &[name, value] : std::as_const(headers))
             head += name + ": " + value + "\r\n";
         for (const auto &[name, value] : r.m_headers)
@@ -503,8 +503,7 @@ class ServerWorker final : public QTcpServer {
 public:
     explicit ServerWorker(std::shared_ptr<ServerShared> shared)
         : m_shared(std::move(shared))
-    {
-    }
+    {}
 
 protected:
     void incomingConnection(qintptr descriptor) override

@@ -51,13 +51,13 @@ namespace tfsetup::test {
 using HeaderList = QList<std::pair<QByteArray, QByteArray>>;
 
 struct RecordedRequest {
-    QByteArray method;       // "GET", "HEAD", …
-    QByteArray target;       // as sent: "/a/b?x=1" (or absolute-form through a proxy)
-    QByteArray path;         // target without the query
-    QByteArray version;      // "HTTP/1.1"
-    HeaderList headers;      // in order, names as the client spelled them
+    QByteArray method;  // "GET", "HEAD", …
+    QByteArray target;  // as sent: "/a/b?x=1" (or absolute-form through a proxy)
+    QByteArray path;    // target without the query
+    QByteArray version; // "HTTP/1.1"
+    HeaderList headers; // in order, names as the client spelled them
     QByteArray body;
-    int connection = 0;      // 1-based number of the connection it came on (keep-alive shows as reuse)
+    int connection = 0; // 1-based number of the connection it came on (keep-alive shows as reuse)
 
     // First value of a header, name compared case-insensitively; null when absent.
     QByteArray header(const QByteArray &name) const;

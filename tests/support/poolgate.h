@@ -18,7 +18,8 @@ namespace tfsetup::test {
 
 class PoolGate {
 public:
-    PoolGate() : m_threads(QThreadPool::globalInstance()->maxThreadCount())
+    PoolGate()
+        : m_threads(QThreadPool::globalInstance()->maxThreadCount())
     {
         auto started = std::make_shared<QSemaphore>();
         for (int i = 0; i < m_threads; ++i) {

@@ -166,11 +166,11 @@ struct IndexState {
             QJsonArray list;
             QStringList versions;
             for (const IndexWheel &w : files) {
-                QJsonObject file{{u"filename"_s, w.file},
-                                 {u"url"_s, QString(u"../../files/"_s + QString::fromUtf8(QUrl::toPercentEncoding(w.file)))},
-                                 {u"hashes"_s, hashes ? QJsonObject{{u"sha256"_s, QString::fromLatin1(w.sha256)}}
-                                                      : QJsonObject{}},
-                                 {u"size"_s, w.size}};
+                QJsonObject file{
+                    {u"filename"_s, w.file},
+                    {u"url"_s, QString(u"../../files/"_s + QString::fromUtf8(QUrl::toPercentEncoding(w.file)))},
+                    {u"hashes"_s, hashes ? QJsonObject{{u"sha256"_s, QString::fromLatin1(w.sha256)}} : QJsonObject{}},
+                    {u"size"_s, w.size}};
                 if (!w.requiresPython.isEmpty())
                     file.insert(u"requires-python"_s, w.requiresPython);
                 // PEP 714's key only: pip 22.3 to 23.1 crash on the old "dist-info-metadata".
@@ -198,8 +198,8 @@ struct IndexState {
             if (!w.requiresPython.isEmpty())
                 html += " data-requires-python=\"" + w.requiresPython.toHtmlEscaped().toUtf8() + '"';
             if (metadata) {
-                html += " data-dist-info-metadata=\"sha256=" + w.metadataSha256 + "\" data-core-metadata=\"sha256="
-                    + w.metadataSha256 + '"';
+                html += " data-dist-info-metadata=\"sha256=" + w.metadataSha256
+                    + "\" data-core-metadata=\"sha256=" + w.metadataSha256 + '"';
             }
             html += '>' + w.file.toHtmlEscaped().toUtf8() + "</a><br>\n";
         }

@@ -71,16 +71,16 @@ public:
     // and dropAfter counts per response, so a resumed request gets as far again. {}: no fault.
     void setWheelFault(std::function<void(Response &)> fault);
 
-    QUrl url() const;                            // http(s)://127.0.0.1:PORT<root>simple/
-    QUrl fileUrl(const QString &wheel) const;    // the wheel's URL as pip reports it (percent-encoded)
-    QStringList wheels() const;                  // file names, in the order added
+    QUrl url() const;                              // http(s)://127.0.0.1:PORT<root>simple/
+    QUrl fileUrl(const QString &wheel) const;      // the wheel's URL as pip reports it (percent-encoded)
+    QStringList wheels() const;                    // file names, in the order added
     QByteArray sha256(const QString &wheel) const; // lower-case hex; empty for an unknown wheel
 
     // From the server's request log (LoopbackServer::clearRequests() resets them too):
     QList<RecordedRequest> requestsFor(const QString &wheel) const; // of the wheel file, either spelling
-    int wheelRequests() const;     // GETs of wheel files
-    int metadataRequests() const;  // GETs of .metadata files
-    qint64 wheelBytesServed() const; // body bytes of all wheel responses
+    int wheelRequests() const;                                      // GETs of wheel files
+    int metadataRequests() const;                                   // GETs of .metadata files
+    qint64 wheelBytesServed() const;                                // body bytes of all wheel responses
 
 private:
     int countGets(const QByteArray &suffix) const; // GETs of wheel paths + suffix

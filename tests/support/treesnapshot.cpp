@@ -111,7 +111,8 @@ QString TreeSnapshot::differenceFrom(const TreeSnapshot &before) const
     for (const QString &path : removed(before))
         lines << QStringLiteral("- ") + path;
     for (const QString &path : changed(before)) {
-        lines << QStringLiteral("~ %1 (%2)").arg(path, describeChange(before.m_entries.value(path), m_entries.value(path)));
+        lines << QStringLiteral("~ %1 (%2)")
+                     .arg(path, describeChange(before.m_entries.value(path), m_entries.value(path)));
     }
     return lines.join(u'\n');
 }

@@ -23,9 +23,9 @@ struct SnapshotEntry {
     enum Kind { File, Folder, Link };
     Kind kind = File;
     qint64 size = 0;
-    QByteArray sha256;   // hex; files only
+    QByteArray sha256; // hex; files only
     bool executable = false;
-    QString linkTarget;  // links only
+    QString linkTarget; // links only
 
     bool operator==(const SnapshotEntry &other) const = default;
 };

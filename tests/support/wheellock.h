@@ -40,8 +40,8 @@ inline LockedFiles lockWheels(const QStringList &wheelPaths, const QString &urlB
         w.sha256 = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
         w.requested = true;
         out.lock.packages.append(w);
-        out.artifacts.append(core::InstallArtifact{QStringLiteral("wheel"), w.name, w.version, {}, w.sha256, path, w.url,
-                                                   {}, {}});
+        out.artifacts.append(
+            core::InstallArtifact{QStringLiteral("wheel"), w.name, w.version, {}, w.sha256, path, w.url, {}, {}});
     }
     std::sort(out.lock.packages.begin(), out.lock.packages.end(),
               [](const core::LockedWheel &a, const core::LockedWheel &b) { return a.name < b.name; });

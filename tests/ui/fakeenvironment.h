@@ -28,28 +28,34 @@ inline bool makeEnvironment(const QString &root, const QString &name)
     const QByteArray launcher = "#!/bin/sh\nexec python \"$@\"\n";
     const QByteArray kernel = "{\"display_name\": \"" + name.toUtf8() + "\"}\n";
     QJsonArray files;
-    for (const auto &[path, bytes] : QList<std::pair<QString, QByteArray>>{{QStringLiteral("start-python"), launcher},
-                                                                          {QStringLiteral("shell"), launcher},
-                                                                          {QStringLiteral("kernel/kernel.json"), kernel}}) {
+    for (const auto &[path, bytes] :
+         QList<std::pair<QString, QByteArray>>{{QStringLiteral("start-python"), launcher},
+                                               {QStringLiteral("shell"), launcher},
+                                               {QStringLiteral("kernel/kernel.json"), kernel}}) {
         if (!writeFile(dir + u'/' + path, bytes))
             return false;
-        files.append(QJsonObject{{QStringLiteral("path"), path},
-                                 {QStringLiteral("sha256"), QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex())},
-                                 {QStringLiteral("size"), bytes.size()}});
+        files.append(
+            QJsonObject{{QStringLiteral("path"), path},
+                        {QStringLiteral("sha256"),
+                         QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex())},
+                        {QStringLiteral("size"), bytes.size()}});
     }
-    const QJsonObject record{{QStringLiteral("schema"), 1},
-                             {QStringLiteral("name"), name},
-                             {QStringLiteral("os"), QStringLiteral("linux")},
-                             {QStringLiteral("python_version"), QStringLiteral("3.11.2")},
-                             {QStringLiteral("plan"), QJsonObject{{QStringLiteral("route"), QStringLiteral("linux-pip")},
-                                                                  {QStringLiteral("tensorflow"), QStringLiteral("2.15.1")},
-                                                                  {QStringLiteral("kernel_name"), name}}},
-                             {QStringLiteral("files"), files},
-                             {QStringLiteral("launchers"), QJsonArray{QStringLiteral("start-python"), QStringLiteral("shell")}},
-                             {QStringLiteral("kernel_folder"), QString(QStringLiteral("/home/u/.local/share/jupyter/kernels/") + name)}};
+    const QJsonObject record{
+        {QStringLiteral("schema"), 1},
+        {QStringLiteral("name"), name},
+        {QStringLiteral("os"), QStringLiteral("linux")},
+        {QStringLiteral("python_version"), QStringLiteral("3.11.2")},
+        {QStringLiteral("plan"),
+         QJsonObject{{QStringLiteral("route"), QStringLiteral("linux-pip")},
+                     {QStringLiteral("tensorflow"), QStringLiteral("2.15.1")},
+                     {QStringLiteral("kernel_name"), name}}},
+        {QStringLiteral("files"), files},
+        {QStringLiteral("launchers"), QJsonArray{QStringLiteral("start-python"), QStringLiteral("shell")}},
+        {QStringLiteral("kernel_folder"), QString(QStringLiteral("/home/u/.local/share/jupyter/kernels/") + name)}};
     return writeFile(dir + QStringLiteral("/environment.json"), QJsonDocument(record).toJson())
-           && writeFile(root + QStringLiteral("/home/u/.local/share/jupyter/kernels/") + name + QStringLiteral("/kernel.json"), kernel);
+        && writeFile(root + QStringLiteral("/home/u/.local/share/jupyter/kernels/") + name
+                         + QStringLiteral("/kernel.json"),
+                     kernel);
 }
-
 
 } // namespace tfsetup::test

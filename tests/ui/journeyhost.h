@@ -46,8 +46,10 @@ struct JourneyHost {
         if (found.isEmpty())
             return program + QStringLiteral(" is not installed");
         QProcess probe;
-        probe.start(found, {QStringLiteral("-c"), QStringLiteral("import sys, platform, venv, ensurepip; "
-                                                                 "print(sys.executable); print(platform.python_version())")});
+        probe.start(found,
+                    {QStringLiteral("-c"),
+                     QStringLiteral("import sys, platform, venv, ensurepip; "
+                                    "print(sys.executable); print(platform.python_version())")});
         if (!probe.waitForFinished(30000) || probe.exitCode() != 0)
             return QStringLiteral("python3 cannot make virtual environments here (python3-venv missing)");
         const QStringList lines = QString::fromUtf8(probe.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
@@ -91,7 +93,8 @@ struct JourneyHost {
             const QByteArray digest = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
             index.route("/simple/" + project.toUtf8() + "/",
                         test::Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8()
-                                                  + "#sha256=" + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
+                                                  + "#sha256=" + digest + "\">" + wheelName.toUtf8()
+                                                  + "</a></body></html>",
                                               "text/html"));
             index.route("/files/" + wheelName.toUtf8(), test::Response::bytes(bytes));
         }
@@ -108,17 +111,18 @@ struct JourneyHost {
         const QString normalized = QString(distribution).replace(u'_', u'-').toLower();
         QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA")
                                      + QStringLiteral("/verify/fake_tensorflow/tensorflow/__init__.py"));
-        module.replace(QByteArray("__version__ = \"2.99.0\""), QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
+        module.replace(QByteArray("__version__ = \"2.99.0\""),
+                       QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
         const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + plan.tensorflow
-                                  + QStringLiteral("-py3-none-any.whl");
+            + QStringLiteral("-py3-none-any.whl");
         const QString wheel = dir.filePath(wheelName);
         if (!buildWheel(python, wheel, distribution, plan.tensorflow, module))
             return {};
         const QByteArray bytes = readFile(wheel);
         const QByteArray digest = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
         index.route("/simple/" + normalized.toUtf8() + "/",
-                    Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8() + "#sha256="
-                                        + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
+                    Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8()
+                                        + "#sha256=" + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
                                     "text/html"));
         index.route("/files/" + wheelName.toUtf8(), Response::bytes(bytes));
         return wheelName;
@@ -135,11 +139,12 @@ struct JourneyHost {
         QJsonObject machine = QJsonDocument::fromJson(readFile(qEnvironmentVariable("TFSETUP_TEST_DATA")
                                                                + QStringLiteral("/solver/linux_no_gpu.json")))
                                   .object();
-        machine[QStringLiteral("pythons")] = QJsonArray{QJsonObject{{QStringLiteral("path"), python},
-                                                                    {QStringLiteral("version"), pythonVersion},
-                                                                    {QStringLiteral("kind"), QStringLiteral("system")},
-                                                                    {QStringLiteral("bits"), 64},
-                                                                    {QStringLiteral("source"), QStringLiteral("path")}}};
+        machine[QStringLiteral("pythons")] = QJsonArray{
+            QJsonObject{{QStringLiteral("path"), python},
+                        {QStringLiteral("version"), pythonVersion},
+                        {QStringLiteral("kind"), QStringLiteral("system")},
+                        {QStringLiteral("bits"), 64},
+                        {QStringLiteral("source"), QStringLiteral("path")}}};
         const core::HardwareReport report = core::HardwareReport::fromJson(machine);
         w->detectPage()->setDetectFunction([report](core::SystemView &) -> QCoro::Task<core::HardwareReport> {
             return [](core::HardwareReport r) -> QCoro::Task<core::HardwareReport> { co_return r; }(report);
@@ -152,13 +157,13 @@ struct JourneyHost {
         w->optionsPage()->suggestOptions(offline);
         w->verifyPage()->setProbePath(
             QFileInfo(qEnvironmentVariable("TFSETUP_BINARY")).dir().filePath(QStringLiteral("tfsetup-probe")));
-        w->finishPage()->setLaunchFunction([launched](const QString &program, const QStringList &args, const QString &) {
-            launched->append(QStringList{program} + args);
-            return true;
-        });
-        w->finishPage()->setFindProgram([](const QString &name) {
-            return name == u"xterm" ? QStringLiteral("/usr/bin/xterm") : QString();
-        });
+        w->finishPage()->setLaunchFunction(
+            [launched](const QString &program, const QStringList &args, const QString &) {
+                launched->append(QStringList{program} + args);
+                return true;
+            });
+        w->finishPage()->setFindProgram(
+            [](const QString &name) { return name == u"xterm" ? QStringLiteral("/usr/bin/xterm") : QString(); });
         return w;
     }
 };

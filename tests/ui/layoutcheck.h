@@ -72,15 +72,16 @@ inline QString clipped(QWidget *widget)
 inline QString squeezed(QWidget *widget)
 {
     const bool kind = qobject_cast<QLineEdit *>(widget) || qobject_cast<QComboBox *>(widget)
-                      || qobject_cast<QAbstractButton *>(widget) || qobject_cast<QAbstractSpinBox *>(widget)
-                      || qobject_cast<QProgressBar *>(widget) || qobject_cast<QPlainTextEdit *>(widget)
-                      || qobject_cast<QTextEdit *>(widget) || qobject_cast<QAbstractItemView *>(widget)
-                      || (qobject_cast<QLabel *>(widget) && !qobject_cast<QLabel *>(widget)->wordWrap());
+        || qobject_cast<QAbstractButton *>(widget) || qobject_cast<QAbstractSpinBox *>(widget)
+        || qobject_cast<QProgressBar *>(widget) || qobject_cast<QPlainTextEdit *>(widget)
+        || qobject_cast<QTextEdit *>(widget) || qobject_cast<QAbstractItemView *>(widget)
+        || (qobject_cast<QLabel *>(widget) && !qobject_cast<QLabel *>(widget)->wordWrap());
     if (!kind)
         return {};
     // A line edit inside a combo box or a spin box is sized by its owner.
     if (qobject_cast<QLineEdit *>(widget)
-        && (qobject_cast<QComboBox *>(widget->parentWidget()) || qobject_cast<QAbstractSpinBox *>(widget->parentWidget())))
+        && (qobject_cast<QComboBox *>(widget->parentWidget())
+            || qobject_cast<QAbstractSpinBox *>(widget->parentWidget())))
         return {};
     if (qobject_cast<QTabBar *>(widget->parentWidget()) || qobject_cast<QScrollBar *>(widget)
         || qobject_cast<QHeaderView *>(widget))
@@ -173,9 +174,9 @@ inline QStringList layoutProblems(QWizard *wizard, const QString &where)
             text = l->text();
         else if (auto *b = qobject_cast<QAbstractButton *>(w))
             text = b->text();
-        problems.append(QStringLiteral("%1 / %2 (%3) \"%4\": %5")
-                            .arg(where, w->objectName(), QString::fromLatin1(w->metaObject()->className()),
-                                 text.left(50), why));
+        problems.append(
+            QStringLiteral("%1 / %2 (%3) \"%4\": %5")
+                .arg(where, w->objectName(), QString::fromLatin1(w->metaObject()->className()), text.left(50), why));
     }
     for (const QString &shared : sharedMnemonics(wizard))
         problems.append(QStringLiteral("%1: mnemonic %2").arg(where, shared));

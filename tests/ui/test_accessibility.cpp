@@ -40,7 +40,8 @@ bool focusable(QWidget *w, QWidget *window)
 
 QString describe(QWidget *w)
 {
-    return QStringLiteral("%1 (%2)").arg(w->objectName().isEmpty() ? QStringLiteral("<no objectName>") : w->objectName(),
+    return QStringLiteral("%1 (%2)").arg(w->objectName().isEmpty() ? QStringLiteral("<no objectName>")
+                                                                   : w->objectName(),
                                          QString::fromLatin1(w->metaObject()->className()));
 }
 
@@ -95,9 +96,10 @@ private Q_SLOTS:
                 const QString name = iface ? iface->text(QAccessible::Name).trimmed() : QString();
                 if (name.isEmpty())
                     problems.append(QStringLiteral("%1 / %2: no accessible name").arg(where, describe(w)));
-                if (auto *button = qobject_cast<QAbstractButton *>(w); button && button->text().isEmpty()
-                    && button->toolTip().isEmpty())
-                    problems.append(QStringLiteral("%1 / %2: icon-only button without a tooltip").arg(where, describe(w)));
+                if (auto *button = qobject_cast<QAbstractButton *>(w);
+                    button && button->text().isEmpty() && button->toolTip().isEmpty())
+                    problems.append(
+                        QStringLiteral("%1 / %2: icon-only button without a tooltip").arg(where, describe(w)));
             }
             // Next may be off until the page is complete; it must still be in the tab chain.
             for (const auto which : {QWizard::NextButton, QWizard::FinishButton}) {
@@ -112,12 +114,13 @@ private Q_SLOTS:
             auto *next = qobject_cast<QPushButton *>(wizard.button(QWizard::NextButton));
             auto *finish = qobject_cast<QPushButton *>(wizard.button(QWizard::FinishButton));
             const bool canGoOn = (next && next->isVisible() && next->isEnabled())
-                                 || (finish && finish->isVisible() && finish->isEnabled());
+                || (finish && finish->isVisible() && finish->isEnabled());
             if (canGoOn && !(next && next->isVisible() && next->isDefault())
                 && !(finish && finish->isVisible() && finish->isDefault()))
                 problems.append(QStringLiteral("%1: no default button (focus on %2)")
-                                    .arg(where, QApplication::focusWidget() ? describe(QApplication::focusWidget())
-                                                                            : QStringLiteral("nothing")));
+                                    .arg(where,
+                                         QApplication::focusWidget() ? describe(QApplication::focusWidget())
+                                                                     : QStringLiteral("nothing")));
         }
         problems.removeDuplicates();
         for (const QString &p : std::as_const(problems))
@@ -161,8 +164,9 @@ private Q_SLOTS:
             }
             for (auto it = owners.cbegin(); it != owners.cend(); ++it) {
                 if (it.value().size() > 1)
-                    problems.append(QStringLiteral("%1: Alt+%2 is %3").arg(wizard.currentPage()->objectName(), it.key(),
-                                                                      it.value().join(QStringLiteral(" and "))));
+                    problems.append(QStringLiteral("%1: Alt+%2 is %3")
+                                        .arg(wizard.currentPage()->objectName(), it.key(),
+                                             it.value().join(QStringLiteral(" and "))));
             }
         }
         for (const QString &p : std::as_const(problems))

@@ -107,7 +107,9 @@ void TestChooseGpus::keplerBesideAmpere_defaultIsTheAmpere()
     QVERIFY(!kepler->isEnabled());
     QVERIFY(!kepler->isChecked());
     const QString note = child<QLabel>(box, QStringLiteral("gpuNote0"))->text();
-    QCOMPARE(note, QStringLiteral("TensorFlow %1 cannot use this GPU: %2").arg(plan.tensorflow, plan.gpus.at(0).reason->message));
+    QCOMPARE(
+        note,
+        QStringLiteral("TensorFlow %1 cannot use this GPU: %2").arg(plan.tensorflow, plan.gpus.at(0).reason->message));
     QVERIFY2(note.contains(QStringLiteral("3.7")), qPrintable(note));
     QCOMPARE(kepler->toolTip(), note);
     QVERIFY(ampere->isEnabled());
@@ -155,7 +157,7 @@ void TestChooseGpus::ptxJitGpu_isUntickedWithItsSlowStart()
         table->setCurrentCell(row, 0);
         const core::Plan &plan = *m_page->chosenPlan();
         found = plan.gpus.size() == 2 && plan.gpus.at(0).use == core::PlanGpu::Use::Native
-                && plan.gpus.at(1).use == core::PlanGpu::Use::PtxJit;
+            && plan.gpus.at(1).use == core::PlanGpu::Use::PtxJit;
     }
     QVERIFY2(found, "the solver offers a plan that runs the Ampere through PTX JIT only");
     const core::Plan plan = *m_page->chosenPlan();

@@ -515,7 +515,8 @@ void TestChoosePage::list_showsWhatMattersAndTheRestBehindShowAll()
     }
     // "Show all" says how many of how many are shown; the tab keeps its label.
     auto *tabs = child<QTabWidget>(m_page, "choiceTabs");
-    QVERIFY2(showAll->toolTip().contains(QStringLiteral("%1 of %2").arg(shown).arg(allRows)), qPrintable(showAll->toolTip()));
+    QVERIFY2(showAll->toolTip().contains(QStringLiteral("%1 of %2").arg(shown).arg(allRows)),
+             qPrintable(showAll->toolTip()));
 
     // "Show all" (reachable by keyboard: a check box with a mnemonic) lists every row.
     QVERIFY(showAll->focusPolicy() & Qt::TabFocus);
@@ -605,7 +606,8 @@ void TestChoosePage::totalSize_isShownAndHonest()
     QVERIFY2(downloads->text().contains(QLatin1String("Total download: not known yet")), qPrintable(downloads->text()));
     // Without network settings given to the wizard (the Options page's) nothing is looked up.
     QVERIFY(!m_page->isLookingUpSizes());
-    QVERIFY2(downloads->text().contains(QLatin1String("Total download: not known yet. tfsetup")), qPrintable(downloads->text()));
+    QVERIFY2(downloads->text().contains(QLatin1String("Total download: not known yet. tfsetup")),
+             qPrintable(downloads->text()));
 
     // Back from Options: the resolver's list and pip's lock for this very plan give the total.
     const core::Plan plan = *m_page->chosenPlan();
@@ -627,7 +629,8 @@ void TestChoosePage::totalSize_isShownAndHonest()
     m_wizard->state().setLock(lock);
     reselect(table, 0);
     const QString total = QLocale().formattedDataSize(648'000'000, 1, QLocale::DataSizeTraditionalFormat);
-    QVERIFY2(downloads->text().contains(QStringLiteral("Total download: %1.").arg(total)), qPrintable(downloads->text()));
+    QVERIFY2(downloads->text().contains(QStringLiteral("Total download: %1.").arg(total)),
+             qPrintable(downloads->text()));
 
     // One size unknown: a floor, said as one.
     lock.packages.append(wheel(QStringLiteral("keras"), -1));
@@ -673,8 +676,8 @@ void TestChoosePage::shownCuda_isTheCudaFetched()
     table->setCurrentCell(row, 0);
     QCOMPARE(planKey(*m_page->chosenPlan()), planKey(plan));
     // Before the lookup: the stand-in by name, not the tested release alone.
-    QVERIFY2(downloads->text().contains(QStringLiteral("CUDA %1 libraries from NVIDIA, standing in for CUDA %2")
-                                            .arg(fallback, plan.cuda)),
+    QVERIFY2(downloads->text().contains(
+                 QStringLiteral("CUDA %1 libraries from NVIDIA, standing in for CUDA %2").arg(fallback, plan.cuda)),
              qPrintable(downloads->text()));
     // The table's CUDA column says it too.
     QCOMPARE(table->item(row, 3)->text(), QStringLiteral("%1 (%2's files)").arg(plan.cuda, fallback));
@@ -792,9 +795,7 @@ void TestChoosePage::routeNames_areWordsNotIds()
     for (const QString &id : catalog->routeNames())
         patterns.append(QRegularExpression::escape(id) + (id.contains(u'-') ? QString() : QStringLiteral(" route")));
     const QRegularExpression anyId(QStringLiteral("\\b(") + patterns.join(u'|') + QStringLiteral(")\\b"));
-    const auto checkText = [&anyId](const QString &text) {
-        QVERIFY2(!anyId.match(text).hasMatch(), qPrintable(text));
-    };
+    const auto checkText = [&anyId](const QString &text) { QVERIFY2(!anyId.match(text).hasMatch(), qPrintable(text)); };
 
     for (const char *report : {"linux_rtx3060_driver535", "windows_gtx1060_old_driver"}) {
         cleanup();
@@ -884,8 +885,6 @@ void TestChoosePage::mnemonics_areUniqueOnEveryTab()
     }
 }
 
-
-
 namespace {
 
 QString manifestsDir()
@@ -913,11 +912,12 @@ core::HardwareReport rtxWithPython()
     if (!f.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(f.fileName()));
     QJsonObject machine = QJsonDocument::fromJson(f.readAll()).object();
-    machine[QStringLiteral("pythons")] = QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("/usr/bin/python3.10")},
-                                                                {QStringLiteral("version"), QStringLiteral("3.10.12")},
-                                                                {QStringLiteral("kind"), QStringLiteral("system")},
-                                                                {QStringLiteral("bits"), 64},
-                                                                {QStringLiteral("source"), QStringLiteral("path")}}};
+    machine[QStringLiteral("pythons")] = QJsonArray{
+        QJsonObject{{QStringLiteral("path"), QStringLiteral("/usr/bin/python3.10")},
+                    {QStringLiteral("version"), QStringLiteral("3.10.12")},
+                    {QStringLiteral("kind"), QStringLiteral("system")},
+                    {QStringLiteral("bits"), 64},
+                    {QStringLiteral("source"), QStringLiteral("path")}}};
     return core::HardwareReport::fromJson(machine);
 }
 
@@ -1016,9 +1016,9 @@ void TestChoosePage::totalSize_isLookedUpInTheBackground()
     QVERIFY(nextButton()->isEnabled()); // the lookup never holds the student back
 
     QTRY_VERIFY_WITH_TIMEOUT(!m_page->isLookingUpSizes(), 15'000);
-    const QByteArray cudaManifest =
-        QString(QStringLiteral("/compute/cuda/redist/") + (*core::Knowledge::shared())->sources.cudaManifest(plan.cuda)->fileName())
-            .toUtf8();
+    const QByteArray cudaManifest = QString(QStringLiteral("/compute/cuda/redist/")
+                                            + (*core::Knowledge::shared())->sources.cudaManifest(plan.cuda)->fileName())
+                                        .toUtf8();
     QVERIFY(nvidia.hits(cudaManifest) > 0);
     // The same answer the lookup gives on its own, as the page's one total.
     core::SetupOptions direct = options;
@@ -1030,8 +1030,8 @@ void TestChoosePage::totalSize_isLookedUpInTheBackground()
     QVERIFY(files.wheelsUnsized);
     const QString total = QLocale().formattedDataSize(files.knownBytes, 1, QLocale::DataSizeTraditionalFormat);
     const QString expected = files.otherFilesUnknown() > 0
-                                 ? QStringLiteral("Total download: at least %1;").arg(total)
-                                 : QStringLiteral("Total download: %1, plus the TensorFlow wheels, sized on the next page.").arg(total);
+        ? QStringLiteral("Total download: at least %1;").arg(total)
+        : QStringLiteral("Total download: %1, plus the TensorFlow wheels, sized on the next page.").arg(total);
     QVERIFY2(downloads->text().contains(expected), qPrintable(downloads->text()));
     QVERIFY(!downloads->text().contains(QLatin1String("not known yet")));
 
@@ -1087,8 +1087,9 @@ void TestChoosePage::totalSize_screenshots()
         core::Translations translations;
         QVERIFY(translations.setLanguage(language));
         ui::SetupWizard wizard(*m_system, &translations);
-        core::SetupOptions options = shot.endsWith(QLatin1String("unanswered")) ? closedWorld()
-                                                                                 : closedWorld(nvidia.url(QStringLiteral("/")));
+        core::SetupOptions options = shot.endsWith(QLatin1String("unanswered"))
+            ? closedWorld()
+            : closedWorld(nvidia.url(QStringLiteral("/")));
         options.sourcesCatalog = testSources();
         wizard.state().setOptions(options);
         wizard.state().setHardware(rtxWithPython());

@@ -87,9 +87,9 @@ void TestChooseScreens::everyTab_fits()
     const auto needed = [summary, content] {
         return content->heightForWidth(summary->viewport()->width()) + 2 * summary->frameWidth();
     };
-    QTRY_VERIFY2_WITH_TIMEOUT(summary->height() <= std::max(needed(), 0) + 8,
-                              qPrintable(QStringLiteral("summary %1 px, its text %2 px").arg(summary->height()).arg(needed())),
-                              2000);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        summary->height() <= std::max(needed(), 0) + 8,
+        qPrintable(QStringLiteral("summary %1 px, its text %2 px").arg(summary->height()).arg(needed())), 2000);
     QVERIFY2(tabs->height() >= tabs->minimumHeight(), qPrintable(QString::number(tabs->height())));
 
     const QString shots = qEnvironmentVariable("TFSETUP_SCREENSHOT_DIR");
@@ -97,11 +97,8 @@ void TestChooseScreens::everyTab_fits()
     for (int tab = 0; tab < tabs->count(); ++tab) {
         tabs->setCurrentIndex(tab);
         QTest::qWait(20);
-        const QString where = QStringLiteral("%1 %2 %3x%4 tab %5")
-                                  .arg(language, report)
-                                  .arg(size.width())
-                                  .arg(size.height())
-                                  .arg(tab);
+        const QString where =
+            QStringLiteral("%1 %2 %3x%4 tab %5").arg(language, report).arg(size.width()).arg(size.height()).arg(tab);
         problems += test::layoutProblems(&wizard, where);
         if (!shots.isEmpty()) {
             QDir().mkpath(shots);

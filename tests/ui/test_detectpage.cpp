@@ -85,8 +85,7 @@ public:
     SlowSystem(const QString &root, std::chrono::milliseconds delay)
         : RootedSystem(root, core::OsFamily::Linux, {})
         , m_delay(delay)
-    {
-    }
+    {}
 
     QCoro::Task<core::ProcessResult> run(QString program, QStringList arguments,
                                          std::chrono::milliseconds timeout) override
@@ -209,7 +208,8 @@ void TestDetectPage::fixtureMachine_showsExpectedSentences_data()
         << QStringList{QStringLiteral("System: Windows 10 Pro 22H2 (build 19045), x86_64"),
                        QStringLiteral("Your GPU: NVIDIA GeForce RTX 3060, compute capability 8.6, 12.0 GiB of memory"),
                        QStringLiteral("NVIDIA driver 531.14 supports CUDA up to 12.1"),
-                       QStringLiteral("CUDA toolkit 11.2.2 in C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2")}
+                       QStringLiteral(
+                           "CUDA toolkit 11.2.2 in C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2")}
         << QStringLiteral("tfsetup could not ask the NVIDIA driver library (NVML) about your GPU.");
     QTest::newRow("linux with cuda 11.8")
         << QStringLiteral("linux-cuda118") << core::OsFamily::Linux
@@ -219,11 +219,10 @@ void TestDetectPage::fixtureMachine_showsExpectedSentences_data()
                                       "TensorFlow needs"),
                        QStringLiteral("CUDA toolkit 11.8.0 in /usr/local/cuda-11.8")}
         << QStringLiteral("tfsetup could not ask the CUDA driver about your GPU.");
-    QTest::newRow("wsl2")
-        << QStringLiteral("wsl2") << core::OsFamily::Linux
-        << QStringList{QStringLiteral("System: Ubuntu 22.04.3 LTS under WSL2, x86_64"),
-                       QStringLiteral("NVIDIA driver 537.13 supports CUDA up to 12.2")}
-        << QString();
+    QTest::newRow("wsl2") << QStringLiteral("wsl2") << core::OsFamily::Linux
+                          << QStringList{QStringLiteral("System: Ubuntu 22.04.3 LTS under WSL2, x86_64"),
+                                         QStringLiteral("NVIDIA driver 537.13 supports CUDA up to 12.2")}
+                          << QString();
     QTest::newRow("no gpu, no avx")
         << QStringLiteral("no-gpu") << core::OsFamily::Linux
         << QStringList{QStringLiteral("No NVIDIA GPU was found. TensorFlow can still run on the CPU."),
@@ -275,14 +274,16 @@ void TestDetectPage::cannedReport_showsPlainSentences_data()
         << QByteArray(R"j({"os": {"family": "linux", "arch": "x86_64"},
              "gpus": [{"vendor": "intel", "name": "UHD Graphics 630", "source": "pci"}]})j")
         << QStringList{QStringLiteral("No NVIDIA GPU was found. TensorFlow can still run on the CPU."),
-                       QStringLiteral("Other graphics: UHD Graphics 630 (intel); TensorFlow's CUDA build cannot use it.")}
+                       QStringLiteral(
+                           "Other graphics: UHD Graphics 630 (intel); TensorFlow's CUDA build cannot use it.")}
         << QString();
     QTest::newRow("gpu without driver, nvidia-smi failed")
         << QByteArray(R"j({"os": {"family": "linux", "arch": "x86_64"},
              "gpus": [{"vendor": "nvidia", "name": "NVIDIA GeForce GTX 1650", "pci_id": "10de:1f82", "source": "pci"}],
              "problems": [{"method": "nvidia-smi", "error": "program not found"}]})j")
         << QStringList{QStringLiteral("Your GPU: NVIDIA GeForce GTX 1650 (compute capability unknown)"),
-                       QStringLiteral("No working NVIDIA driver was found. Install the driver for your GPU from NVIDIA first.")}
+                       QStringLiteral(
+                           "No working NVIDIA driver was found. Install the driver for your GPU from NVIDIA first.")}
         << QStringLiteral("nvidia-smi, the tool that comes with the NVIDIA driver, is not installed here.");
     QTest::newRow("processor without avx")
         << QByteArray(R"j({"os": {"family": "linux", "arch": "x86_64"},
@@ -389,7 +390,8 @@ void TestDetectPage::copyReport_putsTextAndJsonOnClipboard()
     const QMimeData *mime = QGuiApplication::clipboard()->mimeData();
     QVERIFY(mime);
     const QString text = mime->text();
-    QVERIFY2(text.contains(QLatin1String("Your GPU: NVIDIA GeForce RTX 3060, compute capability 8.6")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("Your GPU: NVIDIA GeForce RTX 3060, compute capability 8.6")),
+             qPrintable(text));
     QVERIFY(text.contains(QLatin1String("\"compute_capability\": \"8.6\"")));
     QJsonParseError error;
     const QJsonDocument json = QJsonDocument::fromJson(mime->data(QStringLiteral("application/json")), &error);

@@ -99,7 +99,10 @@ private:
     // Goes Choose -> Download with these requests in the state.
     void openWith(const QList<core::DownloadRequest> &requests);
     QString cell(int row, int column) const { return m_table->item(row, column)->text(); }
-    QProgressBar *rowBar(int row) const { return qobject_cast<QProgressBar *>(m_table->cellWidget(row, ProgressColumn)); }
+    QProgressBar *rowBar(int row) const
+    {
+        return qobject_cast<QProgressBar *>(m_table->cellWidget(row, ProgressColumn));
+    }
     // Next, or Finish while Download is the last page the wizard has.
     QAbstractButton *nextButton() const
     {
@@ -165,7 +168,8 @@ core::DownloadRequest TestDownloadPage::request(const QString &name, const QByte
     r.name = name;
     r.urls = {m_server->url(QString::fromLatin1(path))};
     r.expectedSize = payload.size();
-    r.checksum = {core::Checksum::Algorithm::Sha256, QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex()};
+    r.checksum = {core::Checksum::Algorithm::Sha256,
+                  QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex()};
     r.destination = m_dir->filePath(QStringLiteral("downloads/") + QString::fromLatin1(path.mid(1)));
     return r;
 }
@@ -173,11 +177,11 @@ core::DownloadRequest TestDownloadPage::request(const QString &name, const QByte
 void TestDownloadPage::openWith(const QList<core::DownloadRequest> &requests)
 {
     // A machine without a GPU: the solver answers quickly and the Choose page lets Next through.
-    m_wizard->state().setHardware(core::HardwareReport::fromJson(
-        QJsonDocument::fromJson(R"j({"os": {"family": "linux", "arch": "x86_64"},
+    m_wizard->state().setHardware(
+        core::HardwareReport::fromJson(QJsonDocument::fromJson(R"j({"os": {"family": "linux", "arch": "x86_64"},
             "cpu": {"name": "Test CPU", "avx": true, "source": "cpuid"},
             "pythons": [{"path": "/usr/bin/python3", "version": "3.11.2", "kind": "system", "source": "path"}]})j")
-            .object()));
+                                           .object()));
     m_wizard->state().setDownloads(requests);
     m_wizard->setStartId(ui::SetupWizard::ChoosePageId);
     m_wizard->show();
@@ -413,7 +417,8 @@ void TestDownloadPage::nothingToDownload_letsThrough()
 void TestDownloadPage::sourceWarnings_areShownBeforeDownloading()
 {
     core::ArtifactList list;
-    list.warnings.append({QStringLiteral("no_wheel"), QStringLiteral("tensorflow 2.10.1 has no wheel for Python 3.12 on Windows.")});
+    list.warnings.append(
+        {QStringLiteral("no_wheel"), QStringLiteral("tensorflow 2.10.1 has no wheel for Python 3.12 on Windows.")});
     m_wizard->state().setArtifacts(list);
     openWith({});
     auto *notes = child<QLabel>(m_page, "notesLabel");
@@ -470,7 +475,8 @@ void TestDownloadPage::summary_listsEverythingWithTotalAndTime()
              qPrintable(text));
     // The total, and how long it takes.
     const qint64 total = cudart.size() + python.size() + wheels.size;
-    QVERIFY2(text.contains(QLatin1String("In all about ") + QLocale().formattedDataSize(total, 1, QLocale::DataSizeTraditionalFormat)),
+    QVERIFY2(text.contains(QLatin1String("In all about ")
+                           + QLocale().formattedDataSize(total, 1, QLocale::DataSizeTraditionalFormat)),
              qPrintable(text));
     QVERIFY2(text.contains(QLatin1String(" min ")) || text.contains(QLatin1String(" s ")), qPrintable(text));
     QVERIFY(!summary->accessibleName().isEmpty());
@@ -494,8 +500,9 @@ void TestDownloadPage::summary_countsTheLockedWheelsAsFiles()
     const QByteArray tensorflow = randomBytes(96 * 1024, 3);
     const QByteArray kernel = randomBytes(8 * 1024, 4);
     core::PyLock lock;
-    for (const auto &[name, file, bytes] : {std::tuple{u"tensorflow"_s, u"tensorflow-2.10.1-py3-none-any.whl"_s, tensorflow},
-                                           std::tuple{u"ipykernel"_s, u"ipykernel-6.29.5-py3-none-any.whl"_s, kernel}}) {
+    for (const auto &[name, file, bytes] :
+         {std::tuple{u"tensorflow"_s, u"tensorflow-2.10.1-py3-none-any.whl"_s, tensorflow},
+          std::tuple{u"ipykernel"_s, u"ipykernel-6.29.5-py3-none-any.whl"_s, kernel}}) {
         core::LockedWheel w;
         w.name = name;
         w.version = file.section(u'-', 1, 1);
@@ -520,7 +527,8 @@ void TestDownloadPage::summary_countsTheLockedWheelsAsFiles()
     auto *summary = child<QLabel>(m_page, "downloadSummaryLabel");
     const QString text = summary->text();
     QVERIFY2(text.contains(u"Python packages"_s) && text.contains(u"2 wheel(s)"_s), qPrintable(text));
-    const QString size = QLocale().formattedDataSize(tensorflow.size() + kernel.size(), 1, QLocale::DataSizeTraditionalFormat);
+    const QString size = QLocale().formattedDataSize(tensorflow.size() + kernel.size(), 1,
+                                                     QLocale::DataSizeTraditionalFormat);
     QVERIFY2(text.contains(size), qPrintable(text));
     QVERIFY2(!text.contains(u"pip fetches"_s) && !text.contains(u"estimate"_s) && !text.contains(u"Other files"_s),
              qPrintable(text));
@@ -558,7 +566,8 @@ void TestDownloadPage::cudaStandIn_isSaidAndWhy()
     const QString text = standIn->text();
     QVERIFY2(text.contains(QLatin1String("CUDA 11.8's, standing in for CUDA 11.2")), qPrintable(text));
     QVERIFY2(text.contains(QLatin1String("TensorFlow 2.10 was tested with")), qPrintable(text));
-    QVERIFY2(text.contains(QLatin1String("Why: NVIDIA has no redistributable archives for CUDA 11.2")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("Why: NVIDIA has no redistributable archives for CUDA 11.2")),
+             qPrintable(text));
     // Said once: the other notes keep the rest.
     const QString notes = child<QLabel>(m_page, "notesLabel")->text();
     QVERIFY(!notes.contains(QLatin1String("redistributable archives")));
@@ -645,8 +654,10 @@ void TestDownloadPage::useBundle()
     list.artifacts = {cudnn, wheels};
     m_wizard->state().setArtifacts(list);
     core::PyLock lock;
-    for (const auto &[name, file, size] : {std::tuple{u"tensorflow"_s, u"tensorflow-2.16.1-cp311-cp311-manylinux_2_17_x86_64.whl"_s, qint64(589'800'000)},
-                                           std::tuple{u"numpy"_s, u"numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl"_s, qint64(18'300'000)}}) {
+    for (const auto &[name, file, size] :
+         {std::tuple{u"tensorflow"_s, u"tensorflow-2.16.1-cp311-cp311-manylinux_2_17_x86_64.whl"_s,
+                     qint64(589'800'000)},
+          std::tuple{u"numpy"_s, u"numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl"_s, qint64(18'300'000)}}) {
         core::LockedWheel w;
         w.name = name;
         w.file = file;
@@ -666,10 +677,12 @@ void TestDownloadPage::bundle_listsEveryFileWithItsSize()
     QVERIFY(m_table->isVisible());
     QCOMPARE(m_table->rowCount(), 3);
     const QString size = QLocale().formattedDataSize(865'000'000, 1, QLocale::DataSizeTraditionalFormat);
-    QVERIFY2(cell(0, NameColumn).startsWith(u"cudnn-linux"_s) && cell(0, NameColumn).contains(size), qPrintable(cell(0, NameColumn)));
+    QVERIFY2(cell(0, NameColumn).startsWith(u"cudnn-linux"_s) && cell(0, NameColumn).contains(size),
+             qPrintable(cell(0, NameColumn)));
     QVERIFY2(cell(1, NameColumn).startsWith(u"tensorflow-2.16.1"_s), qPrintable(cell(1, NameColumn)));
-    QVERIFY2(cell(2, NameColumn).contains(QLocale().formattedDataSize(18'300'000, 1, QLocale::DataSizeTraditionalFormat)),
-             qPrintable(cell(2, NameColumn)));
+    QVERIFY2(
+        cell(2, NameColumn).contains(QLocale().formattedDataSize(18'300'000, 1, QLocale::DataSizeTraditionalFormat)),
+        qPrintable(cell(2, NameColumn)));
     for (int row = 0; row < 3; ++row) {
         QCOMPARE(cell(row, MirrorColumn), u"offline bundle"_s);
         QCOMPARE(cell(row, ProgressColumn), u"In the bundle"_s);
@@ -703,8 +716,10 @@ void TestDownloadPage::pipAtInstall_listsThePackagesWithTheInstall()
     openWith({});
     QCOMPARE(m_page->listedCount(), 1);
     QVERIFY(m_table->isVisible());
-    QVERIFY2(cell(0, NameColumn).startsWith(u"tensorflow==2.10.* and the packages it needs (about "_s), qPrintable(cell(0, NameColumn)));
-    QVERIFY(cell(0, NameColumn).contains(QLocale().formattedDataSize(455'900'000, 1, QLocale::DataSizeTraditionalFormat)));
+    QVERIFY2(cell(0, NameColumn).startsWith(u"tensorflow==2.10.* and the packages it needs (about "_s),
+             qPrintable(cell(0, NameColumn)));
+    QVERIFY(
+        cell(0, NameColumn).contains(QLocale().formattedDataSize(455'900'000, 1, QLocale::DataSizeTraditionalFormat)));
     QCOMPARE(cell(0, ProgressColumn), u"With the install"_s);
     QCOMPARE(cell(0, MirrorColumn), u"pypi.tuna.tsinghua.edu.cn"_s);
     QVERIFY2(child<QLabel>(m_page, "emptyLabel")->text().contains(u"during the install"_s),
@@ -722,8 +737,9 @@ void TestDownloadPage::running_showsSpeedTimeLeftAndSource()
     auto *overall = child<QLabel>(m_page, "overallLabel");
     QTRY_VERIFY_WITH_TIMEOUT(overall->text().contains(u"/s, about "_s), 10'000);
     QVERIFY2(overall->text().contains(u" left)"_s), qPrintable(overall->text()));
-    QVERIFY2(overall->text().contains(QLocale().formattedDataSize(payload.size(), 1, QLocale::DataSizeTraditionalFormat)),
-             qPrintable(overall->text()));
+    QVERIFY2(
+        overall->text().contains(QLocale().formattedDataSize(payload.size(), 1, QLocale::DataSizeTraditionalFormat)),
+        qPrintable(overall->text()));
     auto *summary = child<QLabel>(m_page, "downloadSummaryLabel");
     QVERIFY2(summary->text().contains(u"at the current "_s), qPrintable(summary->text()));
     QVERIFY2(summary->text().contains(u"From: 127.0.0.1"_s), qPrintable(summary->text()));
@@ -738,7 +754,9 @@ void TestDownloadPage::screenshots_data()
     for (const QString &language : {u"en"_s, u"zh_CN"_s}) {
         for (const QSize &size : {QSize(720, 540), QSize(1366, 768)}) {
             for (const bool bundle : {false, true}) {
-                const QString name = u"%1-%2x%3-%4"_s.arg(language).arg(size.width()).arg(size.height())
+                const QString name = u"%1-%2x%3-%4"_s.arg(language)
+                                         .arg(size.width())
+                                         .arg(size.height())
                                          .arg(bundle ? u"bundle"_s : u"running"_s);
                 QTest::newRow(qPrintable(name)) << language << size << bundle;
             }
@@ -763,7 +781,8 @@ void TestDownloadPage::screenshots()
         useBundle();
     } else {
         core::ArtifactList list;
-        list.warnings.append({QStringLiteral("no_wheel"), QStringLiteral("tensorflow 2.10.1 has no wheel for Python 3.12 on Windows.")});
+        list.warnings.append(
+            {QStringLiteral("no_wheel"), QStringLiteral("tensorflow 2.10.1 has no wheel for Python 3.12 on Windows.")});
         core::Artifact wheels;
         wheels.name = u"tensorflow"_s;
         wheels.kind = u"wheelhouse"_s;
@@ -771,8 +790,10 @@ void TestDownloadPage::screenshots()
         wheels.size = 455'900'000;
         list.artifacts = {wheels};
         m_wizard->state().setArtifacts(list);
-        m_server->route("/cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz", Response::bytes(payload).throttle(128 * 1024));
-        requests = {request(u"cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz"_s, "/cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz", payload),
+        m_server->route("/cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz",
+                        Response::bytes(payload).throttle(128 * 1024));
+        requests = {request(u"cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz"_s,
+                            "/cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz", payload),
                     request(u"cuda_cudart"_s, "/missing.zip", broken)};
     }
     m_wizard->resize(size);
@@ -787,17 +808,21 @@ void TestDownloadPage::screenshots()
         if (!w->isVisibleTo(m_page) || qobject_cast<QProgressBar *>(w))
             continue;
         if (auto *label = qobject_cast<QLabel *>(w); label && label->wordWrap() && !label->text().isEmpty()
-                                                    && label->heightForWidth(label->width()) > label->height() + 2) {
+            && label->heightForWidth(label->width()) > label->height() + 2) {
             problems.append(label->objectName() + u" cut: "_s + label->text());
         }
-        if (auto *button = qobject_cast<QAbstractButton *>(w); button && button->sizeHint().width() > button->width() + 2)
+        if (auto *button = qobject_cast<QAbstractButton *>(w);
+            button && button->sizeHint().width() > button->width() + 2)
             problems.append(button->objectName() + u" squashed"_s);
     }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
     QVERIFY(m_table->height() >= m_table->minimumSizeHint().height());
     if (const QString dir = qEnvironmentVariable("TFSETUP_SCREENSHOT_DIR"); !dir.isEmpty()) {
-        QVERIFY(m_wizard->grab().save(dir + u"/download-%1-%2x%3-%4.png"_s.arg(language).arg(size.width()).arg(size.height())
-                                                .arg(bundle ? u"bundle"_s : u"running"_s)));
+        QVERIFY(m_wizard->grab().save(dir
+                                      + u"/download-%1-%2x%3-%4.png"_s.arg(language)
+                                            .arg(size.width())
+                                            .arg(size.height())
+                                            .arg(bundle ? u"bundle"_s : u"running"_s)));
     }
     m_page->cancelDownloads();
 }

@@ -93,8 +93,8 @@ void TestFinishPage::terminalCommand_perOsAndDesktop_data()
     QTest::newRow("windows console") << core::OsFamily::Windows << QStringList() << u"cmd.exe"_s
                                      << QStringList{u"/k"_s, u"LAUNCHER"_s};
     QTest::newRow("debian alternative first")
-        << core::OsFamily::Linux << QStringList{u"xterm"_s, u"x-terminal-emulator"_s} << u"/usr/bin/x-terminal-emulator"_s
-        << QStringList{u"-e"_s, u"LAUNCHER"_s};
+        << core::OsFamily::Linux << QStringList{u"xterm"_s, u"x-terminal-emulator"_s}
+        << u"/usr/bin/x-terminal-emulator"_s << QStringList{u"-e"_s, u"LAUNCHER"_s};
     QTest::newRow("gnome terminal takes --") << core::OsFamily::Linux << QStringList{u"gnome-terminal"_s}
                                              << u"/usr/bin/gnome-terminal"_s << QStringList{u"--"_s, u"LAUNCHER"_s};
     QTest::newRow("xfce terminal takes -x") << core::OsFamily::Linux << QStringList{u"xfce4-terminal"_s}
@@ -133,9 +133,8 @@ void TestFinishPage::open(const QStringList &terminals, std::optional<core::Veri
         m_launches.append({program, arguments, dir});
         return true;
     });
-    m_page->setFindProgram([terminals](const QString &name) {
-        return terminals.contains(name) ? u"/usr/bin/"_s + name : QString();
-    });
+    m_page->setFindProgram(
+        [terminals](const QString &name) { return terminals.contains(name) ? u"/usr/bin/"_s + name : QString(); });
     core::InstallOutcome outcome;
     outcome.environmentPath = u"/home/student/tfsetup-envs/tf2.16-cpu"_s;
     for (const QString &name : {u"start-python.sh"_s, u"start-jupyter.sh"_s, u"shell.sh"_s})

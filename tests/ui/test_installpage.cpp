@@ -139,11 +139,11 @@ void TestInstallPage::init()
     m_list = {};
     m_list.route = u"windows-native"_s;
     m_list.os = u"windows"_s;
-    m_list.artifacts = {
-        artifact(u"cuda_cudart"_s, u"cuda-redist-archive"_s, u"cuda_cudart-windows-x86_64-11.8.89-archive.zip"_s,
-                 cudartArchive(true, u"11.8.89"_s, {}, u"cudart64_110.dll"_s)),
-        artifact(u"cudnn"_s, u"cudnn-archive"_s, u"cudnn-11.2-windows-x64-v8.1.0.77.zip"_s,
-                 cudnnArchive(true, u"8.1.0.77"_s, true))};
+    m_list.artifacts = {artifact(u"cuda_cudart"_s, u"cuda-redist-archive"_s,
+                                 u"cuda_cudart-windows-x86_64-11.8.89-archive.zip"_s,
+                                 cudartArchive(true, u"11.8.89"_s, {}, u"cudart64_110.dll"_s)),
+                        artifact(u"cudnn"_s, u"cudnn-archive"_s, u"cudnn-11.2-windows-x64-v8.1.0.77.zip"_s,
+                                 cudnnArchive(true, u"8.1.0.77"_s, true))};
 }
 
 void TestInstallPage::cleanup()
@@ -367,7 +367,7 @@ void TestInstallPage::log_wrapsAndFollowsUnlessScrolledUp()
     emitLines(200);
     QScrollBar *vertical = log->verticalScrollBar();
     QVERIFY(vertical->maximum() > 0);
-    QCOMPARE(vertical->value(), vertical->maximum()); // follows the newest line
+    QCOMPARE(vertical->value(), vertical->maximum());   // follows the newest line
     QCOMPARE(log->horizontalScrollBar()->maximum(), 0); // long lines wrap instead
 
     // Scrolled up to read: new lines do not pull the view away.
@@ -417,8 +417,10 @@ void TestInstallPage::failPipWith(const QString &output)
     // pip's failure as the installer reports it: its general words, pip's output in the detail.
     m_page->installer()->setCheckpoint([output](InstallStep step) -> core::Status {
         if (step == InstallStep::Packages)
-            return core::Error{u"pip_failed"_s, u"pip could not install the verified packages. The log shows pip's own "
-                                                u"words."_s, output};
+            return core::Error{u"pip_failed"_s,
+                               u"pip could not install the verified packages. The log shows pip's own "
+                               u"words."_s,
+                               output};
         return core::Ok{};
     });
 }

@@ -80,7 +80,10 @@ private:
         }
         return false;
     }
-    QString focusName() const { return QApplication::focusWidget() ? QApplication::focusWidget()->objectName() : QString(); }
+    QString focusName() const
+    {
+        return QApplication::focusWidget() ? QApplication::focusWidget()->objectName() : QString();
+    }
     bool nextEnabled() const { return m_wizard->button(QWizard::NextButton)->isEnabled(); }
 
     QTemporaryDir m_dir;
@@ -134,16 +137,19 @@ void TestJourneyKeyboard::firstTimeStudent_withTheKeyboardOnly()
 
     QString distribution = plan.package.section(u'[', 0, 0);
     const QString normalized = QString(distribution).replace(u'_', u'-').toLower();
-    QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/verify/fake_tensorflow/tensorflow/__init__.py"_s);
-    module.replace(QByteArray("__version__ = \"2.99.0\""), QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
-    const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + plan.tensorflow + u"-py3-none-any.whl"_s;
+    QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA")
+                                 + u"/verify/fake_tensorflow/tensorflow/__init__.py"_s);
+    module.replace(QByteArray("__version__ = \"2.99.0\""),
+                   QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
+    const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + plan.tensorflow
+        + u"-py3-none-any.whl"_s;
     const QString wheel = m_dir.filePath(wheelName);
     QVERIFY(buildWheel(m_host.python, wheel, distribution, plan.tensorflow, module));
     const QByteArray wheelBytes = readFile(wheel);
     const QByteArray digest = QCryptographicHash::hash(wheelBytes, QCryptographicHash::Sha256).toHex();
     index.route("/simple/" + normalized.toUtf8() + "/",
-                Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8() + "#sha256="
-                                    + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
+                Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8()
+                                    + "#sha256=" + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
                                 "text/html"));
     index.route("/files/" + wheelName.toUtf8(), Response::bytes(wheelBytes));
     QVERIFY(m_host.serveJupyterStandIns(index, m_dir));
@@ -182,8 +188,8 @@ void TestJourneyKeyboard::firstTimeStudent_withTheKeyboardOnly()
     QTRY_COMPARE(m_wizard->currentId(), int(ui::SetupWizard::InstallPageId));
     ui::InstallPage *install = m_wizard->installPage();
     QTRY_VERIFY_WITH_TIMEOUT(install->isComplete() || install->error(), 240'000);
-    QVERIFY2(!install->error(), qPrintable(install->error() ? install->error()->message + u'\n' + install->error()->detail
-                                                           : QString()));
+    QVERIFY2(!install->error(),
+             qPrintable(install->error() ? install->error()->message + u'\n' + install->error()->detail : QString()));
     QTRY_VERIFY(nextEnabled());
     key(Qt::Key_Return);
 

@@ -99,9 +99,10 @@ void TestJourneyLab::labStudent_unattendedFromWelcomeToFinish()
     QCOMPARE(record->spec.value(u"kernel_name"_s).toString(), u"tf2.15-lab"_s);
     QVERIFY(QFile::exists(host + u"/start-python"_s));
     const QJsonObject kernel = QJsonDocument::fromJson([&] {
-        QFile f(host + u"/kernel/kernel.json"_s);
-        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-    }()).object();
+                                   QFile f(host + u"/kernel/kernel.json"_s);
+                                   return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+                               }())
+                                   .object();
     QCOMPARE(kernel.value(u"display_name"_s).toString(), u"TensorFlow 2.15 (lab)"_s);
 
     QTRY_VERIFY_WITH_TIMEOUT(wizard.button(QWizard::NextButton)->isEnabled(), 20000);

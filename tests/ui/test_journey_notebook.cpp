@@ -138,9 +138,11 @@ void TestJourneyNotebook::initTestCase()
     qputenv("JUPYTER_RUNTIME_DIR", m_dir.filePath(u"home/.local/share/jupyter/runtime"_s).toLocal8Bit());
     qputenv("IPYTHONDIR", m_dir.filePath(u"home/.ipython"_s).toLocal8Bit());
 
-    const Ran probe = test::runProcess(debianPython, {u"-c"_s, u"import venv, ensurepip, packaging, ipykernel, jupyter_client, "
-                                                  "nbformat, nbclient"_s},
-                          60'000);
+    const Ran probe = test::runProcess(debianPython,
+                                       {u"-c"_s,
+                                        u"import venv, ensurepip, packaging, ipykernel, jupyter_client, "
+                                        "nbformat, nbclient"_s},
+                                       60'000);
     QVERIFY2(probe.finished && probe.exitCode == 0,
              qPrintable(u"Debian's python3 lacks what this journey needs (.ci/packages-test: python3-ipykernel, "
                         "python3-jupyter-client, python3-packaging, python3-nbclient, python3-nbformat; "
@@ -151,10 +153,11 @@ void TestJourneyNotebook::initTestCase()
 
     // Real wheels of Debian's ipykernel and everything it needs.
     const QString wheelhouse = m_dir.filePath(u"wheelhouse"_s);
-    const Ran built = test::runProcess(debianPython,
-                          {qEnvironmentVariable("TFSETUP_SOURCE_DIR") + u"/tests/support/debian_wheelhouse.py"_s,
-                           wheelhouse, u"ipykernel"_s},
-                          180'000);
+    const Ran built = test::runProcess(
+        debianPython,
+        {qEnvironmentVariable("TFSETUP_SOURCE_DIR") + u"/tests/support/debian_wheelhouse.py"_s, wheelhouse,
+         u"ipykernel"_s},
+        180'000);
     QVERIFY2(built.finished && built.exitCode == 0, built.err.right(3000).constData());
     for (const QJsonValue &w : QJsonDocument::fromJson(built.out).object().value(u"wheels"_s).toArray())
         m_wheels.append(w.toString());
@@ -193,7 +196,7 @@ QString TestJourneyNotebook::titleProblem(int pageId, const char *context, const
     const QString expected = m_chinese.translate(context, english);
     if (expected.isEmpty() || !hasHan(expected))
         return u"the zh_CN catalogue has no translation for \"%1\" (%2)"_s.arg(QLatin1String(english),
-                                                                             QLatin1String(context));
+                                                                               QLatin1String(context));
     const QString title = m_wizard->page(pageId)->title();
     if (title != expected)
         return u"page %1 shows \"%2\", not the zh_CN translation \"%3\""_s.arg(pageId).arg(title, expected);
@@ -252,17 +255,20 @@ void TestJourneyNotebook::chineseStudent_endsWithANotebookOnThisEnvironment()
     const QString distribution = plan.package.section(u'[', 0, 0);
     const QString normalized = QString(distribution).replace(u'_', u'-').toLower();
     QVERIFY2(!m_realProjects.contains(normalized), qPrintable(normalized));
-    QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/verify/fake_tensorflow/tensorflow/__init__.py"_s);
+    QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA")
+                                 + u"/verify/fake_tensorflow/tensorflow/__init__.py"_s);
     QVERIFY(!module.isEmpty());
-    module.replace(QByteArray("__version__ = \"2.99.0\""), QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
-    const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + plan.tensorflow + u"-py3-none-any.whl"_s;
+    module.replace(QByteArray("__version__ = \"2.99.0\""),
+                   QByteArray("__version__ = \"" + plan.tensorflow.toUtf8() + '"'));
+    const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + plan.tensorflow
+        + u"-py3-none-any.whl"_s;
     const QString wheel = m_dir.filePath(wheelName);
     QVERIFY(buildWheel(m_host.python, wheel, distribution, plan.tensorflow, module));
     const QByteArray wheelBytes = readFile(wheel);
     const QByteArray digest = QCryptographicHash::hash(wheelBytes, QCryptographicHash::Sha256).toHex();
     index.route("/simple/" + normalized.toUtf8() + "/",
-                Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8() + "#sha256="
-                                    + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
+                Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8()
+                                    + "#sha256=" + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
                                 "text/html"));
     index.route("/files/" + wheelName.toUtf8(), Response::bytes(wheelBytes));
     QVERIFY(m_host.serveJupyterStandIns(index, m_dir, m_realProjects));
@@ -364,20 +370,21 @@ void TestJourneyNotebook::chineseStudent_endsWithANotebookOnThisEnvironment()
              qPrintable(u"no kernelspec under "_s + kernels + u" runs "_s + venv + u"/bin/python"_s));
 
     // A student's first notebook, executed by Debian's nbclient with that kernel.
-    const QJsonObject cell{
-        {u"cell_type"_s, u"code"_s},
-        {u"id"_s, u"first-cell"_s},
-        {u"execution_count"_s, QJsonValue()},
-        {u"metadata"_s, QJsonObject()},
-        {u"outputs"_s, QJsonArray()},
-        {u"source"_s, QJsonArray{u"import os, sys\n"_s, u"print('executable=' + sys.executable)\n"_s,
-                                 u"print('path=' + os.environ['PATH'])\n"_s, u"import tensorflow\n"_s,
-                                 u"print('tensorflow=' + tensorflow.__file__)\n"_s}}};
+    const QJsonObject cell{{u"cell_type"_s, u"code"_s},
+                           {u"id"_s, u"first-cell"_s},
+                           {u"execution_count"_s, QJsonValue()},
+                           {u"metadata"_s, QJsonObject()},
+                           {u"outputs"_s, QJsonArray()},
+                           {u"source"_s,
+                            QJsonArray{u"import os, sys\n"_s, u"print('executable=' + sys.executable)\n"_s,
+                                       u"print('path=' + os.environ['PATH'])\n"_s, u"import tensorflow\n"_s,
+                                       u"print('tensorflow=' + tensorflow.__file__)\n"_s}}};
     const QJsonObject notebook{
         {u"cells"_s, QJsonArray{cell}},
-        {u"metadata"_s, QJsonObject{{u"kernelspec"_s, QJsonObject{{u"name"_s, kernelName},
-                                                                  {u"display_name"_s, kernelName},
-                                                                  {u"language"_s, u"python"_s}}}}},
+        {u"metadata"_s,
+         QJsonObject{
+             {u"kernelspec"_s,
+              QJsonObject{{u"name"_s, kernelName}, {u"display_name"_s, kernelName}, {u"language"_s, u"python"_s}}}}},
         {u"nbformat"_s, 4},
         {u"nbformat_minor"_s, 5}};
     const QString source = m_dir.filePath(u"work/first.ipynb"_s);
@@ -388,8 +395,8 @@ void TestJourneyNotebook::chineseStudent_endsWithANotebookOnThisEnvironment()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QJsonDocument(notebook).toJson());
     }
-    const Ran client = test::runProcess(debianPython,
-                           {u"-c"_s, executeNotebook, source, kernelName, executed, m_dir.filePath(u"work"_s)}, 240'000);
+    const Ran client = test::runProcess(
+        debianPython, {u"-c"_s, executeNotebook, source, kernelName, executed, m_dir.filePath(u"work"_s)}, 240'000);
     QVERIFY2(client.finished, "nbclient did not finish within 240 s");
     QVERIFY2(client.exitCode == 0, QByteArray(client.out.right(2000) + client.err.right(4000)).constData());
     QVERIFY2(QFileInfo::exists(executed), qPrintable(executed));

@@ -153,7 +153,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_root; // the parent's folder (in the child too)
     tfsetup::test::JourneyHost m_host;
-    QJsonObject m_plan; // tfsetup plan's recommendation for the journey's machine
+    QJsonObject m_plan;        // tfsetup plan's recommendation for the journey's machine
     QString m_otherTensorflow; // an alternative of another release line
     std::unique_ptr<LoopbackServer> m_index;
     std::unique_ptr<core::RealSystem> m_system;
@@ -176,8 +176,8 @@ void TestJourneyOffline::initTestCase()
         return; // the bundle is the parent's
 
     // The plan the Choose page will offer for the journey's machine, as tfsetup plan says it.
-    QJsonObject machine = QJsonDocument::fromJson(readFile(qEnvironmentVariable("TFSETUP_TEST_DATA")
-                                                           + u"/solver/linux_no_gpu.json"_s))
+    QJsonObject machine = QJsonDocument::fromJson(
+                              readFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/solver/linux_no_gpu.json"_s))
                               .object();
     machine[u"pythons"_s] = QJsonArray{QJsonObject{{u"path"_s, m_host.python},
                                                    {u"version"_s, m_host.pythonVersion},
@@ -212,7 +212,8 @@ void TestJourneyOffline::initTestCase()
     QVERIFY(m_index->start());
     const QString distribution = m_plan.value(u"package"_s).toString().section(u'[', 0, 0);
     const QString normalized = QString(distribution).replace(u'_', u'-').toLower();
-    QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/verify/fake_tensorflow/tensorflow/__init__.py"_s);
+    QByteArray module = readFile(qEnvironmentVariable("TFSETUP_TEST_DATA")
+                                 + u"/verify/fake_tensorflow/tensorflow/__init__.py"_s);
     module.replace(QByteArray("__version__ = \"2.99.0\""), QByteArray("__version__ = \"" + tensorflow.toUtf8() + '"'));
     const QString wheelName = QString(distribution).replace(u'-', u'_') + u'-' + tensorflow + u"-py3-none-any.whl"_s;
     const QString wheel = m_dir->filePath(wheelName);
@@ -220,8 +221,8 @@ void TestJourneyOffline::initTestCase()
     const QByteArray wheelBytes = readFile(wheel);
     const QByteArray digest = QCryptographicHash::hash(wheelBytes, QCryptographicHash::Sha256).toHex();
     m_index->route("/simple/" + normalized.toUtf8() + "/",
-                   Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8() + "#sha256="
-                                       + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
+                   Response::bytes("<!DOCTYPE html><html><body><a href=\"/files/" + wheelName.toUtf8()
+                                       + "#sha256=" + digest + "\">" + wheelName.toUtf8() + "</a></body></html>",
                                    "text/html"));
     m_index->route("/files/" + wheelName.toUtf8(), Response::bytes(wheelBytes));
     QVERIFY(m_host.serveJupyterStandIns(*m_index, *m_dir));
@@ -233,7 +234,8 @@ void TestJourneyOffline::initTestCase()
                   u"--mirror"_s, u"pypi="_s + m_index->url(u"/simple"_s).toString(), u"--origin"_s,
                   u"pypi-json="_s + m_index->url(u"/pypi"_s).toString()});
     QVERIFY(bundle.waitForFinished(180'000));
-    QVERIFY2(bundle.exitCode() == 0, QByteArray(bundle.readAllStandardOutput() + bundle.readAllStandardError()).constData());
+    QVERIFY2(bundle.exitCode() == 0,
+             QByteArray(bundle.readAllStandardOutput() + bundle.readAllStandardError()).constData());
     QVERIFY(m_index->hits("/files/" + wheelName.toUtf8()) >= 1);
     QVERIFY(QFileInfo::exists(bundleDir() + u"/wheelhouse/"_s + wheelName));
 }
@@ -301,10 +303,12 @@ void TestJourneyOffline::offlineJourney_inANetworkNamespace_needsNoNetwork()
     // What the child saw, and what it left.
     const QJsonObject result = QJsonDocument::fromJson(readFile(m_root + u"/child-result.json"_s)).object();
     QVERIFY2(!result.isEmpty(), qPrintable(childReport(output)));
-    const QString seen = u"connection attempts counted in the namespace: %1\n"_s.arg(result.value(u"connections"_s).toInt(-1));
+    const QString seen = u"connection attempts counted in the namespace: %1\n"_s.arg(
+        result.value(u"connections"_s).toInt(-1));
     QVERIFY2(journey.exitStatus() == QProcess::NormalExit && journey.exitCode() == 0,
              qPrintable(seen + childReport(output)));
-    QVERIFY2(output.contains(u"PASS   : TestJourneyOffline::offlineJourney_child()"_s), qPrintable(seen + childReport(output)));
+    QVERIFY2(output.contains(u"PASS   : TestJourneyOffline::offlineJourney_child()"_s),
+             qPrintable(seen + childReport(output)));
     QCOMPARE(result.value(u"connections"_s).toInt(-1), 0);
     QVERIFY2(result.value(u"interfaces_up"_s).toArray() == QJsonArray{u"lo"_s},
              QJsonDocument(result).toJson().constData());
@@ -440,11 +444,11 @@ void TestJourneyOffline::badBundle_isSaidOnOptions_andNextStaysThere_data()
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QStringList>("words"); // each must be in the Options page's message
     QTest::newRow("empty folder") << u"empty"_s << QStringList{u"is empty"_s, u"tfsetup bundle"_s};
-    QTest::newRow("folder without bundle.json") << u"no bundle.json"_s
-                                                << QStringList{u"no bundle.json"_s, u"tfsetup bundle"_s};
+    QTest::newRow("folder without bundle.json")
+        << u"no bundle.json"_s << QStringList{u"no bundle.json"_s, u"tfsetup bundle"_s};
     QTest::newRow("broken bundle.json") << u"broken"_s << QStringList{u"bundle.json"_s, u"not valid JSON"_s};
-    QTest::newRow("bundle for another plan") << u"other plan"_s
-                                             << QStringList{u"was made for"_s, u"Choose the plan the bundle was made for"_s};
+    QTest::newRow("bundle for another plan")
+        << u"other plan"_s << QStringList{u"was made for"_s, u"Choose the plan the bundle was made for"_s};
 }
 
 void TestJourneyOffline::badBundle_isSaidOnOptions_andNextStaysThere()
@@ -453,7 +457,8 @@ void TestJourneyOffline::badBundle_isSaidOnOptions_andNextStaysThere()
         QSKIP("this is the child: the parent's copy shows the bad bundles");
     QFETCH(QString, kind);
     QFETCH(QStringList, words);
-    const QString folder = m_dir->filePath(u"bad-"_s + QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-'));
+    const QString folder = m_dir->filePath(u"bad-"_s
+                                           + QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-'));
     QVERIFY(QDir().mkpath(folder));
     const QString tensorflow = m_plan.value(u"tensorflow"_s).toString();
     if (kind == u"no bundle.json") {

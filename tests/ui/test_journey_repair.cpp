@@ -112,7 +112,8 @@ void TestJourneyRepair::brokenEnvironment_fromWelcomeToFinish()
     QVERIFY(repaired.first().first().toBool());
     QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled());
     QStringList diff;
-    for (const QString &line : test::TreeSnapshot::take(host).differenceFrom(installed).split(u'\n', Qt::SkipEmptyParts)) {
+    for (const QString &line :
+         test::TreeSnapshot::take(host).differenceFrom(installed).split(u'\n', Qt::SkipEmptyParts)) {
         if (!line.contains(u"logs/repair.log"_s))
             diff.append(line);
     }

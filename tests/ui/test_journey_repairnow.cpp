@@ -29,7 +29,8 @@ private Q_SLOTS:
         QVERIFY(m_root->isValid());
         QVERIFY(test::makeEnvironment(m_root->path(), QStringLiteral("course")));
         m_system = std::make_unique<core::RootedSystem>(
-            m_root->path(), core::OsFamily::Linux, QHash<QString, QString>{{QStringLiteral("HOME"), QStringLiteral("/home/u")}});
+            m_root->path(), core::OsFamily::Linux,
+            QHash<QString, QString>{{QStringLiteral("HOME"), QStringLiteral("/home/u")}});
         m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
         m_wizard->resize(900, 700);
         m_wizard->show();

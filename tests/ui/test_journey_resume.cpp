@@ -69,7 +69,8 @@ QCoro::Task<core::VerifyReport> cannedVerify(core::SystemView &, core::VerifyReq
 }
 
 const QString archiveName = u"cuda_cudart-linux-x86_64-12.5.82-archive.tar.xz"_s;
-const QByteArray archivePath = "/compute/cuda/redist/cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-12.5.82-archive.tar.xz";
+const QByteArray archivePath =
+    "/compute/cuda/redist/cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-12.5.82-archive.tar.xz";
 
 // NVIDIA's redist shape (one top folder named like the archive, lib/ with the library and its
 // soname links) with incompressible padding, so the transfer takes long enough to interrupt.
@@ -144,9 +145,9 @@ void TestJourneyResume::init()
     qputenv("XDG_DATA_HOME", m_dir->filePath(u"data"_s).toLocal8Bit());
     qputenv("TFSETUP_CACHE_DIR", m_dir->filePath(u"content-cache"_s).toLocal8Bit());
     QVERIFY(QDir().mkpath(m_dir->filePath(u"machine/home/student"_s)));
-    m_system = std::make_unique<core::RootedSystem>(m_dir->filePath(u"machine"_s), core::OsFamily::Linux,
-                                                    QHash<QString, QString>{{u"HOME"_s, u"/home/student"_s},
-                                                                            {u"PATH"_s, u"/usr/bin"_s}});
+    m_system = std::make_unique<core::RootedSystem>(
+        m_dir->filePath(u"machine"_s), core::OsFamily::Linux,
+        QHash<QString, QString>{{u"HOME"_s, u"/home/student"_s}, {u"PATH"_s, u"/usr/bin"_s}});
     m_server = std::make_unique<LoopbackServer>();
     QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
 }
@@ -326,7 +327,8 @@ void TestJourneyResume::reachedInstall_goesOnByItself()
     QString staging;
     QVERIFY(QDir().mkpath(prefix));
     {
-        auto lock = core::WorkLock::acquire(prefix, u"tf2.18-cuda12.5"_s, u"/home/student/tfsetup-envs/tf2.18-cuda12.5"_s);
+        auto lock = core::WorkLock::acquire(prefix, u"tf2.18-cuda12.5"_s,
+                                            u"/home/student/tfsetup-envs/tf2.18-cuda12.5"_s);
         QVERIFY2(lock, qPrintable(lock ? QString() : lock.error().message));
         auto made = (*lock)->makeStaging();
         QVERIFY(made);

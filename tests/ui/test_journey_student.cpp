@@ -167,8 +167,8 @@ void TestJourneyStudent::firstTimeStudent_fromWelcomeToFinish()
     QVERIFY(verdict);
     const core::VerifyLayer *import = verdict->layer(u"import"_s);
     QVERIFY(import);
-    QVERIFY2(import->status == core::VerifyLayer::Status::Passed, qPrintable(import->summary + u'\n'
-                                                                             + import->details.join(u'\n')));
+    QVERIFY2(import->status == core::VerifyLayer::Status::Passed,
+             qPrintable(import->summary + u'\n' + import->details.join(u'\n')));
     QCOMPARE(verdict->tensorflow, plan.tensorflow);
     QVERIFY(child<ui::StatusList>(verify, u"layerList"_s)->count() >= 4);
     QVERIFY(nextEnabled());

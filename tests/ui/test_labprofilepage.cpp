@@ -174,7 +174,8 @@ void TestLabProfilePage::brokenProfileSaysWhy_data()
     QTest::addColumn<QByteArray>("contents");
     QTest::newRow("missing file") << QByteArray();
     QTest::newRow("other schema") << QByteArray(R"({"schema": 7})");
-    QTest::newRow("no environment") << QByteArray(R"({"schema": 1, "installFolder": "~/x", "plan": {"route": "linux-pip"}})");
+    QTest::newRow("no environment") << QByteArray(
+        R"({"schema": 1, "installFolder": "~/x", "plan": {"route": "linux-pip"}})");
 }
 
 void TestLabProfilePage::brokenProfileSaysWhy()
@@ -218,7 +219,8 @@ void TestLabProfilePage::throughTheUsualPagesStartsFromTheProfile()
         remembered.setValue(u"options/prefix"_s, u"/home/student/elsewhere"_s);
         remembered.setValue(u"options/pypiMirror"_s, u"tuna"_s);
     }
-    m_wizard->optionsPage()->setSettingsFactory([ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); });
+    m_wizard->optionsPage()->setSettingsFactory(
+        [ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); });
     QTRY_VERIFY_WITH_TIMEOUT(m_wizard->detectPage()->isComplete(), 20'000); // the scan of this machine
     m_wizard->next();
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::OptionsPageId));

@@ -98,7 +98,8 @@ QString cutOff(QWidget *page)
             continue;
         const bool scrolled = scroll && scroll->widget() && scroll->widget()->isAncestorOf(w);
         // A combo box's own line edit is drawn inside the combo, by the combo's rules.
-        if ((qobject_cast<QLineEdit *>(w) && !qobject_cast<QComboBox *>(w->parentWidget())) || qobject_cast<QComboBox *>(w)) {
+        if ((qobject_cast<QLineEdit *>(w) && !qobject_cast<QComboBox *>(w->parentWidget()))
+            || qobject_cast<QComboBox *>(w)) {
             if (w->height() < w->minimumSizeHint().height())
                 problems.append(w->objectName() + u" squashed to %1 px"_s.arg(w->height()));
         }
@@ -177,7 +178,8 @@ core::SetupOptions TestOptionsConnection::presetsAt(const QUrl &pypi, const QUrl
                                                     const QUrl &ustc) const
 {
     core::SetupOptions base;
-    base.network.originOverrides = {{u"pypi"_s, pypi}, {u"pypi:tuna"_s, tuna}, {u"pypi:aliyun"_s, aliyun}, {u"pypi:ustc"_s, ustc}};
+    base.network.originOverrides = {
+        {u"pypi"_s, pypi}, {u"pypi:tuna"_s, tuna}, {u"pypi:aliyun"_s, aliyun}, {u"pypi:ustc"_s, ustc}};
     return base;
 }
 
@@ -249,7 +251,8 @@ void TestOptionsConnection::testConnection_showsEachOriginWithTheFix()
     QCOMPARE(cell(1, 0), u"NVIDIA"_s);
     QCOMPARE(cell(1, 2), u"no"_s);
     QCOMPARE(cell(1, 5), u"connection refused"_s);
-    QVERIFY2(table->item(1, 5)->toolTip().contains(u"refused the connection"_s), qPrintable(table->item(1, 5)->toolTip()));
+    QVERIFY2(table->item(1, 5)->toolTip().contains(u"refused the connection"_s),
+             qPrintable(table->item(1, 5)->toolTip()));
     QCOMPARE(cell(2, 0), u"python.org"_s);
     QCOMPARE(cell(2, 2), u"yes"_s);
     QCOMPARE(cell(2, 5), u"not needed for this plan"_s); // an installed Python
@@ -371,14 +374,15 @@ void TestOptionsConnection::testConnection_proxyAsksForAPassword_offersTheProxyF
     QVERIFY(tested.wait(15'000));
     auto *table = child<QTableWidget>(m_page, u"connectionTable"_s);
     for (int row = 0; row < 3; ++row)
-        QVERIFY2(table->item(row, 5)->text().startsWith(u"proxy asks for a password"_s), qPrintable(table->item(row, 5)->text()));
+        QVERIFY2(table->item(row, 5)->text().startsWith(u"proxy asks for a password"_s),
+                 qPrintable(table->item(row, 5)->text()));
     // One sentence for the one cause, naming the other origins it hit.
     auto *advice = child<QLabel>(m_page, u"statusLabel"_s);
     QCOMPARE(advice->text().count(u"user name and password"_s), 1);
     QVERIFY2(advice->text().contains(u"The same for NVIDIA."_s), qPrintable(advice->text()));
     const QString problems = cutOff(m_page);
     QVERIFY2(problems.isEmpty(), qPrintable(problems));
-    QVERIFY(origin.requests().isEmpty()); // the proxy let nothing through
+    QVERIFY(origin.requests().isEmpty());  // the proxy let nothing through
     QVERIFY(proxy.requests().size() >= 7); // three origins and four presets, all through it
     auto *fixProxy = action();
     QVERIFY(fixProxy->isVisible());
@@ -415,8 +419,10 @@ void TestOptionsConnection::chinese_preselectsTheFastestPresetByItsChineseName()
     qputenv("PIP_CONFIG_FILE", "/dev/null");
     QVERIFY(test::addStandIns(ustc, QStandardPaths::findExecutable(u"python3"_s), m_root->path(), {u"2.16.1"_s}));
     const QUrl refused(u"http://127.0.0.1:%1/simple"_s.arg(test::closedLoopbackPort()));
-    core::SetupOptions base = presetsAt(portal.url(u"/simple"_s), slow.url(u"/simple"_s), refused, fast.url(u"/simple"_s));
-    base.network.originOverrides.append({u"pypi-json"_s, QUrl(u"http://127.0.0.1:%1/pypi"_s.arg(test::closedLoopbackPort()))});
+    core::SetupOptions base = presetsAt(portal.url(u"/simple"_s), slow.url(u"/simple"_s), refused,
+                                        fast.url(u"/simple"_s));
+    base.network.originOverrides.append(
+        {u"pypi-json"_s, QUrl(u"http://127.0.0.1:%1/pypi"_s.arg(test::closedLoopbackPort()))});
     base.network.resolveTimeout = std::chrono::seconds(5);
     open(cpuPlan(), base, u"zh_CN"_s);
     QCOMPARE(m_page->language(), u"zh_CN"_s);
@@ -478,7 +484,8 @@ void TestOptionsConnection::chinese_typedChoice_winsOverARankingInFlight()
 {
     LoopbackServer late;
     QVERIFY(late.start());
-    late.route("/simple/pip/", Response::bytes(pipPage(64 * 1024), "text/html").delayHeaders(std::chrono::milliseconds(1500)));
+    late.route("/simple/pip/",
+               Response::bytes(pipPage(64 * 1024), "text/html").delayHeaders(std::chrono::milliseconds(1500)));
     const QUrl url = late.url(u"/simple"_s);
     open(cpuPlan(), presetsAt(url, url, url, url), u"zh_CN"_s);
     QVERIFY(m_page->isRankingMirrors());
@@ -557,7 +564,8 @@ void TestOptionsConnection::changedSetting_clearsTheResults()
     QVERIFY(table->isVisible() && status()->isVisible());
 
     // Each network setting: the rows and the message about them go, nothing stale stays.
-    const QList<QLineEdit *> edits{child<QLineEdit>(m_page, u"proxyEdit"_s), child<QLineEdit>(m_page, u"nvidiaMirrorEdit"_s),
+    const QList<QLineEdit *> edits{child<QLineEdit>(m_page, u"proxyEdit"_s),
+                                   child<QLineEdit>(m_page, u"nvidiaMirrorEdit"_s),
                                    child<QLineEdit>(m_page, u"bundleEdit"_s)};
     for (QLineEdit *edit : edits) {
         QSignalSpy tested(m_page, &ui::OptionsPage::connectionTested);
@@ -622,7 +630,8 @@ void TestOptionsConnection::nextAfterAFailedTest_stopsOnceWithTheFix()
     QCOMPARE(status()->kind(), ui::PageStatus::Kind::Error);
     QVERIFY2(status()->message().contains(u"NVIDIA"_s) && status()->message().contains(u"Next once more"_s),
              qPrintable(status()->message()));
-    QVERIFY2(action()->isVisible() && action()->text().remove(u'&').contains(u"bundle"_s), qPrintable(action()->text()));
+    QVERIFY2(action()->isVisible() && action()->text().remove(u'&').contains(u"bundle"_s),
+             qPrintable(action()->text()));
 
     // Pressed again, it goes on: the files are looked up (and here fail on NVIDIA, as the test said).
     QTest::mouseClick(next, Qt::LeftButton);
@@ -648,7 +657,8 @@ void TestOptionsConnection::nextAfterAFailedTest_goesOnOnceTheSettingsChange()
     QCOMPARE(resolved.first().first().toBool(), false); // no such folder
     QVERIFY2(!status()->message().contains(u"Next once more"_s), qPrintable(status()->message()));
     // Its cause, with the one button that goes to the bundle field.
-    QVERIFY2(action()->isVisible() && action()->text().remove(u'&').contains(u"bundle"_s), qPrintable(action()->text()));
+    QVERIFY2(action()->isVisible() && action()->text().remove(u'&').contains(u"bundle"_s),
+             qPrintable(action()->text()));
 }
 
 void TestOptionsConnection::smallWindow_fieldsKeepTheirSizeAndThePageScrolls_data()
@@ -677,7 +687,8 @@ void TestOptionsConnection::smallWindow_fieldsKeepTheirSizeAndThePageScrolls()
     QTest::qWait(50);
     const QString problems = cutOff(m_page);
     QVERIFY2(problems.isEmpty(), qPrintable(problems));
-    for (const char *name : {"folderEdit", "nameEdit", "pypiMirrorCombo", "nvidiaMirrorEdit", "proxyEdit", "cacheEdit", "bundleEdit"}) {
+    for (const char *name :
+         {"folderEdit", "nameEdit", "pypiMirrorCombo", "nvidiaMirrorEdit", "proxyEdit", "cacheEdit", "bundleEdit"}) {
         auto *field = child<QWidget>(m_page, QString::fromLatin1(name));
         QVERIFY2(field->height() >= field->sizeHint().height(), name);
     }
@@ -688,10 +699,12 @@ void TestOptionsConnection::smallWindow_fieldsKeepTheirSizeAndThePageScrolls()
     if (size.height() <= 540)
         QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
     if (const QString dir = qEnvironmentVariable("TFSETUP_SCREENSHOT_DIR"); !dir.isEmpty()) {
-        QVERIFY(m_wizard->grab().save(dir + u"/options-failed-%1-%2x%3.png"_s.arg(language).arg(size.width()).arg(size.height())));
+        QVERIFY(m_wizard->grab().save(
+            dir + u"/options-failed-%1-%2x%3.png"_s.arg(language).arg(size.width()).arg(size.height())));
         child<QToolButton>(m_page, u"statusDetailsToggle"_s)->click();
         QTest::qWait(50);
-        QVERIFY(m_wizard->grab().save(dir + u"/options-details-%1-%2x%3.png"_s.arg(language).arg(size.width()).arg(size.height())));
+        QVERIFY(m_wizard->grab().save(
+            dir + u"/options-details-%1-%2x%3.png"_s.arg(language).arg(size.width()).arg(size.height())));
     }
 }
 

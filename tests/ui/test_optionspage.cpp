@@ -180,11 +180,12 @@ void TestOptionsPage::open(core::OsFamily os, const core::Plan &plan, const QHas
                            std::unique_ptr<HostProgramSystem> system)
 {
     m_wizard.reset();
-    m_system = system ? std::move(system) : std::make_unique<HostProgramSystem>(m_root->filePath(u"machine"_s), os, env);
+    m_system = system ? std::move(system)
+                      : std::make_unique<HostProgramSystem>(m_root->filePath(u"machine"_s), os, env);
     // The imitated machine's Python is this one's.
     const core::PythonInfo python = os == core::OsFamily::Windows
-                                        ? core::PythonInfo{u"C:/Python310/python.exe"_s, u"3.10.11"_s, u"system"_s, 64, u"registry"_s}
-                                        : core::PythonInfo{u"/usr/bin/python3.11"_s, u"3.11.4"_s, u"system"_s, 64, u"path"_s};
+        ? core::PythonInfo{u"C:/Python310/python.exe"_s, u"3.10.11"_s, u"system"_s, 64, u"registry"_s}
+        : core::PythonInfo{u"/usr/bin/python3.11"_s, u"3.11.4"_s, u"system"_s, 64, u"path"_s};
     m_system->mapProgram(python.path, m_python);
     m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
     m_page = m_wizard->optionsPage();
@@ -300,7 +301,8 @@ void TestOptionsPage::next_resolvesAndCommitsDownloads()
     LoopbackServer nvidia;
     QVERIFY(nvidia.start());
     nvidia.route("/compute/cuda/redist/redistrib_12.5.1.json",
-                 Response::bytes(readManifest(u"cuda/redistrib_12.5.1.json"_s), "application/json").delayHeaders(std::chrono::milliseconds(300)));
+                 Response::bytes(readManifest(u"cuda/redistrib_12.5.1.json"_s), "application/json")
+                     .delayHeaders(std::chrono::milliseconds(300)));
     nvidia.route("/compute/cudnn/redist/redistrib_8.9.7.json",
                  Response::bytes(readManifest(u"cudnn/redistrib_8.9.7.json"_s), "application/json"));
     open(core::OsFamily::Linux, toolkitPlan(), {{u"HOME"_s, u"/home/student"_s}});
@@ -367,7 +369,8 @@ void TestOptionsPage::resolveFailure_namesTheCause()
     }
     open(core::OsFamily::Linux, toolkitPlan(), {{u"HOME"_s, u"/home/student"_s}});
     core::SetupOptions base;
-    base.network.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)}, {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
+    base.network.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
+                                    {u"pypi-json"_s, QUrl(u"http://pypi.invalid/pypi"_s)}};
     base.network.resolveTimeout = std::chrono::seconds(5);
     m_page->setBaseOptions(indexed(base));
     child<QLineEdit>(m_page, u"proxyEdit"_s)->setText(u"http://127.0.0.1:%1"_s.arg(closed));
@@ -509,8 +512,8 @@ void TestOptionsPage::noChecksumAnywhere_needsTheExplicitChoice()
     core::SetupOptions base;
     // Nothing reaches the internet: NVIDIA and python.org are the loopback server, PyPI's JSON is nowhere.
     base.network.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)},
-                            {u"python"_s, nvidia.url(u"/"_s)},
-                            {u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)}};
+                                    {u"python"_s, nvidia.url(u"/"_s)},
+                                    {u"pypi-json"_s, QUrl(u"http://127.0.0.1:9/pypi"_s)}};
     base.network.resolveTimeout = std::chrono::seconds(5);
     m_page->setBaseOptions(indexed(base));
     const QString cache = m_root->filePath(u"downloads"_s);

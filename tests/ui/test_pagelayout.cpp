@@ -64,7 +64,8 @@ QList<PageState> states()
     out.append({QStringLiteral("environments"), W::RepairPageId, {}, true});
     out.append({QStringLiteral("tested"), W::OptionsPageId, [](W &wizard) {
                     // Every address points at a closed port: the test fails, as on a blocked network.
-                    auto *button = test::child<QPushButton>(wizard.optionsPage(), QStringLiteral("testConnectionButton"));
+                    auto *button = test::child<QPushButton>(wizard.optionsPage(),
+                                                            QStringLiteral("testConnectionButton"));
                     button->click();
                     QTRY_VERIFY_WITH_TIMEOUT(button->isEnabled(), 20'000);
                     QTest::qWait(200);
@@ -72,7 +73,8 @@ QList<PageState> states()
     out.append({QStringLiteral("proxy"), W::OptionsPageId, [](W &wizard) {
                     auto *proxy = test::child<QLineEdit>(wizard.optionsPage(), QStringLiteral("proxyEdit"));
                     proxy->setText(QStringLiteral("http://127.0.0.1:1"));
-                    auto *button = test::child<QPushButton>(wizard.optionsPage(), QStringLiteral("testConnectionButton"));
+                    auto *button = test::child<QPushButton>(wizard.optionsPage(),
+                                                            QStringLiteral("testConnectionButton"));
                     button->click();
                     QTRY_VERIFY_WITH_TIMEOUT(button->isEnabled(), 20'000);
                     QTest::qWait(200);
@@ -133,7 +135,8 @@ private Q_SLOTS:
                                 R"({"schema": 1, "passed": false, "date": "2026-12-04T10:00:00Z",
                                     "failed_layer": "libraries", "message": "libcudnn.so.8 could not be loaded"})"));
         m_envSystem = std::make_unique<core::RootedSystem>(
-            m_envRoot.path(), core::OsFamily::Linux, QHash<QString, QString>{{QStringLiteral("HOME"), QStringLiteral("/home/u")}});
+            m_envRoot.path(), core::OsFamily::Linux,
+            QHash<QString, QString>{{QStringLiteral("HOME"), QStringLiteral("/home/u")}});
     }
 
     void everyStateHolds_data()
@@ -180,13 +183,15 @@ private Q_SLOTS:
                 return;
             QVERIFY(wizard.currentPage());
             const QString name = wizard.currentPage()->objectName()
-                                 + (state.name.isEmpty() ? QString() : QStringLiteral("-") + state.name);
+                + (state.name.isEmpty() ? QString() : QStringLiteral("-") + state.name);
             if (state.page == ui::SetupWizard::WelcomePageId && state.withEnvironments && language == u"zh_CN") {
                 // Dates in the language shown, not "4 Dec 2026" inside Chinese.
                 const auto *list = test::child<QTreeWidget>(wizard.welcomePage(), QStringLiteral("environmentList"));
                 const QString lastVerify = list->topLevelItem(0)->text(4) + list->topLevelItem(1)->text(4);
-                QVERIFY2(lastVerify.contains(QLocale(QLocale::Chinese, QLocale::China).toString(QDate(2026, 12, 4), QLocale::ShortFormat)),
-                         qPrintable(lastVerify));
+                QVERIFY2(
+                    lastVerify.contains(
+                        QLocale(QLocale::Chinese, QLocale::China).toString(QDate(2026, 12, 4), QLocale::ShortFormat)),
+                    qPrintable(lastVerify));
                 QVERIFY2(!lastVerify.contains(QLatin1String("Dec")), qPrintable(lastVerify));
             }
             problems += test::layoutProblems(&wizard, name);
@@ -194,18 +199,20 @@ private Q_SLOTS:
             QVERIFY(wizard.stepRail()->isVisible());
             ++walked;
             if (!shots.isEmpty()) {
-                wizard.grab().save(shots + QStringLiteral("/layout-%1-%2x%3-%4.png")
-                                               .arg(language)
-                                               .arg(size.width())
-                                               .arg(size.height())
-                                               .arg(name));
+                wizard.grab().save(shots
+                                   + QStringLiteral("/layout-%1-%2x%3-%4.png")
+                                         .arg(language)
+                                         .arg(size.width())
+                                         .arg(size.height())
+                                         .arg(name));
             }
         }
         problems.removeDuplicates();
         for (const QString &p : std::as_const(problems))
             qWarning().noquote() << "layout:" << p;
         QVERIFY(walked >= 15);
-        QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 layout problems (listed above)").arg(problems.size())));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QStringLiteral("%1 layout problems (listed above)").arg(problems.size())));
     }
 
     // A dark desktop gets a dark wizard: the pages and the step rail draw with the palette they
@@ -227,8 +234,8 @@ private Q_SLOTS:
         dark.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
         QApplication::setPalette(dark);
         const QString shots = qEnvironmentVariable("TFSETUP_SCREENSHOT_DIR");
-        for (const int id : {ui::SetupWizard::WelcomePageId, ui::SetupWizard::DetectPageId, ui::SetupWizard::ChoosePageId,
-                             ui::SetupWizard::OptionsPageId}) {
+        for (const int id : {ui::SetupWizard::WelcomePageId, ui::SetupWizard::DetectPageId,
+                             ui::SetupWizard::ChoosePageId, ui::SetupWizard::OptionsPageId}) {
             ui::SetupWizard wizard(*m_system, nullptr);
             wizard.state().setHardware(m_report);
             core::SetupOptions offline;
@@ -256,12 +263,14 @@ private Q_SLOTS:
                         ++light;
                 }
             }
-            QVERIFY2(light * 10 < all, qPrintable(QStringLiteral("%1: %2 of %3 sampled pixels are light")
-                                                      .arg(wizard.currentPage()->objectName())
-                                                      .arg(light)
-                                                      .arg(all)));
+            QVERIFY2(light * 10 < all,
+                     qPrintable(QStringLiteral("%1: %2 of %3 sampled pixels are light")
+                                    .arg(wizard.currentPage()->objectName())
+                                    .arg(light)
+                                    .arg(all)));
             if (!shots.isEmpty())
-                wizard.grab().save(shots + QStringLiteral("/layout-dark-%1.png").arg(wizard.currentPage()->objectName()));
+                wizard.grab().save(shots
+                                   + QStringLiteral("/layout-dark-%1.png").arg(wizard.currentPage()->objectName()));
         }
     }
 

@@ -82,8 +82,8 @@ private Q_SLOTS:
             QApplication::setFont(large);
         }
         QString variant = qEnvironmentVariableIsSet("TFSETUP_PAGESFIT_DPR")
-                              ? QStringLiteral("-dpr") + qEnvironmentVariable("TFSETUP_PAGESFIT_DPR")
-                              : QString();
+            ? QStringLiteral("-dpr") + qEnvironmentVariable("TFSETUP_PAGESFIT_DPR")
+            : QString();
         if (fontScale != 1.0)
             variant += QStringLiteral("-largefont");
         core::Translations translations;
@@ -124,7 +124,7 @@ private Q_SLOTS:
                 const QString why = test::clipped(w);
                 if (!why.isEmpty()) {
                     const QString text = qobject_cast<QLabel *>(w) ? qobject_cast<QLabel *>(w)->text()
-                                                                    : qobject_cast<QAbstractButton *>(w)->text();
+                                                                   : qobject_cast<QAbstractButton *>(w)->text();
                     problems.append(QStringLiteral("%1 / %2 (%3): \"%4\" %5")
                                         .arg(name, w->objectName(), QString::fromLatin1(w->metaObject()->className()),
                                              text.left(60), why));
@@ -139,7 +139,8 @@ private Q_SLOTS:
         for (const QString &p : std::as_const(problems))
             qWarning().noquote() << "clipped:" << p;
         QVERIFY(checked > 20);
-        QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 texts do not fit (listed above)").arg(problems.size())));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QStringLiteral("%1 texts do not fit (listed above)").arg(problems.size())));
     }
 
     // The same check on a screen with device pixel ratio 2, in a child process started with

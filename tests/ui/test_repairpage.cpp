@@ -72,7 +72,8 @@ QCoro::Task<QList<core::DoctorFinding>> cannedDoctor(QString environment, QStrin
     finding.id = u"kernel_missing:tf-cpu"_s;
     finding.cause = u"kernel_missing"_s;
     finding.severity = core::Severity::Warning;
-    finding.summary = {u"Jupyter does not list the environment's kernel"_s, u"Jupyter does not list the environment's kernel"_s};
+    finding.summary = {u"Jupyter does not list the environment's kernel"_s,
+                       u"Jupyter does not list the environment's kernel"_s};
     finding.fix = {u"Register the kernel again"_s, u"Register the kernel again"_s};
     finding.evidence = {environment, log.trimmed()};
     finding.actions.append({u"rewrite_kernelspec"_s, {{u"kernel"_s, u"tf-cpu"_s}}});
@@ -124,9 +125,9 @@ void TestRepairPage::init()
     m_root = std::make_unique<QTemporaryDir>();
     QVERIFY(m_root->isValid());
     QVERIFY(QDir().mkpath(m_root->filePath(u"home/student"_s)));
-    m_system = std::make_unique<core::RootedSystem>(m_root->path(), core::OsFamily::Linux,
-                                                    QHash<QString, QString>{{u"HOME"_s, u"/home/student"_s},
-                                                                            {u"PATH"_s, u"/usr/bin"_s}});
+    m_system = std::make_unique<core::RootedSystem>(
+        m_root->path(), core::OsFamily::Linux,
+        QHash<QString, QString>{{u"HOME"_s, u"/home/student"_s}, {u"PATH"_s, u"/usr/bin"_s}});
     install(u"tf-cpu"_s);
     m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
     m_page = m_wizard->repairPage();
@@ -163,7 +164,8 @@ void TestRepairPage::findsCheckesAndFixes()
     QVERIFY(!fix->isEnabled());
     QVERIFY(!m_page->isComplete());
     child<QCheckBox>(m_page, u"repairBrokenCheck"_s)->setChecked(true);
-    child<QPlainTextEdit>(m_page, u"repairLogEdit"_s)->setPlainText(u"ModuleNotFoundError: No module named 'tensorflow'"_s);
+    child<QPlainTextEdit>(m_page, u"repairLogEdit"_s)
+        ->setPlainText(u"ModuleNotFoundError: No module named 'tensorflow'"_s);
     QSignalSpy checked(m_page, &ui::RepairPage::checked);
     QTest::mouseClick(child<QPushButton>(m_page, u"repairCheckButton"_s), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 20000);
@@ -267,13 +269,13 @@ void TestRepairPage::damagedPythonPackage_isShownWithEvidence()
     };
     auto row = [](const QByteArray &path, const QByteArray &bytes) -> QByteArray {
         return path + ",sha256="
-               + QCryptographicHash::hash(bytes, QCryptographicHash::Sha256)
-                     .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
-               + ',' + QByteArray::number(bytes.size()) + '\n';
+            + QCryptographicHash::hash(bytes, QCryptographicHash::Sha256)
+                  .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
+            + ',' + QByteArray::number(bytes.size()) + '\n';
     };
     QVERIFY(write(site + u"/tinypkg-0.1.dist-info/METADATA"_s, "Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n"));
     const QByteArray record = row("tinypkg/__init__.py", "VALUE = 42\n") + row("tinypkg/data.py", "TABLE = []\n")
-                              + "tinypkg-0.1.dist-info/RECORD,,\n";
+        + "tinypkg-0.1.dist-info/RECORD,,\n";
     QVERIFY(write(site + u"/tinypkg-0.1.dist-info/RECORD"_s, record));
     QVERIFY(write(site + u"/tinypkg/__init__.py"_s, "VALUE = 0\n"));
 
@@ -366,7 +368,7 @@ void TestRepairPage::pastedLogWithoutEnvironment_isReadOnThePage()
 
 void TestRepairPage::pastedLogFromAnotherComputer_data()
 {
-    QTest::addColumn<int>("answer"); // the row of "The error comes from"
+    QTest::addColumn<int>("answer");       // the row of "The error comes from"
     QTest::addColumn<QString>("expected"); // the start of the finding the answer leads to
     QTest::newRow("not sure: the Windows log tells") << 0 << u"This log comes from another machine"_s;
     QTest::newRow("another computer") << 2 << u"This log comes from another machine"_s;
@@ -401,10 +403,12 @@ void TestRepairPage::pastedLogFromAnotherComputer()
     QStringList shown;
     for (const ui::StatusRow &r : child<ui::StatusList>(page, u"findingList"_s)->rows())
         shown.append(r.title);
-    const bool found = std::any_of(shown.cbegin(), shown.cend(), [&](const QString &t) { return t.startsWith(expected); });
+    const bool found = std::any_of(shown.cbegin(), shown.cend(),
+                                   [&](const QString &t) { return t.startsWith(expected); });
     QVERIFY2(found, qPrintable(shown.join(u" | "_s)));
     // Whatever the answer, the log's own cause is named: TensorFlow could not load cudart64_110.dll.
-    const bool cause = std::any_of(shown.cbegin(), shown.cend(), [](const QString &t) { return t.contains(u"cudart64_110.dll"_s); });
+    const bool cause = std::any_of(shown.cbegin(), shown.cend(),
+                                   [](const QString &t) { return t.contains(u"cudart64_110.dll"_s); });
     QVERIFY2(cause, qPrintable(shown.join(u" | "_s)));
 }
 

@@ -25,7 +25,8 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
-        const QString fixture = qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/fixtures/windows-two-toolkits");
+        const QString fixture = qEnvironmentVariable("TFSETUP_TEST_DATA")
+            + QStringLiteral("/fixtures/windows-two-toolkits");
         auto system = core::RootedSystem::open(fixture + QStringLiteral("/root"), core::OsFamily::Windows,
                                                fixture + QStringLiteral("/env"));
         QVERIFY(system.ok());
@@ -63,7 +64,9 @@ private Q_SLOTS:
         // The home folder's last part is the user name: it appears nowhere.
         const QString user = m_system->homeDir().section(u'/', -1);
         QVERIFY2(!text.contains(user, Qt::CaseInsensitive), qPrintable(user));
-        QVERIFY(page.findChild<QLabel *>(QStringLiteral("repairStatusLabel"))->text().contains(QStringLiteral("report.txt")));
+        QVERIFY(page.findChild<QLabel *>(QStringLiteral("repairStatusLabel"))
+                    ->text()
+                    .contains(QStringLiteral("report.txt")));
     }
 
     void report_failureIsSaidAndWritesNothing()

@@ -176,7 +176,8 @@ void TestResultPages::check(ui::SetupWizard &wizard, const QString &language, QS
     const QString shots = qEnvironmentVariable("TFSETUP_SCREENSHOT_DIR");
     if (!shots.isEmpty()) {
         QDir().mkpath(shots);
-        wizard.grab().save(shots + u"/result-%1-%2x%3-%4.png"_s.arg(language).arg(size.width()).arg(size.height()).arg(state));
+        wizard.grab().save(
+            shots + u"/result-%1-%2x%3-%4.png"_s.arg(language).arg(size.width()).arg(size.height()).arg(state));
     }
 }
 
@@ -191,7 +192,8 @@ void TestResultPages::everyStateHolds()
     for (const QString &smoke : {u"success"_s, u"import_error"_s}) {
         auto wizard = makeWizard(translations, size);
         ui::VerifyPage *verify = wizard->verifyPage();
-        verify->setVerifyFunction([smoke](core::SystemView &, core::VerifyRequest, core::Catalog) { return answer(smoke); });
+        verify->setVerifyFunction(
+            [smoke](core::SystemView &, core::VerifyRequest, core::Catalog) { return answer(smoke); });
         QSignalSpy finished(verify, &ui::VerifyPage::finished);
         wizard->setStartId(ui::SetupWizard::VerifyPageId);
         wizard->show();

@@ -40,7 +40,12 @@ private:
         QFile f(environment + u"/environment.json"_s);
         if (!f.open(QIODevice::ReadOnly))
             return {};
-        return QJsonDocument::fromJson(f.readAll()).object().value(u"plan"_s).toObject().value(u"tensorflow"_s).toString();
+        return QJsonDocument::fromJson(f.readAll())
+            .object()
+            .value(u"plan"_s)
+            .toObject()
+            .value(u"tensorflow"_s)
+            .toString();
     }
 
     test::upgrade::Fixture m_fixture;

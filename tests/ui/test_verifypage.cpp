@@ -219,7 +219,9 @@ void TestVerifyPage::report_showsEveryLayer()
         auto *failedToggle = child<QToolButton>(m_page, u"layerDetails_"_s + failedLayer);
         QVERIFY(!failedToggle->isChecked());
         QVERIFY(!child<QPlainTextEdit>(m_page, u"layerDetailsView_"_s + failedLayer)->isVisible());
-        QVERIFY(child<QPlainTextEdit>(m_page, u"layerDetailsView_"_s + failedLayer)->toPlainText().contains(first->explanation));
+        QVERIFY(child<QPlainTextEdit>(m_page, u"layerDetailsView_"_s + failedLayer)
+                    ->toPlainText()
+                    .contains(first->explanation));
     } else {
         QCOMPARE(status, u"TensorFlow works in the new environment."_s);
     }
@@ -290,8 +292,9 @@ void TestVerifyPage::devices_areNamedForAStudent()
     doc.insert(u"log"_s, QJsonArray{});
     doc.insert(u"device_descriptions"_s,
                QJsonArray{QJsonObject{{u"name"_s, u"/device:GPU:0"_s},
-                                      {u"description"_s, u"device: 0, name: NVIDIA GeForce GTX 1060 6GB, pci bus id: "
-                                                         u"0000:01:00.0, compute capability: 6.1"_s}}});
+                                      {u"description"_s,
+                                       u"device: 0, name: NVIDIA GeForce GTX 1060 6GB, pci bus id: "
+                                       u"0000:01:00.0, compute capability: 6.1"_s}}});
     QCOMPARE(parsed(doc).gpus, QStringList{u"NVIDIA GeForce GTX 1060 6GB"_s});
     // Nothing to go by: a number, still not a device path.
     doc.remove(u"device_descriptions"_s);

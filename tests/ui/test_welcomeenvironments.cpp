@@ -25,7 +25,6 @@
 
 using namespace tfsetup;
 
-
 class TestWelcomeEnvironments final : public QObject {
     Q_OBJECT
 
@@ -56,8 +55,9 @@ void TestWelcomeEnvironments::init()
     QVERIFY(m_root->isValid());
     QVERIFY(test::makeEnvironment(m_root->path(), QStringLiteral("course")));
     QVERIFY(test::makeEnvironment(m_root->path(), QStringLiteral("thesis")));
-    m_system = std::make_unique<core::RootedSystem>(m_root->path(), core::OsFamily::Linux,
-                                                    QHash<QString, QString>{{QStringLiteral("HOME"), QStringLiteral("/home/u")}});
+    m_system = std::make_unique<core::RootedSystem>(
+        m_root->path(), core::OsFamily::Linux,
+        QHash<QString, QString>{{QStringLiteral("HOME"), QStringLiteral("/home/u")}});
     m_wizard = std::make_unique<ui::SetupWizard>(*m_system, nullptr);
     m_wizard->resize(900, 700);
     m_page = m_wizard->welcomePage();
@@ -127,7 +127,8 @@ void TestWelcomeEnvironments::remove_asksThenLeavesTheOtherUntouched()
     QVERIFY(QFile::exists(kernels + QStringLiteral("/thesis/kernel.json")));
     QCOMPARE(m_list->topLevelItemCount(), 1);
     QVERIFY(itemNamed(QStringLiteral("thesis")));
-    QVERIFY(test::child<QLabel>(m_page, QStringLiteral("environmentStatus"))->text().contains(QStringLiteral("Removed")));
+    QVERIFY(
+        test::child<QLabel>(m_page, QStringLiteral("environmentStatus"))->text().contains(QStringLiteral("Removed")));
 }
 
 void TestWelcomeEnvironments::remove_notConfirmed_removesNothing()
@@ -166,7 +167,8 @@ void TestWelcomeEnvironments::verify_opensTheVerifyPageOnIt()
     QCOMPARE(m_wizard->currentId(), int(ui::SetupWizard::VerifyPageId));
     QVERIFY(m_wizard->state().installed());
     QCOMPARE(m_wizard->state().installed()->environmentPath, QStringLiteral("/home/u/tfsetup-envs/thesis"));
-    QVERIFY(m_wizard->state().installed()->launchers.contains(QStringLiteral("/home/u/tfsetup-envs/thesis/start-python")));
+    QVERIFY(
+        m_wizard->state().installed()->launchers.contains(QStringLiteral("/home/u/tfsetup-envs/thesis/start-python")));
 }
 
 QTEST_MAIN(TestWelcomeEnvironments)

@@ -129,8 +129,9 @@ void TestWelcomePage::widgets_haveObjectAndAccessibleNames()
     const auto buttons = m_page->findChildren<QAbstractButton *>();
     // The three journeys; "Continue the setup" and "Start over" show only with a saved setup, the
     // seven buttons of "Your environments" only when tfsetup made one.
-    QCOMPARE(std::count_if(buttons.cbegin(), buttons.cend(), [this](QAbstractButton *b) { return b->isVisibleTo(m_page); }),
-             3);
+    QCOMPARE(
+        std::count_if(buttons.cbegin(), buttons.cend(), [this](QAbstractButton *b) { return b->isVisibleTo(m_page); }),
+        3);
     QCOMPARE(buttons.size(), 12);
     for (QAbstractButton *button : buttons) {
         QVERIFY2(!button->objectName().isEmpty(), qPrintable(button->text()));

@@ -38,7 +38,8 @@ inline QList<std::pair<QString, QUrl>> presetsOnClosedPort()
 // 10 computer with an RTX 3060 and two CUDA toolkits. Null when the fixture cannot be opened.
 inline std::unique_ptr<core::RootedSystem> windowsFixture()
 {
-    const QString fixture = qEnvironmentVariable("TFSETUP_TEST_DATA") + QStringLiteral("/fixtures/windows-two-toolkits");
+    const QString fixture = qEnvironmentVariable("TFSETUP_TEST_DATA")
+        + QStringLiteral("/fixtures/windows-two-toolkits");
     auto system = core::RootedSystem::open(fixture + QStringLiteral("/root"), core::OsFamily::Windows,
                                            fixture + QStringLiteral("/env"));
     return system ? std::move(system.value()) : nullptr;

@@ -20,9 +20,8 @@
 namespace tfsetup::cli {
 
 void addSourceOptions(QCommandLineParser &parser);
-std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> resolverFromOptions(const QCommandLineParser &parser,
-                                                                                                const Knowledge &knowledge,
-                                                                                                int *exitCode);
+std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>>
+resolverFromOptions(const QCommandLineParser &parser, const Knowledge &knowledge, int *exitCode);
 
 namespace {
 
@@ -49,9 +48,10 @@ QJsonObject bundleJson(const Bundle &bundle)
                        {QStringLiteral("python"), bundle.python()},
                        {QStringLiteral("files"), int(bundle.files().size())},
                        {QStringLiteral("bytes"), double(bytes)},
-                       {QStringLiteral("lock"), bundle.lock().packages.isEmpty()
-                                                    ? QJsonValue(QJsonValue::Null)
-                                                    : QJsonValue(QDir(bundle.directory()).filePath(QStringLiteral("pylock.toml")))},
+                       {QStringLiteral("lock"),
+                        bundle.lock().packages.isEmpty()
+                            ? QJsonValue(QJsonValue::Null)
+                            : QJsonValue(QDir(bundle.directory()).filePath(QStringLiteral("pylock.toml")))},
                        {QStringLiteral("wheels"), wheels}};
 }
 
@@ -61,8 +61,8 @@ QString lockingPython(const SystemView &system, const QCommandLineParser &parser
 {
     if (parser.isSet(QStringLiteral("pip-python")))
         return system.findExecutable(parser.value(QStringLiteral("pip-python"))).isEmpty()
-                   ? parser.value(QStringLiteral("pip-python"))
-                   : system.findExecutable(parser.value(QStringLiteral("pip-python")));
+            ? parser.value(QStringLiteral("pip-python"))
+            : system.findExecutable(parser.value(QStringLiteral("pip-python")));
     for (const QString &name : QStringList{QStringLiteral("python") + python, QStringLiteral("python3")}) {
         if (const QString found = system.findExecutable(name); !found.isEmpty())
             return found;
@@ -81,10 +81,12 @@ int runBundle(const QStringList &arguments, const KnowledgeResult &knowledge)
                               "front end, through its mirrors and proxy (the options here go on top)."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("out"), Cli::tr("Write the bundle into folder DIR."), QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("verify"), Cli::tr("Only check the bundle in DIR: every file against its checksum."),
+    parser.addOption({QStringLiteral("verify"),
+                      Cli::tr("Only check the bundle in DIR: every file against its checksum."),
                       QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("cache"), Cli::tr("Download into DIR and keep verified files there (default: the "
-                                                       "user's download cache)."),
+    parser.addOption({QStringLiteral("cache"),
+                      Cli::tr("Download into DIR and keep verified files there (default: the "
+                              "user's download cache)."),
                       QStringLiteral("DIR")});
     addMinSpeedOption(parser);
     parser.addOption({QStringLiteral("trust-on-first-use"),
@@ -132,7 +134,8 @@ int runBundle(const QStringList &arguments, const KnowledgeResult &knowledge)
             jupyter = QString();
         else if (!JupyterSettings::builtIn().frontEnd(*jupyter)) {
             return fail({QStringLiteral("usage"),
-                         Cli::tr("Unknown Jupyter front end %1: use lab, notebook, server or none.").arg(*jupyter), {}},
+                         Cli::tr("Unknown Jupyter front end %1: use lab, notebook, server or none.").arg(*jupyter),
+                         {}},
                         UsageError, json);
         }
     }
@@ -245,7 +248,9 @@ int runBundle(const QStringList &arguments, const KnowledgeResult &knowledge)
     }
     for (const Finding &w : prepared->warnings)
         printErr(Cli::tr("warning: %1").arg(w.message));
-    printOut(Cli::tr("Wrote %1 files to %2\n").arg(bundle->files().size()).arg(QDir::toNativeSeparators(bundleOptions.directory)));
+    printOut(Cli::tr("Wrote %1 files to %2\n")
+                 .arg(bundle->files().size())
+                 .arg(QDir::toNativeSeparators(bundleOptions.directory)));
     return Success;
 }
 

@@ -18,24 +18,25 @@ QJsonValue updateJson(const std::optional<CatalogUpdate> &update)
 {
     if (!update)
         return QJsonValue::Null;
-    return QJsonObject{{QStringLiteral("version"), update->version},
-                       {QStringLiteral("date"), update->date},
-                       {QStringLiteral("source"), update->source},
-                       {QStringLiteral("installed"), update->installedAt},
-                       {QStringLiteral("key_id"), update->keyId},
-                       {QStringLiteral("signed_by"), update->signedByRelease ? QStringLiteral("release")
-                                                                             : QStringLiteral("lab")},
-                       {QStringLiteral("signer"), update->signerName}};
+    return QJsonObject{
+        {QStringLiteral("version"), update->version},
+        {QStringLiteral("date"), update->date},
+        {QStringLiteral("source"), update->source},
+        {QStringLiteral("installed"), update->installedAt},
+        {QStringLiteral("key_id"), update->keyId},
+        {QStringLiteral("signed_by"), update->signedByRelease ? QStringLiteral("release") : QStringLiteral("lab")},
+        {QStringLiteral("signer"), update->signerName}};
 }
 
 QJsonObject keyJson(const TrustedKey &key, const QString &root)
 {
-    return QJsonObject{{QStringLiteral("name"), key.name},
-                       {QStringLiteral("key_id"), key.keyId},
-                       {QStringLiteral("public_key"), QString::fromLatin1(key.publicKey.toHex())},
-                       {QStringLiteral("added"), key.added},
-                       {QStringLiteral("path"), root.isEmpty() ? QString()
-                                                               : QDir::toNativeSeparators(CatalogKeys::recordPath(root, key.keyId))}};
+    return QJsonObject{
+        {QStringLiteral("name"), key.name},
+        {QStringLiteral("key_id"), key.keyId},
+        {QStringLiteral("public_key"), QString::fromLatin1(key.publicKey.toHex())},
+        {QStringLiteral("added"), key.added},
+        {QStringLiteral("path"),
+         root.isEmpty() ? QString() : QDir::toNativeSeparators(CatalogKeys::recordPath(root, key.keyId))}};
 }
 
 // "the release key" or "the lab key NAME (ID)".
@@ -54,16 +55,17 @@ int runStatus(bool json)
         QJsonArray keys;
         for (const TrustedKey &key : labKeys)
             keys.append(keyJson(key, {}));
-        QJsonObject o{{QStringLiteral("ok"), true},
-                      {QStringLiteral("built_in"), QJsonObject{{QStringLiteral("version"), s.builtInVersion},
-                                                               {QStringLiteral("date"), s.builtInDate}}},
-                      {QStringLiteral("update_present"), s.updatePresent},
-                      {QStringLiteral("update"), updateJson(s.update)},
-                      {QStringLiteral("verifies"), s.update.has_value()},
-                      {QStringLiteral("in_use"), s.inUse() ? QStringLiteral("update") : QStringLiteral("built-in")},
-                      {QStringLiteral("refused"), s.refused ? QJsonValue(errorJson(*s.refused)) : QJsonValue::Null},
-                      {QStringLiteral("release_key_id"), CatalogUpdates::keyId(trust.publicKey)},
-                      {QStringLiteral("lab_keys"), keys}};
+        QJsonObject o{
+            {QStringLiteral("ok"), true},
+            {QStringLiteral("built_in"),
+             QJsonObject{{QStringLiteral("version"), s.builtInVersion}, {QStringLiteral("date"), s.builtInDate}}},
+            {QStringLiteral("update_present"), s.updatePresent},
+            {QStringLiteral("update"), updateJson(s.update)},
+            {QStringLiteral("verifies"), s.update.has_value()},
+            {QStringLiteral("in_use"), s.inUse() ? QStringLiteral("update") : QStringLiteral("built-in")},
+            {QStringLiteral("refused"), s.refused ? QJsonValue(errorJson(*s.refused)) : QJsonValue::Null},
+            {QStringLiteral("release_key_id"), CatalogUpdates::keyId(trust.publicKey)},
+            {QStringLiteral("lab_keys"), keys}};
         printJson(QJsonDocument(o));
         return Success;
     }
@@ -132,7 +134,8 @@ int runUpdate(const QCommandLineParser &parser, bool json)
                      .arg(outcome->update.version)
                      .arg(outcome->update.date, outcome->update.source, signerText(outcome->update)));
     } else {
-        printOut(Cli::tr("The catalog is up to date (version %1); nothing was changed.\n").arg(outcome->update.version));
+        printOut(
+            Cli::tr("The catalog is up to date (version %1); nothing was changed.\n").arg(outcome->update.version));
     }
     return Success;
 }
@@ -157,7 +160,8 @@ int runTrust(const QString &keyArgument, const QString &name, bool json)
     if (!key)
         return fail(key.error(), Failure, json);
     if (json) {
-        printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("key"), keyJson(*key, root)}}));
+        printJson(
+            QJsonDocument(QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("key"), keyJson(*key, root)}}));
     } else {
         printOut(Cli::tr("Trusted the lab key \"%1\" (%2) on this computer: recorded in %3. Every account of this "
                          "computer now accepts catalog updates signed with it (\"tfsetup catalog update --from "
@@ -174,7 +178,8 @@ int runUntrust(const QString &keyId, bool json)
     if (!key)
         return fail(key.error(), Failure, json);
     if (json) {
-        printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("removed"), keyJson(*key, {})}}));
+        printJson(
+            QJsonDocument(QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("removed"), keyJson(*key, {})}}));
     } else {
         printOut(Cli::tr("The lab key \"%1\" (%2) is no longer trusted on this computer; a catalog update it signed "
                          "is no longer used.\n")
@@ -199,8 +204,8 @@ int runCatalog(const QStringList &arguments)
                       Cli::tr("Take the update from this address or file (a lab mirror, a downloaded copy) instead "
                               "of tfsetup's release page."),
                       QStringLiteral("URL|FILE")});
-    parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."),
-                      QStringLiteral("URL")});
+    parser.addOption(
+        {QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."), QStringLiteral("URL")});
     parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("name"), Cli::tr("With trust: the lab key's name, shown by \"catalog status\"."),
@@ -219,14 +224,16 @@ int runCatalog(const QStringList &arguments)
     const bool keyAction = action == u"trust" || action == u"untrust";
     if (keyAction) {
         if (positional.size() != 2) {
-            printUsageError(action == u"trust"
-                                ? Cli::tr("tfsetup catalog trust: give the lab's public key, for example \"sudo tfsetup "
-                                          "catalog trust lab-public.pem --name Lab\".")
-                                : Cli::tr("tfsetup catalog untrust: give the key id \"tfsetup catalog status\" lists."));
+            printUsageError(
+                action == u"trust"
+                    ? Cli::tr("tfsetup catalog trust: give the lab's public key, for example \"sudo tfsetup "
+                              "catalog trust lab-public.pem --name Lab\".")
+                    : Cli::tr("tfsetup catalog untrust: give the key id \"tfsetup catalog status\" lists."));
             return UsageError;
         }
         if (parser.isSet(QStringLiteral("from")) || parser.isSet(QStringLiteral("proxy"))
-            || parser.isSet(QStringLiteral("ca-bundle")) || (action == u"untrust" && parser.isSet(QStringLiteral("name")))) {
+            || parser.isSet(QStringLiteral("ca-bundle"))
+            || (action == u"untrust" && parser.isSet(QStringLiteral("name")))) {
             printUsageError(Cli::tr("tfsetup catalog %1: --from, --proxy and --ca-bundle belong to \"catalog update\", "
                                     "--name to \"catalog trust\".")
                                 .arg(action));
@@ -247,7 +254,8 @@ int runCatalog(const QStringList &arguments)
     if (action == u"status") {
         if (parser.isSet(QStringLiteral("from")) || parser.isSet(QStringLiteral("proxy"))
             || parser.isSet(QStringLiteral("ca-bundle"))) {
-            printUsageError(Cli::tr("tfsetup catalog status: --from, --proxy and --ca-bundle belong to \"catalog update\"."));
+            printUsageError(
+                Cli::tr("tfsetup catalog status: --from, --proxy and --ca-bundle belong to \"catalog update\"."));
             return UsageError;
         }
         return runStatus(json);

@@ -24,8 +24,8 @@ int runClean(const QStringList &arguments)
                       QStringLiteral("SIZE")});
     parser.addOption({QStringLiteral("cache"), Cli::tr("The download cache to clean (default: the user's own)."),
                       QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("bundle"),
-                      Cli::tr("Keep every file this offline bundle lists (repeatable)."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("bundle"), Cli::tr("Keep every file this offline bundle lists (repeatable)."),
+                      QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
     if (const int code = parseOrExit(parser, arguments,
                                      Cli::tr("Free disk space: prune the download cache by age and size, keeping "
@@ -38,7 +38,7 @@ int runClean(const QStringList &arguments)
     CleanOptions options;
     options.dryRun = parser.isSet(QStringLiteral("dry-run"));
     options.cacheDir = QDir(parser.isSet(QStringLiteral("cache")) ? parser.value(QStringLiteral("cache"))
-                                                                   : DownloadCache::defaultDir())
+                                                                  : DownloadCache::defaultDir())
                            .absolutePath();
     options.logDir = RunLog::defaultFolder();
     options.currentLog = RunLog::path();

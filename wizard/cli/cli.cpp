@@ -37,20 +37,66 @@ const QList<Command> &commands()
         // Opened by main(), which owns the GUI; listed here for the help text.
         {"wizard", [] { return Cli::tr("Open the setup wizard (the default), also over a --root folder"); },
          [](const QStringList &) { return int(UsageError); }},
-        {"detect", [] { return Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, CUDA and cuDNN"); }, {}, runDetect},
-        {"plan", [] { return Cli::tr("Choose a working TensorFlow / CUDA / cuDNN / Python combination"); }, {}, runPlan},
-        {"fetch", [] { return Cli::tr("Download a file and verify its official checksum (resumable, mirrors, cache)"); }, runFetch},
-        {"install", [] { return Cli::tr("Install an environment as a lab profile describes it, without questions"); }, {}, runInstall},
-        {"verify", [] { return Cli::tr("Prove an environment works: load its GPU libraries, then compute on the GPU"); }, {}, runVerify},
-        {"sources", [] { return Cli::tr("List the official files of a plan with their checksums (mirrors, lab servers)"); }, {}, runSources},
-        {"bundle", [] { return Cli::tr("Write an offline bundle of a plan's files for machines without internet"); }, {}, runBundle},
-        {"doctor", [] { return Cli::tr("Explain why TensorFlow does not use the GPU, from this machine and a log"); }, {}, runDoctor},
-        {"repair", [] { return Cli::tr("Repair an environment: restore damaged or moved files, launchers and kernel, then verify"); }, {}, runRepair},
-        {"upgrade", [] { return Cli::tr("Upgrade an environment to the newest TensorFlow that fits this machine, keeping your files"); }, {}, runUpgrade},
-        {"catalog", [] { return Cli::tr("Show the knowledge catalog in use, install a signed catalog update, or trust a lab's catalog key"); }, runCatalog},
-        {"list", [] { return Cli::tr("List the environments tfsetup made, their versions, size and last verify"); }, {}, runList},
-        {"remove", [] { return Cli::tr("Remove an environment tfsetup made, with its launchers, kernel and menu entry"); }, runRemove},
-        {"clean", [] { return Cli::tr("Free space: prune the download cache and old logs, keeping what is still needed"); }, runClean},
+        {"detect",
+         [] { return Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, CUDA and cuDNN"); },
+         {},
+         runDetect},
+        {"plan",
+         [] { return Cli::tr("Choose a working TensorFlow / CUDA / cuDNN / Python combination"); },
+         {},
+         runPlan},
+        {"fetch",
+         [] { return Cli::tr("Download a file and verify its official checksum (resumable, mirrors, cache)"); },
+         runFetch},
+        {"install",
+         [] { return Cli::tr("Install an environment as a lab profile describes it, without questions"); },
+         {},
+         runInstall},
+        {"verify",
+         [] { return Cli::tr("Prove an environment works: load its GPU libraries, then compute on the GPU"); },
+         {},
+         runVerify},
+        {"sources",
+         [] { return Cli::tr("List the official files of a plan with their checksums (mirrors, lab servers)"); },
+         {},
+         runSources},
+        {"bundle",
+         [] { return Cli::tr("Write an offline bundle of a plan's files for machines without internet"); },
+         {},
+         runBundle},
+        {"doctor",
+         [] { return Cli::tr("Explain why TensorFlow does not use the GPU, from this machine and a log"); },
+         {},
+         runDoctor},
+        {"repair",
+         [] {
+             return Cli::tr("Repair an environment: restore damaged or moved files, launchers and kernel, then verify");
+         },
+         {},
+         runRepair},
+        {"upgrade",
+         [] {
+             return Cli::tr(
+                 "Upgrade an environment to the newest TensorFlow that fits this machine, keeping your files");
+         },
+         {},
+         runUpgrade},
+        {"catalog",
+         [] {
+             return Cli::tr(
+                 "Show the knowledge catalog in use, install a signed catalog update, or trust a lab's catalog key");
+         },
+         runCatalog},
+        {"list",
+         [] { return Cli::tr("List the environments tfsetup made, their versions, size and last verify"); },
+         {},
+         runList},
+        {"remove",
+         [] { return Cli::tr("Remove an environment tfsetup made, with its launchers, kernel and menu entry"); },
+         runRemove},
+        {"clean",
+         [] { return Cli::tr("Free space: prune the download cache and old logs, keeping what is still needed"); },
+         runClean},
     };
     return list;
 }
@@ -97,10 +143,12 @@ RunOutput &runOutput()
 // The error a failed command leaves when it reported none through printError / fail.
 Error unreportedError(const QString &command, int code)
 {
-    return code == UsageError
-               ? Error{QStringLiteral("usage"), Cli::tr("tfsetup %1: the command line is not complete or not valid; "
-                                                        "see tfsetup %1 --help.").arg(command), {}}
-               : Error{QStringLiteral("failed"), Cli::tr("tfsetup %1 failed.").arg(command), {}};
+    return code == UsageError ? Error{QStringLiteral("usage"),
+                                      Cli::tr("tfsetup %1: the command line is not complete or not valid; "
+                                              "see tfsetup %1 --help.")
+                                          .arg(command),
+                                      {}}
+                              : Error{QStringLiteral("failed"), Cli::tr("tfsetup %1 failed.").arg(command), {}};
 }
 
 } // namespace
@@ -133,11 +181,13 @@ int dispatch(const QStringList &arguments)
     }
     QStringList rest = arguments.mid(2);
     rest.prepend(arguments.value(0) + u' ' + name);
-    const int code = command->runWithKnowledge ? command->runWithKnowledge(rest, Knowledge::shared()) : command->run(rest);
+    const int code = command->runWithKnowledge ? command->runWithKnowledge(rest, Knowledge::shared())
+                                               : command->run(rest);
     RunLog::write("info", QStringLiteral("tfsetup %1 exits with %2").arg(name).arg(code));
     if (code != Success && output.json && !output.documentPrinted) {
         if (output.lastError) {
-            printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), errorJson(*output.lastError)}}));
+            printJson(QJsonDocument(
+                QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), errorJson(*output.lastError)}}));
         } else {
             // A path that reported nothing: still the error object, and the message for a person.
             fail(unreportedError(name, code), code, true);
@@ -154,8 +204,7 @@ void addSystemOptions(QCommandLineParser &parser)
     parser.addOption({QStringLiteral("env-file"),
                       Cli::tr("Take environment variables from FILE (KEY=VALUE lines) instead of this process."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("os"),
-                      Cli::tr("The system the --root folder imitates: windows or linux."),
+    parser.addOption({QStringLiteral("os"), Cli::tr("The system the --root folder imitates: windows or linux."),
                       QStringLiteral("windows|linux")});
 }
 
@@ -287,8 +336,9 @@ void printJson(const QJsonDocument &document)
 void recordError(const Error &error)
 {
     runOutput().lastError = error;
-    RunLog::write("error", QStringLiteral("[%1] %2").arg(error.code, error.message)
-                               + (error.detail.isEmpty() ? QString() : QStringLiteral(" (") + error.detail + u')'));
+    RunLog::write("error",
+                  QStringLiteral("[%1] %2").arg(error.code, error.message)
+                      + (error.detail.isEmpty() ? QString() : QStringLiteral(" (") + error.detail + u')'));
 }
 
 void printUsageError(const QString &message, const QString &help)
@@ -319,7 +369,8 @@ QJsonObject errorJson(const Error &error)
 int fail(const Error &error, int code, bool json)
 {
     if (json)
-        printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), errorJson(error)}}));
+        printJson(
+            QJsonDocument(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), errorJson(error)}}));
     printError(error);
     return code;
 }

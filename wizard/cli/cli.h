@@ -36,7 +36,7 @@ using KnowledgeResult = Result<std::shared_ptr<const Knowledge>>;
 
 struct Command {
     const char *name;
-    std::function<QString()> summary; // translated on demand
+    std::function<QString()> summary;                     // translated on demand
     std::function<int(const QStringList &arguments)> run; // arguments[0] is "tfsetup <name>"
     // Instead of run, for a command that uses the knowledge catalog: dispatch() loads the bundle
     // once (Knowledge::shared()) and passes it, or why it could not be loaded, to the command.

@@ -13,8 +13,9 @@ int runDetect(const QStringList &arguments, const KnowledgeResult &knowledge)
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the report as one JSON document.")});
     parser.addOption({QStringLiteral("no-pythons"), Cli::tr("Skip the search for Python interpreters.")});
     addSystemOptions(parser);
-    if (const int code = parseOrExit(parser, arguments, Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, "
-                                                                "CUDA toolkits and cuDNN copies."));
+    if (const int code = parseOrExit(parser, arguments,
+                                     Cli::tr("Report this machine's GPUs, driver, CPU, Pythons, "
+                                             "CUDA toolkits and cuDNN copies."));
         code >= 0)
         return code;
 

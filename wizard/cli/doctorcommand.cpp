@@ -12,11 +12,11 @@
 
 namespace tfsetup::cli {
 
-
 int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("env"), Cli::tr("Check the Python environment in DIR: a folder tfsetup installed (or its venv), a venv "
+    parser.addOption({QStringLiteral("env"),
+                      Cli::tr("Check the Python environment in DIR: a folder tfsetup installed (or its venv), a venv "
                               "or a conda environment."),
                       QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("tf"),
@@ -28,10 +28,11 @@ int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
                       Cli::tr("Read a TensorFlow log or traceback from FILE (\"-\" reads it from the input) and name "
                               "its causes."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("log-from"),
-                      Cli::tr("Where the log comes from: \"this\" computer, an \"other\" one, or \"auto\" (the default: "
-                              "a log that shows another machine is read as that machine's)."),
-                      QStringLiteral("this|other|auto"), QStringLiteral("auto")});
+    parser.addOption(
+        {QStringLiteral("log-from"),
+         Cli::tr("Where the log comes from: \"this\" computer, an \"other\" one, or \"auto\" (the default: "
+                 "a log that shows another machine is read as that machine's)."),
+         QStringLiteral("this|other|auto"), QStringLiteral("auto")});
     parser.addOption({QStringLiteral("hardware"),
                       Cli::tr("Check the machine described in FILE (the output of tfsetup detect --json there) instead "
                               "of this one, for example the computer a log comes from."),
@@ -73,7 +74,8 @@ int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
     if (!options.envDir.isEmpty() && !(*system)->isDir((*system)->normalize(options.envDir))) {
         printError({QStringLiteral("env_missing"),
                     Cli::tr("The environment folder %1 does not exist. Give the folder that holds the "
-                            "environment's python.").arg(options.envDir),
+                            "environment's python.")
+                        .arg(options.envDir),
                     {}});
         return UsageError;
     }
@@ -84,7 +86,8 @@ int runDoctor(const QStringList &arguments, const KnowledgeResult &knowledge)
         options.logOrigin = LogOrigin::OtherMachine;
     } else if (logFrom != u"auto") {
         printError({QStringLiteral("usage"),
-                    Cli::tr("--log-from takes \"this\", \"other\" or \"auto\", not \"%1\".").arg(logFrom), {}});
+                    Cli::tr("--log-from takes \"this\", \"other\" or \"auto\", not \"%1\".").arg(logFrom),
+                    {}});
         return UsageError;
     }
     if (parser.isSet(QStringLiteral("hardware"))) {

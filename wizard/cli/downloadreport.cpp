@@ -21,16 +21,17 @@ void DownloadReport::setRequests(const QList<DownloadRequest> &requests)
 QString DownloadReport::line(qint64 done, qint64 total, double bytesPerSecond, const QString &file, const QUrl &mirror)
 {
     QString text = total > 0
-                       ? tr("%1 of %2 (%3 %)").arg(Units::dataSize(done), Units::dataSize(total)).arg(done * 100 / total)
-                       : Units::dataSize(done);
+        ? tr("%1 of %2 (%3 %)").arg(Units::dataSize(done), Units::dataSize(total)).arg(done * 100 / total)
+        : Units::dataSize(done);
     if (bytesPerSecond > 0) {
         text += tr(", %1/s").arg(Units::dataSize(qint64(bytesPerSecond)));
         if (total > done)
             text += tr(", about %1 left").arg(Units::duration(double(total - done) / bytesPerSecond));
     }
     if (!file.isEmpty()) {
-        text += mirror.isEmpty() ? tr(" — %1").arg(file)
-                                 : tr(" — %1 from %2").arg(file, mirror.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemovePath));
+        text += mirror.isEmpty()
+            ? tr(" — %1").arg(file)
+            : tr(" — %1 from %2").arg(file, mirror.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemovePath));
     }
     return text;
 }

@@ -53,24 +53,31 @@ void addMinSpeedOption(QCommandLineParser &parser)
 int runFetch(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("url"), Cli::tr("Where to fetch from; further URLs are mirrors tried in order."),
+    parser.addPositionalArgument(QStringLiteral("url"),
+                                 Cli::tr("Where to fetch from; further URLs are mirrors tried in order."),
                                  QStringLiteral("URL [URL...]"));
-    parser.addOption({QStringLiteral("sha256"), Cli::tr("The official SHA-256 checksum the file must have."), QStringLiteral("HEX")});
-    parser.addOption({QStringLiteral("md5"), Cli::tr("An MD5 checksum, only where the official source publishes nothing stronger."),
+    parser.addOption({QStringLiteral("sha256"), Cli::tr("The official SHA-256 checksum the file must have."),
+                      QStringLiteral("HEX")});
+    parser.addOption({QStringLiteral("md5"),
+                      Cli::tr("An MD5 checksum, only where the official source publishes nothing stronger."),
                       QStringLiteral("HEX")});
     parser.addOption({QStringLiteral("size"), Cli::tr("The expected size in bytes."), QStringLiteral("N")});
     parser.addOption({QStringLiteral("out"), Cli::tr("Where to save the verified file."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("segments"), Cli::tr("Fetch over N parallel connections."), QStringLiteral("N"),
                       QStringLiteral("1")});
-    parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."), QStringLiteral("URL")});
+    parser.addOption(
+        {QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."), QStringLiteral("URL")});
     addMinSpeedOption(parser);
-    parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file (lab or company proxies)."),
+    parser.addOption({QStringLiteral("ca-bundle"),
+                      Cli::tr("Also trust the certificates in this PEM file (lab or company proxies)."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("cache"), Cli::tr("Keep verified files in this folder and reuse them."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("cache"), Cli::tr("Keep verified files in this folder and reuse them."),
+                      QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("no-cache"), Cli::tr("Do not use the download cache.")});
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as JSON.")});
-    if (const int code = parseOrExit(parser, arguments, Cli::tr("Download a file and verify its checksum. Exits 0 only "
-                                                                "when the file at --out is verified."));
+    if (const int code = parseOrExit(parser, arguments,
+                                     Cli::tr("Download a file and verify its checksum. Exits 0 only "
+                                             "when the file at --out is verified."));
         code >= 0)
         return code;
 
@@ -127,16 +134,16 @@ int runFetch(const QStringList &arguments)
     network.transfer.proxy = parser.value(QStringLiteral("proxy"));
     network.transfer.caBundle = parser.value(QStringLiteral("ca-bundle"));
     if (parser.isSet(QStringLiteral("min-speed"))) {
-        if (const Status floor = Downloader::parseSpeedFloor(parser.value(QStringLiteral("min-speed")), &network.transfer);
+        if (const Status floor = Downloader::parseSpeedFloor(parser.value(QStringLiteral("min-speed")),
+                                                             &network.transfer);
             !floor) {
             printError(floor.error());
             return UsageError;
         }
     }
     const QString cacheDir = parser.isSet(QStringLiteral("no-cache"))
-                                 ? QString()
-                                 : (parser.isSet(QStringLiteral("cache")) ? parser.value(QStringLiteral("cache"))
-                                                                          : DownloadCache::defaultDir());
+        ? QString()
+        : (parser.isSet(QStringLiteral("cache")) ? parser.value(QStringLiteral("cache")) : DownloadCache::defaultDir());
     const std::unique_ptr<Downloader> made = network.makeDownloader(cacheDir);
     Downloader &downloader = *made;
     downloader.setMaxConnections(std::max(8, request.segments));
@@ -149,8 +156,8 @@ int runFetch(const QStringList &arguments)
         const QString file = QFileInfo(request.destination).fileName();
         if (const Status space = DiskSpaceCheck::check(system, {{folder, request.expectedSize, file}}, 0); !space) {
             if (json)
-                printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), false},
-                                                    {QStringLiteral("error"), errorJson(space.error())}}));
+                printJson(QJsonDocument(
+                    QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), errorJson(space.error())}}));
             else
                 printError(space.error());
             return Failure;
@@ -168,8 +175,8 @@ int runFetch(const QStringList &arguments)
                 return;
             const QString total = p.total > 0 ? humanBytes(double(p.total)) : QStringLiteral("?");
             const QString eta = p.total > 0 && p.bytesPerSecond > 0
-                                    ? Cli::tr("%1 s left").arg(qint64(double(p.total - p.received) / p.bytesPerSecond))
-                                    : QString();
+                ? Cli::tr("%1 s left").arg(qint64(double(p.total - p.received) / p.bytesPerSecond))
+                : QString();
             fprintf(stderr, "\r%s / %s  %s/s  %s    ", qPrintable(humanBytes(double(p.received))), qPrintable(total),
                     qPrintable(humanBytes(p.bytesPerSecond)), qPrintable(eta));
             fflush(stderr);

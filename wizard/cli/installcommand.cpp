@@ -21,7 +21,8 @@ namespace tfsetup::cli {
 int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
 {
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("profile"), Cli::tr("Install what the lab profile FILE describes."), QStringLiteral("FILE")});
+    parser.addOption(
+        {QStringLiteral("profile"), Cli::tr("Install what the lab profile FILE describes."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("yes"), Cli::tr("Do not ask: install now (for unattended roll-outs).")});
     parser.addOption({QStringLiteral("prefix"), Cli::tr("Put the environment in DIR instead of the profile's folder."),
                       QStringLiteral("DIR")});
@@ -47,9 +48,10 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
     auto failAs = [json](const Error &error, int code) { return fail(error, code, json); };
     if (!parser.isSet(QStringLiteral("profile"))) {
         return failAs({QStringLiteral("usage"),
-                     Cli::tr("Give the lab profile with --profile FILE. Without one, start tfsetup without a command "
-                             "to use the wizard."), {}},
-                    UsageError);
+                       Cli::tr("Give the lab profile with --profile FILE. Without one, start tfsetup without a command "
+                               "to use the wizard."),
+                       {}},
+                      UsageError);
     }
     std::optional<GpuChoice> gpuOverride;
     if (parser.isSet(QStringLiteral("gpus"))) {
@@ -88,8 +90,8 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
         }
         const Plan plan = withGpuAssessment(LabSetup::planOf(*profile), report, (*knowledge)->catalog,
                                             &(*knowledge)->gpus);
-        const auto resolved =
-            gpuChoice.resolve(plan, gpuOverride ? QStringLiteral("--gpus") : Cli::tr("The lab profile's \"gpus\""));
+        const auto resolved = gpuChoice.resolve(
+            plan, gpuOverride ? QStringLiteral("--gpus") : Cli::tr("The lab profile's \"gpus\""));
         if (!resolved)
             return failAs(resolved.error(), Failure);
         gpus = *resolved;
@@ -143,10 +145,11 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
                          [&report](const DownloadProgress &progress) { report.onProgress(progress); });
     }
     const QList<InstallStep> steps = allInstallSteps();
-    QObject::connect(&pipeline, &SetupPipeline::stepStarted, &setup, [json, &steps](InstallStep step, const QString &title) {
-        if (!json)
-            printOut(QStringLiteral("[%1/%2] %3\n").arg(steps.indexOf(step) + 1).arg(steps.size()).arg(title));
-    });
+    QObject::connect(
+        &pipeline, &SetupPipeline::stepStarted, &setup, [json, &steps](InstallStep step, const QString &title) {
+            if (!json)
+                printOut(QStringLiteral("[%1/%2] %3\n").arg(steps.indexOf(step) + 1).arg(steps.size()).arg(title));
+        });
     QObject::connect(&pipeline, &SetupPipeline::logLine, &setup, [json](const QString &line) {
         // pip's words, live; steps and tfsetup's own notes are already in the step lines.
         if (!json && !line.startsWith(QStringLiteral("== ")))
@@ -162,26 +165,29 @@ int runInstall(const QStringList &arguments, const KnowledgeResult &knowledge)
     // so an unattended roll-out must not report it green. The environment itself stays; a rerun
     // registers the kernel once the cause is fixed.
     if (in->spec.registerKernel && outcome->kernelFolder.isEmpty()) {
-        return failAs({QStringLiteral("kernel_not_registered"),
-                       Cli::tr("%1 was installed, but its Jupyter kernel could not be registered, so notebooks "
-                               "will not find it. %2 Fix that and run the same install again; it only registers "
-                               "the kernel.")
-                           .arg(outcome->environmentPath,
-                                outcome->warnings.isEmpty() ? QString() : outcome->warnings.join(u' ')),
-                       outcome->environmentPath},
-                      Failure);
+        return failAs(
+            {QStringLiteral("kernel_not_registered"),
+             Cli::tr("%1 was installed, but its Jupyter kernel could not be registered, so notebooks "
+                     "will not find it. %2 Fix that and run the same install again; it only registers "
+                     "the kernel.")
+                 .arg(outcome->environmentPath, outcome->warnings.isEmpty() ? QString() : outcome->warnings.join(u' ')),
+             outcome->environmentPath},
+            Failure);
     }
     if (json) {
-        printJson(QJsonDocument(QJsonObject{{QStringLiteral("ok"), true},
-                                            {QStringLiteral("environment"), outcome->environmentPath},
-                                            {QStringLiteral("unchanged"), outcome->unchanged},
-                                            {QStringLiteral("launchers"), QJsonArray::fromStringList(outcome->launchers)},
-                                            {QStringLiteral("kernel_folder"), outcome->kernelFolder},
-                                            {QStringLiteral("gpus"), GpuChoice::toJson(gpus)},
-                                            {QStringLiteral("warnings"), QJsonArray::fromStringList(outcome->warnings)}}));
+        printJson(
+            QJsonDocument(QJsonObject{{QStringLiteral("ok"), true},
+                                      {QStringLiteral("environment"), outcome->environmentPath},
+                                      {QStringLiteral("unchanged"), outcome->unchanged},
+                                      {QStringLiteral("launchers"), QJsonArray::fromStringList(outcome->launchers)},
+                                      {QStringLiteral("kernel_folder"), outcome->kernelFolder},
+                                      {QStringLiteral("gpus"), GpuChoice::toJson(gpus)},
+                                      {QStringLiteral("warnings"), QJsonArray::fromStringList(outcome->warnings)}}));
     } else {
-        printOut(outcome->unchanged ? Cli::tr("The environment %1 was already complete; nothing changed.\n").arg(outcome->environmentPath)
-                                    : Cli::tr("Installed %1.\n").arg(outcome->environmentPath));
+        printOut(
+            outcome->unchanged
+                ? Cli::tr("The environment %1 was already complete; nothing changed.\n").arg(outcome->environmentPath)
+                : Cli::tr("Installed %1.\n").arg(outcome->environmentPath));
         for (const QString &w : outcome->warnings)
             printErr(Cli::tr("warning: %1").arg(w));
         printOut(Cli::tr("Start it with:\n") + outcome->launchers.filter(QStringLiteral("start-")).join(u'\n') + u'\n');

@@ -11,8 +11,10 @@ namespace tfsetup::cli {
 
 void addInstallSourceOptions(QCommandLineParser &parser)
 {
-    parser.addOption({QStringLiteral("offline"), Cli::tr("Use only the files of the bundle given with --from; no network.")});
-    parser.addOption({QStringLiteral("from"), Cli::tr("The offline bundle folder (with artifacts.json)."), QStringLiteral("BUNDLE")});
+    parser.addOption(
+        {QStringLiteral("offline"), Cli::tr("Use only the files of the bundle given with --from; no network.")});
+    parser.addOption({QStringLiteral("from"), Cli::tr("The offline bundle folder (with artifacts.json)."),
+                      QStringLiteral("BUNDLE")});
     parser.addOption({QStringLiteral("cache"),
                       Cli::tr("Download into DIR and keep verified files there; many machines may share one folder "
                               "(each file is fetched once)."),
@@ -23,9 +25,10 @@ void addInstallSourceOptions(QCommandLineParser &parser)
                               "given. May be repeated."),
                       QStringLiteral("URL|DIR")});
     addOriginOption(parser);
-    parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."),
-                      QStringLiteral("URL")});
+    parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."),
+                      QStringLiteral("FILE")});
+    parser.addOption(
+        {QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."), QStringLiteral("URL")});
     addMinSpeedOption(parser);
 }
 
@@ -33,7 +36,8 @@ Result<NetworkSettings> networkFromOptions(const QCommandLineParser &parser, con
 {
     NetworkSettings network;
     const QString caBundle = parser.value(QStringLiteral("ca-bundle"));
-    network.transfer.caBundle = caBundle.isEmpty() ? caBundle : QDir::cleanPath(QDir::current().absoluteFilePath(caBundle));
+    network.transfer.caBundle = caBundle.isEmpty() ? caBundle
+                                                   : QDir::cleanPath(QDir::current().absoluteFilePath(caBundle));
     network.transfer.proxy = parser.value(QStringLiteral("proxy"));
     for (const QString &spec : parser.values(QStringLiteral("mirror"))) {
         auto mirror = MirrorSet::parse(spec, &sources);
@@ -48,7 +52,8 @@ Result<NetworkSettings> networkFromOptions(const QCommandLineParser &parser, con
             network.fileMirrors.append(spec);
     }
     if (parser.isSet(QStringLiteral("min-speed"))) {
-        if (const Status floor = Downloader::parseSpeedFloor(parser.value(QStringLiteral("min-speed")), &network.transfer);
+        if (const Status floor = Downloader::parseSpeedFloor(parser.value(QStringLiteral("min-speed")),
+                                                             &network.transfer);
             !floor)
             return floor.error();
     }

@@ -20,8 +20,8 @@ int runList(const QStringList &arguments, const KnowledgeResult &knowledge)
                       Cli::tr("Look for newer TensorFlow releases for the machine described in FILE (the output of "
                               "tfsetup detect --json) instead of this one."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("no-updates"),
-                      Cli::tr("Do not look for newer TensorFlow releases (no hardware detection).")});
+    parser.addOption(
+        {QStringLiteral("no-updates"), Cli::tr("Do not look for newer TensorFlow releases (no hardware detection).")});
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
     addSystemOptions(parser);
     if (const int code = parseOrExit(parser, arguments,
@@ -37,8 +37,8 @@ int runList(const QStringList &arguments, const KnowledgeResult &knowledge)
         return fail(system.error(), UsageError, json);
     ListOptions options;
     for (const QString &folder : parser.values(QStringLiteral("folder")))
-        options.folders.append(QDir::fromNativeSeparators(parser.isSet(QStringLiteral("root")) ? folder
-                                                                                               : QDir(folder).absolutePath()));
+        options.folders.append(
+            QDir::fromNativeSeparators(parser.isSet(QStringLiteral("root")) ? folder : QDir(folder).absolutePath()));
     QList<EnvironmentListing> listings = listEnvironments(**system, options);
 
     if (!parser.isSet(QStringLiteral("no-updates"))) {

@@ -52,7 +52,7 @@ int runPlan(const QStringList &arguments, const KnowledgeResult &knowledge)
     constraints.keepDriver = parser.isSet(QStringLiteral("keep-driver"));
     if (!constraints.route.isEmpty() && !catalog->route(constraints.route)) {
         printUsageError(Cli::tr("Unknown --route \"%1\": use one of %2.")
-                     .arg(constraints.route, catalog->routeNames().join(QStringLiteral(", "))));
+                            .arg(constraints.route, catalog->routeNames().join(QStringLiteral(", "))));
         return UsageError;
     }
     const bool rooted = parser.isSet(QStringLiteral("root"));

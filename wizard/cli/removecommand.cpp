@@ -9,7 +9,8 @@ namespace tfsetup::cli {
 int runRemove(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("env"), Cli::tr("The environment folder to remove (the one holding environment.json)."),
+    parser.addOption({QStringLiteral("env"),
+                      Cli::tr("The environment folder to remove (the one holding environment.json)."),
                       QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("yes"), Cli::tr("Remove it; without --yes, only say what would be removed.")});
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
@@ -29,14 +30,14 @@ int runRemove(const QStringList &arguments)
     if (!system)
         return fail(system.error(), UsageError, json);
     const QString given = parser.value(QStringLiteral("env"));
-    const QString environment = QDir::fromNativeSeparators(parser.isSet(QStringLiteral("root")) ? given
-                                                                                                : QDir(given).absolutePath());
+    const QString environment = QDir::fromNativeSeparators(
+        parser.isSet(QStringLiteral("root")) ? given : QDir(given).absolutePath());
     const bool apply = parser.isSet(QStringLiteral("yes"));
     const auto report = removeEnvironment(**system, environment, !apply);
     if (!report)
         return fail(report.error(), Failure, json);
-    const Error unconfirmed{QStringLiteral("confirmation_needed"),
-                            Cli::tr("Nothing was removed. Run again with --yes to remove it."), {}};
+    const Error unconfirmed{
+        QStringLiteral("confirmation_needed"), Cli::tr("Nothing was removed. Run again with --yes to remove it."), {}};
     if (json) {
         QJsonObject out = report->toJson();
         // Without --yes nothing was done: the dry run's report, and why the command did not go on.

@@ -22,7 +22,8 @@ int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge)
     parser.addOption({QStringLiteral("env"),
                       Cli::tr("The environment folder to repair (the one holding environment.json)."),
                       QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("dry-run"), Cli::tr("Only say what would be repaired; change and download nothing.")});
+    parser.addOption(
+        {QStringLiteral("dry-run"), Cli::tr("Only say what would be repaired; change and download nothing.")});
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
     parser.addOption({QStringLiteral("log"),
                       Cli::tr("A TensorFlow log or traceback (FILE): the doctor reads it and repair acts on what "
@@ -53,9 +54,9 @@ int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge)
     auto failAs = [json](const Error &error, int code) { return fail(error, code, json); };
     if (!parser.isSet(QStringLiteral("env"))) {
         return failAs({QStringLiteral("usage"),
-                     Cli::tr("Give the environment to repair with --env DIR. \"tfsetup wizard\" finds them for you."),
-                     {}},
-                    UsageError);
+                       Cli::tr("Give the environment to repair with --env DIR. \"tfsetup wizard\" finds them for you."),
+                       {}},
+                      UsageError);
     }
     auto system = systemFromOptions(parser);
     if (!system)
@@ -74,9 +75,10 @@ int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge)
         return failAs(sources.error(), UsageError);
     options.network = sources->setup.network;
     options.network.pypiIndexes += parser.values(QStringLiteral("index-url"));
-    options.cacheDir = parser.isSet(QStringLiteral("downloads")) ? QDir(parser.value(QStringLiteral("downloads"))).absolutePath()
-                       : !sources->setup.cacheDir.isEmpty()      ? sources->setup.cacheDir
-                                                                 : DownloadCache::defaultDir();
+    options.cacheDir = parser.isSet(QStringLiteral("downloads"))
+        ? QDir(parser.value(QStringLiteral("downloads"))).absolutePath()
+        : !sources->setup.cacheDir.isEmpty() ? sources->setup.cacheDir
+                                             : DownloadCache::defaultDir();
     if (parser.isSet(QStringLiteral("log"))) {
         const auto logText = readLogInput(parser.value(QStringLiteral("log")));
         if (!logText)
@@ -90,9 +92,8 @@ int runRepair(const QStringList &arguments, const KnowledgeResult &knowledge)
     if (!parser.isSet(QStringLiteral("no-verify"))) {
         options.catalog = &(*knowledge)->catalog;
         options.probe = parser.isSet(QStringLiteral("probe"))
-                            ? QDir(parser.value(QStringLiteral("probe"))).absolutePath()
-                            : QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
-                                                             {QCoreApplication::applicationDirPath()});
+            ? QDir(parser.value(QStringLiteral("probe"))).absolutePath()
+            : QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"), {QCoreApplication::applicationDirPath()});
     }
 
     Repairer repairer(**system, *knowledge);

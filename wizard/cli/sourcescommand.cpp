@@ -19,12 +19,15 @@ void addSourceOptions(QCommandLineParser &parser)
 {
     parser.addOption({QStringLiteral("plan"), Cli::tr("Resolve the plan in FILE (the output of tfsetup plan --json)."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("tf"), Cli::tr("Without --plan: the TensorFlow VERSION (\"2.10\")."), QStringLiteral("VERSION")});
+    parser.addOption({QStringLiteral("tf"), Cli::tr("Without --plan: the TensorFlow VERSION (\"2.10\")."),
+                      QStringLiteral("VERSION")});
     parser.addOption({QStringLiteral("os"), Cli::tr("Without --plan: the target system, windows or linux."),
                       QStringLiteral("windows|linux")});
-    parser.addOption({QStringLiteral("route"), Cli::tr("Without --plan: the ROUTE (windows-native, linux-toolkit, linux-pip, …)."),
+    parser.addOption({QStringLiteral("route"),
+                      Cli::tr("Without --plan: the ROUTE (windows-native, linux-toolkit, linux-pip, …)."),
                       QStringLiteral("ROUTE")});
-    parser.addOption({QStringLiteral("python"), Cli::tr("Without --plan: a Python VERSION to install as well (\"3.10\")."),
+    parser.addOption({QStringLiteral("python"),
+                      Cli::tr("Without --plan: a Python VERSION to install as well (\"3.10\")."),
                       QStringLiteral("VERSION")});
     parser.addOption({QStringLiteral("mirror"),
                       Cli::tr("Fetch from this mirror first: a URL or folder laid out like NVIDIA's server, or "
@@ -36,15 +39,16 @@ void addSourceOptions(QCommandLineParser &parser)
                       QStringLiteral("redist|installer"), QStringLiteral("redist")});
     parser.addOption({QStringLiteral("optional"), Cli::tr("Also list optional parts (CUPTI for the profiler).")});
     addOriginOption(parser);
-    parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."), QStringLiteral("URL")});
+    parser.addOption({QStringLiteral("ca-bundle"), Cli::tr("Also trust the certificates in this PEM file."),
+                      QStringLiteral("FILE")});
+    parser.addOption(
+        {QStringLiteral("proxy"), Cli::tr("Use this proxy (http://, https:// or socks5h://)."), QStringLiteral("URL")});
 }
 
 // Builds the resolver and the request from the options; prints the problem and returns nullopt
 // (with *exitCode set) on failure.
-std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> resolverFromOptions(const QCommandLineParser &parser,
-                                                                                                const Knowledge &knowledge,
-                                                                                                int *exitCode)
+std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>>
+resolverFromOptions(const QCommandLineParser &parser, const Knowledge &knowledge, int *exitCode)
 {
     const SourceCatalog *sources = &knowledge.sources;
     ResolveRequest request;
@@ -52,8 +56,8 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
         const QString path = parser.value(QStringLiteral("plan"));
         const auto json = readJsonObjectFile(path, Cli::tr("The plan file"));
         if (!json) {
-            printError({QStringLiteral("plan_unreadable"), Cli::tr("Cannot read the plan file %1.").arg(path) + u' '
-                                                               + json.error().message,
+            printError({QStringLiteral("plan_unreadable"),
+                        Cli::tr("Cannot read the plan file %1.").arg(path) + u' ' + json.error().message,
                         json.error().detail});
             *exitCode = Failure;
             return std::nullopt;
@@ -78,13 +82,15 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
         const Catalog *catalog = &knowledge.catalog;
         const Route *route = catalog->route(routeName);
         if (!route) {
-            printUsageError(Cli::tr("Unknown --route \"%1\": use one of %2.").arg(routeName, catalog->routeNames().join(QStringLiteral(", "))));
+            printUsageError(Cli::tr("Unknown --route \"%1\": use one of %2.")
+                                .arg(routeName, catalog->routeNames().join(QStringLiteral(", "))));
             *exitCode = UsageError;
             return std::nullopt;
         }
         const auto release = catalog->release(route->releases, tf);
         if (!release) {
-            printUsageError(Cli::tr("TensorFlow %1 is not in the tested configurations for %2.").arg(tf, route->releases));
+            printUsageError(
+                Cli::tr("TensorFlow %1 is not in the tested configurations for %2.").arg(tf, route->releases));
             *exitCode = UsageError;
             return std::nullopt;
         }
@@ -98,7 +104,8 @@ std::optional<std::pair<std::unique_ptr<ArtifactResolver>, ResolveRequest>> reso
         QString package = route->package.isEmpty() ? release->package : route->package;
         if (route->cudaLibraries == u"pip" && !release->pipCudaExtra.isEmpty())
             package += u'[' + release->pipCudaExtra + u']';
-        request.requirement = package + QStringLiteral("==") + version::majorMinor(release->version) + QStringLiteral(".*");
+        request.requirement = package + QStringLiteral("==") + version::majorMinor(release->version)
+            + QStringLiteral(".*");
         request.python = parser.value(QStringLiteral("python"));
         request.pythonInstalled = request.python.isEmpty();
     }
@@ -176,12 +183,13 @@ int runConnectionTest(const QCommandLineParser &parser, const KnowledgePtr &know
     const Result<ConnectionReport> report = QCoro::waitFor(OriginProbe::probe(request, true));
     if (!report)
         return fail(report.error(), Failure, json);
-    const Error unreachable{QStringLiteral("origin_unreachable"),
-                            Cli::tr("Not every place this setup downloads from could be reached. Each origin above says "
-                                    "why and what to do: set --proxy, choose a mirror (--mirror pypi=%1), or use an "
-                                    "offline bundle.")
-                                .arg(report->bestMirror() ? report->bestMirror()->name : QStringLiteral("URL")),
-                            {}};
+    const Error unreachable{
+        QStringLiteral("origin_unreachable"),
+        Cli::tr("Not every place this setup downloads from could be reached. Each origin above says "
+                "why and what to do: set --proxy, choose a mirror (--mirror pypi=%1), or use an "
+                "offline bundle.")
+            .arg(report->bestMirror() ? report->bestMirror()->name : QStringLiteral("URL")),
+        {}};
     if (json) {
         QJsonObject out = report->toJson();
         if (!report->neededReachable())

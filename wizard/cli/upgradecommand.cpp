@@ -24,7 +24,8 @@ int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge)
                       Cli::tr("Plan for the machine described in FILE (the output of tfsetup detect --json) instead "
                               "of detecting this one."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("dry-run"), Cli::tr("Only say what the upgrade would do; change and download nothing.")});
+    parser.addOption(
+        {QStringLiteral("dry-run"), Cli::tr("Only say what the upgrade would do; change and download nothing.")});
     parser.addOption({QStringLiteral("yes"), Cli::tr("Do not ask: upgrade now.")});
     parser.addOption({QStringLiteral("no-verify"), Cli::tr("Do not run verify after the upgrade.")});
     parser.addOption({QStringLiteral("probe"), Cli::tr("The library probe to use (default: beside tfsetup)."),
@@ -32,12 +33,13 @@ int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge)
     addInstallSourceOptions(parser);
     parser.addOption({QStringLiteral("json"), Cli::tr("Print the result as one JSON document.")});
     addSystemOptions(parser);
-    if (const int code = parseOrExit(parser, arguments,
-                                     Cli::tr("Upgrade an environment to the newest TensorFlow that runs on this machine "
-                                             "on the same route. The new version is built beside the old one and "
-                                             "switched in with your files kept; if anything fails, the old one stays "
-                                             "as it was. Then the launchers and the Jupyter kernel are written "
-                                             "again and the environment is verified."));
+    if (const int code = parseOrExit(
+            parser, arguments,
+            Cli::tr("Upgrade an environment to the newest TensorFlow that runs on this machine "
+                    "on the same route. The new version is built beside the old one and "
+                    "switched in with your files kept; if anything fails, the old one stays "
+                    "as it was. Then the launchers and the Jupyter kernel are written "
+                    "again and the environment is verified."));
         code >= 0)
         return code;
 
@@ -45,7 +47,8 @@ int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge)
     auto failAs = [json](const Error &error, int code) { return fail(error, code, json); };
     if (!parser.isSet(QStringLiteral("env"))) {
         return failAs({QStringLiteral("usage"),
-                       Cli::tr("Give the environment to upgrade with --env DIR (tfsetup list shows them)."), {}},
+                       Cli::tr("Give the environment to upgrade with --env DIR (tfsetup list shows them)."),
+                       {}},
                       UsageError);
     }
     auto system = systemFromOptions(parser);
@@ -66,9 +69,8 @@ int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge)
     request.knowledge = *knowledge;
     request.verify = !parser.isSet(QStringLiteral("no-verify"));
     request.probe = parser.isSet(QStringLiteral("probe"))
-                        ? QDir(parser.value(QStringLiteral("probe"))).absolutePath()
-                        : QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
-                                                         {QCoreApplication::applicationDirPath()});
+        ? QDir(parser.value(QStringLiteral("probe"))).absolutePath()
+        : QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"), {QCoreApplication::applicationDirPath()});
     if (parser.isSet(QStringLiteral("hardware"))) {
         auto report = readHardwareFile(parser.value(QStringLiteral("hardware")));
         if (!report)
@@ -99,7 +101,8 @@ int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge)
     }
     if (!proposal->canUpgrade()) {
         const Error error{request.tensorflow.isEmpty() ? QStringLiteral("no_upgrade") : QStringLiteral("release_unfit"),
-                          proposal->message, {}};
+                          proposal->message,
+                          {}};
         report(*proposal, false, error);
         printError(error);
         return Failure;
@@ -122,10 +125,11 @@ int runUpgrade(const QStringList &arguments, const KnowledgeResult &knowledge)
         QObject::connect(&upgrader, &Upgrader::message, &upgrader,
                          [](const QString &line) { printOut(QStringLiteral("    ") + line + u'\n'); });
         // By value: the connection outlives this block, the upgrade runs after it.
-        QObject::connect(&upgrader, &Upgrader::stepStarted, &upgrader,
-                         [steps = allInstallSteps()](InstallStep step, const QString &title) {
-            printOut(QStringLiteral("[%1/%2] %3\n").arg(steps.indexOf(step) + 1).arg(steps.size()).arg(title));
-        });
+        QObject::connect(
+            &upgrader, &Upgrader::stepStarted, &upgrader,
+            [steps = allInstallSteps()](InstallStep step, const QString &title) {
+                printOut(QStringLiteral("[%1/%2] %3\n").arg(steps.indexOf(step) + 1).arg(steps.size()).arg(title));
+            });
         QObject::connect(&upgrader, &Upgrader::logLine, &upgrader, [](const QString &line) {
             if (!line.startsWith(QStringLiteral("== ")))
                 printOut(QStringLiteral("    ") + line + u'\n');

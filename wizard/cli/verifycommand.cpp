@@ -26,10 +26,10 @@ int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge)
                       QStringLiteral("VERSION")});
     parser.addOption({QStringLiteral("os"), Cli::tr("Whose library names to load: windows or linux."),
                       QStringLiteral("windows|linux")});
-    parser.addOption({QStringLiteral("cuda"), Cli::tr("The CUDA version TensorFlow was built with."),
-                      QStringLiteral("VERSION")});
-    parser.addOption({QStringLiteral("cudnn"), Cli::tr("The cuDNN version TensorFlow was built with."),
-                      QStringLiteral("VERSION")});
+    parser.addOption(
+        {QStringLiteral("cuda"), Cli::tr("The CUDA version TensorFlow was built with."), QStringLiteral("VERSION")});
+    parser.addOption(
+        {QStringLiteral("cudnn"), Cli::tr("The cuDNN version TensorFlow was built with."), QStringLiteral("VERSION")});
     parser.addOption({QStringLiteral("library-dir"),
                       Cli::tr("A folder that holds the environment's own copies of the libraries (repeatable)."),
                       QStringLiteral("DIR")});
@@ -87,9 +87,8 @@ int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge)
     if (parser.isSet(QStringLiteral("cpu")))
         request.expectGpu = false;
     request.probe = parser.isSet(QStringLiteral("probe"))
-                        ? QDir(parser.value(QStringLiteral("probe"))).absolutePath()
-                        : QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
-                                                         {QCoreApplication::applicationDirPath()});
+        ? QDir(parser.value(QStringLiteral("probe"))).absolutePath()
+        : QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"), {QCoreApplication::applicationDirPath()});
 
     const VerifyReport report = QCoro::waitFor(verifyEnvironment(system, request, catalog));
     // Kept beside the record for `tfsetup list` and the Welcome page.
@@ -102,10 +101,11 @@ int runVerify(const QStringList &arguments, const KnowledgeResult &knowledge)
     std::optional<Error> failure;
     if (!report.passed()) {
         const VerifyLayer *first = report.firstFailure();
-        failure = Error{first && !first->cause.isEmpty() ? first->cause : QStringLiteral("verify_failed"),
-                        first ? Cli::tr("The environment did not pass verification: %1: %2").arg(first->title, first->summary)
-                              : Cli::tr("The environment did not pass verification."),
-                        first ? first->explanation : QString()};
+        failure = Error{
+            first && !first->cause.isEmpty() ? first->cause : QStringLiteral("verify_failed"),
+            first ? Cli::tr("The environment did not pass verification: %1: %2").arg(first->title, first->summary)
+                  : Cli::tr("The environment did not pass verification."),
+            first ? first->explanation : QString()};
     }
     return printOutcome(parser.isSet(QStringLiteral("json")), report.toJson(), report.text(), failure);
 }

@@ -47,8 +47,8 @@ void CatalogNotice::check()
 QCoro::Task<> CatalogNotice::runCheck(QPointer<CatalogNotice> self, QString from, core::TransferOptions transfer,
                                       core::CatalogUpdateTrust trust)
 {
-    const core::Result<core::CatalogUpdateOutcome> outcome =
-        co_await core::CatalogUpdates::update(std::move(from), std::move(transfer), std::move(trust));
+    const core::Result<core::CatalogUpdateOutcome> outcome = co_await core::CatalogUpdates::update(
+        std::move(from), std::move(transfer), std::move(trust));
     if (self)
         self->finish(outcome);
 }
@@ -90,7 +90,9 @@ void CatalogNotice::retranslate()
     if (text.isEmpty()) {
         const core::CatalogStatus status = core::CatalogUpdates::status(core::CatalogUpdates::current());
         if (status.inUse()) {
-            text = tr("The knowledge catalog is updated: version %1 of %2.").arg(status.update->version).arg(status.update->date);
+            text = tr("The knowledge catalog is updated: version %1 of %2.")
+                       .arg(status.update->version)
+                       .arg(status.update->date);
         } else if (status.refused && status.refused->code != u"catalog_update_superseded") {
             text = tr("The installed catalog update was refused, so tfsetup uses its built-in catalog: %1")
                        .arg(status.refused->message);

@@ -264,9 +264,8 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     header->setSectionResizeMode(NeedsColumn, QHeaderView::ResizeToContents);
     // Wrapped words need their rows made taller again whenever a stretched column narrows;
     // otherwise the last line of a long route is cut with "…".
-    connect(header, &QHeaderView::sectionResized, this, [this] {
-        QTimer::singleShot(0, m_alternativesTable, &QTableWidget::resizeRowsToContents);
-    });
+    connect(header, &QHeaderView::sectionResized, this,
+            [this] { QTimer::singleShot(0, m_alternativesTable, &QTableWidget::resizeRowsToContents); });
     connect(m_alternativesTable, &QTableWidget::currentCellChanged, this,
             [this](int row, int, int, int) { choosePlan(row); });
 
@@ -501,8 +500,10 @@ void ChoosePage::finishSolving(Outcome outcome)
     if (m_error)
         qWarning().noquote() << "Choose page:" << m_error->message << m_error->detail;
     if (m_solution) {
-        qInfo().noquote() << "Solved:" << (m_solution->recommended ? planKey(*m_solution->recommended) : QStringLiteral("none"))
-                          << m_solution->alternatives.size() << "alternatives" << m_solution->rejected.size() << "rejected";
+        qInfo().noquote() << "Solved:"
+                          << (m_solution->recommended ? planKey(*m_solution->recommended) : QStringLiteral("none"))
+                          << m_solution->alternatives.size() << "alternatives" << m_solution->rejected.size()
+                          << "rejected";
     }
     if (firstLoad)
         fillPins();
@@ -526,7 +527,8 @@ QStringList ChoosePage::recentReleases() const
                 minors.append(release.minor());
         }
     }
-    std::sort(minors.begin(), minors.end(), [](const QString &a, const QString &b) { return core::version::less(b, a); });
+    std::sort(minors.begin(), minors.end(),
+              [](const QString &a, const QString &b) { return core::version::less(b, a); });
     QStringList recent = minors.mid(0, newest);
     if (m_solution && m_solution->recommended)
         recent.append(core::version::majorMinor(m_solution->recommended->tensorflow));
@@ -597,8 +599,8 @@ void ChoosePage::showRejectionDetails()
         return;
     }
     const QString heading = item->data(0, Qt::UserRole).toString().isEmpty()
-                                ? tr("Every TensorFlow release on %1:").arg(item->text(1))
-                                : tr("TensorFlow %1 on %2:").arg(item->text(0), item->text(1));
+        ? tr("Every TensorFlow release on %1:").arg(item->text(1))
+        : tr("TensorFlow %1 on %2:").arg(item->text(0), item->text(1));
     m_rejectionDetails->setText(heading + u'\n' + item->toolTip(0));
     m_detailsArea->show();
 }
@@ -726,8 +728,7 @@ void ChoosePage::fillRejected()
     for (const core::Rejection &rejection : m_solution->rejected) {
         auto *item = new QTreeWidgetItem(m_rejectedTree);
         item->setFlags(Qt::ItemIsEnabled);
-        item->setText(0, rejection.tensorflow.isEmpty() ? tr("any")
-                                                        : core::version::majorMinor(rejection.tensorflow));
+        item->setText(0, rejection.tensorflow.isEmpty() ? tr("any") : core::version::majorMinor(rejection.tensorflow));
         item->setText(1, routeTitle(rejection.route));
         item->setData(0, Qt::UserRole, rejection.tensorflow);
         item->setText(2, rejection.reasons.isEmpty() ? QString() : rejection.reasons.first().message);
@@ -786,8 +787,8 @@ QString ChoosePage::planSentence(const core::Plan &plan, bool recommended) const
         if (gpu.isEmpty())
             gpu = tr("graphics card");
         body = route->wsl == u"required"
-                   ? tr("TensorFlow %1 inside WSL2, using your %2, with Python %3.").arg(tf, gpu, plan.python)
-                   : tr("TensorFlow %1 using your %2, with Python %3.").arg(tf, gpu, plan.python);
+            ? tr("TensorFlow %1 inside WSL2, using your %2, with Python %3.").arg(tf, gpu, plan.python)
+            : tr("TensorFlow %1 using your %2, with Python %3.").arg(tf, gpu, plan.python);
     } else {
         body = tr("TensorFlow %1 on the processor only (no GPU), with Python %2.").arg(tf, plan.python);
     }
@@ -840,7 +841,8 @@ void ChoosePage::forgetSizes()
 void ChoosePage::lookUpSizes(const core::Plan &plan)
 {
     const QString key = planKey(plan);
-    if (lockFor(plan) || !m_knowledge || m_sized.contains(key) || (m_sizedPlan == key && m_sizeLookup != SizeLookup::None))
+    if (lockFor(plan) || !m_knowledge || m_sized.contains(key)
+        || (m_sizedPlan == key && m_sizeLookup != SizeLookup::None))
         return;
     ++m_sizeGeneration; // a lookup for another plan is ignored when it answers
     m_sizeFailure.clear();
@@ -883,18 +885,20 @@ QString ChoosePage::cudaText(const core::Plan &plan) const
     if (plan.cuda.isEmpty())
         return tr("none");
     // The release whose files come down, beside the tested one, where they differ.
-    const core::PlanDownloads files = m_knowledge ? core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan), lockFor(plan))
-                                                  : core::PlanDownloads{};
-    return files.cudaStandIn ? tr("%1 (%2's files)", "CUDA tested with (CUDA whose files are downloaded)")
-                                   .arg(plan.cuda, files.cudaArchives)
-                             : plan.cuda;
+    const core::PlanDownloads files = m_knowledge
+        ? core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan), lockFor(plan))
+        : core::PlanDownloads{};
+    return files.cudaStandIn
+        ? tr("%1 (%2's files)", "CUDA tested with (CUDA whose files are downloaded)").arg(plan.cuda, files.cudaArchives)
+        : plan.cuda;
 }
 
 QString ChoosePage::totalSizeText(const core::Plan &plan) const
 {
     if (!m_knowledge)
         return {};
-    const core::PlanDownloads files = core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan), lockFor(plan));
+    const core::PlanDownloads files = core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan),
+                                                              lockFor(plan));
     const QString bytes = QLocale().formattedDataSize(files.knownBytes, 1, QLocale::DataSizeTraditionalFormat);
     if (files.allSizesKnown())
         return tr("Total download: %1.").arg(bytes);
@@ -910,7 +914,8 @@ QString ChoosePage::totalSizeText(const core::Plan &plan) const
         return tr("Total download: the TensorFlow wheels, sized on the next page.");
     }
     if (files.sizesResolved && files.knownBytes > 0)
-        return tr("Total download: at least %1; %n more file(s) of unknown size.", nullptr, files.filesUnknown).arg(bytes);
+        return tr("Total download: at least %1; %n more file(s) of unknown size.", nullptr, files.filesUnknown)
+            .arg(bytes);
     const bool thisPlan = m_sizedPlan == planKey(plan);
     if (thisPlan && m_sizeLookup == SizeLookup::Running)
         return tr("Total download: looking up the size of each file…");
@@ -943,8 +948,9 @@ QStringList ChoosePage::downloadItems(const core::Plan &plan) const
     // What the resolver will fetch, not only what the plan was tested with: a toolkit route
     // brings its own CUDA and cuDNN even beside an installed toolkit, and where NVIDIA has no
     // archives of the plan's CUDA the sources catalog's stand-in comes (11.8's for 11.2).
-    const core::PlanDownloads files = m_knowledge ? core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan), lockFor(plan))
-                                                  : core::PlanDownloads{};
+    const core::PlanDownloads files = m_knowledge
+        ? core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan), lockFor(plan))
+        : core::PlanDownloads{};
     if (files.nvidiaArchives) {
         if (files.cudaArchives.isEmpty())
             items.append(tr("CUDA %1 libraries from NVIDIA").arg(plan.cuda));
@@ -1015,7 +1021,7 @@ void ChoosePage::showChosen()
 {
     const core::Plan *plan = m_chosen ? &*m_chosen : nullptr;
     const bool isRecommended = plan && m_solution && m_solution->recommended
-                               && planKey(*plan) == planKey(*m_solution->recommended);
+        && planKey(*plan) == planKey(*m_solution->recommended);
     if (plan) {
         m_recommendationLabel->setText(planSentence(*plan, isRecommended));
         m_whyLabel->setText(plan->why);
@@ -1050,7 +1056,7 @@ void ChoosePage::showChosen()
         const QString log = core::RunLog::path();
         m_errorLabel->setText(log.isEmpty() ? m_error->message
                                             : m_error->message + u'\n'
-                                                  + tr("The log file has the details: %1").arg(QDir::toNativeSeparators(log)));
+                                      + tr("The log file has the details: %1").arg(QDir::toNativeSeparators(log)));
     } else {
         m_errorLabel->clear();
     }
@@ -1092,9 +1098,9 @@ void ChoosePage::retranslate()
     QString showAllTip = tr("Also lists older TensorFlow releases and every Python version of each combination.");
     if (m_shownAlternatives < alternatives || m_shownRejected < rejected)
         showAllTip += u'\n'
-                      + tr("Shown now: %1 of %2 possible combinations, %3 of %4 that are not possible.")
-                            .arg(locale.toString(m_shownAlternatives), locale.toString(alternatives),
-                                 locale.toString(m_shownRejected), locale.toString(rejected));
+            + tr("Shown now: %1 of %2 possible combinations, %3 of %4 that are not possible.")
+                  .arg(locale.toString(m_shownAlternatives), locale.toString(alternatives),
+                       locale.toString(m_shownRejected), locale.toString(rejected));
     m_showAllCheck->setToolTip(showAllTip);
     m_showAllCheck->setAccessibleDescription(showAllTip);
     m_tabs->setTabText(m_tabs->indexOf(m_compatView), tr("At a glance"));

@@ -30,7 +30,7 @@ namespace tfsetup::core {
 struct Knowledge;
 struct ArtifactList;
 struct PyLock;
-}
+} // namespace tfsetup::core
 
 namespace tfsetup::ui {
 
@@ -133,8 +133,8 @@ private:
     QString m_sizedPlan; // planKey of the plan looked up
     quint64 m_sizeGeneration = 0;
     QHash<QString, core::ArtifactList> m_sized; // by planKey, for these network settings
-    QString m_sizeFailure; // the error's code
-    bool m_networkGiven = false; // WizardState::setOptions() was called
+    QString m_sizeFailure;                      // the error's code
+    bool m_networkGiven = false;                // WizardState::setOptions() was called
 
     QProgressBar *m_busyIndicator;
     QLabel *m_busyLabel;
@@ -147,7 +147,7 @@ private:
     QFrame *m_gpuBox;
     QLabel *m_gpuTitle;
     QVBoxLayout *m_gpuLayout;
-    QLabel *m_gpuHint; // when no GPU is ticked
+    QLabel *m_gpuHint;              // when no GPU is ticked
     QList<QCheckBox *> m_gpuChecks; // the chosen plan's GPUs, in index order
     QList<int> m_gpuSelection;      // ticked, for the plan of this key (kept across a new solve)
     QString m_gpuSelectionFor;

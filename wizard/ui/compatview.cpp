@@ -40,14 +40,10 @@ QString bullets(const QStringList &lines)
 QColor background(CompatView::Fit fit, bool dark)
 {
     switch (fit) {
-    case CompatView::Fit::Works:
-        return dark ? QColor(0x1e, 0x46, 0x2a) : QColor(0xd4, 0xed, 0xda);
-    case CompatView::Fit::Needs:
-        return dark ? QColor(0x4d, 0x3d, 0x08) : QColor(0xff, 0xf3, 0xcd);
-    case CompatView::Fit::Impossible:
-        return dark ? QColor(0x5c, 0x1f, 0x24) : QColor(0xf8, 0xd7, 0xda);
-    case CompatView::Fit::NotOffered:
-        break;
+    case CompatView::Fit::Works: return dark ? QColor(0x1e, 0x46, 0x2a) : QColor(0xd4, 0xed, 0xda);
+    case CompatView::Fit::Needs: return dark ? QColor(0x4d, 0x3d, 0x08) : QColor(0xff, 0xf3, 0xcd);
+    case CompatView::Fit::Impossible: return dark ? QColor(0x5c, 0x1f, 0x24) : QColor(0xf8, 0xd7, 0xda);
+    case CompatView::Fit::NotOffered: break;
     }
     return dark ? QColor(0x3a, 0x3d, 0x41) : QColor(0xe9, 0xec, 0xef);
 }
@@ -156,9 +152,10 @@ void CompatView::rebuild()
     for (const core::Route &route : m_catalog->routes()) {
         if (wholeRouteRejected.contains(route.name))
             continue;
-        const bool mentioned = std::any_of(plans.cbegin(), plans.cend(), [&](const core::Plan *p) { return p->route == route.name; })
-                               || std::any_of(m_solution->rejected.cbegin(), m_solution->rejected.cend(),
-                                              [&](const core::Rejection &r) { return r.route == route.name; });
+        const bool mentioned = std::any_of(plans.cbegin(), plans.cend(),
+                                           [&](const core::Plan *p) { return p->route == route.name; })
+            || std::any_of(m_solution->rejected.cbegin(), m_solution->rejected.cend(),
+                           [&](const core::Rejection &r) { return r.route == route.name; });
         if (mentioned)
             m_routes.append(route.name);
     }
@@ -209,14 +206,14 @@ void CompatView::rebuild()
                 }
                 const bool recommended = m_solution->recommended && *plan == &*m_solution->recommended;
                 fit = steps.isEmpty() && caveats.isEmpty() ? Fit::Works : Fit::Needs;
-                item->setText(recommended            ? tr("Recommended")
-                              : fit == Fit::Works    ? tr("Works")
-                              : !steps.isEmpty()     ? tr("After a step")
-                                                     : tr("Experimental"));
+                item->setText(recommended             ? tr("Recommended")
+                                  : fit == Fit::Works ? tr("Works")
+                                  : !steps.isEmpty()  ? tr("After a step")
+                                                      : tr("Experimental"));
                 item->setIcon(fit == Fit::Works ? worksIcon : needsIcon);
                 if (!steps.isEmpty())
                     explanation = tr("%1: works with Python %2 once this is done:").arg(where, (*plan)->python) + u'\n'
-                                  + bullets(steps);
+                        + bullets(steps);
                 else
                     explanation = tr("%1: works on this computer, with Python %2.").arg(where, (*plan)->python);
                 if (!caveats.isEmpty())
@@ -236,7 +233,7 @@ void CompatView::rebuild()
                 const auto rejection = std::find_if(m_solution->rejected.cbegin(), m_solution->rejected.cend(),
                                                     [&](const core::Rejection &r) {
                                                         return r.route == routeId && !r.tensorflow.isEmpty()
-                                                               && core::version::majorMinor(r.tensorflow) == minor;
+                                                            && core::version::majorMinor(r.tensorflow) == minor;
                                                     });
                 if (rejection != m_solution->rejected.cend()) {
                     fit = Fit::Impossible;

@@ -30,11 +30,10 @@ namespace {
 // alphabetical order; keys added to the report later are appended.
 const QStringList &sectionOrder()
 {
-    static const QStringList order{QStringLiteral("os"),      QStringLiteral("cpu"),
-                                   QStringLiteral("gpus"),    QStringLiteral("driver"),
-                                   QStringLiteral("pythons"), QStringLiteral("cuda_toolkits"),
-                                   QStringLiteral("cudnn"),   QStringLiteral("msvc_runtime"),
-                                   QStringLiteral("problems")};
+    static const QStringList order{
+        QStringLiteral("os"),     QStringLiteral("cpu"),          QStringLiteral("gpus"),
+        QStringLiteral("driver"), QStringLiteral("pythons"),      QStringLiteral("cuda_toolkits"),
+        QStringLiteral("cudnn"),  QStringLiteral("msvc_runtime"), QStringLiteral("problems")};
     return order;
 }
 
@@ -257,15 +256,14 @@ void DetectPage::retranslate()
         return;
     m_findingsLabel->setText(bulletList(core::ReportSummary::lines(*m_report)));
     const QStringList notes = core::ReportSummary::notes(*m_report);
-    m_notesLabel->setText(notes.isEmpty()
-                              ? QString()
-                              : tr("Some checks did not work. That is often harmless when another check "
-                                   "found the same thing; \"Show details\" tells why.")
-                                    + u'\n' + bulletList(notes));
+    m_notesLabel->setText(notes.isEmpty() ? QString()
+                                          : tr("Some checks did not work. That is often harmless when another check "
+                                               "found the same thing; \"Show details\" tells why.")
+                                  + u'\n' + bulletList(notes));
     const QString log = core::RunLog::path();
-    m_logLabel->setText(log.isEmpty() ? QString()
-                                      : tr("The log file has everything tfsetup tried: %1")
-                                            .arg(QDir::toNativeSeparators(log)));
+    m_logLabel->setText(log.isEmpty()
+                            ? QString()
+                            : tr("The log file has everything tfsetup tried: %1").arg(QDir::toNativeSeparators(log)));
     fillDetails();
 }
 

@@ -82,8 +82,7 @@ DownloadPage::DownloadPage(WizardState &state, QWidget *parent)
     // settings and download folder); its reports come here.
     connect(&m_state.pipeline(), &core::SetupPipeline::fileProgress, this, &DownloadPage::onProgress);
 
-    for (QLabel *label : {m_overallLabel, m_emptyLabel, m_notesLabel, m_substitutionLabel,
-                          m_summaryLabel}) {
+    for (QLabel *label : {m_overallLabel, m_emptyLabel, m_notesLabel, m_substitutionLabel, m_summaryLabel}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -299,9 +298,8 @@ void DownloadPage::syncRows()
 
     QList<Row> rows;
     for (const core::DownloadRequest &request : std::as_const(requests)) {
-        const auto existing = std::find_if(m_rows.begin(), m_rows.end(), [&](const Row &r) {
-            return identity(r.request) == identity(request);
-        });
+        const auto existing = std::find_if(m_rows.begin(), m_rows.end(),
+                                           [&](const Row &r) { return identity(r.request) == identity(request); });
         if (existing != m_rows.end()) {
             rows.append(std::move(*existing));
             m_rows.erase(existing);
@@ -362,7 +360,8 @@ void DownloadPage::finishFetch(quint64 rowId, const QString &name, core::Result<
             if (result->fromCache)
                 row.mirror.clear();
             qInfo().noquote() << "Downloaded" << name << "to" << result->path
-                              << (result->fromCache ? QStringLiteral("(already there)") : result->source.toDisplayString());
+                              << (result->fromCache ? QStringLiteral("(already there)")
+                                                    : result->source.toDisplayString());
             setRowState(index, RowState::Verified);
         } else if (result.error().code == u"cancelled") {
             // Paused or cancelled: the row already says so. Still Running means Resume came
@@ -459,7 +458,11 @@ void DownloadPage::rebuildTable()
             name = l.estimate ? tr("%1 (about %2)").arg(l.name, core::Units::dataSize(l.size))
                               : tr("%1 (%2)").arg(l.name, core::Units::dataSize(l.size));
         }
-        const QStringList cells{name, l.when, QStringLiteral("—"), QStringLiteral("—"), l.from,
+        const QStringList cells{name,
+                                l.when,
+                                QStringLiteral("—"),
+                                QStringLiteral("—"),
+                                l.from,
                                 tr("checked at install", "checksum status")};
         const int row = int(m_rows.size()) + i;
         for (int column = 0; column < ColumnCount; ++column) {
@@ -529,7 +532,8 @@ void DownloadPage::syncListed()
             const QString index = m_state.options().network.firstPypiIndex();
             from = index.isEmpty() || index == u"pypi" ? tr("PyPI") : index.contains(u"://") ? hostOf(index) : index;
         }
-        m_listed.append(Listed{tr("%1 and the packages it needs").arg(what), a.size, from, tr("With the install"), true});
+        m_listed.append(
+            Listed{tr("%1 and the packages it needs").arg(what), a.size, from, tr("With the install"), true});
     }
 }
 
@@ -547,9 +551,7 @@ void DownloadPage::updateRow(int index)
     QString eta = QStringLiteral("—");
     QString checksum = tr("pending", "checksum status");
     switch (row.state) {
-    case RowState::Waiting:
-        format = tr("Waiting");
-        break;
+    case RowState::Waiting: format = tr("Waiting"); break;
     case RowState::Running:
         if (row.verifying)
             format = tr("Checking");
@@ -563,12 +565,8 @@ void DownloadPage::updateRow(int index)
                 eta = core::Units::duration(double(row.total - row.received) / row.rate);
         }
         break;
-    case RowState::Paused:
-        format = sizeKnown ? tr("Paused at %p%") : tr("Paused");
-        break;
-    case RowState::Cancelled:
-        format = tr("Stopped");
-        break;
+    case RowState::Paused: format = sizeKnown ? tr("Paused at %p%") : tr("Paused"); break;
+    case RowState::Cancelled: format = tr("Stopped"); break;
     case RowState::Verified:
         format = tr("Done");
         checksum = row.result && row.result->weakChecksum ? tr("verified (MD5 only)", "checksum status")
@@ -578,9 +576,7 @@ void DownloadPage::updateRow(int index)
         format = tr("Rejected");
         checksum = tr("mismatch", "checksum status");
         break;
-    case RowState::Failed:
-        format = tr("Failed");
-        break;
+    case RowState::Failed: format = tr("Failed"); break;
     }
     if (bar) {
         bar->setValue(row.state == RowState::Verified ? progressScale : value);
@@ -639,7 +635,8 @@ void DownloadPage::updateOverall()
             ++verified;
         if (row.error) {
             errors.append(row.error->message);
-            details.append(QString(row.request.name + QStringLiteral(": ") + row.error->code + u' ' + row.error->detail));
+            details.append(
+                QString(row.request.name + QStringLiteral(": ") + row.error->code + u' ' + row.error->detail));
             if (code.isEmpty())
                 code = row.error->code;
         }
@@ -663,8 +660,8 @@ void DownloadPage::updateOverall()
                           : tr("%1 downloaded").arg(core::Units::dataSize(received));
         if (rate > 0 && totalKnown && total > received) {
             text += u' '
-                    + tr("(%1/s, about %2 left)")
-                          .arg(core::Units::dataSize(qint64(rate)), core::Units::duration(double(total - received) / rate));
+                + tr("(%1/s, about %2 left)")
+                      .arg(core::Units::dataSize(qint64(rate)), core::Units::duration(double(total - received) / rate));
         } else if (rate > 0) {
             text += u' ' + tr("(%1/s)").arg(core::Units::dataSize(qint64(rate)));
         }
@@ -691,12 +688,11 @@ void DownloadPage::updateStatus(const QStringList &errors, const QStringList &de
     if (m_status->message() == message && m_status->details() == raw)
         return;
     m_status->showMessage(PageStatus::Kind::Error, message, raw);
-    static const QStringList network{QStringLiteral("dns"),         QStringLiteral("connect"),
-                                     QStringLiteral("proxy_unreachable"), QStringLiteral("proxy_auth"),
-                                     QStringLiteral("proxy_error"), QStringLiteral("timeout"),
-                                     QStringLiteral("too_slow"),    QStringLiteral("tls"),
-                                     QStringLiteral("http_error"),  QStringLiteral("html_page"),
-                                     QStringLiteral("dropped"),     QStringLiteral("network")};
+    static const QStringList network{
+        QStringLiteral("dns"),        QStringLiteral("connect"),     QStringLiteral("proxy_unreachable"),
+        QStringLiteral("proxy_auth"), QStringLiteral("proxy_error"), QStringLiteral("timeout"),
+        QStringLiteral("too_slow"),   QStringLiteral("tls"),         QStringLiteral("http_error"),
+        QStringLiteral("html_page"),  QStringLiteral("dropped"),     QStringLiteral("network")};
     if (network.contains(code) && wizard()) {
         // The proxy and the mirrors are set on the page before this one.
         m_status->setAction(tr("Set a proxy or &mirror…"), [this] {
@@ -748,7 +744,8 @@ void DownloadPage::updateNotes()
         }
     }
     m_notesLabel->setVisible(!notes.isEmpty());
-    m_notesLabel->setText(notes.isEmpty() ? QString() : tr("Please note before the downloads:") + u'\n' + notes.join(u'\n'));
+    m_notesLabel->setText(notes.isEmpty() ? QString()
+                                          : tr("Please note before the downloads:") + u'\n' + notes.join(u'\n'));
     m_notesLabel->setAccessibleName(tr("Notes about the files"));
     fitInfo();
 }
@@ -785,7 +782,7 @@ void DownloadPage::updateSubstitution()
         text = tr("The CUDA libraries below are CUDA %1's, standing in for CUDA %2, the version TensorFlow %3 was "
                   "tested with.")
                    .arg(used, plan->cuda, core::version::majorMinor(plan->tensorflow))
-               + u'\n';
+            + u'\n';
     }
     text += tr("Why: %1").arg(warning->message);
     m_substitutionLabel->setText(text);
@@ -867,24 +864,29 @@ void DownloadPage::updateSummary(double rate)
     }
     QStringList lines{tr("What comes down:")};
     if (bundled > 0) {
-        lines.append(QStringLiteral("• ")
-                     + (bundleSizesKnown ? tr("From the offline bundle: %n file(s), %1, nothing to download.", nullptr, bundled)
-                                         : tr("From the offline bundle: %n file(s), at least %1, nothing to download.",
-                                              nullptr, bundled))
-                           .arg(core::Units::dataSize(bundleBytes)));
+        lines.append(
+            QStringLiteral("• ")
+            + (bundleSizesKnown
+                   ? tr("From the offline bundle: %n file(s), %1, nothing to download.", nullptr, bundled)
+                   : tr("From the offline bundle: %n file(s), at least %1, nothing to download.", nullptr, bundled))
+                  .arg(core::Units::dataSize(bundleBytes)));
     }
     if (nvidia > 0)
-        lines.append(QStringLiteral("• ") + tr("NVIDIA's libraries: %n archive(s), %1", nullptr, nvidia).arg(core::Units::dataSize(nvidiaBytes)));
+        lines.append(
+            QStringLiteral("• ")
+            + tr("NVIDIA's libraries: %n archive(s), %1", nullptr, nvidia).arg(core::Units::dataSize(nvidiaBytes)));
     if (python > 0)
         lines.append(QStringLiteral("• ") + tr("Python %1: %2").arg(pythonVersion, core::Units::dataSize(pythonBytes)));
     if (wheels > 0) {
-        lines.append(QStringLiteral("• ")
-                     + tr("Python packages (TensorFlow and what it needs, as pip's resolver chose them): %n wheel(s), %1",
-                          nullptr, wheels)
-                           .arg(core::Units::dataSize(wheelBytes)));
+        lines.append(
+            QStringLiteral("• ")
+            + tr("Python packages (TensorFlow and what it needs, as pip's resolver chose them): %n wheel(s), %1",
+                 nullptr, wheels)
+                  .arg(core::Units::dataSize(wheelBytes)));
     }
     if (other > 0)
-        lines.append(QStringLiteral("• ") + tr("Other files: %n file(s), %1", nullptr, other).arg(core::Units::dataSize(otherBytes)));
+        lines.append(QStringLiteral("• ")
+                     + tr("Other files: %n file(s), %1", nullptr, other).arg(core::Units::dataSize(otherBytes)));
     const qint64 files = nvidiaBytes + pythonBytes + wheelBytes + otherBytes;
     qint64 total = files;
     if (pip) {
@@ -907,19 +909,18 @@ void DownloadPage::updateSummary(double rate)
         const double speed = measured ? rate : assumedBytesPerSecond;
         const QString time = core::Units::duration(double(total) / speed);
         QString line = pip && pip->size > 0 ? tr("In all about %1").arg(core::Units::dataSize(total))
-                       : pip                ? tr("In all %1, plus pip's packages").arg(core::Units::dataSize(total))
+            : pip                           ? tr("In all %1, plus pip's packages").arg(core::Units::dataSize(total))
                                             : tr("In all %1").arg(core::Units::dataSize(total));
         if (!sizesKnown)
             line = tr("In all at least %1").arg(core::Units::dataSize(total));
         // Once every file is here, how long it would take is no longer news.
         const bool allHere = !pip && !m_rows.isEmpty()
-                             && std::all_of(m_rows.cbegin(), m_rows.cend(),
-                                            [](const Row &r) { return r.state == RowState::Verified; });
+            && std::all_of(m_rows.cbegin(), m_rows.cend(), [](const Row &r) { return r.state == RowState::Verified; });
         if (!allHere) {
             line += u' '
-                    + (measured ? tr("(about %1 at the current %2/s).").arg(time, core::Units::dataSize(qint64(speed)))
-                                : tr("(about %1 at %2/s; the real time shows once the downloads run).")
-                                      .arg(time, core::Units::dataSize(qint64(speed))));
+                + (measured ? tr("(about %1 at the current %2/s).").arg(time, core::Units::dataSize(qint64(speed)))
+                            : tr("(about %1 at %2/s; the real time shows once the downloads run).")
+                                  .arg(time, core::Units::dataSize(qint64(speed))));
         }
         lines.append(line);
     }

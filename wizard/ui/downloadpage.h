@@ -115,15 +115,15 @@ private:
     struct Listed {
         QString name;
         qint64 size = -1;
-        QString from;  // "offline bundle", the index's host
-        QString when;  // "in the bundle", "with the install"
+        QString from; // "offline bundle", the index's host
+        QString when; // "in the bundle", "with the install"
         bool estimate = false;
     };
 
     WizardState &m_state;
     QList<Row> m_rows;
     QList<Listed> m_listed;
-    QString m_bundleDir; // the options' offline bundle; empty: none
+    QString m_bundleDir;           // the options' offline bundle; empty: none
     QSet<QString> m_inFlightNames; // the downloader tells transfers apart by name
     quint64 m_nextId = 1;
     int m_fetches = 0;
@@ -136,7 +136,7 @@ private:
     PageStatus *m_status;
     QScrollArea *m_infoScroll; // notes, substitution, summary: long in some languages
     QLabel *m_emptyLabel;
-    QLabel *m_notesLabel; // what the sources step warned about (no wheel for this Python, a weak checksum, …)
+    QLabel *m_notesLabel;        // what the sources step warned about (no wheel for this Python, a weak checksum, …)
     QLabel *m_substitutionLabel; // CUDA archives of another release standing in for the tested one
     QLabel *m_summaryLabel;
     QPushButton *m_pauseButton;

@@ -113,8 +113,9 @@ FinishPage::~FinishPage() = default;
 QString FinishPage::launcherFor(const QStringList &launchers, const QString &kind, core::OsFamily os)
 {
     // .bat before .ps1: PowerShell's execution policy blocks scripts on many student machines.
-    const QStringList suffixes = os == core::OsFamily::Windows ? QStringList{QStringLiteral(".bat"), QStringLiteral(".ps1")}
-                                                               : QStringList{QStringLiteral(".sh"), QString()};
+    const QStringList suffixes = os == core::OsFamily::Windows
+        ? QStringList{QStringLiteral(".bat"), QStringLiteral(".ps1")}
+        : QStringList{QStringLiteral(".sh"), QString()};
     for (const QString &suffix : suffixes) {
         for (const QString &path : launchers) {
             if (QFileInfo(path).fileName().compare(kind + suffix, Qt::CaseInsensitive) == 0)
@@ -232,8 +233,8 @@ void FinishPage::showState()
     }
     m_statusLabel->setText(status);
     const QStyle::StandardPixmap icon = !installed ? QStyle::SP_MessageBoxWarning
-                                        : failed   ? QStyle::SP_MessageBoxCritical
-                                        : verified ? QStyle::SP_DialogApplyButton
+        : failed                                   ? QStyle::SP_MessageBoxCritical
+        : verified                                 ? QStyle::SP_DialogApplyButton
                                                    : QStyle::SP_MessageBoxInformation;
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
     m_statusIcon->setPixmap(style()->standardIcon(icon).pixmap(size, size));
@@ -256,8 +257,8 @@ void FinishPage::showState()
         m_shellButton->setEnabled(!launcherFor(installed->launchers, QStringLiteral("shell"), os).isEmpty());
         // Without a front end start-jupyter could only say that none is installed.
         const bool jupyter = m_state.mode() != WizardState::Mode::NewEnvironment || m_state.options().jupyter;
-        m_jupyterButton->setEnabled(jupyter
-                                    && !launcherFor(installed->launchers, QStringLiteral("start-jupyter"), os).isEmpty());
+        m_jupyterButton->setEnabled(
+            jupyter && !launcherFor(installed->launchers, QStringLiteral("start-jupyter"), os).isEmpty());
         m_jupyterButton->setToolTip(jupyter ? tr("Starts JupyterLab (or the Jupyter Notebook the environment has) "
                                                  "in a terminal window; close that window to stop it.")
                                             : tr("Jupyter was not chosen on the Options page. The environment's "

@@ -279,13 +279,14 @@ void InstallPage::startInstall()
     m_log->clear();
 
     if (!m_state.plan() || !m_state.artifacts() || !m_state.hardware()) {
-        m_error = core::Error{QStringLiteral("not_ready"),
-                              tr("Choose a plan and its options first: go back to those steps."), {}};
+        m_error = core::Error{
+            QStringLiteral("not_ready"), tr("Choose a plan and its options first: go back to those steps."), {}};
         updateStatus();
         Q_EMIT finished(false);
         return;
     }
-    auto base = core::SetupFlow::baseSpec(*m_state.plan(), m_state.options(), *m_state.hardware(), &*m_state.artifacts());
+    auto base = core::SetupFlow::baseSpec(*m_state.plan(), m_state.options(), *m_state.hardware(),
+                                          &*m_state.artifacts());
     auto spec = base ? core::SetupFlow::completeSpec(*base, *m_state.artifacts(), m_state.lock(), m_state.downloaded(),
                                                      m_state.options())
                      : base;
@@ -302,8 +303,8 @@ void InstallPage::startInstall()
     options.knowledge = m_state.knowledgeOrNull();
     m_installer->setPackageLocker(spec->lock.packages.isEmpty() ? m_state.pipeline().lateLocker(options, *spec)
                                                                 : core::Installer::PackageLocker());
-    m_summaryLabel->setText(tr("Creating %1 with TensorFlow %2.")
-                                .arg(QDir::toNativeSeparators(spec->environmentPath()), spec->tensorflow));
+    m_summaryLabel->setText(
+        tr("Creating %1 with TensorFlow %2.").arg(QDir::toNativeSeparators(spec->environmentPath()), spec->tensorflow));
     // The bytes each step handles, from the verified files (a stat each, no reading). Wheels the
     // late locker chooses are not known yet: the lock's sizes stand in where it has them.
     {
@@ -453,9 +454,9 @@ void InstallPage::updateProgress()
                                                             : qint64(double(payload) * m_fraction);
     }
     payloadDone = std::min(payloadDone, m_payloadBytes);
-    const QString bytesText = m_payloadBytes > 0 ? tr("%1 of %2").arg(core::Units::dataSize(payloadDone),
-                                                                      core::Units::dataSize(m_payloadBytes))
-                                                 : QString();
+    const QString bytesText = m_payloadBytes > 0
+        ? tr("%1 of %2").arg(core::Units::dataSize(payloadDone), core::Units::dataSize(m_payloadBytes))
+        : QString();
     const QString percent = tr("%1 %").arg(locale.toString(m_shown * 100 / progressScale));
     // '%' in the bar's format is QProgressBar's own placeholder.
     m_progress->setFormat(bytesText.isEmpty() ? QString(percent).replace(u'%', QStringLiteral("%%"))

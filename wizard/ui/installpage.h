@@ -99,15 +99,15 @@ private:
     std::optional<core::Error> m_error;
     std::optional<core::InstallOutcome> m_outcome;
     QList<StepState> m_steps;
-    int m_current = -1;      // index of the running step
-    double m_fraction = 0;   // how far the running step is, 0..1
-    int m_pipLines = 0;      // pip's output lines in the running step
-    int m_shown = 0;         // the bar's value, never lowered during one install
-    QList<qint64> m_stepBytes;   // per step (allInstallSteps order): its weight on the bar, in bytes
-    QList<qint64> m_stepPayload; // per step: the bytes it unpacks or installs (Extract, Python, Packages)
+    int m_current = -1;                  // index of the running step
+    double m_fraction = 0;               // how far the running step is, 0..1
+    int m_pipLines = 0;                  // pip's output lines in the running step
+    int m_shown = 0;                     // the bar's value, never lowered during one install
+    QList<qint64> m_stepBytes;           // per step (allInstallSteps order): its weight on the bar, in bytes
+    QList<qint64> m_stepPayload;         // per step: the bytes it unpacks or installs (Extract, Python, Packages)
     QHash<QString, qint64> m_wheelBytes; // wheel file name → bytes, for pip's "Processing" lines
-    qint64 m_pipBytes = 0;       // wheel bytes pip has processed in the running Packages step
-    qint64 m_payloadBytes = 0;   // what the install unpacks and installs (the "of y")
+    qint64 m_pipBytes = 0;               // wheel bytes pip has processed in the running Packages step
+    qint64 m_payloadBytes = 0;           // what the install unpacks and installs (the "of y")
     std::optional<core::PipFailure> m_failure;
     std::function<void(const QString &)> m_openLog;
 

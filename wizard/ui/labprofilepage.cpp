@@ -37,7 +37,7 @@ constexpr int progressScale = 1000;
 bool isRemote(const QString &text)
 {
     return text.startsWith(QStringLiteral("http://"), Qt::CaseInsensitive)
-           || text.startsWith(QStringLiteral("https://"), Qt::CaseInsensitive);
+        || text.startsWith(QStringLiteral("https://"), Qt::CaseInsensitive);
 }
 
 } // namespace
@@ -276,19 +276,19 @@ QCoro::Task<> LabProfilePage::runDownload(QPointer<LabProfilePage> page, QUrl ur
     if (!reply) {
         profile = core::Error{QStringLiteral("profile_download"),
                               tr("The profile could not be downloaded from %1. Check the address with your lab, "
-                                 "or open the file instead.").arg(url.toString())
+                                 "or open the file instead.")
+                                      .arg(url.toString())
                                   + u' ' + reply.error().message,
                               reply.error().code + QStringLiteral(": ") + reply.error().detail};
     } else {
         QJsonParseError error;
         const QJsonDocument document = QJsonDocument::fromJson(reply->body, &error);
         profile = document.isObject()
-                      ? core::LabProfile::fromJson(document.object(), url.toString())
-                      : core::Result<core::LabProfile>(core::Error{
-                            QStringLiteral("profile_unreadable"),
-                            tr("%1 is not a lab profile (it is not JSON). Check the address with your lab.")
-                                .arg(url.toString()),
-                            error.errorString()});
+            ? core::LabProfile::fromJson(document.object(), url.toString())
+            : core::Result<core::LabProfile>(core::Error{
+                QStringLiteral("profile_unreadable"),
+                tr("%1 is not a lab profile (it is not JSON). Check the address with your lab.").arg(url.toString()),
+                error.errorString()});
     }
     page->setBusy(false);
     page->acceptProfile(url.toString(), std::move(profile));
@@ -317,23 +317,26 @@ void LabProfilePage::showProfile()
     if (!m_profile)
         return;
     const core::LabProfile &p = *m_profile;
-    const QString folder = core::SystemView::join(core::LabProfile::expand(m_state.system(), p.installFolder), p.environment);
+    const QString folder = core::SystemView::join(core::LabProfile::expand(m_state.system(), p.installFolder),
+                                                  p.environment);
     QString gpu = p.cuda.isEmpty() ? tr("TensorFlow's own CUDA packages or the processor")
                                    : tr("CUDA %1, cuDNN %2").arg(p.cuda, p.cudnn);
     QStringList rows;
     auto row = [&rows](const QString &label, const QString &value) {
-        rows.append(QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(label.toHtmlEscaped(), value.toHtmlEscaped()));
+        rows.append(
+            QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(label.toHtmlEscaped(), value.toHtmlEscaped()));
     };
     row(tr("Profile"), p.title.isEmpty() ? p.path : p.title);
-    row(tr("Plan"), tr("TensorFlow %1 (%2), Python %3, %4")
-                        .arg(p.tensorflow.isEmpty() ? p.requirements.join(QStringLiteral(", ")) : p.tensorflow, p.route,
-                             p.python.isEmpty() ? tr("any") : p.python, gpu));
+    row(tr("Plan"),
+        tr("TensorFlow %1 (%2), Python %3, %4")
+            .arg(p.tensorflow.isEmpty() ? p.requirements.join(QStringLiteral(", ")) : p.tensorflow, p.route,
+                 p.python.isEmpty() ? tr("any") : p.python, gpu));
     row(tr("Folder"), QDir::toNativeSeparators(folder));
     row(tr("Mirrors"), p.indexUrls.isEmpty() ? tr("PyPI") : p.indexUrls.join(QStringLiteral(", ")));
     if (!p.proxy.isEmpty())
         row(tr("Proxy"), p.proxy);
-    row(tr("Jupyter kernel"), p.registerKernel ? (p.kernelDisplayName.isEmpty() ? p.kernelName : p.kernelDisplayName)
-                                               : tr("not registered"));
+    row(tr("Jupyter kernel"),
+        p.registerKernel ? (p.kernelDisplayName.isEmpty() ? p.kernelName : p.kernelDisplayName) : tr("not registered"));
     if (!p.requirementsLockFile.isEmpty())
         row(tr("Packages"), tr("pinned by the lab's hash lock %1").arg(p.requirementsLockFile));
     m_summary->setText(QStringLiteral("<table cellspacing=\"4\">") + rows.join(QString()) + QStringLiteral("</table>"));
@@ -395,7 +398,8 @@ QCoro::Task<> LabProfilePage::runInstall(QPointer<LabProfilePage> page, core::La
     core::LabSetupOptions options;
     options.cacheDir = cacheDir;
     options.knowledge = page->m_state.knowledgeOrNull();
-    core::Result<core::InstallOutcome> outcome = co_await page->m_setup->install(std::move(profile), std::move(options));
+    core::Result<core::InstallOutcome> outcome = co_await page->m_setup->install(std::move(profile),
+                                                                                 std::move(options));
     if (!page)
         co_return;
     page->m_installing = false;
@@ -441,19 +445,19 @@ QJsonObject LabProfilePage::profileJson(const core::Plan &plan, const core::Setu
         if (isRemote(index))
             pypi.append(index);
     }
-    return QJsonObject{{QStringLiteral("schema"), 1},
-                       {QStringLiteral("title"), title},
-                       {QStringLiteral("environment"), name},
-                       {QStringLiteral("installFolder"), options.prefix},
-                       {QStringLiteral("plan"), planJson},
-                       {QStringLiteral("interpreter"), QString()},
-                       {QStringLiteral("mirrors"), QJsonObject{{QStringLiteral("pypi"), pypi},
-                                                               {QStringLiteral("trustedHosts"), QJsonArray()}}},
-                       {QStringLiteral("proxy"), options.network.transfer.proxy},
-                       {QStringLiteral("jupyter"), jupyter},
-                       {QStringLiteral("kernel"), QJsonObject{{QStringLiteral("name"), name},
-                                                              {QStringLiteral("register"), true}}},
-                       {QStringLiteral("desktopEntry"), true}};
+    return QJsonObject{
+        {QStringLiteral("schema"), 1},
+        {QStringLiteral("title"), title},
+        {QStringLiteral("environment"), name},
+        {QStringLiteral("installFolder"), options.prefix},
+        {QStringLiteral("plan"), planJson},
+        {QStringLiteral("interpreter"), QString()},
+        {QStringLiteral("mirrors"),
+         QJsonObject{{QStringLiteral("pypi"), pypi}, {QStringLiteral("trustedHosts"), QJsonArray()}}},
+        {QStringLiteral("proxy"), options.network.transfer.proxy},
+        {QStringLiteral("jupyter"), jupyter},
+        {QStringLiteral("kernel"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("register"), true}}},
+        {QStringLiteral("desktopEntry"), true}};
 }
 
 void LabProfilePage::prepareProfile()
@@ -467,13 +471,15 @@ void LabProfilePage::prepareProfile()
                                          tr("TensorFlow %1 for the lab").arg(m_state.plan()->tensorflow));
     // A link at the chosen name is refused, never written through.
     if (const core::Status written = core::writeUserFile(path, QJsonDocument(json).toJson()); !written) {
-        m_statusLabel->setText(written.error().code == u"path_is_link" || written.error().code == u"not_plain_file"
-                                   ? written.error().message
-                                   : tr("Cannot write %1. Choose a folder that is yours.").arg(QDir::toNativeSeparators(path)));
+        m_statusLabel->setText(
+            written.error().code == u"path_is_link" || written.error().code == u"not_plain_file"
+                ? written.error().message
+                : tr("Cannot write %1. Choose a folder that is yours.").arg(QDir::toNativeSeparators(path)));
         return;
     }
     m_statusLabel->setText(tr("Saved the profile as %1. Students open it here, or a script runs "
-                              "\"tfsetup install --profile\" with it.").arg(QDir::toNativeSeparators(path)));
+                              "\"tfsetup install --profile\" with it.")
+                               .arg(QDir::toNativeSeparators(path)));
 }
 
 void LabProfilePage::prepareBundle()

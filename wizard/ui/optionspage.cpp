@@ -40,7 +40,7 @@ namespace tfsetup::ui {
 namespace {
 
 // Help topics, in the order of the form's rows.
-const QStringList topics{QStringLiteral("folder"), QStringLiteral("name"), QStringLiteral("pypi"),
+const QStringList topics{QStringLiteral("folder"), QStringLiteral("name"),  QStringLiteral("pypi"),
                          QStringLiteral("nvidia"), QStringLiteral("proxy"), QStringLiteral("cache"),
                          QStringLiteral("bundle")};
 
@@ -206,7 +206,7 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
 
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    const QList<QWidget *> fields{m_folderEdit, m_nameEdit, m_pypiCombo, m_nvidiaEdit,
+    const QList<QWidget *> fields{m_folderEdit, m_nameEdit,  m_pypiCombo, m_nvidiaEdit,
                                   m_proxyEdit,  m_cacheEdit, m_bundleEdit};
     for (int i = 0; i < topics.size(); ++i) {
         auto *label = new QLabel(this);
@@ -247,9 +247,7 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
         chain.append(m_helpLinks.at(i));
     }
     // The knowledge catalog's notice; its update check goes through the proxy field above.
-    auto *catalogNotice = new CatalogNotice(
-        [this] { return options().network.transfer; },
-        this);
+    auto *catalogNotice = new CatalogNotice([this] { return options().network.transfer; }, this);
     // An update installed here is the knowledge of the pages that follow.
     connect(catalogNotice, &CatalogNotice::checked, this, [this](bool ok) {
         if (ok)
@@ -306,7 +304,8 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     });
     connect(m_nameEdit, &QLineEdit::textChanged, this, &OptionsPage::completeChanged);
     connect(m_folderBrowse, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for environments"), m_folderEdit->text());
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for environments"),
+                                                              m_folderEdit->text());
         if (!dir.isEmpty())
             m_folderEdit->setText(dir);
     });
@@ -395,7 +394,8 @@ void OptionsPage::applySuggestion()
             edit->setText(value);
     };
     fill(m_folderEdit, o.prefix);
-    const QString plan = m_state.plan() ? QString::fromUtf8(QJsonDocument(m_state.plan()->toJson()).toJson()) : QString();
+    const QString plan = m_state.plan() ? QString::fromUtf8(QJsonDocument(m_state.plan()->toJson()).toJson())
+                                        : QString();
     if (plan == m_suggestedPlan)
         fill(m_nameEdit, o.name);
     if (const QString pypi = o.network.firstPypiIndex(); !pypi.isEmpty()) {
@@ -446,7 +446,8 @@ bool OptionsPage::isComplete() const
 
 QString OptionsPage::optionsKey(const core::SetupOptions &o) const
 {
-    const QString plan = m_state.plan() ? QString::fromUtf8(QJsonDocument(m_state.plan()->toJson()).toJson()) : QString();
+    const QString plan = m_state.plan() ? QString::fromUtf8(QJsonDocument(m_state.plan()->toJson()).toJson())
+                                        : QString();
     return QStringList{plan,
                        o.prefix,
                        o.name,
@@ -466,15 +467,17 @@ bool OptionsPage::validatePage()
         return false;
     // The page's own test found a place the setup needs out of reach: the downloads would fail
     // the same way. Said once, with the fix; Next pressed again goes on (the test can be wrong).
-    if (const QList<core::OriginResult> failed = failures();
-        !m_warnedNext && std::any_of(failed.cbegin(), failed.cend(), [](const core::OriginResult &r) { return !r.reachable; })) {
+    if (const QList<core::OriginResult> failed = failures(); !m_warnedNext
+        && std::any_of(failed.cbegin(), failed.cend(), [](const core::OriginResult &r) { return !r.reachable; })) {
         m_warnedNext = true;
         QStringList places;
         QStringList details;
         for (const core::OriginResult &r : failed) {
             if (!r.reachable && !places.contains(originTitle(r)))
                 places.append(originTitle(r));
-            details.append(QStringLiteral("%1 %2: %3 %4").arg(originTitle(r), r.url.toDisplayString(), r.code, r.detail).trimmed());
+            details.append(QStringLiteral("%1 %2: %3 %4")
+                               .arg(originTitle(r), r.url.toDisplayString(), r.code, r.detail)
+                               .trimmed());
         }
         m_status->showMessage(PageStatus::Kind::Error,
                               tr("The connection test could not reach %1, and this setup downloads from there: the "
@@ -497,7 +500,8 @@ bool OptionsPage::validatePage()
     stopRanking();
     core::SetupOptions preparing = current;
     preparing.knowledge = m_state.knowledgeOrNull();
-    auto spec = core::SetupFlow::baseSpec(*m_state.plan(), preparing, m_state.hardware().value_or(core::HardwareReport{}));
+    auto spec = core::SetupFlow::baseSpec(*m_state.plan(), preparing,
+                                          m_state.hardware().value_or(core::HardwareReport{}));
     if (!spec) {
         m_status->showMessage(PageStatus::Kind::Error, spec.error().message, spec.error().detail);
         m_status->setTag(QStringLiteral("resolve"));
@@ -516,11 +520,11 @@ QCoro::Task<> OptionsPage::runPrepare(QPointer<OptionsPage> page, core::Plan pla
                                       core::SetupOptions options, quint64 generation)
 {
     // The pipeline's steps say where it is (the official files, pip choosing the packages).
-    const QMetaObject::Connection told =
-        connect(&page->m_state.pipeline(), &core::SetupPipeline::message, page.data(), [page, generation](const QString &line) {
-            if (page && generation == page->m_generation && page->m_resolving)
-                page->m_status->showMessage(PageStatus::Kind::Busy, line);
-        });
+    const QMetaObject::Connection told = connect(&page->m_state.pipeline(), &core::SetupPipeline::message, page.data(),
+                                                 [page, generation](const QString &line) {
+                                                     if (page && generation == page->m_generation && page->m_resolving)
+                                                         page->m_status->showMessage(PageStatus::Kind::Busy, line);
+                                                 });
     auto prepared = co_await page->m_state.pipeline().prepare(std::move(plan), std::move(spec), options);
     if (!page)
         co_return;
@@ -528,7 +532,8 @@ QCoro::Task<> OptionsPage::runPrepare(QPointer<OptionsPage> page, core::Plan pla
     page->finishPrepare(generation, std::move(options), std::move(prepared));
 }
 
-void OptionsPage::finishPrepare(quint64 generation, core::SetupOptions options, core::Result<core::PreparedSetup> prepared)
+void OptionsPage::finishPrepare(quint64 generation, core::SetupOptions options,
+                                core::Result<core::PreparedSetup> prepared)
 {
     if (generation != m_generation)
         return;
@@ -543,11 +548,11 @@ void OptionsPage::finishPrepare(quint64 generation, core::SetupOptions options, 
         m_status->showMessage(PageStatus::Kind::Error, problem, prepared.error().detail);
         m_status->setTag(QStringLiteral("resolve"));
         const QString code = prepared.error().code;
-        static const QStringList network{QStringLiteral("dns"),         QStringLiteral("connect"),
-                                         QStringLiteral("timeout"),     QStringLiteral("too_slow"),
-                                         QStringLiteral("tls"),         QStringLiteral("proxy_error"),
-                                         QStringLiteral("http_error"),  QStringLiteral("html_page"),
-                                         QStringLiteral("dropped"),     QStringLiteral("network")};
+        static const QStringList network{QStringLiteral("dns"),        QStringLiteral("connect"),
+                                         QStringLiteral("timeout"),    QStringLiteral("too_slow"),
+                                         QStringLiteral("tls"),        QStringLiteral("proxy_error"),
+                                         QStringLiteral("http_error"), QStringLiteral("html_page"),
+                                         QStringLiteral("dropped"),    QStringLiteral("network")};
         const QString log = core::RunLog::path();
         if (code == u"proxy_auth" || code == u"proxy_unreachable") {
             m_status->setAction(tr("Set a p&roxy…"), [this] { focusProxy(); });
@@ -586,9 +591,9 @@ void OptionsPage::setBusy(bool busy)
 {
     m_resolving = busy;
     m_busy->setVisible(busy);
-    for (QWidget *w : std::initializer_list<QWidget *>{m_folderEdit, m_nameEdit, m_pypiCombo, m_nvidiaEdit, m_proxyEdit,
-                                                       m_cacheEdit, m_bundleEdit, m_folderBrowse, m_bundleBrowse,
-                                                       m_jupyterCheck, m_trustCheck})
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_folderEdit, m_nameEdit, m_pypiCombo, m_nvidiaEdit, m_proxyEdit, m_cacheEdit,
+                                          m_bundleEdit, m_folderBrowse, m_bundleBrowse, m_jupyterCheck, m_trustCheck})
         w->setEnabled(!busy);
     m_testButton->setEnabled(!busy && !m_testing);
     Q_EMIT completeChanged();
@@ -723,7 +728,8 @@ bool OptionsPage::offerFix(const QList<core::OriginResult> &failed)
 QString OptionsPage::pickedText() const
 {
     const int index = m_pypiCombo->findText(m_pypiCombo->currentText());
-    const bool shown = !m_pickedPreset.isEmpty() && index >= 0 && m_pypiCombo->itemData(index).toString() == m_pickedPreset;
+    const bool shown = !m_pickedPreset.isEmpty() && index >= 0
+        && m_pypiCombo->itemData(index).toString() == m_pickedPreset;
     return shown ? m_pickedLine : QString();
 }
 
@@ -767,8 +773,8 @@ void OptionsPage::updateAdvice()
 {
     // An empty field needs no sermon; Next stays off until it has a folder.
     const auto advice = m_folderEdit->text().trimmed().isEmpty()
-                          ? QList<core::PathAdvice>()
-                          : core::SetupFlow::adviseOnPath(m_folderEdit->text(), m_state.system().os());
+        ? QList<core::PathAdvice>()
+        : core::SetupFlow::adviseOnPath(m_folderEdit->text(), m_state.system().os());
     QStringList lines;
     for (const core::PathAdvice &a : advice)
         lines.append(a.message);
@@ -784,8 +790,8 @@ void OptionsPage::load()
         const QString value = settings->value(QLatin1String(key)).toString();
         return value.isEmpty() ? fallback : value;
     };
-    m_folderEdit->setText(text("prefix", m_base.prefix.isEmpty() ? core::SetupOptions::defaultPrefix(m_state.system())
-                                                                 : m_base.prefix));
+    m_folderEdit->setText(
+        text("prefix", m_base.prefix.isEmpty() ? core::SetupOptions::defaultPrefix(m_state.system()) : m_base.prefix));
     // A remembered mirror is the student's own choice, even PyPI itself.
     m_pypiChosen = !settings->value(QStringLiteral("pypiMirror")).toString().isEmpty();
     m_pickedPreset.clear();
@@ -803,8 +809,9 @@ void OptionsPage::load()
     m_proxyEdit->setText(settings->value(QStringLiteral("proxy")).toString());
     // The download folder of the machine the wizard looks at (a fixture tree with --root), not
     // necessarily this one's.
-    m_cacheEdit->setText(text("cacheDir", m_base.cacheDir.isEmpty() ? core::SetupOptions::defaultCacheDir(m_state.system())
-                                                                     : m_base.cacheDir));
+    m_cacheEdit->setText(
+        text("cacheDir",
+             m_base.cacheDir.isEmpty() ? core::SetupOptions::defaultCacheDir(m_state.system()) : m_base.cacheDir));
     m_bundleEdit->setText(settings->value(QStringLiteral("bundleDir")).toString());
     m_jupyterCheck->setChecked(settings->value(QStringLiteral("jupyter"), true).toBool());
     settings->endGroup();
@@ -841,7 +848,7 @@ void OptionsPage::retranslate()
     setTitle(tr("Options"));
     setSubTitle(tr("Where the environment goes and where files come from. The suggestions work for most students."));
     // B, N, I, F and H are the wizard's own buttons: the folder, name and bundle rows use other letters.
-    const QStringList labels{tr("F&older:"), tr("N&ame:"), tr("&PyPI mirror:"), tr("N&VIDIA mirror:"),
+    const QStringList labels{tr("F&older:"), tr("N&ame:"),      tr("&PyPI mirror:"),   tr("N&VIDIA mirror:"),
                              tr("Pro&xy:"),  tr("&Downloads:"), tr("Offline b&undle:")};
     for (int i = 0; i < m_rowLabels.size(); ++i)
         m_rowLabels.at(i)->setText(labels.at(i));
@@ -901,8 +908,8 @@ void OptionsPage::retranslatePresets()
             if (shown != mirror->name)
                 m_pypiCombo->setItemText(i, tr("%1 (%2)").arg(shown, host));
             else
-                m_pypiCombo->setItemText(i, mirror->region == u"cn" ? tr("%1 (%2, China)").arg(name, host)
-                                                                     : tr("%1 (%2)").arg(name, host));
+                m_pypiCombo->setItemText(
+                    i, mirror->region == u"cn" ? tr("%1 (%2, China)").arg(name, host) : tr("%1 (%2)").arg(name, host));
         }
     }
 }
@@ -1015,7 +1022,9 @@ void OptionsPage::showReport()
         const QStringList cells{originTitle(r),
                                 r.local ? r.url.toLocalFile() : r.host(),
                                 reachable,
-                                r.local || !r.reachable ? QStringLiteral("—") : tr("%1 ms").arg(QLocale().toString(qint64(r.latency.count()))),
+                                r.local || !r.reachable
+                                    ? QStringLiteral("—")
+                                    : tr("%1 ms").arg(QLocale().toString(qint64(r.latency.count()))),
                                 speedText(r.bytesPerSecond),
                                 shortReason(r)};
         for (int column = 0; column < ColumnCount; ++column) {
@@ -1047,7 +1056,8 @@ void OptionsPage::showReport()
             advice.append(r.message);
             alsoAt.append(QStringList());
         }
-        details.append(QStringLiteral("%1 %2: %3 %4").arg(originTitle(r), r.url.toDisplayString(), r.code, r.detail).trimmed());
+        details.append(
+            QStringLiteral("%1 %2: %3 %4").arg(originTitle(r), r.url.toDisplayString(), r.code, r.detail).trimmed());
     }
     for (qsizetype i = 0; i < advice.size(); ++i) {
         if (!alsoAt.at(i).isEmpty())
@@ -1056,7 +1066,8 @@ void OptionsPage::showReport()
     const QString picked = pickedText();
     if (!picked.isEmpty())
         advice.append(picked);
-    const bool unreachable = std::any_of(failed.cbegin(), failed.cend(), [](const core::OriginResult &r) { return !r.reachable; });
+    const bool unreachable = std::any_of(failed.cbegin(), failed.cend(),
+                                         [](const core::OriginResult &r) { return !r.reachable; });
     if (failed.isEmpty()) {
         if (advice.isEmpty())
             advice.append(tr("Everything this setup downloads from answered."));
@@ -1127,7 +1138,8 @@ void OptionsPage::finishRanking(quint64 generation, const QString &why, core::Re
     Q_EMIT mirrorRanked(m_pickedPreset);
 }
 
-void OptionsPage::pickMirror(const core::OriginResult &best, const QList<core::OriginResult> &measured, const QString &why)
+void OptionsPage::pickMirror(const core::OriginResult &best, const QList<core::OriginResult> &measured,
+                             const QString &why)
 {
     const int index = m_pypiCombo->findData(best.name);
     if (index < 0)
@@ -1147,12 +1159,14 @@ void OptionsPage::pickMirror(const core::OriginResult &best, const QList<core::O
     if (best.name == u"pypi")
         m_pickedLine = tr("PyPI itself answered fastest from here (%1), so it stays chosen.").arg(summary);
     else if (why == u"pypi")
-        m_pickedLine = tr("PyPI did not answer well from here, so %1 was chosen: the fastest PyPI mirror measured (%2). "
-                          "You can choose another above.")
-                           .arg(name, summary);
+        m_pickedLine =
+            tr("PyPI did not answer well from here, so %1 was chosen: the fastest PyPI mirror measured (%2). "
+               "You can choose another above.")
+                .arg(name, summary);
     else
-        m_pickedLine = tr("%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.")
-                           .arg(name, summary);
+        m_pickedLine =
+            tr("%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.")
+                .arg(name, summary);
     if (!m_report->origins.isEmpty()) {
         showReport();
     } else if (m_status->tag().isEmpty() || m_status->tag() == u"mirror") {

@@ -159,9 +159,9 @@ private:
     // The PyPI mirror is the student's (remembered, suggested, or touched in the combo): no
     // measurement changes it.
     bool m_pypiChosen = false;
-    QString m_pickedPreset;    // preselected by a ranking, while the combo still shows it
-    QString m_pickedWhy;       // the ranking's measurements, why it preselected (for the status line)
-    QString m_pickedLine;      // what the status area says about the preselection
+    QString m_pickedPreset;      // preselected by a ranking, while the combo still shows it
+    QString m_pickedWhy;         // the ranking's measurements, why it preselected (for the status line)
+    QString m_pickedLine;        // what the status area says about the preselection
     bool m_applyingPick = false; // the page itself sets the combo: not the student's network change
     bool m_warnedNext = false;   // Next stopped once for a failed test; pressed again it goes on
 

@@ -137,21 +137,11 @@ void PageStatus::updateIcon()
         m_icon->clear();
         m_icon->hide();
         return;
-    case Kind::Busy:
-        pixmap = QStyle::SP_BrowserReload;
-        break;
-    case Kind::Info:
-        pixmap = QStyle::SP_MessageBoxInformation;
-        break;
-    case Kind::Ok:
-        pixmap = QStyle::SP_DialogApplyButton;
-        break;
-    case Kind::Warning:
-        pixmap = QStyle::SP_MessageBoxWarning;
-        break;
-    case Kind::Error:
-        pixmap = QStyle::SP_MessageBoxCritical;
-        break;
+    case Kind::Busy: pixmap = QStyle::SP_BrowserReload; break;
+    case Kind::Info: pixmap = QStyle::SP_MessageBoxInformation; break;
+    case Kind::Ok: pixmap = QStyle::SP_DialogApplyButton; break;
+    case Kind::Warning: pixmap = QStyle::SP_MessageBoxWarning; break;
+    case Kind::Error: pixmap = QStyle::SP_MessageBoxCritical; break;
     }
     const int extent = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
     m_icon->setPixmap(style()->standardIcon(pixmap, nullptr, this).pixmap(extent, extent));

@@ -47,7 +47,8 @@ QCoro::Task<QList<core::DoctorFinding>> runDefaultDoctor(core::SystemView *syste
 {
     if (!knowledge)
         co_return QList<core::DoctorFinding>{};
-    const core::DoctorReport report = co_await core::runDoctor(*system, knowledge, doctorOptions(environment, log, origin));
+    const core::DoctorReport report = co_await core::runDoctor(*system, knowledge,
+                                                               doctorOptions(environment, log, origin));
     co_return report.findings;
 }
 
@@ -56,7 +57,8 @@ QCoro::Task<QString> makeDefaultReport(core::SystemView *system, core::Knowledge
 {
     if (!knowledge)
         co_return QString();
-    const core::DoctorReport report = co_await core::runDoctor(*system, knowledge, doctorOptions(environment, log, origin));
+    const core::DoctorReport report = co_await core::runDoctor(*system, knowledge,
+                                                               doctorOptions(environment, log, origin));
     co_return report.reportText(core::Redactor(*system));
 }
 
@@ -91,7 +93,8 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
     m_brokenCheck->setObjectName(QStringLiteral("repairBrokenCheck"));
     m_logEdit->setObjectName(QStringLiteral("repairLogEdit"));
     m_originCombo->setObjectName(QStringLiteral("repairLogOriginCombo"));
-    for (const core::LogOrigin origin : {core::LogOrigin::Unknown, core::LogOrigin::ThisMachine, core::LogOrigin::OtherMachine})
+    for (const core::LogOrigin origin :
+         {core::LogOrigin::Unknown, core::LogOrigin::ThisMachine, core::LogOrigin::OtherMachine})
         m_originCombo->addItem(QString(), int(origin));
     m_originLabel->setBuddy(m_originCombo);
     m_originCombo->setEnabled(false);
@@ -177,9 +180,7 @@ RepairPage::RepairPage(WizardState &state, QWidget *parent)
         return runDefaultDoctor(&m_state.system(), m_state.knowledgeOrNull(), std::move(environment), std::move(log),
                                 logOrigin());
     };
-    m_pickFolder = [this] {
-        return QFileDialog::getExistingDirectory(this, tr("Choose the environment's folder"));
-    };
+    m_pickFolder = [this] { return QFileDialog::getExistingDirectory(this, tr("Choose the environment's folder")); };
     m_makeReport = [this](QString environment, QString log) {
         return makeDefaultReport(&m_state.system(), m_state.knowledgeOrNull(), std::move(environment), std::move(log),
                                  logOrigin());
@@ -284,11 +285,11 @@ QCoro::Task<> RepairPage::writeReport(QPointer<RepairPage> page, ReportFunction 
         co_return;
     page->m_reportButton->setEnabled(true);
     const core::Status written = text.isEmpty()
-                                     ? core::Status(core::Error{QStringLiteral("report_empty"),
-                                                                tr("The report could not be made: tfsetup's catalog did "
-                                                                   "not load. Reinstall tfsetup."),
-                                                                {}})
-                                     : core::writeDoctorReport(path, text);
+        ? core::Status(core::Error{QStringLiteral("report_empty"),
+                                   tr("The report could not be made: tfsetup's catalog did "
+                                      "not load. Reinstall tfsetup."),
+                                   {}})
+        : core::writeDoctorReport(path, text);
     if (!written) {
         page->m_statusLabel->setText(written.error().message);
         co_return;
@@ -335,9 +336,9 @@ void RepairPage::refreshEnvironments()
     for (const QString &folder : std::as_const(m_foreignFolders)) {
         if (found.contains(folder))
             continue;
-        auto *item = new QListWidgetItem(tr("%1 — not made by tfsetup: examined, not repaired")
-                                             .arg(QDir::toNativeSeparators(folder)),
-                                         m_environmentList);
+        auto *item = new QListWidgetItem(
+            tr("%1 — not made by tfsetup: examined, not repaired").arg(QDir::toNativeSeparators(folder)),
+            m_environmentList);
         item->setData(Qt::UserRole, folder);
         item->setData(Qt::UserRole + 1, true);
         if (folder == previous)
@@ -361,7 +362,7 @@ void RepairPage::addFolder()
     // A conda or venv environment of the student's own: the doctor can still look at it.
     const core::SystemView &system = m_state.system();
     const bool python = system.isFile(core::SystemView::join(picked, QStringLiteral("pyvenv.cfg")))
-                        || system.isDir(core::SystemView::join(picked, QStringLiteral("conda-meta")));
+        || system.isDir(core::SystemView::join(picked, QStringLiteral("conda-meta")));
     if (python && core::Repairer::discover(m_state.system(), {picked}).isEmpty() && !m_foreignFolders.contains(picked))
         m_foreignFolders.append(picked);
     refreshEnvironments();
@@ -392,7 +393,7 @@ core::RepairOptions RepairPage::repairOptions(bool dryRun) const
     options.environmentPath = selectedEnvironment();
     options.dryRun = dryRun;
     options.cacheDir = m_state.options().cacheDir.isEmpty() ? core::DownloadCache::defaultDir()
-                                                             : m_state.options().cacheDir;
+                                                            : m_state.options().cacheDir;
     options.network = m_state.options().network;
     options.findings = m_findings;
     return options;
@@ -450,8 +451,8 @@ void RepairPage::startFix()
     runRepair(this, repairOptions(false), false, {}, ++m_generation);
 }
 
-QCoro::Task<> RepairPage::runRepair(QPointer<RepairPage> page, core::RepairOptions options, bool withDoctor, QString log,
-                                    quint64 generation)
+QCoro::Task<> RepairPage::runRepair(QPointer<RepairPage> page, core::RepairOptions options, bool withDoctor,
+                                    QString log, quint64 generation)
 {
     QList<core::DoctorFinding> findings = options.findings;
     if (withDoctor && page->m_doctor) {
@@ -463,12 +464,10 @@ QCoro::Task<> RepairPage::runRepair(QPointer<RepairPage> page, core::RepairOptio
     }
     auto *repairer = new core::Repairer(page->m_state.system(), page->m_state.knowledgeOrNull(), nullptr, page);
     page->m_repairer = repairer;
-    QObject::connect(repairer, &core::Repairer::stepStarted, page, [page](core::RepairStep, const QString &title) {
-        page->m_statusLabel->setText(title);
-    });
-    QObject::connect(repairer, &core::Repairer::logLine, page, [page](const QString &line) {
-        page->m_logView->appendPlainText(line);
-    });
+    QObject::connect(repairer, &core::Repairer::stepStarted, page,
+                     [page](core::RepairStep, const QString &title) { page->m_statusLabel->setText(title); });
+    QObject::connect(repairer, &core::Repairer::logLine, page,
+                     [page](const QString &line) { page->m_logView->appendPlainText(line); });
     QObject::connect(repairer, &core::Repairer::progress, page, [page](qint64 done, qint64 total) {
         page->m_progress->setRange(0, int(total));
         page->m_progress->setValue(int(done));
@@ -506,7 +505,7 @@ void RepairPage::finishRepair(quint64 generation, QList<core::DoctorFinding> fin
 }
 
 QCoro::Task<> RepairPage::runDiagnosis(QPointer<RepairPage> page, DoctorFunction doctor, QString environment,
-                                        QString log, quint64 generation)
+                                       QString log, quint64 generation)
 {
     QList<core::DoctorFinding> findings;
     if (doctor)
@@ -536,7 +535,7 @@ void RepairPage::updateInputs()
         const QString log = m_brokenCheck->isChecked() ? m_logEdit->toPlainText().trimmed() : QString();
         const QString environment = QDir::toNativeSeparators(selectedEnvironment());
         m_chosenLabel->setText(environment.isEmpty() ? tr("Checked: the error you pasted.")
-                               : log.isEmpty()       ? tr("Checked: %1.").arg(environment)
+                                   : log.isEmpty()   ? tr("Checked: %1.").arg(environment)
                                                      : tr("Checked: %1, with the error you pasted.").arg(environment));
     }
     // The pasted error is asked for only when the student says there is one.
@@ -573,13 +572,16 @@ QList<StatusRow> RepairPage::findingRows(const core::RepairReport *report) const
             case core::RepairItem::Fix::FromArchive: fix = tr("take it again from %1").arg(item.source); break;
             case core::RepairItem::Fix::Regenerate: fix = tr("write it again"); break;
             case core::RepairItem::Fix::Relink: fix = tr("link it again"); break;
-            case core::RepairItem::Fix::None: fix = item.note; ++unfixable; break;
+            case core::RepairItem::Fix::None:
+                fix = item.note;
+                ++unfixable;
+                break;
             }
             lines.append(QStringLiteral("%1: %2 → %3").arg(item.path, problem, fix));
         }
         row.text = unfixable == 0 ? tr("Repair puts each one back as it was installed.")
                                   : tr("Repair puts back what it can; %1 of them it cannot (the details say why).")
-                                      .arg(QLocale().toString(unfixable));
+                                        .arg(QLocale().toString(unfixable));
         if (!report->dryRun) {
             // After the repair the same list says what was done.
             row.kind = report->after.isEmpty() ? StatusRow::Kind::Passed : StatusRow::Kind::Warning;
@@ -629,9 +631,9 @@ QList<StatusRow> RepairPage::findingRows(const core::RepairReport *report) const
     for (const core::DoctorFinding &finding : m_findings) {
         StatusRow row;
         row.id = finding.id;
-        row.kind = finding.severity == core::Severity::Error     ? StatusRow::Kind::Failed
-                   : finding.severity == core::Severity::Warning ? StatusRow::Kind::Warning
-                                                                  : StatusRow::Kind::Info;
+        row.kind = finding.severity == core::Severity::Error ? StatusRow::Kind::Failed
+            : finding.severity == core::Severity::Warning    ? StatusRow::Kind::Warning
+                                                             : StatusRow::Kind::Info;
         row.title = finding.summary.translated;
         const core::RepairFindingOutcome *outcome = nullptr;
         if (report) {
@@ -682,8 +684,8 @@ void RepairPage::showReport()
             status = tr("tfsetup did not make this environment, so it only examines it: it repairs only "
                         "environments it installed itself, whose record of every file (environment.json) proves "
                         "what belongs there.");
-            status += u' ' + (m_findings.isEmpty() ? tr("Nothing wrong was found.")
-                                                   : tr("The findings below say what to do."));
+            status += u' '
+                + (m_findings.isEmpty() ? tr("Nothing wrong was found.") : tr("The findings below say what to do."));
         } else {
             status = m_findings.isEmpty() ? tr("Nothing in the pasted error points to a known cause. Save a report "
                                                "and ask for help with it.")
@@ -705,9 +707,9 @@ void RepairPage::showReport()
         m_statusLabel->setText(m_fixed ? tr("Repaired. Next verifies that TensorFlow works again.")
                                        : tr("Some files could not be repaired; the list below names them."));
     } else if (r.before.isEmpty() && r.outside.isEmpty() && r.packages.isEmpty()) {
-        m_statusLabel->setText(m_findings.isEmpty()
-                                   ? tr("Every installed file is in place and unchanged. Next verifies the environment.")
-                                   : tr("Every installed file is in place. The findings below say what else to do."));
+        m_statusLabel->setText(
+            m_findings.isEmpty() ? tr("Every installed file is in place and unchanged. Next verifies the environment.")
+                                 : tr("Every installed file is in place. The findings below say what else to do."));
     } else {
         m_statusLabel->setText(tr("Press Repair to put right what is listed. Only these files change."));
         m_fixButton->setEnabled(true);

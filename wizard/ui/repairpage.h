@@ -88,8 +88,8 @@ protected:
 private:
     static QCoro::Task<> writeReport(QPointer<RepairPage> page, ReportFunction make, QString environment, QString log,
                                      QString path);
-    static QCoro::Task<> runRepair(QPointer<RepairPage> page, core::RepairOptions options, bool withDoctor,
-                                   QString log, quint64 generation);
+    static QCoro::Task<> runRepair(QPointer<RepairPage> page, core::RepairOptions options, bool withDoctor, QString log,
+                                   quint64 generation);
     void finishRepair(quint64 generation, QList<core::DoctorFinding> findings, core::Result<core::RepairReport> report);
     // Only the doctor: a pasted log with no environment chosen, or a folder tfsetup did not make.
     static QCoro::Task<> runDiagnosis(QPointer<RepairPage> page, DoctorFunction doctor, QString environment,

@@ -156,14 +156,10 @@ int SetupWizard::nextId() const
         if (mode == WizardState::Mode::LabProfile && m_state.plan() && page(OptionsPageId))
             return OptionsPageId;
         break;
-    case RepairPageId:
-        return VerifyPageId;
-    case LabProfilePageId:
-        return m_labProfilePage->unattended() ? VerifyPageId : DetectPageId;
-    case FinishPageId:
-        return -1;
-    default:
-        break;
+    case RepairPageId: return VerifyPageId;
+    case LabProfilePageId: return m_labProfilePage->unattended() ? VerifyPageId : DetectPageId;
+    case FinishPageId: return -1;
+    default: break;
     }
     // The next page of pageOrder() the wizard has. The journeys' own pages come after Finish
     // there and are reached only through the above.
@@ -186,11 +182,11 @@ void SetupWizard::reject()
     if (isWorking() && m_askClose) {
         const bool installing = m_installPage->isRunning();
         const QString text = installing
-                                 ? tr("The environment is still being built. If you close tfsetup now, the install "
-                                      "stops and removes what it made so far; an environment that was there before "
-                                      "stays as it was.")
-                                 : tr("Files are still downloading. If you close tfsetup now, what arrived is kept "
-                                      "and the next start offers to continue.");
+            ? tr("The environment is still being built. If you close tfsetup now, the install "
+                 "stops and removes what it made so far; an environment that was there before "
+                 "stays as it was.")
+            : tr("Files are still downloading. If you close tfsetup now, what arrived is kept "
+                 "and the next start offers to continue.");
         if (!m_askClose(tr("Close tfsetup?"), text))
             return;
         // Stop cleanly: the install undoes what it made, the downloads keep their bytes.
@@ -208,8 +204,8 @@ void SetupWizard::goBack()
     // is the only way into QWizard's history.)
     const QList<int> trail = visitedIds();
     const bool jumped = trail.size() >= 2 && trail.at(trail.size() - 2) == WelcomePageId
-                        && isBetween(currentId(), OptionsPageId, FinishPageId) && page(OptionsPageId)
-                        && m_state.mode() == WizardState::Mode::NewEnvironment && m_state.artifacts();
+        && isBetween(currentId(), OptionsPageId, FinishPageId) && page(OptionsPageId)
+        && m_state.mode() == WizardState::Mode::NewEnvironment && m_state.artifacts();
     if (!jumped) {
         back();
         return;
@@ -279,9 +275,7 @@ void SetupWizard::restoreSession(core::SetupSession session)
     // the page reached as soon as each page before it completes. The installer clears what an
     // interrupted install left and leaves a complete environment as it is.
     m_resumeJump = DownloadPageId;
-    m_resumeGoal = session.step == Step::Install ? InstallPageId
-                   : session.step == Step::Verify ? VerifyPageId
-                                                  : -1;
+    m_resumeGoal = session.step == Step::Install ? InstallPageId : session.step == Step::Verify ? VerifyPageId : -1;
 }
 
 void SetupWizard::continueTowardsGoal()
@@ -422,20 +416,18 @@ QList<int> SetupWizard::journey() const
 {
     const bool verifyOnly = m_welcomePage->verifyChosen();
     switch (m_state.mode()) {
-    case WizardState::Mode::Repair:
-        return {WelcomePageId, RepairPageId, VerifyPageId, FinishPageId};
+    case WizardState::Mode::Repair: return {WelcomePageId, RepairPageId, VerifyPageId, FinishPageId};
     case WizardState::Mode::LabProfile:
         if (m_labProfilePage->unattended())
             return {WelcomePageId, LabProfilePageId, VerifyPageId, FinishPageId};
-        return {WelcomePageId, LabProfilePageId, DetectPageId, OptionsPageId, DownloadPageId,
-                InstallPageId, VerifyPageId, FinishPageId};
-    case WizardState::Mode::NewEnvironment:
-        break;
+        return {WelcomePageId,  LabProfilePageId, DetectPageId, OptionsPageId,
+                DownloadPageId, InstallPageId,    VerifyPageId, FinishPageId};
+    case WizardState::Mode::NewEnvironment: break;
     }
     if (verifyOnly)
         return {WelcomePageId, VerifyPageId, FinishPageId};
-    return {WelcomePageId, DetectPageId, ChoosePageId, OptionsPageId, DownloadPageId,
-            InstallPageId, VerifyPageId, FinishPageId};
+    return {WelcomePageId,  DetectPageId,  ChoosePageId, OptionsPageId,
+            DownloadPageId, InstallPageId, VerifyPageId, FinishPageId};
 }
 
 QString SetupWizard::stepName(int id) const

@@ -142,8 +142,8 @@ private:
     StepRail *m_rail;
     QString m_sessionPath;
     std::optional<core::SetupSession> m_saved;
-    int m_resumeJump = -1; // where Next on Welcome leads when continuing
-    int m_resumeGoal = -1; // the page the saved setup had reached; earlier pages go on by themselves
+    int m_resumeJump = -1;        // where Next on Welcome leads when continuing
+    int m_resumeGoal = -1;        // the page the saved setup had reached; earlier pages go on by themselves
     bool m_backToOptions = false; // goBack() is on its way from Welcome to the Options page
     CloseQuestion m_askClose;
 };

@@ -17,7 +17,7 @@ namespace tfsetup::ui {
 struct StatusRow {
     enum class Kind { Passed, Warning, Failed, Info, Skipped };
 
-    QString id;         // stable, for tests and object names: "cudnn", "missing_cudnn:cudnn64_8.dll"
+    QString id; // stable, for tests and object names: "cudnn", "missing_cudnn:cudnn64_8.dll"
     Kind kind = Kind::Info;
     QString title;      // bold first line, may be empty
     QString text;       // the plain sentence

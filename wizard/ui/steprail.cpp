@@ -123,8 +123,9 @@ void StepRail::paintEvent(QPaintEvent *)
         const QRect disc(x, margin / 2 + int(i) * step, circle, circle);
         const bool done = m_current >= 0 && i < m_current;
         const bool here = i == m_current;
-        QColor fill = here ? pal.color(QPalette::Highlight) : done ? pal.color(QPalette::Highlight).lighter(130)
-                                                                  : pal.color(QPalette::Base);
+        QColor fill = here ? pal.color(QPalette::Highlight)
+            : done         ? pal.color(QPalette::Highlight).lighter(130)
+                           : pal.color(QPalette::Base);
         if (done && pal.color(QPalette::Window).lightness() < 128)
             fill = pal.color(QPalette::Highlight).darker(130); // dark desktops: a quieter done
         painter.setPen(QPen(here || done ? pal.color(QPalette::Highlight) : pal.color(QPalette::Mid), 2));

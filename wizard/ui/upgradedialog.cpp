@@ -128,7 +128,8 @@ void UpgradeDialog::appendLine(const QString &line)
 QCoro::Task<> UpgradeDialog::propose()
 {
     QPointer<UpgradeDialog> self(this);
-    m_summary->setText(tr("Looking for a newer TensorFlow for %1…").arg(QFileInfo(m_request.environmentPath).fileName()));
+    m_summary->setText(
+        tr("Looking for a newer TensorFlow for %1…").arg(QFileInfo(m_request.environmentPath).fileName()));
     setRunning(true);
     auto proposal = co_await m_upgrader->propose(m_request);
     if (!self)
@@ -162,8 +163,7 @@ QCoro::Task<> UpgradeDialog::upgrade()
     setRunning(false);
     m_upgradeButton->hide();
     if (!outcome) {
-        m_summary->setText(outcome.error().message + u'\n'
-                           + tr("The environment is as it was before the upgrade."));
+        m_summary->setText(outcome.error().message + u'\n' + tr("The environment is as it was before the upgrade."));
         Q_EMIT environmentChanged();
         Q_EMIT stepDone(false);
     } else {

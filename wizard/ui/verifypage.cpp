@@ -108,9 +108,9 @@ void VerifyPage::startVerify()
     core::VerifyRequest request = core::VerifyRequest::forEnvironment(*environment, catalog);
     m_expectGpu = request.expectGpu;
     retranslate();
-    request.probe = m_probe.isEmpty() ? QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"),
-                                                                       {QCoreApplication::applicationDirPath()})
-                                      : m_probe;
+    request.probe = m_probe.isEmpty()
+        ? QStandardPaths::findExecutable(QStringLiteral("tfsetup-probe"), {QCoreApplication::applicationDirPath()})
+        : m_probe;
     m_running = true;
     const quint64 generation = ++m_generation;
     m_busy->show();
@@ -188,7 +188,8 @@ QString VerifyPage::plainFailure(const core::VerifyLayer &layer, bool expectGpu)
     if (id == u"import")
         return tr("TensorFlow could not be imported.");
     if (id == u"devices")
-        return expectGpu ? tr("TensorFlow does not see the graphics card.") : tr("TensorFlow could not list its devices.");
+        return expectGpu ? tr("TensorFlow does not see the graphics card.")
+                         : tr("TensorFlow could not list its devices.");
     if (id == u"cudnn")
         return tr("cuDNN does not work: a test convolution failed.");
     if (id == u"compute")
@@ -202,9 +203,9 @@ void VerifyPage::showReport()
     QList<StatusRow> rows;
     if (m_running) {
         status = m_expectGpu.value_or(true)
-                     ? tr("Checking the environment: loading the libraries, importing TensorFlow and computing with "
-                          "it. The first start on a new graphics card can take several minutes.")
-                     : tr("Checking the environment: importing TensorFlow and computing with it on the processor.");
+            ? tr("Checking the environment: loading the libraries, importing TensorFlow and computing with "
+                 "it. The first start on a new graphics card can take several minutes.")
+            : tr("Checking the environment: importing TensorFlow and computing with it on the processor.");
     } else if (!m_failure.isEmpty()) {
         status = m_failure;
     } else if (m_report) {
@@ -232,7 +233,8 @@ void VerifyPage::showReport()
                 evidence.append(layer.explanation);
                 break;
             case core::VerifyLayer::Status::Skipped:
-                row.text = layer.summary.isEmpty() ? tr("Not checked, because an earlier check failed.") : layer.summary;
+                row.text = layer.summary.isEmpty() ? tr("Not checked, because an earlier check failed.")
+                                                   : layer.summary;
                 break;
             }
             for (const QString &line : layer.details)

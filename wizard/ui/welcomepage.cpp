@@ -42,7 +42,7 @@ QLabel *hintLabel(const QString &objectName, QWidget *parent)
     label->setWordWrap(true);
     // Indented under its radio button so the pair reads as one choice.
     const int indent = parent->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth)
-                       + parent->style()->pixelMetric(QStyle::PM_RadioButtonLabelSpacing);
+        + parent->style()->pixelMetric(QStyle::PM_RadioButtonLabelSpacing);
     label->setContentsMargins(indent, 0, 0, 0);
     return label;
 }
@@ -106,7 +106,7 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     , m_environmentStatus(new QLabel(this))
     , m_confirm([this](const QString &title, const QString &text) {
         return QMessageBox::question(this, title, text, QMessageBox::Yes | QMessageBox::No, QMessageBox::No)
-               == QMessageBox::Yes;
+            == QMessageBox::Yes;
     })
     , m_launch([](const QString &program, const QStringList &arguments, const QString &workingDirectory) {
         return QProcess::startDetached(program, arguments, workingDirectory);
@@ -214,8 +214,8 @@ WelcomePage::WelcomePage(WizardState &state, core::Translations *translations, Q
     layout->addWidget(m_environmentList, 1);
     // Two rows of actions: seven buttons in one row do not fit 720 pixels in every language.
     auto *actions = new QGridLayout;
-    const QList<QPushButton *> actionButtons = {m_shellButton, m_jupyterButton, m_verifyButton, m_repairButton,
-                                                m_upgradeButton, m_removeButton, m_cleanButton};
+    const QList<QPushButton *> actionButtons = {m_shellButton,   m_jupyterButton, m_verifyButton, m_repairButton,
+                                                m_upgradeButton, m_removeButton,  m_cleanButton};
     for (qsizetype i = 0; i < actionButtons.size(); ++i)
         actions->addWidget(actionButtons.at(i), int(i / 4), int(i % 4));
     actions->setColumnStretch(4, 1);
@@ -264,7 +264,8 @@ void WelcomePage::startOver()
 
 void WelcomePage::initializePage()
 {
-    QAbstractButton *button = hasSavedSetup() && m_preferContinue ? m_continueRadio : m_modes->button(int(m_state.mode()));
+    QAbstractButton *button = hasSavedSetup() && m_preferContinue ? m_continueRadio
+                                                                  : m_modes->button(int(m_state.mode()));
     if (button)
         button->setChecked(true);
     m_verifyChosen = false;
@@ -313,10 +314,10 @@ void WelcomePage::retranslate()
     m_languageLabel->setText(tr("&Language:"));
     if (m_savedTotal > 0) {
         const QLocale locale;
-        m_continueRadio->setText(tr("&Continue the setup of %1 (downloaded %2 of %3)")
-                                     .arg(m_savedEnvironment,
-                                          locale.formattedDataSize(m_savedDone, 1, QLocale::DataSizeTraditionalFormat),
-                                          locale.formattedDataSize(m_savedTotal, 1, QLocale::DataSizeTraditionalFormat)));
+        m_continueRadio->setText(
+            tr("&Continue the setup of %1 (downloaded %2 of %3)")
+                .arg(m_savedEnvironment, locale.formattedDataSize(m_savedDone, 1, QLocale::DataSizeTraditionalFormat),
+                     locale.formattedDataSize(m_savedTotal, 1, QLocale::DataSizeTraditionalFormat)));
     } else {
         m_continueRadio->setText(tr("&Continue the setup of %1").arg(m_savedEnvironment));
     }
@@ -338,15 +339,16 @@ void WelcomePage::retranslate()
     m_languageCombo->setAccessibleName(tr("Language"));
 
     m_environmentsTitle->setText(tr("Your &environments"));
-    m_environmentList->setHeaderLabels({tr("Environment"), tr("TensorFlow"), tr("Python / CUDA / cuDNN"),
-                                        tr("Size on disk"), tr("Last verify")});
+    m_environmentList->setHeaderLabels(
+        {tr("Environment"), tr("TensorFlow"), tr("Python / CUDA / cuDNN"), tr("Size on disk"), tr("Last verify")});
     m_environmentList->setAccessibleName(tr("Your environments"));
     m_shellButton->setText(tr("Open s&hell"));
     m_shellButton->setToolTip(tr("Open a terminal with this environment's Python and libraries first on the path."));
     m_jupyterButton->setText(tr("Open &Jupyter"));
     m_jupyterButton->setToolTip(tr("Start Jupyter in this environment."));
     m_verifyButton->setText(tr("&Verify"));
-    m_verifyButton->setToolTip(tr("Check again that TensorFlow in this environment loads its libraries and uses the GPU."));
+    m_verifyButton->setToolTip(
+        tr("Check again that TensorFlow in this environment loads its libraries and uses the GPU."));
     m_repairButton->setText(tr("Rep&air"));
     m_repairButton->setToolTip(tr("Find what is wrong with this environment and restore what is missing or altered."));
     m_upgradeButton->setText(tr("&Upgrade"));
@@ -401,7 +403,8 @@ void WelcomePage::refreshEnvironments()
     const core::SystemView *system = &m_state.system();
     m_running.removeIf([](const QFuture<void> &f) { return f.isFinished(); });
     m_running.append(onWorker<QList<core::EnvironmentListing>>(
-        this, [system, options, hardware = m_state.hardware(), knowledge = m_state.knowledgeOrNull()] {
+        this,
+        [system, options, hardware = m_state.hardware(), knowledge = m_state.knowledgeOrNull()] {
             return readEnvironments(system, options, hardware, knowledge);
         },
         [this, generation](const QList<core::EnvironmentListing> &listings) {
@@ -426,12 +429,14 @@ void WelcomePage::showEnvironments()
             item->setText(0, l.name);
             item->setToolTip(0, QDir::toNativeSeparators(l.path));
             if (l.isEnvironment()) {
-                item->setText(1, l.newerTensorflow.isEmpty() ? l.tensorflow
-                                                              : tr("%1 (%2 fits)").arg(l.tensorflow, l.newerTensorflow));
+                item->setText(1,
+                              l.newerTensorflow.isEmpty() ? l.tensorflow
+                                                          : tr("%1 (%2 fits)").arg(l.tensorflow, l.newerTensorflow));
                 const QString none = tr("none");
-                item->setText(2, QStringLiteral("%1 / %2 / %3")
-                                     .arg(l.python.isEmpty() ? none : l.python, l.cuda.isEmpty() ? none : l.cuda,
-                                          l.cudnn.isEmpty() ? none : l.cudnn));
+                item->setText(2,
+                              QStringLiteral("%1 / %2 / %3")
+                                  .arg(l.python.isEmpty() ? none : l.python, l.cuda.isEmpty() ? none : l.cuda,
+                                       l.cudnn.isEmpty() ? none : l.cudnn));
             } else {
                 item->setText(1, l.problem);
                 item->setFirstColumnSpanned(false);
@@ -442,8 +447,9 @@ void WelcomePage::showEnvironments()
                 const QDateTime when = QDateTime::fromString(l.lastVerify.date, Qt::ISODate).toLocalTime();
                 const QString date = locale.toString(when.date(), QLocale::ShortFormat);
                 item->setText(4, l.lastVerify.passed ? tr("passed, %1").arg(date) : tr("failed, %1").arg(date));
-                item->setIcon(4, style()->standardIcon(l.lastVerify.passed ? QStyle::SP_DialogApplyButton
-                                                                            : QStyle::SP_MessageBoxWarning));
+                item->setIcon(4,
+                              style()->standardIcon(l.lastVerify.passed ? QStyle::SP_DialogApplyButton
+                                                                        : QStyle::SP_MessageBoxWarning));
                 if (!l.lastVerify.passed)
                     item->setToolTip(4, l.lastVerify.message);
             } else if (l.isEnvironment()) {
@@ -459,8 +465,8 @@ void WelcomePage::showEnvironments()
     }
     const bool any = !m_environments.isEmpty();
     for (QWidget *w : std::initializer_list<QWidget *>{m_environmentsTitle, m_environmentList, m_shellButton,
-                                                       m_jupyterButton, m_verifyButton, m_repairButton,
-                                                       m_upgradeButton, m_removeButton, m_cleanButton}) {
+                                                       m_jupyterButton, m_verifyButton, m_repairButton, m_upgradeButton,
+                                                       m_removeButton, m_cleanButton}) {
         w->setVisible(any);
     }
     m_environmentStatus->setVisible(any && !m_environmentStatus->text().isEmpty());
@@ -489,8 +495,8 @@ void WelcomePage::updateEnvironmentButtons()
     m_verifyButton->setEnabled(usable);
     m_repairButton->setEnabled(usable);
     // A removal stopped midway is finished by Remove; a folder without a record is not tfsetup's.
-    m_removeButton->setEnabled(l && !m_busy && (l->isEnvironment() || l->state == u"removal_interrupted"
-                                                || l->state == u"missing"));
+    m_removeButton->setEnabled(l && !m_busy
+                               && (l->isEnvironment() || l->state == u"removal_interrupted" || l->state == u"missing"));
     m_cleanButton->setEnabled(!m_busy);
     m_upgradeButton->setEnabled(usable && m_upgrade && !l->newerTensorflow.isEmpty());
     if (!m_upgrade) {
@@ -541,7 +547,8 @@ void WelcomePage::open(const QString &kind)
         const QString host = system.hostPath(launcher);
         const auto command = FinishPage::terminalCommand(system.os(), host, m_find);
         if (!command)
-            message = tr("No terminal program was found. Open a terminal yourself and run:\n%1").arg(QDir::toNativeSeparators(host));
+            message = tr("No terminal program was found. Open a terminal yourself and run:\n%1")
+                          .arg(QDir::toNativeSeparators(host));
         else if (!m_launch(command->program, command->arguments, system.hostPath(l->path)))
             message = tr("%1 could not be started. Open a terminal yourself and run:\n%2")
                           .arg(command->program, QDir::toNativeSeparators(host));

@@ -33,8 +33,7 @@ public:
         , m_system(system)
         , m_knowledge(core::Knowledge::shared())
         , m_pipeline(system)
-    {
-    }
+    {}
 
     core::SystemView &system() const { return m_system; }
 
@@ -44,8 +43,8 @@ public:
     // The downloader of the current options' network settings and download folder.
     core::Downloader &downloader()
     {
-        return m_pipeline.downloader(m_options.network,
-                                     m_options.cacheDir.isEmpty() ? core::DownloadCache::defaultDir() : m_options.cacheDir);
+        return m_pipeline.downloader(
+            m_options.network, m_options.cacheDir.isEmpty() ? core::DownloadCache::defaultDir() : m_options.cacheDir);
     }
 
     // The knowledge catalog every page reads: loaded once, replaced after a catalog update is

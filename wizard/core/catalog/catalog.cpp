@@ -53,16 +53,18 @@ Result<QJsonObject> parse(const QByteArray &bytes, const QString &name)
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject()) {
         return Error{QStringLiteral("catalog_malformed"),
-                     QCoreApplication::translate("Catalog", "The knowledge catalog file %1 is damaged. Reinstall "
-                                                            "tfsetup, or remove the catalog override you gave.")
+                     QCoreApplication::translate("Catalog",
+                                                 "The knowledge catalog file %1 is damaged. Reinstall "
+                                                 "tfsetup, or remove the catalog override you gave.")
                          .arg(name),
                      error.errorString()};
     }
     const QJsonObject root = doc.object();
     if (root.value(QLatin1String("schema")).toInt() != 1) {
         return Error{QStringLiteral("catalog_schema"),
-                     QCoreApplication::translate("Catalog", "The knowledge catalog file %1 was written for another "
-                                                            "version of tfsetup. Update tfsetup.")
+                     QCoreApplication::translate("Catalog",
+                                                 "The knowledge catalog file %1 was written for another "
+                                                 "version of tfsetup. Update tfsetup.")
                          .arg(name),
                      {}};
     }
@@ -524,7 +526,8 @@ QStringList Catalog::problems() const
         need(!p.source.isEmpty() && !p.lastRelease.isEmpty(), id + QStringLiteral(": no source or last release"));
         need(validRange(p.pythonMin, p.pythonMax), id + QStringLiteral(": bad python range"));
         need(validRange(p.tfMin, p.tfMax), id + QStringLiteral(": bad TensorFlow range"));
-        need(p.brokenFrom.isEmpty() || (version::isValid(p.brokenFrom) && (p.tfMax.isEmpty() || version::less(p.tfMax, p.brokenFrom))),
+        need(p.brokenFrom.isEmpty()
+                 || (version::isValid(p.brokenFrom) && (p.tfMax.isEmpty() || version::less(p.tfMax, p.brokenFrom))),
              id + QStringLiteral(": broken_from must lie past tf_max"));
     }
     for (const QList<LibrarySet> *sets : {&m_cudaLibraries, &m_cudnnLibraries, &m_driverLibraries}) {

@@ -17,13 +17,13 @@ namespace tfsetup::core {
 
 // One row of TensorFlow's tested GPU build configurations.
 struct TfRelease {
-    QString version;       // "2.10.0"
-    QString os;            // "linux" | "windows"
-    QStringList python;    // as printed, split at commas: ["2.7", "3.3-3.7"]
-    QString cuda;          // "11.2"
-    QString cudnn;         // "8.1"
-    QString package;       // "tensorflow" | "tensorflow-gpu"
-    QString pipCudaExtra;  // "and-cuda" where pip can bring the CUDA libraries
+    QString version;      // "2.10.0"
+    QString os;           // "linux" | "windows"
+    QStringList python;   // as printed, split at commas: ["2.7", "3.3-3.7"]
+    QString cuda;         // "11.2"
+    QString cudnn;        // "8.1"
+    QString package;      // "tensorflow" | "tensorflow-gpu"
+    QString pipCudaExtra; // "and-cuda" where pip can bring the CUDA libraries
     QString source;
     QString note;
     bool verified = true;
@@ -121,11 +121,11 @@ struct RoutePlatform {
 };
 
 struct Route {
-    QString name;            // "windows-native", "linux-pip", …
-    QStringList os;          // families the route runs on
-    QStringList arch;        // "x86_64", "arm64"
-    QString accelerator;     // "nvidia" | "amd" | "apple" | "directx12" | "none"
-    QString releases;        // which tested table: "linux" | "windows"
+    QString name;        // "windows-native", "linux-pip", …
+    QStringList os;      // families the route runs on
+    QStringList arch;    // "x86_64", "arm64"
+    QString accelerator; // "nvidia" | "amd" | "apple" | "directx12" | "none"
+    QString releases;    // which tested table: "linux" | "windows"
     QString tfMin, tfMax;
     QString beyondMaxReason; // reason code for releases newer than tfMax
     QString cudaLibraries;   // "pip" | "toolkit" | "none"
@@ -140,7 +140,7 @@ struct Route {
     QStringList actions;       // actions every plan on this route needs ("install_rocm")
     QString package;           // overrides the release's package
     QStringList plugins;
-    QString pythonMin, pythonMax;   // what the route itself allows, on top of each release's range
+    QString pythonMin, pythonMax; // what the route itself allows, on top of each release's range
     // Per OS/arch release ranges (the CPU route). Several records may cover one OS/arch, one range each.
     QList<RoutePlatform> platforms;
     QString source;

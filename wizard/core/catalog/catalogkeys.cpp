@@ -43,8 +43,9 @@ const JsonShape &recordShape()
     static const JsonShape shape = [] {
         const auto hex = [](qsizetype size) {
             return [size](const QJsonValue &v) {
-                return isLowerHex(v.toString(), size) ? QString()
-                                                      : CatalogKeys::tr("must be %1 lower-case hexadecimal digits").arg(size);
+                return isLowerHex(v.toString(), size)
+                    ? QString()
+                    : CatalogKeys::tr("must be %1 lower-case hexadecimal digits").arg(size);
             };
         };
         return JsonShape::object({
@@ -127,13 +128,14 @@ QList<TrustedKey> CatalogKeys::read(const QStringList &roots)
             continue;
         // The listing may pass through a link; each file is then opened without following one.
         const QStringList names = QDir(folder).entryList({u"*.json"_s}, QDir::Files | QDir::System | QDir::Hidden,
-                                                        QDir::Name);
+                                                         QDir::Name);
         for (const QString &name : names) {
             const auto key = readRecord(root, name);
             if (!key) {
-                logIgnored(folder + u'/' + name, key.error().code == u"catalog_key_record"_s
-                                                     ? key.error().message
-                                                     : key.error().code + u": "_s + key.error().detail);
+                logIgnored(folder + u'/' + name,
+                           key.error().code == u"catalog_key_record"_s
+                               ? key.error().message
+                               : key.error().code + u": "_s + key.error().detail);
                 continue;
             }
             if (std::none_of(keys.cbegin(), keys.cend(), [&key](const TrustedKey &k) { return k.keyId == key->keyId; }))
@@ -185,7 +187,8 @@ Result<QByteArray> CatalogKeys::parsePublicKey(const QByteArray &text)
 Result<TrustedKey> CatalogKeys::trust(const QString &root, const QByteArray &publicKey, const QString &name)
 {
     if (publicKey.size() != kRawKeySize)
-        return Error{u"catalog_key_invalid"_s, tr("An Ed25519 public key has 32 bytes."), QString::number(publicKey.size())};
+        return Error{u"catalog_key_invalid"_s, tr("An Ed25519 public key has 32 bytes."),
+                     QString::number(publicKey.size())};
     const auto denied = [&root](const QString &detail) {
         return Error{u"catalog_trust_denied"_s,
 #ifdef Q_OS_WIN
@@ -200,8 +203,8 @@ Result<TrustedKey> CatalogKeys::trust(const QString &root, const QByteArray &pub
     };
     if (root.isEmpty())
         return denied(u"no system configuration folder is known"_s);
-    TrustedKey key{name.trimmed().isEmpty() ? tr("Lab key") : name.trimmed().left(200), CatalogUpdates::keyId(publicKey),
-                   publicKey, QDateTime::currentDateTimeUtc().toString(Qt::ISODate)};
+    TrustedKey key{name.trimmed().isEmpty() ? tr("Lab key") : name.trimmed().left(200),
+                   CatalogUpdates::keyId(publicKey), publicKey, QDateTime::currentDateTimeUtc().toString(Qt::ISODate)};
     const QJsonObject record{{u"name"_s, key.name},
                              {u"key_id"_s, key.keyId},
                              {u"public_key"_s, QString::fromLatin1(key.publicKey.toHex())},

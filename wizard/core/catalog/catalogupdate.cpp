@@ -53,15 +53,14 @@ const JsonShape &documentShape()
     static const JsonShape shape = [] {
         const auto oneOf = [](const QString &expected) {
             return [expected](const QJsonValue &v) {
-                return v.toString() == expected ? QString()
-                                                : CatalogUpdates::tr("must be \"%1\"").arg(expected);
+                return v.toString() == expected ? QString() : CatalogUpdates::tr("must be \"%1\"").arg(expected);
             };
         };
         const auto isoDate = [](const QJsonValue &v) {
             const QString s = v.toString();
             return s.size() == 10 && QDate::fromString(s, Qt::ISODate).isValid()
-                       ? QString()
-                       : CatalogUpdates::tr("must be a date written YYYY-MM-DD");
+                ? QString()
+                : CatalogUpdates::tr("must be a date written YYYY-MM-DD");
         };
         return JsonShape::object({
             JsonShape::required(u"format"_s, JsonShape::text(64).where(oneOf(QString::fromLatin1(kFormat)))),
@@ -75,10 +74,11 @@ const JsonShape &documentShape()
                                     JsonShape::required(u"key_id"_s, JsonShape::text(64)),
                                     JsonShape::required(u"value"_s, JsonShape::text(256)),
                                 })),
-            JsonShape::optional(u"installed_from"_s, JsonShape::object({
-                                                         JsonShape::optional(u"source"_s, JsonShape::text(4096)),
-                                                         JsonShape::optional(u"installed"_s, JsonShape::text(64)),
-                                                     })),
+            JsonShape::optional(u"installed_from"_s,
+                                JsonShape::object({
+                                    JsonShape::optional(u"source"_s, JsonShape::text(4096)),
+                                    JsonShape::optional(u"installed"_s, JsonShape::text(64)),
+                                })),
         });
     }();
     return shape;
@@ -118,7 +118,8 @@ std::optional<Error> checkContents(const QMap<QString, QByteArray> &files, const
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(it.value(), &parseError);
         if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-            return damaged(it.key(), Error{{}, CatalogUpdates::tr("it is not a JSON object"), parseError.errorString()});
+            return damaged(it.key(),
+                           Error{{}, CatalogUpdates::tr("it is not a JSON object"), parseError.errorString()});
         }
     }
     const auto catalog = Catalog::fromJson(files.value(u"tensorflow.json"_s), files.value(u"cuda.json"_s),
@@ -129,7 +130,8 @@ std::optional<Error> checkContents(const QMap<QString, QByteArray> &files, const
         return damaged(u"gpus.json"_s, gpus.error());
     if (const auto sources = SourceCatalog::fromJson(files.value(u"sources.json"_s)); !sources)
         return damaged(u"sources.json"_s, sources.error());
-    if (const auto placement = PlacementRules::fromJson(QJsonDocument::fromJson(files.value(u"placement.json"_s)).object());
+    if (const auto placement = PlacementRules::fromJson(
+            QJsonDocument::fromJson(files.value(u"placement.json"_s)).object());
         !placement)
         return damaged(u"placement.json"_s, placement.error());
     const auto causes = CauseRegistry::fromJson(files.value(u"causes.json"_s));
@@ -142,14 +144,15 @@ std::optional<Error> checkContents(const QMap<QString, QByteArray> &files, const
 
 Error rollback(const QString &origin, qint64 version, qint64 have)
 {
-    return Error{u"catalog_update_rollback"_s,
-                 CatalogUpdates::tr("The catalog update %1 is refused: its version %2 is older than the catalog tfsetup "
-                                    "already has (version %3), and an older catalog is never installed over a newer "
-                                    "one. Nothing was changed; ask for the current update if you expected a newer one.")
-                     .arg(origin)
-                     .arg(version)
-                     .arg(have),
-                 {}};
+    return Error{
+        u"catalog_update_rollback"_s,
+        CatalogUpdates::tr("The catalog update %1 is refused: its version %2 is older than the catalog tfsetup "
+                           "already has (version %3), and an older catalog is never installed over a newer "
+                           "one. Nothing was changed; ask for the current update if you expected a newer one.")
+            .arg(origin)
+            .arg(version)
+            .arg(have),
+        {}};
 }
 
 } // namespace
@@ -161,8 +164,8 @@ QString CatalogUpdateTrust::storedPath() const
 
 QStringList CatalogUpdates::fileNames()
 {
-    return {u"causes.json"_s,   u"cuda.json"_s,    u"gpus.json"_s,       u"libraries.json"_s, u"placement.json"_s,
-            u"routes.json"_s,   u"sources.json"_s, u"tensorflow.json"_s, u"tflog.json"_s};
+    return {u"causes.json"_s, u"cuda.json"_s,    u"gpus.json"_s,       u"libraries.json"_s, u"placement.json"_s,
+            u"routes.json"_s, u"sources.json"_s, u"tensorflow.json"_s, u"tflog.json"_s};
 }
 
 CatalogUpdateTrust CatalogUpdates::defaults()
@@ -182,7 +185,8 @@ QList<TrustedKey> CatalogUpdateTrust::trustedLabKeys() const
 {
     QList<TrustedKey> keys = labKeys;
     for (const TrustedKey &recorded : CatalogKeys::read(keyRoots)) {
-        if (std::none_of(keys.cbegin(), keys.cend(), [&recorded](const TrustedKey &k) { return k.keyId == recorded.keyId; }))
+        if (std::none_of(keys.cbegin(), keys.cend(),
+                         [&recorded](const TrustedKey &k) { return k.keyId == recorded.keyId; }))
             keys.append(recorded);
     }
     return keys;
@@ -207,7 +211,7 @@ void CatalogUpdates::setTrustForTesting(std::optional<CatalogUpdateTrust> trust)
 QByteArray CatalogUpdates::canonicalForm(qint64 version, const QString &date, const QMap<QString, QByteArray> &files)
 {
     QByteArray out = QByteArray(kFormat) + "\nschema 1\nversion " + QByteArray::number(version) + "\ndate "
-                     + date.toUtf8() + "\nfiles " + QByteArray::number(files.size()) + '\n';
+        + date.toUtf8() + "\nfiles " + QByteArray::number(files.size()) + '\n';
     // QMap orders its keys as QString compares them; the signer sorts UTF-8 bytes. The names are
     // ASCII (checked before), where both orders agree.
     for (auto it = files.cbegin(); it != files.cend(); ++it)
@@ -256,10 +260,10 @@ Result<CatalogUpdate> CatalogUpdates::verify(const QByteArray &document, const C
     for (auto it = files.constBegin(); it != files.constEnd(); ++it) {
         const QString &name = it.key();
         const bool safe = name.size() <= 64 && name.endsWith(u".json"_s)
-                          && std::all_of(name.cbegin(), name.cend(), [](QChar c) {
-                                 return (c >= u'a' && c <= u'z') || (c >= u'0' && c <= u'9') || c == u'_'
-                                        || c == u'-' || c == u'.';
-                             });
+            && std::all_of(name.cbegin(), name.cend(), [](QChar c) {
+                              return (c >= u'a' && c <= u'z') || (c >= u'0' && c <= u'9') || c == u'_' || c == u'-'
+                                  || c == u'.';
+                          });
         if (!safe) {
             return JsonShape::error(u"catalog_update_malformed"_s, tr("The catalog update %1").arg(origin),
                                     {u"files"_s, tr("names a file \"%1\" that is not a catalog file name").arg(name)},
@@ -403,8 +407,7 @@ Result<CatalogUpdateOutcome> CatalogUpdates::install(const QByteArray &document,
     QJsonObject root = QJsonDocument::fromJson(document).object();
     update->source = source;
     update->installedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-    root.insert(u"installed_from"_s,
-                QJsonObject{{u"source"_s, update->source}, {u"installed"_s, update->installedAt}});
+    root.insert(u"installed_from"_s, QJsonObject{{u"source"_s, update->source}, {u"installed"_s, update->installedAt}});
     const auto writeFailed = [&trust](const QString &why) {
         return Error{u"catalog_update_write_failed"_s,
                      tr("The catalog update could not be stored in %1. Check that the folder is writable and the disk "
@@ -480,8 +483,7 @@ QString CatalogUpdates::configuredSource()
 
 CatalogFile::CatalogFile(const QString &path)
     : m_path(path)
-{
-}
+{}
 
 bool CatalogFile::open(QIODevice::OpenMode mode)
 {

@@ -50,8 +50,8 @@ struct CatalogUpdate {
 // Whose updates count and where they live. defaults() is what the program uses; tests pass a
 // throw-away key and a temporary folder.
 struct CatalogUpdateTrust {
-    QString folder;        // holds update.json
-    QByteArray publicKey;  // raw 32-byte Ed25519 public key: the release key
+    QString folder;            // holds update.json
+    QByteArray publicKey;      // raw 32-byte Ed25519 public key: the release key
     QList<TrustedKey> labKeys; // trusted beside it, given directly (tests)
     QStringList keyRoots;      // where lab keys are recorded (CatalogKeys::systemRoots()), the first written
     // labKeys and the records below keyRoots. Read from disk on each call, so only where a key is
@@ -60,16 +60,16 @@ struct CatalogUpdateTrust {
     QList<TrustedKey> trustedLabKeys() const;
     qint64 builtInVersion = 0;
     QString builtInDate;
-    QString defaultUrl;    // where `catalog update` looks without --from
+    QString defaultUrl; // where `catalog update` looks without --from
     QString storedPath() const;
 };
 
 struct CatalogUpdateOutcome {
     CatalogUpdate update;
-    bool installed = false;      // false: the same version was already installed
+    bool installed = false; // false: the same version was already installed
     // false: the default address answered that nothing is published there (404); update is empty.
     bool published = true;
-    qint64 previousVersion = 0;  // the installed update's, 0 when none was
+    qint64 previousVersion = 0; // the installed update's, 0 when none was
 };
 
 // What `catalog status` and the wizard's notice show.
@@ -126,7 +126,7 @@ public:
     // An empty from means trust.defaultUrl; when that answers 404 (nothing published yet) the
     // outcome says so (published false) instead of failing. A 404 elsewhere is an error.
     static QCoro::Task<Result<CatalogUpdateOutcome>> update(QString from, TransferOptions transfer,
-                                                           CatalogUpdateTrust trust);
+                                                            CatalogUpdateTrust trust);
     // A lab's own address for updates: the setting catalog/updateFrom of tfsetup's settings file
     // (tfsetup.conf); empty when not set.
     static QString configuredSource();

@@ -36,9 +36,9 @@ bool isBrandWord(const QString &word)
 // "RTX 3060", "RTX 6000 Ada" is not a "Quadro RTX 6000" variant.
 bool isVariantWord(const QString &word)
 {
-    static const QStringList words = {QStringLiteral("ti"),    QStringLiteral("super"), QStringLiteral("d"),
-                                      QStringLiteral("xp"),    QStringLiteral("black"), QStringLiteral("z"),
-                                      QStringLiteral("ada"),   QStringLiteral("ultra"), QStringLiteral("boost"),
+    static const QStringList words = {QStringLiteral("ti"),     QStringLiteral("super"),    QStringLiteral("d"),
+                                      QStringLiteral("xp"),     QStringLiteral("black"),    QStringLiteral("z"),
+                                      QStringLiteral("ada"),    QStringLiteral("ultra"),    QStringLiteral("boost"),
                                       QStringLiteral("pascal"), QStringLiteral("blackwell")};
     return words.contains(word);
 }
@@ -84,8 +84,9 @@ Result<GpuTable> GpuTable::load(const QString &path)
     CatalogFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("gpu_table_unreadable"),
-                     QCoreApplication::translate("GpuTable", "Cannot read the GPU table %1. Reinstall tfsetup or "
-                                                             "point it at a readable catalog.")
+                     QCoreApplication::translate("GpuTable",
+                                                 "Cannot read the GPU table %1. Reinstall tfsetup or "
+                                                 "point it at a readable catalog.")
                          .arg(path),
                      f.errorString()};
     }
@@ -98,16 +99,18 @@ Result<GpuTable> GpuTable::fromJson(const QByteArray &json, const QString &origi
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
         return Error{QStringLiteral("gpu_table_malformed"),
-                     QCoreApplication::translate("GpuTable", "The GPU table %1 is not valid JSON. Reinstall tfsetup "
-                                                             "or fix the catalog file.")
+                     QCoreApplication::translate("GpuTable",
+                                                 "The GPU table %1 is not valid JSON. Reinstall tfsetup "
+                                                 "or fix the catalog file.")
                          .arg(origin),
                      parseError.errorString()};
     }
     const QJsonObject root = doc.object();
     if (root.value(QLatin1String("schema")).toInt() != 1) {
         return Error{QStringLiteral("gpu_table_schema"),
-                     QCoreApplication::translate("GpuTable", "The GPU table %1 has a format this version of tfsetup "
-                                                             "does not know. Use the catalog that came with it.")
+                     QCoreApplication::translate("GpuTable",
+                                                 "The GPU table %1 has a format this version of tfsetup "
+                                                 "does not know. Use the catalog that came with it.")
                          .arg(origin),
                      QStringLiteral("schema %1").arg(root.value(QLatin1String("schema")).toInt())};
     }
@@ -129,8 +132,9 @@ Result<GpuTable> GpuTable::fromJson(const QByteArray &json, const QString &origi
         // A record without a name or a source cannot be matched or trusted.
         if (r.name.isEmpty() || r.source.isEmpty()) {
             return Error{QStringLiteral("gpu_table_record"),
-                         QCoreApplication::translate("GpuTable", "A record of the GPU table %1 lacks a name or a "
-                                                                 "source. Fix the catalog file.")
+                         QCoreApplication::translate("GpuTable",
+                                                     "A record of the GPU table %1 lacks a name or a "
+                                                     "source. Fix the catalog file.")
                              .arg(origin),
                          QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact))};
         }

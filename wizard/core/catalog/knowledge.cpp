@@ -30,8 +30,7 @@ public:
     Snapshot(QString folder, std::optional<CatalogUpdate> update)
         : m_folder(std::move(folder))
         , m_update(std::move(update))
-    {
-    }
+    {}
 
     // The path (or the update's name for it) used in messages.
     QString origin(const QString &name) const
@@ -152,7 +151,8 @@ Result<KnowledgePtr> Knowledge::load(const QString &folder)
     }
     {
         // Catalog's errors name the file (tensorflow.json …) they are about.
-        auto catalog = Catalog::fromJson(catalogFiles.at(0), catalogFiles.at(1), catalogFiles.at(2), catalogFiles.at(3));
+        auto catalog = Catalog::fromJson(catalogFiles.at(0), catalogFiles.at(1), catalogFiles.at(2),
+                                         catalogFiles.at(3));
         if (!catalog) {
             Error e = catalog.error();
             if (!update)

@@ -62,32 +62,19 @@ QString cudaErrorName(int code)
 {
     // CUresult values from cuda.h; the ones a probe of an installed driver can meet.
     switch (code) {
-    case 0:
-        return QStringLiteral("CUDA_SUCCESS");
-    case 1:
-        return QStringLiteral("CUDA_ERROR_INVALID_VALUE");
-    case 2:
-        return QStringLiteral("CUDA_ERROR_OUT_OF_MEMORY");
-    case 3:
-        return QStringLiteral("CUDA_ERROR_NOT_INITIALIZED");
-    case 4:
-        return QStringLiteral("CUDA_ERROR_DEINITIALIZED");
-    case 34:
-        return QStringLiteral("CUDA_ERROR_STUB_LIBRARY");
-    case 35:
-        return QStringLiteral("CUDA_ERROR_INSUFFICIENT_DRIVER");
-    case 46:
-        return QStringLiteral("CUDA_ERROR_DEVICE_UNAVAILABLE");
-    case 100:
-        return QStringLiteral("CUDA_ERROR_NO_DEVICE");
-    case 101:
-        return QStringLiteral("CUDA_ERROR_INVALID_DEVICE");
-    case 102:
-        return QStringLiteral("CUDA_ERROR_DEVICE_NOT_LICENSED");
-    case 999:
-        return QStringLiteral("CUDA_ERROR_UNKNOWN");
-    default:
-        return QStringLiteral("CUDA error %1").arg(code);
+    case 0: return QStringLiteral("CUDA_SUCCESS");
+    case 1: return QStringLiteral("CUDA_ERROR_INVALID_VALUE");
+    case 2: return QStringLiteral("CUDA_ERROR_OUT_OF_MEMORY");
+    case 3: return QStringLiteral("CUDA_ERROR_NOT_INITIALIZED");
+    case 4: return QStringLiteral("CUDA_ERROR_DEINITIALIZED");
+    case 34: return QStringLiteral("CUDA_ERROR_STUB_LIBRARY");
+    case 35: return QStringLiteral("CUDA_ERROR_INSUFFICIENT_DRIVER");
+    case 46: return QStringLiteral("CUDA_ERROR_DEVICE_UNAVAILABLE");
+    case 100: return QStringLiteral("CUDA_ERROR_NO_DEVICE");
+    case 101: return QStringLiteral("CUDA_ERROR_INVALID_DEVICE");
+    case 102: return QStringLiteral("CUDA_ERROR_DEVICE_NOT_LICENSED");
+    case 999: return QStringLiteral("CUDA_ERROR_UNKNOWN");
+    default: return QStringLiteral("CUDA error %1").arg(code);
     }
 }
 
@@ -124,9 +111,10 @@ CudaDriverProbe probeCudaDriver(SharedLibrary &library)
     for (const auto &[address, name] : required) {
         if (!address) {
             probe.error = Error{QStringLiteral("cuda_symbol_missing"),
-                                QCoreApplication::translate("CudaDriver", "The NVIDIA driver's CUDA library is too old "
-                                                                          "or damaged. Update or reinstall the NVIDIA "
-                                                                          "driver."),
+                                QCoreApplication::translate("CudaDriver",
+                                                            "The NVIDIA driver's CUDA library is too old "
+                                                            "or damaged. Update or reinstall the NVIDIA "
+                                                            "driver."),
                                 QStringLiteral("symbol %1 not found").arg(QString::fromLatin1(name))};
             return probe;
         }
@@ -140,18 +128,20 @@ CudaDriverProbe probeCudaDriver(SharedLibrary &library)
 
     if (const CUresult rc = init(0); rc != CUDA_SUCCESS) {
         probe.error = Error{QStringLiteral("cuda_init_failed"),
-                            QCoreApplication::translate("CudaDriver", "CUDA cannot start on this computer. Make sure "
-                                                                      "an NVIDIA GPU is present and enabled, and "
-                                                                      "install or update its driver."),
+                            QCoreApplication::translate("CudaDriver",
+                                                        "CUDA cannot start on this computer. Make sure "
+                                                        "an NVIDIA GPU is present and enabled, and "
+                                                        "install or update its driver."),
                             QStringLiteral("cuInit returned %1").arg(errorText(rc, errorName))};
         return probe;
     }
     int count = 0;
     if (const CUresult rc = deviceCount(&count); rc != CUDA_SUCCESS) {
         probe.error = Error{QStringLiteral("cuda_query_failed"),
-                            QCoreApplication::translate("CudaDriver", "CUDA could not list the GPUs. Restart the "
-                                                                      "computer; if that does not help, reinstall "
-                                                                      "the NVIDIA driver."),
+                            QCoreApplication::translate("CudaDriver",
+                                                        "CUDA could not list the GPUs. Restart the "
+                                                        "computer; if that does not help, reinstall "
+                                                        "the NVIDIA driver."),
                             QStringLiteral("cuDeviceGetCount returned %1").arg(errorText(rc, errorName))};
         return probe;
     }

@@ -80,8 +80,8 @@ QList<Candidate> toolkitCandidates(SystemView &system, HardwareReport &report)
             return;
         const QString path = system.normalize(value);
         if (!system.isDir(path)) {
-            report.problems.append({QStringLiteral("cuda-toolkit"),
-                                    QStringLiteral("%1=%2: folder does not exist").arg(name, value)});
+            report.problems.append(
+                {QStringLiteral("cuda-toolkit"), QStringLiteral("%1=%2: folder does not exist").arg(name, value)});
             return;
         }
         out.append({path, name});
@@ -101,7 +101,8 @@ QList<Candidate> toolkitCandidates(SystemView &system, HardwareReport &report)
         QString programFiles = system.env(QStringLiteral("ProgramFiles"));
         if (programFiles.isEmpty())
             programFiles = QStringLiteral("C:/Program Files");
-        const QString base = SystemView::join(system.normalize(programFiles), QStringLiteral("NVIDIA GPU Computing Toolkit/CUDA"));
+        const QString base = SystemView::join(system.normalize(programFiles),
+                                              QStringLiteral("NVIDIA GPU Computing Toolkit/CUDA"));
         for (const QString &name : system.entries(base, {QStringLiteral("v*")}, QDir::Dirs | QDir::NoDotAndDotDot))
             out.append({SystemView::join(base, name), QStringLiteral("folder")});
     } else {
@@ -166,15 +167,16 @@ QList<CudnnRoot> cudnnRoots(const SystemView &system, const HardwareReport &repo
         if (!system.isDir(prefix) || seen.contains(system.identity(prefix)))
             return;
         seen.insert(system.identity(prefix));
-        roots.append({{SystemView::join(prefix, QStringLiteral("include"))},
-                      {SystemView::join(prefix, QStringLiteral("bin")), SystemView::join(prefix, QStringLiteral("lib64")),
-                       SystemView::join(prefix, QStringLiteral("lib")), SystemView::join(prefix, QStringLiteral("lib/x64"))}});
+        roots.append(
+            {{SystemView::join(prefix, QStringLiteral("include"))},
+             {SystemView::join(prefix, QStringLiteral("bin")), SystemView::join(prefix, QStringLiteral("lib64")),
+              SystemView::join(prefix, QStringLiteral("lib")), SystemView::join(prefix, QStringLiteral("lib/x64"))}});
     };
     for (const CudaToolkitInfo &t : report.cudaToolkits)
         addPrefix(t.path);
     if (system.os() == OsFamily::Linux) {
-        for (const QString &name : system.entries(QStringLiteral("/usr/local"), {QStringLiteral("cuda*")},
-                                                  QDir::Dirs | QDir::NoDotAndDotDot))
+        for (const QString &name :
+             system.entries(QStringLiteral("/usr/local"), {QStringLiteral("cuda*")}, QDir::Dirs | QDir::NoDotAndDotDot))
             addPrefix(SystemView::join(QStringLiteral("/usr/local"), name));
         // libcudnn8-dev / libcudnn9-dev install the headers here (with update-alternatives links).
         roots.append({{QStringLiteral("/usr/include"), QStringLiteral("/usr/include/x86_64-linux-gnu")},

@@ -306,9 +306,8 @@ QCoro::Task<void> scanGpus(SystemView &system, HardwareReport &report, DetectOpt
     }
 
     // 5. The GPU table fills name and compute capability the methods could not read.
-    const bool anyIncomplete = std::any_of(gpus.cbegin(), gpus.cend(), [](const GpuInfo &g) {
-        return g.computeCapability.isEmpty() || g.name.isEmpty();
-    });
+    const bool anyIncomplete = std::any_of(
+        gpus.cbegin(), gpus.cend(), [](const GpuInfo &g) { return g.computeCapability.isEmpty() || g.name.isEmpty(); });
     if (anyIncomplete) {
         std::shared_ptr<const Knowledge> knowledge = options.knowledge;
         if (!knowledge) {

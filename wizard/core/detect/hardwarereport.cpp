@@ -155,51 +155,58 @@ const JsonShape &HardwareReport::shape()
     auto list = [](const S &item, qsizetype max) { return S::list(item, max).nullable(); };
     static const S shape = S::object({
         S::optional(QStringLiteral("os"),
-                    S::object({S::optional(QStringLiteral("family"), text), S::optional(QStringLiteral("version"), text),
-                               S::optional(QStringLiteral("arch"), text),
+                    S::object({S::optional(QStringLiteral("family"), text),
+                               S::optional(QStringLiteral("version"), text), S::optional(QStringLiteral("arch"), text),
                                S::optional(QStringLiteral("wsl"), S::integer(0, 100).nullable()),
                                S::optional(QStringLiteral("wsl_cuda_library"), flag),
                                S::optional(QStringLiteral("docker"), flag)})
                         .nullable()),
-        S::optional(QStringLiteral("cpu"),
-                    S::object({S::optional(QStringLiteral("name"), text), S::optional(QStringLiteral("avx"), flag),
-                               S::optional(QStringLiteral("avx2"), flag), S::optional(QStringLiteral("fma"), flag),
-                               S::optional(QStringLiteral("avx512f"), flag), S::optional(QStringLiteral("source"), text)})
-                        .nullable()),
-        S::optional(QStringLiteral("gpus"),
-                    list(S::object({S::optional(QStringLiteral("vendor"), text), S::optional(QStringLiteral("name"), text),
-                                    S::optional(QStringLiteral("compute_capability"), text),
-                                    S::optional(QStringLiteral("memory_mib"), count),
-                                    S::optional(QStringLiteral("pci_id"), text),
-                                    S::optional(QStringLiteral("pci_bus_id"), text),
-                                    S::optional(QStringLiteral("uuid"), text), S::optional(QStringLiteral("source"), text)}),
-                         maxGpus)),
+        S::optional(
+            QStringLiteral("cpu"),
+            S::object({S::optional(QStringLiteral("name"), text), S::optional(QStringLiteral("avx"), flag),
+                       S::optional(QStringLiteral("avx2"), flag), S::optional(QStringLiteral("fma"), flag),
+                       S::optional(QStringLiteral("avx512f"), flag), S::optional(QStringLiteral("source"), text)})
+                .nullable()),
+        S::optional(
+            QStringLiteral("gpus"),
+            list(
+                S::object({S::optional(QStringLiteral("vendor"), text), S::optional(QStringLiteral("name"), text),
+                           S::optional(QStringLiteral("compute_capability"), text),
+                           S::optional(QStringLiteral("memory_mib"), count),
+                           S::optional(QStringLiteral("pci_id"), text), S::optional(QStringLiteral("pci_bus_id"), text),
+                           S::optional(QStringLiteral("uuid"), text), S::optional(QStringLiteral("source"), text)}),
+                maxGpus)),
         S::optional(QStringLiteral("driver"),
                     S::object({S::optional(QStringLiteral("version"), text), S::optional(QStringLiteral("cuda"), text),
                                S::optional(QStringLiteral("source"), text)})
                         .nullable()),
-        S::optional(QStringLiteral("pythons"),
-                    list(S::object({S::optional(QStringLiteral("path"), text), S::optional(QStringLiteral("version"), text),
-                                    S::optional(QStringLiteral("kind"), text),
-                                    S::optional(QStringLiteral("bits"), S::integer(0, 128).nullable()),
-                                    S::optional(QStringLiteral("source"), text)}),
-                         maxListed)),
-        S::optional(QStringLiteral("cuda_toolkits"),
-                    list(S::object({S::optional(QStringLiteral("path"), text), S::optional(QStringLiteral("version"), text),
-                                    S::optional(QStringLiteral("source"), text),
-                                    S::optional(QStringLiteral("aliases"), list(S::text(4096), maxListed))}),
-                         maxListed)),
-        S::optional(QStringLiteral("cudnn"),
-                    list(S::object({S::optional(QStringLiteral("path"), text), S::optional(QStringLiteral("version"), text),
-                                    S::optional(QStringLiteral("source"), text)}),
-                         maxListed)),
-        S::optional(QStringLiteral("msvc_runtime"),
-                    S::object({S::optional(QStringLiteral("present"), flag), S::optional(QStringLiteral("version"), text),
-                               S::optional(QStringLiteral("missing"), list(S::text(4096), maxListed))})
-                        .nullable()),
-        S::optional(QStringLiteral("problems"),
-                    list(S::object({S::optional(QStringLiteral("method"), text), S::optional(QStringLiteral("error"), text)}),
-                         maxListed)),
+        S::optional(
+            QStringLiteral("pythons"),
+            list(S::object({S::optional(QStringLiteral("path"), text), S::optional(QStringLiteral("version"), text),
+                            S::optional(QStringLiteral("kind"), text),
+                            S::optional(QStringLiteral("bits"), S::integer(0, 128).nullable()),
+                            S::optional(QStringLiteral("source"), text)}),
+                 maxListed)),
+        S::optional(
+            QStringLiteral("cuda_toolkits"),
+            list(S::object({S::optional(QStringLiteral("path"), text), S::optional(QStringLiteral("version"), text),
+                            S::optional(QStringLiteral("source"), text),
+                            S::optional(QStringLiteral("aliases"), list(S::text(4096), maxListed))}),
+                 maxListed)),
+        S::optional(
+            QStringLiteral("cudnn"),
+            list(S::object({S::optional(QStringLiteral("path"), text), S::optional(QStringLiteral("version"), text),
+                            S::optional(QStringLiteral("source"), text)}),
+                 maxListed)),
+        S::optional(
+            QStringLiteral("msvc_runtime"),
+            S::object({S::optional(QStringLiteral("present"), flag), S::optional(QStringLiteral("version"), text),
+                       S::optional(QStringLiteral("missing"), list(S::text(4096), maxListed))})
+                .nullable()),
+        S::optional(
+            QStringLiteral("problems"),
+            list(S::object({S::optional(QStringLiteral("method"), text), S::optional(QStringLiteral("error"), text)}),
+                 maxListed)),
     });
     return shape;
 }

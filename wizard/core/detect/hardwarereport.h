@@ -16,10 +16,10 @@ namespace tfsetup::core {
 // `plan --hardware FILE`): add fields, never rename. Every field may be missing when read back.
 
 struct OsInfo {
-    QString family;  // "windows" | "linux" | "macos"
-    QString version; // "Windows 11 23H2 (build 22631)", "Debian GNU/Linux 12 (bookworm)"
-    QString arch;    // "x86_64" | "arm64"
-    int wsl = 0;     // 0 = not WSL, 1 = WSL1, 2 = WSL2
+    QString family;              // "windows" | "linux" | "macos"
+    QString version;             // "Windows 11 23H2 (build 22631)", "Debian GNU/Linux 12 (bookworm)"
+    QString arch;                // "x86_64" | "arm64"
+    int wsl = 0;                 // 0 = not WSL, 1 = WSL1, 2 = WSL2
     bool wslCudaLibrary = false; // /usr/lib/wsl/lib/libcuda.so.1 present (WSL2 GPU paravirtualisation)
     bool docker = false;
 };
@@ -60,8 +60,8 @@ struct PythonInfo {
 
 struct CudaToolkitInfo {
     QString path;
-    QString version; // "11.2.2"
-    QString source;  // "CUDA_PATH" | "folder" | …
+    QString version;     // "11.2.2"
+    QString source;      // "CUDA_PATH" | "folder" | …
     QStringList aliases; // other paths to the same toolkit (the /usr/local/cuda symlink, …)
 };
 

@@ -52,14 +52,15 @@ Error failure(const QString &code, const QString &message, const QByteArray &out
 
 QString noDriverMessage()
 {
-    return QCoreApplication::translate("NvidiaSmi", "nvidia-smi cannot reach the NVIDIA driver. Install the NVIDIA "
-                                                    "driver for your GPU (or repair it) and restart the computer.");
+    return QCoreApplication::translate("NvidiaSmi",
+                                       "nvidia-smi cannot reach the NVIDIA driver. Install the NVIDIA "
+                                       "driver for your GPU (or repair it) and restart the computer.");
 }
 
 bool mentionsNoDriver(const QByteArray &output)
 {
     return output.contains("couldn't communicate with the NVIDIA driver")
-           || output.contains("Failed to initialize NVML") || output.contains("No devices were found");
+        || output.contains("Failed to initialize NVML") || output.contains("No devices were found");
 }
 
 } // namespace
@@ -105,8 +106,9 @@ Result<QList<SmiGpu>> parseQueryCsv(const QByteArray &output, const QStringList 
         return failure(QStringLiteral("nvidia_smi_no_driver"), noDriverMessage(), output);
     if (isUnknownFieldError(output)) {
         return failure(QStringLiteral("nvidia_smi_unknown_field"),
-                       QCoreApplication::translate("NvidiaSmi", "This NVIDIA driver's nvidia-smi does not know one of "
-                                                                "the queried fields. Updating the driver helps."),
+                       QCoreApplication::translate("NvidiaSmi",
+                                                   "This NVIDIA driver's nvidia-smi does not know one of "
+                                                   "the queried fields. Updating the driver helps."),
                        output);
     }
     QList<Field> kinds;
@@ -123,9 +125,10 @@ Result<QList<SmiGpu>> parseQueryCsv(const QByteArray &output, const QStringList 
         const QStringList values = line.split(u',');
         if (values.size() != fields.size()) {
             return failure(QStringLiteral("nvidia_smi_malformed"),
-                           QCoreApplication::translate("NvidiaSmi", "nvidia-smi printed something tfsetup cannot "
-                                                                    "read. Run nvidia-smi yourself to see whether "
-                                                                    "the driver works."),
+                           QCoreApplication::translate("NvidiaSmi",
+                                                       "nvidia-smi printed something tfsetup cannot "
+                                                       "read. Run nvidia-smi yourself to see whether "
+                                                       "the driver works."),
                            output);
         }
         SmiGpu gpu;
@@ -137,12 +140,8 @@ Result<QList<SmiGpu>> parseQueryCsv(const QByteArray &output, const QStringList 
             if (isMissing(v))
                 continue;
             switch (kinds.at(i)) {
-            case Field::Name:
-                gpu.name = v;
-                break;
-            case Field::ComputeCap:
-                gpu.computeCapability = v;
-                break;
+            case Field::Name: gpu.name = v; break;
+            case Field::ComputeCap: gpu.computeCapability = v; break;
             case Field::MemoryTotal: {
                 bool ok = false;
                 const qint64 mib = v.section(u' ', 0, 0).toLongLong(&ok);
@@ -150,20 +149,11 @@ Result<QList<SmiGpu>> parseQueryCsv(const QByteArray &output, const QStringList 
                     gpu.memoryMiB = mib;
                 break;
             }
-            case Field::BusId:
-                gpu.pciBusId = v;
-                break;
-            case Field::DeviceId:
-                gpu.pciId = pciIdFromDeviceId(v);
-                break;
-            case Field::Uuid:
-                gpu.uuid = v;
-                break;
-            case Field::DriverVersion:
-                gpu.driverVersion = v;
-                break;
-            case Field::Other:
-                break;
+            case Field::BusId: gpu.pciBusId = v; break;
+            case Field::DeviceId: gpu.pciId = pciIdFromDeviceId(v); break;
+            case Field::Uuid: gpu.uuid = v; break;
+            case Field::DriverVersion: gpu.driverVersion = v; break;
+            case Field::Other: break;
             }
         }
         if (header)
@@ -173,17 +163,19 @@ Result<QList<SmiGpu>> parseQueryCsv(const QByteArray &output, const QStringList 
             gpu.computeCapability.clear(); // errors printed in the column, not a capability
         if (gpu.name.isEmpty() && gpu.pciBusId.isEmpty() && gpu.uuid.isEmpty()) {
             return failure(QStringLiteral("nvidia_smi_malformed"),
-                           QCoreApplication::translate("NvidiaSmi", "nvidia-smi printed something tfsetup cannot "
-                                                                    "read. Run nvidia-smi yourself to see whether "
-                                                                    "the driver works."),
+                           QCoreApplication::translate("NvidiaSmi",
+                                                       "nvidia-smi printed something tfsetup cannot "
+                                                       "read. Run nvidia-smi yourself to see whether "
+                                                       "the driver works."),
                            output);
         }
         gpus.append(gpu);
     }
     if (gpus.isEmpty()) {
         return failure(QStringLiteral("nvidia_smi_no_gpus"),
-                       QCoreApplication::translate("NvidiaSmi", "nvidia-smi lists no NVIDIA GPU. Check that the GPU is "
-                                                                "seated and enabled, and that the driver is installed."),
+                       QCoreApplication::translate("NvidiaSmi",
+                                                   "nvidia-smi lists no NVIDIA GPU. Check that the GPU is "
+                                                   "seated and enabled, and that the driver is installed."),
                        output);
     }
     return gpus;
@@ -201,8 +193,9 @@ Result<SmiHeader> parseHeader(const QByteArray &output)
     const QRegularExpressionMatch d = driver.match(text);
     if (!d.hasMatch()) {
         return failure(QStringLiteral("nvidia_smi_malformed"),
-                       QCoreApplication::translate("NvidiaSmi", "nvidia-smi printed no driver version. Run nvidia-smi "
-                                                                "yourself to see whether the driver works."),
+                       QCoreApplication::translate("NvidiaSmi",
+                                                   "nvidia-smi printed no driver version. Run nvidia-smi "
+                                                   "yourself to see whether the driver works."),
                        output);
     }
     SmiHeader header;

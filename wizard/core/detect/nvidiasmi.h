@@ -15,8 +15,8 @@ struct SmiGpu {
     QString name;
     QString computeCapability; // "8.6"; empty when the field was not asked or is "[N/A]"
     qint64 memoryMiB = -1;
-    QString pciBusId;          // "00000000:01:00.0" as printed
-    QString pciId;             // "10de:2504", from pci.device_id "0x250410DE"
+    QString pciBusId; // "00000000:01:00.0" as printed
+    QString pciId;    // "10de:2504", from pci.device_id "0x250410DE"
     QString uuid;
     QString driverVersion;
 };

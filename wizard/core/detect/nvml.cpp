@@ -69,7 +69,9 @@ Fn symbol(SharedLibrary &library, const char *name)
 // nvmlShutdown pairs with a successful nvmlInit_v2, whatever path leaves the probe.
 class Session {
 public:
-    explicit Session(const Api &api) : m_api(api) {}
+    explicit Session(const Api &api)
+        : m_api(api)
+    {}
     ~Session()
     {
         if (m_initialized)
@@ -104,8 +106,9 @@ QString returnName(const Api &api, nvmlReturn_t rc)
 Error missingSymbol(const QString &name)
 {
     return Error{QStringLiteral("nvml_symbol_missing"),
-                 QCoreApplication::translate("Nvml", "The NVIDIA management library is too old or damaged. Update or "
-                                                     "reinstall the NVIDIA driver."),
+                 QCoreApplication::translate("Nvml",
+                                             "The NVIDIA management library is too old or damaged. Update or "
+                                             "reinstall the NVIDIA driver."),
                  QStringLiteral("symbol %1 not found").arg(name)};
 }
 
@@ -158,8 +161,9 @@ NvmlProbe probeNvml(SharedLibrary &library)
     Session session(api);
     if (const nvmlReturn_t rc = session.init(); rc != NVML_SUCCESS) {
         probe.error = Error{QStringLiteral("nvml_init_failed"),
-                            QCoreApplication::translate("Nvml", "The NVIDIA driver did not answer. Install or "
-                                                                "reinstall the NVIDIA driver and restart the computer."),
+                            QCoreApplication::translate("Nvml",
+                                                        "The NVIDIA driver did not answer. Install or "
+                                                        "reinstall the NVIDIA driver and restart the computer."),
                             QStringLiteral("nvmlInit_v2 returned %1").arg(returnName(api, rc))};
         return probe;
     }
@@ -174,9 +178,10 @@ NvmlProbe probeNvml(SharedLibrary &library)
     unsigned int count = 0;
     if (const nvmlReturn_t rc = api.deviceCount(&count); rc != NVML_SUCCESS) {
         probe.error = Error{QStringLiteral("nvml_query_failed"),
-                            QCoreApplication::translate("Nvml", "The NVIDIA driver could not list the GPUs. Restart "
-                                                                "the computer; if that does not help, reinstall the "
-                                                                "NVIDIA driver."),
+                            QCoreApplication::translate("Nvml",
+                                                        "The NVIDIA driver could not list the GPUs. Restart "
+                                                        "the computer; if that does not help, reinstall the "
+                                                        "NVIDIA driver."),
                             QStringLiteral("nvmlDeviceGetCount_v2 returned %1").arg(returnName(api, rc))};
         return probe;
     }

@@ -13,9 +13,9 @@ namespace tfsetup::core {
 
 // What NVIDIA's management library (NVML) says about the driver and its GPUs.
 struct NvmlProbe {
-    QString driverVersion;     // "535.104.05"
-    int cudaDriverVersion = 0; // 12020 = CUDA 12.2; 0 when unknown
-    QList<GpuInfo> gpus;       // source "nvml"
+    QString driverVersion;      // "535.104.05"
+    int cudaDriverVersion = 0;  // 12020 = CUDA 12.2; 0 when unknown
+    QList<GpuInfo> gpus;        // source "nvml"
     std::optional<Error> error; // why the probe stopped; what was read before stays filled
 };
 

@@ -111,12 +111,9 @@ QList<PciDisplayDevice> scanWindowsDisplayAdapters(const SystemView &system)
 QList<PciDisplayDevice> scanDisplayDevices(const SystemView &system)
 {
     switch (system.os()) {
-    case OsFamily::Windows:
-        return scanWindowsDisplayAdapters(system);
-    case OsFamily::Linux:
-        return scanLinuxPci(system);
-    case OsFamily::MacOS:
-        break;
+    case OsFamily::Windows: return scanWindowsDisplayAdapters(system);
+    case OsFamily::Linux: return scanLinuxPci(system);
+    case OsFamily::MacOS: break;
     }
     return {};
 }

@@ -22,8 +22,8 @@ void scanWindowsVersion(SystemView &system, HardwareReport &report)
     QString display = registryString(system, key, QStringLiteral("DisplayVersion"));
     if (display.isEmpty())
         display = registryString(system, key, QStringLiteral("ReleaseId"));
-    const auto text =
-        parsers::windowsVersionText(registryString(system, key, QStringLiteral("ProductName")), display, build);
+    const auto text = parsers::windowsVersionText(registryString(system, key, QStringLiteral("ProductName")), display,
+                                                  build);
     if (text)
         report.os.version = *text;
     else
@@ -94,16 +94,13 @@ void scanOs(SystemView &system, HardwareReport &report)
     report.os.family = osFamilyName(system.os());
     report.os.arch = system.arch();
     switch (system.os()) {
-    case OsFamily::Windows:
-        scanWindowsVersion(system, report);
-        break;
+    case OsFamily::Windows: scanWindowsVersion(system, report); break;
     case OsFamily::Linux:
         scanLinuxVersion(system, report);
         scanWsl(system, report);
         scanDocker(system, report);
         break;
-    case OsFamily::MacOS:
-        break;
+    case OsFamily::MacOS: break;
     }
 }
 
@@ -123,11 +120,12 @@ void scanCpu(SystemView &system, HardwareReport &report)
     const bool haveFeatures = report.cpu.source == u"cpuid";
 
     if (system.os() == OsFamily::Windows) {
-        const QString name = registryString(system, QStringLiteral("HKLM\\HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0"),
+        const QString name = registryString(system,
+                                            QStringLiteral("HKLM\\HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0"),
                                             QStringLiteral("ProcessorNameString"));
         if (name.isEmpty()) {
-            report.problems.append({QStringLiteral("registry"),
-                                    QStringLiteral("CentralProcessor\\0\\ProcessorNameString: missing")});
+            report.problems.append(
+                {QStringLiteral("registry"), QStringLiteral("CentralProcessor\\0\\ProcessorNameString: missing")});
             return;
         }
         report.cpu.name = name.simplified();

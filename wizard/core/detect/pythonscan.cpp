@@ -81,7 +81,8 @@ void readVersionFromFiles(const SystemView &system, PythonInfo &info)
         // conda records the platform it was built for: "win-64", "linux-64", "win-32".
         if (info.bits == 0) {
             if (const auto json = system.readFile(SystemView::join(condaMeta, name), 4 * 1024 * 1024)) {
-                const QString subdir = QJsonDocument::fromJson(*json).object().value(QLatin1String("subdir")).toString();
+                const QString subdir =
+                    QJsonDocument::fromJson(*json).object().value(QLatin1String("subdir")).toString();
                 if (subdir.endsWith(QLatin1String("-64")))
                     info.bits = 64;
                 else if (subdir.endsWith(QLatin1String("-32")))
@@ -134,7 +135,9 @@ void readVersionFromFiles(const SystemView &system, PythonInfo &info)
 
 class PythonCollector {
 public:
-    explicit PythonCollector(SystemView &system) : m_system(system) {}
+    explicit PythonCollector(SystemView &system)
+        : m_system(system)
+    {}
 
     void add(QString path, const QString &source, const QString &version = {}, int bits = 0)
     {
@@ -179,7 +182,8 @@ void addFromWindowsAppsDir(SystemView &system, PythonCollector &collector, const
     const QStringList packages = system.entries(dir, {QStringLiteral("PythonSoftwareFoundation.Python.*")},
                                                 QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &package : packages)
-        collector.add(SystemView::join(SystemView::join(dir, package), QStringLiteral("python.exe")), QStringLiteral("path"));
+        collector.add(SystemView::join(SystemView::join(dir, package), QStringLiteral("python.exe")),
+                      QStringLiteral("path"));
 }
 
 void addFromPath(SystemView &system, PythonCollector &collector)
@@ -221,7 +225,8 @@ void addFromRegistry(SystemView &system, PythonCollector &collector)
         for (const QString &tag : system.registrySubkeys(base)) {
             const QString key = base + u'\\' + tag;
             const QString installPath = key + QLatin1String("\\InstallPath");
-            QString exe = system.registryValue(installPath, QStringLiteral("ExecutablePath")).value_or(QVariant()).toString();
+            QString exe =
+                system.registryValue(installPath, QStringLiteral("ExecutablePath")).value_or(QVariant()).toString();
             if (exe.isEmpty()) {
                 const QString prefix = system.registryValue(installPath, QString()).value_or(QVariant()).toString();
                 if (!prefix.isEmpty())
@@ -229,8 +234,10 @@ void addFromRegistry(SystemView &system, PythonCollector &collector)
             }
             if (exe.isEmpty())
                 continue;
-            const QString version = system.registryValue(key, QStringLiteral("Version")).value_or(QVariant()).toString();
-            const QString arch = system.registryValue(key, QStringLiteral("SysArchitecture")).value_or(QVariant()).toString();
+            const QString version =
+                system.registryValue(key, QStringLiteral("Version")).value_or(QVariant()).toString();
+            const QString arch =
+                system.registryValue(key, QStringLiteral("SysArchitecture")).value_or(QVariant()).toString();
             int bits = arch == u"64bit" ? 64 : arch == u"32bit" ? 32 : 0;
             if (bits == 0 && tag.endsWith(QLatin1String("-32")))
                 bits = 32;
@@ -250,8 +257,10 @@ void addFromFolders(SystemView &system, PythonCollector &collector)
         QString programFiles = system.env(QStringLiteral("ProgramFiles"));
         bases.append(programFiles.isEmpty() ? QStringLiteral("C:/Program Files") : system.normalize(programFiles));
         for (const QString &base : bases) {
-            for (const QString &name : system.entries(base + u'/', {QStringLiteral("Python3*")}, QDir::Dirs | QDir::NoDotAndDotDot))
-                collector.add(SystemView::join(SystemView::join(base, name), QStringLiteral("python.exe")), QStringLiteral("folder"));
+            for (const QString &name :
+                 system.entries(base + u'/', {QStringLiteral("Python3*")}, QDir::Dirs | QDir::NoDotAndDotDot))
+                collector.add(SystemView::join(SystemView::join(base, name), QStringLiteral("python.exe")),
+                              QStringLiteral("folder"));
         }
         return;
     }
@@ -299,9 +308,10 @@ void addFromPyenv(SystemView &system, PythonCollector &collector)
     if (home.isEmpty())
         return;
     // pyenv on POSIX; pyenv-win keeps its builds under .pyenv\pyenv-win\versions.
-    const QString versions = SystemView::join(home, system.os() == OsFamily::Windows
-                                                        ? QStringLiteral(".pyenv/pyenv-win/versions")
-                                                        : QStringLiteral(".pyenv/versions"));
+    const QString versions = SystemView::join(home,
+                                              system.os() == OsFamily::Windows
+                                                  ? QStringLiteral(".pyenv/pyenv-win/versions")
+                                                  : QStringLiteral(".pyenv/versions"));
     for (const QString &name : system.entries(versions, {}, QDir::Dirs | QDir::NoDotAndDotDot))
         collector.add(interpreterIn(system, SystemView::join(versions, name)), QStringLiteral("pyenv"));
 }
@@ -314,7 +324,8 @@ QCoro::Task<void> addFromPyLauncher(SystemView &system, PythonCollector &collect
         QStringList places{QStringLiteral("C:/Windows/py.exe")};
         const QString localAppData = system.env(QStringLiteral("LOCALAPPDATA"));
         if (!localAppData.isEmpty())
-            places.prepend(SystemView::join(system.normalize(localAppData), QStringLiteral("Programs/Python/Launcher/py.exe")));
+            places.prepend(
+                SystemView::join(system.normalize(localAppData), QStringLiteral("Programs/Python/Launcher/py.exe")));
         for (const QString &p : places) {
             if (system.isFile(p)) {
                 py = p;
@@ -328,10 +339,11 @@ QCoro::Task<void> addFromPyLauncher(SystemView &system, PythonCollector &collect
     arguments << QStringLiteral("-0p");
     const ProcessResult result = co_await system.run(py, arguments, timeout);
     if (!result.succeeded()) {
-        report.problems.append({QStringLiteral("py-launcher"),
-                                QStringLiteral("%1 -0p: %2").arg(py, result.error.isEmpty()
-                                                                          ? QStringLiteral("exit code %1").arg(result.exitCode)
-                                                                          : result.error)});
+        report.problems.append(
+            {QStringLiteral("py-launcher"),
+             QStringLiteral("%1 -0p: %2")
+                 .arg(py,
+                      result.error.isEmpty() ? QStringLiteral("exit code %1").arg(result.exitCode) : result.error)});
         co_return;
     }
     const auto entries = parsers::parsePyLauncherList(result.standardOutput);
@@ -379,9 +391,9 @@ QCoro::Task<void> scanPythons(SystemView &system, HardwareReport &report, Detect
     for (auto &[index, task] : probes) {
         const ProcessResult result = co_await task;
         PythonInfo &info = candidates[index].info;
-        const auto parsed = result.succeeded() ? parsers::parsePythonProbe(result.standardOutput)
-                                               : Result<parsers::PythonProbe>(Error{QStringLiteral("python_not_run"),
-                                                                                    {}, result.error});
+        const auto parsed = result.succeeded()
+            ? parsers::parsePythonProbe(result.standardOutput)
+            : Result<parsers::PythonProbe>(Error{QStringLiteral("python_not_run"), {}, result.error});
         if (!parsed) {
             // Keep what the files said; only an interpreter we know nothing about is worth a note.
             if (info.version.isEmpty())

@@ -36,8 +36,8 @@ QStringList ReportSummary::lines(const HardwareReport &report)
         out.append(tr("No NVIDIA GPU was found. TensorFlow can still run on the CPU."));
     for (const GpuInfo &g : nvidia) {
         QString line = g.computeCapability.isEmpty()
-                           ? tr("Your GPU: %1 (compute capability unknown)").arg(g.name)
-                           : tr("Your GPU: %1, compute capability %2").arg(g.name, g.computeCapability);
+            ? tr("Your GPU: %1 (compute capability unknown)").arg(g.name)
+            : tr("Your GPU: %1, compute capability %2").arg(g.name, g.computeCapability);
         if (g.memoryMiB > 0)
             line += tr(", %1 GiB of memory").arg(QString::number(double(g.memoryMiB) / 1024.0, 'f', 1));
         out.append(line);
@@ -47,9 +47,10 @@ QStringList ReportSummary::lines(const HardwareReport &report)
             out.append(tr("Other graphics: %1 (%2); TensorFlow's CUDA build cannot use it.").arg(g.name, g.vendor));
     }
     if (report.driver && !report.driver->version.isEmpty()) {
-        out.append(report.driver->cuda.isEmpty()
-                       ? tr("NVIDIA driver %1").arg(report.driver->version)
-                       : tr("NVIDIA driver %1 supports CUDA up to %2").arg(report.driver->version, report.driver->cuda));
+        out.append(
+            report.driver->cuda.isEmpty()
+                ? tr("NVIDIA driver %1").arg(report.driver->version)
+                : tr("NVIDIA driver %1 supports CUDA up to %2").arg(report.driver->version, report.driver->cuda));
     } else if (!nvidia.isEmpty()) {
         out.append(tr("No working NVIDIA driver was found. Install the driver for your GPU from NVIDIA first."));
     }
@@ -90,7 +91,8 @@ QStringList ReportSummary::lines(const HardwareReport &report)
         } else if (msvc->version.isEmpty()) {
             out.append(tr("The Microsoft Visual C++ runtime is missing (%1).").arg(missing));
         } else {
-            out.append(tr("The Microsoft Visual C++ runtime %1 is registered, but %2 is missing.").arg(msvc->version, missing));
+            out.append(tr("The Microsoft Visual C++ runtime %1 is registered, but %2 is missing.")
+                           .arg(msvc->version, missing));
         }
     }
     return out;

@@ -40,7 +40,7 @@ bool isDottedVersion(const QString &text, int minimumParts)
 {
     const QStringList parts = text.split(u'.');
     return parts.size() >= minimumParts
-           && std::all_of(parts.begin(), parts.end(), [](const QString &p) { return version::isNumber(p); });
+        && std::all_of(parts.begin(), parts.end(), [](const QString &p) { return version::isNumber(p); });
 }
 
 QString unquote(QString value)
@@ -180,14 +180,14 @@ Result<int> windowsBuildNumber(const QString &versionText)
     // with major 6 (Vista to 8.1) or 10 (10 and 11). Builds have four or five digits.
     static const QRegularExpression build(QStringLiteral("\\bbuild\\s+(\\d{4,5})\\b"),
                                           QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression ntVersion(QStringLiteral("(?<![\\d.])(?:6|10)\\.\\d\\.(\\d{4,5})(?:\\.\\d+)?(?![\\d.])"));
+    static const QRegularExpression ntVersion(
+        QStringLiteral("(?<![\\d.])(?:6|10)\\.\\d\\.(\\d{4,5})(?:\\.\\d+)?(?![\\d.])"));
     for (const QRegularExpression *pattern : {&build, &ntVersion}) {
         const QRegularExpressionMatch match = pattern->match(versionText);
         if (match.hasMatch())
             return match.captured(1).toInt();
     }
-    return unreadable("windows_build_unreadable", QStringLiteral("the Windows version text"),
-                      versionText.left(200));
+    return unreadable("windows_build_unreadable", QStringLiteral("the Windows version text"), versionText.left(200));
 }
 
 Result<QString> parseCudaVersionJson(const QByteArray &json)
@@ -276,8 +276,7 @@ Result<QString> cudnnVersionFromLibraryName(const QString &fileName)
 Result<QList<PyLauncherEntry>> parsePyLauncherList(const QByteArray &output)
 {
     // Tag, optional default star, then the path; the pre-3.11 launcher puts the star last.
-    static const QRegularExpression line(
-        QStringLiteral("^\\s*-(V:)?(\\S+)\\s+(\\*\\s+)?(\\S.*?)(\\s+\\*)?\\s*$"));
+    static const QRegularExpression line(QStringLiteral("^\\s*-(V:)?(\\S+)\\s+(\\*\\s+)?(\\S.*?)(\\s+\\*)?\\s*$"));
     static const QRegularExpression cpythonTag(QStringLiteral("^(\\d+\\.\\d+)(?:-(32|64|arm64))?$"));
     QList<PyLauncherEntry> entries;
     const QStringList lines = QString::fromUtf8(output).split(u'\n');

@@ -22,15 +22,16 @@ const QString defaultVariant = u"default"_s;
 
 JsonShape textShape()
 {
-    return JsonShape::anyOf({JsonShape::text(2000),
-                             JsonShape::object({JsonShape::required(u"text"_s, JsonShape::text(2000)),
-                                                JsonShape::optional(u"args"_s, JsonShape::list(JsonShape::text(64), 9))})});
+    return JsonShape::anyOf(
+        {JsonShape::text(2000),
+         JsonShape::object({JsonShape::required(u"text"_s, JsonShape::text(2000)),
+                            JsonShape::optional(u"args"_s, JsonShape::list(JsonShape::text(64), 9))})});
 }
 
 JsonShape registryShape()
 {
-    const JsonShape variant = JsonShape::object({JsonShape::optional(u"summary"_s, textShape()),
-                                                 JsonShape::optional(u"fix"_s, textShape())});
+    const JsonShape variant = JsonShape::object(
+        {JsonShape::optional(u"summary"_s, textShape()), JsonShape::optional(u"fix"_s, textShape())});
     const JsonShape cause = JsonShape::object({
         JsonShape::required(u"code"_s, JsonShape::text(64)),
         JsonShape::required(u"severity"_s, JsonShape::text(16)),
@@ -104,7 +105,8 @@ Result<CauseRegistry> CauseRegistry::fromJson(const QByteArray &json)
     for (qsizetype i = 0; i < list.size(); ++i) {
         const QJsonObject o = list[i].toObject();
         auto fail = [&](const QString &why) {
-            return Error{u"causes_malformed"_s, tr("The list of causes the doctor knows is damaged. Reinstall tfsetup."),
+            return Error{u"causes_malformed"_s,
+                         tr("The list of causes the doctor knows is damaged. Reinstall tfsetup."),
                          u"causes[%1] (%2): %3"_s.arg(i).arg(o.value(u"code"_s).toString(), why)};
         };
         Cause cause;

@@ -28,12 +28,9 @@ QString pick(const DoctorText &text, bool english)
 DoctorText severityLabel(Severity severity)
 {
     switch (severity) {
-    case Severity::Error:
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "ERROR"));
-    case Severity::Warning:
-        return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "WARNING"));
-    case Severity::Info:
-        break;
+    case Severity::Error: return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "ERROR"));
+    case Severity::Warning: return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "WARNING"));
+    case Severity::Info: break;
     }
     return doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "INFO"));
 }
@@ -57,9 +54,9 @@ QString renderSystem(const DoctorReport &r, bool english)
         gpus.append(g.computeCapability.isEmpty() ? g.name : u"%1 (%2)"_s.arg(g.name, g.computeCapability));
     line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "GPUs")), gpus.join(u", "_s));
     line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "NVIDIA driver")),
-         !hw.driver ? QString()
-         : hw.driver->cuda.isEmpty() ? hw.driver->version
-                                     : u"%1 (CUDA %2)"_s.arg(hw.driver->version, hw.driver->cuda));
+         !hw.driver                      ? QString()
+             : hw.driver->cuda.isEmpty() ? hw.driver->version
+                                         : u"%1 (CUDA %2)"_s.arg(hw.driver->version, hw.driver->cuda));
     QStringList toolkits;
     for (const CudaToolkitInfo &t : hw.cudaToolkits)
         toolkits.append(u"%1 %2"_s.arg(t.version, t.path));
@@ -84,9 +81,9 @@ QString renderSystem(const DoctorReport &r, bool english)
              QStringList{r.target.envDir, r.target.envKind}.filter(QRegularExpression(u"."_s)).join(u", "_s));
         line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Python")), r.target.pythonVersion);
         line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "TensorFlow")),
-             r.target.tensorflow.isEmpty() ? QString() : r.target.tensorflowPackage.isEmpty()
-                                                             ? r.target.tensorflow
-                                                             : r.target.tensorflowPackage + u' ' + r.target.tensorflow);
+             r.target.tensorflow.isEmpty()              ? QString()
+                 : r.target.tensorflowPackage.isEmpty() ? r.target.tensorflow
+                                                        : r.target.tensorflowPackage + u' ' + r.target.tensorflow);
         // A tfsetup environment: what its record says it runs on.
         if (r.target.record) {
             line(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Route")), r.target.route);
@@ -127,25 +124,26 @@ QList<DoctorFinding> findingsOf(const DoctorReport &r, bool log)
 QString countsLine(const QList<DoctorFinding> &findings, bool english)
 {
     const auto count = [&](Severity s) {
-        return QString::number(std::count_if(findings.cbegin(), findings.cend(),
-                                             [&](const DoctorFinding &f) { return f.severity == s; }));
+        return QString::number(
+            std::count_if(findings.cbegin(), findings.cend(), [&](const DoctorFinding &f) { return f.severity == s; }));
     };
     return pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Findings: %1 errors, %2 warnings, %3 notes"),
                            {count(Severity::Error), count(Severity::Warning), count(Severity::Info)}),
                 english)
-           + u'\n';
+        + u'\n';
 }
 
 QString renderFindings(const QList<DoctorFinding> &findings, bool english)
 {
     QString out;
     if (findings.isEmpty()) {
-        out += u"  "_s + pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "No problems found.")), english) + u'\n';
+        out += u"  "_s + pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "No problems found.")), english)
+            + u'\n';
         return out;
     }
     for (const DoctorFinding &f : findings) {
-        out += u"["_s + pick(severityLabel(f.severity), english) + u"] " + pick(f.summary, english) + u"  ("
-               + f.cause + u")\n";
+        out += u"["_s + pick(severityLabel(f.severity), english) + u"] " + pick(f.summary, english) + u"  (" + f.cause
+            + u")\n";
         for (const QString &e : f.evidence)
             out += u"    "_s + e + u'\n';
         if (!f.fix.isEmpty())
@@ -158,10 +156,10 @@ QString renderLog(const DoctorReport &r, bool english)
 {
     QString out = pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "This log")), english) + u'\n';
     out += u"  "_s + pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "Verdict")), english) + u": "
-           + pick(r.log->verdict.summary, english) + u'\n';
+        + pick(r.log->verdict.summary, english) + u'\n';
     if (!r.log->machine.describe().isEmpty()) {
-        out += u"  "_s + pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "The log's machine")), english) + u": "
-               + r.log->machine.describe() + u'\n';
+        out += u"  "_s + pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "The log's machine")), english)
+            + u": " + r.log->machine.describe() + u'\n';
     }
     const QList<DoctorFinding> findings = findingsOf(r, true);
     out += countsLine(findings, english);
@@ -182,13 +180,13 @@ QString render(const DoctorReport &r, bool english)
         out += pick(doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
                                                  "This machine was not checked: the log comes from another machine.")),
                     english)
-               + u'\n';
+            + u'\n';
     } else {
         out += pick(r.hardwareFromFile
                         ? doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "The machine of the hardware file"))
                         : doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "This machine")),
                     english)
-               + u'\n';
+            + u'\n';
         out += renderSystem(r, english);
         out += u'\n';
         const QList<DoctorFinding> findings = r.log ? findingsOf(r, false) : r.findings;
@@ -231,7 +229,10 @@ Redactor::Redactor(const SystemView &system)
     }
 }
 
-Redactor::Redactor(QStringList homes, QStringList names) : m_homes(std::move(homes)), m_names(std::move(names)) {}
+Redactor::Redactor(QStringList homes, QStringList names)
+    : m_homes(std::move(homes))
+    , m_names(std::move(names))
+{}
 
 QString Redactor::apply(const QString &text) const
 {
@@ -262,7 +263,8 @@ QString Redactor::apply(const QString &text) const
 
 int DoctorReport::count(Severity severity) const
 {
-    return int(std::count_if(findings.cbegin(), findings.cend(), [&](const DoctorFinding &f) { return f.severity == severity; }));
+    return int(std::count_if(findings.cbegin(), findings.cend(),
+                             [&](const DoctorFinding &f) { return f.severity == severity; }));
 }
 
 QJsonObject DoctorReport::toJson() const
@@ -271,14 +273,15 @@ QJsonObject DoctorReport::toJson() const
     for (const DoctorFinding &f : findings)
         list.append(f.toJson());
     QJsonObject out{{u"schema"_s, 1},
-            {u"target"_s, target.toJson()},
-            {u"hardware"_s, hardware.toJson()},
-            {u"hardware_from_file"_s, hardwareFromFile},
-            {u"machine_checked"_s, machineChecked},
-            {u"findings"_s, list},
-            {u"counts"_s, QJsonObject{{u"error"_s, count(Severity::Error)},
-                                      {u"warning"_s, count(Severity::Warning)},
-                                      {u"info"_s, count(Severity::Info)}}}};
+                    {u"target"_s, target.toJson()},
+                    {u"hardware"_s, hardware.toJson()},
+                    {u"hardware_from_file"_s, hardwareFromFile},
+                    {u"machine_checked"_s, machineChecked},
+                    {u"findings"_s, list},
+                    {u"counts"_s,
+                     QJsonObject{{u"error"_s, count(Severity::Error)},
+                                 {u"warning"_s, count(Severity::Warning)},
+                                 {u"info"_s, count(Severity::Info)}}}};
     if (log) {
         out.insert(u"log"_s, log->toJson());
         out.insert(u"log_verdict"_s, log->verdict.toJson());
@@ -350,7 +353,8 @@ QStringList conflictsBetween(const LogMachine &log, const HardwareReport &hw)
         // A WSL2 log is Linux; a Windows machine can run it, so only native Windows vs Linux counts.
         if (!(log.platform == u"linux" && hw.os.wsl == 2))
             out.append(u"the log's paths and libraries are %1's; the machine checked runs %2"_s.arg(
-                log.platform == u"windows" ? u"Windows"_s : u"Linux"_s, here == u"windows" ? u"Windows"_s : u"Linux"_s));
+                log.platform == u"windows" ? u"Windows"_s : u"Linux"_s,
+                here == u"windows" ? u"Windows"_s : u"Linux"_s));
     }
     if (!log.gpus.isEmpty() && !nvidia.isEmpty()) {
         const bool same = std::any_of(nvidia.cbegin(), nvidia.cend(), [&](const GpuInfo &g) {
@@ -361,7 +365,8 @@ QStringList conflictsBetween(const LogMachine &log, const HardwareReport &hw)
             QStringList names;
             for (const GpuInfo &g : nvidia)
                 names.append(g.name);
-            out.append(u"the log's GPU is %1; the machine checked has %2"_s.arg(log.gpus.join(u", "_s), names.join(u", "_s)));
+            out.append(
+                u"the log's GPU is %1; the machine checked has %2"_s.arg(log.gpus.join(u", "_s), names.join(u", "_s)));
         }
     }
     return out;
@@ -400,17 +405,20 @@ DoctorLogVerdict logVerdict(const QList<DoctorFinding> &findings)
     if (!sorted.isEmpty()) {
         v.status = u"cause"_s;
         const DoctorText first = sorted.first().summary;
-        const DoctorText label = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "The log shows what went wrong (%1)."),
-                                            {v.causes.join(u", "_s)});
+        const DoctorText label = doctorText(
+            QT_TRANSLATE_NOOP("tfsetup::core::Doctor", "The log shows what went wrong (%1)."),
+            {v.causes.join(u", "_s)});
         v.summary = {label.translated + u' ' + first.translated, label.english + u' ' + first.english};
     } else if (recognised) {
         v.status = u"nothing_wrong"_s;
-        v.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "Nothing is wrong in this log: its messages are harmless notices or show the GPU at work."));
+        v.summary = doctorText(QT_TRANSLATE_NOOP(
+            "tfsetup::core::Doctor",
+            "Nothing is wrong in this log: its messages are harmless notices or show the GPU at work."));
     } else {
-        v.summary = doctorText(QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
-                                                 "The log holds no message the doctor knows, so it cannot say what went "
-                                                 "wrong. Run \"tfsetup doctor --env DIR\" on the machine that wrote it."));
+        v.summary = doctorText(
+            QT_TRANSLATE_NOOP("tfsetup::core::Doctor",
+                              "The log holds no message the doctor knows, so it cannot say what went "
+                              "wrong. Run \"tfsetup doctor --env DIR\" on the machine that wrote it."));
     }
     return v;
 }
@@ -438,7 +446,7 @@ DoctorLogReading readDoctorLog(const QString &log, const HardwareReport &machine
     lm.machine = inspectLog(log);
     lm.conflicts = conflictsBetween(lm.machine, machine);
     lm.otherMachine = options.origin == LogOrigin::OtherMachine
-                      || (options.origin == LogOrigin::Unknown && !lm.conflicts.isEmpty());
+        || (options.origin == LogOrigin::Unknown && !lm.conflicts.isEmpty());
     // A log of another machine than the one described is read on its own terms; a log of the
     // machine described (this one, or the one of --hardware) is read with what is known of it.
     const bool ownTerms = lm.otherMachine;
@@ -589,8 +597,9 @@ QCoro::Task<DoctorReport> runDoctor(SystemView &system, std::shared_ptr<const Kn
             report.findings += co_await QtConcurrent::run(&checkFilesOnPool, &std::as_const(system), knowledge,
                                                           report.target);
             if (!options.probe.isEmpty() && !report.target.cpuOnly) {
-                mergeProbeFindings(report.findings, co_await probeEnvironment(system, knowledge, report.target,
-                                                                              report.hardware, options.probe));
+                mergeProbeFindings(
+                    report.findings,
+                    co_await probeEnvironment(system, knowledge, report.target, report.hardware, options.probe));
             }
         }
     }
@@ -625,8 +634,8 @@ Result<QString> readLogInput(const QString &source)
     // Bounded like every input: a FIFO or a device is refused before it is read (it could block
     // or never end), and a log larger than the limit is refused instead of read in part, which
     // could drop the very lines with the error.
-    const auto bytes =
-        source == u"-" ? readStandardInput(what, maxTextInputBytes) : readInputFile(source, what, maxTextInputBytes);
+    const auto bytes = source == u"-" ? readStandardInput(what, maxTextInputBytes)
+                                      : readInputFile(source, what, maxTextInputBytes);
     if (!bytes) {
         return Error{u"log_unreadable"_s,
                      QCoreApplication::translate("tfsetup::core::Doctor",

@@ -21,10 +21,10 @@ namespace tfsetup::core {
 enum class LogOrigin { Unknown, ThisMachine, OtherMachine };
 
 struct DoctorOptions {
-    QString envDir;                 // --env: the environment to check
-    QString tensorflow;             // --tf: the TensorFlow version meant, when the environment cannot say
-    bool cpuOnly = false;           // --cpu-only: the environment is meant to run on the CPU
-    std::optional<QString> log;     // --log: a pasted TensorFlow log or traceback
+    QString envDir;                           // --env: the environment to check
+    QString tensorflow;                       // --tf: the TensorFlow version meant, when the environment cannot say
+    bool cpuOnly = false;                     // --cpu-only: the environment is meant to run on the CPU
+    std::optional<QString> log;               // --log: a pasted TensorFlow log or traceback
     LogOrigin logOrigin = LogOrigin::Unknown; // --log-from
     // --hardware: the detect --json of the machine to check (the log's machine) instead of this one
     std::optional<HardwareReport> hardware;
@@ -39,8 +39,8 @@ struct DoctorOptions {
 // that the doctor knows none of its messages.
 struct DoctorLogVerdict {
     QString status = QStringLiteral("unknown"); // "cause" | "nothing_wrong" | "unknown"
-    QStringList causes;     // cause codes of the log's errors and warnings, most severe first
-    QStringList findingIds; // their finding ids ("log.…")
+    QStringList causes;                         // cause codes of the log's errors and warnings, most severe first
+    QStringList findingIds;                     // their finding ids ("log.…")
     DoctorText summary;
 
     // {status, causes, finding_ids, summary, en: {summary}}
@@ -49,10 +49,10 @@ struct DoctorLogVerdict {
 
 // What the doctor concluded about a log's machine, and the verdict on the log itself.
 struct DoctorLogMachine {
-    LogMachine machine;          // what the log says about its machine
-    bool otherMachine = false;   // read on its own terms, not as this machine's
-    QStringList conflicts;       // where the log and the machine checked disagree (untranslated)
-    DoctorLogVerdict verdict;    // from the log's findings alone, never from the machine's scan
+    LogMachine machine;        // what the log says about its machine
+    bool otherMachine = false; // read on its own terms, not as this machine's
+    QStringList conflicts;     // where the log and the machine checked disagree (untranslated)
+    DoctorLogVerdict verdict;  // from the log's findings alone, never from the machine's scan
 
     QJsonObject toJson() const;
 };

@@ -46,12 +46,9 @@ DoctorText doctorText(const char *source, const QStringList &arguments)
 QString severityName(Severity severity)
 {
     switch (severity) {
-    case Severity::Error:
-        return QStringLiteral("error");
-    case Severity::Warning:
-        return QStringLiteral("warning");
-    case Severity::Info:
-        break;
+    case Severity::Error: return QStringLiteral("error");
+    case Severity::Warning: return QStringLiteral("warning");
+    case Severity::Info: break;
     }
     return QStringLiteral("info");
 }
@@ -87,8 +84,8 @@ QJsonObject DoctorFinding::toJson() const
         {QStringLiteral("fix"), fix.translated},
         {QStringLiteral("evidence"), QJsonArray::fromStringList(evidence)},
         {QStringLiteral("actions"), actionArray},
-        {QStringLiteral("en"), QJsonObject{{QStringLiteral("summary"), summary.english},
-                                           {QStringLiteral("fix"), fix.english}}},
+        {QStringLiteral("en"),
+         QJsonObject{{QStringLiteral("summary"), summary.english}, {QStringLiteral("fix"), fix.english}}},
     };
 }
 

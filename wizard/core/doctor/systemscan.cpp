@@ -51,11 +51,11 @@ DoctorAction action(const char *type, QJsonObject params = {})
 // TensorFlow version is installed: a stray copy of any of them can be the one that loads first.
 const QStringList &watchedPatterns(OsFamily os)
 {
-    static const QStringList windows{u"cudart64_*.dll"_s, u"cublas64_*.dll"_s, u"cublasLt64_*.dll"_s,
-                                     u"cufft64_*.dll"_s,   u"curand64_*.dll"_s, u"cusolver64_*.dll"_s,
+    static const QStringList windows{u"cudart64_*.dll"_s,   u"cublas64_*.dll"_s, u"cublasLt64_*.dll"_s,
+                                     u"cufft64_*.dll"_s,    u"curand64_*.dll"_s, u"cusolver64_*.dll"_s,
                                      u"cusparse64_*.dll"_s, u"cudnn*64_*.dll"_s, u"nvcuda.dll"_s};
-    static const QStringList linux{u"libcudart.so.*"_s,  u"libcublas.so.*"_s,  u"libcublasLt.so.*"_s,
-                                   u"libcufft.so.*"_s,   u"libcurand.so.*"_s,  u"libcusolver.so.*"_s,
+    static const QStringList linux{u"libcudart.so.*"_s,   u"libcublas.so.*"_s, u"libcublasLt.so.*"_s,
+                                   u"libcufft.so.*"_s,    u"libcurand.so.*"_s, u"libcusolver.so.*"_s,
                                    u"libcusparse.so.*"_s, u"libcudnn*.so.*"_s, u"libcuda.so.1"_s};
     return os == OsFamily::Windows ? windows : linux;
 }
@@ -69,9 +69,13 @@ class Scan {
 public:
     Scan(const SystemView &system, const HardwareReport &hardware, const Knowledge &knowledge,
          const DoctorTarget &target, bool hardwareOnly = false)
-        : m_system(system), m_hw(hardware), m_knowledge(knowledge), m_catalog(knowledge.catalog), m_target(target),
-          m_hardwareOnly(hardwareOnly),
-          m_search(hardwareOnly ? QList<LibrarySearchDir>() : librarySearchOrder(system, target))
+        : m_system(system)
+        , m_hw(hardware)
+        , m_knowledge(knowledge)
+        , m_catalog(knowledge.catalog)
+        , m_target(target)
+        , m_hardwareOnly(hardwareOnly)
+        , m_search(hardwareOnly ? QList<LibrarySearchDir>() : librarySearchOrder(system, target))
     {
         m_os = !hardwareOnly ? osName(system) : hardware.os.family == u"windows" ? u"windows"_s : u"linux"_s;
         if (!target.tensorflow.isEmpty())
@@ -222,7 +226,8 @@ private:
     {
         QStringList names;
         for (const LibrarySearchDir &d : m_search) {
-            for (const QString &name : m_system.entries(d.dir, patterns, QDir::Files | QDir::System | QDir::NoDotAndDotDot)) {
+            for (const QString &name :
+                 m_system.entries(d.dir, patterns, QDir::Files | QDir::System | QDir::NoDotAndDotDot)) {
                 const QString lower = m_system.os() == OsFamily::Windows ? name.toLower() : name;
                 bool known = false;
                 for (const QString &n : names) {
@@ -246,10 +251,7 @@ private:
         return version::major(a) == version::major(b);
     }
 
-    QString pathVariable() const
-    {
-        return m_system.os() == OsFamily::Windows ? u"PATH"_s : u"LD_LIBRARY_PATH"_s;
-    }
+    QString pathVariable() const { return m_system.os() == OsFamily::Windows ? u"PATH"_s : u"LD_LIBRARY_PATH"_s; }
 
     void checkGpuAndDriver()
     {
@@ -308,7 +310,11 @@ private:
         f.id = u"driver_too_old:"_s + m_hw.driver->version;
         f.cause = u"driver_too_old"_s;
         f.severity = gpuSeverity(Severity::Error);
-        f.summary = causes().summary(u"driver_too_old"_s, u"scan_floor"_s, {{u"driver"_s, m_hw.driver->version}, {u"floor"_s, floor}, {u"cuda"_s, m_release->cuda}, {u"tensorflow"_s, m_target.tensorflow}});
+        f.summary = causes().summary(u"driver_too_old"_s, u"scan_floor"_s,
+                                     {{u"driver"_s, m_hw.driver->version},
+                                      {u"floor"_s, floor},
+                                      {u"cuda"_s, m_release->cuda},
+                                      {u"tensorflow"_s, m_target.tensorflow}});
         f.fix = causes().fix(u"driver_too_old"_s);
         f.evidence = {u"driver %1 (%2)"_s.arg(m_hw.driver->version, m_hw.driver->source),
                       u"needed: %1 or newer (%2)"_s.arg(floor, source)};
@@ -334,7 +340,8 @@ private:
         f.id = u"no_gpu_or_driver:pinned"_s;
         f.cause = u"no_gpu_or_driver"_s;
         f.severity = absent.size() == m_target.gpus.size() ? Severity::Error : Severity::Warning;
-        f.summary = causes().summary(f.cause, u"pinned_missing"_s, {{u"gpus"_s, absent.join(u", "_s)}, {u"count"_s, QString::number(count)}});
+        f.summary = causes().summary(f.cause, u"pinned_missing"_s,
+                                     {{u"gpus"_s, absent.join(u", "_s)}, {u"count"_s, QString::number(count)}});
         f.fix = causes().fix(f.cause, u"pinned_missing"_s, {{u"env"_s, m_target.envDir}});
         QStringList pinned;
         for (int gpu : m_target.gpus)
@@ -398,7 +405,8 @@ private:
         f.id = u"windows_native_gpu_unsupported:"_s + m_target.tensorflow;
         f.cause = u"windows_native_gpu_unsupported"_s;
         f.severity = m_cpuOnly ? Severity::Info : Severity::Error;
-        f.summary = causes().summary(u"windows_native_gpu_unsupported"_s, {}, {{u"tensorflow"_s, m_target.tensorflow}, {u"last"_s, native->tfMax}});
+        f.summary = causes().summary(u"windows_native_gpu_unsupported"_s, {},
+                                     {{u"tensorflow"_s, m_target.tensorflow}, {u"last"_s, native->tfMax}});
         f.fix = causes().fix(u"windows_native_gpu_unsupported"_s, {}, {{u"last"_s, native->tfMax}});
         f.evidence = {u"tensorflow %1 (%2)"_s.arg(m_target.tensorflow, m_target.tensorflowEvidence),
                       u"last native-Windows GPU release: %1 (%2)"_s.arg(native->tfMax, native->source)};
@@ -425,10 +433,14 @@ private:
         f.id = u"python_version_unsupported:"_s + mm;
         f.cause = u"python_version_unsupported"_s;
         f.severity = Severity::Error;
-        f.summary = causes().summary(u"python_version_unsupported"_s, u"scan"_s, {{u"python"_s, m_target.pythonVersion}, {u"tensorflow"_s, m_target.tensorflow}, {u"range"_s, release->pythonText()}});
+        f.summary = causes().summary(u"python_version_unsupported"_s, u"scan"_s,
+                                     {{u"python"_s, m_target.pythonVersion},
+                                      {u"tensorflow"_s, m_target.tensorflow},
+                                      {u"range"_s, release->pythonText()}});
         f.fix = causes().fix(f.cause);
-        f.evidence = {u"python %1 (%2)"_s.arg(m_target.pythonVersion, m_target.python),
-                      u"tensorflow %1 supports Python %2 (%3)"_s.arg(release->version, release->pythonText(), release->source)};
+        f.evidence = {
+            u"python %1 (%2)"_s.arg(m_target.pythonVersion, m_target.python),
+            u"tensorflow %1 supports Python %2 (%3)"_s.arg(release->version, release->pythonText(), release->source)};
         f.actions = {action("recreate_env", {{u"python"_s, release->pythonVersions().value(0)}})};
         add(std::move(f));
     }
@@ -509,21 +521,26 @@ private:
         const QString cudaPath = m_system.normalize(m_system.env(u"CUDA_PATH"_s));
         if (!cudaPath.isEmpty())
             f.evidence.append(u"CUDA_PATH=%1"_s.arg(cudaPath));
-        const bool matching = m_release && std::any_of(m_hw.cudaToolkits.cbegin(), m_hw.cudaToolkits.cend(),
-                                                       [&](const CudaToolkitInfo &t) {
-                                                           return version::majorMinor(t.version) == version::majorMinor(m_release->cuda);
-                                                       });
+        const bool matching = m_release
+            && std::any_of(m_hw.cudaToolkits.cbegin(), m_hw.cudaToolkits.cend(), [&](const CudaToolkitInfo &t) {
+                                  return version::majorMinor(t.version) == version::majorMinor(m_release->cuda);
+                              });
         // pip's CUDA wheels, or a tfsetup environment's own cuda/ folder, need no toolkit.
         const bool usesOwnCuda = !m_target.pipLibraryDirs.isEmpty() || !m_target.launcherLibraryDirs.isEmpty();
         if (m_release && !matching && !usesOwnCuda && !m_cpuOnly && !m_windowsTooNew) {
             f.id = u"cuda_version_mismatch:toolkit"_s;
             f.cause = u"cuda_version_mismatch"_s;
             f.severity = Severity::Warning;
-            f.summary = causes().summary(u"cuda_version_mismatch"_s, u"scan_toolkit"_s, {{u"tensorflow"_s, m_target.tensorflow}, {u"cuda"_s, m_release->cuda}, {u"toolkits"_s, versions.join(u", "_s)}});
+            f.summary = causes().summary(u"cuda_version_mismatch"_s, u"scan_toolkit"_s,
+                                         {{u"tensorflow"_s, m_target.tensorflow},
+                                          {u"cuda"_s, m_release->cuda},
+                                          {u"toolkits"_s, versions.join(u", "_s)}});
             f.fix = causes().fix(f.cause);
             f.actions = {action("install_cuda", {{u"version"_s, m_release->cuda}})};
         } else if (m_hw.cudaToolkits.size() >= 2) {
-            f.summary = causes().summary(u"multiple_toolkits"_s, {}, {{u"count"_s, QString::number(m_hw.cudaToolkits.size())}, {u"toolkits"_s, versions.join(u", "_s)}});
+            f.summary = causes().summary(
+                u"multiple_toolkits"_s, {},
+                {{u"count"_s, QString::number(m_hw.cudaToolkits.size())}, {u"toolkits"_s, versions.join(u", "_s)}});
             f.fix = causes().fix(u"multiple_toolkits"_s);
         } else {
             return;
@@ -572,7 +589,11 @@ private:
             if (missing.contains(runtime) && !otherRuntimes.isEmpty() && actions.isEmpty()) {
                 f.id = u"cuda_version_mismatch:"_s + runtime;
                 f.cause = u"cuda_version_mismatch"_s;
-                f.summary = causes().summary(u"cuda_version_mismatch"_s, u"scan_runtime"_s, {{u"tensorflow"_s, m_target.tensorflow}, {u"cuda"_s, m_release->cuda}, {u"runtime"_s, runtime}, {u"others"_s, otherRuntimes.join(u", "_s)}});
+                f.summary = causes().summary(u"cuda_version_mismatch"_s, u"scan_runtime"_s,
+                                             {{u"tensorflow"_s, m_target.tensorflow},
+                                              {u"cuda"_s, m_release->cuda},
+                                              {u"runtime"_s, runtime},
+                                              {u"others"_s, otherRuntimes.join(u", "_s)}});
                 for (const QString &name : otherRuntimes) {
                     for (const Copy &c : copiesOnSearchPath(name))
                         f.evidence.append(u"found instead: "_s + describe(c));
@@ -580,11 +601,15 @@ private:
             } else {
                 f.id = u"missing_cuda_runtime:"_s + missing.first();
                 f.cause = u"missing_cuda_runtime"_s;
-                f.summary = causes().summary(u"missing_cuda_runtime"_s, u"scan_missing"_s, {{u"tensorflow"_s, m_target.tensorflow}, {u"count"_s, QString::number(missing.size())}, {u"cuda"_s, m_release->cuda}, {u"libraries"_s, missing.join(u", "_s)}});
+                f.summary = causes().summary(u"missing_cuda_runtime"_s, u"scan_missing"_s,
+                                             {{u"tensorflow"_s, m_target.tensorflow},
+                                              {u"count"_s, QString::number(missing.size())},
+                                              {u"cuda"_s, m_release->cuda},
+                                              {u"libraries"_s, missing.join(u", "_s)}});
             }
             f.fix = actions.isEmpty()
-                        ? causes().fix(u"missing_cuda_runtime"_s, u"scan_missing"_s, {{u"cuda"_s, m_release->cuda}})
-                        : causes().fix(u"missing_cuda_runtime"_s, u"scan_not_searched"_s, {{u"variable"_s, pathVariable()}});
+                ? causes().fix(u"missing_cuda_runtime"_s, u"scan_missing"_s, {{u"cuda"_s, m_release->cuda}})
+                : causes().fix(u"missing_cuda_runtime"_s, u"scan_not_searched"_s, {{u"variable"_s, pathVariable()}});
             if (actions.isEmpty())
                 actions.append(action("install_cuda", {{u"version"_s, m_release->cuda}}));
             f.actions = actions;
@@ -604,14 +629,21 @@ private:
             if (!elsewhere.isEmpty()) {
                 f.id = u"missing_cudnn:"_s + main;
                 f.cause = u"missing_cudnn"_s;
-                f.summary = causes().summary(u"missing_cudnn"_s, u"scan_not_searched"_s, {{u"library"_s, main}, {u"dir"_s, parentDir(elsewhere.first())}});
-                f.fix = causes().fix(u"missing_cudnn"_s, u"scan_not_searched"_s, {{u"dir"_s, parentDir(elsewhere.first())}, {u"variable"_s, pathVariable()}});
+                f.summary = causes().summary(u"missing_cudnn"_s, u"scan_not_searched"_s,
+                                             {{u"library"_s, main}, {u"dir"_s, parentDir(elsewhere.first())}});
+                f.fix = causes().fix(u"missing_cudnn"_s, u"scan_not_searched"_s,
+                                     {{u"dir"_s, parentDir(elsewhere.first())}, {u"variable"_s, pathVariable()}});
                 f.evidence = {u"%1: not on %2; a copy is at %3"_s.arg(main, pathVariable(), elsewhere.first())};
-                f.actions = {action("prepend_path", {{u"variable"_s, pathVariable()}, {u"dir"_s, parentDir(elsewhere.first())}})};
+                f.actions = {action("prepend_path",
+                                    {{u"variable"_s, pathVariable()}, {u"dir"_s, parentDir(elsewhere.first())}})};
             } else if (!others.isEmpty()) {
                 f.id = u"cudnn_version_mismatch:"_s + main;
                 f.cause = u"cudnn_version_mismatch"_s;
-                f.summary = causes().summary(u"cudnn_version_mismatch"_s, u"scan_other_major"_s, {{u"tensorflow"_s, m_target.tensorflow}, {u"cudnn"_s, m_release->cudnn}, {u"library"_s, main}, {u"others"_s, others.join(u", "_s)}});
+                f.summary = causes().summary(u"cudnn_version_mismatch"_s, u"scan_other_major"_s,
+                                             {{u"tensorflow"_s, m_target.tensorflow},
+                                              {u"cudnn"_s, m_release->cudnn},
+                                              {u"library"_s, main},
+                                              {u"others"_s, others.join(u", "_s)}});
                 f.fix = causes().fix(f.cause);
                 for (const QString &name : others) {
                     for (const Copy &c : copiesOnSearchPath(name))
@@ -621,8 +653,11 @@ private:
             } else {
                 f.id = u"missing_cudnn:"_s + main;
                 f.cause = u"missing_cudnn"_s;
-                f.summary = causes().summary(u"missing_cudnn"_s, u"scan_not_installed"_s, {{u"cudnn"_s, m_release->cudnn}, {u"library"_s, main}, {u"tensorflow"_s, m_target.tensorflow}});
-                f.fix = causes().fix(u"missing_cudnn"_s, u"scan_not_installed"_s, {{u"cudnn"_s, m_release->cudnn}, {u"cuda"_s, m_release->cuda}});
+                f.summary = causes().summary(
+                    u"missing_cudnn"_s, u"scan_not_installed"_s,
+                    {{u"cudnn"_s, m_release->cudnn}, {u"library"_s, main}, {u"tensorflow"_s, m_target.tensorflow}});
+                f.fix = causes().fix(u"missing_cudnn"_s, u"scan_not_installed"_s,
+                                     {{u"cudnn"_s, m_release->cudnn}, {u"cuda"_s, m_release->cuda}});
                 f.evidence = {u"%1: not found on %2 nor in any CUDA toolkit"_s.arg(main, pathVariable())};
                 f.actions = {action("install_cudnn", {{u"version"_s, m_release->cudnn}})};
             }
@@ -641,12 +676,19 @@ private:
             f.id = u"missing_cudnn:incomplete"_s;
             f.cause = u"missing_cudnn"_s;
             f.severity = Severity::Error;
-            f.summary = causes().summary(u"missing_cudnn"_s, u"scan_incomplete"_s, {{u"dir"_s, parentDir(mainCopies.first().path)}, {u"count"_s, QString::number(missingParts.size())}, {u"parts"_s, missingParts.join(u", "_s)}});
-            f.fix = causes().fix(u"missing_cudnn"_s, u"scan_incomplete"_s, {{u"folder"_s, m_system.os() == OsFamily::Windows ? u"bin"_s : u"lib"_s}, {u"library"_s, main}, {u"library"_s, main}});
+            f.summary = causes().summary(u"missing_cudnn"_s, u"scan_incomplete"_s,
+                                         {{u"dir"_s, parentDir(mainCopies.first().path)},
+                                          {u"count"_s, QString::number(missingParts.size())},
+                                          {u"parts"_s, missingParts.join(u", "_s)}});
+            f.fix = causes().fix(u"missing_cudnn"_s, u"scan_incomplete"_s,
+                                 {{u"folder"_s, m_system.os() == OsFamily::Windows ? u"bin"_s : u"lib"_s},
+                                  {u"library"_s, main},
+                                  {u"library"_s, main}});
             f.evidence.append(u"loads: "_s + describe(mainCopies.first()));
             for (const QString &part : missingParts) {
                 f.evidence.append(u"missing: "_s + SystemView::join(parentDir(mainCopies.first().path), part));
-                f.actions.append(action("place_file", {{u"library"_s, part}, {u"dir"_s, parentDir(mainCopies.first().path)}}));
+                f.actions.append(
+                    action("place_file", {{u"library"_s, part}, {u"dir"_s, parentDir(mainCopies.first().path)}}));
             }
             add(std::move(f));
         }
@@ -656,7 +698,8 @@ private:
         for (const CudnnInfo &c : m_hw.cudnn) {
             QString libraryDir = parentDir(c.path);
             if (c.source == u"header")
-                libraryDir = SystemView::join(parentDir(libraryDir), m_system.os() == OsFamily::Windows ? u"bin"_s : u"lib64"_s);
+                libraryDir = SystemView::join(parentDir(libraryDir),
+                                              m_system.os() == OsFamily::Windows ? u"bin"_s : u"lib64"_s);
             // A bare "8" from a file name says nothing about the minor version TensorFlow checks.
             if (m_system.identity(libraryDir) != loadsFrom || !c.version.contains(u'.'))
                 continue;
@@ -667,10 +710,13 @@ private:
             f.id = u"cudnn_version_mismatch:"_s + c.version;
             f.cause = u"cudnn_version_mismatch"_s;
             f.severity = Severity::Error;
-            f.summary = causes().summary(f.cause, u"versions"_s, {{u"loaded"_s, c.version}, {u"compiled"_s, m_release->cudnn}});
+            f.summary = causes().summary(f.cause, u"versions"_s,
+                                         {{u"loaded"_s, c.version}, {u"compiled"_s, m_release->cudnn}});
             f.fix = causes().fix(f.cause);
-            f.evidence = {u"loads: "_s + describe(mainCopies.first()), u"cuDNN %1 according to %2"_s.arg(c.version, c.path),
-                          u"tensorflow %1 is built with cuDNN %2 (%3)"_s.arg(m_release->version, m_release->cudnn, m_release->source)};
+            f.evidence = {u"loads: "_s + describe(mainCopies.first()),
+                          u"cuDNN %1 according to %2"_s.arg(c.version, c.path),
+                          u"tensorflow %1 is built with cuDNN %2 (%3)"_s.arg(m_release->version, m_release->cudnn,
+                                                                             m_release->source)};
             f.actions = {action("install_cudnn", {{u"version"_s, m_release->cudnn}})};
             add(std::move(f));
             break;
@@ -735,7 +781,8 @@ private:
             names = {tfCudnn.first()};
         } else {
             for (const LibrarySearchDir &d : search) {
-                for (const QString &name : m_system.entries(d.dir, {u"cudnn64_*.dll"_s}, QDir::Files | QDir::NoDotAndDotDot)) {
+                for (const QString &name :
+                     m_system.entries(d.dir, {u"cudnn64_*.dll"_s}, QDir::Files | QDir::NoDotAndDotDot)) {
                     if (!names.contains(name, Qt::CaseInsensitive))
                         names.append(name);
                 }
@@ -769,8 +816,9 @@ private:
             f.summary = causes().summary(u"zlibwapi_missing"_s, u"scan"_s, {{u"path"_s, loads}, {u"version"_s, cudnn}});
             const QString tested = m_release ? m_release->cudnn : QString();
             f.fix = tested.isEmpty() || sources->needsZlibwapi(tested, m_os)
-                        ? causes().fix(u"zlibwapi_missing"_s, u"scan"_s, {{u"path"_s, loads}})
-                        : causes().fix(u"zlibwapi_missing"_s, u"scan_tested"_s, {{u"tested"_s, tested}, {u"tensorflow"_s, m_target.tensorflow}, {u"path"_s, loads}});
+                ? causes().fix(u"zlibwapi_missing"_s, u"scan"_s, {{u"path"_s, loads}})
+                : causes().fix(u"zlibwapi_missing"_s, u"scan_tested"_s,
+                               {{u"tested"_s, tested}, {u"tensorflow"_s, m_target.tensorflow}, {u"path"_s, loads}});
             f.evidence = {u"loads: %1 (%2)"_s.arg(loads, origin), u"cuDNN %1 according to %2"_s.arg(cudnn, told),
                           u"%1: not found in %2"_s.arg(zlib, searched.join(u"; "_s)),
                           u"cuDNN %1 on Windows needs %2: %3"_s.arg(cudnn, zlib, sources->zlibwapiSource())};
@@ -794,10 +842,14 @@ private:
             f.id = u"path_shadowing:"_s + name;
             f.cause = u"path_shadowing"_s;
             f.severity = m_cpuOnly ? Severity::Info : Severity::Warning;
-            f.summary = causes().summary(u"path_shadowing"_s, {}, {{u"count"_s, QString::number(copies.size())}, {u"library"_s, name}, {u"first"_s, copies.first().path}});
+            f.summary = causes().summary(u"path_shadowing"_s, {},
+                                         {{u"count"_s, QString::number(copies.size())},
+                                          {u"library"_s, name},
+                                          {u"first"_s, copies.first().path}});
             f.fix = causes().fix(u"path_shadowing"_s, {}, {{u"variable"_s, pathVariable()}});
             for (qsizetype i = 0; i < copies.size(); ++i)
-                f.evidence.append(u"%1. %2%3"_s.arg(i + 1).arg(describe(copies[i]), i == 0 ? u" <- loaded"_s : QString()));
+                f.evidence.append(
+                    u"%1. %2%3"_s.arg(i + 1).arg(describe(copies[i]), i == 0 ? u" <- loaded"_s : QString()));
             // Prefer the copy from the toolkit TensorFlow was built with, when one is on the path.
             if (m_release) {
                 // A loose copy (System32, a project folder) may be the right file; a copy inside
@@ -809,7 +861,8 @@ private:
                         && version::majorMinor(toolkit) == version::majorMinor(m_release->cuda)
                         && version::majorMinor(firstToolkit) != version::majorMinor(toolkit)) {
                         f.severity = m_cpuOnly ? Severity::Info : Severity::Error;
-                        f.actions = {action("prepend_path", {{u"variable"_s, pathVariable()}, {u"dir"_s, parentDir(c.path)}})};
+                        f.actions = {
+                            action("prepend_path", {{u"variable"_s, pathVariable()}, {u"dir"_s, parentDir(c.path)}})};
                         break;
                     }
                 }
@@ -849,7 +902,9 @@ private:
         f.id = u"path_too_long"_s;
         f.cause = u"path_too_long"_s;
         f.severity = Severity::Warning;
-        f.summary = causes().summary(u"path_too_long"_s, u"scan"_s, {{u"length"_s, QString::number(m_target.envDir.size())}, {u"limit"_s, QString::number(windowsMaxPath)}});
+        f.summary = causes().summary(
+            u"path_too_long"_s, u"scan"_s,
+            {{u"length"_s, QString::number(m_target.envDir.size())}, {u"limit"_s, QString::number(windowsMaxPath)}});
         f.fix = causes().fix(u"path_too_long"_s);
         f.evidence = {u"environment: "_s + m_target.envDir,
                       u"HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem LongPathsEnabled = %1"_s.arg(
@@ -928,7 +983,8 @@ private:
             return true;
         const bool windows = m_system.os() == OsFamily::Windows;
         static const QRegularExpression posixName(u"^python(3(\\.\\d+)?)?$"_s);
-        static const QRegularExpression windowsName(u"^pythonw?(\\.exe)?$"_s, QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression windowsName(u"^pythonw?(\\.exe)?$"_s,
+                                                    QRegularExpression::CaseInsensitiveOption);
         const QRegularExpression &name = windows ? windowsName : posixName;
         const QString da = parentDir(m_system.normalize(a)), db = parentDir(m_system.normalize(b));
         if (!name.match(a.section(u'/', -1)).hasMatch() || !name.match(b.section(u'/', -1)).hasMatch())
@@ -941,8 +997,8 @@ private:
 
     void checkJupyterKernels()
     {
-        const QString terminalPython =
-            m_system.findExecutable(m_system.os() == OsFamily::Windows ? u"python"_s : u"python3"_s);
+        const QString terminalPython = m_system.findExecutable(m_system.os() == OsFamily::Windows ? u"python"_s
+                                                                                                  : u"python3"_s);
         const QSet<QString> ownKernels = ownKernelFolders();
         bool envHasKernel = false;
         bool anyKernel = false;
@@ -972,7 +1028,8 @@ private:
                     f.id = u"jupyter_kernel_mismatch:"_s + name;
                     f.cause = u"jupyter_kernel_mismatch"_s;
                     f.severity = Severity::Warning;
-                    f.summary = causes().summary(u"jupyter_kernel_mismatch"_s, u"python_gone"_s, {{u"kernel"_s, display}, {u"python"_s, python}});
+                    f.summary = causes().summary(u"jupyter_kernel_mismatch"_s, u"python_gone"_s,
+                                                 {{u"kernel"_s, display}, {u"python"_s, python}});
                     f.fix = causes().fix(u"jupyter_kernel_mismatch"_s, u"python_gone"_s, {{u"name"_s, name}});
                     f.evidence = {specPath + u": argv[0] = " + argv0};
                     f.actions = {action("rewrite_kernelspec", {{u"kernel"_s, name}, {u"spec"_s, specPath}})};
@@ -993,7 +1050,8 @@ private:
                 f.summary = causes().summary(u"jupyter_kernel_mismatch"_s, {}, {{u"kernel"_s, display}});
                 f.fix = causes().fix(u"jupyter_kernel_mismatch"_s);
                 f.evidence = {specPath + u": argv[0] = " + argv0,
-                              u"terminal python: "_s + (terminalPython.isEmpty() ? u"(none on PATH)"_s : terminalPython)};
+                              u"terminal python: "_s
+                                  + (terminalPython.isEmpty() ? u"(none on PATH)"_s : terminalPython)};
                 for (auto it = kernelEnv.constBegin(); it != kernelEnv.constEnd(); ++it) {
                     if (it.key() == u"PATH" || it.key() == u"LD_LIBRARY_PATH")
                         f.evidence.append(u"%1: env %2=%3"_s.arg(specPath, it.key(), it.value().toString()));
@@ -1111,7 +1169,7 @@ DoctorTarget inspectRecord(const SystemView &system, const QString &root, const 
     target.gpus = plan.gpus;
     // A plan without CUDA is one for the processor (the cpu route, or a non-NVIDIA accelerator).
     target.cpuOnly = target.tensorflowPackage == u"tensorflow-cpu"
-                     || (!plan.route.isEmpty() && plan.cuda.isEmpty() && plan.cudnn.isEmpty());
+        || (!plan.route.isEmpty() && plan.cuda.isEmpty() && plan.cudnn.isEmpty());
     target.launcherLibraryDirs = launcherLibraryDirs(system, root);
     const QString suffix = system.os() == OsFamily::Windows ? u".bat"_s : u".sh"_s;
     for (const QString &launcher : record.launchers) {
@@ -1146,8 +1204,9 @@ DoctorTarget inspectEnvironment(const SystemView &system, const QString &envDir)
         return inspectFolder(system, root);
 
     const QString host = system.hostPath(root);
-    const Result<EnvironmentRecord> record =
-        host.isEmpty() ? Result<EnvironmentRecord>(Error{u"record_unreadable"_s, {}, {}}) : EnvironmentRecord::read(host);
+    const Result<EnvironmentRecord> record = host.isEmpty()
+        ? Result<EnvironmentRecord>(Error{u"record_unreadable"_s, {}, {}})
+        : EnvironmentRecord::read(host);
     if (record)
         return inspectRecord(system, root, *record);
     // The folder as it is, without what the record would have said.
@@ -1200,8 +1259,8 @@ DoctorTarget inspectFolder(const SystemView &system, const QString &envDir)
     if (windows) {
         sitePackages.append(SystemView::join(env, u"Lib/site-packages"_s));
     } else {
-        for (const QString &name : system.entries(SystemView::join(env, u"lib"_s), {u"python3*"_s},
-                                                  QDir::Dirs | QDir::NoDotAndDotDot)) {
+        for (const QString &name :
+             system.entries(SystemView::join(env, u"lib"_s), {u"python3*"_s}, QDir::Dirs | QDir::NoDotAndDotDot)) {
             sitePackages.append(SystemView::join(env, u"lib/"_s + name + u"/site-packages"_s));
             if (target.pythonVersion.isEmpty()) {
                 if (const auto v = parsers::pythonVersionFromName(name))
@@ -1211,10 +1270,12 @@ DoctorTarget inspectFolder(const SystemView &system, const QString &envDir)
     }
     // The distribution names pip writes ("tensorflow_gpu-2.10.0.dist-info"); tensorflow-intel is
     // what "tensorflow" pulls in on Windows from 2.11.
-    static const QRegularExpression dist(uR"(^(tensorflow(?:[_-](?:gpu|cpu|intel))?)-(\d+\.\d+(?:\.\d+)?)[^/]*\.dist-info$)"_s,
-                                         QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression dist(
+        uR"(^(tensorflow(?:[_-](?:gpu|cpu|intel))?)-(\d+\.\d+(?:\.\d+)?)[^/]*\.dist-info$)"_s,
+        QRegularExpression::CaseInsensitiveOption);
     for (const QString &site : sitePackages) {
-        for (const QString &name : system.entries(site, {u"tensorflow*.dist-info"_s}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+        for (const QString &name :
+             system.entries(site, {u"tensorflow*.dist-info"_s}, QDir::Dirs | QDir::NoDotAndDotDot)) {
             const auto m = dist.match(name);
             if (!m.hasMatch())
                 continue;
@@ -1226,7 +1287,8 @@ DoctorTarget inspectFolder(const SystemView &system, const QString &envDir)
                 target.tensorflowEvidence = SystemView::join(site, name);
             }
         }
-        for (const QString &name : system.entries(SystemView::join(site, u"nvidia"_s), {}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+        for (const QString &name :
+             system.entries(SystemView::join(site, u"nvidia"_s), {}, QDir::Dirs | QDir::NoDotAndDotDot)) {
             const QString lib = SystemView::join(SystemView::join(SystemView::join(site, u"nvidia"_s), name),
                                                  windows ? u"bin"_s : u"lib"_s);
             if (system.isDir(lib))
@@ -1374,7 +1436,8 @@ QList<DoctorFinding> checkEnvironmentFiles(const SystemView &system, const Knowl
             const QString where = SystemView::join(target.envDir, item.path);
             const QString origin = item.origin.isEmpty() ? QString() : u" ("_s + item.origin + u')';
             if (item.problem == RepairItem::Problem::Misplaced)
-                f.evidence.append(u"moved: %1 is at %2%3"_s.arg(where, SystemView::join(target.envDir, item.foundAt), origin));
+                f.evidence.append(
+                    u"moved: %1 is at %2%3"_s.arg(where, SystemView::join(target.envDir, item.foundAt), origin));
             else
                 f.evidence.append(RepairItem::problemName(item.problem) + u": " + where + origin);
             // A file from NVIDIA's archives is what fetch_library puts back; tfsetup's own files
@@ -1383,7 +1446,9 @@ QList<DoctorFinding> checkEnvironmentFiles(const SystemView &system, const Knowl
             if (item.origin != u"tfsetup" && !item.origin.isEmpty() && !libraries.contains(name, Qt::CaseInsensitive))
                 libraries.append(name);
         }
-        f.summary = causes.summary(f.cause, {}, {{u"count"_s, QString::number(items.size())}, {u"env"_s, target.envDir}, {u"files"_s, fileNames(paths)}});
+        f.summary = causes.summary(
+            f.cause, {},
+            {{u"count"_s, QString::number(items.size())}, {u"env"_s, target.envDir}, {u"files"_s, fileNames(paths)}});
         f.fix = causes.fix(f.cause, {}, {{u"env"_s, target.envDir}});
         for (const QString &library : std::as_const(libraries))
             f.actions.append(action("fetch_library", {{u"library"_s, library}}));
@@ -1407,7 +1472,8 @@ QList<DoctorFinding> checkEnvironmentFiles(const SystemView &system, const Knowl
             const QString name = QString(damage.name).replace(u'_', u'-');
             packages.append(name + u' ' + damage.version);
             const QString distInfo = damage.distInfo.section(u'/', -1);
-            for (const auto &[state, files] : {std::pair{u"altered"_s, damage.altered}, std::pair{u"missing"_s, damage.missing}}) {
+            for (const auto &[state, files] :
+                 {std::pair{u"altered"_s, damage.altered}, std::pair{u"missing"_s, damage.missing}}) {
                 for (const QString &file : files) {
                     paths.append(file);
                     f.evidence.append(u"%1: %2 (%3)"_s.arg(state, SystemView::join(target.envDir, file), distInfo));
@@ -1415,7 +1481,9 @@ QList<DoctorFinding> checkEnvironmentFiles(const SystemView &system, const Knowl
             }
             f.actions.append(action("pip_install", {{u"requirement"_s, QString(name + u"==" + damage.version)}}));
         }
-        f.summary = causes.summary(f.cause, u"packages"_s, {{u"env"_s, target.envDir}, {u"packages"_s, packages.join(u", "_s)}, {u"files"_s, fileNames(paths)}});
+        f.summary = causes.summary(
+            f.cause, u"packages"_s,
+            {{u"env"_s, target.envDir}, {u"packages"_s, packages.join(u", "_s)}, {u"files"_s, fileNames(paths)}});
         f.fix = causes.fix(f.cause, u"packages"_s, {{u"env"_s, target.envDir}});
         out.append(std::move(f));
     }
@@ -1449,9 +1517,10 @@ QList<DoctorFinding> probeFindings(const ProbeReport &report, const HardwareRepo
             f.evidence.append(u"detail: "_s + p.other);
         if (!p.version.isEmpty() || !p.expected.isEmpty())
             f.evidence.append(u"version: %1, expected: %2"_s.arg(p.version.isEmpty() ? u"-"_s : p.version,
-                                                                  p.expected.isEmpty() ? u"-"_s : p.expected));
+                                                                 p.expected.isEmpty() ? u"-"_s : p.expected));
         if (!report.searchPath.isEmpty())
-            f.evidence.append(u"%1 as the launcher set it: %2"_s.arg(variable, report.searchPath.join(report.os == u"windows" ? u';' : u':')));
+            f.evidence.append(u"%1 as the launcher set it: %2"_s.arg(
+                variable, report.searchPath.join(report.os == u"windows" ? u';' : u':')));
         if (p.code == u"library_missing" && !driver) {
             f.cause = group == u"cudnn" ? u"missing_cudnn"_s : u"missing_cuda_runtime"_s;
             const QString variant = group == u"cudnn" ? QString() : u"library"_s;
@@ -1465,7 +1534,8 @@ QList<DoctorFinding> probeFindings(const ProbeReport &report, const HardwareRepo
             f.actions = {action("fetch_library", {{u"library"_s, p.library}})};
         } else if (p.code == u"shadowed") {
             f.cause = u"path_shadowing"_s;
-            f.summary = causes.summary(f.cause, {}, {{u"count"_s, u"2"_s}, {u"library"_s, p.library}, {u"first"_s, p.path}});
+            f.summary = causes.summary(f.cause, {},
+                                       {{u"count"_s, u"2"_s}, {u"library"_s, p.library}, {u"first"_s, p.path}});
             f.fix = causes.fix(f.cause, {}, {{u"variable"_s, variable}});
             if (!p.other.isEmpty())
                 f.actions = {action("prepend_path", {{u"variable"_s, variable}, {u"dir"_s, parentDir(p.other)}})};
@@ -1502,10 +1572,15 @@ QList<DoctorFinding> probeFindings(const ProbeReport &report, const HardwareRepo
                 same->severity = std::max(same->severity, f.severity);
                 const QString list = libraries.join(u", "_s);
                 if (f.cause == u"missing_cuda_runtime") {
-                    same->summary = causes.summary(f.cause, u"scan_missing"_s, {{u"tensorflow"_s, target.tensorflow}, {u"count"_s, QString::number(libraries.size())}, {u"cuda"_s, target.cuda}, {u"libraries"_s, list}});
+                    same->summary = causes.summary(f.cause, u"scan_missing"_s,
+                                                   {{u"tensorflow"_s, target.tensorflow},
+                                                    {u"count"_s, QString::number(libraries.size())},
+                                                    {u"cuda"_s, target.cuda},
+                                                    {u"libraries"_s, list}});
                     same->fix = causes.fix(f.cause, u"library"_s, {{u"library"_s, list}});
                 } else if (p.code == u"sublibrary_missing") {
-                    same->summary = causes.summary(f.cause, u"part_missing"_s, {{u"library"_s, list}, {u"detail"_s, p.other}});
+                    same->summary = causes.summary(f.cause, u"part_missing"_s,
+                                                   {{u"library"_s, list}, {u"detail"_s, p.other}});
                 } else {
                     same->summary = causes.summary(f.cause, {}, {{u"library"_s, list}});
                     same->fix = causes.fix(f.cause, {}, {{u"library"_s, list}});
@@ -1524,7 +1599,8 @@ DoctorFinding probeNotRunFinding(const Error &why, const Knowledge &knowledge, c
     f.id = u"library_probe:not_run"_s;
     f.cause = u"library_probe"_s;
     f.severity = Severity::Info;
-    f.summary = knowledge.causes.summary(f.cause, u"not_run"_s, {{u"reason"_s, why.message.isEmpty() ? why.code : why.message}});
+    f.summary = knowledge.causes.summary(f.cause, u"not_run"_s,
+                                         {{u"reason"_s, why.message.isEmpty() ? why.code : why.message}});
     f.fix = knowledge.causes.fix(f.cause, u"not_run"_s, {{u"env"_s, target.envDir}});
     f.evidence.append(why.code);
     if (!why.detail.trimmed().isEmpty())

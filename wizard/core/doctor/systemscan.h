@@ -19,30 +19,30 @@ struct Knowledge;
 // What the doctor checks the machine against: the Python environment a student runs TensorFlow
 // in (when --env names one) and the TensorFlow version it holds or that --tf names.
 struct DoctorTarget {
-    QString envDir;        // target path; empty without --env
-    QString envKind;       // "venv" | "conda" | "" (a folder that is neither)
-    QString python;        // the environment's interpreter
-    QString pythonVersion; // "3.10.11"
-    QString tensorflow;    // "2.10.1"; empty when unknown
-    QString tensorflowPackage; // "tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel"
+    QString envDir;             // target path; empty without --env
+    QString envKind;            // "venv" | "conda" | "" (a folder that is neither)
+    QString python;             // the environment's interpreter
+    QString pythonVersion;      // "3.10.11"
+    QString tensorflow;         // "2.10.1"; empty when unknown
+    QString tensorflowPackage;  // "tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel"
     QString tensorflowEvidence; // the dist-info folder that told us, or "--tf"
     QStringList pipLibraryDirs; // site-packages/nvidia/*/lib: CUDA from pip wheels
-    bool cpuOnly = false;  // the environment is meant to run on the CPU
+    bool cpuOnly = false;       // the environment is meant to run on the CPU
 
     // An environment tfsetup made, read through its record (environment.json beside venv/).
-    bool record = false;        // the record was read; the fields below come from it
-    QString recordPath;         // the environment.json read, or the one that could not be read
-    QString recordError;        // why it could not be read (translated); the folder was read as a plain one
-    QString route;              // the plan's route: "linux-pip", "windows-native", …
-    QString cuda;               // the plan's CUDA ("12.2"); empty on a CPU route
-    QString cudnn;              // the plan's cuDNN
-    QList<int> gpus;            // the GPUs the plan pins (nvidia-smi indices); empty: every GPU
-    QString pythonLauncher;     // start-python.sh / start-python.bat: what verify starts the probe through
+    bool record = false;    // the record was read; the fields below come from it
+    QString recordPath;     // the environment.json read, or the one that could not be read
+    QString recordError;    // why it could not be read (translated); the folder was read as a plain one
+    QString route;          // the plan's route: "linux-pip", "windows-native", …
+    QString cuda;           // the plan's CUDA ("12.2"); empty on a CPU route
+    QString cudnn;          // the plan's cuDNN
+    QList<int> gpus;        // the GPUs the plan pins (nvidia-smi indices); empty: every GPU
+    QString pythonLauncher; // start-python.sh / start-python.bat: what verify starts the probe through
     // The folders the launcher puts first on the library path (resources/templates/launcher.*.in):
     // <env>/cuda/lib or lib64 on Linux, <env>/cuda/bin on Windows, those that exist.
     QStringList launcherLibraryDirs;
-    QString kernelName;         // the Jupyter kernel the install registered
-    QString kernelFolder;       // where it registered it; empty when it did not
+    QString kernelName;                // the Jupyter kernel the install registered
+    QString kernelFolder;              // where it registered it; empty when it did not
     QList<RecordedFile> recordedFiles; // what the install placed (toJson gives only their number)
 
     QJsonObject toJson() const;
@@ -78,7 +78,8 @@ DoctorFinding probeNotRunFinding(const Error &why, const Knowledge &knowledge, c
 // One folder the loader searches, in order, and why it is searched.
 struct LibrarySearchDir {
     QString dir;
-    QString origin; // "app" | "conda" | "System32" | "Windows" | "launcher" | "PATH" | "LD_LIBRARY_PATH" | "pip" | "ld.so.conf" | "default"
+    QString
+        origin; // "app" | "conda" | "System32" | "Windows" | "launcher" | "PATH" | "LD_LIBRARY_PATH" | "pip" | "ld.so.conf" | "default"
 };
 
 // The folders a bare library name is looked up in, in the loader's order: on Windows the

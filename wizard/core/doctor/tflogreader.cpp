@@ -86,7 +86,7 @@ QString cudaVersionOfLibrary(const QString &library)
         // cudart64_12.dll only the major (from CUDA 11 on, one name per major version).
         if (digits.size() == 3)
             return digits.left(2) + u'.' + digits.right(1);
-        if (digits.size() == 2 && digits.front() < u'2' )
+        if (digits.size() == 2 && digits.front() < u'2')
             return digits;
         if (digits.size() == 2)
             return digits.left(1) + u'.' + digits.right(1);
@@ -130,26 +130,32 @@ LogMachine inspectLog(const QString &text)
     static const QRegularExpression tfVersion(
         uR"((?:tensorflow(?:[-_](?:gpu|cpu|intel))?(?:[-_]|==)|Tensor ?Flow version:?\s*|tf\.__version__\W*|^\s*tensorflow(?:-gpu|-intel)?\s+)(\d+\.\d+(?:\.\d+)?)\b)"_s,
         QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression library(uR"((?:Could not load dynamic library|Successfully opened dynamic library|Could not find) '?([\w.]+\.(?:dll|so(?:\.\d+)*))'?)"_s);
-    static const QRegularExpression cudnn(uR"(Loaded runtime CuDNN library: (\d+(?:\.\d+)*) but source was compiled with: (\d+(?:\.\d+)*))"_s);
+    static const QRegularExpression library(
+        uR"((?:Could not load dynamic library|Successfully opened dynamic library|Could not find) '?([\w.]+\.(?:dll|so(?:\.\d+)*))'?)"_s);
+    static const QRegularExpression cudnn(
+        uR"(Loaded runtime CuDNN library: (\d+(?:\.\d+)*) but source was compiled with: (\d+(?:\.\d+)*))"_s);
     static const QRegularExpression created(
         uR"((?:Created (?:TensorFlow )?device|Ignoring visible gpu device).*?name: ([^,]+), pci bus id: [^,]+, compute capability: (\d+\.\d+))"_s);
-    static const QRegularExpression foundName(uR"(^\s*(?:name: (.+?) major: (\d+) minor: (\d+)|pciBusID: \S+ name: (.+?) computeCapability: (\d+\.\d+)))"_s);
+    static const QRegularExpression foundName(
+        uR"(^\s*(?:name: (.+?) major: (\d+) minor: (\d+)|pciBusID: \S+ name: (.+?) computeCapability: (\d+\.\d+)))"_s);
     static const QRegularExpression gpuSeen(
         uR"(Found device \d+ with properties|Adding visible gpu devices|Cannot dlopen some GPU libraries|PhysicalDevice\(name='/physical_device:GPU|NVIDIA-SMI \d|Created (?:TensorFlow )?device .*GPU)"_s);
     // The driver's library loading shows a driver is installed, not that a GPU is there (a
     // container or a laptop without its GPU): it counts only when nothing says "no device".
-    static const QRegularExpression driverLibrary(uR"(Successfully opened dynamic library (?:libcuda\.so|nvcuda\.dll))"_s);
-    static const QRegularExpression deviceCreated(uR"(Created (?:TensorFlow )?device .*GPU:\d|PhysicalDevice\(name='/physical_device:GPU)"_s);
+    static const QRegularExpression driverLibrary(
+        uR"(Successfully opened dynamic library (?:libcuda\.so|nvcuda\.dll))"_s);
+    static const QRegularExpression deviceCreated(
+        uR"(Created (?:TensorFlow )?device .*GPU:\d|PhysicalDevice\(name='/physical_device:GPU)"_s);
     static const QRegularExpression noGpu(
         uR"(CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected)"_s); // or any noDriver line
     static const QRegularExpression noDriver(
         uR"(kernel driver does not appear to be running|/proc/driver/nvidia/version does not exist|Could not find cuda drivers on your machine|failed call to cuInit: UNKNOWN ERROR \(303\)|Could not load dynamic library 'libcuda\.so|libcuda\.so\.1: cannot open shared object file|Could not load dynamic library 'nvcuda\.dll')"_s);
-    static const QRegularExpression cudaFolder(uR"((?:cuda-|CUDA[\\/]v|cuda[\\/]v?|cuda_)(\d+\.\d+)(?=[\\/:;\s'"]|$))"_s,
-                                               QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression cudaFolder(
+        uR"((?:cuda-|CUDA[\\/]v|cuda[\\/]v?|cuda_)(\d+\.\d+)(?=[\\/:;\s'"]|$))"_s,
+        QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression driver(
         uR"((?:kernel reported version is|libcuda reported version is|Driver Version|DRIVER_VERSION|driver version)[:\s]+(\d{3}\.\d+(?:\.\d+)?))"_s,
-                                           QRegularExpression::CaseInsensitiveOption);
+        QRegularExpression::CaseInsensitiveOption);
     // TensorFlow's own answer that it sees no GPU, in the forms people paste: the count, an empty
     // list after the query (on its line or the next), a device list holding only the CPU.
     static const QRegularExpression gpuCountZero(
@@ -158,13 +164,16 @@ LogMachine inspectLog(const QString &text)
     static const QRegularExpression gpuQuery(
         uR"(list_physical_devices\(\s*['"]GPU['"]|get_visible_devices\(\s*['"]GPU['"]|is_gpu_available \(from|is_gpu_available\(|gpu_device_name\()"_s);
     static const QRegularExpression versionQuery(uR"(tf\.__version__|tf\.version\.VERSION|tensorflow\.__version__)"_s);
-    static const QRegularExpression bareVersion(uR"(^\s*(?:>>>\s*|Out\[\d+\]:\s*)?'?(\d+\.\d+\.\d+)(?:-?rc\d+)?'?\s*$)"_s);
+    static const QRegularExpression bareVersion(
+        uR"(^\s*(?:>>>\s*|Out\[\d+\]:\s*)?'?(\d+\.\d+\.\d+)(?:-?rc\d+)?'?\s*$)"_s);
     static const QRegularExpression buildQuery(uR"(is_buil[dt]_with_(?:cuda|gpu_support)\(\))"_s);
     static const QRegularExpression falseOrEmpty(uR"(^\s*(?:>>>\s*|Out\[\d+\]:\s*)?(?:\[\]|False|''|"")\s*$)"_s);
-    static const QRegularExpression builtWithoutCuda(uR"(is_buil[dt]_with_(?:cuda|gpu_support)\(\)\)?\W*(?:False|false)\b)"_s);
+    static const QRegularExpression builtWithoutCuda(
+        uR"(is_buil[dt]_with_(?:cuda|gpu_support)\(\)\)?\W*(?:False|false)\b)"_s);
     static const QRegularExpression cpuDeviceListed(uR"(name: "/device:CPU:0")"_s);
     static const QRegularExpression gpuDeviceListed(uR"(/device:GPU:\d|/physical_device:GPU:\d|device_type: "GPU")"_s);
-    static const QRegularExpression gpuBuild(uR"(\btensorflow[-_]gpu\b|tensorflow\[and-cuda\])"_s, QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression gpuBuild(uR"(\btensorflow[-_]gpu\b|tensorflow\[and-cuda\])"_s,
+                                             QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression cudaMessage(
         uR"(dso_loader|cudart|libcuda\b|nvcuda|cuInit|cuda_diagnostics|cuda_driver|Could not find cuda drivers|Cannot dlopen some GPU|cudnn|cublas|CUDA_ERROR|cuda_gpu_executor|gpu_device\.cc|gpu_init\.cc)"_s,
         QRegularExpression::CaseInsensitiveOption);
@@ -327,7 +336,8 @@ Result<TfLogReader> TfLogReader::fromJson(const QByteArray &json, const CauseReg
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    const Error malformed{u"tflog_malformed"_s, tr("The list of TensorFlow log messages is damaged. Reinstall tfsetup."), {}};
+    const Error malformed{
+        u"tflog_malformed"_s, tr("The list of TensorFlow log messages is damaged. Reinstall tfsetup."), {}};
     if (!doc.isObject())
         return Error{malformed.code, malformed.message, parseError.errorString()};
     TfLogReader reader;
@@ -360,8 +370,8 @@ Result<TfLogReader> TfLogReader::fromJson(const QByteArray &json, const CauseReg
             causesNamed.append(l.value(u"cause"_s).toString());
         }
         if (rule.id.isEmpty() || rule.cause.isEmpty() || !severity || !rule.pattern.isValid()
-            || rule.pattern.pattern().isEmpty() || rule.source.isEmpty()
-            || !rule.needsInLog.isValid() || (o.contains(u"needs_in_log"_s) && rule.needsInLog.pattern().isEmpty())) {
+            || rule.pattern.pattern().isEmpty() || rule.source.isEmpty() || !rule.needsInLog.isValid()
+            || (o.contains(u"needs_in_log"_s) && rule.needsInLog.pattern().isEmpty())) {
             return Error{malformed.code, malformed.message,
                          u"rule \"%1\": needs id, cause, severity, source and a valid pattern (%2)"_s.arg(
                              rule.id, rule.pattern.errorString())};
@@ -396,7 +406,7 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
     const LogMachine machine = context.machine ? *context.machine : inspectLog(text);
     // The log's machine shows an NVIDIA GPU or driver, or its detection found one.
     const bool gpuThere = context.gpuPresent == true || machine.gpuSeen || !machine.gpus.isEmpty()
-                          || !machine.driver.isEmpty();
+        || !machine.driver.isEmpty();
     // The log itself shows a machine without an NVIDIA driver or GPU (no CUDA device, the kernel
     // driver not running) and nothing of a GPU: every CUDA message there is expected, as on a
     // machine meant for the CPU.
@@ -404,12 +414,11 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
     const QString platform = machine.platform.isEmpty() ? context.platform : machine.platform;
     const QString tensorflow = machine.tensorflow.isEmpty() ? context.tensorflow : machine.tensorflow;
     const bool pastNativeGpu = !tensorflow.isEmpty() && !context.windowsNativeLastGpu.isEmpty()
-                               && version::less(version::majorMinor(context.windowsNativeLastGpu),
-                                                version::majorMinor(tensorflow));
+        && version::less(version::majorMinor(context.windowsNativeLastGpu), version::majorMinor(tensorflow));
     // A build that links CUDA on Windows: tensorflow-gpu, or a TensorFlow up to the last native GPU
     // release (one package for CPU and GPU in its later releases).
     const bool gpuBuild = machine.gpuBuild
-                          || (!tensorflow.isEmpty() && !pastNativeGpu && !context.windowsNativeLastGpu.isEmpty());
+        || (!tensorflow.isEmpty() && !pastNativeGpu && !context.windowsNativeLastGpu.isEmpty());
     QList<std::pair<qsizetype, const TfLogRule *>> dependent; // summary lines and consequences
     const QStringList lines = text.split(u'\n');
     QHash<const TfLogRule *, bool> conditionHolds;
@@ -534,7 +543,7 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
         else if (cause == u"compute_capability_jit" || cause == u"compute_capability_unsupported")
             subject = params.value(u"cc"_s);
         const QString id = cause == u"harmless" ? QString(u"harmless:"_s + explain)
-                                                 : (subject.isEmpty() ? cause : QString(cause + u':' + subject));
+                                                : (subject.isEmpty() ? cause : QString(cause + u':' + subject));
         const QString evidence = lineEvidence(n, line);
         if (const auto it = byId.constFind(id); it != byId.cend()) {
             DoctorFinding &f = findings[*it];
@@ -603,8 +612,8 @@ QList<DoctorFinding> TfLogReader::read(const QString &text, const TfLogContext &
             f = m_causes.finding(u"windows_native_gpu_unsupported"_s, {},
                                  {{u"tensorflow"_s, tensorflow}, {u"last"_s, context.windowsNativeLastGpu}});
             f.id = u"windows_native_gpu_unsupported:"_s + tensorflow;
-        } else if (machine.platform != u"linux" && !machine.wsl && !machine.macos && !machine.cudaMessages && !machine.gpuSeen
-                   && (tensorflow.isEmpty() || pastNativeGpu)
+        } else if (machine.platform != u"linux" && !machine.wsl && !machine.macos && !machine.cudaMessages
+                   && !machine.gpuSeen && (tensorflow.isEmpty() || pastNativeGpu)
                    && (platform != u"linux" || machine.builtWithoutCuda
                        || (machine.platform.isEmpty() && !context.platformConfirmed))) {
             // Silence about CUDA is the mark: TensorFlow on Linux (or up to the last native GPU

@@ -18,8 +18,8 @@ namespace tfsetup::core {
 struct TfLogRule {
     QString id;
     QRegularExpression pattern;
-    QString cause;            // a code of the cause registry (causes.json)
-    QString variant;          // which of the cause's texts; empty: by the captured parameters
+    QString cause;   // a code of the cause registry (causes.json)
+    QString variant; // which of the cause's texts; empty: by the captured parameters
     Severity severity = Severity::Info;
     QString cpuOnlyCause;     // replaces cause on a machine meant to run on the CPU; empty: no change
     QString explain;          // for harmless lines: which explanation ("numa", "tensorrt", …)
@@ -40,17 +40,17 @@ struct TfLogRule {
 // belong to, the TensorFlow, CUDA and cuDNN it asked for, the GPUs and driver it saw. Every
 // conclusion keeps the line that led to it.
 struct LogMachine {
-    QString platform;           // "windows" | "linux" | "" (cannot tell)
+    QString platform; // "windows" | "linux" | "" (cannot tell)
     bool wsl = false;
-    bool macos = false;         // macOS paths or packages (tensorflow-macos, /Users/…): never native Windows
-    QString tensorflow;         // "2.10.0"
-    QStringList cudaWanted;     // CUDA versions of the runtime libraries it tried ("11.0", "10.1")
-    QStringList cudaInstalled;  // CUDA versions its folders name (/usr/local/cuda-9.0, CUDA\v10.1)
+    bool macos = false;        // macOS paths or packages (tensorflow-macos, /Users/…): never native Windows
+    QString tensorflow;        // "2.10.0"
+    QStringList cudaWanted;    // CUDA versions of the runtime libraries it tried ("11.0", "10.1")
+    QStringList cudaInstalled; // CUDA versions its folders name (/usr/local/cuda-9.0, CUDA\v10.1)
     QString cudnnLoaded, cudnnCompiled;
-    QStringList gpus;           // "GeForce GTX 1080 Ti (6.1)"
-    QString driver;             // "470.57.2"
-    bool gpuSeen = false;       // the log shows an NVIDIA GPU or a working driver
-    bool noGpuSeen = false;     // the log says no CUDA device or no driver
+    QStringList gpus;       // "GeForce GTX 1080 Ti (6.1)"
+    QString driver;         // "470.57.2"
+    bool gpuSeen = false;   // the log shows an NVIDIA GPU or a working driver
+    bool noGpuSeen = false; // the log says no CUDA device or no driver
     // The log says its machine has no NVIDIA driver at all: libcuda missing, the kernel driver not
     // running, cuInit's 303 (what TensorFlow prints when libcuda cannot be loaded). A machine
     // whose driver answers cannot have written that.
@@ -60,9 +60,9 @@ struct LogMachine {
     // list_physical_devices('GPU'), only a CPU device listed) or is built without CUDA.
     bool gpuListEmpty = false;
     bool builtWithoutCuda = false;
-    bool gpuBuild = false;      // the log names a GPU package (tensorflow-gpu, tensorflow[and-cuda])
-    bool cudaMessages = false;  // TensorFlow printed anything about CUDA libraries, cuInit or the driver
-    QStringList evidence;       // "line 3: …" per conclusion
+    bool gpuBuild = false;     // the log names a GPU package (tensorflow-gpu, tensorflow[and-cuda])
+    bool cudaMessages = false; // TensorFlow printed anything about CUDA libraries, cuInit or the driver
+    QStringList evidence;      // "line 3: …" per conclusion
 
     // "Windows, TensorFlow 2.10.0, asks for CUDA 11.0, GeForce GTX 1080 Ti (6.1), driver 470.57.2"
     QString describe() const;
@@ -82,18 +82,18 @@ struct TfLogContext {
     bool cpuOnly = false;
     // The machine the log is from, as far as it is known (this machine's detection when the log
     // is this machine's): empty when unknown.
-    QStringList installedCuda;              // CUDA toolkit versions present there ("10.2", "11.8")
+    QStringList installedCuda;                 // CUDA toolkit versions present there ("10.2", "11.8")
     QHash<QString, QString> tensorflowForCuda; // "11.2" → "2.5 – 2.11": releases tested with that CUDA
-    std::optional<bool> msvcRuntimePresent; // Windows: the Visual C++ runtime was found there
+    std::optional<bool> msvcRuntimePresent;    // Windows: the Visual C++ runtime was found there
     std::optional<bool> cpuHasAvx;
     // Whether the log's machine has an NVIDIA GPU, as its detection says (only for a log read as
     // that machine's): a "no CUDA device" line there is an error, on a CPU-only machine harmless.
     std::optional<bool> gpuPresent;
-    QString platform;                       // "windows" | "linux": the machine the log is read as
-    bool platformConfirmed = false;         // the log is said to be that machine's (--log-from this)
-    QString windowsNativeLastGpu;           // the last TensorFlow with GPU on native Windows ("2.10")
-    QString tensorflow;                     // the environment's TensorFlow, when the log does not say
-    std::optional<LogMachine> machine;      // inspectLog() of this very log, when the caller has it
+    QString platform;                  // "windows" | "linux": the machine the log is read as
+    bool platformConfirmed = false;    // the log is said to be that machine's (--log-from this)
+    QString windowsNativeLastGpu;      // the last TensorFlow with GPU on native Windows ("2.10")
+    QString tensorflow;                // the environment's TensorFlow, when the log does not say
+    std::optional<LogMachine> machine; // inspectLog() of this very log, when the caller has it
 };
 
 class TfLogReader {

@@ -21,7 +21,7 @@ namespace tfsetup::core {
 namespace {
 
 struct Entry {
-    QString relative; // below the cache folder
+    QString relative;  // below the cache folder
     QByteArray digest; // empty for a quarantined file
     Checksum::Algorithm algorithm = Checksum::Algorithm::Sha256;
     qint64 size = 0;
@@ -41,7 +41,8 @@ QList<QFileInfo> plainFiles(const QString &folder)
     QList<QFileInfo> files;
     if (isLink(folder))
         return files;
-    for (const QFileInfo &info : QDir(folder).entryInfoList(QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
+    for (const QFileInfo &info :
+         QDir(folder).entryInfoList(QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
         if (!info.isSymLink() && !info.isJunction())
             files.append(info);
     }
@@ -51,8 +52,8 @@ QList<QFileInfo> plainFiles(const QString &folder)
 QList<Entry> cacheEntries(const QString &cacheDir)
 {
     QList<Entry> entries;
-    const QList<std::pair<QString, Checksum::Algorithm>> algorithms{{QStringLiteral("sha256"), Checksum::Algorithm::Sha256},
-                                                                    {QStringLiteral("md5"), Checksum::Algorithm::Md5}};
+    const QList<std::pair<QString, Checksum::Algorithm>> algorithms{
+        {QStringLiteral("sha256"), Checksum::Algorithm::Sha256}, {QStringLiteral("md5"), Checksum::Algorithm::Md5}};
     const auto quarantined = [&](const QString &folderRelative) {
         const QString relative = folderRelative.isEmpty() ? QStringLiteral("quarantine")
                                                           : folderRelative + QStringLiteral("/quarantine");
@@ -60,7 +61,11 @@ QList<Entry> cacheEntries(const QString &cacheDir)
             return;
         for (const QFileInfo &info : plainFiles(cacheDir + u'/' + relative)) {
             if (info.fileName().endsWith(QStringLiteral(".bad")))
-                entries.append({relative + u'/' + info.fileName(), {}, Checksum::Algorithm::Sha256, info.size(), info.lastModified()});
+                entries.append({relative + u'/' + info.fileName(),
+                                {},
+                                Checksum::Algorithm::Sha256,
+                                info.size(),
+                                info.lastModified()});
         }
     };
     quarantined({});
@@ -119,7 +124,8 @@ CleanReport cleanDownloads(const CleanOptions &options)
         const DownloadCache cache(options.cacheDir);
         QList<Entry> entries = cacheEntries(cache.dir());
         // Oldest first: the size pass removes from the front.
-        std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) { return a.modified < b.modified; });
+        std::sort(entries.begin(), entries.end(),
+                  [](const Entry &a, const Entry &b) { return a.modified < b.modified; });
         qint64 total = 0;
         for (const Entry &e : std::as_const(entries))
             total += e.size;
@@ -187,22 +193,26 @@ CleanReport cleanDownloads(const CleanOptions &options)
 
 QJsonObject CleanReport::toJson() const
 {
-    return QJsonObject{{QStringLiteral("ok"), true},
-                       {QStringLiteral("dry_run"), dryRun},
-                       {QStringLiteral("bytes_freed"), bytesFreed()},
-                       {QStringLiteral("cache"), QJsonObject{{QStringLiteral("entries_removed"), entriesRemoved},
-                                                             {QStringLiteral("bytes_freed"), cacheBytesFreed},
-                                                             {QStringLiteral("kept_referenced"), entriesKeptReferenced},
-                                                             {QStringLiteral("in_use"), entriesInUse},
-                                                             {QStringLiteral("bytes_left"), cacheBytesLeft}}},
-                       {QStringLiteral("logs"), QJsonObject{{QStringLiteral("removed"), logsRemoved},
-                                                            {QStringLiteral("bytes_freed"), logBytesFreed}}}};
+    return QJsonObject{
+        {QStringLiteral("ok"), true},
+        {QStringLiteral("dry_run"), dryRun},
+        {QStringLiteral("bytes_freed"), bytesFreed()},
+        {QStringLiteral("cache"),
+         QJsonObject{{QStringLiteral("entries_removed"), entriesRemoved},
+                     {QStringLiteral("bytes_freed"), cacheBytesFreed},
+                     {QStringLiteral("kept_referenced"), entriesKeptReferenced},
+                     {QStringLiteral("in_use"), entriesInUse},
+                     {QStringLiteral("bytes_left"), cacheBytesLeft}}},
+        {QStringLiteral("logs"),
+         QJsonObject{{QStringLiteral("removed"), logsRemoved}, {QStringLiteral("bytes_freed"), logBytesFreed}}}};
 }
 
 QString CleanReport::text() const
 {
     const QLocale locale;
-    const auto size = [&](qint64 bytes) { return locale.formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat); };
+    const auto size = [&](qint64 bytes) {
+        return locale.formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+    };
     QString t = dryRun ? tr("Would free %1: %n cached download(s)", "", entriesRemoved).arg(size(bytesFreed()))
                        : tr("Freed %1: %n cached download(s)", "", entriesRemoved).arg(size(bytesFreed()));
     t += u' ' + tr("and %n old log(s).", "", logsRemoved) + u'\n';
@@ -212,14 +222,14 @@ QString CleanReport::text() const
                           entriesKeptReferenced)
                      : tr("Kept %n old download(s) that an environment or an offline bundle still needs.", "",
                           entriesKeptReferenced))
-             + u'\n';
+            + u'\n';
     }
     if (entriesInUse > 0)
         t += tr("Kept %n download(s) another tfsetup is using right now.", "", entriesInUse) + u'\n';
     t += (dryRun ? tr("The download cache would then hold %1 (nothing was removed: this was a dry run).")
                  : tr("The download cache now holds %1."))
              .arg(size(cacheBytesLeft))
-         + u'\n';
+        + u'\n';
     return t;
 }
 

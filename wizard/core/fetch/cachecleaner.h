@@ -19,14 +19,14 @@ namespace tfsetup::core {
 // lock another tfsetup holds (it is being fetched or taken out). Deletions never follow a link
 // (util/confinedremove).
 struct CleanOptions {
-    QString cacheDir;                   // host path; empty: no cache to clean
+    QString cacheDir;                      // host path; empty: no cache to clean
     std::optional<qint64> maxAgeDays = 90; // entries not changed for longer go; nullopt: any age
-    std::optional<qint64> maxBytes;     // then the oldest go until the cache is this small
-    QSet<QByteArray> keep;              // lower-case hex digests
-    QString logDir;                     // host path; empty: no logs to rotate
+    std::optional<qint64> maxBytes;        // then the oldest go until the cache is this small
+    QSet<QByteArray> keep;                 // lower-case hex digests
+    QString logDir;                        // host path; empty: no logs to rotate
     qint64 logMaxAgeDays = 30;
-    int logsKept = 10;                  // the newest ones always stay (util/runlog's LogRetention: one rule)
-    QString currentLog;                 // this run's log, never removed
+    int logsKept = 10;  // the newest ones always stay (util/runlog's LogRetention: one rule)
+    QString currentLog; // this run's log, never removed
     bool dryRun = false;
     QDateTime now = QDateTime::currentDateTimeUtc();
 };

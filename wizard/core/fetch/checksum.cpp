@@ -17,7 +17,8 @@ bool Checksum::isValid() const
     const qsizetype want = algorithm == Algorithm::Sha256 ? 64 : 32;
     if (hex.size() != want)
         return false;
-    return std::all_of(hex.cbegin(), hex.cend(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+    return std::all_of(hex.cbegin(), hex.cend(),
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 QString Checksum::algorithmName() const
@@ -30,8 +31,9 @@ Result<Checksum> Checksum::parse(Algorithm algorithm, const QString &hex)
     Checksum c{algorithm, hex.trimmed().toLower().toLatin1()};
     if (!c.isValid()) {
         return Error{QStringLiteral("bad_checksum"),
-                     QCoreApplication::translate("Checksum", "\"%1\" is not a valid %2 checksum (%3 hexadecimal digits "
-                                                             "expected). Copy it again from the official source.")
+                     QCoreApplication::translate("Checksum",
+                                                 "\"%1\" is not a valid %2 checksum (%3 hexadecimal digits "
+                                                 "expected). Copy it again from the official source.")
                          .arg(hex, c.algorithmName().toUpper())
                          .arg(algorithm == Algorithm::Sha256 ? 64 : 32),
                      {}};
@@ -74,8 +76,9 @@ Result<qint64> hashFileInto(Hasher &hasher, const QString &path, qint64 length, 
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("read_failed"),
-                     QCoreApplication::translate("Checksum", "Cannot read %1 to check it. Check that the file exists "
-                                                             "and that you may read it.")
+                     QCoreApplication::translate("Checksum",
+                                                 "Cannot read %1 to check it. Check that the file exists "
+                                                 "and that you may read it.")
                          .arg(QDir::toNativeSeparators(path)),
                      f.errorString()};
     }
@@ -87,9 +90,10 @@ Result<qint64> hashFileInto(Hasher &hasher, const QString &path, qint64 length, 
         const qint64 want = length < 0 ? kReadChunk : std::min<qint64>(kReadChunk, length - total);
         const qint64 n = f.read(buffer.data(), want);
         if (n < 0) {
-            return Error{QStringLiteral("read_failed"),
-                         QCoreApplication::translate("Checksum", "Reading %1 failed.").arg(QDir::toNativeSeparators(path)),
-                         f.errorString()};
+            return Error{
+                QStringLiteral("read_failed"),
+                QCoreApplication::translate("Checksum", "Reading %1 failed.").arg(QDir::toNativeSeparators(path)),
+                f.errorString()};
         }
         if (n == 0)
             break;
@@ -113,15 +117,17 @@ bool verifyEd25519(const QByteArray &publicKey, const QByteArray &message, const
     if (publicKey.size() != 32 || signature.size() != 64)
         return false;
     const std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
-        EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char *>(publicKey.constData()),
+        EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr,
+                                    reinterpret_cast<const unsigned char *>(publicKey.constData()),
                                     size_t(publicKey.size())),
         &EVP_PKEY_free);
     const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
     if (!key || !ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1)
         return false;
-    return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char *>(signature.constData()), size_t(signature.size()),
-                            reinterpret_cast<const unsigned char *>(message.constData()), size_t(message.size()))
-           == 1;
+    return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char *>(signature.constData()),
+                            size_t(signature.size()), reinterpret_cast<const unsigned char *>(message.constData()),
+                            size_t(message.size()))
+        == 1;
 }
 
 } // namespace tfsetup::core

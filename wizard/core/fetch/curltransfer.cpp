@@ -49,8 +49,7 @@ public:
         : m_algorithm(algorithm)
         , m_reader(reader)
         , m_hasher(algorithm)
-    {
-    }
+    {}
     ~OrderedHasher() { stop(); }
     Q_DISABLE_COPY_MOVE(OrderedHasher)
 
@@ -120,7 +119,10 @@ private:
     // costs more in context switches than the hash it moves off the transfer's thread.
     static constexpr qint64 kWakeBytes = 2 * 1024 * 1024;
 
-    bool due() const { return m_stopping || (m_hashed < m_watermark && (m_flush || m_watermark - m_hashed >= kWakeBytes)); }
+    bool due() const
+    {
+        return m_stopping || (m_hashed < m_watermark && (m_flush || m_watermark - m_hashed >= kWakeBytes));
+    }
 
     void wakeIfDue()
     {
@@ -196,7 +198,8 @@ private:
             m_hasher.addData(m_buffer.constData(), n);
         lock.lock();
         if (n <= 0) {
-            m_error = m_reader.errorString().isEmpty() ? QStringLiteral("the part file ended early") : m_reader.errorString();
+            m_error = m_reader.errorString().isEmpty() ? QStringLiteral("the part file ended early")
+                                                       : m_reader.errorString();
             m_done.notify_all();
             return false;
         }
@@ -214,7 +217,7 @@ private:
     QFile &m_reader;
     Hasher m_hasher;     // the thread's while it runs
     QByteArray m_buffer; // likewise
-    std::mutex m_mutex; // guards everything below
+    std::mutex m_mutex;  // guards everything below
     std::condition_variable m_wake;
     std::condition_variable m_done;
     std::deque<Piece> m_queue;
@@ -271,7 +274,10 @@ struct Job {
     bool aborted = false;
     TransferAttemptResult failure;
 
-    explicit Job(Checksum::Algorithm a) : algorithm(a), hasher(a, reader) {}
+    explicit Job(Checksum::Algorithm a)
+        : algorithm(a)
+        , hasher(a, reader)
+    {}
 
     void fail(Outcome outcome, QString code, QString detail, int status = 0)
     {
@@ -318,8 +324,8 @@ void saveState(const Job &job)
     for (const Segment &s : job.segments)
         segs.append(QJsonArray{double(s.start), double(s.end), double(s.written)});
     QJsonObject o{{QStringLiteral("total"), double(job.total)},
-                  {QStringLiteral("algorithm"), job.algorithm == Checksum::Algorithm::Sha256 ? QStringLiteral("sha256")
-                                                                                            : QStringLiteral("md5")},
+                  {QStringLiteral("algorithm"),
+                   job.algorithm == Checksum::Algorithm::Sha256 ? QStringLiteral("sha256") : QStringLiteral("md5")},
                   {QStringLiteral("segments"), segs}};
     // Beside the part file, replaced in one step; a link planted at its name is refused.
     (void)writeUserFile(statePath(job.partPath), QJsonDocument(o).toJson(QJsonDocument::Compact));
@@ -385,7 +391,7 @@ bool looksLikeHtml(const char *data, size_t size)
 {
     QByteArray head = QByteArray(data, int(std::min<size_t>(size, 512))).trimmed().toLower();
     return head.startsWith("<!doctype html") || head.startsWith("<html") || head.startsWith("<head")
-           || (head.startsWith("<?xml version") && head.contains("<html"));
+        || (head.startsWith("<?xml version") && head.contains("<html"));
 }
 
 bool urlIsHtml(const QUrl &url)
@@ -407,7 +413,8 @@ bool validateResponse(Segment &s)
     curl_easy_getinfo(s.easy, CURLINFO_CONTENT_TYPE, &contentType);
     if (contentType && QByteArray(contentType).toLower().startsWith("text/html") && !urlIsHtml(job.url)) {
         job.fail(Outcome::MirrorFailed, QStringLiteral("html_page"),
-                 QStringLiteral("server sent a web page (Content-Type %1) instead of the file").arg(QString::fromLatin1(contentType)));
+                 QStringLiteral("server sent a web page (Content-Type %1) instead of the file")
+                     .arg(QString::fromLatin1(contentType)));
         return false;
     }
     if (status == 200) {
@@ -425,8 +432,9 @@ bool validateResponse(Segment &s)
         curl_off_t length = -1;
         curl_easy_getinfo(s.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
         if (length >= 0 && job.expectedSize >= 0 && length != job.expectedSize) {
-            job.fail(Outcome::MirrorFailed, QStringLiteral("size_mismatch"),
-                     QStringLiteral("server announces %1 bytes, the manifest says %2").arg(length).arg(job.expectedSize));
+            job.fail(
+                Outcome::MirrorFailed, QStringLiteral("size_mismatch"),
+                QStringLiteral("server announces %1 bytes, the manifest says %2").arg(length).arg(job.expectedSize));
             return false;
         }
         if (job.total < 0 && length >= 0) {
@@ -452,7 +460,8 @@ bool validateResponse(Segment &s)
             s.end = job.total;
         }
     } else if (status != 0) {
-        job.fail(Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status), int(status));
+        job.fail(Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status),
+                 int(status));
         return false;
     }
     s.validated = true;
@@ -554,12 +563,12 @@ CurlFailure describeCurlError(CURLcode code, CURL *easy, const char *errorBuffer
     long connectStatus = 0; // the proxy's answer to CONNECT
     curl_easy_getinfo(easy, CURLINFO_HTTP_CONNECTCODE, &connectStatus);
     if (viaProxy && connectStatus >= 300) {
-        return {Outcome::MirrorFailed, connectStatus == 407 ? QStringLiteral("proxy_auth") : QStringLiteral("proxy_error"),
+        return {Outcome::MirrorFailed,
+                connectStatus == 407 ? QStringLiteral("proxy_auth") : QStringLiteral("proxy_error"),
                 text + QStringLiteral(" (proxy answered %1)").arg(connectStatus), int(connectStatus)};
     }
     switch (code) {
-    case CURLE_OK:
-        return {Outcome::Complete, {}, {}, int(status)};
+    case CURLE_OK: return {Outcome::Complete, {}, {}, int(status)};
     case CURLE_OPERATION_TIMEDOUT:
         // A floor above "any byte at all" that was not met: this mirror is too slow, try the next.
         if (floorOnHandle && text.contains(QLatin1String("too slow"), Qt::CaseInsensitive))
@@ -570,36 +579,31 @@ CurlFailure describeCurlError(CURLcode code, CURL *easy, const char *errorBuffer
     case CURLE_SEND_ERROR:
     case CURLE_GOT_NOTHING:
     case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-        return {Outcome::Transient, QStringLiteral("dropped"), text};
-    case CURLE_COULDNT_RESOLVE_HOST:
-        return {Outcome::MirrorFailed, QStringLiteral("dns"), text};
-    case CURLE_COULDNT_RESOLVE_PROXY:
-        return {Outcome::MirrorFailed, QStringLiteral("proxy_unreachable"), text};
+    case CURLE_HTTP2_STREAM: return {Outcome::Transient, QStringLiteral("dropped"), text};
+    case CURLE_COULDNT_RESOLVE_HOST: return {Outcome::MirrorFailed, QStringLiteral("dns"), text};
+    case CURLE_COULDNT_RESOLVE_PROXY: return {Outcome::MirrorFailed, QStringLiteral("proxy_unreachable"), text};
     case CURLE_COULDNT_CONNECT:
         // Through a proxy, the only connection curl opens is the one to the proxy.
-        return {Outcome::MirrorFailed, viaProxy ? QStringLiteral("proxy_unreachable") : QStringLiteral("connect"), text};
-    case CURLE_PROXY:
-        return {Outcome::MirrorFailed, QStringLiteral("proxy_error"), text};
+        return {Outcome::MirrorFailed, viaProxy ? QStringLiteral("proxy_unreachable") : QStringLiteral("connect"),
+                text};
+    case CURLE_PROXY: return {Outcome::MirrorFailed, QStringLiteral("proxy_error"), text};
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_SSL_CERTPROBLEM:
     case CURLE_SSL_CIPHER:
     case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_ISSUER_ERROR:
-        return {Outcome::MirrorFailed, QStringLiteral("tls"), text};
-    case CURLE_UNSUPPORTED_PROTOCOL:
-        return {Outcome::MirrorFailed, QStringLiteral("insecure_redirect"), text};
-    case CURLE_TOO_MANY_REDIRECTS:
-        return {Outcome::MirrorFailed, QStringLiteral("redirect_loop"), text};
+    case CURLE_SSL_ISSUER_ERROR: return {Outcome::MirrorFailed, QStringLiteral("tls"), text};
+    case CURLE_UNSUPPORTED_PROTOCOL: return {Outcome::MirrorFailed, QStringLiteral("insecure_redirect"), text};
+    case CURLE_TOO_MANY_REDIRECTS: return {Outcome::MirrorFailed, QStringLiteral("redirect_loop"), text};
     case CURLE_HTTP_RETURNED_ERROR:
         if (status == 407)
             return {Outcome::MirrorFailed, QStringLiteral("proxy_auth"), QStringLiteral("HTTP 407"), int(status)};
         if (viaProxy && (status == 502 || status == 504))
-            return {Outcome::MirrorFailed, QStringLiteral("proxy_error"), QStringLiteral("HTTP %1").arg(status), int(status)};
-        return {Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status), int(status)};
-    default:
-        return {Outcome::MirrorFailed, QStringLiteral("network"), text};
+            return {Outcome::MirrorFailed, QStringLiteral("proxy_error"), QStringLiteral("HTTP %1").arg(status),
+                    int(status)};
+        return {Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status),
+                int(status)};
+    default: return {Outcome::MirrorFailed, QStringLiteral("network"), text};
     }
 }
 
@@ -705,7 +709,8 @@ void splitAfterFirstResponse(Job &job, CURLM *multi, const TransferOptions &opti
         return;
     const qint64 from = first.requestOffset();
     const qint64 remaining = first.end - from;
-    const int n = int(std::clamp<qint64>(remaining / std::max<qint64>(1, options.minSegmentBytes), 1, job.wantedSegments));
+    const int n = int(
+        std::clamp<qint64>(remaining / std::max<qint64>(1, options.minSegmentBytes), 1, job.wantedSegments));
     if (n < 2)
         return;
     const qint64 chunk = remaining / n;
@@ -779,7 +784,7 @@ private:
 bool reconnectDropped(Segment &s, CURLM *multi, const TransferOptions &options)
 {
     const bool dropped = s.result == CURLE_PARTIAL_FILE || s.result == CURLE_RECV_ERROR || s.result == CURLE_SEND_ERROR
-                         || s.result == CURLE_GOT_NOTHING || (s.result == CURLE_OK && !s.complete());
+        || s.result == CURLE_GOT_NOTHING || (s.result == CURLE_OK && !s.complete());
     if (!dropped || s.job->aborted || s.end < 0 || s.complete() || !s.validated
         || s.requestOffset() - s.connectionFrom < options.progressBytes)
         return false;
@@ -814,7 +819,8 @@ void stealWork(Job &job, CURLM *multi, const TransferOptions &options)
     if (!victim || largest < std::max<qint64>(options.minSegmentBytes, 64 * 1024))
         return;
     const qint64 mid = victim->requestOffset() + largest / 2;
-    auto it = std::find_if(job.segments.begin(), job.segments.end(), [victim](const Segment &s) { return &s == victim; });
+    auto it = std::find_if(job.segments.begin(), job.segments.end(),
+                           [victim](const Segment &s) { return &s == victim; });
     Segment &taken = *job.segments.insert(std::next(it), Segment{mid, victim->end});
     victim->end = mid;
     victim->shortened = true;
@@ -1045,11 +1051,12 @@ TransferAttemptResult runTransferAttempt(const QUrl &url, const QString &partPat
         progress(job.received(), job.total);
 
     if (!job.aborted) {
-        const bool allDone = std::all_of(job.segments.cbegin(), job.segments.cend(), [](const Segment &s) { return s.complete(); });
+        const bool allDone = std::all_of(job.segments.cbegin(), job.segments.cend(),
+                                         [](const Segment &s) { return s.complete(); });
         QString readError;
         const QByteArray digest = allDone && job.contiguousEnd() == job.total
-                                      ? job.hasher.finish(job.total, cancel, &readError)
-                                      : QByteArray();
+            ? job.hasher.finish(job.total, cancel, &readError)
+            : QByteArray();
         if (!digest.isEmpty()) {
             TransferAttemptResult r;
             r.outcome = Outcome::Complete;

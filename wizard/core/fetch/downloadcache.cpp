@@ -30,8 +30,7 @@ DownloadCache::DownloadCache(QString dir)
     // Entries are placed relative to the folder's own handle: a relative folder ("--cache c")
     // would be joined to itself ("c/c/sha256/…") and its entries never found again.
     : m_dir(dir.isEmpty() ? dir : QDir(dir).absolutePath())
-{
-}
+{}
 
 QString DownloadCache::defaultDir()
 {
@@ -47,7 +46,8 @@ QString DownloadCache::pathFor(const Checksum &checksum) const
     return m_dir + u'/' + checksum.algorithmName() + u'/' + hex.left(2) + u'/' + hex;
 }
 
-Result<bool> DownloadCache::takeOut(const Checksum &checksum, const QString &destination, const std::atomic<bool> *cancel) const
+Result<bool> DownloadCache::takeOut(const Checksum &checksum, const QString &destination,
+                                    const std::atomic<bool> *cancel) const
 {
     if (!isEnabled() || !checksum.isValid())
         return false;
@@ -67,11 +67,12 @@ Result<bool> DownloadCache::takeOut(const Checksum &checksum, const QString &des
         return digest.error();
     if (*digest != checksum.hex) {
         const QString moved = quarantineFile(m_dir, QDir(m_dir).relativeFilePath(cached));
-        return Error{QStringLiteral("cache_corrupt"),
-                     CacheText::tr("The cached copy %1 does not match its checksum and was set aside as %2. It will be "
-                        "downloaded again.")
-                         .arg(QDir::toNativeSeparators(cached), QDir::toNativeSeparators(moved)),
-                     QStringLiteral("expected %1, got %2").arg(QString::fromLatin1(checksum.hex), QString::fromLatin1(*digest))};
+        return Error{
+            QStringLiteral("cache_corrupt"),
+            CacheText::tr("The cached copy %1 does not match its checksum and was set aside as %2. It will be "
+                          "downloaded again.")
+                .arg(QDir::toNativeSeparators(cached), QDir::toNativeSeparators(moved)),
+            QStringLiteral("expected %1, got %2").arg(QString::fromLatin1(checksum.hex), QString::fromLatin1(*digest))};
     }
     const Status placed = placeFile(cached, destination, false);
     if (!placed)
@@ -169,8 +170,7 @@ QString quarantineFile(const QString &root, const QString &relative)
     const QString name = relative.section(u'/', -1);
     const QString folder = relative.section(u'/', 0, -2);
     const QString aside = (folder.isEmpty() ? QString() : folder + u'/') + QLatin1String("quarantine/") + name + u'.'
-                          + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmsszzz"))
-                          + QLatin1String(".bad");
+        + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmsszzz")) + QLatin1String(".bad");
     // Moved from and into folders reached without following a link (a link at the name moves as
     // the link): a planted quarantine folder link receives nothing.
     if (renameConfined(root, relative, root, aside))
@@ -185,14 +185,16 @@ Status placeFile(const QString &source, const QString &destination, bool move)
     const QFileInfo destInfo(destination);
     if (!QDir().mkpath(destInfo.absolutePath())) {
         return Error{QStringLiteral("permission_denied"),
-                     CacheText::tr("Cannot create the folder %1. Choose a folder you may write to.").arg(QDir::toNativeSeparators(destInfo.absolutePath())),
+                     CacheText::tr("Cannot create the folder %1. Choose a folder you may write to.")
+                         .arg(QDir::toNativeSeparators(destInfo.absolutePath())),
                      {}};
     }
     // Replaced in one step (rename over it): a reader never finds the destination missing,
     // which matters when several processes place the same file in a shared folder. The folder is
     // held open on the way, so a link swapped in for it, or a source swapped for a link, is
     // refused (placeConfined).
-    return placeConfined(source, destInfo.absolutePath(), destInfo.fileName(), move ? PlaceHow::Move : PlaceHow::LinkOrCopy);
+    return placeConfined(source, destInfo.absolutePath(), destInfo.fileName(),
+                         move ? PlaceHow::Move : PlaceHow::LinkOrCopy);
 }
 
 } // namespace tfsetup::core

@@ -28,7 +28,8 @@ public:
     QString pathFor(const Checksum &checksum) const;
     // Copies (or hard-links) the cached file to destination when it verifies. Returns false when
     // not cached; an error when it was cached but corrupt (then it was quarantined) or the copy failed.
-    Result<bool> takeOut(const Checksum &checksum, const QString &destination, const std::atomic<bool> *cancel = nullptr) const;
+    Result<bool> takeOut(const Checksum &checksum, const QString &destination,
+                         const std::atomic<bool> *cancel = nullptr) const;
     // Adds a verified file; best effort (a read-only shared cache is fine).
     void putIn(const Checksum &checksum, const QString &verifiedFile) const;
 

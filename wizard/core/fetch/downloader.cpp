@@ -69,12 +69,13 @@ Status Downloader::parseSpeedFloor(const QString &text, TransferOptions *options
     const QRegularExpressionMatch m = form.match(text);
     const qint64 seconds = m.hasMatch() && m.hasCaptured(3) ? m.captured(3).toLongLong() : -1;
     if (!m.hasMatch() || seconds == 0) {
-        return Error{QStringLiteral("usage"),
-                     tr("\"%1\" is not a speed floor. Give the lowest acceptable speed in bytes per second, "
-                        "optionally with k or M and a number of seconds: 10k:60 drops a mirror that stays below 10 KiB/s "
-                        "for a minute; 0 turns the floor off.")
-                         .arg(text),
-                     {}};
+        return Error{
+            QStringLiteral("usage"),
+            tr("\"%1\" is not a speed floor. Give the lowest acceptable speed in bytes per second, "
+               "optionally with k or M and a number of seconds: 10k:60 drops a mirror that stays below 10 KiB/s "
+               "for a minute; 0 turns the floor off.")
+                .arg(text),
+            {}};
     }
     const QString unit = m.captured(2).toLower();
     const qint64 scale = unit == u"k" ? 1024 : (unit == u"m" ? 1024 * 1024 : 1);
@@ -98,7 +99,8 @@ void Downloader::cancelAll()
 
 void Downloader::reportProgress(const DownloadProgress &p)
 {
-    QMetaObject::invokeMethod(this, [this, p] { Q_EMIT progress(p); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, p] { Q_EMIT progress(p); }, Qt::QueuedConnection);
 }
 
 Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std::atomic<bool> &cancel)
@@ -117,7 +119,8 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
         auto digest = hashFile(request.checksum.algorithm, request.destination, &cancel);
         if (digest && *digest == request.checksum.hex) {
             out.kind = Kind::Ok;
-            out.result = {request.destination, QFileInfo(request.destination).size(), {}, true, request.checksum.isWeak()};
+            out.result = {
+                request.destination, QFileInfo(request.destination).size(), {}, true, request.checksum.isWeak()};
             return out;
         }
     }
@@ -211,7 +214,8 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
                 out.actualDigest = r.digest;
                 QFile::remove(part + QLatin1String(".state"));
                 out.quarantined = quarantineFile(part);
-                out.mirrorErrors.append(QStringLiteral("%1: checksum mismatch (got %2)").arg(url.toDisplayString(), QString::fromLatin1(r.digest)));
+                out.mirrorErrors.append(QStringLiteral("%1: checksum mismatch (got %2)")
+                                            .arg(url.toDisplayString(), QString::fromLatin1(r.digest)));
                 break;
             }
             case AttemptOutcome::Transient:
@@ -231,9 +235,7 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
                 out.code = r.code;
                 out.detail = r.detail;
                 break;
-            case AttemptOutcome::RangeUnsupported:
-                segments = 1;
-                continue;
+            case AttemptOutcome::RangeUnsupported: segments = 1; continue;
             case AttemptOutcome::MirrorFailed:
                 if (r.code == u"too_slow") {
                     const bool othersLeft = index + 1 < mirrors.size();
@@ -251,13 +253,14 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
                         continue;
                     }
                     if (othersLeft) {
-                        progress.note = tr("%1 came too slowly from %2 (below %3/s for %4 s), so that mirror was "
-                                           "dropped; the download continues from %5, keeping the %6 already downloaded.")
-                                            .arg(request.name, url.toDisplayString(QUrl::RemoveUserInfo),
-                                                 QLocale().formattedDataSize(m_options.lowSpeedBytesPerSecond))
-                                            .arg(m_options.lowSpeedTime.count())
-                                            .arg(mirrors.at(index + 1).toDisplayString(QUrl::RemoveUserInfo),
-                                                 QLocale().formattedDataSize(progress.received));
+                        progress.note =
+                            tr("%1 came too slowly from %2 (below %3/s for %4 s), so that mirror was "
+                               "dropped; the download continues from %5, keeping the %6 already downloaded.")
+                                .arg(request.name, url.toDisplayString(QUrl::RemoveUserInfo),
+                                     QLocale().formattedDataSize(m_options.lowSpeedBytesPerSecond))
+                                .arg(m_options.lowSpeedTime.count())
+                                .arg(mirrors.at(index + 1).toDisplayString(QUrl::RemoveUserInfo),
+                                     QLocale().formattedDataSize(progress.received));
                         qInfo().noquote() << "download:" << progress.note + QStringLiteral(" (") + r.detail + u')';
                         reportProgress(progress);
                         if (!requeued.contains(url)) {
@@ -275,9 +278,7 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
                 out.code = r.code;
                 out.detail = r.detail;
                 return out;
-            case AttemptOutcome::Cancelled:
-                out.kind = Kind::Cancelled;
-                return out;
+            case AttemptOutcome::Cancelled: out.kind = Kind::Cancelled; return out;
             }
             break; // next mirror
         }
@@ -290,9 +291,10 @@ Downloader::Outcome Downloader::runJob(const DownloadRequest &request, const std
 QCoro::Task<Result<DownloadResult>> Downloader::fetch(DownloadRequest request)
 {
     if (request.urls.isEmpty() || !request.checksum.isValid() || request.destination.isEmpty()) {
-        co_return Error{QStringLiteral("bad_request"),
-                        tr("The download of %1 is missing its address, its checksum or its destination.").arg(request.name),
-                        {}};
+        co_return Error{
+            QStringLiteral("bad_request"),
+            tr("The download of %1 is missing its address, its checksum or its destination.").arg(request.name),
+            {}};
     }
     // A relative destination would land (and be quarantined) wherever the process happens to run.
     if (QFileInfo(request.destination).isRelative()) {
@@ -329,12 +331,12 @@ QCoro::Task<Result<DownloadResult>> Downloader::fetch(DownloadRequest request)
 
     const QString dest = QDir::toNativeSeparators(request.destination);
     switch (out.kind) {
-    case Outcome::Kind::Ok:
-        co_return out.result;
+    case Outcome::Kind::Ok: co_return out.result;
     case Outcome::Kind::Cancelled:
-        co_return Error{QStringLiteral("cancelled"),
-                        tr("The download of %1 was stopped. What arrived is kept; starting it again resumes it.").arg(request.name),
-                        {}};
+        co_return Error{
+            QStringLiteral("cancelled"),
+            tr("The download of %1 was stopped. What arrived is kept; starting it again resumes it.").arg(request.name),
+            {}};
     case Outcome::Kind::LocalFailure:
         if (out.code == u"disk_full") {
             co_return Error{out.code,
@@ -345,11 +347,13 @@ QCoro::Task<Result<DownloadResult>> Downloader::fetch(DownloadRequest request)
                             out.detail};
         }
         if (out.code == u"permission_denied") {
-            co_return Error{out.code,
-                            tr("You may not write to the folder of %1. Choose a folder in your own user folder.").arg(dest),
-                            out.detail};
+            co_return Error{
+                out.code,
+                tr("You may not write to the folder of %1. Choose a folder in your own user folder.").arg(dest),
+                out.detail};
         }
-        co_return Error{out.code, tr("Saving %1 failed. Check the disk and the folder's permissions.").arg(dest), out.detail};
+        co_return Error{out.code, tr("Saving %1 failed. Check the disk and the folder's permissions.").arg(dest),
+                        out.detail};
     case Outcome::Kind::Mismatch:
         co_return Error{QStringLiteral("checksum_mismatch"),
                         tr("%1 does not match its official %2 checksum, so it was not used. The bad file was set aside "
@@ -359,8 +363,7 @@ QCoro::Task<Result<DownloadResult>> Downloader::fetch(DownloadRequest request)
                                  QDir::toNativeSeparators(out.quarantined)),
                         out.mirrorErrors.join(u'\n')};
     case Outcome::Kind::BadRequest:
-    case Outcome::Kind::AllMirrorsFailed:
-        break;
+    case Outcome::Kind::AllMirrorsFailed: break;
     }
     // The cause in words and the next step, as for every other request (networkerror.h).
     QString message;
@@ -371,7 +374,8 @@ QCoro::Task<Result<DownloadResult>> Downloader::fetch(DownloadRequest request)
         const QRegularExpressionMatch m = httpStatus.match(out.detail);
         message = NetworkError::message(out.code, m.hasMatch() ? m.captured(1).toInt() : 0, request.name, out.detail);
     }
-    co_return Error{out.code.isEmpty() ? QStringLiteral("download_failed") : out.code, message, out.mirrorErrors.join(u'\n')};
+    co_return Error{out.code.isEmpty() ? QStringLiteral("download_failed") : out.code, message,
+                    out.mirrorErrors.join(u'\n')};
 }
 
 } // namespace tfsetup::core

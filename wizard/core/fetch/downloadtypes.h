@@ -13,18 +13,18 @@ namespace tfsetup::core {
 // One artifact to fetch. Mirrors only change where bytes come from: the checksum, taken from
 // the official manifest, alone decides what is accepted.
 struct DownloadRequest {
-    QString name;         // shown in progress and errors: "cudnn 8.9.7 (windows-x86_64)"
-    QList<QUrl> urls;     // in mirror order
+    QString name;     // shown in progress and errors: "cudnn 8.9.7 (windows-x86_64)"
+    QList<QUrl> urls; // in mirror order
     qint64 expectedSize = -1;
     Checksum checksum;
-    QString destination;  // written only once verified
-    int segments = 1;     // parallel ranges, like `aria2c -x N`, for servers that throttle each connection
+    QString destination; // written only once verified
+    int segments = 1;    // parallel ranges, like `aria2c -x N`, for servers that throttle each connection
 };
 
 struct DownloadResult {
-    QString path;       // the verified file (== request.destination)
+    QString path; // the verified file (== request.destination)
     qint64 bytes = 0;
-    QUrl source;        // the mirror it came from; empty when it came from the cache
+    QUrl source; // the mirror it came from; empty when it came from the cache
     bool fromCache = false;
     bool weakChecksum = false; // verified by MD5 only
 };

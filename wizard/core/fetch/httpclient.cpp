@@ -29,13 +29,17 @@ Result<HttpResponse> request(const HttpRequest &r, const TransferOptions &option
     if (response)
         return response;
     Error e = response.error();
-    e.message = NetworkError::message(code, status, r.url.host().isEmpty() ? r.url.toString() : r.url.toString(QUrl::RemoveUserInfo), e.detail);
+    e.message = NetworkError::message(
+        code, status, r.url.host().isEmpty() ? r.url.toString() : r.url.toString(QUrl::RemoveUserInfo), e.detail);
     return e;
 }
 
 } // namespace
 
-HttpClient::HttpClient(TransferOptions options) : m_options(std::move(options)), m_pool(makePool()) {}
+HttpClient::HttpClient(TransferOptions options)
+    : m_options(std::move(options))
+    , m_pool(makePool())
+{}
 HttpClient::~HttpClient() = default;
 HttpClient::HttpClient(const HttpClient &) = default;
 HttpClient &HttpClient::operator=(const HttpClient &) = default;

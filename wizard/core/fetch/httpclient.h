@@ -19,18 +19,18 @@ namespace tfsetup::core {
 // body is kept in memory, at most maxBytes.
 struct HttpRequest {
     QUrl url;
-    QByteArray accept;                        // "application/json"; empty: any
-    qint64 maxBytes = 16 * 1024 * 1024;       // a longer body is error "too_large"
-    std::chrono::milliseconds timeout{30000}; // the whole request, connecting included
+    QByteArray accept;                               // "application/json"; empty: any
+    qint64 maxBytes = 16 * 1024 * 1024;              // a longer body is error "too_large"
+    std::chrono::milliseconds timeout{30000};        // the whole request, connecting included
     std::shared_ptr<const std::atomic<bool>> cancel; // set from elsewhere to stop ("cancelled")
-    bool headOnly = false;                    // HEAD: the headers alone (a file's size), no body
+    bool headOnly = false;                           // HEAD: the headers alone (a file's size), no body
 };
 
 struct HttpResponse {
-    int status = 0;          // 2xx: anything else is an error
-    QByteArray contentType;  // "application/json; charset=utf-8"
+    int status = 0;         // 2xx: anything else is an error
+    QByteArray contentType; // "application/json; charset=utf-8"
     QByteArray body;
-    QUrl finalUrl;           // after redirects
+    QUrl finalUrl; // after redirects
     bool viaProxy = false;
     qint64 contentLength = -1; // as the server announced it; -1 when it did not
 };

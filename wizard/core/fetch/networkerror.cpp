@@ -5,8 +5,8 @@ namespace tfsetup::core {
 bool NetworkError::isWrongHost(const QString &detail)
 {
     return detail.contains(QLatin1String("subject name"), Qt::CaseInsensitive)
-           || detail.contains(QLatin1String("does not match target host"), Qt::CaseInsensitive)
-           || detail.contains(QLatin1String("doesn't match target host"), Qt::CaseInsensitive);
+        || detail.contains(QLatin1String("does not match target host"), Qt::CaseInsensitive)
+        || detail.contains(QLatin1String("doesn't match target host"), Qt::CaseInsensitive);
 }
 
 QString NetworkError::message(const QString &code, int status, const QString &what, const QString &detail)
@@ -52,7 +52,8 @@ QString NetworkError::message(const QString &code, int status, const QString &wh
             .arg(status);
     if (code == u"http_error") {
         if (status == 404)
-            return tr("%1 is not on the server (404 Not Found). The mirror may be incomplete; try another mirror.").arg(what);
+            return tr("%1 is not on the server (404 Not Found). The mirror may be incomplete; try another mirror.")
+                .arg(what);
         if (status == 403)
             return tr("The server refused %1 (403 Forbidden). The mirror may not serve this file or this network; try "
                       "another mirror.")
@@ -60,7 +61,9 @@ QString NetworkError::message(const QString &code, int status, const QString &wh
         if (status == 407)
             return message(QStringLiteral("proxy_auth"), status, what, detail);
         if (status >= 500)
-            return tr("The server had an error with %1 (HTTP %2). Try again later or choose another mirror.").arg(what).arg(status);
+            return tr("The server had an error with %1 (HTTP %2). Try again later or choose another mirror.")
+                .arg(what)
+                .arg(status);
         return tr("The server answered HTTP %2 for %1. Try another mirror.").arg(what).arg(status);
     }
     if (code == u"html_page")
@@ -77,13 +80,15 @@ QString NetworkError::message(const QString &code, int status, const QString &wh
     if (code == u"size_mismatch")
         return tr("The server's %1 has a different size than the official one. Try another mirror.").arg(what);
     if (code == u"too_large")
-        return tr("The server sent more for %1 than such a document can be. Check the address or the mirror.").arg(what);
+        return tr("The server sent more for %1 than such a document can be. Check the address or the mirror.")
+            .arg(what);
     if (code == u"checksum_mismatch")
         return tr("%1 does not match its official checksum, so it was not used. Try again later or another mirror; if it "
                   "keeps happening, something between you and the server changes the file.")
             .arg(what);
     if (code == u"disk_full")
-        return tr("The disk is full while saving %1. Free some space or choose another folder, then try again.").arg(what);
+        return tr("The disk is full while saving %1. Free some space or choose another folder, then try again.")
+            .arg(what);
     if (code == u"permission_denied")
         return tr("You may not write to the folder of %1. Choose a folder in your own user folder.").arg(what);
     if (code == u"write_failed")

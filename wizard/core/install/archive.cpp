@@ -162,12 +162,16 @@ Result<QList<ExtractedEntry>> ArchiveReader::extract(const QString &archivePath,
             const QFileInfo linked(root + u'/' + toRelative);
             if (!fileIndex.contains(toRelative) || !parentsAreRealFolders(root, toParts, toParts.size() - 1)
                 || linked.isSymLink() || !linked.isFile())
-                return refused(archivePath, name, QStringLiteral("hard link to %1, not a file extracted before").arg(linkTo));
+                return refused(archivePath, name,
+                               QStringLiteral("hard link to %1, not a file extracted before").arg(linkTo));
             // A copy, not a link: the installed tree must not share inodes with anything.
             QFile::remove(target);
             if (!QFile::copy(root + u'/' + toRelative, target)) {
-                return Error{QStringLiteral("write_failed"), tr("Cannot write %1. Check the free space and the "
-                                                                "permissions of the install folder.").arg(target), {}};
+                return Error{QStringLiteral("write_failed"),
+                             tr("Cannot write %1. Check the free space and the "
+                                "permissions of the install folder.")
+                                 .arg(target),
+                             {}};
             }
             ExtractedEntry copy = extracted.at(fileIndex.value(toRelative));
             copy.path = relative;
@@ -180,8 +184,10 @@ Result<QList<ExtractedEntry>> ArchiveReader::extract(const QString &archivePath,
             if (existing.exists() && !existing.isDir())
                 return refused(archivePath, name, QStringLiteral("folder over a file"));
             if (!QDir().mkpath(target)) {
-                return Error{QStringLiteral("write_failed"),
-                             tr("Cannot create the folder %1. Check the permissions of the install folder.").arg(target), {}};
+                return Error{
+                    QStringLiteral("write_failed"),
+                    tr("Cannot create the folder %1. Check the permissions of the install folder.").arg(target),
+                    {}};
             }
             extracted.append({ExtractedEntry::Folder, relative, 0, {}, {}, false});
             continue;
@@ -204,7 +210,9 @@ Result<QList<ExtractedEntry>> ArchiveReader::extract(const QString &archivePath,
             if (!QFile::link(linkTo, target)) {
                 return Error{QStringLiteral("write_failed"),
                              tr("Cannot create the link %1. The install folder must be on a disk that supports "
-                                "links (not FAT or a network share).").arg(target), {}};
+                                "links (not FAT or a network share).")
+                                 .arg(target),
+                             {}};
             }
             ExtractedEntry link{ExtractedEntry::Link, relative, 0, {}, linkTo, false};
             extracted.append(link);
@@ -222,9 +230,10 @@ Result<QList<ExtractedEntry>> ArchiveReader::extract(const QString &archivePath,
         if (const Status opened = openConfined(out, root, relative, ConfinedOpen::Replace); !opened) {
             if (opened.error().code == u"path_through_link")
                 return opened.error();
-            return Error{QStringLiteral("write_failed"),
-                         tr("Cannot write %1. Check the free space and the permissions of the install folder.").arg(target),
-                         opened.error().detail};
+            return Error{
+                QStringLiteral("write_failed"),
+                tr("Cannot write %1. Check the free space and the permissions of the install folder.").arg(target),
+                opened.error().detail};
         }
         Hasher hasher(Checksum::Algorithm::Sha256);
         qint64 size = 0;
@@ -339,7 +348,8 @@ Result<QByteArray> ArchiveReader::readMember(const QString &archivePath,
                      archiveError(reader.a)};
     }
     return Error{QStringLiteral("archive_member_missing"),
-                 tr("The archive %1 does not contain the file tfsetup looks for. Download it again.").arg(file), {}};
+                 tr("The archive %1 does not contain the file tfsetup looks for. Download it again.").arg(file),
+                 {}};
 }
 
 struct ArchiveWriter::Impl {
@@ -351,7 +361,9 @@ struct ArchiveWriter::Impl {
     }
 };
 
-ArchiveWriter::ArchiveWriter() : d(std::make_unique<Impl>()) {}
+ArchiveWriter::ArchiveWriter()
+    : d(std::make_unique<Impl>())
+{}
 ArchiveWriter::~ArchiveWriter() = default;
 
 Status ArchiveWriter::open(const QString &path, Format format)
@@ -359,9 +371,7 @@ Status ArchiveWriter::open(const QString &path, Format format)
     d->a = archive_write_new();
     int status = ARCHIVE_OK;
     switch (format) {
-    case Zip:
-        status = archive_write_set_format_zip(d->a);
-        break;
+    case Zip: status = archive_write_set_format_zip(d->a); break;
     case TarXz:
         status = archive_write_set_format_pax_restricted(d->a);
         if (status == ARCHIVE_OK)
@@ -396,9 +406,7 @@ Status ArchiveWriter::add(const Entry &entry)
         archive_entry_set_filetype(e.get(), AE_IFREG);
         archive_entry_set_size(e.get(), entry.contents.size());
         break;
-    case Entry::Folder:
-        archive_entry_set_filetype(e.get(), AE_IFDIR);
-        break;
+    case Entry::Folder: archive_entry_set_filetype(e.get(), AE_IFDIR); break;
     case Entry::Symlink:
         archive_entry_set_filetype(e.get(), AE_IFLNK);
         archive_entry_set_symlink_utf8(e.get(), link.constData());
@@ -413,9 +421,7 @@ Status ArchiveWriter::add(const Entry &entry)
         archive_entry_set_rdevmajor(e.get(), 1);
         archive_entry_set_rdevminor(e.get(), 3);
         break;
-    case Entry::Fifo:
-        archive_entry_set_filetype(e.get(), AE_IFIFO);
-        break;
+    case Entry::Fifo: archive_entry_set_filetype(e.get(), AE_IFIFO); break;
     }
     if (archive_write_header(d->a, e.get()) < ARCHIVE_WARN)
         return Error{QStringLiteral("archive_write_failed"), tr("Cannot add %1 to the archive.").arg(entry.path),

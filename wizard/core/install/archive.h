@@ -69,9 +69,9 @@ public:
     struct Entry {
         enum Kind { File, Folder, Symlink, Hardlink, CharacterDevice, Fifo };
         Kind kind = File;
-        QString path;          // stored exactly as given (may be hostile in tests)
-        QByteArray contents;   // files
-        QString linkTarget;    // symlinks and hard links
+        QString path;        // stored exactly as given (may be hostile in tests)
+        QByteArray contents; // files
+        QString linkTarget;  // symlinks and hard links
         int mode = 0644;
     };
 

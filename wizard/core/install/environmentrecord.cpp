@@ -23,8 +23,8 @@ namespace {
 QString insideEnvironment(const QJsonValue &v)
 {
     return isSafeRelativeName(v.toString())
-               ? QString()
-               : EnvironmentRecord::tr("must be a path inside the environment folder (no \"..\", not absolute)");
+        ? QString()
+        : EnvironmentRecord::tr("must be a path inside the environment folder (no \"..\", not absolute)");
 }
 
 } // namespace
@@ -34,10 +34,9 @@ const JsonShape &EnvironmentRecord::shape()
     using S = JsonShape;
     static const S hex64 = S::text(64).where([](const QJsonValue &v) {
         const QString t = v.toString();
-        const bool ok = t.isEmpty()
-                        || (t.size() == 64 && std::all_of(t.begin(), t.end(), [](QChar c) {
-                                return (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f');
-                            }));
+        const bool ok = t.isEmpty() || (t.size() == 64 && std::all_of(t.begin(), t.end(), [](QChar c) {
+                                            return (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f');
+                                        }));
         return ok ? QString() : tr("must be 64 lower-case hexadecimal digits");
     });
     static const S file = S::object({
@@ -73,9 +72,8 @@ const JsonShape &EnvironmentRecord::shape()
             t.replace(u'\\', u'/');
             const QStringList parts = t.split(u'/');
             const bool ok = t.isEmpty()
-                            || (parts.size() >= 3 && parts.at(parts.size() - 2) == u"kernels"
-                                && isSafePathName(parts.constLast()) && !parts.contains(QStringLiteral(".."))
-                                && !parts.contains(QStringLiteral(".")));
+                || (parts.size() >= 3 && parts.at(parts.size() - 2) == u"kernels" && isSafePathName(parts.constLast())
+                    && !parts.contains(QStringLiteral("..")) && !parts.contains(QStringLiteral(".")));
             return ok ? QString() : tr("must be a Jupyter kernel folder (…/kernels/NAME)");
         })),
     });
@@ -185,7 +183,8 @@ Result<EnvironmentRecord> EnvironmentRecord::read(const QString &hostFolder)
     const auto json = readJsonObjectFile(path, tr("The environment record"));
     if (!json) {
         return Error{QStringLiteral("record_malformed"),
-                     tr("The environment record is damaged. Install the environment again.") + u' ' + json.error().message,
+                     tr("The environment record is damaged. Install the environment again.") + u' '
+                         + json.error().message,
                      json.error().detail};
     }
     auto record = fromJson(*json);
@@ -218,8 +217,8 @@ QString EnvironmentRecord::tensorflowVersion() const
 {
     const InstallSpec asked = plan();
     const QString project = requirementProject(asked.package.isEmpty() ? QStringLiteral("tensorflow") : asked.package);
-    for (const QString &candidate : {project, QStringLiteral("tensorflow"), QStringLiteral("tensorflow-gpu"),
-                                     QStringLiteral("tensorflow-cpu")}) {
+    for (const QString &candidate :
+         {project, QStringLiteral("tensorflow"), QStringLiteral("tensorflow-gpu"), QStringLiteral("tensorflow-cpu")}) {
         if (const QString v = packageVersion(candidate); !v.isEmpty())
             return v;
         if (const LockedWheel *w = lock.find(candidate))
@@ -270,9 +269,9 @@ EnvironmentRecord::CudaInUse EnvironmentRecord::cudaInUse() const
         extra = extra || cudaExtra.match(r).hasMatch();
     in.fromPipWheels = extra || !runtime.isEmpty() || !cudnnWheelVersion.isEmpty();
     in.cuda = !asked.cuda.isEmpty() ? asked.cuda : runtime.isEmpty() ? QString() : version::majorMinor(runtime);
-    in.cudnn = !asked.cudnn.isEmpty()       ? asked.cudnn
-               : cudnnWheelVersion.isEmpty() ? QString()
-                                            : version::majorMinor(cudnnWheelVersion);
+    in.cudnn = !asked.cudnn.isEmpty() ? asked.cudnn
+        : cudnnWheelVersion.isEmpty() ? QString()
+                                      : version::majorMinor(cudnnWheelVersion);
     return in;
 }
 

@@ -18,8 +18,8 @@ namespace tfsetup::core {
 // file, and ENVIRONMENT.md, the summary a student pastes into a help request.
 
 struct RecordedFile {
-    QString path;       // relative to the environment, '/'-separated
-    QByteArray sha256;  // files only
+    QString path;      // relative to the environment, '/'-separated
+    QByteArray sha256; // files only
     qint64 size = 0;
     QString origin;     // "cuda_cudart 11.8.89 (windows-x86_64): cuda_cudart-…/bin/cudart64_110.dll" | "tfsetup"
     QString linkTarget; // links only
@@ -38,9 +38,9 @@ public:
 
     int schema = currentSchema;
     QString name;
-    QString created;        // ISO 8601 UTC
+    QString created; // ISO 8601 UTC
     QString tfsetupVersion;
-    QString os;             // "windows" | "linux"
+    QString os; // "windows" | "linux"
     QString arch;
     QByteArray fingerprint; // InstallSpec::fingerprint()
     QJsonObject spec;       // InstallSpec::toJson()
@@ -49,8 +49,8 @@ public:
     QStringList packages;   // pip freeze
     QList<RecordedFile> files;
     QList<RecordedCommand> commands;
-    QStringList launchers;  // relative paths
-    QString kernelFolder;   // where the kernelspec was registered, empty when not
+    QStringList launchers; // relative paths
+    QString kernelFolder;  // where the kernelspec was registered, empty when not
     // The environment's pylock.toml (the wheels pip installed, each with its URL and hash), read
     // beside the record by read(); empty for an environment without Python packages or made
     // before locks were written.

@@ -113,11 +113,11 @@ Status changeIndex(const SystemView &system, const std::function<void(QList<QJso
     if (read.damaged) {
         // Kept aside, never overwritten: the user (or support) can still read what it held.
         const QString aside = indexName + QStringLiteral(".damaged-")
-                              + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+            + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
         if (const Status kept = renameConfined(host, indexName, host, aside); !kept)
             return kept;
-        qWarning().noquote() << "environment index was damaged; kept as" << aside << "with"
-                             << read.entries.size() << "entries recovered";
+        qWarning().noquote() << "environment index was damaged; kept as" << aside << "with" << read.entries.size()
+                             << "entries recovered";
     }
     QList<QJsonObject> entries = std::move(read.entries);
     change(entries);
@@ -268,22 +268,23 @@ LastVerify readLastVerify(const QString &hostEnvironment)
 QJsonObject EnvironmentListing::toJson() const
 {
     auto orNull = [](const QString &s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); };
-    return QJsonObject{{QStringLiteral("path"), path},
-                       {QStringLiteral("name"), name},
-                       {QStringLiteral("state"), state},
-                       {QStringLiteral("problem"), orNull(problem)},
-                       {QStringLiteral("route"), orNull(route)},
-                       {QStringLiteral("tensorflow"), orNull(tensorflow)},
-                       {QStringLiteral("python"), orNull(python)},
-                       {QStringLiteral("cuda"), orNull(cuda)},
-                       {QStringLiteral("cudnn"), orNull(cudnn)},
-                       {QStringLiteral("cuda_from"), orNull(cudaFrom)},
-                       {QStringLiteral("created"), orNull(created)},
-                       {QStringLiteral("bytes"), bytes >= 0 ? QJsonValue(bytes) : QJsonValue()},
-                       {QStringLiteral("files_changed"), filesChanged},
-                       {QStringLiteral("last_verify"), lastVerify.present ? QJsonValue(lastVerify.toJson()) : QJsonValue()},
-                       {QStringLiteral("newer_tensorflow"), orNull(newerTensorflow)},
-                       {QStringLiteral("launchers"), QJsonArray::fromStringList(launchers)}};
+    return QJsonObject{
+        {QStringLiteral("path"), path},
+        {QStringLiteral("name"), name},
+        {QStringLiteral("state"), state},
+        {QStringLiteral("problem"), orNull(problem)},
+        {QStringLiteral("route"), orNull(route)},
+        {QStringLiteral("tensorflow"), orNull(tensorflow)},
+        {QStringLiteral("python"), orNull(python)},
+        {QStringLiteral("cuda"), orNull(cuda)},
+        {QStringLiteral("cudnn"), orNull(cudnn)},
+        {QStringLiteral("cuda_from"), orNull(cudaFrom)},
+        {QStringLiteral("created"), orNull(created)},
+        {QStringLiteral("bytes"), bytes >= 0 ? QJsonValue(bytes) : QJsonValue()},
+        {QStringLiteral("files_changed"), filesChanged},
+        {QStringLiteral("last_verify"), lastVerify.present ? QJsonValue(lastVerify.toJson()) : QJsonValue()},
+        {QStringLiteral("newer_tensorflow"), orNull(newerTensorflow)},
+        {QStringLiteral("launchers"), QJsonArray::fromStringList(launchers)}};
 }
 
 QString removalTombstone(const QString &hostEnvironment)
@@ -465,34 +466,37 @@ QString listText(const QList<EnvironmentListing> &listings)
             if (l.cudaFrom == u"pip") {
                 const QString unknown = EnvironmentListing::tr("unknown");
                 text += u"  "
-                        + EnvironmentListing::tr("TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5 (from pip's nvidia-* wheels)")
-                              .arg(l.tensorflow, l.route, l.python, l.cuda.isEmpty() ? unknown : l.cuda,
-                                   l.cudnn.isEmpty() ? unknown : l.cudnn)
-                        + u'\n';
+                    + EnvironmentListing::tr(
+                          "TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5 (from pip's nvidia-* wheels)")
+                          .arg(l.tensorflow, l.route, l.python, l.cuda.isEmpty() ? unknown : l.cuda,
+                               l.cudnn.isEmpty() ? unknown : l.cudnn)
+                    + u'\n';
             } else {
-                text += u"  " + EnvironmentListing::tr("TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5")
-                                    .arg(l.tensorflow, l.route, l.python, l.cuda.isEmpty() ? none : l.cuda,
-                                         l.cudnn.isEmpty() ? none : l.cudnn)
-                        + u'\n';
+                text += u"  "
+                    + EnvironmentListing::tr("TensorFlow %1 on %2, Python %3, CUDA %4, cuDNN %5")
+                          .arg(l.tensorflow, l.route, l.python, l.cuda.isEmpty() ? none : l.cuda,
+                               l.cudnn.isEmpty() ? none : l.cudnn)
+                    + u'\n';
             }
         }
         if (l.bytes >= 0)
-            text += u"  " + EnvironmentListing::tr("Size on disk: %1")
-                                .arg(locale.formattedDataSize(l.bytes, 1, QLocale::DataSizeTraditionalFormat))
-                    + u'\n';
+            text += u"  "
+                + EnvironmentListing::tr("Size on disk: %1")
+                      .arg(locale.formattedDataSize(l.bytes, 1, QLocale::DataSizeTraditionalFormat))
+                + u'\n';
         if (l.lastVerify.present) {
             text += u"  "
-                    + (l.lastVerify.passed
-                           ? EnvironmentListing::tr("Last verified %1: passed").arg(l.lastVerify.date)
-                           : EnvironmentListing::tr("Last verified %1: failed (%2)")
-                                 .arg(l.lastVerify.date, l.lastVerify.message))
-                    + u'\n';
+                + (l.lastVerify.passed ? EnvironmentListing::tr("Last verified %1: passed").arg(l.lastVerify.date)
+                                       : EnvironmentListing::tr("Last verified %1: failed (%2)")
+                                             .arg(l.lastVerify.date, l.lastVerify.message))
+                + u'\n';
         } else if (l.isEnvironment()) {
             text += u"  " + EnvironmentListing::tr("Not verified since it was installed.") + u'\n';
         }
         if (!l.newerTensorflow.isEmpty())
-            text += u"  " + EnvironmentListing::tr("TensorFlow %1 fits this machine on the same route.").arg(l.newerTensorflow)
-                    + u'\n';
+            text += u"  "
+                + EnvironmentListing::tr("TensorFlow %1 fits this machine on the same route.").arg(l.newerTensorflow)
+                + u'\n';
         if (!l.problem.isEmpty())
             text += u"  " + l.problem + u'\n';
     }
@@ -523,25 +527,27 @@ QSet<QByteArray> referencedChecksums(const SystemView &system, const QList<Envir
 
 QJsonObject RemoveReport::toJson() const
 {
-    return QJsonObject{{QStringLiteral("ok"), true},
-                       {QStringLiteral("environment"), environmentPath},
-                       {QStringLiteral("dry_run"), dryRun},
-                       {QStringLiteral("files_removed"), filesRemoved},
-                       {QStringLiteral("bytes_freed"), bytesFreed},
-                       {QStringLiteral("outside_removed"), QJsonArray::fromStringList(outsideRemoved)},
-                       {QStringLiteral("outside_kept"), QJsonArray::fromStringList(outsideKept)},
-                       {QStringLiteral("outside_owned_by_python"),
-                        outsideOwned.isEmpty() ? QJsonValue() : QJsonValue(outsideOwned)},
-                       {QStringLiteral("kept"), QJsonArray::fromStringList(kept)},
-                       {QStringLiteral("folder_kept"), folderKept}};
+    return QJsonObject{
+        {QStringLiteral("ok"), true},
+        {QStringLiteral("environment"), environmentPath},
+        {QStringLiteral("dry_run"), dryRun},
+        {QStringLiteral("files_removed"), filesRemoved},
+        {QStringLiteral("bytes_freed"), bytesFreed},
+        {QStringLiteral("outside_removed"), QJsonArray::fromStringList(outsideRemoved)},
+        {QStringLiteral("outside_kept"), QJsonArray::fromStringList(outsideKept)},
+        {QStringLiteral("outside_owned_by_python"), outsideOwned.isEmpty() ? QJsonValue() : QJsonValue(outsideOwned)},
+        {QStringLiteral("kept"), QJsonArray::fromStringList(kept)},
+        {QStringLiteral("folder_kept"), folderKept}};
 }
 
 QString RemoveReport::text() const
 {
     const QLocale locale;
     const QString size = locale.formattedDataSize(bytesFreed, 1, QLocale::DataSizeTraditionalFormat);
-    QString t = dryRun ? tr("Would remove %n file(s) of %1 (%2).", "", filesRemoved).arg(QDir::toNativeSeparators(environmentPath), size)
-                       : tr("Removed %n file(s) of %1 (%2 freed).", "", filesRemoved).arg(QDir::toNativeSeparators(environmentPath), size);
+    QString t = dryRun ? tr("Would remove %n file(s) of %1 (%2).", "", filesRemoved)
+                             .arg(QDir::toNativeSeparators(environmentPath), size)
+                       : tr("Removed %n file(s) of %1 (%2 freed).", "", filesRemoved)
+                             .arg(QDir::toNativeSeparators(environmentPath), size);
     t += u'\n';
     for (const QString &p : outsideRemoved)
         t += (dryRun ? tr("Would remove %1") : tr("Removed %1")).arg(QDir::toNativeSeparators(p)) + u'\n';
@@ -551,11 +557,12 @@ QString RemoveReport::text() const
         t += tr("The Jupyter kernel and menu entry stay: they start %1, so they belong to the environment this "
                 "folder was copied from.")
                  .arg(QDir::toNativeSeparators(outsideOwned))
-             + u'\n';
+            + u'\n';
     }
     if (!kept.isEmpty()) {
-        t += tr("Kept %n file(s) tfsetup did not make (or that changed since), so the folder stays:", "", int(kept.size()))
-             + u'\n';
+        t += tr("Kept %n file(s) tfsetup did not make (or that changed since), so the folder stays:", "",
+                int(kept.size()))
+            + u'\n';
         for (const QString &k : kept)
             t += QStringLiteral("  %1\n").arg(QDir::toNativeSeparators(k));
     }
@@ -652,12 +659,12 @@ struct Removal {
         }
         const QString kernelName = record.kernelName();
         if (!record.kernelFolder.isEmpty() && isSafePathName(kernelName)
-            && system.normalize(record.kernelFolder).compare(LauncherWriter::userKernelFolder(system, kernelName),
-                                                             pathCase(system))
-                   == 0) {
-            removeOutside(SystemView::join(LauncherWriter::userKernelFolder(system, kernelName),
-                                           QStringLiteral("kernel.json")),
-                          3, digests.value(QStringLiteral("kernel/kernel.json")));
+            && system.normalize(record.kernelFolder)
+                    .compare(LauncherWriter::userKernelFolder(system, kernelName), pathCase(system))
+                == 0) {
+            removeOutside(
+                SystemView::join(LauncherWriter::userKernelFolder(system, kernelName), QStringLiteral("kernel.json")),
+                3, digests.value(QStringLiteral("kernel/kernel.json")));
         }
         for (const RecordedFile &f : record.files) {
             if (!f.path.startsWith(QStringLiteral("kernel/tfsetup-")) || !f.path.endsWith(QStringLiteral(".desktop")))
@@ -742,12 +749,14 @@ struct Removal {
                 folders.append(relative);
                 continue;
             }
-            if (dryRun && (digests.contains(relative) || companions.contains(relative)
-                           || relative.startsWith(QStringLiteral("venv/")))) {
+            if (dryRun
+                && (digests.contains(relative) || companions.contains(relative)
+                    || relative.startsWith(QStringLiteral("venv/")))) {
                 // Counted above as removable when its digest matched; a changed one is kept.
                 if (!digests.contains(relative))
                     continue;
-                const auto digest = info.isSymLink() ? Result<QByteArray>(QByteArray()) : sha256Confined(root, relative);
+                const auto digest = info.isSymLink() ? Result<QByteArray>(QByteArray())
+                                                     : sha256Confined(root, relative);
                 if (info.isSymLink() || (digest && *digest == digests.value(relative)))
                     continue;
             }

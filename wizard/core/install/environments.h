@@ -73,8 +73,8 @@ public:
     QString route;
     QString tensorflow;
     QString python;
-    QString cuda;  // empty without CUDA
-    QString cudnn; // empty without cuDNN
+    QString cuda;     // empty without CUDA
+    QString cudnn;    // empty without cuDNN
     QString cudaFrom; // "pip" when CUDA comes from pip's nvidia-* wheels (EnvironmentRecord::cudaInUse), else empty
     QString created;
     qint64 bytes = -1; // size on disk, -1 when not measured
@@ -106,14 +106,14 @@ struct RemoveReport {
 public:
     QString environmentPath;
     bool dryRun = false;
-    int filesRemoved = 0;       // files and links proven tfsetup's (or that would be)
+    int filesRemoved = 0; // files and links proven tfsetup's (or that would be)
     qint64 bytesFreed = 0;
     QStringList outsideRemoved; // kernelspec, menu entry (view paths)
     QStringList outsideKept;    // found but changed: not tfsetup's any more (view paths)
-    QString outsideOwned;       // the Python elsewhere the kernel starts (this folder is a copy): kernel, menu entry kept
-    QStringList kept;           // relative to the environment: files the record does not prove
-    bool folderKept = false;    // the folder stays, holding `kept`
-    QStringList log;            // one line per step, untranslated
+    QString outsideOwned;    // the Python elsewhere the kernel starts (this folder is a copy): kernel, menu entry kept
+    QStringList kept;        // relative to the environment: files the record does not prove
+    bool folderKept = false; // the folder stays, holding `kept`
+    QStringList log;         // one line per step, untranslated
 
     QJsonObject toJson() const;
     QString text() const;

@@ -63,8 +63,7 @@ Result<GpuChoice> GpuChoice::parse(const QString &text, const QString &what)
         if (!ok || index < 0 || index >= HardwareReport::maxGpus)
             return invalid();
         if (choice.indices.contains(index)) {
-            return Error{QStringLiteral("gpu_choice_invalid"), tr("%1 names GPU %2 twice.").arg(what).arg(index),
-                         text};
+            return Error{QStringLiteral("gpu_choice_invalid"), tr("%1 names GPU %2 twice.").arg(what).arg(index), text};
         }
         choice.indices.append(index);
     }
@@ -126,15 +125,13 @@ Result<GpuChoice::Resolved> GpuChoice::resolve(const Plan &plan, const QString &
     const auto takeWhatTensorflowCan = [&plan](Resolved &out) {
         for (const PlanGpu &g : plan.gpus) {
             const bool knownUnusable = g.use == PlanGpu::Use::Unusable && g.reason
-                                       && g.reason->code != u"gpu_capability_unknown";
+                && g.reason->code != u"gpu_capability_unknown";
             (knownUnusable ? out.leftOut : out.used).append(g);
         }
     };
     QList<int> chosen;
     switch (kind) {
-    case Kind::All:
-        takeWhatTensorflowCan(r);
-        return r;
+    case Kind::All: takeWhatTensorflowCan(r); return r;
     case Kind::Default:
         chosen = plan.defaultGpuSelection();
         if (chosen.isEmpty()) {
@@ -160,8 +157,7 @@ Result<GpuChoice::Resolved> GpuChoice::resolve(const Plan &plan, const QString &
             if (g->use == PlanGpu::Use::Unusable) {
                 return Error{QStringLiteral("gpu_choice_invalid"),
                              tr("%1 names %2, which TensorFlow %3 cannot use: %4 Leave it out.")
-                                 .arg(what, gpuTitle(*g), plan.tensorflow,
-                                      g->reason ? g->reason->message : QString()),
+                                 .arg(what, gpuTitle(*g), plan.tensorflow, g->reason ? g->reason->message : QString()),
                              indexList(indices)};
             }
         }
@@ -203,7 +199,8 @@ QStringList GpuChoice::describe(const Resolved &resolved)
                          : tr("%1 is left out: it was not chosen.").arg(gpuTitle(g)));
     }
     if (resolved.used.isEmpty() && !resolved.leftOut.isEmpty())
-        lines.append(tr("No NVIDIA GPU of this computer can be used by this TensorFlow: it will run on the processor."));
+        lines.append(
+            tr("No NVIDIA GPU of this computer can be used by this TensorFlow: it will run on the processor."));
     return lines;
 }
 
@@ -237,8 +234,8 @@ const Plan *matchingPlan(const Solution &solution, const QString &route, const Q
     auto matches = [&](const Plan &p) {
         // A profile names the release pip installs ("2.15.1"), the plan its tested one ("2.15.0").
         return p.route == route
-               && (tensorflow.isEmpty() || p.tensorflow.section(u'.', 0, 1) == tensorflow.section(u'.', 0, 1))
-               && (python.isEmpty() || p.python == python);
+            && (tensorflow.isEmpty() || p.tensorflow.section(u'.', 0, 1) == tensorflow.section(u'.', 0, 1))
+            && (python.isEmpty() || p.python == python);
     };
     if (solution.recommended && matches(*solution.recommended))
         return &*solution.recommended;

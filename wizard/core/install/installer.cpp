@@ -36,14 +36,17 @@ constexpr auto quickTimeout = std::chrono::minutes(2);
 Error cancelledError()
 {
     return Error{QStringLiteral("cancelled"),
-                 QCoreApplication::translate("Installer", "The install was cancelled. Nothing was changed."), {}};
+                 QCoreApplication::translate("Installer", "The install was cancelled. Nothing was changed."),
+                 {}};
 }
 
 Error writeError(const QString &path, const QString &detail = {})
 {
     return Error{QStringLiteral("write_failed"),
-                 QCoreApplication::translate("Installer", "Cannot write %1. Check the free space and that the "
-                                                          "install folder is yours.").arg(path),
+                 QCoreApplication::translate("Installer",
+                                             "Cannot write %1. Check the free space and that the "
+                                             "install folder is yours.")
+                     .arg(path),
                  detail};
 }
 
@@ -104,8 +107,8 @@ using CancelFlag = std::shared_ptr<std::atomic<bool>>;
 // spells a Windows target's path the Windows way, which a fixture drive on Linux cannot open).
 QString hostVenvPython(OsFamily os, const QString &hostEnvironment)
 {
-    return hostEnvironment + (os == OsFamily::Windows ? QStringLiteral("/venv/Scripts/python.exe")
-                                                      : QStringLiteral("/venv/bin/python"));
+    return hostEnvironment
+        + (os == OsFamily::Windows ? QStringLiteral("/venv/Scripts/python.exe") : QStringLiteral("/venv/bin/python"));
 }
 
 // Python or pip that stopped because the disk (or the user's quota) is full: by its own words
@@ -117,7 +120,8 @@ std::optional<Error> diskFullError(const SystemView &system, const QString &fold
 {
     if (output.simplified().contains(QStringLiteral("ensurepip is not available")))
         return std::nullopt;
-    for (const char *words : {"No space left on device", "[Errno 28]", "ENOSPC", "Disk quota exceeded", "[Errno 122]"}) {
+    for (const char *words :
+         {"No space left on device", "[Errno 28]", "ENOSPC", "Disk quota exceeded", "[Errno 122]"}) {
         if (output.contains(QLatin1String(words))) {
             return Error{QStringLiteral("disk_full"),
                          Installer::tr("The disk holding %1 is full (or your disk quota is used up), so %2 could not "
@@ -187,9 +191,9 @@ QString installStepId(InstallStep step)
 
 QList<InstallStep> allInstallSteps()
 {
-    return {InstallStep::Prepare, InstallStep::Extract, InstallStep::Place, InstallStep::Python,
+    return {InstallStep::Prepare,  InstallStep::Extract,   InstallStep::Place,  InstallStep::Python,
             InstallStep::Packages, InstallStep::Launchers, InstallStep::Record, InstallStep::Verify,
-            InstallStep::Commit, InstallStep::Register};
+            InstallStep::Commit,   InstallStep::Register};
 }
 
 struct Installer::Run {
@@ -224,14 +228,14 @@ struct Installer::Run {
 
 Installer::Installer(SystemView &system, QObject *parent)
     : Installer(system, nullptr, parent)
-{
-}
+{}
 
 Installer::Installer(SystemView &system, std::shared_ptr<const Knowledge> knowledge, QObject *parent)
-    : QObject(parent), m_system(system), m_knowledge(std::move(knowledge)),
-      m_cancel(std::make_shared<std::atomic<bool>>(false))
-{
-}
+    : QObject(parent)
+    , m_system(system)
+    , m_knowledge(std::move(knowledge))
+    , m_cancel(std::make_shared<std::atomic<bool>>(false))
+{}
 
 Installer::~Installer()
 {
@@ -286,7 +290,8 @@ Status Installer::enter(Run &run, InstallStep step)
     std::function<Status()> checkpoint;
     if (m_checkpoint)
         checkpoint = [this, step] { return m_checkpoint(step); };
-    return run.tx.enter(installStepId(step), [this, step] { Q_EMIT stepStarted(step, stepTitle(step)); }, checkpoint);
+    return run.tx.enter(
+        installStepId(step), [this, step] { Q_EMIT stepStarted(step, stepTitle(step)); }, checkpoint);
 }
 
 Result<QStringList> Installer::recoverLeftovers(const QString &hostPrefix, const QString &name)
@@ -325,9 +330,9 @@ QCoro::Task<ProcessResult> Installer::watched(Run &run, QString program, QString
                            {QStringLiteral("PYTHONHOME"), QString()},
                            {QStringLiteral("PIP_NO_INPUT"), QStringLiteral("1")}};
     // pip installs the verified wheels alone: no pip.conf may add an index or a wheel folder.
-    request.environment.append({QStringLiteral("PIP_CONFIG_FILE"), m_system.os() == OsFamily::Windows
-                                                                      ? QStringLiteral("nul")
-                                                                      : QStringLiteral("/dev/null")});
+    request.environment.append(
+        {QStringLiteral("PIP_CONFIG_FILE"),
+         m_system.os() == OsFamily::Windows ? QStringLiteral("nul") : QStringLiteral("/dev/null")});
     for (const char *name : {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"})
         request.environment.append({QString::fromLatin1(name), QString()});
     QPointer<Installer> self(this);
@@ -487,7 +492,8 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
         && !QDir(run.hostTarget).isEmpty()) {
         co_return Error{QStringLiteral("target_not_environment"),
                         tr("The folder %1 already exists and was not made by tfsetup. Choose another environment "
-                           "name, or move that folder away.").arg(spec.environmentPath()),
+                           "name, or move that folder away.")
+                            .arg(spec.environmentPath()),
                         {}};
     }
     qint64 hashTotal = 0;
@@ -506,9 +512,10 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
         if (!digest || expected.isEmpty() || *digest != expected) {
             co_return Error{QStringLiteral("artifact_changed"),
                             tr("The downloaded file %1 is missing or no longer matches its checksum. Download it "
-                               "again.").arg(QFileInfo(a.path).fileName()),
-                            digest ? QStringLiteral("expected %1, found %2").arg(QString::fromLatin1(expected),
-                                                                                 QString::fromLatin1(*digest))
+                               "again.")
+                                .arg(QFileInfo(a.path).fileName()),
+                            digest ? QStringLiteral("expected %1, found %2")
+                                         .arg(QString::fromLatin1(expected), QString::fromLatin1(*digest))
                                    : digest.error().detail};
         }
         // progress() is in bytes of the running step's files, so a page can weigh steps by bytes.
@@ -618,12 +625,13 @@ QCoro::Task<Status> Installer::extractAndPlace(Run &run)
         QStringList placedNames;
         for (const Placement &p : *placements) {
             const QString key = m_system.os() == OsFamily::Windows ? p.to.toLower() : p.to;
-            const QString origin = QStringLiteral("%1 %2 (%3): %4")
-                                       .arg(artifact.component, artifact.version, artifact.platform, p.from);
+            const QString origin =
+                QStringLiteral("%1 %2 (%3): %4").arg(artifact.component, artifact.version, artifact.platform, p.from);
             if (placedBy.contains(key)) {
                 co_return Error{QStringLiteral("placement_conflict"),
                                 tr("Two of NVIDIA's archives contain %1. The downloaded archives do not belong "
-                                   "together; plan again.").arg(p.to),
+                                   "together; plan again.")
+                                    .arg(p.to),
                                 placedBy.value(key) + QStringLiteral(" / ") + origin};
             }
             placedBy.insert(key, origin);
@@ -656,8 +664,10 @@ QCoro::Task<Status> Installer::extractAndPlace(Run &run)
                                 {}};
             }
         }
-        log(run, QStringLiteral("placed %1 files from %2 %3").arg(placements->size()).arg(artifact.component,
-                                                                                         artifact.version));
+        log(run,
+            QStringLiteral("placed %1 files from %2 %3")
+                .arg(placements->size())
+                .arg(artifact.component, artifact.version));
     }
     QDir(run.hostUnpack).removeRecursively();
     Q_EMIT stepFinished(InstallStep::Place);
@@ -680,7 +690,8 @@ QCoro::Task<Result<QString>> Installer::unpackPython(Run &run, InstallArtifact a
     if (!QDir().mkpath(unpack))
         co_return writeError(run.spec.environmentPath());
     log(run, QStringLiteral("unpacking %1").arg(QFileInfo(archive.path).fileName()));
-    QFuture<Result<QList<ExtractedEntry>>> extracting = QtConcurrent::run(&extractArchive, archive.path, unpack, m_cancel);
+    QFuture<Result<QList<ExtractedEntry>>> extracting = QtConcurrent::run(&extractArchive, archive.path, unpack,
+                                                                          m_cancel);
     const Result<QList<ExtractedEntry>> entries = co_await extracting;
     if (run.tx.stopped())
         co_return run.tx.cancelledError();
@@ -745,8 +756,7 @@ QCoro::Task<Result<QString>> Installer::runPythonInstaller(Run &run, InstallArti
         co_return Error{QStringLiteral("python_install_failed"),
                         tr("The Python %1 installer did not finish (%2). Start %3 yourself to see why, or install "
                            "Python %1 from python.org, then scan this computer again.")
-                            .arg(setup.version,
-                                 r.error.isEmpty() ? tr("exit code %1").arg(r.exitCode) : r.error,
+                            .arg(setup.version, r.error.isEmpty() ? tr("exit code %1").arg(r.exitCode) : r.error,
                                  QDir::toNativeSeparators(setup.path)),
                         QString::fromUtf8(r.standardOutput + r.standardError).right(2000)};
     }
@@ -876,10 +886,11 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
     }
     if (!run.spec.requirementsLock.isEmpty()) {
         const QByteArray bytes = run.spec.requirementsLock.toUtf8();
-        if (const Status written = writeConfined(run.hostStaging, QStringLiteral("requirements.lock.txt"), bytes); !written)
+        if (const Status written = writeConfined(run.hostStaging, QStringLiteral("requirements.lock.txt"), bytes);
+            !written)
             co_return writeFailure(written, QStringLiteral("requirements.lock.txt"));
-        run.record.files.append({QStringLiteral("requirements.lock.txt"), sha256Of(bytes), bytes.size(),
-                                 QStringLiteral("profile"), {}});
+        run.record.files.append(
+            {QStringLiteral("requirements.lock.txt"), sha256Of(bytes), bytes.size(), QStringLiteral("profile"), {}});
     }
     // The verified wheels, linked (or copied) into a folder of the staging area that holds them
     // alone: pip sees nothing else, and each wheel was hashed again in Prepare.
@@ -901,7 +912,8 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
             co_return writeFailure(placed, wheels + u'/' + w.file);
     }
     const QByteArray requirements = run.spec.lock.requirementsText();
-    if (const Status written = writeConfined(run.hostStaging, wheels + QStringLiteral("/requirements.txt"), requirements);
+    if (const Status written = writeConfined(run.hostStaging, wheels + QStringLiteral("/requirements.txt"),
+                                             requirements);
         !written)
         co_return writeFailure(written, wheels + QStringLiteral("/requirements.txt"));
     QStringList pipArguments{QStringLiteral("-m"), QStringLiteral("pip")};
@@ -927,7 +939,8 @@ QCoro::Task<Status> Installer::installPackages(Run &run)
     const QByteArray lockText = run.spec.lock.toToml();
     if (const Status written = writeConfined(run.hostStaging, QStringLiteral("pylock.toml"), lockText); !written)
         co_return writeFailure(written, QStringLiteral("pylock.toml"));
-    run.record.files.append({QStringLiteral("pylock.toml"), sha256Of(lockText), lockText.size(), QStringLiteral("tfsetup"), {}});
+    run.record.files.append(
+        {QStringLiteral("pylock.toml"), sha256Of(lockText), lockText.size(), QStringLiteral("tfsetup"), {}});
     QStringList freezeArguments{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("freeze"),
                                 QStringLiteral("--disable-pip-version-check")};
     const ProcessResult freeze = co_await watched(run, python, freezeArguments, quickTimeout);
@@ -961,7 +974,8 @@ Status Installer::writeLaunchers(Run &run)
     // The kernelspec cannot filter at start-up, so the filtering happens now.
     const bool windows = m_system.os() == OsFamily::Windows;
     const QStringList patterns = windows ? run.launchers.windowsShadow : run.launchers.linuxShadow;
-    for (const QString &entry : m_system.pathList(windows ? QStringLiteral("PATH") : QStringLiteral("LD_LIBRARY_PATH"))) {
+    for (const QString &entry :
+         m_system.pathList(windows ? QStringLiteral("PATH") : QStringLiteral("LD_LIBRARY_PATH"))) {
         bool shadows = false;
         for (const QString &p : patterns) {
             QString pattern = p;
@@ -1017,8 +1031,8 @@ Status Installer::writeRecord(Run &run)
     const QByteArray summary = run.record.summary().toUtf8();
     if (const Status written = writeConfined(run.hostStaging, QStringLiteral("ENVIRONMENT.md"), summary); !written)
         return writeFailure(written, QStringLiteral("ENVIRONMENT.md"));
-    run.record.files.append({QStringLiteral("ENVIRONMENT.md"), sha256Of(summary), summary.size(),
-                             QStringLiteral("tfsetup"), {}});
+    run.record.files.append(
+        {QStringLiteral("ENVIRONMENT.md"), sha256Of(summary), summary.size(), QStringLiteral("tfsetup"), {}});
     const QByteArray json = QJsonDocument(run.record.toJson()).toJson();
     if (const Status written = writeConfined(run.hostStaging, QStringLiteral("environment.json"), json); !written)
         return writeFailure(written, QStringLiteral("environment.json"));
@@ -1099,13 +1113,15 @@ Status Installer::commit(Run &run)
     // The swap happens in the prefix folder (the environment, its staging folder and the one set
     // aside are all names in it): each rename reaches its names from the prefix's own handle.
     const auto swap = [&run](const QString &from, const QString &to) {
-        return bool(renameConfined(run.hostPrefix, QFileInfo(from).fileName(), run.hostPrefix, QFileInfo(to).fileName()));
+        return bool(
+            renameConfined(run.hostPrefix, QFileInfo(from).fileName(), run.hostPrefix, QFileInfo(to).fileName()));
     };
     if (replacing && !swap(run.hostTarget, previous)) {
         run.lock()->forget(previous);
         return Error{QStringLiteral("commit_failed"),
                      tr("The environment %1 is in use. Close every program started from it (Python, Jupyter, "
-                        "shells) and install again.").arg(run.spec.environmentPath()),
+                        "shells) and install again.")
+                         .arg(run.spec.environmentPath()),
                      run.hostTarget};
     }
     if (replacing && m_drill)
@@ -1129,7 +1145,8 @@ Status Installer::commit(Run &run)
         run.lock()->forget(previous);
     // A venv made from the environment's own Python names it by the staging path until now.
     if (run.interpreter.startsWith(run.hostStaging + u'/')) {
-        for (const QString &line : relocateVenv(run.hostTarget + QStringLiteral("/venv"), run.hostStaging, run.hostTarget))
+        for (const QString &line :
+             relocateVenv(run.hostTarget + QStringLiteral("/venv"), run.hostStaging, run.hostTarget))
             log(run, line);
     }
     Q_EMIT stepFinished(InstallStep::Commit);
@@ -1172,7 +1189,8 @@ void Installer::registerOutside(Run &run, InstallOutcome &outcome)
             if (old == bytes)
                 return true;
             // Someone else's file (or an edited one): keep it before writing ours.
-            if (!old.contains(run.spec.environmentPath().toUtf8()) && !QFile::exists(host + QStringLiteral(".user-backup")))
+            if (!old.contains(run.spec.environmentPath().toUtf8())
+                && !QFile::exists(host + QStringLiteral(".user-backup")))
                 QFile::copy(host, host + QStringLiteral(".user-backup"));
         }
         // A kernel or menu entry put back is a change: "unchanged" promises that nothing was
@@ -1181,14 +1199,16 @@ void Installer::registerOutside(Run &run, InstallOutcome &outcome)
         // Into the user's own folder (Jupyter's kernels/<name>, the menu's applications): the name
         // itself is replaced, never written through.
         return QDir().mkpath(root)
-               && writeConfined(root, relative, bytes, sourceRelative.endsWith(QStringLiteral(".desktop")));
+            && writeConfined(root, relative, bytes, sourceRelative.endsWith(QStringLiteral(".desktop")));
     };
     if (run.spec.registerKernel && !run.kernelFolder.isEmpty()) {
-        if (place(SystemView::join(run.kernelFolder, QStringLiteral("kernel.json")), 3, QStringLiteral("kernel/kernel.json")))
+        if (place(SystemView::join(run.kernelFolder, QStringLiteral("kernel.json")), 3,
+                  QStringLiteral("kernel/kernel.json")))
             outcome.kernelFolder = run.kernelFolder;
         else
             outcome.warnings.append(tr("The Jupyter kernel could not be registered in %1. Start Jupyter with "
-                                       "start-jupyter instead.").arg(run.kernelFolder));
+                                       "start-jupyter instead.")
+                                        .arg(run.kernelFolder));
     }
     if (run.spec.desktopEntry && m_system.os() == OsFamily::Linux) {
         const QString name = QStringLiteral("kernel/tfsetup-") + run.spec.kernelName + QStringLiteral(".desktop");
@@ -1210,7 +1230,8 @@ QCoro::Task<bool> Installer::isComplete(const InstallSpec &spec, const QString &
     const bool bringsPython = std::any_of(spec.artifacts.cbegin(), spec.artifacts.cend(), [](const InstallArtifact &a) {
         return a.kind == u"python-archive" || a.kind == u"python-installer";
     });
-    if ((!spec.pythonInterpreter.isEmpty() || bringsPython) && !QFileInfo::exists(hostVenvPython(OsFamily::Linux, hostTarget))
+    if ((!spec.pythonInterpreter.isEmpty() || bringsPython)
+        && !QFileInfo::exists(hostVenvPython(OsFamily::Linux, hostTarget))
         && !QFileInfo::exists(hostVenvPython(OsFamily::Windows, hostTarget)))
         co_return false;
     co_return true;

@@ -165,8 +165,8 @@ QJsonObject InstallSpec::toJson() const
                      {QStringLiteral("requirements_lock_sha256"),
                       requirementsLock.isEmpty()
                           ? QString()
-                          : QString::fromLatin1(QCryptographicHash::hash(requirementsLock.toUtf8(),
-                                                                         QCryptographicHash::Sha256).toHex())},
+                          : QString::fromLatin1(
+                              QCryptographicHash::hash(requirementsLock.toUtf8(), QCryptographicHash::Sha256).toHex())},
                      {QStringLiteral("jupyter"), jupyter},
                      {QStringLiteral("kernel_name"), kernelName},
                      {QStringLiteral("artifacts"), artifactList}};

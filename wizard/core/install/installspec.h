@@ -17,16 +17,16 @@ struct Plan;
 // produce these; the installer checks the SHA-256 (MD5 where nothing stronger is published) again
 // before using a file.
 struct InstallArtifact {
-    QString kind;      // "cuda-redist-archive" | "cudnn-archive" | "wheel" (one wheel of the lock, installed by
-                       // pip from the verified file alone) | "python-archive" (a relocatable CPython: unpacked
-                       // into <env>/python, the venv made from it) | "python-installer" (python.org's Windows
-                       // installer, run per user into <prefix>/.python-<version>)
-    QString component; // "cuda_cudart", "libcublas", "cudnn", …; a wheel's project
-    QString version;   // "11.8.89", "8.9.7.29"
-    QString platform;  // "windows-x86_64" | "linux-x86_64"
-    QByteArray sha256; // lower-case hex
-    QString path;      // host path of the file
-    QString origin;    // where it came from (URL or bundle), for the record
+    QString kind;          // "cuda-redist-archive" | "cudnn-archive" | "wheel" (one wheel of the lock, installed by
+                           // pip from the verified file alone) | "python-archive" (a relocatable CPython: unpacked
+                           // into <env>/python, the venv made from it) | "python-installer" (python.org's Windows
+                           // installer, run per user into <prefix>/.python-<version>)
+    QString component;     // "cuda_cudart", "libcublas", "cudnn", …; a wheel's project
+    QString version;       // "11.8.89", "8.9.7.29"
+    QString platform;      // "windows-x86_64" | "linux-x86_64"
+    QByteArray sha256;     // lower-case hex
+    QString path;          // host path of the file
+    QString origin;        // where it came from (URL or bundle), for the record
     QStringList arguments; // "python-installer": its silent, per-user arguments; "{prefix}" is the target folder
     QByteArray md5;        // lower-case hex, only where the publisher gives nothing stronger (python.org, older files)
 
@@ -41,19 +41,19 @@ struct InstallSpec {
     QString prefix; // folder holding environments
 
     // From the plan.
-    QString route;      // "windows-native", "linux-pip", …
+    QString route;                               // "windows-native", "linux-pip", …
     QString layout = QStringLiteral("portable"); // "portable" | "toolkit" (placement.json)
-    QString tensorflow; // "2.10.0"
-    QString package;    // "tensorflow", "tensorflow-gpu", "tensorflow[and-cuda]"
-    QString python;     // "3.10"
+    QString tensorflow;                          // "2.10.0"
+    QString package;                             // "tensorflow", "tensorflow-gpu", "tensorflow[and-cuda]"
+    QString python;                              // "3.10"
     QString cuda;
     QString cudnn;
     QString driverMin;
-    QString driver;     // the machine's driver, for the summary
+    QString driver; // the machine's driver, for the summary
 
-    QString pythonInterpreter;    // base interpreter the venv is made from
-    QStringList requirements;     // pip requirement specifiers; empty = derived from package/tensorflow
-    QString requirementsLock;     // text of a hash-locked requirements file; empty = none
+    QString pythonInterpreter;      // base interpreter the venv is made from
+    QStringList requirements;       // pip requirement specifiers; empty = derived from package/tensorflow
+    QString requirementsLock;       // text of a hash-locked requirements file; empty = none
     QString requirementsLockSha256; // read from a record (fromJson): the hash lock's digest, whose text is not kept
     // The wheels pip installs, as pip's resolver locked them (setup/locker.h); their verified files
     // are the "wheel" artifacts. pip installs from those files alone: no index, no network.
@@ -63,7 +63,7 @@ struct InstallSpec {
     // environment with Python; a front end's ("lab" | "notebook" | "server") only when chosen.
     // Empty: no front end. fromPlan() chooses the data's default.
     QString jupyter;
-    QString kernelName;           // Jupyter kernel name; empty = the environment name
+    QString kernelName; // Jupyter kernel name; empty = the environment name
     QString kernelDisplayName;
     bool registerKernel = true;
     bool desktopEntry = true;

@@ -39,21 +39,21 @@ const JsonShape &profileShape()
     using S = JsonShape;
     static const S name = S::text(maxPathNameBytes).where([](const QJsonValue &v) {
         return v.toString().isEmpty() || isSafePathName(v.toString())
-                   ? QString()
-                   : LabProfile::tr("must be a plain name (letters, digits, . _ + -, not starting with a dot, no "
-                                    "slashes)");
+            ? QString()
+            : LabProfile::tr("must be a plain name (letters, digits, . _ + -, not starting with a dot, no "
+                             "slashes)");
     });
     // Jupyter lists only kernels named [a-z0-9._-]: another name would be registered and never seen.
     static const S kernelName = S::text(100).where([](const QJsonValue &v) {
         return v.toString().isEmpty() || isJupyterKernelName(v.toString())
-                   ? QString()
-                   : LabProfile::tr("must be a name Jupyter lists: lower-case letters a-z, digits, . _ - only");
+            ? QString()
+            : LabProfile::tr("must be a name Jupyter lists: lower-case letters a-z, digits, . _ - only");
     });
     static const S strings = S::list(S::text(4096), 1000);
     static const S folder = S::text(4096).where([](const QJsonValue &v) {
         return hasControlCharacter(v.toString())
-                   ? LabProfile::tr("must be a folder without control characters (no line break, no NUL)")
-                   : QString();
+            ? LabProfile::tr("must be a folder without control characters (no line break, no NUL)")
+            : QString();
     });
     static const S shape = S::object({
         S::required(QStringLiteral("schema"), S::integer(1, 1)),
@@ -96,7 +96,8 @@ Result<LabProfile> LabProfile::load(const QString &path)
     if (!json) {
         return Error{QStringLiteral("profile_unreadable"),
                      tr("The lab profile %1 cannot be read or is not valid JSON. Ask the lab administrator "
-                        "for a working copy.").arg(path)
+                        "for a working copy.")
+                             .arg(path)
                          + u' ' + json.error().message,
                      json.error().detail};
     }
@@ -109,7 +110,8 @@ Result<LabProfile> LabProfile::fromJson(const QJsonObject &json, const QString &
     p.path = path;
     if (json.value(QStringLiteral("schema")).toInt() != 1) {
         return Error{QStringLiteral("profile_schema"),
-                     tr("The lab profile %1 is for another version of tfsetup. Update tfsetup.").arg(path), {}};
+                     tr("The lab profile %1 is for another version of tfsetup. Update tfsetup.").arg(path),
+                     {}};
     }
     if (const auto problem = profileShape().check(json)) {
         return JsonShape::error(QStringLiteral("profile_incomplete"), tr("The lab profile %1").arg(path), *problem,
@@ -146,8 +148,10 @@ Result<LabProfile> LabProfile::fromJson(const QJsonObject &json, const QString &
             names.append(u'"' + f.name + u'"');
         return Error{QStringLiteral("profile_jupyter_unknown"),
                      tr("The lab profile %1 asks for the Jupyter front end %2; use one of %3, true or false.")
-                         .arg(path, QString::fromUtf8(QJsonDocument(QJsonArray{front}).toJson(QJsonDocument::Compact))
-                                        .mid(1).chopped(1),
+                         .arg(path,
+                              QString::fromUtf8(QJsonDocument(QJsonArray{front}).toJson(QJsonDocument::Compact))
+                                  .mid(1)
+                                  .chopped(1),
                               names.join(QStringLiteral(", "))),
                      {}};
     }
@@ -164,7 +168,8 @@ Result<LabProfile> LabProfile::fromJson(const QJsonObject &json, const QString &
         || p.route.isEmpty() || (p.requirements.isEmpty() && p.interpreter != u"none")) {
         return Error{QStringLiteral("profile_incomplete"),
                      tr("The lab profile %1 needs \"environment\" (letters, digits, . _ + -), \"installFolder\", "
-                        "\"plan.route\" and \"plan.requirements\".").arg(path),
+                        "\"plan.route\" and \"plan.requirements\".")
+                         .arg(path),
                      {}};
     }
     return p;
@@ -197,8 +202,9 @@ QString expandVariables(const SystemView &system, const QString &text, QStringLi
 bool isAbsoluteTargetPath(const SystemView &system, const QString &path)
 {
     if (system.os() == OsFamily::Windows) {
-        return (path.size() >= 3 && path.at(0).isLetter() && path.at(1) == u':' && (path.at(2) == u'/' || path.at(2) == u'\\'))
-               || path.startsWith(QStringLiteral("//")) || path.startsWith(QStringLiteral("\\\\"));
+        return (path.size() >= 3 && path.at(0).isLetter() && path.at(1) == u':'
+                && (path.at(2) == u'/' || path.at(2) == u'\\'))
+            || path.startsWith(QStringLiteral("//")) || path.startsWith(QStringLiteral("\\\\"));
     }
     return path.startsWith(u'/');
 }
@@ -225,13 +231,15 @@ Result<QString> LabProfile::expandFolder(const SystemView &system, const QString
     if (hasControlCharacter(out)) {
         return Error{QStringLiteral("profile_folder_invalid"),
                      tr("The lab profile's \"%1\" becomes a folder with a control character in it (a line break?), "
-                        "from %2. Correct \"%1\" in the profile, or the variable it uses.").arg(field, text),
+                        "from %2. Correct \"%1\" in the profile, or the variable it uses.")
+                         .arg(field, text),
                      out};
     }
     if (out.isEmpty() || !isAbsoluteTargetPath(system, out)) {
         return Error{QStringLiteral("profile_folder_relative"),
                      tr("The lab profile's \"%1\" is %2, which is not a full path. Give a full path (it may start "
-                        "with ${HOME} or ~).").arg(field, text),
+                        "with ${HOME} or ~).")
+                         .arg(field, text),
                      out};
     }
     return out;
@@ -276,7 +284,8 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
         if (!lock) {
             return Error{QStringLiteral("profile_lock_missing"),
                          tr("The lab profile names the lock file %1, which cannot be read. Put it beside the "
-                            "profile.").arg(requirementsLockFile)
+                            "profile.")
+                                 .arg(requirementsLockFile)
                              + u' ' + lock.error().message,
                          lockPath};
         }
@@ -298,7 +307,8 @@ Result<InstallSpec> LabProfile::toSpec(const SystemView &system, const QString &
         if (spec.pythonInterpreter.isEmpty()) {
             return Error{QStringLiteral("python_missing"),
                          tr("No Python %1 was found on PATH. Install it, or name the interpreter in the profile's "
-                            "\"interpreter\".").arg(python),
+                            "\"interpreter\".")
+                             .arg(python),
                          {}};
         }
     }
@@ -327,8 +337,13 @@ Result<QList<InstallArtifact>> readBundleArtifacts(const QString &bundleFolder)
     for (const Artifact &a : bundle->artifacts().artifacts) {
         if (a.kind == u"wheelhouse") {
             if (!bundle->wheelhouse().isEmpty())
-                out.append(InstallArtifact{QStringLiteral("wheelhouse"), a.name, a.version, a.platform, {},
-                                           bundle->wheelhouse(), bundle->directory()});
+                out.append(InstallArtifact{QStringLiteral("wheelhouse"),
+                                           a.name,
+                                           a.version,
+                                           a.platform,
+                                           {},
+                                           bundle->wheelhouse(),
+                                           bundle->directory()});
             continue;
         }
         if (a.kind != u"cuda-redist-archive" && a.kind != u"cudnn-archive")
@@ -339,12 +354,14 @@ Result<QList<InstallArtifact>> readBundleArtifacts(const QString &bundleFolder)
             if (a.optional)
                 continue;
             return Error{QStringLiteral("bundle_incomplete"),
-                         QCoreApplication::translate("LabProfile", "The offline bundle %1 lacks %2. Make the bundle "
-                                                                   "again.").arg(bundleFolder, a.name),
+                         QCoreApplication::translate("LabProfile",
+                                                     "The offline bundle %1 lacks %2. Make the bundle "
+                                                     "again.")
+                             .arg(bundleFolder, a.name),
                          {}};
         }
-        InstallArtifact artifact{a.kind, a.name, a.version, a.platform, file->sha256.toLatin1(), path,
-                                 bundle->directory()};
+        InstallArtifact artifact{
+            a.kind, a.name, a.version, a.platform, file->sha256.toLatin1(), path, bundle->directory()};
         artifact.md5 = file->sha256.isEmpty() ? file->md5.toLatin1() : QByteArray();
         out.append(artifact);
     }

@@ -19,23 +19,24 @@ namespace tfsetup::core {
 struct LabProfile {
     Q_DECLARE_TR_FUNCTIONS(LabProfile)
 public:
-    QString path;            // where it was read from (relative files are found beside it)
+    QString path; // where it was read from (relative files are found beside it)
     QString title;
-    QString environment;     // environment folder name
-    QString installFolder;   // may hold ${HOME}, ${USERPROFILE}, ${APPDATA}, ~
+    QString environment;   // environment folder name
+    QString installFolder; // may hold ${HOME}, ${USERPROFILE}, ${APPDATA}, ~
     QString route;
     QString layout = QStringLiteral("portable");
     QString tensorflow;
     QString package;
-    QString python;          // "3.11"
+    QString python; // "3.11"
     QString cuda;
     QString cudnn;
     QStringList requirements;
-    QString interpreter;     // explicit base interpreter; empty = find python<version> on PATH; "none" = no Python
-    QStringList indexUrls;   // "mirrors.pypi": the package indexes, asked in this order
-    QStringList trustedHosts; // "mirrors.trustedHosts": read for older profiles; every index is reached by tfsetup itself
-    QString nvidiaMirror;    // the lab's copy of NVIDIA's download tree (URL or folder); empty = NVIDIA
-    QString cacheFolder;     // shared download cache (may hold ${VAR}); empty = the user's cache
+    QString interpreter;   // explicit base interpreter; empty = find python<version> on PATH; "none" = no Python
+    QStringList indexUrls; // "mirrors.pypi": the package indexes, asked in this order
+    QStringList
+        trustedHosts;     // "mirrors.trustedHosts": read for older profiles; every index is reached by tfsetup itself
+    QString nvidiaMirror; // the lab's copy of NVIDIA's download tree (URL or folder); empty = NVIDIA
+    QString cacheFolder;  // shared download cache (may hold ${VAR}); empty = the user's cache
     QString proxy;
     // The Jupyter front end beside the kernel (launchers.json "jupyter"): "lab", "notebook",
     // "server"; empty: none. JSON "jupyter": a front end's name, true (the default, JupyterLab)

@@ -46,7 +46,8 @@ QString windowsPath(QString path)
 // searched again (a variable's value or a folder may itself contain "@RUN@"); any other '@' of the
 // template stays as it is. A key of `dropWhenEmpty` that expands to nothing takes its line ending
 // with it, so a placeholder alone on its line leaves no empty line.
-QString fill(const QString &text, const QList<std::pair<QString, QString>> &values, const QStringList &dropWhenEmpty = {})
+QString fill(const QString &text, const QList<std::pair<QString, QString>> &values,
+             const QStringList &dropWhenEmpty = {})
 {
     QString out;
     qsizetype copied = 0;
@@ -279,7 +280,8 @@ Result<QString> batchSet(const QString &name, const QString &value)
         return Error{QStringLiteral("launcher_unquotable"),
                      QCoreApplication::translate("LauncherWriter",
                                                  "The value of %1 cannot be written into a Windows batch file. Choose "
-                                                 "a folder whose name has no double quote.").arg(name),
+                                                 "a folder whose name has no double quote.")
+                         .arg(name),
                      value};
     }
     // Inside set "…" the characters & | < > ( ) ^ are literal; with delayed expansion off, so is
@@ -415,28 +417,31 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
                     runs.append(python + u' ' + batArgs.join(u' ') + QStringLiteral(" %*"));
                     if (i + 1 < fronts.size())
                         runs.append(QStringLiteral("exit /b %ERRORLEVEL%"));
-                    psFronts.append(QStringLiteral("    $TfsetupFronts += ,@(%1)").arg(psArgs.join(QStringLiteral(", "))));
+                    psFronts.append(
+                        QStringLiteral("    $TfsetupFronts += ,@(%1)").arg(psArgs.join(QStringLiteral(", "))));
                 }
                 const QString message = noFrontEndMessage(settings.jupyter);
                 batRun = (checks + QStringList{batchEcho(message), QStringLiteral("exit /b 1")} + runs).join(u'\n');
-                psRun = QStringLiteral("$TfsetupFronts = @()\n") + psFronts.join(u'\n')
-                        + QStringLiteral("\n"
-                                         "    $TfsetupRan = $false\n"
-                                         "    foreach ($TfsetupFront in $TfsetupFronts) {\n"
-                                         "        & \"$TfsetupEnv\\venv\\Scripts\\python.exe\" -c ('import ' + $TfsetupFront[0]) 2>$null | Out-Null\n"
-                                         "        if ($LASTEXITCODE -eq 0) {\n"
-                                         "            $TfsetupArgs = $TfsetupFront[1..($TfsetupFront.Count - 1)]\n"
-                                         "            & \"$TfsetupEnv\\venv\\Scripts\\python.exe\" @TfsetupArgs @args\n"
-                                         "            $TfsetupRan = $true\n"
-                                         "            break\n"
-                                         "        }\n"
-                                         "    }\n"
-                                         "    if (-not $TfsetupRan) {\n"
-                                         "        [Console]::Error.WriteLine(")
-                        + quoting::powershell(message)
-                        + QStringLiteral(")\n"
-                                         "        $global:LASTEXITCODE = 1\n"
-                                         "    }");
+                psRun =
+                    QStringLiteral("$TfsetupFronts = @()\n") + psFronts.join(u'\n')
+                    + QStringLiteral(
+                        "\n"
+                        "    $TfsetupRan = $false\n"
+                        "    foreach ($TfsetupFront in $TfsetupFronts) {\n"
+                        "        & \"$TfsetupEnv\\venv\\Scripts\\python.exe\" -c ('import ' + $TfsetupFront[0]) 2>$null | Out-Null\n"
+                        "        if ($LASTEXITCODE -eq 0) {\n"
+                        "            $TfsetupArgs = $TfsetupFront[1..($TfsetupFront.Count - 1)]\n"
+                        "            & \"$TfsetupEnv\\venv\\Scripts\\python.exe\" @TfsetupArgs @args\n"
+                        "            $TfsetupRan = $true\n"
+                        "            break\n"
+                        "        }\n"
+                        "    }\n"
+                        "    if (-not $TfsetupRan) {\n"
+                        "        [Console]::Error.WriteLine(")
+                    + quoting::powershell(message)
+                    + QStringLiteral(")\n"
+                                     "        $global:LASTEXITCODE = 1\n"
+                                     "    }");
             } else {
                 QStringList batArgs;
                 QStringList psArgs;
@@ -445,9 +450,9 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
                     psArgs.append(quoting::powershell(a));
                 }
                 batRun = QStringLiteral("\"%TFSETUP_ENV%\\venv\\Scripts\\python.exe\" ") + batArgs.join(u' ')
-                         + (batArgs.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("%*");
+                    + (batArgs.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("%*");
                 psRun = QStringLiteral("& \"$TfsetupEnv\\venv\\Scripts\\python.exe\" ") + psArgs.join(u' ')
-                        + (psArgs.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("@args");
+                    + (psArgs.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("@args");
             }
             QList<std::pair<QString, QString>> batValues{{QStringLiteral("SHADOW"), batShadow.join(u'\n')},
                                                          {QStringLiteral("VARIABLES"), batVariables.join(u'\n')},
@@ -455,18 +460,20 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
             // cmd reads a batch file in the console code page; switch to UTF-8 only when needed,
             // the launchers themselves are ASCII (the folder comes from %~dp0 at run time).
             const bool ascii = isAscii(settings.batTemplate)
-                               && std::all_of(batValues.begin(), batValues.end(), [](const auto &v) { return isAscii(v.second); });
+                && std::all_of(batValues.begin(), batValues.end(), [](const auto &v) { return isAscii(v.second); });
             batValues.append({QStringLiteral("CODEPAGE"), ascii ? QString() : QStringLiteral("chcp 65001 >nul")});
             QString bat = fill(settings.batTemplate, batValues, {QStringLiteral("CODEPAGE")});
             bat.replace(u'\n', QStringLiteral("\r\n"));
             files.append({l.name + QStringLiteral(".bat"), bat.toUtf8(), false});
 
-            const QString ps1 = fill(settings.ps1Template, {{QStringLiteral("SHADOW"), psShadow.join(QStringLiteral(", "))},
-                                                            {QStringLiteral("VARIABLE_NAMES"), psNames.join(QStringLiteral(", "))},
-                                                            {QStringLiteral("VARIABLES"), psVariables.join(u'\n')},
-                                                            {QStringLiteral("RUN"), psRun}});
+            const QString ps1 = fill(settings.ps1Template,
+                                     {{QStringLiteral("SHADOW"), psShadow.join(QStringLiteral(", "))},
+                                      {QStringLiteral("VARIABLE_NAMES"), psNames.join(QStringLiteral(", "))},
+                                      {QStringLiteral("VARIABLES"), psVariables.join(u'\n')},
+                                      {QStringLiteral("RUN"), psRun}});
             // Windows PowerShell 5.1 reads a script without a byte order mark in the ANSI code page.
-            QByteArray psBytes = QByteArrayLiteral("\xEF\xBB\xBF") + QString(ps1).replace(u'\n', QStringLiteral("\r\n")).toUtf8();
+            QByteArray psBytes = QByteArrayLiteral("\xEF\xBB\xBF")
+                + QString(ps1).replace(u'\n', QStringLiteral("\r\n")).toUtf8();
             files.append({l.name + QStringLiteral(".ps1"), psBytes, false});
         }
         return files;
@@ -479,12 +486,12 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
     for (const auto &[name, value] : settingsVariables)
         variables.append(QStringLiteral("%1=%2\nexport %1").arg(name, quoting::shell(value)));
     const QString libraryDirs = context.libraryFolder.isEmpty()
-                                    ? QString()
-                                    : QStringLiteral("\"$TFSETUP_ENV/%1\"").arg(context.libraryFolder);
+        ? QString()
+        : QStringLiteral("\"$TFSETUP_ENV/%1\"").arg(context.libraryFolder);
     const QString xla = context.xlaDataDir
-                            ? QStringLiteral("XLA_FLAGS=\"--xla_gpu_cuda_data_dir=$TFSETUP_ENV/cuda${XLA_FLAGS:+ $XLA_FLAGS}\"\n"
-                                             "export XLA_FLAGS")
-                            : QString();
+        ? QStringLiteral("XLA_FLAGS=\"--xla_gpu_cuda_data_dir=$TFSETUP_ENV/cuda${XLA_FLAGS:+ $XLA_FLAGS}\"\n"
+                         "export XLA_FLAGS")
+        : QString();
     for (const LauncherSettings::Launcher &l : settings.launchers) {
         QString run;
         if (l.run == u"shell") {
@@ -509,7 +516,7 @@ Result<QList<GeneratedFile>> LauncherWriter::launchers(const LauncherSettings &s
             for (const QString &a : l.arguments)
                 args.append(quoting::shell(a));
             run = QStringLiteral("exec \"$TFSETUP_ENV/venv/bin/python\" ") + args.join(u' ')
-                  + (args.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("\"$@\"");
+                + (args.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("\"$@\"");
         }
         const QString sh = fill(settings.shTemplate,
                                 {{QStringLiteral("LIBRARY_DIRS"), libraryDirs},
@@ -566,9 +573,9 @@ QJsonObject LauncherWriter::kernelSpec(const LauncherSettings &settings, const L
     for (const auto &[name, value] : kernelEnvironment(settings, context))
         env.insert(name, value);
     return QJsonObject{
-        {QStringLiteral("argv"), QJsonArray{venvPython(context.os, context.environmentPath), QStringLiteral("-m"),
-                                            settings.jupyter.kernelModule, QStringLiteral("-f"),
-                                            QStringLiteral("{connection_file}")}},
+        {QStringLiteral("argv"),
+         QJsonArray{venvPython(context.os, context.environmentPath), QStringLiteral("-m"),
+                    settings.jupyter.kernelModule, QStringLiteral("-f"), QStringLiteral("{connection_file}")}},
         {QStringLiteral("display_name"), context.displayName},
         {QStringLiteral("language"), QStringLiteral("python")},
         {QStringLiteral("env"), env},
@@ -584,10 +591,12 @@ QByteArray LauncherWriter::desktopEntry(const LauncherContext &context)
     };
     QString text = QStringLiteral("[Desktop Entry]\nType=Application\nVersion=1.0\n");
     text += QStringLiteral("Name=") + stringValue(context.displayName) + u'\n';
-    text += QStringLiteral("Comment=") + stringValue(tr("A shell with this TensorFlow environment's Python and CUDA "
-                                                        "libraries first")) + u'\n';
+    text += QStringLiteral("Comment=")
+        + stringValue(tr("A shell with this TensorFlow environment's Python and CUDA "
+                         "libraries first"))
+        + u'\n';
     text += QStringLiteral("Exec=")
-            + quoting::desktopExecArgument(SystemView::join(context.environmentPath, QStringLiteral("shell"))) + u'\n';
+        + quoting::desktopExecArgument(SystemView::join(context.environmentPath, QStringLiteral("shell"))) + u'\n';
     text += QStringLiteral("Terminal=true\nCategories=Development;Science;\n");
     return text.toUtf8();
 }
@@ -621,7 +630,8 @@ namespace {
 // such a file beside its own, as it keeps an edited launcher).
 QString kernelOwner(const SystemView &system, const QString &kernelName)
 {
-    const QString spec = SystemView::join(LauncherWriter::userKernelFolder(system, kernelName), QStringLiteral("kernel.json"));
+    const QString spec = SystemView::join(LauncherWriter::userKernelFolder(system, kernelName),
+                                          QStringLiteral("kernel.json"));
     if (!system.exists(spec))
         return {};
     const auto bytes = system.readFile(spec, 1024 * 1024);
@@ -655,8 +665,7 @@ QString LauncherWriter::ownKernelName(const SystemView &system, const QString &w
     if (holder.isEmpty())
         return wanted;
     const QString made = wanted.left(51) + u'-'
-                         + QString::fromLatin1(
-                             QCryptographicHash::hash(self.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
+        + QString::fromLatin1(QCryptographicHash::hash(self.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
     const bool free = heldBy(made).isEmpty();
     if (why) {
         *why = free ? tr("The Jupyter kernel \"%1\" belongs to the environment in %2, which keeps it; this "
@@ -677,8 +686,8 @@ QString LauncherWriter::desktopEntryPath(const SystemView &system, const QString
     QString xdg = system.env(QStringLiteral("XDG_DATA_HOME"));
     if (xdg.isEmpty())
         xdg = SystemView::join(system.homeDir(), QStringLiteral(".local/share"));
-    return SystemView::join(system.normalize(xdg), QStringLiteral("applications/tfsetup-") + kernelName
-                                                       + QStringLiteral(".desktop"));
+    return SystemView::join(system.normalize(xdg),
+                            QStringLiteral("applications/tfsetup-") + kernelName + QStringLiteral(".desktop"));
 }
 
 } // namespace tfsetup::core

@@ -53,8 +53,8 @@ struct LauncherSettings {
     };
     JupyterSettings jupyter;
     QList<std::pair<QString, QString>> variables; // name, value, in file order
-    QStringList windowsShadow; // patterns relative to a PATH entry
-    QStringList linuxShadow;   // patterns relative to an LD_LIBRARY_PATH entry
+    QStringList windowsShadow;                    // patterns relative to a PATH entry
+    QStringList linuxShadow;                      // patterns relative to an LD_LIBRARY_PATH entry
     QList<Launcher> launchers;
     QString shTemplate;
     QString batTemplate;
@@ -66,11 +66,11 @@ struct LauncherSettings {
 // The environment a set of launchers is written for.
 struct LauncherContext {
     OsFamily os = OsFamily::Linux;
-    QString environmentPath;   // final target path (the launchers themselves find it from their own location)
-    QString libraryFolder;     // Linux, relative to the environment: "cuda/lib" or "cuda/lib64"; empty = none
-    bool xlaDataDir = false;   // CUDA's nvvm/libdevice is in the environment: point XLA at it
-    QString displayName;       // "TensorFlow 2.10 (GPU)"
-    QString kernelName;        // "tf2.10-cuda11.2"
+    QString environmentPath; // final target path (the launchers themselves find it from their own location)
+    QString libraryFolder;   // Linux, relative to the environment: "cuda/lib" or "cuda/lib64"; empty = none
+    bool xlaDataDir = false; // CUDA's nvvm/libdevice is in the environment: point XLA at it
+    QString displayName;     // "TensorFlow 2.10 (GPU)"
+    QString kernelName;      // "tf2.10-cuda11.2"
     // For the kernelspec, which cannot run code: the inherited search path at install time
     // (Windows PATH, Linux LD_LIBRARY_PATH) and pip's nvidia/*/lib folders, relative to the environment.
     QStringList inheritedSearchPath;

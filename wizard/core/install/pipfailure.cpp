@@ -45,8 +45,8 @@ std::optional<PipCause> causeFromName(const QString &name)
 std::optional<PipFix> fixFromName(const QString &name)
 {
     static const QHash<QString, PipFix> fixes{
-        {u"set_proxy"_s, PipFix::SetProxy},       {u"choose_mirror"_s, PipFix::ChooseMirror},
-        {u"use_bundle"_s, PipFix::UseBundle},     {u"choose_plan"_s, PipFix::ChoosePlan},
+        {u"set_proxy"_s, PipFix::SetProxy},         {u"choose_mirror"_s, PipFix::ChooseMirror},
+        {u"use_bundle"_s, PipFix::UseBundle},       {u"choose_plan"_s, PipFix::ChoosePlan},
         {u"choose_folder"_s, PipFix::ChooseFolder}, {u"try_again"_s, PipFix::TryAgain},
         {u"open_log"_s, PipFix::OpenLog},
     };
@@ -119,8 +119,8 @@ Result<PipFailureReader> PipFailureReader::load(const QString &path)
 
 Result<PipFailureReader> PipFailureReader::fromJson(const QByteArray &json)
 {
-    const Error malformed{u"pipfailures_malformed"_s,
-                          tr("The list of pip's failure messages is damaged. Reinstall tfsetup."), {}};
+    const Error malformed{
+        u"pipfailures_malformed"_s, tr("The list of pip's failure messages is damaged. Reinstall tfsetup."), {}};
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (!doc.isObject())

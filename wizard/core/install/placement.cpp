@@ -28,8 +28,8 @@ QRegularExpression PlacementRules::globPattern(const QString &glob, bool caseSen
         }
     }
     rx += u'$';
-    return QRegularExpression(rx, caseSensitive ? QRegularExpression::NoPatternOption
-                                                : QRegularExpression::CaseInsensitiveOption);
+    return QRegularExpression(
+        rx, caseSensitive ? QRegularExpression::NoPatternOption : QRegularExpression::CaseInsensitiveOption);
 }
 
 Result<PlacementRules> PlacementRules::load(const QString &path)
@@ -52,8 +52,8 @@ Result<PlacementRules> PlacementRules::fromJson(const QJsonObject &json)
 {
     PlacementRules rules;
     auto malformed = [](const QString &detail) {
-        return Error{QStringLiteral("placement_malformed"),
-                     tr("The placement rules are damaged. Reinstall tfsetup."), detail};
+        return Error{QStringLiteral("placement_malformed"), tr("The placement rules are damaged. Reinstall tfsetup."),
+                     detail};
     };
     for (const QJsonValue &value : json.value(QStringLiteral("layouts")).toArray()) {
         const QJsonObject o = value.toObject();
@@ -149,14 +149,16 @@ Result<QList<Placement>> PlacementRules::place(OsFamily os, const QString &route
     if (!isSafePathName(component)) {
         return Error{QStringLiteral("placement_bad_component"),
                      tr("The NVIDIA component name \"%1\" cannot be a folder name. The plan or bundle is damaged; "
-                        "make it again.").arg(component),
+                        "make it again.")
+                         .arg(component),
                      component};
     }
     const PlacementLayout *l = layout(os, route);
     if (!l) {
         return Error{QStringLiteral("placement_no_layout"),
                      tr("tfsetup does not know where NVIDIA's files go for %1 with the \"%2\" layout. Choose another "
-                        "route or update tfsetup.").arg(osFamilyName(os), route),
+                        "route or update tfsetup.")
+                         .arg(osFamilyName(os), route),
                      {}};
     }
     const QString top = commonTopFolder(entries);
@@ -182,7 +184,8 @@ Result<QList<Placement>> PlacementRules::place(OsFamily os, const QString &route
             if (taken.contains(key)) {
                 return Error{QStringLiteral("placement_conflict"),
                              tr("Two files from NVIDIA's archives would land on %1. The downloaded archives do not "
-                                "belong together; plan again.").arg(to),
+                                "belong together; plan again.")
+                                 .arg(to),
                              QStringLiteral("%1 and %2").arg(taken.value(key), e.path)};
             }
             taken.insert(key, e.path);

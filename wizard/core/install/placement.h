@@ -18,8 +18,8 @@ namespace tfsetup::core {
 // must arrive together.
 
 struct PlacementRule {
-    QString from; // glob relative to the archive's content: "bin/*.dll", "include/**"
-    QString to;   // folder relative to the environment: "cuda/bin", "licenses/{component}"
+    QString from;           // glob relative to the archive's content: "bin/*.dll", "include/**"
+    QString to;             // folder relative to the environment: "cuda/bin", "licenses/{component}"
     QList<int> cudnnMajors; // empty = any
     QRegularExpression pattern;
     QString base; // the literal folder part of `from` ("include"), stripped from placed paths

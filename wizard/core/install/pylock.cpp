@@ -97,9 +97,10 @@ bool isWheelFileName(const QString &file)
 bool isDownloadUrl(const QString &url)
 {
     const bool scheme = url.startsWith(QStringLiteral("https://"), Qt::CaseInsensitive)
-                        || url.startsWith(QStringLiteral("http://"), Qt::CaseInsensitive)
-                        || url.startsWith(QStringLiteral("file:"), Qt::CaseInsensitive);
-    return scheme && std::none_of(url.begin(), url.end(), [](QChar c) { return c.unicode() <= 0x20 || c.unicode() == 0x7f; });
+        || url.startsWith(QStringLiteral("http://"), Qt::CaseInsensitive)
+        || url.startsWith(QStringLiteral("file:"), Qt::CaseInsensitive);
+    return scheme
+        && std::none_of(url.begin(), url.end(), [](QChar c) { return c.unicode() <= 0x20 || c.unicode() == 0x7f; });
 }
 
 bool isLowerHex64(const QString &text)
@@ -125,33 +126,39 @@ const JsonShape &lockShape()
     static const S url = S::text(8192).where([](const QJsonValue &v) {
         return isDownloadUrl(v.toString()) ? QString() : PyLock::tr("must be an http, https or file URL");
     });
-    static const S wheel = S::object({
-        S::optional(QStringLiteral("name"), S::text(255).where([](const QJsonValue &v) {
-            return isWheelFileName(v.toString())
-                       ? QString()
-                       : PyLock::tr("must be a wheel's file name (NAME.whl, no folder, no \"..\")");
-        })),
-        S::optional(QStringLiteral("url"), url),
-        S::optional(QStringLiteral("size"), S::integer(0, maxWheelBytes)),
-        S::required(QStringLiteral("hashes"), S::object({
-            S::required(QStringLiteral("sha256"), S::text(64).where([](const QJsonValue &v) {
-                return isLowerHex64(v.toString()) ? QString()
-                                                  : PyLock::tr("must be 64 lower-case hexadecimal digits");
-            })),
-        })),
-    }).where([](const QJsonValue &v) {
-        const QJsonObject o = v.toObject();
-        if (o.contains(QStringLiteral("name")))
-            return QString();
-        if (!o.contains(QStringLiteral("url")))
-            return PyLock::tr("has neither a \"name\" nor a \"url\"");
-        return isWheelFileName(wheelFile(o)) ? QString()
-                                             : PyLock::tr("has no \"name\" and its URL does not end in a wheel's file name");
-    });
+    static const S wheel =
+        S::object({
+                      S::optional(QStringLiteral("name"), S::text(255).where([](const QJsonValue &v) {
+                          return isWheelFileName(v.toString())
+                              ? QString()
+                              : PyLock::tr("must be a wheel's file name (NAME.whl, no folder, no \"..\")");
+                      })),
+                      S::optional(QStringLiteral("url"), url),
+                      S::optional(QStringLiteral("size"), S::integer(0, maxWheelBytes)),
+                      S::required(QStringLiteral("hashes"),
+                                  S::object({
+                                      S::required(QStringLiteral("sha256"), S::text(64).where([](const QJsonValue &v) {
+                                          return isLowerHex64(v.toString())
+                                              ? QString()
+                                              : PyLock::tr("must be 64 lower-case hexadecimal digits");
+                                      })),
+                                  })),
+                  })
+            .where([](const QJsonValue &v) {
+                const QJsonObject o = v.toObject();
+                if (o.contains(QStringLiteral("name")))
+                    return QString();
+                if (!o.contains(QStringLiteral("url")))
+                    return PyLock::tr("has neither a \"name\" nor a \"url\"");
+                return isWheelFileName(wheelFile(o))
+                    ? QString()
+                    : PyLock::tr("has no \"name\" and its URL does not end in a wheel's file name");
+            });
     static const S package = S::object({
         S::required(QStringLiteral("name"), S::text(200).where([](const QJsonValue &v) {
-            return isProjectName(v.toString()) ? QString()
-                                               : PyLock::tr("must be a project name (letters, digits, '.', '_' and '-')");
+            return isProjectName(v.toString())
+                ? QString()
+                : PyLock::tr("must be a project name (letters, digits, '.', '_' and '-')");
         })),
         S::required(QStringLiteral("version"), S::text(200).where([](const QJsonValue &v) {
             return isVersionText(v.toString()) ? QString() : PyLock::tr("must be a version such as 2.15.1");
@@ -161,12 +168,14 @@ const JsonShape &lockShape()
         S::required(QStringLiteral("wheels"), S::list(wheel, 1).where([](const QJsonValue &v) {
             return v.toArray().size() == 1 ? QString() : PyLock::tr("must hold exactly one wheel");
         })),
-        S::optional(QStringLiteral("tool"), S::object({
-            S::optional(QStringLiteral("tfsetup"), S::object({
-                S::optional(QStringLiteral("requested"), S::flag()),
-                S::optional(QStringLiteral("hash-source"), S::text(100)),
-            })),
-        })),
+        S::optional(QStringLiteral("tool"),
+                    S::object({
+                        S::optional(QStringLiteral("tfsetup"),
+                                    S::object({
+                                        S::optional(QStringLiteral("requested"), S::flag()),
+                                        S::optional(QStringLiteral("hash-source"), S::text(100)),
+                                    })),
+                    })),
     });
     static const S shape = S::object({
         S::required(QStringLiteral("lock-version"), S::text(100)),
@@ -174,12 +183,14 @@ const JsonShape &lockShape()
         S::optional(QStringLiteral("requires-python"), S::text(1000)),
         S::required(QStringLiteral("created-by"), S::text(200)),
         S::optional(QStringLiteral("packages"), S::list(package, PyLock::maxPackages)),
-        S::optional(QStringLiteral("tool"), S::object({
-            S::optional(QStringLiteral("tfsetup"), S::object({
-                S::optional(QStringLiteral("requirements"), S::list(S::text(4096), 10000)),
-                S::optional(QStringLiteral("python"), S::text(100)),
-            })),
-        })),
+        S::optional(QStringLiteral("tool"),
+                    S::object({
+                        S::optional(QStringLiteral("tfsetup"),
+                                    S::object({
+                                        S::optional(QStringLiteral("requirements"), S::list(S::text(4096), 10000)),
+                                        S::optional(QStringLiteral("python"), S::text(100)),
+                                    })),
+                    })),
     });
     return shape;
 }
@@ -199,8 +210,7 @@ struct Node {
 QJsonValue toJson(const Node &node)
 {
     switch (node.kind) {
-    case Node::Kind::Scalar:
-        return node.scalar;
+    case Node::Kind::Scalar: return node.scalar;
     case Node::Kind::Table: {
         // Keys arrive sorted, so each insert appends.
         QJsonObject object;
@@ -264,8 +274,7 @@ class TomlReader {
 public:
     explicit TomlReader(const QString &text)
         : m_text(text)
-    {
-    }
+    {}
 
     bool read(Node &root);
     int line() const { return m_line; }
@@ -275,10 +284,7 @@ public:
 
 private:
     bool atEnd() const { return m_pos >= m_text.size(); }
-    QChar peek(qsizetype ahead = 0) const
-    {
-        return m_pos + ahead < m_text.size() ? m_text.at(m_pos + ahead) : QChar();
-    }
+    QChar peek(qsizetype ahead = 0) const { return m_pos + ahead < m_text.size() ? m_text.at(m_pos + ahead) : QChar(); }
     bool atNewline() const { return !atEnd() && (peek() == u'\n' || peek() == u'\r'); }
 
     bool fail(const QString &problem)
@@ -455,7 +461,8 @@ bool TomlReader::header(Node &root, Node *&current)
     }
     const QString name = parts.join(u'.');
     if (peek() != u']' || (arrayOfTables && peek(1) != u']'))
-        return fail(PyLock::tr("the header %1 is not closed").arg((arrayOfTables ? QStringLiteral("[[") : QStringLiteral("[")) + name));
+        return fail(PyLock::tr("the header %1 is not closed")
+                        .arg((arrayOfTables ? QStringLiteral("[[") : QStringLiteral("[")) + name));
     m_pos += arrayOfTables ? 2 : 1;
 
     Node *table = &root;
@@ -605,20 +612,13 @@ bool TomlReader::escape(QString &out)
         return true;
     };
     switch (c.unicode()) {
-    case u'"':
-        return simple(u'"');
-    case u'\\':
-        return simple(u'\\');
-    case u'b':
-        return simple(u'\b');
-    case u't':
-        return simple(u'\t');
-    case u'n':
-        return simple(u'\n');
-    case u'f':
-        return simple(u'\f');
-    case u'r':
-        return simple(u'\r');
+    case u'"': return simple(u'"');
+    case u'\\': return simple(u'\\');
+    case u'b': return simple(u'\b');
+    case u't': return simple(u'\t');
+    case u'n': return simple(u'\n');
+    case u'f': return simple(u'\f');
+    case u'r': return simple(u'\r');
     case u'u':
     case u'U': {
         const int digits = c == u'u' ? 4 : 8;
@@ -631,9 +631,8 @@ bool TomlReader::escape(QString &out)
         }
         // Unicode scalar values only: no surrogate halves, nothing past U+10FFFF.
         if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
-            return fail(PyLock::tr("\\%1%2 is not a Unicode character")
-                            .arg(c)
-                            .arg(QStringView(m_text).mid(m_pos + 1, digits)));
+            return fail(
+                PyLock::tr("\\%1%2 is not a Unicode character").arg(c).arg(QStringView(m_text).mid(m_pos + 1, digits)));
         out += QString::fromUcs4(&code, 1);
         m_pos += digits + 1;
         return true;
@@ -655,7 +654,8 @@ bool TomlReader::bareValue(std::unique_ptr<Node> &out)
     }
     const QString token = m_text.mid(start, m_pos - start);
     if (token.isEmpty())
-        return fail(PyLock::tr("a value must be text in quotes, a whole number, true, false, a list [ … ] or a table { … }"));
+        return fail(
+            PyLock::tr("a value must be text in quotes, a whole number, true, false, a list [ … ] or a table { … }"));
     if (token == u"true" || token == u"false") {
         out = newNode(Node::Kind::Scalar);
         if (!out)
@@ -670,12 +670,16 @@ bool TomlReader::bareValue(std::unique_ptr<Node> &out)
     if (digits.startsWith(u"0x") || digits.startsWith(u"0o") || digits.startsWith(u"0b"))
         return refuse(PyLock::tr("hexadecimal, octal and binary numbers (%1) are not used in a lock file").arg(token));
     // 1979-05-27, 07:32:00, 1979-05-27T07:32:00Z
-    const bool date = token.size() >= 5 && token.at(4) == u'-' && std::all_of(token.begin(), token.begin() + 4, &isAsciiDigit);
+    const bool date = token.size() >= 5 && token.at(4) == u'-'
+        && std::all_of(token.begin(), token.begin() + 4, &isAsciiDigit);
     if (date || token.contains(u':'))
         return refuse(PyLock::tr("dates and times (%1) are not used in a lock file").arg(token));
-    const bool isFloat = std::all_of(digits.begin(), digits.end(), [](QChar c) {
-        return isAsciiDigit(c) || c == u'_' || c == u'.' || c == u'e' || c == u'E' || c == u'+' || c == u'-';
-    }) && (digits.contains(u'.') || digits.contains(u'e') || digits.contains(u'E'));
+    const bool isFloat = std::all_of(digits.begin(), digits.end(),
+                                     [](QChar c) {
+                                         return isAsciiDigit(c) || c == u'_' || c == u'.' || c == u'e' || c == u'E'
+                                             || c == u'+' || c == u'-';
+                                     })
+        && (digits.contains(u'.') || digits.contains(u'e') || digits.contains(u'E'));
     if (isFloat && !digits.isEmpty() && isAsciiDigit(digits.front()))
         return refuse(PyLock::tr("floating-point numbers (%1) are not used in a lock file").arg(token));
 
@@ -708,8 +712,8 @@ bool TomlReader::bareValue(std::unique_ptr<Node> &out)
     if (!out)
         return false;
     const qint64 n = !negative ? qint64(magnitude)
-                     : magnitude == limit ? std::numeric_limits<qint64>::min()
-                                          : -qint64(magnitude);
+        : magnitude == limit   ? std::numeric_limits<qint64>::min()
+                               : -qint64(magnitude);
     out->scalar = QJsonValue(n);
     return true;
 }
@@ -787,7 +791,7 @@ QString quoted(const QString &text)
     // TOML's basic string: its short escapes, \u00XX for the other control characters.
     static constexpr std::pair<char16_t, const char16_t *> shortEscapes[] = {
         {u'"', u"\\\""}, {u'\\', u"\\\\"}, {u'\b', u"\\b"}, {u'\t', u"\\t"},
-        {u'\n', u"\\n"}, {u'\f', u"\\f"}, {u'\r', u"\\r"}};
+        {u'\n', u"\\n"}, {u'\f', u"\\f"},  {u'\r', u"\\r"}};
     QString out;
     out.reserve(text.size() + 2);
     out += u'"';
@@ -831,15 +835,14 @@ QList<const LockedWheel *> sortedPackages(const QList<LockedWheel> &packages)
 
 Error malformed(const QString &problem, int line, const QString &detail, bool unsupported)
 {
-    const QString message
-        = unsupported
-              ? PyLock::tr("The lock file uses TOML that tfsetup does not read, at line %1: %2. Lock the packages "
-                           "again with tfsetup.")
-                    .arg(line)
-                    .arg(problem)
-              : PyLock::tr("The lock file is not valid TOML at line %1: %2. Write it again with tfsetup.")
-                    .arg(line)
-                    .arg(problem);
+    const QString message = unsupported
+        ? PyLock::tr("The lock file uses TOML that tfsetup does not read, at line %1: %2. Lock the packages "
+                     "again with tfsetup.")
+              .arg(line)
+              .arg(problem)
+        : PyLock::tr("The lock file is not valid TOML at line %1: %2. Write it again with tfsetup.")
+              .arg(line)
+              .arg(problem);
     return Error{QStringLiteral("lock_malformed"), message, detail};
 }
 
@@ -935,7 +938,7 @@ Result<PyLock> PyLock::fromToml(const QByteArray &text)
         const QString version = lockVersion.toString();
         const QString minor = version.section(u'.', 1);
         const bool known = version.section(u'.', 0, 0) == u"1" && !minor.isEmpty()
-                           && std::all_of(minor.begin(), minor.end(), &isAsciiDigit);
+            && std::all_of(minor.begin(), minor.end(), &isAsciiDigit);
         if (!known) {
             return Error{QStringLiteral("lock_version"),
                          tr("The lock file is of version %1, which this tfsetup cannot read. Update tfsetup, or lock "
@@ -975,15 +978,16 @@ Result<PyLock> PyLock::fromToml(const QByteArray &text)
         w.file = wheelFile(wheel);
         w.url = redactSecrets(wheel.value(QStringLiteral("url")).toString());
         w.size = wheel.contains(QStringLiteral("size")) ? wheel.value(QStringLiteral("size")).toInteger() : -1;
-        w.sha256 = wheel.value(QStringLiteral("hashes")).toObject().value(QStringLiteral("sha256")).toString().toLatin1();
+        w.sha256 =
+            wheel.value(QStringLiteral("hashes")).toObject().value(QStringLiteral("sha256")).toString().toLatin1();
         const QJsonObject ours = p.value(QStringLiteral("tool")).toObject().value(QStringLiteral("tfsetup")).toObject();
         w.requested = ours.value(QStringLiteral("requested")).toBool();
         w.hashFromDownload = ours.value(QStringLiteral("hash-source")).toString() == u"download";
         if (seen.contains(w.name)) {
-            return JsonShape::error(QStringLiteral("lock_invalid"), document,
-                                    {QStringLiteral("packages[%1].name").arg(i),
-                                     tr("names %1, which is listed before").arg(w.name)},
-                                    advice);
+            return JsonShape::error(
+                QStringLiteral("lock_invalid"), document,
+                {QStringLiteral("packages[%1].name").arg(i), tr("names %1, which is listed before").arg(w.name)},
+                advice);
         }
         seen.insert(w.name);
         // pip finds the wheel by its file name: one of another project would never install.

@@ -21,15 +21,15 @@ namespace tfsetup::core {
 
 // One locked wheel: a PEP 751 [[packages]] entry with exactly one [[packages.wheels]] entry.
 struct LockedWheel {
-    QString name;            // PEP 503-normalized project name: "tensorflow", "nvidia-cublas-cu12"
-    QString version;         // "2.15.1"
-    QString file;            // the wheel's file name ("tensorflow-2.15.1-cp311-cp311-manylinux_2_17_x86_64.whl")
-    QString url;             // where the wheel is downloaded from (the index's link to it); http(s) or file URL
-    qint64 size = -1;        // bytes; -1 when not known
-    QByteArray sha256;       // 64 lower-case hex digits (always present: PEP 751 requires hashes)
-    QString index;           // the simple index base URL it was resolved from ("https://pypi.org/simple/"), may be empty
-    QString requiresPython;  // the package's Requires-Python, may be empty
-    bool requested = false;  // named by a requirement, not only pulled in as a dependency
+    QString name;           // PEP 503-normalized project name: "tensorflow", "nvidia-cublas-cu12"
+    QString version;        // "2.15.1"
+    QString file;           // the wheel's file name ("tensorflow-2.15.1-cp311-cp311-manylinux_2_17_x86_64.whl")
+    QString url;            // where the wheel is downloaded from (the index's link to it); http(s) or file URL
+    qint64 size = -1;       // bytes; -1 when not known
+    QByteArray sha256;      // 64 lower-case hex digits (always present: PEP 751 requires hashes)
+    QString index;          // the simple index base URL it was resolved from ("https://pypi.org/simple/"), may be empty
+    QString requiresPython; // the package's Requires-Python, may be empty
+    bool requested = false; // named by a requirement, not only pulled in as a dependency
     bool hashFromDownload = false; // the index published no hash: sha256 is what tfsetup hashed at the first download
 
     bool operator==(const LockedWheel &) const = default;
@@ -38,16 +38,16 @@ struct LockedWheel {
 struct PyLock {
     Q_DECLARE_TR_FUNCTIONS(PyLock)
 public:
-    static constexpr qint64 maxBytes = 8 * 1024 * 1024;  // a lock of thousands of wheels stays far below
+    static constexpr qint64 maxBytes = 8 * 1024 * 1024; // a lock of thousands of wheels stays far below
     static constexpr qsizetype maxPackages = 20000;
 
     QString createdBy = QStringLiteral("tfsetup");
-    QString requiresPython;       // e.g. "==3.11.2"; empty: not written
-    QStringList environments;     // PEP 508 marker strings the lock was made for; empty: not written
-    QList<LockedWheel> packages;  // written sorted by name (then version)
+    QString requiresPython;      // e.g. "==3.11.2"; empty: not written
+    QStringList environments;    // PEP 508 marker strings the lock was made for; empty: not written
+    QList<LockedWheel> packages; // written sorted by name (then version)
     // [tool.tfsetup]: what the lock was made from
-    QStringList requirements;     // the requirement lines pip resolved ("tensorflow[and-cuda]==2.15.*", "ipykernel")
-    QString python;               // full version of the interpreter that resolved it ("3.11.2")
+    QStringList requirements; // the requirement lines pip resolved ("tensorflow[and-cuda]==2.15.*", "ipykernel")
+    QString python;           // full version of the interpreter that resolved it ("3.11.2")
 
     // Deterministic: the same lock gives the same bytes (UTF-8, ending in "\n").
     QByteArray toToml() const;

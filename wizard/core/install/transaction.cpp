@@ -8,9 +8,11 @@
 namespace tfsetup::core {
 
 Transaction::Transaction(QObject *owner, QString logPrefix, CancelFlag cancel, Error cancelled)
-    : m_owner(owner), m_prefix(std::move(logPrefix)), m_cancel(std::move(cancel)), m_cancelled(std::move(cancelled))
-{
-}
+    : m_owner(owner)
+    , m_prefix(std::move(logPrefix))
+    , m_cancel(std::move(cancel))
+    , m_cancelled(std::move(cancelled))
+{}
 
 Transaction::~Transaction()
 {

@@ -28,7 +28,7 @@ QString randomId()
 {
     auto *random = QRandomGenerator::global();
     return QString::number(random->generate64(), 16).rightJustified(16, u'0')
-           + QString::number(random->generate64(), 16).rightJustified(16, u'0');
+        + QString::number(random->generate64(), 16).rightJustified(16, u'0');
 }
 
 QString randomSuffix()
@@ -120,8 +120,9 @@ Result<std::unique_ptr<WorkLock>> WorkLock::acquire(const QString &hostPrefix, c
                              lockPath};
             }
             return Error{QStringLiteral("environment_busy"),
-                         QCoreApplication::translate("WorkLock", "Another install or repair of %1 is running. Wait "
-                                                                 "until it has finished, then try again.")
+                         QCoreApplication::translate("WorkLock",
+                                                     "Another install or repair of %1 is running. Wait "
+                                                     "until it has finished, then try again.")
                              .arg(shownPath),
                          lockPath};
         }
@@ -129,23 +130,26 @@ Result<std::unique_ptr<WorkLock>> WorkLock::acquire(const QString &hostPrefix, c
         const QStorageInfo disk(hostPrefix);
         if (disk.isValid() && disk.isReadOnly()) {
             return Error{QStringLiteral("write_failed"),
-                         QCoreApplication::translate("WorkLock", "Cannot write %1: the install folder is on a disk "
-                                                                 "that is read-only here. Choose another folder "
-                                                                 "(--prefix), or mount that disk writable.")
+                         QCoreApplication::translate("WorkLock",
+                                                     "Cannot write %1: the install folder is on a disk "
+                                                     "that is read-only here. Choose another folder "
+                                                     "(--prefix), or mount that disk writable.")
                              .arg(shownPath),
                          lockPath};
         }
         if (disk.isValid() && disk.bytesAvailable() < 64 * 1024) {
             return Error{QStringLiteral("disk_full"),
-                         QCoreApplication::translate("WorkLock", "Cannot write %1: the disk of the install folder is "
-                                                                 "full. Free some space there or choose a folder on "
-                                                                 "another disk, then try again.")
+                         QCoreApplication::translate("WorkLock",
+                                                     "Cannot write %1: the disk of the install folder is "
+                                                     "full. Free some space there or choose a folder on "
+                                                     "another disk, then try again.")
                              .arg(shownPath),
                          lockPath};
         }
         return Error{QStringLiteral("write_failed"),
-                     QCoreApplication::translate("WorkLock", "Cannot write %1. Check the free space and that the "
-                                                             "install folder is yours.")
+                     QCoreApplication::translate("WorkLock",
+                                                 "Cannot write %1. Check the free space and that the "
+                                                 "install folder is yours.")
                          .arg(shownPath),
                      lockPath};
     }
@@ -170,8 +174,8 @@ bool WorkLock::save() const
         return !existsOrLink(path) || QFile::remove(path);
     QJsonArray folders;
     for (const Record &r : m_records) {
-        folders.append(QJsonObject{{QStringLiteral("name"), r.name}, {QStringLiteral("id"), r.id},
-                                   {QStringLiteral("role"), r.role}});
+        folders.append(QJsonObject{
+            {QStringLiteral("name"), r.name}, {QStringLiteral("id"), r.id}, {QStringLiteral("role"), r.role}});
     }
     return writeSmall(m_prefix, u'.' + m_name + QStringLiteral(".tfsetup-work.json"),
                       QJsonDocument(QJsonObject{{QStringLiteral("folders"), folders}}).toJson());
@@ -242,7 +246,8 @@ bool WorkLock::writeJournal(const QString &hostStaging, const QList<JournalEntry
 {
     QJsonArray list;
     for (const JournalEntry &e : entries) {
-        list.append(QJsonObject{{QStringLiteral("path"), e.path}, {QStringLiteral("staged"), e.staged},
+        list.append(QJsonObject{{QStringLiteral("path"), e.path},
+                                {QStringLiteral("staged"), e.staged},
                                 {QStringLiteral("keepOld"), e.keepOld}});
     }
     // The staging folder is the root: its journal is written inside it, never through a link.

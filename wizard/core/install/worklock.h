@@ -28,8 +28,8 @@ namespace tfsetup::core {
 class WorkLock final {
 public:
     struct JournalEntry {
-        QString path;   // relative to the environment
-        QString staged; // relative to the staging folder; empty when nothing new goes in (a relink)
+        QString path;         // relative to the environment
+        QString staged;       // relative to the staging folder; empty when nothing new goes in (a relink)
         bool keepOld = false; // the replaced file is the user's: kept as <path>.user-backup
     };
 

@@ -121,7 +121,8 @@ QStringList sitePackagesFolders(const QString &hostEnv)
         out.append(QStringLiteral("venv/Lib/site-packages"));
     if (usable(QStringLiteral("venv/lib"))) {
         const QStringList pythons = QDir(hostEnv + QStringLiteral("/venv/lib"))
-                                        .entryList({QStringLiteral("python*")}, QDir::Dirs | QDir::NoSymLinks, QDir::Name);
+                                        .entryList({QStringLiteral("python*")}, QDir::Dirs | QDir::NoSymLinks,
+                                                   QDir::Name);
         for (const QString &python : pythons) {
             const QString relative = QStringLiteral("venv/lib/") + python + QStringLiteral("/site-packages");
             if (usable(relative))
@@ -201,8 +202,8 @@ PipRecordScan checkPipRecords(const QString &hostEnv, const std::atomic<bool> *c
 {
     PipRecordScan scan;
     for (const QString &site : sitePackagesFolders(hostEnv)) {
-        const QStringList infos = QDir(hostEnv + u'/' + site)
-                                      .entryList(check.distInfos, QDir::Dirs | QDir::NoSymLinks, QDir::Name);
+        const QStringList infos =
+            QDir(hostEnv + u'/' + site).entryList(check.distInfos, QDir::Dirs | QDir::NoSymLinks, QDir::Name);
         for (const QString &info : infos) {
             if (cancel && cancel->load()) {
                 scan.cancelled = true;
@@ -215,7 +216,8 @@ PipRecordScan checkPipRecords(const QString &hostEnv, const std::atomic<bool> *c
             ++scan.distributions;
             PipDistributionDamage damage;
             damage.distInfo = distInfo;
-            const auto [name, version] = nameAndVersion(readConfined(hostEnv, distInfo + QStringLiteral("/METADATA")).value_or(QByteArray()));
+            const auto [name, version] = nameAndVersion(
+                readConfined(hostEnv, distInfo + QStringLiteral("/METADATA")).value_or(QByteArray()));
             damage.name = name.isEmpty() ? info.section(u'-', 0, 0) : name;
             QString fromFolder = info.section(u'-', 1);
             fromFolder.chop(QStringLiteral(".dist-info").size());
@@ -257,7 +259,7 @@ bool wheelIsOf(const QString &fileName, const QString &name, const QString &vers
     QString wanted = version;
     wanted.replace(u'-', u'_');
     return normalizedProjectName(parts.at(0)) == normalizedProjectName(name)
-           && parts.at(1).compare(wanted, Qt::CaseInsensitive) == 0;
+        && parts.at(1).compare(wanted, Qt::CaseInsensitive) == 0;
 }
 
 QStringList wheelCandidates(const QStringList &folders, const QString &name, const QString &version)
@@ -284,7 +286,8 @@ Result<VerifiedWheel> verifyWheel(const QString &wheelPath, const QString &hostE
                                   const QString &unpack, const std::atomic<bool> *cancel)
 {
     auto mismatch = [&](const QString &detail) {
-        return Error{QStringLiteral("wheel_mismatch"), {}, QFileInfo(wheelPath).fileName() + QStringLiteral(": ") + detail};
+        return Error{
+            QStringLiteral("wheel_mismatch"), {}, QFileInfo(wheelPath).fileName() + QStringLiteral(": ") + detail};
     };
     ExtractOptions options;
     options.cancel = cancel;
@@ -311,7 +314,8 @@ Result<VerifiedWheel> verifyWheel(const QString &wheelPath, const QString &hostE
     int compared = 0;
     for (const PipRecordEntry &entry : parsePipRecord(*record)) {
         // pip rewrites its own dist-info files (RECORD, INSTALLER) and the scripts outside site-packages.
-        if (entry.algorithm != u"sha256" || entry.path.startsWith(info + u'/') || insideEnvironment(site, entry.path).isEmpty()
+        if (entry.algorithm != u"sha256" || entry.path.startsWith(info + u'/')
+            || insideEnvironment(site, entry.path).isEmpty()
             || !insideEnvironment(site, entry.path).startsWith(site + u'/'))
             continue;
         const auto found = inWheel.constFind(entry.path);
@@ -352,10 +356,12 @@ QStringList restoreFromStaged(const QString &hostEnv, const PipDistributionDamag
         QString staged;
         if (relative.startsWith(site + u'/'))
             staged = relative.mid(site.size() + 1);
-        else if (relative.startsWith(QStringLiteral("venv/bin/")) || relative.startsWith(QStringLiteral("venv/Scripts/")))
+        else if (relative.startsWith(QStringLiteral("venv/bin/"))
+                 || relative.startsWith(QStringLiteral("venv/Scripts/")))
             staged = relative.mid(5);
         if (staged.isEmpty()) {
-            failed.append(relative + QStringLiteral(": not a file pip installs into site-packages or the scripts folder"));
+            failed.append(relative
+                          + QStringLiteral(": not a file pip installs into site-packages or the scripts folder"));
             continue;
         }
         const QString from = stagedTarget + u'/' + staged;

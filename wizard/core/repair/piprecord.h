@@ -23,10 +23,10 @@ namespace tfsetup::core {
 // (RECORD itself, the .pyc files pip compiles) are not checked.
 
 struct PipRecordEntry {
-    QString path;       // as written in RECORD
-    QString algorithm;  // "sha256"; empty when the row has no hash
-    QByteArray digest;  // the raw digest bytes (decoded from urlsafe base64)
-    qint64 size = -1;   // -1 when not given
+    QString path;      // as written in RECORD
+    QString algorithm; // "sha256"; empty when the row has no hash
+    QByteArray digest; // the raw digest bytes (decoded from urlsafe base64)
+    qint64 size = -1;  // -1 when not given
 };
 
 // The rows of a RECORD (Python's csv dialect: ',' separated, '"' quoted with "" inside). Rows
@@ -88,9 +88,8 @@ struct VerifiedWheel {
 // `unpack` (an empty folder in the staging folder) and every file the installed RECORD lists
 // inside site-packages that the wheel holds must have the recorded digest, the damaged ones among
 // them; the wheel must carry the same dist-info folder. Error "wheel_mismatch" when not.
-Result<VerifiedWheel> verifyWheel(const QString &wheelPath, const QString &hostEnv,
-                                  const PipDistributionDamage &damage, const QString &unpack,
-                                  const std::atomic<bool> *cancel = nullptr);
+Result<VerifiedWheel> verifyWheel(const QString &wheelPath, const QString &hostEnv, const PipDistributionDamage &damage,
+                                  const QString &unpack, const std::atomic<bool> *cancel = nullptr);
 
 // Blocking: puts the damaged files of `damage` back from `stagedTarget`, the folder `pip install
 // --target` filled inside tfsetup's own staging folder (site-packages files at its top, console

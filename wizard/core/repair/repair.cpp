@@ -41,18 +41,19 @@ using CancelFlag = std::shared_ptr<std::atomic<bool>>;
 
 constexpr auto pipTimeout = std::chrono::minutes(60);
 
-
 Error cancelledError()
 {
     return Error{QStringLiteral("cancelled"),
-                 QCoreApplication::translate("Repairer", "The repair was cancelled. Nothing was changed."), {}};
+                 QCoreApplication::translate("Repairer", "The repair was cancelled. Nothing was changed."),
+                 {}};
 }
 
 Error writeError(const QString &path, const QString &detail = {})
 {
     return Error{QStringLiteral("write_failed"),
-                 QCoreApplication::translate("Repairer", "Cannot write %1. Check the free space and that the "
-                                                         "environment folder is yours, then repair again.")
+                 QCoreApplication::translate("Repairer",
+                                             "Cannot write %1. Check the free space and that the "
+                                             "environment folder is yours, then repair again.")
                      .arg(path),
                  detail};
 }
@@ -201,8 +202,9 @@ QCoro::Task<ProcessResult> runPython(SystemView &system, Transaction &tx, QStrin
                            {QStringLiteral("PYTHONHOME"), QString()},
                            {QStringLiteral("PIP_NO_INPUT"), QStringLiteral("1")}};
     // pip installs the verified wheel alone: no pip.conf may add an index or a wheel folder.
-    request.environment.append({QStringLiteral("PIP_CONFIG_FILE"),
-                                system.os() == OsFamily::Windows ? QStringLiteral("nul") : QStringLiteral("/dev/null")});
+    request.environment.append(
+        {QStringLiteral("PIP_CONFIG_FILE"),
+         system.os() == OsFamily::Windows ? QStringLiteral("nul") : QStringLiteral("/dev/null")});
     for (const char *name : {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"})
         request.environment.append({QString::fromLatin1(name), QString()});
     Transaction *log = &tx; // lives in the caller's frame for as long as the process runs
@@ -274,7 +276,7 @@ QString archiveFileName(const InstallArtifact &artifact)
 {
     const QUrl url(artifact.origin);
     const QString name = url.isValid() && !url.scheme().isEmpty() && url.scheme().size() > 1 ? url.fileName()
-                                                                                            : QString();
+                                                                                             : QString();
     return name.isEmpty() ? artifact.component + u'-' + artifact.version : name;
 }
 
@@ -298,11 +300,12 @@ Result<QString> registeredKernelFolder(const SystemView &system, const Environme
     const QString kernelName = record.kernelName();
     if (!isSafePathName(kernelName)) {
         return Error{QStringLiteral("kernel_folder_foreign"),
-                     QCoreApplication::translate("Repairer", "The environment record names the Jupyter kernel "
-                                                             "\"%1\", which is not a name tfsetup gives a kernel. "
-                                                             "The record is damaged or was not written by tfsetup, "
-                                                             "so repair changes nothing. Install the environment "
-                                                             "again.")
+                     QCoreApplication::translate("Repairer",
+                                                 "The environment record names the Jupyter kernel "
+                                                 "\"%1\", which is not a name tfsetup gives a kernel. "
+                                                 "The record is damaged or was not written by tfsetup, "
+                                                 "so repair changes nothing. Install the environment "
+                                                 "again.")
                          .arg(kernelName),
                      record.kernelFolder};
     }
@@ -310,11 +313,12 @@ Result<QString> registeredKernelFolder(const SystemView &system, const Environme
     const Qt::CaseSensitivity sensitivity = system.os() == OsFamily::Windows ? Qt::CaseInsensitive : Qt::CaseSensitive;
     if (system.normalize(record.kernelFolder).compare(expected, sensitivity) != 0) {
         return Error{QStringLiteral("kernel_folder_foreign"),
-                     QCoreApplication::translate("Repairer", "The environment record names %1 as the folder of its "
-                                                             "Jupyter kernel, but tfsetup registers this "
-                                                             "environment's kernel only in %2. The record is damaged "
-                                                             "or belongs to another environment, so repair changes "
-                                                             "nothing. Install the environment again.")
+                     QCoreApplication::translate("Repairer",
+                                                 "The environment record names %1 as the folder of its "
+                                                 "Jupyter kernel, but tfsetup registers this "
+                                                 "environment's kernel only in %2. The record is damaged "
+                                                 "or belongs to another environment, so repair changes "
+                                                 "nothing. Install the environment again.")
                          .arg(record.kernelFolder, expected),
                      record.kernelFolder};
     }
@@ -323,10 +327,11 @@ Result<QString> registeredKernelFolder(const SystemView &system, const Environme
     if (hostData.isEmpty()
         || !reachesWithoutLinks(hostData, QStringLiteral("kernels/") + kernelName + QStringLiteral("/kernel.json"))) {
         return Error{QStringLiteral("kernel_folder_link"),
-                     QCoreApplication::translate("Repairer", "Your Jupyter kernel folder %1 is a link to another "
-                                                             "folder, so repair does not write there and changes "
-                                                             "nothing. Remove the link and repair again, or install "
-                                                             "the environment again.")
+                     QCoreApplication::translate("Repairer",
+                                                 "Your Jupyter kernel folder %1 is a link to another "
+                                                 "folder, so repair does not write there and changes "
+                                                 "nothing. Remove the link and repair again, or install "
+                                                 "the environment again.")
                          .arg(expected),
                      hostData};
     }
@@ -440,7 +445,8 @@ QString RepairReport::text() const
     if (before.isEmpty())
         lines.append(tr("Every recorded file of %1 is in place and unchanged.").arg(environmentPath));
     else
-        lines.append(tr("%n recorded file(s) of %1 were not as installed:", nullptr, int(before.size())).arg(environmentPath));
+        lines.append(
+            tr("%n recorded file(s) of %1 were not as installed:", nullptr, int(before.size())).arg(environmentPath));
     for (const RepairItem &i : before) {
         QString problem;
         switch (i.problem) {
@@ -467,22 +473,26 @@ QString RepairReport::text() const
         for (const QString &file : p.missing)
             lines.append(QStringLiteral("  %1: %2").arg(file, tr("missing")));
         for (const QString &file : p.escaping)
-            lines.append(QStringLiteral("  %1: %2").arg(file, tr("its record names a place outside the environment (not read)")));
+            lines.append(QStringLiteral("  %1: %2")
+                             .arg(file, tr("its record names a place outside the environment (not read)")));
         if (p.source.isEmpty())
             lines.append(QStringLiteral("  ") + p.note);
         else if (p.source == u"index")
-            lines.append(QStringLiteral("  ") + (dryRun ? tr("would reinstall it from the package index")
-                                                        : tr("reinstalled from the package index")));
+            lines.append(QStringLiteral("  ")
+                         + (dryRun ? tr("would reinstall it from the package index")
+                                   : tr("reinstalled from the package index")));
         else
-            lines.append(QStringLiteral("  ") + (dryRun ? tr("would reinstall it from %1").arg(p.source)
-                                                        : tr("reinstalled from %1").arg(p.source)));
+            lines.append(
+                QStringLiteral("  ")
+                + (dryRun ? tr("would reinstall it from %1").arg(p.source) : tr("reinstalled from %1").arg(p.source)));
     }
     for (const QString &url : fetched)
         lines.append((dryRun ? tr("Would download again: %1") : tr("Downloaded again: %1")).arg(url));
     for (const QString &o : outside)
         lines.append(o);
     for (const RepairFindingOutcome &f : findings)
-        lines.append(QStringLiteral("%1 %2: %3").arg(f.handled ? QStringLiteral("✓") : QStringLiteral("•"), f.cause, f.note));
+        lines.append(
+            QStringLiteral("%1 %2: %3").arg(f.handled ? QStringLiteral("✓") : QStringLiteral("•"), f.cause, f.note));
     if (!dryRun && !after.isEmpty())
         lines.append(tr("Still not as recorded: %1").arg(after.join(QStringLiteral(", "))));
     if (verify)
@@ -520,17 +530,18 @@ struct Repairer::Run {
     QString layout;
     int cudnnMajor = 0;
     QList<StagedFile> staged;
-    QHash<QString, QByteArray> newDigests; // regenerated files whose bytes differ from the record
-    QString kernelFolder;           // registeredKernelFolder(): where the kernel is registered, or empty
-    QByteArray installedKernel;     // the record's digest of kernel/kernel.json, as read
-    QStringList wheelFolders;       // host folders that may hold the wheels pip installed from
+    QHash<QString, QByteArray> newDigests;     // regenerated files whose bytes differ from the record
+    QString kernelFolder;                      // registeredKernelFolder(): where the kernel is registered, or empty
+    QByteArray installedKernel;                // the record's digest of kernel/kernel.json, as read
+    QStringList wheelFolders;                  // host folders that may hold the wheels pip installed from
     std::unique_ptr<Downloader> ownDownloader; // made from the options when none was given
     // The log, the lock (held for the whole repair, not for a dry run) and the staging folder, in
     // the coroutine's frame: a Repairer deleted mid-repair (its page closed) ends the run as
     // cancelled, the staging folder removed, the environment as it was.
     Transaction tx;
 
-    Run(Repairer *owner, const CancelFlag &cancel) : tx(owner, QStringLiteral("repair"), cancel, cancelledError())
+    Run(Repairer *owner, const CancelFlag &cancel)
+        : tx(owner, QStringLiteral("repair"), cancel, cancelledError())
     {
         QPointer<Repairer> self(owner);
         tx.setLogSink([self](const QString &line) {
@@ -542,15 +553,16 @@ struct Repairer::Run {
 
 Repairer::Repairer(SystemView &system, Downloader *downloader, QObject *parent)
     : Repairer(system, nullptr, downloader, parent)
-{
-}
+{}
 
 Repairer::Repairer(SystemView &system, std::shared_ptr<const Knowledge> knowledge, Downloader *downloader,
                    QObject *parent)
-    : QObject(parent), m_system(system), m_knowledge(std::move(knowledge)), m_downloader(downloader),
-      m_cancel(std::make_shared<std::atomic<bool>>(false))
-{
-}
+    : QObject(parent)
+    , m_system(system)
+    , m_knowledge(std::move(knowledge))
+    , m_downloader(downloader)
+    , m_cancel(std::make_shared<std::atomic<bool>>(false))
+{}
 
 Repairer::~Repairer()
 {
@@ -601,7 +613,8 @@ Status Repairer::enter(Run &run, RepairStep step)
     std::function<Status()> checkpoint;
     if (m_checkpoint)
         checkpoint = [this, step] { return m_checkpoint(step); };
-    return run.tx.enter(repairStepId(step), [this, step] { Q_EMIT stepStarted(step, stepTitle(step)); }, checkpoint);
+    return run.tx.enter(
+        repairStepId(step), [this, step] { Q_EMIT stepStarted(step, stepTitle(step)); }, checkpoint);
 }
 
 QStringList Repairer::discover(const SystemView &system, const QStringList &folders)
@@ -652,7 +665,8 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
     if (run.hostEnv.isEmpty() || !QFileInfo::exists(run.hostEnv + QStringLiteral("/environment.json"))) {
         co_return Error{QStringLiteral("not_environment"),
                         tr("%1 is not an environment made by tfsetup (it has no environment.json). Choose the "
-                           "environment's folder, or install a new one.").arg(options.environmentPath),
+                           "environment's folder, or install a new one.")
+                            .arg(options.environmentPath),
                         run.hostEnv};
     }
     auto record = EnvironmentRecord::read(run.hostEnv);
@@ -660,7 +674,7 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
         co_return record.error();
     run.record = *record;
     run.os = run.record.os == u"windows" ? OsFamily::Windows
-             : run.record.os == u"linux" ? OsFamily::Linux
+        : run.record.os == u"linux"      ? OsFamily::Linux
                                          : m_system.os();
     run.windows = run.os == OsFamily::Windows;
     auto kernelFolder = registeredKernelFolder(m_system, run.record);
@@ -681,7 +695,8 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
     // --- Check ---
     if (auto s = enter(run, RepairStep::Check); !s)
         co_return s.error();
-    const ScanResult scan = co_await QtConcurrent::run(&scanFiles, run.hostEnv, run.record.files, run.windows, m_cancel);
+    const ScanResult scan = co_await QtConcurrent::run(&scanFiles, run.hostEnv, run.record.files, run.windows,
+                                                       m_cancel);
     if (scan.cancelled || run.tx.stopped())
         co_return run.tx.cancelledError();
     run.report.before = scan.items;
@@ -704,14 +719,15 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
         }
         if (!found) {
             item.note = item.origin == u"profile"
-                            ? tr("it came from the lab profile: install the profile again")
-                            : tr("tfsetup does not know where it came from: install the environment again");
+                ? tr("it came from the lab profile: install the profile again")
+                : tr("tfsetup does not know where it came from: install the environment again");
         }
     }
     for (const RepairItem &item : run.report.before) {
-        log(run, QStringLiteral("%1: %2 -> %3%4")
-                     .arg(item.path, RepairItem::problemName(item.problem), RepairItem::fixName(item.fix),
-                          item.foundAt.isEmpty() ? QString() : QStringLiteral(" (found at %1)").arg(item.foundAt)));
+        log(run,
+            QStringLiteral("%1: %2 -> %3%4")
+                .arg(item.path, RepairItem::problemName(item.problem), RepairItem::fixName(item.fix),
+                     item.foundAt.isEmpty() ? QString() : QStringLiteral(" (found at %1)").arg(item.foundAt)));
     }
     if (run.report.before.isEmpty())
         log(run, QStringLiteral("every recorded file is in place and unchanged"));
@@ -724,8 +740,10 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
         if (pip.cancelled || run.tx.stopped())
             co_return run.tx.cancelledError();
         run.report.packages = pip.damaged;
-        log(run, QStringLiteral("%1 Python distributions checked against their RECORD, %2 damaged")
-                     .arg(pip.distributions).arg(pip.damaged.size()));
+        log(run,
+            QStringLiteral("%1 Python distributions checked against their RECORD, %2 damaged")
+                .arg(pip.distributions)
+                .arg(pip.damaged.size()));
     }
     run.wheelFolders = {options.cacheDir};
     if (const QString bundleDir = options.network.bundleDir.trimmed(); !bundleDir.isEmpty()) {
@@ -735,15 +753,16 @@ QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
     for (PipDistributionDamage &p : run.report.packages) {
         const LockedWheel *locked = lockedWheel(run.record, p);
         const QStringList wheels = locked ? wheelCandidates(run.wheelFolders, p.name, p.version) : QStringList{};
-        p.source = !wheels.isEmpty()                              ? QFileInfo(wheels.first()).fileName()
-                   : locked                                  ? locked->url
-                                                              : QStringLiteral("index");
-        log(run, QStringLiteral("%1 %2 (%3): %4 altered, %5 missing, %6 outside the environment -> reinstall from %7")
-                     .arg(p.name, p.version, p.distInfo)
-                     .arg(p.altered.size())
-                     .arg(p.missing.size())
-                     .arg(p.escaping.size())
-                     .arg(p.source));
+        p.source = !wheels.isEmpty() ? QFileInfo(wheels.first()).fileName()
+            : locked                 ? locked->url
+                                     : QStringLiteral("index");
+        log(run,
+            QStringLiteral("%1 %2 (%3): %4 altered, %5 missing, %6 outside the environment -> reinstall from %7")
+                .arg(p.name, p.version, p.distInfo)
+                .arg(p.altered.size())
+                .arg(p.missing.size())
+                .arg(p.escaping.size())
+                .arg(p.source));
     }
 
     QDir().mkpath(run.hostEnv); // exists; keeps the staging folder beside it on the same volume
@@ -853,7 +872,8 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
                 if (digest && *digest == artifact.sha256)
                     path = candidate;
                 else
-                    log(run, QStringLiteral("%1 in the download folder does not match the record; not used").arg(fileName));
+                    log(run,
+                        QStringLiteral("%1 in the download folder does not match the record; not used").arg(fileName));
             }
         }
         const QUrl url(artifact.origin);
@@ -873,7 +893,8 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
             co_return Error{QStringLiteral("archive_unavailable"),
                             tr("%1 is needed to repair the environment, but it is not among the earlier downloads "
                                "and tfsetup does not know where to download it. Put the file in the download "
-                               "folder, or install the environment again.").arg(fileName),
+                               "folder, or install the environment again.")
+                                .arg(fileName),
                             artifact.origin};
         } else if (run.options.dryRun) {
             run.report.fetched.append(artifact.origin);
@@ -886,8 +907,8 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
             request.urls = {url};
             request.checksum = Checksum{Checksum::Algorithm::Sha256, artifact.sha256};
             request.destination = run.options.cacheDir.isEmpty()
-                                      ? QString(run.hostStaging + QStringLiteral("/.archives/") + fileName)
-                                      : QString(run.options.cacheDir + u'/' + fileName);
+                ? QString(run.hostStaging + QStringLiteral("/.archives/") + fileName)
+                : QString(run.options.cacheDir + u'/' + fileName);
             QDir().mkpath(QFileInfo(request.destination).absolutePath());
             log(run, QStringLiteral("downloading %1").arg(artifact.origin));
             const Result<DownloadResult> fetched = co_await downloader->fetch(request);
@@ -923,7 +944,8 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
         QDir().mkpath(unpack);
         const CancelFlag cancel = m_cancel;
         const QString archivePath = archive;
-        const Result<QList<ExtractedEntry>> entries = co_await QtConcurrent::run(&extractArchive, archivePath, unpack, cancel);
+        const Result<QList<ExtractedEntry>> entries = co_await QtConcurrent::run(&extractArchive, archivePath, unpack,
+                                                                                 cancel);
         if (run.tx.stopped())
             co_return run.tx.cancelledError();
         if (!entries)
@@ -937,7 +959,8 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
             byTarget.insert(keyFor(p.to, run.windows), &p);
         for (const RepairItem &item : run.report.before) {
             const auto [component, version] = originComponent(item.origin);
-            if (item.fix != RepairItem::Fix::FromArchive || component != artifact.component || version != artifact.version)
+            if (item.fix != RepairItem::Fix::FromArchive || component != artifact.component
+                || version != artifact.version)
                 continue;
             const Placement *p = byTarget.value(keyFor(item.path, run.windows));
             QByteArray recorded;
@@ -948,13 +971,15 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
             if (!p || p->entry.kind != ExtractedEntry::File || p->entry.sha256 != recorded) {
                 co_return Error{QStringLiteral("archive_mismatch"),
                                 tr("The archive %1 does not hold the file %2 as it was installed. The environment "
-                                   "was made from other files; install it again.").arg(item.source, item.path),
-                                p ? QStringLiteral("archive %1, record %2").arg(QString::fromLatin1(p->entry.sha256),
-                                                                               QString::fromLatin1(recorded))
+                                   "was made from other files; install it again.")
+                                    .arg(item.source, item.path),
+                                p ? QStringLiteral("archive %1, record %2")
+                                        .arg(QString::fromLatin1(p->entry.sha256), QString::fromLatin1(recorded))
                                   : QStringLiteral("no entry is placed at %1").arg(item.path)};
             }
             const QString staged = run.hostStaging + QStringLiteral("/files/") + item.path;
-            if (const Status moved = renameConfined(unpack, p->from, run.hostStaging, QStringLiteral("files/") + item.path);
+            if (const Status moved = renameConfined(unpack, p->from, run.hostStaging,
+                                                    QStringLiteral("files/") + item.path);
                 !moved)
                 co_return stagingWriteError(moved, staged);
             run.staged.append({item.path, staged, recorded, p->entry.executable, false});
@@ -1013,15 +1038,17 @@ Status Repairer::stageGenerated(Run &run)
         if (!context.displayName.isEmpty() || isLink(file))
             continue;
         if (const auto bytes = readInputFile(file, tr("The Jupyter kernel")))
-            context.displayName = QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("display_name")).toString();
+            context.displayName =
+                QJsonDocument::fromJson(*bytes).object().value(QStringLiteral("display_name")).toString();
     }
     if (context.displayName.isEmpty()) {
-        context.displayName = QCoreApplication::translate("Installer", "TensorFlow %1 (%2)")
-                                  .arg(asked.tensorflow, run.record.name);
+        context.displayName =
+            QCoreApplication::translate("Installer", "TensorFlow %1 (%2)").arg(asked.tensorflow, run.record.name);
     }
     // The kernelspec filters the inherited search path now, as the installer did.
     const QStringList patterns = run.windows ? settings->windowsShadow : settings->linuxShadow;
-    for (const QString &entry : m_system.pathList(run.windows ? QStringLiteral("PATH") : QStringLiteral("LD_LIBRARY_PATH"))) {
+    for (const QString &entry :
+         m_system.pathList(run.windows ? QStringLiteral("PATH") : QStringLiteral("LD_LIBRARY_PATH"))) {
         bool shadows = false;
         for (const QString &p : patterns) {
             QString pattern = p;
@@ -1094,7 +1121,8 @@ Status Repairer::stageGenerated(Run &run)
         }
         const QByteArray json = QJsonDocument(run.record.toJson()).toJson();
         const QString staged = run.hostStaging + QStringLiteral("/files/environment.json");
-        if (const Status written = writeConfined(run.hostStaging, QStringLiteral("files/environment.json"), json); !written)
+        if (const Status written = writeConfined(run.hostStaging, QStringLiteral("files/environment.json"), json);
+            !written)
             return stagingWriteError(written, staged);
         run.staged.append({QStringLiteral("environment.json"), staged, sha256Of(json), false, false});
     }
@@ -1123,8 +1151,8 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
 {
     if (auto s = enter(run, RepairStep::Packages); !s)
         co_return s;
-    const QString python = run.hostEnv + (run.windows ? QStringLiteral("/venv/Scripts/python.exe")
-                                                      : QStringLiteral("/venv/bin/python"));
+    const QString python = run.hostEnv
+        + (run.windows ? QStringLiteral("/venv/Scripts/python.exe") : QStringLiteral("/venv/bin/python"));
     const QString env = run.hostEnv;
     const CancelFlag cancel = m_cancel;
     SystemView &system = m_system;
@@ -1139,7 +1167,8 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
         // its SHA-256 is the locked one (a planted wheel with the right files and an extra .pth
         // is not). Without a lock, the wheel comes from the index, checked against its hash.
         const LockedWheel *locked = lockedWheel(run.record, damage);
-        QStringList candidates = locked ? wheelCandidates(run.wheelFolders, damage.name, damage.version) : QStringList{};
+        QStringList candidates = locked ? wheelCandidates(run.wheelFolders, damage.name, damage.version)
+                                        : QStringList{};
         bool downloaded = false;
         while (!wheel) {
             if (candidates.isEmpty() && !downloaded) {
@@ -1153,8 +1182,9 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
                 if (fetched)
                     candidates = {*fetched};
                 else
-                    log(run, QStringLiteral("%1 %2 could not be fetched: %3 (%4)")
-                                 .arg(damage.name, damage.version, fetched.error().message, fetched.error().detail));
+                    log(run,
+                        QStringLiteral("%1 %2 could not be fetched: %3 (%4)")
+                            .arg(damage.name, damage.version, fetched.error().message, fetched.error().detail));
                 if (candidates.isEmpty())
                     break;
             }
@@ -1170,8 +1200,9 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
                 co_return run.tx.cancelledError();
             QDir(unpack).removeRecursively();
             if (verified && locked && verified->sha256 != locked->sha256)
-                log(run, QStringLiteral("%1 not used: its SHA-256 %2 is not the locked %3")
-                             .arg(candidate, QString::fromLatin1(verified->sha256), QString::fromLatin1(locked->sha256)));
+                log(run,
+                    QStringLiteral("%1 not used: its SHA-256 %2 is not the locked %3")
+                        .arg(candidate, QString::fromLatin1(verified->sha256), QString::fromLatin1(locked->sha256)));
             else if (verified)
                 wheel = *verified;
             else
@@ -1186,8 +1217,8 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
         }
         damage.source = downloaded ? damage.source : QFileInfo(wheel->path).fileName();
         // Hash-checking mode: pip installs that one file or nothing (the hash is the wheel's as checked).
-        const QByteArray requirement = damage.name.toUtf8() + "==" + damage.version.toUtf8() + " --hash=sha256:"
-                                       + wheel->sha256 + '\n';
+        const QByteArray requirement = damage.name.toUtf8() + "==" + damage.version.toUtf8()
+            + " --hash=sha256:" + wheel->sha256 + '\n';
         const QString requirements = work + QStringLiteral("/reinstall.txt");
         if (const Status written = writeConfined(run.hostStaging, requirements, requirement); !written)
             co_return stagingWriteError(written, run.hostStaging + u'/' + requirements);
@@ -1195,19 +1226,29 @@ QCoro::Task<Status> Repairer::reinstallPackages(Run &run)
         // (where a link planted in site-packages would take its writes elsewhere); the damaged
         // files are then moved in one by one, each checked against the installed RECORD.
         const QString target = run.hostStaging + u'/' + work + QStringLiteral("/target");
-        const QStringList arguments{QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("install"),
-                                    QStringLiteral("--no-input"), QStringLiteral("--disable-pip-version-check"),
-                                    QStringLiteral("--no-cache-dir"), QStringLiteral("--no-deps"),
-                                    QStringLiteral("--no-compile"), QStringLiteral("--no-index"),
-                                    QStringLiteral("--find-links"), QFileInfo(wheel->path).absolutePath(),
-                                    QStringLiteral("--require-hashes"), QStringLiteral("--target"), target,
-                                    QStringLiteral("-r"), run.hostStaging + u'/' + requirements};
+        const QStringList arguments{QStringLiteral("-m"),
+                                    QStringLiteral("pip"),
+                                    QStringLiteral("install"),
+                                    QStringLiteral("--no-input"),
+                                    QStringLiteral("--disable-pip-version-check"),
+                                    QStringLiteral("--no-cache-dir"),
+                                    QStringLiteral("--no-deps"),
+                                    QStringLiteral("--no-compile"),
+                                    QStringLiteral("--no-index"),
+                                    QStringLiteral("--find-links"),
+                                    QFileInfo(wheel->path).absolutePath(),
+                                    QStringLiteral("--require-hashes"),
+                                    QStringLiteral("--target"),
+                                    target,
+                                    QStringLiteral("-r"),
+                                    run.hostStaging + u'/' + requirements};
         const ProcessResult r = co_await runPython(system, run.tx, python, arguments, pipTimeout);
         if (run.tx.stopped())
             co_return run.tx.cancelledError();
         if (!r.succeeded()) {
             damage.note = tr("pip could not reinstall %1 %2 (its own words are in the log). Install the environment "
-                             "again.").arg(damage.name, damage.version);
+                             "again.")
+                              .arg(damage.name, damage.version);
             log(run, QStringLiteral("reinstalling %1 %2 failed: %3").arg(damage.name, damage.version, r.error));
             continue;
         }
@@ -1376,7 +1417,8 @@ Status Repairer::commit(Run &run)
                 return refused(moved, f.path,
                                Error{QStringLiteral("commit_failed"),
                                      tr("%1 is in use. Close every program started from the environment (Python, "
-                                        "Jupyter, shells) and repair again.").arg(f.path),
+                                        "Jupyter, shells) and repair again.")
+                                         .arg(f.path),
                                      target});
             }
             undo.append({Undo::Rename, oldFolder + f.path, target});
@@ -1415,7 +1457,8 @@ Status Repairer::commit(Run &run)
                     linkTarget = f.linkTarget;
             }
             if (QFileInfo::exists(target)) {
-                if (const Status moved = renameConfined(run.hostEnv, item.path, run.hostStaging, old + item.path); !moved)
+                if (const Status moved = renameConfined(run.hostEnv, item.path, run.hostStaging, old + item.path);
+                    !moved)
                     return refused(moved, item.path, writeError(item.path, target));
                 undo.append({Undo::Rename, oldFolder + item.path, target});
             }
@@ -1461,7 +1504,8 @@ void Repairer::registerKernel(Run &run)
     const QByteArray &bytes = *ours;
     auto failed = [&] {
         run.report.outside.append(tr("The Jupyter kernel could not be registered in %1. Start Jupyter with "
-                                     "start-jupyter instead.").arg(run.kernelFolder));
+                                     "start-jupyter instead.")
+                                      .arg(run.kernelFolder));
     };
     // Checked again now: a link planted in the folder since the record was read must not carry
     // the write elsewhere.
@@ -1512,8 +1556,10 @@ void Repairer::registerKernel(Run &run)
     if (run.options.dryRun) {
         run.report.outside.append(
             keep ? tr("Would register the Jupyter kernel again in %1 (your user's Jupyter folder), keeping the "
-                      "kernel.json there as %2.").arg(run.kernelFolder, shownBackup)
-                 : tr("Would register the Jupyter kernel again in %1 (your user's Jupyter folder).").arg(run.kernelFolder));
+                      "kernel.json there as %2.")
+                       .arg(run.kernelFolder, shownBackup)
+                 : tr("Would register the Jupyter kernel again in %1 (your user's Jupyter folder).")
+                       .arg(run.kernelFolder));
         return;
     }
     // Every step from the Jupyter data folder down (kernels/, kernels/<name>/) is reached without
@@ -1535,11 +1581,12 @@ void Repairer::registerKernel(Run &run)
     }
     if (keep) {
         run.report.outside.append(tr("Registered the Jupyter kernel again in %1 (your user's Jupyter folder); the "
-                                     "kernel.json that was there is kept as %2.").arg(run.kernelFolder, shownBackup));
+                                     "kernel.json that was there is kept as %2.")
+                                      .arg(run.kernelFolder, shownBackup));
         log(run, QStringLiteral("kernelspec written to %1, the one there kept as %2").arg(target, shownBackup));
     } else {
-        run.report.outside.append(tr("Registered the Jupyter kernel again in %1 (your user's Jupyter folder).")
-                                      .arg(run.kernelFolder));
+        run.report.outside.append(
+            tr("Registered the Jupyter kernel again in %1 (your user's Jupyter folder).").arg(run.kernelFolder));
         log(run, QStringLiteral("kernelspec written to %1").arg(target));
     }
 }
@@ -1573,8 +1620,8 @@ void Repairer::judgeFindings(Run &run)
                        && recordedNames.contains(library)) {
                 outcome.handled = true;
                 outcome.note = repairedNames.contains(library)
-                                   ? tr("%1 was restored from NVIDIA's archive.").arg(library)
-                                   : tr("The environment's own %1 is in place and unchanged.").arg(library);
+                    ? tr("%1 was restored from NVIDIA's archive.").arg(library)
+                    : tr("The environment's own %1 is in place and unchanged.").arg(library);
             } else if (action.type == u"remove_copy") {
                 outcome.note = tr("%1 is outside the environment; tfsetup does not change system folders. %2")
                                    .arg(action.params.value(QStringLiteral("path")).toString(), finding.fix.translated);

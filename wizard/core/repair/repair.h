@@ -33,13 +33,13 @@ struct RepairItem {
     enum class Problem { Missing, Altered, Misplaced };
     enum class Fix { MoveBack, FromArchive, Regenerate, Relink, None };
 
-    QString path;     // relative to the environment, as recorded
+    QString path; // relative to the environment, as recorded
     Problem problem = Problem::Missing;
     Fix fix = Fix::None;
-    QString foundAt;  // Misplaced: where the file is now, relative to the environment
-    QString origin;   // the record's origin ("cudnn 8.1.0.77 (windows-x86_64): cuda/bin/cudnn64_8.dll" | "tfsetup")
-    QString source;   // FromArchive: the archive's file name; MoveBack: foundAt
-    QString note;     // translated: why it cannot be fixed, when fix is None
+    QString foundAt; // Misplaced: where the file is now, relative to the environment
+    QString origin;  // the record's origin ("cudnn 8.1.0.77 (windows-x86_64): cuda/bin/cudnn64_8.dll" | "tfsetup")
+    QString source;  // FromArchive: the archive's file name; MoveBack: foundAt
+    QString note;    // translated: why it cannot be fixed, when fix is None
 
     static QString problemName(Problem problem); // "missing" | "altered" | "misplaced"
     static QString fixName(Fix fix);             // "move_back" | "from_archive" | "regenerate" | "relink" | "none"
@@ -56,9 +56,9 @@ struct RepairFindingOutcome {
 };
 
 struct RepairOptions {
-    QString environmentPath;  // the folder holding environment.json, in the view's spelling
-    bool dryRun = false;      // report what would be done; write, fetch and move nothing
-    QString cacheDir;         // host folder with earlier downloads (<file name>) and the content cache
+    QString environmentPath; // the folder holding environment.json, in the view's spelling
+    bool dryRun = false;     // report what would be done; write, fetch and move nothing
+    QString cacheDir;        // host folder with earlier downloads (<file name>) and the content cache
     // How files are fetched again: proxy, CA bundle, limits; the package indexes (tried after the
     // one the environment's lock names for each wheel); an offline bundle whose archives and
     // wheels are used first.
@@ -74,21 +74,21 @@ struct RepairReport {
 public:
     QString environmentPath;
     bool dryRun = false;
-    QList<RepairItem> before;     // every problem found, with its fix
-    QStringList fetched;          // archives downloaded again (URLs)
-    QStringList fromCache;        // archives taken from earlier downloads (file names)
-    QStringList outside;          // translated: changes made outside the environment (the kernelspec)
+    QList<RepairItem> before; // every problem found, with its fix
+    QStringList fetched;      // archives downloaded again (URLs)
+    QStringList fromCache;    // archives taken from earlier downloads (file names)
+    QStringList outside;      // translated: changes made outside the environment (the kernelspec)
     QList<RepairFindingOutcome> findings;
-    QStringList after;            // recorded files still not as recorded after the repair
+    QStringList after; // recorded files still not as recorded after the repair
     // Distributions pip installed whose files are not as their RECORD says, each with the wheel it
     // is (or would be) reinstalled from.
     QList<PipDistributionDamage> packages;
     std::optional<VerifyReport> verify;
 
-    bool changed() const;         // something was (or would be) written
-    bool healthy() const;         // no file problem left, and verify passed where it ran
+    bool changed() const; // something was (or would be) written
+    bool healthy() const; // no file problem left, and verify passed where it ran
     QJsonObject toJson() const;
-    QString text() const;         // for the terminal, in the user's language
+    QString text() const; // for the terminal, in the user's language
 };
 
 // Blocking (a worker's job): each recorded file of the environment at hostEnv (a host path) that

@@ -36,7 +36,8 @@ Status DiskSpaceCheck::check(const SystemView &system, const QList<SpaceNeed> &n
         const std::optional<DiskSpace> space = system.diskSpace(need.folder);
         if (!space || space->available < 0)
             continue;
-        auto it = std::find_if(volumes.begin(), volumes.end(), [&](const Volume &v) { return v.space.volume == space->volume; });
+        auto it = std::find_if(volumes.begin(), volumes.end(),
+                               [&](const Volume &v) { return v.space.volume == space->volume; });
         if (it == volumes.end()) {
             volumes.append(Volume{*space, 0, {}, {}});
             it = volumes.end() - 1;

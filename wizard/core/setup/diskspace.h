@@ -18,7 +18,7 @@ struct SetupOptions;
 
 // Bytes a folder will have to take.
 struct SpaceNeed {
-    QString folder;  // in the view's spelling (on the real machine: the host's)
+    QString folder; // in the view's spelling (on the real machine: the host's)
     qint64 bytes = 0;
     QString purpose; // translated: "the downloads", "the unpacked libraries"
 };

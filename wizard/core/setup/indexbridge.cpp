@@ -188,8 +188,8 @@ void IndexBridge::onReadable(QTcpSocket *socket)
     }
     const QByteArray head = buffer.left(end);
     buffer.remove(0, end + 4);
-    const QList<QByteArray> requestLine = head.left(head.indexOf("\r\n") < 0 ? head.size() : head.indexOf("\r\n"))
-                                              .split(' ');
+    const QList<QByteArray> requestLine =
+        head.left(head.indexOf("\r\n") < 0 ? head.size() : head.indexOf("\r\n")).split(' ');
     if (requestLine.size() != 3 || requestLine.at(0) != "GET") {
         respond(socket, 405, "text/plain", {});
         return;
@@ -257,8 +257,8 @@ QCoro::Task<> IndexBridge::serve(QPointer<IndexBridge> self, QPointer<QTcpSocket
 
 void IndexBridge::respond(QTcpSocket *socket, int status, const QByteArray &contentType, const QByteArray &body)
 {
-    socket->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\nContent-Type: "
-                  + contentType + "\r\nContent-Length: " + QByteArray::number(body.size())
+    socket->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status)
+                  + "\r\nContent-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size())
                   + "\r\nCache-Control: no-store\r\n\r\n" + body);
 }
 
@@ -286,7 +286,8 @@ QCoro::Task<Result<QByteArray>> IndexBridge::projectPage(QString project)
         if (!self)
             co_return Error{QStringLiteral("cancelled"), {}, {}};
         if (!response) {
-            if (response.error().code == u"http_error" && response.error().detail.endsWith(QStringLiteral("HTTP 404"))) {
+            if (response.error().code == u"http_error"
+                && response.error().detail.endsWith(QStringLiteral("HTTP 404"))) {
                 anyMissing = true;
                 continue; // this index does not have the project; the next may
             }
@@ -339,8 +340,7 @@ QCoro::Task<Result<QByteArray>> IndexBridge::projectPage(QString project)
     if (failure)
         co_return *failure;
     Q_UNUSED(anyMissing);
-    co_return Error{QStringLiteral("project_missing"),
-                    tr("No package index lists %1.").arg(name), {}};
+    co_return Error{QStringLiteral("project_missing"), tr("No package index lists %1.").arg(name), {}};
 }
 
 QCoro::Task<Result<QByteArray>> IndexBridge::metadata(int id)
@@ -426,10 +426,11 @@ QCoro::Task<Result<QByteArray>> IndexBridge::standIn(int id)
     if (!folder.isValid())
         co_return Error{QStringLiteral("write_failed"), {}, folder.errorString()};
     const QString path = folder.filePath(file.filename);
-    const Status written = ArchiveWriter::write(path, ArchiveWriter::Zip,
-                                                {{ArchiveWriter::Entry::File, info + QStringLiteral("METADATA"), *text},
-                                                 {ArchiveWriter::Entry::File, info + QStringLiteral("WHEEL"), wheelFile},
-                                                 {ArchiveWriter::Entry::File, info + QStringLiteral("RECORD"), {}}});
+    const Status written = ArchiveWriter::write(
+        path, ArchiveWriter::Zip,
+        {{ArchiveWriter::Entry::File, info + QStringLiteral("METADATA"), *text},
+         {ArchiveWriter::Entry::File, info + QStringLiteral("WHEEL"), wheelFile},
+         {ArchiveWriter::Entry::File, info + QStringLiteral("RECORD"), {}}});
     if (!written)
         co_return written.error();
     QFile zip(path);

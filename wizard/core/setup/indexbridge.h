@@ -25,17 +25,17 @@ class Downloader;
 
 // A file a project page listed, as the bridge knows it.
 struct BridgedFile {
-    QString project;         // normalized
+    QString project; // normalized
     QString filename;
-    QUrl upstream;           // where the index said it is
-    QString index;           // the index that listed it
-    QByteArray sha256;       // the index's hash, or what the first download hashed (hashFromDownload)
+    QUrl upstream;     // where the index said it is
+    QString index;     // the index that listed it
+    QByteArray sha256; // the index's hash, or what the first download hashed (hashFromDownload)
     qint64 size = -1;
     QString requiresPython;
     bool upstreamMetadata = false; // the index serves <upstream>.metadata (PEP 658)
     QByteArray metadataSha256;
     bool hashFromDownload = false;
-    QString localPath;       // set once the bridge had to download the wheel itself (verified)
+    QString localPath; // set once the bridge had to download the wheel itself (verified)
 };
 
 // A package index on 127.0.0.1 that pip resolves through, so that pip never reaches the network
@@ -61,10 +61,10 @@ class IndexBridge final : public QObject {
     Q_DISABLE_COPY_MOVE(IndexBridge)
 public:
     struct Options {
-        QList<QUrl> indexes;      // upstream simple indexes, in order
-        TransferOptions transfer; // for pages and metadata
+        QList<QUrl> indexes;              // upstream simple indexes, in order
+        TransferOptions transfer;         // for pages and metadata
         Downloader *downloader = nullptr; // wheels an index serves no metadata for; must outlive the bridge
-        QString cacheDir;         // where such wheels are downloaded to (cacheDir/<file name>)
+        QString cacheDir;                 // where such wheels are downloaded to (cacheDir/<file name>)
         std::chrono::milliseconds pageTimeout{60000};
     };
 

@@ -94,9 +94,7 @@ Result<LabSetup::Inputs> LabSetup::inputs(const LabProfile &profile, const LabSe
 QCoro::Task<Result<InstallOutcome>> LabSetup::install(LabProfile profile, LabSetupOptions options, QList<int> gpus)
 {
     QPointer<LabSetup> self(this);
-    const auto cancelled = [] {
-        return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}};
-    };
+    const auto cancelled = [] { return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}}; };
     auto knowledge = Knowledge::orShared(options.knowledge);
     if (!knowledge)
         co_return knowledge.error();
@@ -132,7 +130,8 @@ QCoro::Task<Result<InstallOutcome>> LabSetup::install(LabProfile profile, LabSet
             archive.component = a.name;
             found.artifacts.append(archive);
         }
-        if (const Status kept = checkPromise(profile, *route, found, options.sourcesCatalog, options.knowledge.get()); !kept)
+        if (const Status kept = checkPromise(profile, *route, found, options.sourcesCatalog, options.knowledge.get());
+            !kept)
             co_return kept.error();
     }
     auto fetched = co_await m_pipeline.fetch(prepared->downloads, in->options.network, in->options.cacheDir);

@@ -90,15 +90,14 @@ QByteArray pinsOf(const QString &text)
 } // namespace
 
 struct Locker::Pip {
-    QStringList command;  // after the interpreter: "-m pip" or the wheel's "<file>/pip"
-    QString python;       // the interpreter's version, "3.11.2"
+    QStringList command; // after the interpreter: "-m pip" or the wheel's "<file>/pip"
+    QString python;      // the interpreter's version, "3.11.2"
 };
 
 Locker::Locker(SystemView &system, QObject *parent)
     : QObject(parent)
     , m_system(system)
-{
-}
+{}
 
 Locker::~Locker() = default;
 
@@ -155,11 +154,14 @@ Result<PyLock> Locker::fromReport(const QByteArray &report,
         wheel.size = from->size;
         wheel.hashFromDownload = from->hashFromDownload;
         const QJsonObject archive = info.value(QStringLiteral("archive_info")).toObject();
-        QByteArray sha256 = archive.value(QStringLiteral("hashes")).toObject().value(QStringLiteral("sha256")).toString().toLatin1();
+        QByteArray sha256 =
+            archive.value(QStringLiteral("hashes")).toObject().value(QStringLiteral("sha256")).toString().toLatin1();
         const QString legacy = archive.value(QStringLiteral("hash")).toString();
         if (sha256.isEmpty() && legacy.startsWith(QStringLiteral("sha256=")))
             sha256 = legacy.mid(7).toLatin1();
-        wheel.sha256 = !from->sha256.isEmpty() ? from->sha256 : from->reportHashIsReal ? sha256.toLower() : QByteArray();
+        wheel.sha256 = !from->sha256.isEmpty() ? from->sha256
+            : from->reportHashIsReal           ? sha256.toLower()
+                                               : QByteArray();
         lock.packages.append(wheel);
     }
     std::sort(lock.packages.begin(), lock.packages.end(),
@@ -193,11 +195,13 @@ QCoro::Task<Result<Locker::Pip>> Locker::findPip(QString python, IndexBridge *br
     if (!self)
         co_return Error{QStringLiteral("cancelled"), {}, {}};
     if (!r.succeeded()) {
-        co_return Error{QStringLiteral("python_unstartable"),
-                        tr("The Python %1 could not be started (%2), so the packages could not be chosen. Choose a "
-                           "Python that is installed (in a lab profile: \"interpreter\"), or install it, then try again.")
-                            .arg(QDir::toNativeSeparators(python), r.error.isEmpty() ? QString::fromUtf8(r.standardError).trimmed() : r.error),
-                        r.error + QString::fromUtf8(r.standardError)};
+        co_return Error{
+            QStringLiteral("python_unstartable"),
+            tr("The Python %1 could not be started (%2), so the packages could not be chosen. Choose a "
+               "Python that is installed (in a lab profile: \"interpreter\"), or install it, then try again.")
+                .arg(QDir::toNativeSeparators(python),
+                     r.error.isEmpty() ? QString::fromUtf8(r.standardError).trimmed() : r.error),
+            r.error + QString::fromUtf8(r.standardError)};
     }
     const QStringList lines = QString::fromUtf8(r.standardOutput).split(u'\n', Qt::SkipEmptyParts);
     Pip pip;
@@ -234,7 +238,8 @@ QCoro::Task<Result<Locker::Pip>> Locker::findPip(QString python, IndexBridge *br
                         lines.value(1)};
     }
     // The newest pip wheel the index offers for this Python, fetched and verified like any other.
-    Q_EMIT logLine(tr("This Python has no pip new enough to choose the packages; fetching pip from the package index."));
+    Q_EMIT logLine(
+        tr("This Python has no pip new enough to choose the packages; fetching pip from the package index."));
     auto files = co_await bridge->projectFiles(QStringLiteral("pip"));
     if (!self)
         co_return Error{QStringLiteral("cancelled"), {}, {}};
@@ -317,8 +322,8 @@ Error Locker::pipFailure(const QString &output, const IndexBridge *bridge, const
                         "a complete lock file (pip-compile --generate-hashes)."),
                      tail};
     }
-    return Error{QStringLiteral("lock_failed"),
-                 tr("pip could not choose the packages. The log shows pip's own words."), tail};
+    return Error{QStringLiteral("lock_failed"), tr("pip could not choose the packages. The log shows pip's own words."),
+                 tail};
 }
 
 QCoro::Task<Result<PyLock>> Locker::lock(LockRequest request, IndexBridge *bridge)
@@ -347,18 +352,23 @@ QCoro::Task<Result<PyLock>> Locker::lock(LockRequest request, IndexBridge *bridg
     const QString report = work.filePath(QStringLiteral("report.json"));
     QStringList arguments{QStringLiteral("-I")};
     arguments += pip->command;
-    arguments += {QStringLiteral("install"),          QStringLiteral("--dry-run"),
-                  QStringLiteral("--ignore-installed"), QStringLiteral("--report"),
-                  report,                             QStringLiteral("--only-binary=:all:"),
-                  QStringLiteral("--no-input"),       QStringLiteral("--disable-pip-version-check"),
-                  QStringLiteral("--no-cache-dir"),   QStringLiteral("--progress-bar"),
+    arguments += {QStringLiteral("install"),
+                  QStringLiteral("--dry-run"),
+                  QStringLiteral("--ignore-installed"),
+                  QStringLiteral("--report"),
+                  report,
+                  QStringLiteral("--only-binary=:all:"),
+                  QStringLiteral("--no-input"),
+                  QStringLiteral("--disable-pip-version-check"),
+                  QStringLiteral("--no-cache-dir"),
+                  QStringLiteral("--progress-bar"),
                   QStringLiteral("off")};
     if (!request.findLinks.isEmpty()) {
         arguments += {QStringLiteral("--no-index"), QStringLiteral("--find-links"), request.findLinks};
     } else {
         // The bridge answers every request; it has its own limits, so pip waits for it.
         arguments += {QStringLiteral("--index-url"), bridge->indexUrl().toString(), QStringLiteral("--retries"),
-                      QStringLiteral("0"), QStringLiteral("--timeout"), QStringLiteral("3600")};
+                      QStringLiteral("0"),           QStringLiteral("--timeout"),   QStringLiteral("3600")};
     }
     if (request.noDeps)
         arguments.append(QStringLiteral("--no-deps"));
@@ -369,9 +379,16 @@ QCoro::Task<Result<PyLock>> Locker::lock(LockRequest request, IndexBridge *bridg
             arguments += {QStringLiteral("--platform"), platform};
         if (!request.targetPython.isEmpty()) {
             const QString tag = QString(request.targetPython).remove(u'.');
-            arguments += {QStringLiteral("--python-version"), request.targetPython, QStringLiteral("--implementation"),
-                          QStringLiteral("cp"), QStringLiteral("--abi"), QStringLiteral("cp") + tag, QStringLiteral("--abi"),
-                          QStringLiteral("abi3"), QStringLiteral("--abi"), QStringLiteral("none")};
+            arguments += {QStringLiteral("--python-version"),
+                          request.targetPython,
+                          QStringLiteral("--implementation"),
+                          QStringLiteral("cp"),
+                          QStringLiteral("--abi"),
+                          QStringLiteral("cp") + tag,
+                          QStringLiteral("--abi"),
+                          QStringLiteral("abi3"),
+                          QStringLiteral("--abi"),
+                          QStringLiteral("none")};
         }
     }
     if (!request.requirementsLock.isEmpty()) {
@@ -404,9 +421,9 @@ QCoro::Task<Result<PyLock>> Locker::lock(LockRequest request, IndexBridge *bridg
                        {QStringLiteral("PYTHONHOME"), QString()},
                        {QStringLiteral("NO_PROXY"), QStringLiteral("127.0.0.1,localhost")},
                        {QStringLiteral("no_proxy"), QStringLiteral("127.0.0.1,localhost")}};
-    for (const char *name : {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX", "PIP_PROXY",
-                             "PIP_CERT", "PIP_REQUIRE_VIRTUALENV", "http_proxy", "https_proxy", "HTTP_PROXY",
-                             "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})
+    for (const char *name :
+         {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX", "PIP_PROXY", "PIP_CERT",
+          "PIP_REQUIRE_VIRTUALENV", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})
         run.environment.append({QString::fromLatin1(name), QString()});
     // pip's own words go to the run log: what it "downloads" here are the bridge's stand-ins.
     run.onOutputLine = [](const QString &line) {
@@ -421,8 +438,8 @@ QCoro::Task<Result<PyLock>> Locker::lock(LockRequest request, IndexBridge *bridg
     if (!result.succeeded()) {
         if (!result.started) {
             co_return Error{QStringLiteral("python_unstartable"),
-                            tr("The Python %1 could not be started (%2).").arg(QDir::toNativeSeparators(request.python),
-                                                                              result.error),
+                            tr("The Python %1 could not be started (%2).")
+                                .arg(QDir::toNativeSeparators(request.python), result.error),
                             result.error};
         }
         co_return pipFailure(output + result.error, bridge, request);

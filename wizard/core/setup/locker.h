@@ -26,7 +26,7 @@ struct LockRequest {
     // A lab's hash-locked requirements file (its text): pip resolves exactly it, and every wheel
     // chosen must carry one of its hashes.
     QString requirementsLock;
-    QString workDir;          // host folder for pip's report; a folder of its own is made inside
+    QString workDir; // host folder for pip's report; a folder of its own is made inside
     // Offline: pip resolves from these local wheels alone (--no-index --find-links), so a bundle's
     // lock is checked against what is asked before anything is installed.
     QString findLinks;
@@ -74,7 +74,8 @@ public:
         // (the bridge's): only then may it fill a missing sha256.
         bool reportHashIsReal = false;
     };
-    static Result<PyLock> fromReport(const QByteArray &report, const std::function<std::optional<Source>(const QUrl &)> &source);
+    static Result<PyLock> fromReport(const QByteArray &report,
+                                     const std::function<std::optional<Source>(const QUrl &)> &source);
 
 Q_SIGNALS:
     // pip's output and tfsetup's notes, one line each.

@@ -26,7 +26,8 @@ namespace {
 // The interpreter a relocatable Python brings (python-build-standalone's install_only layout).
 QString unpackedInterpreter(const QString &folder, OsFamily os)
 {
-    return folder + (os == OsFamily::Windows ? QStringLiteral("/python/python.exe") : QStringLiteral("/python/bin/python3"));
+    return folder
+        + (os == OsFamily::Windows ? QStringLiteral("/python/python.exe") : QStringLiteral("/python/bin/python3"));
 }
 
 QJsonArray requestsJson(const QList<DownloadRequest> &requests)
@@ -66,7 +67,8 @@ qint64 PreparedSetup::totalBytes() const
 
 bool PreparedSetup::allSizesKnown() const
 {
-    return std::all_of(downloads.cbegin(), downloads.cend(), [](const DownloadRequest &r) { return r.expectedSize >= 0; });
+    return std::all_of(downloads.cbegin(), downloads.cend(),
+                       [](const DownloadRequest &r) { return r.expectedSize >= 0; });
 }
 
 QJsonObject PreparedSetup::toJson() const
@@ -125,8 +127,7 @@ SetupPipeline::SetupPipeline(SystemView &system, QObject *parent)
     : QObject(parent)
     , m_system(system)
     , m_cancel(std::make_shared<std::atomic<bool>>(false))
-{
-}
+{}
 
 SetupPipeline::~SetupPipeline()
 {
@@ -177,7 +178,7 @@ Error SetupPipeline::cancelledError() const
 }
 
 QCoro::Task<Result<QString>> SetupPipeline::lockInterpreter(Plan plan, InstallSpec spec, ArtifactList artifacts,
-                                                           SetupOptions options, QString workDir)
+                                                            SetupOptions options, QString workDir)
 {
     Q_UNUSED(plan);
     if (!spec.pythonInterpreter.isEmpty())
@@ -236,7 +237,8 @@ QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec
     const QString os = options.os.isEmpty() ? osFamilyName(m_system.os()) : options.os;
     // Refused before a byte is fetched: a folder the launchers' PATH cannot carry.
     if (!spec.prefix.isEmpty() && !spec.name.isEmpty()) {
-        if (const Status carried = LauncherWriter::checkEnvironmentPath(m_system.os(), spec.environmentPath()); !carried)
+        if (const Status carried = LauncherWriter::checkEnvironmentPath(m_system.os(), spec.environmentPath());
+            !carried)
             co_return carried.error();
     }
 
@@ -314,7 +316,7 @@ QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec
 }
 
 QCoro::Task<Result<PyLock>> SetupPipeline::lockPackages(QString python, InstallSpec spec, SetupOptions options,
-                                                       QString workDir)
+                                                        QString workDir)
 {
     QPointer<SetupPipeline> self(this);
     auto catalog = options.knowledge->sourcesOr(options.sourcesCatalog);
@@ -410,8 +412,7 @@ QCoro::Task<Result<PyLock>> SetupPipeline::lockPackages(QString python, InstallS
         }
     }
     Q_EMIT message(tr("pip chose %n package(s), %1 in all.", nullptr, int(lock.packages.size()))
-                       .arg(QLocale().formattedDataSize(lock.totalBytes(), 1,
-                                                        QLocale::DataSizeTraditionalFormat)));
+                       .arg(QLocale().formattedDataSize(lock.totalBytes(), 1, QLocale::DataSizeTraditionalFormat)));
 
     co_return lock;
 }
@@ -432,7 +433,7 @@ QCoro::Task<Result<Installer::LockedPackages>> SetupPipeline::cancelledTask()
 }
 
 QCoro::Task<Result<Installer::LockedPackages>> SetupPipeline::lockLate(QString python, SetupOptions options,
-                                                                      InstallSpec spec)
+                                                                       InstallSpec spec)
 {
     QPointer<SetupPipeline> self(this);
     auto knowledge = Knowledge::orShared(options.knowledge);
@@ -474,16 +475,16 @@ QCoro::Task<Result<QList<DownloadResult>>> SetupPipeline::fetch(QList<DownloadRe
         total += std::max<qint64>(0, r.expectedSize);
     // Every file's bytes so far, for one total; finished files count whole.
     auto received = std::make_shared<QHash<QString, qint64>>();
-    const QMetaObject::Connection counting =
-        connect(&d, &Downloader::progress, this, [this, received, total](const DownloadProgress &p) {
-            if (p.stage != DownloadProgress::Stage::Downloading)
-                return;
-            received->insert(p.name, p.received);
-            qint64 done = 0;
-            for (const qint64 bytes : std::as_const(*received))
-                done += bytes;
-            Q_EMIT downloadProgress(done, total);
-        });
+    const QMetaObject::Connection counting = connect(&d, &Downloader::progress, this,
+                                                     [this, received, total](const DownloadProgress &p) {
+                                                         if (p.stage != DownloadProgress::Stage::Downloading)
+                                                             return;
+                                                         received->insert(p.name, p.received);
+                                                         qint64 done = 0;
+                                                         for (const qint64 bytes : std::as_const(*received))
+                                                             done += bytes;
+                                                         Q_EMIT downloadProgress(done, total);
+                                                     });
     // Each fetch starts as it is made (tasks are eager); the downloader's pool runs several at
     // once. They are collected in order.
     Q_EMIT fetchStarted(downloads);
@@ -495,10 +496,11 @@ QCoro::Task<Result<QList<DownloadResult>>> SetupPipeline::fetch(QList<DownloadRe
                            .arg(QLocale().formattedDataSize(total, 1, QLocale::DataSizeTraditionalFormat)));
     }
     for (const DownloadRequest &r : std::as_const(downloads)) {
-        Q_EMIT message(r.expectedSize >= 0
-                           ? tr("Fetching %1 (%2)…")
-                                 .arg(r.name, QLocale().formattedDataSize(r.expectedSize, 1, QLocale::DataSizeTraditionalFormat))
-                           : tr("Fetching %1…").arg(r.name));
+        Q_EMIT message(
+            r.expectedSize >= 0
+                ? tr("Fetching %1 (%2)…")
+                      .arg(r.name, QLocale().formattedDataSize(r.expectedSize, 1, QLocale::DataSizeTraditionalFormat))
+                : tr("Fetching %1…").arg(r.name));
         running.push_back(d.fetch(r));
     }
     QList<DownloadResult> results;
@@ -517,9 +519,10 @@ QCoro::Task<Result<QList<DownloadResult>>> SetupPipeline::fetch(QList<DownloadRe
         const DownloadRequest &r = downloads.at(qsizetype(i));
         received->insert(r.name, fetched->bytes);
         const QString size = QLocale().formattedDataSize(fetched->bytes, 1, QLocale::DataSizeTraditionalFormat);
-        Q_EMIT message(fetched->fromCache ? tr("%1 (%2): already in the download folder, checksum verified.").arg(r.name, size)
-                                          : tr("%1 (%2): downloaded from %3, checksum verified.")
-                                                .arg(r.name, size, fetched->source.toDisplayString(QUrl::RemoveUserInfo)));
+        Q_EMIT message(fetched->fromCache
+                           ? tr("%1 (%2): already in the download folder, checksum verified.").arg(r.name, size)
+                           : tr("%1 (%2): downloaded from %3, checksum verified.")
+                                 .arg(r.name, size, fetched->source.toDisplayString(QUrl::RemoveUserInfo)));
         results.append(*fetched);
     }
     disconnect(counting);

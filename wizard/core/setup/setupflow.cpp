@@ -75,16 +75,16 @@ QString SetupOptions::defaultCacheDir(const SystemView &system)
     } else if (system.os() == OsFamily::Windows) {
         const QString local = system.env(QStringLiteral("LOCALAPPDATA"));
         const QString base = !local.isEmpty() ? system.normalize(local)
-                             : home.isEmpty() ? QString()
+            : home.isEmpty()                  ? QString()
                                               : SystemView::join(home, QStringLiteral("AppData/Local"));
         if (!base.isEmpty())
             folder = SystemView::join(base, QStringLiteral("cache/tfsetup/downloads"));
     } else {
         const QString xdg = system.env(QStringLiteral("XDG_CACHE_HOME"));
-        const QString base = xdg.startsWith(u'/')       ? system.normalize(xdg)
-                             : home.isEmpty()             ? QString()
-                             : system.os() == OsFamily::MacOS ? SystemView::join(home, QStringLiteral("Library/Caches"))
-                                                          : SystemView::join(home, QStringLiteral(".cache"));
+        const QString base = xdg.startsWith(u'/') ? system.normalize(xdg)
+            : home.isEmpty()                      ? QString()
+            : system.os() == OsFamily::MacOS      ? SystemView::join(home, QStringLiteral("Library/Caches"))
+                                                  : SystemView::join(home, QStringLiteral(".cache"));
         if (!base.isEmpty())
             folder = SystemView::join(base, QStringLiteral("tfsetup/downloads"));
     }
@@ -399,7 +399,7 @@ DownloadPlan SetupFlow::downloadPlan(const ArtifactList &list, const PyLock &loc
 }
 
 QCoro::Task<Result<ArtifactList>> SetupFlow::fetchFirstUse(ArtifactList list, SetupOptions options,
-                                                            std::shared_ptr<const std::atomic<bool>> cancel)
+                                                           std::shared_ptr<const std::atomic<bool>> cancel)
 {
     if (!options.trustOnFirstUse)
         co_return list;
@@ -464,9 +464,9 @@ Result<InstallSpec> SetupFlow::baseSpec(const Plan &plan, const SetupOptions &op
     spec.pythonInterpreter = pythonFor(plan, hardware);
     // A relocatable Python among the artifacts is unpacked into the environment and makes the venv.
     // So does python.org's installer on Windows (run per user, beside the environments).
-    const bool bringsPython = list && std::any_of(list->artifacts.cbegin(), list->artifacts.cend(), [](const Artifact &a) {
-        return a.kind == u"python-archive" || a.kind == u"python-installer";
-    });
+    const bool bringsPython = list
+        && std::any_of(list->artifacts.cbegin(), list->artifacts.cend(),
+                       [](const Artifact &a) { return a.kind == u"python-archive" || a.kind == u"python-installer"; });
     if (spec.pythonInterpreter.isEmpty() && !plan.python.isEmpty() && !bringsPython && (list || plan.pythonInstalled)) {
         return Error{QStringLiteral("python_missing"),
                      tr("Python %1 (64-bit) is needed to make the environment, and none was found. Install it, then "
@@ -530,9 +530,9 @@ Result<InstallSpec> SetupFlow::completeSpec(InstallSpec spec, const ArtifactList
             origin = result->source.isEmpty() ? (a.urls.isEmpty() ? QString() : a.urls.constLast().toString())
                                               : result->source.toString();
         }
-        spec.artifacts.append(
-            InstallArtifact{a.kind, a.name, a.version, a.platform, a.sha256.toLatin1(), path, origin,
-                            a.installArguments, a.sha256.isEmpty() ? a.md5.toLatin1() : QByteArray()});
+        spec.artifacts.append(InstallArtifact{a.kind, a.name, a.version, a.platform, a.sha256.toLatin1(), path, origin,
+                                              a.installArguments,
+                                              a.sha256.isEmpty() ? a.md5.toLatin1() : QByteArray()});
     }
     for (const LockedWheel &w : lock.packages) {
         QString path;
@@ -549,15 +549,14 @@ Result<InstallSpec> SetupFlow::completeSpec(InstallSpec spec, const ArtifactList
             const auto result = downloadedAt(QDir(options.cacheDir).filePath(w.file));
             if (result == downloaded.cend()) {
                 return Error{QStringLiteral("artifact_not_downloaded"),
-                             tr("%1 has not been downloaded yet. Go back to the download step.").arg(w.file),
-                             w.file};
+                             tr("%1 has not been downloaded yet. Go back to the download step.").arg(w.file), w.file};
             }
             path = result->path;
         }
         // The origin is the lock's URL, whichever mirror or cache served the bytes: the
         // environment is the same either way.
-        spec.artifacts.append(InstallArtifact{QStringLiteral("wheel"), w.name, w.version, {}, w.sha256, path, w.url,
-                                              {}, {}});
+        spec.artifacts.append(
+            InstallArtifact{QStringLiteral("wheel"), w.name, w.version, {}, w.sha256, path, w.url, {}, {}});
     }
     spec.lock = lock;
     return spec;

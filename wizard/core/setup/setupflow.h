@@ -35,9 +35,9 @@ struct Knowledge;
 // What the student decides between choosing a plan and installing it. The wizard's Options page
 // and the command line fill the same struct, so both reach the same artifacts and the same spec.
 struct SetupOptions {
-    QString prefix;       // folder that holds environments, in the view's spelling
-    QString name;         // environment folder name; empty: InstallSpec::defaultName(plan)
-    QString cacheDir;     // host folder the downloads are written to
+    QString prefix;          // folder that holds environments, in the view's spelling
+    QString name;            // environment folder name; empty: InstallSpec::defaultName(plan)
+    QString cacheDir;        // host folder the downloads are written to
     NetworkSettings network; // proxy, CA bundle, mirrors, limits, offline bundle: made once, handed down
     // The student accepted files that have no published checksum anywhere: they are fetched once
     // (fetchFirstUse) and the SHA-256 seen is recorded and checked from then on. Chosen each time,
@@ -82,7 +82,7 @@ struct PathAdvice {
 // The files that go through the Downloader, with where each lands, and those that cannot.
 struct DownloadPlan {
     QList<DownloadRequest> requests; // the plan's archives and Python, then every wheel of the lock
-    QList<Finding> problems; // blocking: the plan cannot be installed from these artifacts
+    QList<Finding> problems;         // blocking: the plan cannot be installed from these artifacts
     // Without any published checksum, with SetupOptions::trustOnFirstUse: fetched by
     // SetupFlow::fetchFirstUse into SetupFlow::destinationFor(artifact, cacheDir) before the
     // Downloader runs. Without the option they are "artifact_unverifiable" problems instead.

@@ -131,9 +131,9 @@ qint64 bytesOnDisk(const QString &destination)
     if (done.isFile())
         return done.size();
     const QString part = Downloader::partPathFor(destination);
-    if (const auto state = readInputFile(part + QLatin1String(".state"), QStringLiteral("download state"), 1024 * 1024)) {
-        const QJsonArray segments =
-            QJsonDocument::fromJson(*state).object().value(QLatin1String("segments")).toArray();
+    if (const auto state = readInputFile(part + QLatin1String(".state"), QStringLiteral("download state"),
+                                         1024 * 1024)) {
+        const QJsonArray segments = QJsonDocument::fromJson(*state).object().value(QLatin1String("segments")).toArray();
         if (!segments.isEmpty()) {
             qint64 written = 0;
             for (const QJsonValue &s : segments)
@@ -235,8 +235,8 @@ Result<SetupSession> SetupSession::fromJson(const QJsonObject &json)
     if (const QString lock = json.value(QStringLiteral("lock")).toString(); !lock.isEmpty()) {
         auto read = PyLock::fromToml(lock.toUtf8());
         if (!read)
-            return Error{QStringLiteral("session_corrupt"), tr("The saved setup is incomplete and cannot be continued."),
-                         read.error().detail};
+            return Error{QStringLiteral("session_corrupt"),
+                         tr("The saved setup is incomplete and cannot be continued."), read.error().detail};
         s.lock = *read;
     }
     if (s.step != Step::Options && !s.artifacts) {
@@ -250,7 +250,7 @@ Result<SetupSession> SetupSession::fromJson(const QJsonObject &json)
 QString SetupSession::defaultPath()
 {
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
-           + QLatin1String("/tfsetup/setup-session.json");
+        + QLatin1String("/tfsetup/setup-session.json");
 }
 
 Status SetupSession::save(const QString &path) const

@@ -223,20 +223,22 @@ QJsonObject UpgradeProposal::toJson() const
     QJsonObject download{{QStringLiteral("bytes"), double(downloadBytes)},
                          {QStringLiteral("files"), downloadFiles},
                          {QStringLiteral("pip"), QJsonArray::fromStringList(pipPackages)},
-                         {QStringLiteral("error"), resolveError.code.isEmpty()
-                                                       ? QJsonValue(QJsonValue::Null)
-                                                       : QJsonValue(QJsonObject{{QStringLiteral("code"), resolveError.code},
-                                                                                {QStringLiteral("message"), resolveError.message},
-                                                                                {QStringLiteral("detail"), resolveError.detail}})}};
+                         {QStringLiteral("error"),
+                          resolveError.code.isEmpty()
+                              ? QJsonValue(QJsonValue::Null)
+                              : QJsonValue(QJsonObject{{QStringLiteral("code"), resolveError.code},
+                                                       {QStringLiteral("message"), resolveError.message},
+                                                       {QStringLiteral("detail"), resolveError.detail}})}};
     return QJsonObject{
         {QStringLiteral("status"), status},
         {QStringLiteral("message"), message},
         {QStringLiteral("environment"), environmentPath},
         {QStringLiteral("route"), route},
-        {QStringLiteral("from"), QJsonObject{{QStringLiteral("tensorflow"), fromTensorflow},
-                                             {QStringLiteral("python"), orNull(fromPython)},
-                                             {QStringLiteral("cuda"), orNull(fromCuda)},
-                                             {QStringLiteral("cudnn"), orNull(fromCudnn)}}},
+        {QStringLiteral("from"),
+         QJsonObject{{QStringLiteral("tensorflow"), fromTensorflow},
+                     {QStringLiteral("python"), orNull(fromPython)},
+                     {QStringLiteral("cuda"), orNull(fromCuda)},
+                     {QStringLiteral("cudnn"), orNull(fromCudnn)}}},
         {QStringLiteral("to"), plan ? QJsonValue(plan->toJson()) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("python_changed"), pythonChanged},
         {QStringLiteral("blocked"), blockedJson},
@@ -255,7 +257,8 @@ QString UpgradeProposal::text() const
         if (!plan->cuda.isEmpty() || !fromCuda.isEmpty()) {
             out += tr("  CUDA %1 → %2, cuDNN %3 → %4\n")
                        .arg(fromCuda.isEmpty() ? tr("none") : fromCuda, plan->cuda.isEmpty() ? tr("none") : plan->cuda,
-                            fromCudnn.isEmpty() ? tr("none") : fromCudnn, plan->cudnn.isEmpty() ? tr("none") : plan->cudnn);
+                            fromCudnn.isEmpty() ? tr("none") : fromCudnn,
+                            plan->cudnn.isEmpty() ? tr("none") : plan->cudnn);
         }
         for (const Finding &a : plan->actions)
             out += tr("  First: %1\n").arg(a.message);
@@ -430,11 +433,11 @@ QCoro::Task<Result<UpgradeProposal>> Upgrader::propose(UpgradeRequest request)
         proposal.plan = firstNewer(anyPython, env, &outranked);
         if (proposal.plan) {
             proposal.pythonChanged = version::majorMinor(proposal.plan->python) != env.python;
-            proposal.notes.append({QStringLiteral("python_changed"),
-                                   tr("TensorFlow %1 does not support Python %2, which the environment has; the "
-                                      "upgraded environment gets Python %3.")
-                                       .arg(version::majorMinor(proposal.plan->tensorflow), env.python,
-                                            proposal.plan->python)});
+            proposal.notes.append(
+                {QStringLiteral("python_changed"),
+                 tr("TensorFlow %1 does not support Python %2, which the environment has; the "
+                    "upgraded environment gets Python %3.")
+                     .arg(version::majorMinor(proposal.plan->tensorflow), env.python, proposal.plan->python)});
         }
     }
     if (!proposal.plan && !outranked.isEmpty()) {
@@ -464,17 +467,17 @@ QCoro::Task<Result<UpgradeProposal>> Upgrader::propose(UpgradeRequest request)
         } else {
             proposal.status = QStringLiteral("blocked");
             proposal.message = request.tensorflow.isEmpty()
-                                   ? tr("No TensorFlow newer than %1 runs on this machine on the %2 route; %3 stays "
-                                        "as it is.")
-                                         .arg(env.tensorflow, env.route, env.path)
-                                   : tr("TensorFlow %1 cannot run on this machine on the %2 route; %3 stays as it is.")
-                                         .arg(request.tensorflow, env.route, env.path);
+                ? tr("No TensorFlow newer than %1 runs on this machine on the %2 route; %3 stays "
+                     "as it is.")
+                      .arg(env.tensorflow, env.route, env.path)
+                : tr("TensorFlow %1 cannot run on this machine on the %2 route; %3 stays as it is.")
+                      .arg(request.tensorflow, env.route, env.path);
         }
         co_return proposal;
     }
     proposal.status = QStringLiteral("upgrade");
-    proposal.message = tr("%1 can be upgraded from TensorFlow %2 to %3.")
-                           .arg(env.path, env.tensorflow, proposal.plan->tensorflow);
+    proposal.message =
+        tr("%1 can be upgraded from TensorFlow %2 to %3.").arg(env.path, env.tensorflow, proposal.plan->tensorflow);
 
     // The files it takes, pip's resolver included: network reads only, nothing is installed.
     const SetupOptions options = setupFor(m_system, env, request, *knowledge);
@@ -508,7 +511,8 @@ QCoro::Task<Result<UpgradeOutcome>> Upgrader::upgrade(UpgradeProposal proposal, 
     m_cancel->store(false);
     if (!proposal.canUpgrade()) {
         co_return Error{QStringLiteral("no_upgrade"),
-                        proposal.message.isEmpty() ? tr("There is nothing to upgrade.") : proposal.message, {}};
+                        proposal.message.isEmpty() ? tr("There is nothing to upgrade.") : proposal.message,
+                        {}};
     }
     if (request.environmentPath.isEmpty())
         request.environmentPath = proposal.environmentPath;

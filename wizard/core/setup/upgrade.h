@@ -62,7 +62,7 @@ public:
     QString fromCuda;
     QString fromCudnn;
 
-    std::optional<Plan> plan; // status "upgrade"
+    std::optional<Plan> plan;   // status "upgrade"
     bool pythonChanged = false; // the new release does not support the environment's Python
     QList<Rejection> blocked;   // newer releases on the route, each with the solver's reasons
     QList<Finding> notes;       // translated remarks: the Python change, the resolver's warnings

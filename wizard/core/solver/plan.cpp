@@ -42,12 +42,9 @@ QJsonObject Finding::toJson() const
 QString PlanGpu::useName(Use use)
 {
     switch (use) {
-    case Use::Native:
-        return QStringLiteral("native");
-    case Use::PtxJit:
-        return QStringLiteral("ptx_jit");
-    case Use::Unusable:
-        break;
+    case Use::Native: return QStringLiteral("native");
+    case Use::PtxJit: return QStringLiteral("ptx_jit");
+    case Use::Unusable: break;
     }
     return QStringLiteral("unusable");
 }
@@ -100,12 +97,13 @@ QJsonObject Plan::toJson() const
     const QList<int> selected = defaultGpuSelection();
     QJsonArray gpuArray;
     for (const PlanGpu &g : gpus) {
-        gpuArray.append(QJsonObject{{QStringLiteral("index"), g.index},
-                                    {QStringLiteral("name"), g.name},
-                                    {QStringLiteral("compute_capability"), orNull(g.computeCapability)},
-                                    {QStringLiteral("use"), PlanGpu::useName(g.use)},
-                                    {QStringLiteral("reason"), g.reason ? QJsonValue(g.reason->toJson()) : QJsonValue()},
-                                    {QStringLiteral("selected_by_default"), selected.contains(g.index)}});
+        gpuArray.append(
+            QJsonObject{{QStringLiteral("index"), g.index},
+                        {QStringLiteral("name"), g.name},
+                        {QStringLiteral("compute_capability"), orNull(g.computeCapability)},
+                        {QStringLiteral("use"), PlanGpu::useName(g.use)},
+                        {QStringLiteral("reason"), g.reason ? QJsonValue(g.reason->toJson()) : QJsonValue()},
+                        {QStringLiteral("selected_by_default"), selected.contains(g.index)}});
     }
     o.insert(QStringLiteral("gpus"), gpuArray);
     o.insert(QStringLiteral("warnings"), findings(warnings));
@@ -149,8 +147,9 @@ const Rejection *Solution::rejection(const QString &route, const QString &tensor
     for (const Rejection &r : rejected) {
         if (r.route != route)
             continue;
-        if (tensorflowPrefix.isEmpty() ? r.tensorflow.isEmpty()
-                                       : !r.tensorflow.isEmpty() && version::matchesPrefix(tensorflowPrefix, r.tensorflow))
+        if (tensorflowPrefix.isEmpty()
+                ? r.tensorflow.isEmpty()
+                : !r.tensorflow.isEmpty() && version::matchesPrefix(tensorflowPrefix, r.tensorflow))
             return &r;
     }
     return nullptr;

@@ -47,10 +47,10 @@ struct Plan {
     QStringList plugins; // "tensorflow-metal", …
     QString python;      // "3.10"
     bool pythonInstalled = false;
-    QString cuda;      // empty on routes without CUDA
-    QString cudnn;     // empty on routes without CUDA
-    QString driverMin; // empty on routes without CUDA
-    QString cudaFrom;  // where the CUDA libraries come from: "pip" | "toolkit"; empty without CUDA
+    QString cuda;          // empty on routes without CUDA
+    QString cudnn;         // empty on routes without CUDA
+    QString driverMin;     // empty on routes without CUDA
+    QString cudaFrom;      // where the CUDA libraries come from: "pip" | "toolkit"; empty without CUDA
     QStringList libraries; // files TensorFlow opens, where tfsetup provides them (toolkit routes)
     // Every NVIDIA GPU of the machine, by index; empty on routes without CUDA.
     QList<PlanGpu> gpus;

@@ -15,8 +15,9 @@ Kind kindOf(const Route &route)
             return Kind::NvidiaWsl2;
         if (route.cudaLibraries == u"pip")
             return Kind::NvidiaPip;
-        return route.driverOs == u"windows" || route.os == QStringList{QStringLiteral("windows")} ? Kind::NvidiaToolkitWindows
-                                                                                                 : Kind::NvidiaToolkit;
+        return route.driverOs == u"windows" || route.os == QStringList{QStringLiteral("windows")}
+            ? Kind::NvidiaToolkitWindows
+            : Kind::NvidiaToolkit;
     }
     if (route.accelerator == u"amd")
         return Kind::Amd;
@@ -32,24 +33,15 @@ Kind kindOf(const Route &route)
 QString RouteNames::title(const Route &route)
 {
     switch (kindOf(route)) {
-    case Kind::Cpu:
-        return tr("Processor only (no GPU)");
-    case Kind::NvidiaPip:
-        return tr("NVIDIA GPU, CUDA as pip wheels with NVIDIA's CUDA packages");
-    case Kind::NvidiaWsl2:
-        return tr("NVIDIA GPU inside WSL2 (Linux in Windows), CUDA as pip wheels");
-    case Kind::NvidiaToolkitWindows:
-        return tr("NVIDIA GPU on Windows, CUDA libraries from NVIDIA's archives");
-    case Kind::NvidiaToolkit:
-        return tr("NVIDIA GPU, CUDA toolkit libraries from NVIDIA's archives");
-    case Kind::Amd:
-        return tr("AMD GPU with ROCm (experimental)");
-    case Kind::DirectMl:
-        return tr("DirectX 12 GPU with DirectML (experimental)");
-    case Kind::Apple:
-        return tr("Apple GPU with Metal");
-    case Kind::Other:
-        break;
+    case Kind::Cpu: return tr("Processor only (no GPU)");
+    case Kind::NvidiaPip: return tr("NVIDIA GPU, CUDA as pip wheels with NVIDIA's CUDA packages");
+    case Kind::NvidiaWsl2: return tr("NVIDIA GPU inside WSL2 (Linux in Windows), CUDA as pip wheels");
+    case Kind::NvidiaToolkitWindows: return tr("NVIDIA GPU on Windows, CUDA libraries from NVIDIA's archives");
+    case Kind::NvidiaToolkit: return tr("NVIDIA GPU, CUDA toolkit libraries from NVIDIA's archives");
+    case Kind::Amd: return tr("AMD GPU with ROCm (experimental)");
+    case Kind::DirectMl: return tr("DirectX 12 GPU with DirectML (experimental)");
+    case Kind::Apple: return tr("Apple GPU with Metal");
+    case Kind::Other: break;
     }
     return route.experimental ? tr("Another GPU route (experimental)") : tr("Another GPU route");
 }
@@ -57,24 +49,15 @@ QString RouteNames::title(const Route &route)
 QString RouteNames::shortName(const Route &route)
 {
     switch (kindOf(route)) {
-    case Kind::Cpu:
-        return tr("Processor only");
-    case Kind::NvidiaPip:
-        return tr("GPU, CUDA from pip");
-    case Kind::NvidiaWsl2:
-        return tr("GPU in WSL2");
-    case Kind::NvidiaToolkitWindows:
-        return tr("GPU on Windows");
-    case Kind::NvidiaToolkit:
-        return tr("GPU, CUDA archives");
-    case Kind::Amd:
-        return tr("AMD GPU (ROCm)");
-    case Kind::DirectMl:
-        return tr("DirectML");
-    case Kind::Apple:
-        return tr("Apple GPU (Metal)");
-    case Kind::Other:
-        break;
+    case Kind::Cpu: return tr("Processor only");
+    case Kind::NvidiaPip: return tr("GPU, CUDA from pip");
+    case Kind::NvidiaWsl2: return tr("GPU in WSL2");
+    case Kind::NvidiaToolkitWindows: return tr("GPU on Windows");
+    case Kind::NvidiaToolkit: return tr("GPU, CUDA archives");
+    case Kind::Amd: return tr("AMD GPU (ROCm)");
+    case Kind::DirectMl: return tr("DirectML");
+    case Kind::Apple: return tr("Apple GPU (Metal)");
+    case Kind::Other: break;
     }
     return tr("Another GPU route");
 }

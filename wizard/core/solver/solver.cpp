@@ -7,8 +7,7 @@ namespace tfsetup::core {
 Solver::Solver(const Catalog &catalog, const GpuTable *gpus)
     : m_catalog(catalog)
     , m_gpus(gpus)
-{
-}
+{}
 
 Solution Solver::solve(const HardwareReport &report, const SolverConstraints &constraints) const
 {

@@ -233,7 +233,8 @@ Machine readMachine(const HardwareReport &report, const SolverConstraints &const
         if (!m.pythons.contains(mm))
             m.pythons.append(mm);
     }
-    std::sort(m.pythons.begin(), m.pythons.end(), [](const QString &a, const QString &b) { return version::less(b, a); });
+    std::sort(m.pythons.begin(), m.pythons.end(),
+              [](const QString &a, const QString &b) { return version::less(b, a); });
     if (!softwareApplies)
         return m;
     if (report.driver) {
@@ -340,8 +341,10 @@ bool Candidate::anyUsableGpu() const
 
 bool Candidate::needsJit() const
 {
-    const bool anyNative = std::any_of(gpus.cbegin(), gpus.cend(), [](const AssessedGpu &g) { return g.fit == GpuFit::Native; });
-    const bool anyJit = std::any_of(gpus.cbegin(), gpus.cend(), [](const AssessedGpu &g) { return g.fit == GpuFit::Jit; });
+    const bool anyNative = std::any_of(gpus.cbegin(), gpus.cend(),
+                                       [](const AssessedGpu &g) { return g.fit == GpuFit::Native; });
+    const bool anyJit = std::any_of(gpus.cbegin(), gpus.cend(),
+                                    [](const AssessedGpu &g) { return g.fit == GpuFit::Jit; });
     return anyUsableGpu() && !anyNative && anyJit;
 }
 
@@ -370,14 +373,16 @@ Candidate releaseCandidate(const Context &context, const Route &route, const TfR
     c.release = rel;
     QStringList pythons = rel.pythonVersions();
     if (!route.pythonMin.isEmpty() || !route.pythonMax.isEmpty()) {
-        pythons.erase(std::remove_if(pythons.begin(), pythons.end(),
-                                     [&](const QString &v) { return !version::inRange(v, route.pythonMin, route.pythonMax); }),
-                      pythons.end());
+        pythons.erase(
+            std::remove_if(pythons.begin(), pythons.end(),
+                           [&](const QString &v) { return !version::inRange(v, route.pythonMin, route.pythonMax); }),
+            pythons.end());
     }
     for (const PluginRecord &plugin : pluginsOf(context, route)) {
-        pythons.erase(std::remove_if(pythons.begin(), pythons.end(),
-                                     [&](const QString &v) { return !version::inRange(v, plugin.pythonMin, plugin.pythonMax); }),
-                      pythons.end());
+        pythons.erase(
+            std::remove_if(pythons.begin(), pythons.end(),
+                           [&](const QString &v) { return !version::inRange(v, plugin.pythonMin, plugin.pythonMax); }),
+            pythons.end());
     }
     // TensorFlow's Python 2.7 wheels are history; offer Python 3 whenever the release has it.
     std::stable_partition(pythons.begin(), pythons.end(), [](const QString &v) { return version::major(v) == u"3"; });
@@ -497,37 +502,43 @@ Verdict platformFilter(const Context &context, const Candidate &candidate)
                                      "<distribution> 2)."));
     }
     if (route.wsl == u"never" && m.wsl == 2 && route.isAccelerated()) {
-        return rejectWith(QStringLiteral("os_unsupported"),
-                          Solver::tr("This is WSL2, where the GPU driver is the Windows one: “%1” does not work here; the GPU "
-                                     "inside WSL2 does.")
-                              .arg(RouteNames::title(route)));
+        return rejectWith(
+            QStringLiteral("os_unsupported"),
+            Solver::tr("This is WSL2, where the GPU driver is the Windows one: “%1” does not work here; the GPU "
+                       "inside WSL2 does.")
+                .arg(RouteNames::title(route)));
     }
     if (route.wsl == u"required" && m.os == u"linux" && m.wsl != 2) {
         return rejectWith(QStringLiteral("os_unsupported"),
-                          Solver::tr("“%1” is for Windows machines and for WSL2 itself; this is plain Linux.").arg(RouteNames::title(route)));
+                          Solver::tr("“%1” is for Windows machines and for WSL2 itself; this is plain Linux.")
+                              .arg(RouteNames::title(route)));
     }
     if (route.wsl == u"windows_or_wsl2" && m.os == u"linux" && m.wsl != 2) {
-        return rejectWith(QStringLiteral("os_unsupported"),
-                          Solver::tr("“%1” runs on Windows and inside WSL2, not on plain Linux.").arg(RouteNames::title(route)));
+        return rejectWith(
+            QStringLiteral("os_unsupported"),
+            Solver::tr("“%1” runs on Windows and inside WSL2, not on plain Linux.").arg(RouteNames::title(route)));
     }
-    if (route.wsl == u"required" && m.os == u"windows" && m.windowsBuild > 0 && m.windowsBuild < route.windowsBuildMin) {
-        return rejectWith(QStringLiteral("os_unsupported"),
-                          Solver::tr("GPU support in WSL2 needs Windows 10 build %1 or newer; this Windows is build %2. "
-                                     "Update Windows.")
-                              .arg(route.windowsBuildMin)
-                              .arg(m.windowsBuild));
+    if (route.wsl == u"required" && m.os == u"windows" && m.windowsBuild > 0
+        && m.windowsBuild < route.windowsBuildMin) {
+        return rejectWith(
+            QStringLiteral("os_unsupported"),
+            Solver::tr("GPU support in WSL2 needs Windows 10 build %1 or newer; this Windows is build %2. "
+                       "Update Windows.")
+                .arg(route.windowsBuildMin)
+                .arg(m.windowsBuild));
     }
     if (!route.platforms.isEmpty()) {
         if (!route.hasPlatform(m.os, m.arch)) {
-            return rejectWith(QStringLiteral("arch_unsupported"),
-                              Solver::tr("There is no official TensorFlow package for %1 on %2.").arg(osName(m.os), m.arch));
+            return rejectWith(
+                QStringLiteral("arch_unsupported"),
+                Solver::tr("There is no official TensorFlow package for %1 on %2.").arg(osName(m.os), m.arch));
         }
     } else if (!route.arch.contains(m.arch)) {
-        return rejectWith(QStringLiteral("arch_unsupported"),
-                          Solver::tr("“%1” needs a %2 processor; this machine is %3.")
-                              .arg(RouteNames::title(route),
-                                   route.arch.join(Solver::tr(" or ", "joins processor architectures: x86_64 or arm64")),
-                                   m.arch));
+        return rejectWith(
+            QStringLiteral("arch_unsupported"),
+            Solver::tr("“%1” needs a %2 processor; this machine is %3.")
+                .arg(RouteNames::title(route),
+                     route.arch.join(Solver::tr(" or ", "joins processor architectures: x86_64 or arm64")), m.arch));
     }
     return {};
 }
@@ -538,9 +549,10 @@ Verdict acceleratorFilter(const Context &context, const Candidate &candidate)
     const Route &route = *candidate.route;
     if (route.accelerator == u"nvidia" && m.nvidia.isEmpty()) {
         return rejectWith(QStringLiteral("no_nvidia_gpu"),
-                          m.others.isEmpty() ? Solver::tr("No NVIDIA GPU was found; “%1” needs one.").arg(RouteNames::title(route))
-                                             : Solver::tr("“%1” needs an NVIDIA GPU; this machine has %2.")
-                                                   .arg(RouteNames::title(route), m.others.first().name));
+                          m.others.isEmpty()
+                              ? Solver::tr("No NVIDIA GPU was found; “%1” needs one.").arg(RouteNames::title(route))
+                              : Solver::tr("“%1” needs an NVIDIA GPU; this machine has %2.")
+                                    .arg(RouteNames::title(route), m.others.first().name));
     }
     if (route.accelerator == u"amd"
         && std::none_of(m.others.cbegin(), m.others.cend(), [](const MachineGpu &g) { return g.vendor == u"amd"; })) {
@@ -566,10 +578,11 @@ Verdict cpuFilter(const Context &context, const Candidate &)
     const auto avx = context.catalog.cpuRequirement(QStringLiteral("avx"));
     if (!avx)
         return {};
-    return rejectWith(QStringLiteral("cpu_lacks_avx"),
-                      Solver::tr("Official TensorFlow packages use AVX instructions since TensorFlow %1; this processor "
-                                 "(%2) has no AVX.")
-                          .arg(avx->tfMin, m.cpuName.isEmpty() ? Solver::tr("name unknown") : m.cpuName));
+    return rejectWith(
+        QStringLiteral("cpu_lacks_avx"),
+        Solver::tr("Official TensorFlow packages use AVX instructions since TensorFlow %1; this processor "
+                   "(%2) has no AVX.")
+            .arg(avx->tfMin, m.cpuName.isEmpty() ? Solver::tr("name unknown") : m.cpuName));
 }
 
 Verdict releaseWindowFilter(const Context &, const Candidate &candidate)
@@ -645,18 +658,17 @@ Verdict pythonFilter(const Context &context, const Candidate &candidate)
         v.reasons.append({QStringLiteral("python_unsupported"),
                           limiting != plugins.cend()
                               ? Solver::tr("TensorFlow %1 supports Python %2.").arg(tf, supported) + u' '
-                                    + pluginPythonText(*limiting) + u' ' + Solver::tr("No Python fits both.")
+                                  + pluginPythonText(*limiting) + u' ' + Solver::tr("No Python fits both.")
                               : Solver::tr("TensorFlow %1 supports Python %4, and “%2” needs Python %3: no Python "
                                            "fits both.")
-                                    .arg(tf, RouteNames::title(route), pythonRangeText(route.pythonMin, route.pythonMax),
-                                         supported)});
+                                    .arg(tf, RouteNames::title(route),
+                                         pythonRangeText(route.pythonMin, route.pythonMax), supported)});
     }
     if (!candidate.python.isEmpty() && !candidate.pythonInstalled) {
         QString message = m.pythons.isEmpty()
-                              ? Solver::tr("Install Python %1 (TensorFlow %2 supports Python %3).")
-                                    .arg(candidate.python, tf, supported)
-                              : Solver::tr("Install Python %1: TensorFlow %2 supports Python %3, and this machine has %4.")
-                                    .arg(candidate.python, tf, supported, m.pythons.join(QStringLiteral(", ")));
+            ? Solver::tr("Install Python %1 (TensorFlow %2 supports Python %3).").arg(candidate.python, tf, supported)
+            : Solver::tr("Install Python %1: TensorFlow %2 supports Python %3, and this machine has %4.")
+                  .arg(candidate.python, tf, supported, m.pythons.join(QStringLiteral(", ")));
         // Say which plug-in rules out the Pythons the machine has: a newer TensorFlow would not help.
         for (const QString &have : m.pythons) {
             if (const auto plugin = pluginWithoutPython(context, route, have)) {
@@ -683,8 +695,9 @@ Verdict gpuFilter(const Context &, const Candidate &candidate)
         if (!anyUsable) {
             v.reasons.append(g.finding);
         } else if (g.fit == GpuFit::TooOld || g.fit == GpuFit::Unsupported) {
-            v.warnings.append({g.finding.code,
-                               g.finding.message + u' ' + Solver::tr("TensorFlow will not use the %1.").arg(g.gpu.name)});
+            v.warnings.append(
+                {g.finding.code,
+                 g.finding.message + u' ' + Solver::tr("TensorFlow will not use the %1.").arg(g.gpu.name)});
         } else {
             v.warnings.append(g.finding);
         }
@@ -777,11 +790,12 @@ Verdict driverFilter(const Context &context, const Candidate &candidate)
     QString problem;
     if (!m.driverVersion.isEmpty()) {
         if (version::less(m.driverVersion, required)) {
-            problem = jit ? Solver::tr("TensorFlow %1 needs CUDA %2, and PTX JIT needs the driver CUDA %2 shipped "
-                                       "with, %3 or newer on %4; yours is %5.")
-                                .arg(tf, rel.cuda, required, osName(os), m.driverVersion)
-                          : Solver::tr("TensorFlow %1 needs CUDA %2, which needs driver %3 or newer on %4; yours is %5.")
-                                .arg(tf, rel.cuda, required, osName(os), m.driverVersion);
+            problem = jit
+                ? Solver::tr("TensorFlow %1 needs CUDA %2, and PTX JIT needs the driver CUDA %2 shipped "
+                             "with, %3 or newer on %4; yours is %5.")
+                      .arg(tf, rel.cuda, required, osName(os), m.driverVersion)
+                : Solver::tr("TensorFlow %1 needs CUDA %2, which needs driver %3 or newer on %4; yours is %5.")
+                      .arg(tf, rel.cuda, required, osName(os), m.driverVersion);
         }
     } else if (!m.driverCuda.isEmpty()) {
         const QString neededCuda = jit || !compat ? rel.cuda : compat->cudaMin;
@@ -845,7 +859,8 @@ Verdict cudaLibrariesFilter(const Context &context, const Candidate &candidate)
 Verdict msvcRuntimeFilter(const Context &context, const Candidate &candidate)
 {
     Verdict v;
-    if (context.machine.os == u"windows" && candidate.route->wsl != u"required" && context.machine.msvcPresent == false) {
+    if (context.machine.os == u"windows" && candidate.route->wsl != u"required"
+        && context.machine.msvcPresent == false) {
         v.actions.append({QStringLiteral("install_msvc_runtime"),
                           Solver::tr("Install the Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 "
                                      "(x64); TensorFlow needs msvcp140.dll.")});
@@ -986,9 +1001,7 @@ QList<PlanGpu> planGpus(const Candidate &candidate)
         p.name = g.gpu.name;
         p.computeCapability = g.gpu.cc;
         switch (g.fit) {
-        case GpuFit::Native:
-            p.use = PlanGpu::Use::Native;
-            break;
+        case GpuFit::Native: p.use = PlanGpu::Use::Native; break;
         case GpuFit::Jit:
             p.use = PlanGpu::Use::PtxJit;
             p.reason = g.finding;
@@ -1032,8 +1045,8 @@ Plan planFor(const Context &context, const Candidate &candidate, const Verdict &
     const RoutePlatform *platform = route.platforms.isEmpty() ? nullptr : route.platformFor(m.os, m.arch, tf);
     if (platform && !platform->verified) {
         p.unverified = true;
-        p.warnings.append(unverifiedNote(
-            Solver::tr("that TensorFlow %1 is published for %2 on %3").arg(tf, osName(m.os), m.arch)));
+        p.warnings.append(
+            unverifiedNote(Solver::tr("that TensorFlow %1 is published for %2 on %3").arg(tf, osName(m.os), m.arch)));
     }
     if (!rel.verified || !rel.packageVerified) {
         p.unverified = true;
@@ -1067,8 +1080,9 @@ Plan planFor(const Context &context, const Candidate &candidate, const Verdict &
     }
     for (const QString &a : route.actions) {
         if (a == u"install_rocm") {
-            p.actions.append({a, Solver::tr("Install AMD ROCm for your GPU first; AMD lists which Radeon and "
-                                            "Instinct GPUs each ROCm release supports.")});
+            p.actions.append({a,
+                              Solver::tr("Install AMD ROCm for your GPU first; AMD lists which Radeon and "
+                                         "Instinct GPUs each ROCm release supports.")});
         } else {
             p.actions.append({a, Solver::tr("Prepare “%1” (%2).").arg(RouteNames::title(route), a)});
         }
@@ -1093,8 +1107,9 @@ Plan planFor(const Context &context, const Candidate &candidate, const Verdict &
     const QString gpus = used.join(QStringLiteral(", "));
     switch (p.tier) {
     case 0:
-        why.append(isNvidia(route) ? Solver::tr("TensorFlow %1's tested configuration runs natively on your %2.").arg(tf, gpus)
-                                   : Solver::tr("TensorFlow %1 uses your GPU through “%2”.").arg(tf, RouteNames::title(route)));
+        why.append(isNvidia(route)
+                       ? Solver::tr("TensorFlow %1's tested configuration runs natively on your %2.").arg(tf, gpus)
+                       : Solver::tr("TensorFlow %1 uses your GPU through “%2”.").arg(tf, RouteNames::title(route)));
         break;
     case 1:
         why.append(Solver::tr("TensorFlow %1 runs on your %2 inside WSL2; native Windows GPU support ended with "
@@ -1146,12 +1161,11 @@ Solution explain(const Context &context, const QList<Plan> &rankedPlans, const Q
                 continue;
             const QString tf = version::majorMinor(p.tensorflow);
             const QString first = gpuPlanFits
-                                      ? Solver::tr("TensorFlow %1 on the processor only: the fallback that works "
-                                                   "without the GPU, slower but with nothing to install for the "
-                                                   "graphics card.")
-                                            .arg(tf)
-                                      : Solver::tr("No GPU route fits this machine, so TensorFlow %1 runs on the CPU.")
-                                            .arg(tf);
+                ? Solver::tr("TensorFlow %1 on the processor only: the fallback that works "
+                             "without the GPU, slower but with nothing to install for the "
+                             "graphics card.")
+                      .arg(tf)
+                : Solver::tr("No GPU route fits this machine, so TensorFlow %1 runs on the CPU.").arg(tf);
             p.why = p.why.isEmpty() ? first : first + u' ' + p.why;
         }
     }
@@ -1193,12 +1207,12 @@ Solution explain(const Context &context, const QList<Plan> &rankedPlans, const Q
             const QString title = RouteNames::title(context.catalog, keepsEveryGpu->route);
             const QString tf = version::majorMinor(keepsEveryGpu->tensorflow);
             const QString keep = driverAsItIs
-                                     ? Solver::tr("To keep every GPU working, take the first alternative instead: "
-                                                  "TensorFlow %1 (%2) runs with the driver you have.")
-                                           .arg(tf, title)
-                                     : Solver::tr("To keep every GPU working, take the first alternative instead: "
-                                                  "TensorFlow %1 (%2) needs no driver that drops one.")
-                                           .arg(tf, title);
+                ? Solver::tr("To keep every GPU working, take the first alternative instead: "
+                             "TensorFlow %1 (%2) runs with the driver you have.")
+                      .arg(tf, title)
+                : Solver::tr("To keep every GPU working, take the first alternative instead: "
+                             "TensorFlow %1 (%2) needs no driver that drops one.")
+                      .arg(tf, title);
             for (Finding &w : best.warnings) {
                 if (w.code == u"driver_drops_gpu")
                     w.message += u' ' + keep;

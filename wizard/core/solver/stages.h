@@ -44,7 +44,7 @@ struct Machine {
     QString otherReportOs;
     QString arch;
     int wsl = 0;
-    int windowsBuild = 0; // 0 = unknown
+    int windowsBuild = 0;     // 0 = unknown
     QList<MachineGpu> nvidia; // in the report's order
     QList<MachineGpu> others;
     bool appleGpu = false;
@@ -94,9 +94,9 @@ struct Candidate {
     const Route *route = nullptr;
     std::optional<TfRelease> release; // empty: the route itself, checked before its releases
     QStringList pythons;              // Pythons the release supports on this route, Python 3 first
-    QString python;                   // the pinned one if offered, else the newest installed one offered, else the newest
+    QString python; // the pinned one if offered, else the newest installed one offered, else the newest
     bool pythonInstalled = false;
-    QList<AssessedGpu> gpus;          // NVIDIA routes: every NVIDIA GPU, in the machine's order
+    QList<AssessedGpu> gpus; // NVIDIA routes: every NVIDIA GPU, in the machine's order
 
     bool isRoute() const { return !release.has_value(); }
     // Some GPU may be used (natively, with JIT, or with a capability tfsetup cannot check).

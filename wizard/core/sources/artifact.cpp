@@ -13,8 +13,10 @@ struct TrustName {
 };
 
 constexpr TrustName trustNames[] = {
-    {Artifact::Trust::Official, u"official"},     {Artifact::Trust::OfficialMd5, u"official-md5"},
-    {Artifact::Trust::ThirdParty, u"third-party"}, {Artifact::Trust::IndexHash, u"index-hash"},
+    {Artifact::Trust::Official, u"official"},
+    {Artifact::Trust::OfficialMd5, u"official-md5"},
+    {Artifact::Trust::ThirdParty, u"third-party"},
+    {Artifact::Trust::IndexHash, u"index-hash"},
     {Artifact::Trust::None, u"none"},
 };
 
@@ -87,19 +89,16 @@ DownloadRequest Artifact::toDownloadRequest(const QString &destination) const
 QJsonObject Artifact::toJson() const
 {
     QJsonObject o{
-        {QStringLiteral("name"), name},
-        {QStringLiteral("version"), version},
-        {QStringLiteral("platform"), platform},
-        {QStringLiteral("kind"), kind},
-        {QStringLiteral("source"), source},
-        {QStringLiteral("trust"), trustName(trust)},
-        {QStringLiteral("optional"), optional},
-        {QStringLiteral("needs_admin"), needsAdmin},
+        {QStringLiteral("name"), name},         {QStringLiteral("version"), version},
+        {QStringLiteral("platform"), platform}, {QStringLiteral("kind"), kind},
+        {QStringLiteral("source"), source},     {QStringLiteral("trust"), trustName(trust)},
+        {QStringLiteral("optional"), optional}, {QStringLiteral("needs_admin"), needsAdmin},
     };
     QJsonArray urlArray;
     for (const QUrl &u : urls)
         urlArray.append(u.toString());
-    o.insert(QStringLiteral("url"), urls.isEmpty() ? QJsonValue() : QJsonValue(urls.last().toString())); // the official one
+    o.insert(QStringLiteral("url"),
+             urls.isEmpty() ? QJsonValue() : QJsonValue(urls.last().toString())); // the official one
     o.insert(QStringLiteral("urls"), urlArray);
     o.insert(QStringLiteral("sha256"), sha256.isEmpty() ? QJsonValue() : QJsonValue(sha256));
     o.insert(QStringLiteral("md5"), md5.isEmpty() ? QJsonValue() : QJsonValue(md5));
@@ -180,12 +179,15 @@ QString ArtifactList::text() const
 {
     QString out;
     for (const Artifact &a : artifacts) {
-        const QString checksum = !a.sha256.isEmpty() ? QStringLiteral("sha256 ") + a.sha256.left(16) + QStringLiteral("…")
-                                 : !a.md5.isEmpty() ? QStringLiteral("md5 ") + a.md5
-                                                    : QCoreApplication::translate("ArtifactList", "no checksum");
+        const QString checksum = !a.sha256.isEmpty()
+            ? QStringLiteral("sha256 ") + a.sha256.left(16) + QStringLiteral("…")
+            : !a.md5.isEmpty() ? QStringLiteral("md5 ") + a.md5
+                               : QCoreApplication::translate("ArtifactList", "no checksum");
         out += QStringLiteral("%1 %2 [%3] %4\n    %5\n    %6 (%7)\n")
-                   .arg(a.name, a.version, a.platform, a.optional ? QCoreApplication::translate("ArtifactList", "(optional)") : QString(),
-                        a.urls.isEmpty() ? a.requirement : a.urls.last().toString(), checksum, Artifact::trustName(a.trust));
+                   .arg(a.name, a.version, a.platform,
+                        a.optional ? QCoreApplication::translate("ArtifactList", "(optional)") : QString(),
+                        a.urls.isEmpty() ? a.requirement : a.urls.last().toString(), checksum,
+                        Artifact::trustName(a.trust));
     }
     for (const Finding &f : warnings)
         out += QCoreApplication::translate("ArtifactList", "warning: %1").arg(f.message) + u'\n';

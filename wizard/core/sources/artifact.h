@@ -17,12 +17,12 @@ namespace tfsetup::core {
 struct Artifact {
     // How far the accepted checksum can be trusted, strongest first.
     enum class Trust {
-        Official,     // SHA-256 from the publisher (NVIDIA manifest verified against its pin, python.org's
-                      // API, python-build-standalone's SHA256SUMS)
-        OfficialMd5,  // MD5 only, from the publisher's list (NVIDIA md5sum.txt, python.org's API for older files)
-        ThirdParty,   // SHA-256 pinned in the catalog from an independent source (nixpkgs)
-        IndexHash,    // pip checks the index's hashes (wheels)
-        None,         // nothing published anywhere: needs an explicit trust-on-first-use choice
+        Official,    // SHA-256 from the publisher (NVIDIA manifest verified against its pin, python.org's
+                     // API, python-build-standalone's SHA256SUMS)
+        OfficialMd5, // MD5 only, from the publisher's list (NVIDIA md5sum.txt, python.org's API for older files)
+        ThirdParty,  // SHA-256 pinned in the catalog from an independent source (nixpkgs)
+        IndexHash,   // pip checks the index's hashes (wheels)
+        None,        // nothing published anywhere: needs an explicit trust-on-first-use choice
     };
 
     QString name;          // component: "cuda_cudart", "libcublas", "cudnn", "python", "tensorflow"

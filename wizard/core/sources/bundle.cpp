@@ -37,7 +37,8 @@ const QString formatName = QStringLiteral("tfsetup-bundle");
 
 QJsonObject toJson(const BundleFile &f)
 {
-    QJsonObject o{{QStringLiteral("file"), f.file}, {QStringLiteral("artifact"), f.artifact},
+    QJsonObject o{{QStringLiteral("file"), f.file},
+                  {QStringLiteral("artifact"), f.artifact},
                   {QStringLiteral("size"), double(f.size)}};
     if (!f.sha256.isEmpty())
         o.insert(QStringLiteral("sha256"), f.sha256);
@@ -71,10 +72,10 @@ const JsonShape &Bundle::shape()
     auto hex = [](int length) {
         return S::text(length).where([length](const QJsonValue &v) {
             const QString t = v.toString();
-            const bool ok = t.isEmpty()
-                            || (t.size() == length && std::all_of(t.begin(), t.end(), [](QChar c) {
-                                    return (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f') || (c >= u'A' && c <= u'F');
-                                }));
+            const bool ok = t.isEmpty() || (t.size() == length && std::all_of(t.begin(), t.end(), [](QChar c) {
+                                                return (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f')
+                                                    || (c >= u'A' && c <= u'F');
+                                            }));
             return ok ? QString() : tr("must be %1 hexadecimal digits").arg(length);
         });
     };
@@ -207,7 +208,8 @@ Result<Bundle> Bundle::open(const QString &directory)
         b.m_list.artifacts.append(Artifact::fromJson(v.toObject()));
     for (const QJsonValue &v : root.value(QStringLiteral("warnings")).toArray()) {
         const QJsonObject o = v.toObject();
-        b.m_list.warnings.append({o.value(QStringLiteral("code")).toString(), o.value(QStringLiteral("message")).toString()});
+        b.m_list.warnings.append(
+            {o.value(QStringLiteral("code")).toString(), o.value(QStringLiteral("message")).toString()});
     }
     const QJsonArray files = root.value(QStringLiteral("files")).toArray();
     // A file listed twice is checked twice and counted twice; on a case-insensitive disk
@@ -222,7 +224,8 @@ Result<Bundle> Bundle::open(const QString &directory)
         file.md5 = o.value(QStringLiteral("md5")).toString().toLower();
         file.size = o.value(QStringLiteral("size")).toInteger(-1);
         const QString field = QStringLiteral("files[%1]").arg(i);
-        if (!Checksum::parse(Checksum::Algorithm::Sha256, file.sha256) && !Checksum::parse(Checksum::Algorithm::Md5, file.md5)) {
+        if (!Checksum::parse(Checksum::Algorithm::Sha256, file.sha256)
+            && !Checksum::parse(Checksum::Algorithm::Md5, file.md5)) {
             return JsonShape::error(QStringLiteral("bundle_malformed"), document,
                                     {field, tr("has neither a SHA-256 nor an MD5 checksum")}, advice);
         }
@@ -237,9 +240,10 @@ Result<Bundle> Bundle::open(const QString &directory)
         b.m_files.append(file);
     }
     if (b.m_files.isEmpty())
-        return JsonShape::error(QStringLiteral("bundle_malformed"), document, {QStringLiteral("files"), tr("lists no file")},
-                                advice);
-    if (const BundleFile *lockFile = b.fileAt(lockFileName); lockFile && QFileInfo::exists(QDir(directory).filePath(lockFile->file))) {
+        return JsonShape::error(QStringLiteral("bundle_malformed"), document,
+                                {QStringLiteral("files"), tr("lists no file")}, advice);
+    if (const BundleFile *lockFile = b.fileAt(lockFileName);
+        lockFile && QFileInfo::exists(QDir(directory).filePath(lockFile->file))) {
         // Its bytes are checked against "files" by verify() (which also names it when it is
         // missing); here it must at least be a lock.
         auto lock = PyLock::read(QDir(directory).filePath(lockFile->file));
@@ -270,7 +274,9 @@ Result<Bundle> Bundle::open(const QString &directory)
         const BundleFile *f = b.fileOf(a.name);
         // One archive or installer is one file: with two, verify would pass both and the
         // installer would take whichever comes first.
-        if (std::count_if(b.m_files.cbegin(), b.m_files.cend(), [&a](const BundleFile &e) { return e.artifact == a.name; }) > 1) {
+        if (std::count_if(b.m_files.cbegin(), b.m_files.cend(),
+                          [&a](const BundleFile &e) { return e.artifact == a.name; })
+            > 1) {
             return JsonShape::error(QStringLiteral("bundle_malformed"), document,
                                     {field, tr("has more than one entry in \"files\"")}, advice);
         }
@@ -290,7 +296,8 @@ Result<Bundle> Bundle::open(const QString &directory)
         }
         if (a.size >= 0 && a.size != f->size) {
             return JsonShape::error(QStringLiteral("bundle_malformed"), document,
-                                    {field + QStringLiteral(".size"), tr("differs from its entry in \"files\"")}, advice);
+                                    {field + QStringLiteral(".size"), tr("differs from its entry in \"files\"")},
+                                    advice);
         }
     }
     return b;
@@ -300,7 +307,7 @@ Status Bundle::servesPlan(const QString &route, const QString &tensorflow, const
                           const QString &python) const
 {
     const bool pythonDiffers = !m_python.isEmpty() && !python.isEmpty()
-                               && version::majorMinor(m_python) != version::majorMinor(python);
+        && version::majorMinor(m_python) != version::majorMinor(python);
     if (m_list.route == route && m_list.os == os
         && version::majorMinor(m_list.tensorflow) == version::majorMinor(tensorflow) && !pythonDiffers)
         return Ok{};
@@ -411,9 +418,9 @@ QCoro::Task<Status> Bundle::verifyAsync() const
 QString BundleWriter::bundlePathOf(const Artifact &artifact)
 {
     // One folder per origin, laid out like it, so the bundle serves as a mirror of each.
-    const QString origin = artifact.source == u"python.org"                ? QStringLiteral("python")
-                           : artifact.source == u"python-build-standalone" ? QStringLiteral("python-build-standalone")
-                                                                           : QStringLiteral("nvidia");
+    const QString origin = artifact.source == u"python.org" ? QStringLiteral("python")
+        : artifact.source == u"python-build-standalone"     ? QStringLiteral("python-build-standalone")
+                                                            : QStringLiteral("nvidia");
     return origin + u'/' + artifact.relativePath;
 }
 
@@ -423,7 +430,8 @@ QCoro::Task<Result<Bundle>> BundleWriter::write(ArtifactList list, PyLock lock, 
     const QDir dir(options.directory);
     if (!QDir().mkpath(dir.absolutePath())) {
         co_return Error{QStringLiteral("bundle_write_failed"),
-                        tr("Cannot create the bundle folder %1.").arg(QDir::toNativeSeparators(options.directory)), {}};
+                        tr("Cannot create the bundle folder %1.").arg(QDir::toNativeSeparators(options.directory)),
+                        {}};
     }
     // Refuse before downloading anything: a half-written bundle helps no one.
     QStringList untrusted;
@@ -475,8 +483,10 @@ QCoro::Task<Result<Bundle>> BundleWriter::write(ArtifactList list, PyLock lock, 
         const QString file = QStringLiteral("nvidia/") + relative;
         if (const Status s = writeFileAtomically(dir.filePath(file), bytes); !s)
             co_return s.error();
-        files.append({file, QStringLiteral("manifest"),
-                      QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()), {},
+        files.append({file,
+                      QStringLiteral("manifest"),
+                      QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()),
+                      {},
                       bytes.size()});
     }
 
@@ -491,14 +501,10 @@ QCoro::Task<Result<Bundle>> BundleWriter::write(ArtifactList list, PyLock lock, 
         fileArray.append(toJson(f));
     for (const Finding &w : list.warnings)
         warnings.append(w.toJson());
-    const QJsonObject root{{QStringLiteral("format"), formatName},
-                           {QStringLiteral("schema"), Bundle::schema},
-                           {QStringLiteral("route"), list.route},
-                           {QStringLiteral("tensorflow"), list.tensorflow},
-                           {QStringLiteral("os"), list.os},
-                           {QStringLiteral("python"), options.pythonVersion},
-                           {QStringLiteral("artifacts"), artifacts},
-                           {QStringLiteral("files"), fileArray},
+    const QJsonObject root{{QStringLiteral("format"), formatName},   {QStringLiteral("schema"), Bundle::schema},
+                           {QStringLiteral("route"), list.route},    {QStringLiteral("tensorflow"), list.tensorflow},
+                           {QStringLiteral("os"), list.os},          {QStringLiteral("python"), options.pythonVersion},
+                           {QStringLiteral("artifacts"), artifacts}, {QStringLiteral("files"), fileArray},
                            {QStringLiteral("warnings"), warnings}};
     if (const Status s = writeFileAtomically(dir.filePath(bundleFileName), QJsonDocument(root).toJson()); !s)
         co_return s.error();
@@ -514,14 +520,15 @@ QCoro::Task<Result<BundleFile>> BundleWriter::fetchArtifact(Artifact artifact, B
                    artifact.size};
     const bool trustFirstUse = artifact.needsTrustOnFirstUse();
     const Checksum::Algorithm algorithm = artifact.sha256.isEmpty() && !trustFirstUse ? Checksum::Algorithm::Md5
-                                                                                       : Checksum::Algorithm::Sha256;
+                                                                                      : Checksum::Algorithm::Sha256;
     // Local mirrors first: verified exactly as a download would be.
     for (const QUrl &url : artifact.urls) {
         if (!url.isLocalFile() || !QFileInfo(url.toLocalFile()).isFile())
             continue;
         // Named future: GCC 12 mishandles temporaries (a lambda) inside a co_await expression.
         const QString path = url.toLocalFile();
-        QFuture<Result<QByteArray>> hashing = QtConcurrent::run([algorithm, path] { return hashFile(algorithm, path); });
+        QFuture<Result<QByteArray>> hashing = QtConcurrent::run(
+            [algorithm, path] { return hashFile(algorithm, path); });
         const Result<QByteArray> digest = co_await hashing;
         if (!digest)
             continue;
@@ -555,8 +562,8 @@ QCoro::Task<Result<BundleFile>> BundleWriter::fetchArtifact(Artifact artifact, B
     co_return out;
 }
 
-QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheels(
-    PyLock lock, BundleOptions options, std::function<QList<QUrl>(const LockedWheel &)> wheelUrls)
+QCoro::Task<Result<QList<BundleFile>>>
+BundleWriter::fetchWheels(PyLock lock, BundleOptions options, std::function<QList<QUrl>(const LockedWheel &)> wheelUrls)
 {
     if (lock.packages.isEmpty()) {
         co_return Error{QStringLiteral("lock_missing"),
@@ -570,7 +577,8 @@ QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheels(
     std::vector<QCoro::Task<Result<DownloadResult>>> running;
     for (const LockedWheel &w : std::as_const(lock.packages)) {
         if (!isSafePathName(w.file))
-            co_return Error{QStringLiteral("artifact_invalid"), tr("The wheel %1 has an unsafe name.").arg(w.file), w.file};
+            co_return Error{QStringLiteral("artifact_invalid"), tr("The wheel %1 has an unsafe name.").arg(w.file),
+                            w.file};
         DownloadRequest request;
         request.name = w.file;
         request.urls = wheelUrls ? wheelUrls(w) : QList<QUrl>{QUrl(w.url)};
@@ -592,8 +600,11 @@ QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheels(
             continue;
         }
         const LockedWheel &w = lock.packages.at(i);
-        files.append({QStringLiteral("wheelhouse/") + w.file, QStringLiteral("wheelhouse"), QString::fromLatin1(w.sha256),
-                      {}, fetched->bytes});
+        files.append({QStringLiteral("wheelhouse/") + w.file,
+                      QStringLiteral("wheelhouse"),
+                      QString::fromLatin1(w.sha256),
+                      {},
+                      fetched->bytes});
         lock.packages[i].size = fetched->bytes;
     }
     if (failure)
@@ -603,14 +614,18 @@ QCoro::Task<Result<QList<BundleFile>>> BundleWriter::fetchWheels(
     const QString reqPath = QDir(wheelhouse).filePath(QStringLiteral("requirements.txt"));
     if (const Status s = writeFileAtomically(reqPath, requirements); !s)
         co_return s.error();
-    files.append({QStringLiteral("wheelhouse/requirements.txt"), QStringLiteral("wheelhouse"),
-                  QString::fromLatin1(QCryptographicHash::hash(requirements, QCryptographicHash::Sha256).toHex()), {},
+    files.append({QStringLiteral("wheelhouse/requirements.txt"),
+                  QStringLiteral("wheelhouse"),
+                  QString::fromLatin1(QCryptographicHash::hash(requirements, QCryptographicHash::Sha256).toHex()),
+                  {},
                   requirements.size()});
     const QByteArray lockText = lock.toToml();
     if (const Status s = writeFileAtomically(QDir(options.directory).filePath(lockFileName), lockText); !s)
         co_return s.error();
-    files.append({lockFileName, QStringLiteral("lock"),
-                  QString::fromLatin1(QCryptographicHash::hash(lockText, QCryptographicHash::Sha256).toHex()), {},
+    files.append({lockFileName,
+                  QStringLiteral("lock"),
+                  QString::fromLatin1(QCryptographicHash::hash(lockText, QCryptographicHash::Sha256).toHex()),
+                  {},
                   lockText.size()});
     co_return files;
 }

@@ -64,8 +64,7 @@ public:
     // (major.minor: the wheelhouse holds the requirement "tensorflow==X.Y.*"), and the same Python
     // minor when both name one (the wheels were downloaded for it). Error "bundle_other_plan"
     // says which plan the bundle holds, which was chosen, and what to do.
-    Status servesPlan(const QString &route, const QString &tensorflow, const QString &os,
-                      const QString &python) const;
+    Status servesPlan(const QString &route, const QString &tensorflow, const QString &os, const QString &python) const;
 
     QString directory() const { return m_directory; }
     const ArtifactList &artifacts() const { return m_list; }
@@ -103,10 +102,10 @@ private:
 
 struct BundleOptions {
     QString directory;
-    bool trustOnFirstUse = false;  // accept artifacts without any published checksum, recording what was seen
+    bool trustOnFirstUse = false; // accept artifacts without any published checksum, recording what was seen
     bool includeWheelhouse = true;
-    QString pythonVersion;                      // the Python the wheels are for ("3.10"), recorded in bundle.json
-    TransferOptions transfer;                   // the network settings' proxy, CA bundle and limits
+    QString pythonVersion;    // the Python the wheels are for ("3.10"), recorded in bundle.json
+    TransferOptions transfer; // the network settings' proxy, CA bundle and limits
     std::chrono::milliseconds stallTimeout{std::chrono::seconds(60)};
 };
 
@@ -117,7 +116,9 @@ class BundleWriter {
     Q_DECLARE_TR_FUNCTIONS(BundleWriter)
 
 public:
-    explicit BundleWriter(Downloader &downloader) : m_downloader(downloader) {}
+    explicit BundleWriter(Downloader &downloader)
+        : m_downloader(downloader)
+    {}
 
     // `lock`: the wheels to carry (SetupPipeline::prepare made it); empty with includeWheelhouse
     // false. `wheelUrls` gives each wheel's download addresses in the indexes' order.

@@ -55,8 +55,8 @@ QCoro::Task<Result<FirstUseFile>> FirstUse::fetch(Artifact artifact, QString des
             if (!QFileInfo(path).isFile())
                 continue;
             // Named future: GCC 12 mishandles temporaries (a lambda) inside a co_await expression.
-            QFuture<Result<QByteArray>> hashing =
-                QtConcurrent::run([path] { return hashFile(Checksum::Algorithm::Sha256, path); });
+            QFuture<Result<QByteArray>> hashing = QtConcurrent::run(
+                [path] { return hashFile(Checksum::Algorithm::Sha256, path); });
             const Result<QByteArray> digest = co_await hashing;
             if (!digest) {
                 tried.append(path + QStringLiteral(": ") + digest.error().detail);
@@ -94,7 +94,8 @@ QCoro::Task<Result<FirstUseFile>> FirstUse::fetchRemote(QUrl url, QString destin
     TransferOptions transfer = options.transfer;
     transfer.stallTimeout = std::max(std::chrono::seconds(1),
                                      std::chrono::duration_cast<std::chrono::seconds>(options.stallTimeout));
-    transfer.connectTimeout = std::min(transfer.connectTimeout, std::max(transfer.stallTimeout, std::chrono::seconds(5)));
+    transfer.connectTimeout = std::min(transfer.connectTimeout,
+                                       std::max(transfer.stallTimeout, std::chrono::seconds(5)));
     const QString part = destination + QStringLiteral(".part");
     std::shared_ptr<const std::atomic<bool>> cancel = options.cancel;
     if (!cancel)

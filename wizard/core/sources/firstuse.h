@@ -26,7 +26,7 @@ struct FirstUseFile {
     QString path;   // the destination
     QString sha256; // what the bytes hashed to, lower-case hex
     qint64 size = 0;
-    QUrl source;    // where they came from
+    QUrl source; // where they came from
 };
 
 // Fetching a file no one publishes a checksum for ("trust on first use"): only after an explicit

@@ -55,9 +55,10 @@ Result<Mirror> MirrorSet::parse(const QString &spec, const SourceCatalog *catalo
     } else {
         const QFileInfo dir(rest);
         if (!dir.isDir()) {
-            return Error{QStringLiteral("mirror_invalid"),
-                         tr("The mirror folder \"%1\" does not exist. Check the path, or give an http(s):// URL.").arg(rest),
-                         {}};
+            return Error{
+                QStringLiteral("mirror_invalid"),
+                tr("The mirror folder \"%1\" does not exist. Check the path, or give an http(s):// URL.").arg(rest),
+                {}};
         }
         mirror.base = QUrl::fromLocalFile(dir.absoluteFilePath());
     }

@@ -111,7 +111,8 @@ bool looksLikeHtml(const HttpResponse &response)
     if (response.contentType.toLower().contains("html"))
         return true;
     const QByteArray start = response.body.left(512).trimmed().toLower();
-    return start.startsWith("<!doctype") || start.startsWith("<html") || start.contains("<head") || start.contains("<body");
+    return start.startsWith("<!doctype") || start.startsWith("<html") || start.contains("<head")
+        || start.contains("<body");
 }
 
 // Whether the answer is what the origin serves, not a login or error page in its place.
@@ -166,10 +167,12 @@ OriginResult classify(OriginResult r, const Measured &m, const OriginProbeReques
     r.bytes = response.body.size();
     if (!isTheRealAnswer(r, response)) {
         fail(r, looksLikeHtml(response) ? QStringLiteral("html_page") : QStringLiteral("network"), response.status,
-             r.url.toString(QUrl::RemoveUserInfo) + QStringLiteral(": HTTP %1, %2 bytes of %3, not the expected answer")
-                 .arg(response.status)
-                 .arg(r.bytes)
-                 .arg(QString::fromLatin1(response.contentType.isEmpty() ? QByteArrayLiteral("no type") : response.contentType)));
+             r.url.toString(QUrl::RemoveUserInfo)
+                 + QStringLiteral(": HTTP %1, %2 bytes of %3, not the expected answer")
+                       .arg(response.status)
+                       .arg(r.bytes)
+                       .arg(QString::fromLatin1(response.contentType.isEmpty() ? QByteArrayLiteral("no type")
+                                                                               : response.contentType)));
         return r;
     }
     r.reachable = true;
@@ -207,7 +210,8 @@ Result<OriginResult> pypiTarget(const OriginProbeRequest &request, const SourceC
 {
     OriginResult r;
     r.origin = QStringLiteral("pypi");
-    const QString chosen = request.pypiMirror.trimmed().isEmpty() ? QStringLiteral("pypi") : request.pypiMirror.trimmed();
+    const QString chosen = request.pypiMirror.trimmed().isEmpty() ? QStringLiteral("pypi")
+                                                                  : request.pypiMirror.trimmed();
     r.name = chosen;
     QString base;
     if (const auto preset = catalog.pypiMirror(chosen)) {
@@ -217,7 +221,8 @@ Result<OriginResult> pypiTarget(const OriginProbeRequest &request, const SourceC
             if (const QUrl url = overrideFor(request, QStringLiteral("pypi")); url.isValid() && !url.isEmpty())
                 base = url.toString();
         }
-        if (const QUrl url = overrideFor(request, QStringLiteral("pypi:") + preset->name); url.isValid() && !url.isEmpty())
+        if (const QUrl url = overrideFor(request, QStringLiteral("pypi:") + preset->name);
+            url.isValid() && !url.isEmpty())
             base = url.toString();
     } else {
         auto mirror = MirrorSet::parse(QStringLiteral("pypi=") + chosen, &catalog);
@@ -239,7 +244,8 @@ Result<OriginResult> pypiTarget(const OriginProbeRequest &request, const SourceC
 QString OriginProbe::fixFor(const QString &code, const QString &origin, const QString &detail, bool viaProxy)
 {
     // PyPI has mirrors to pick from; NVIDIA's and python.org's files come from a bundle instead.
-    const QString elsewhere = origin.startsWith(QLatin1String("pypi")) ? QStringLiteral("mirror") : QStringLiteral("bundle");
+    const QString elsewhere = origin.startsWith(QLatin1String("pypi")) ? QStringLiteral("mirror")
+                                                                       : QStringLiteral("bundle");
     if (code == u"proxy_auth" || code == u"proxy_unreachable")
         return QStringLiteral("proxy");
     if (code == u"tls") {
@@ -273,8 +279,8 @@ Result<QList<OriginResult>> OriginProbe::targets(const OriginProbeRequest &reque
     const auto needsToolkit = [&] {
         // As the resolver decides (resolver.cpp): NVIDIA's archives only on the toolkit routes.
         return !request.plan
-               || (!request.plan->cuda.isEmpty()
-                   && (request.plan->route == u"windows-native" || request.plan->route == u"linux-toolkit"));
+            || (!request.plan->cuda.isEmpty()
+                && (request.plan->route == u"windows-native" || request.plan->route == u"linux-toolkit"));
     };
     OriginResult nvidia;
     nvidia.origin = QStringLiteral("nvidia");
@@ -301,8 +307,7 @@ Result<QList<OriginResult>> OriginProbe::targets(const OriginProbeRequest &reque
     OriginResult python;
     python.origin = QStringLiteral("python");
     python.name = QStringLiteral("python");
-    python.needed = !bundle
-                    && (!request.plan || (!request.plan->pythonInstalled && request.plan->os == u"windows"));
+    python.needed = !bundle && (!request.plan || (!request.plan->pythonInstalled && request.plan->os == u"windows"));
     QString pythonBase = catalog->originBase(QStringLiteral("python"));
     if (const QUrl url = overrideFor(request, QStringLiteral("python")); url.isValid() && !url.isEmpty())
         pythonBase = url.toString();
@@ -443,7 +448,8 @@ const OriginResult *ConnectionReport::origin(const QString &name) const
 
 bool ConnectionReport::neededReachable() const
 {
-    return std::all_of(origins.cbegin(), origins.cend(), [](const OriginResult &r) { return !r.needed || r.reachable; });
+    return std::all_of(origins.cbegin(), origins.cend(),
+                       [](const OriginResult &r) { return !r.needed || r.reachable; });
 }
 
 std::optional<OriginResult> ConnectionReport::bestMirror() const
@@ -539,7 +545,9 @@ QString ConnectionReport::text() const
         for (const OriginResult &r : mirrors)
             out += QStringLiteral("  ") + line(r);
         if (const auto best = bestMirror())
-            out += OriginProbe::tr("Fastest PyPI mirror here: %1 (--mirror pypi=%2).").arg(best->displayName, best->name) + u'\n';
+            out +=
+                OriginProbe::tr("Fastest PyPI mirror here: %1 (--mirror pypi=%2).").arg(best->displayName, best->name)
+                + u'\n';
         else
             out += OriginProbe::tr("No PyPI mirror answered.") + u'\n';
     }

@@ -37,16 +37,16 @@ struct Knowledge;
 //    Always the official origin: checksums are never read from a mirror.
 //  - "pypi:<preset>" (ranking only): the same pip page from each pypi_mirrors preset.
 struct OriginProbeRequest {
-    TransferOptions transfer;  // proxy, CA bundle
-    QString pypiMirror;        // preset name or index URL; empty or "pypi": PyPI itself
-    QString nvidiaMirror;      // URL or folder laid out like NVIDIA's server; empty: NVIDIA
-    QString bundleDir;         // an offline bundle serves NVIDIA's and python.org's files
+    TransferOptions transfer; // proxy, CA bundle
+    QString pypiMirror;       // preset name or index URL; empty or "pypi": PyPI itself
+    QString nvidiaMirror;     // URL or folder laid out like NVIDIA's server; empty: NVIDIA
+    QString bundleDir;        // an offline bundle serves NVIDIA's and python.org's files
     // Serve an origin from elsewhere (labs, tests): "pypi" (the index), "nvidia", "python", and
     // "pypi:<preset>" for one preset's URL.
     QList<std::pair<QString, QUrl>> originOverrides;
-    QString sourcesCatalog;    // another sources.json; empty: the knowledge's
+    QString sourcesCatalog;                     // another sources.json; empty: the knowledge's
     std::shared_ptr<const Knowledge> knowledge; // null: Knowledge::shared()
-    std::optional<ResolveRequest> plan; // what the setup needs; without one every origin counts
+    std::optional<ResolveRequest> plan;         // what the setup needs; without one every origin counts
     std::chrono::milliseconds timeout{8000};
     // A speed below this (bytes per second, over an answer of at least minSpeedSample bytes)
     // makes a reachable origin "too_slow": a mirror or a bundle will do better.
@@ -57,12 +57,12 @@ struct OriginProbeRequest {
 };
 
 struct OriginResult {
-    QString origin;       // "pypi", "nvidia", "python", "pypi:tuna"
-    QString name;         // the preset or mirror as the options spell it: "tuna", "pypi", a URL's host
-    QString displayName;  // what the student reads: "清华大学 TUNA 镜像", "PyPI", the host
-    QUrl url;             // what was asked
-    bool local = false;   // a folder: nothing to measure
-    bool needed = true;   // the plan fetches from here
+    QString origin;      // "pypi", "nvidia", "python", "pypi:tuna"
+    QString name;        // the preset or mirror as the options spell it: "tuna", "pypi", a URL's host
+    QString displayName; // what the student reads: "清华大学 TUNA 镜像", "PyPI", the host
+    QUrl url;            // what was asked
+    bool local = false;  // a folder: nothing to measure
+    bool needed = true;  // the plan fetches from here
     bool reachable = false;
     bool slow = false;
     bool viaProxy = false;

@@ -50,7 +50,9 @@ char16_t asciiLower(char16_t c)
 // after it is one the next part may go without), so no backtracking is needed.
 class Reader {
 public:
-    explicit Reader(QStringView text) : m_text(text) {}
+    explicit Reader(QStringView text)
+        : m_text(text)
+    {}
 
     bool atEnd() const { return m_pos == m_text.size(); }
     char16_t peek(qsizetype ahead = 0) const
@@ -151,9 +153,9 @@ std::optional<Version> parseStrict(QStringView text)
     int which = 0;
     // "alpha|a|beta|b|preview|pre|c|rc": longer spellings first, as the pattern's alternation finds them.
     if (r.labelled({u"alpha", u"a", u"beta", u"b", u"preview", u"pre", u"c", u"rc"}, &which, &v.pre, &overflow)) {
-        static constexpr Version::Pre kinds[] = {Version::Pre::Alpha,     Version::Pre::Alpha,     Version::Pre::Beta,
-                                                 Version::Pre::Beta,      Version::Pre::Candidate, Version::Pre::Candidate,
-                                                 Version::Pre::Candidate, Version::Pre::Candidate};
+        static constexpr Version::Pre kinds[] = {
+            Version::Pre::Alpha,     Version::Pre::Alpha,     Version::Pre::Beta,      Version::Pre::Beta,
+            Version::Pre::Candidate, Version::Pre::Candidate, Version::Pre::Candidate, Version::Pre::Candidate};
         v.preKind = kinds[which];
     }
     if (r.peek() == u'-' && isDigit(r.peek(1))) {
@@ -282,17 +284,10 @@ QString Version::toString() const
         out += QString::number(release[i]);
     }
     switch (preKind) {
-    case Pre::None:
-        break;
-    case Pre::Alpha:
-        out += u'a' + QString::number(pre);
-        break;
-    case Pre::Beta:
-        out += u'b' + QString::number(pre);
-        break;
-    case Pre::Candidate:
-        out += QStringLiteral("rc") + QString::number(pre);
-        break;
+    case Pre::None: break;
+    case Pre::Alpha: out += u'a' + QString::number(pre); break;
+    case Pre::Beta: out += u'b' + QString::number(pre); break;
+    case Pre::Candidate: out += QStringLiteral("rc") + QString::number(pre); break;
     }
     if (post)
         out += QStringLiteral(".post") + QString::number(*post);
@@ -397,7 +392,8 @@ std::optional<SpecifierSet::Specifier> SpecifierSet::parseOne(QStringView text)
         return std::nullopt;
     if (s.op == Op::Compatible && v->release.size() < 2)
         return std::nullopt;
-    s.namesPrerelease = (s.op == Op::Equal || s.op == Op::GreaterEqual || s.op == Op::LessEqual || s.op == Op::Compatible)
+    s.namesPrerelease = (s.op == Op::Equal || s.op == Op::GreaterEqual || s.op == Op::LessEqual
+                         || s.op == Op::Compatible)
         && v->isPrerelease();
     return s;
 }
@@ -433,10 +429,8 @@ bool SpecifierSet::matches(const Specifier &s, const Version &v)
             equal = compare(spec.local.isEmpty() ? v.publicVersion() : v, spec) == 0;
         return equal == (s.op == Op::Equal);
     }
-    case Op::LessEqual:
-        return compare(v.publicVersion(), spec) <= 0;
-    case Op::GreaterEqual:
-        return compare(v.publicVersion(), spec) >= 0;
+    case Op::LessEqual: return compare(v.publicVersion(), spec) <= 0;
+    case Op::GreaterEqual: return compare(v.publicVersion(), spec) >= 0;
     case Op::Less:
         // <3.1 does not take 3.1.dev0 or 3.1rc1, unless it names a pre-release itself.
         if (compare(v, spec) >= 0)
@@ -449,17 +443,16 @@ bool SpecifierSet::matches(const Specifier &s, const Version &v)
         if (!spec.isPostrelease() && v.isPostrelease() && compare(v.baseVersion(), spec.baseVersion()) == 0)
             return false;
         return v.local.isEmpty() || compare(v.baseVersion(), spec.baseVersion()) != 0;
-    case Op::Identity:
-        return v.toString().compare(s.identity, Qt::CaseInsensitive) == 0;
+    case Op::Identity: return v.toString().compare(s.identity, Qt::CaseInsensitive) == 0;
     }
     return false;
 }
 
 bool SpecifierSet::contains(const Version &v, bool allowPre) const
 {
-    const bool prereleases = allowPre || std::any_of(m_specifiers.cbegin(), m_specifiers.cend(), [](const Specifier &s) {
-                                 return s.namesPrerelease;
-                             });
+    const bool prereleases = allowPre
+        || std::any_of(m_specifiers.cbegin(), m_specifiers.cend(),
+                       [](const Specifier &s) { return s.namesPrerelease; });
     if (v.isPrerelease() && !prereleases)
         return false;
     return std::all_of(m_specifiers.cbegin(), m_specifiers.cend(), [&v](const Specifier &s) { return matches(s, v); });

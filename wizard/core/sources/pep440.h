@@ -24,7 +24,7 @@ struct Version {
     quint64 pre = 0;
     std::optional<quint64> post;
     std::optional<quint64> dev;
-    QStringList local;      // lower case; digit-only parts without leading zeros
+    QStringList local; // lower case; digit-only parts without leading zeros
 
     // Longer text is refused, and so are numbers past 64 bits: no real version has them, and
     // bounds keep every use linear.
@@ -43,8 +43,14 @@ struct Version {
 // PEP 440 ordering: <0 when a sorts before b. Trailing zeros of the release do not count
 // ("1.0" == "1.0.0"); 1.0.dev1 < 1.0a1 < 1.0 < 1.0+local < 1.0.post1.
 int compare(const Version &a, const Version &b);
-inline bool operator==(const Version &a, const Version &b) { return compare(a, b) == 0; }
-inline std::weak_ordering operator<=>(const Version &a, const Version &b) { return compare(a, b) <=> 0; }
+inline bool operator==(const Version &a, const Version &b)
+{
+    return compare(a, b) == 0;
+}
+inline std::weak_ordering operator<=>(const Version &a, const Version &b)
+{
+    return compare(a, b) <=> 0;
+}
 
 // A specifier set such as ">=3.9,<3.13", "~=2.15.0", "==2.15.*", "!=3.0.*", "===foo"; whitespace
 // tolerated, empty parts between commas ignored.
@@ -69,9 +75,9 @@ private:
     enum class Op { Compatible, Equal, NotEqual, LessEqual, GreaterEqual, Less, Greater, Identity };
     struct Specifier {
         Op op = Op::Equal;
-        Version version;         // unused for ===
-        bool wildcard = false;   // ==X.* / !=X.*
-        QString identity;        // the operand of ===
+        Version version;       // unused for ===
+        bool wildcard = false; // ==X.* / !=X.*
+        QString identity;      // the operand of ===
         bool namesPrerelease = false;
     };
     static std::optional<Specifier> parseOne(QStringView text);

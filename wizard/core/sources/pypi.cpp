@@ -116,8 +116,8 @@ QString newestRelease(const QJsonObject &projectJson, const QString &prefix)
 
 QJsonObject releaseOf(const QJsonObject &projectJson, const QString &version)
 {
-    return QJsonObject{{QStringLiteral("urls"),
-                        projectJson.value(QStringLiteral("releases")).toObject().value(version).toArray()}};
+    return QJsonObject{
+        {QStringLiteral("urls"), projectJson.value(QStringLiteral("releases")).toObject().value(version).toArray()}};
 }
 
 } // namespace tfsetup::core

@@ -33,10 +33,10 @@ bool isMetadataKey(const QString &key)
 // metadata and platform objects inside a component, which a fixed shape cannot say.
 Error malformed(const QString &fileName, const QString &field, const QString &problem)
 {
-    return JsonShape::error(QStringLiteral("manifest_malformed"),
-                            RedistManifest::tr("The NVIDIA manifest %1").arg(fileName),
-                            JsonShape::Problem{field, problem},
-                            RedistManifest::tr("None of its checksums is used. Try again later, or use another mirror."));
+    return JsonShape::error(
+        QStringLiteral("manifest_malformed"), RedistManifest::tr("The NVIDIA manifest %1").arg(fileName),
+        JsonShape::Problem{field, problem},
+        RedistManifest::tr("None of its checksums is used. Try again later, or use another mirror."));
 }
 
 } // namespace
@@ -111,8 +111,9 @@ Result<RedistManifest> RedistManifest::parse(const QByteArray &json, const QStri
             bytes = size.toInteger(-1); // -1 for fractions and values beyond 64 bits
         }
         if (bytes <= 0 || bytes > maxArchiveBytes)
-            return malformed(fileName, where + u".size",
-                             RedistManifest::tr("is missing, not a number, or outside 1 byte to %1 bytes").arg(maxArchiveBytes));
+            return malformed(
+                fileName, where + u".size",
+                RedistManifest::tr("is missing, not a number, or outside 1 byte to %1 bytes").arg(maxArchiveBytes));
         file->relativePath = path.toString();
         file->sha256 = sha.toString().toLower();
         file->md5 = md5.toString().toLower();
@@ -157,7 +158,8 @@ Result<RedistManifest> RedistManifest::parse(const QByteArray &json, const QStri
             // cuDNN: one file per CUDA variant.
             for (auto v = platform.begin(); v != platform.end(); ++v) {
                 if (!v.value().isObject())
-                    return malformed(fileName, key + u'.' + p.key() + u'.' + v.key(), RedistManifest::tr("must be an object"));
+                    return malformed(fileName, key + u'.' + p.key() + u'.' + v.key(),
+                                     RedistManifest::tr("must be an object"));
                 RedistFile f;
                 f.platform = p.key();
                 f.variant = v.key();

@@ -86,11 +86,12 @@ Result<ResolveRequest> ResolveRequest::fromPlanJson(const QJsonObject &json)
     }
     using S = JsonShape;
     static const S text = S::text(200).nullable();
-    static const S planShape = S::object({
-        S::required(QStringLiteral("route"), S::text(100)), S::required(QStringLiteral("tensorflow"), S::text(100)),
-        S::optional(QStringLiteral("python"), text), S::optional(QStringLiteral("python_installed"), S::flag()),
-        S::optional(QStringLiteral("cuda"), text), S::optional(QStringLiteral("cudnn"), text),
-        S::optional(QStringLiteral("requirement"), S::text(8192).nullable()), S::optional(QStringLiteral("os"), text)});
+    static const S planShape = S::object(
+        {S::required(QStringLiteral("route"), S::text(100)), S::required(QStringLiteral("tensorflow"), S::text(100)),
+         S::optional(QStringLiteral("python"), text), S::optional(QStringLiteral("python_installed"), S::flag()),
+         S::optional(QStringLiteral("cuda"), text), S::optional(QStringLiteral("cudnn"), text),
+         S::optional(QStringLiteral("requirement"), S::text(8192).nullable()),
+         S::optional(QStringLiteral("os"), text)});
     if (const auto problem = planShape.check(plan)) {
         return JsonShape::error(QStringLiteral("plan_malformed"), ArtifactResolver::tr("The plan file"), *problem,
                                 ArtifactResolver::tr("Give the output of tfsetup plan --json."));
@@ -105,7 +106,8 @@ Result<ResolveRequest> ResolveRequest::fromPlanJson(const QJsonObject &json)
     r.requirement = plan.value(QStringLiteral("requirement")).toString();
     r.os = plan.value(QStringLiteral("os")).toString();
     if (r.os.isEmpty())
-        r.os = r.route == u"windows-native" || r.route == u"directml" ? QStringLiteral("windows") : QStringLiteral("linux");
+        r.os = r.route == u"windows-native" || r.route == u"directml" ? QStringLiteral("windows")
+                                                                      : QStringLiteral("linux");
     if (r.route.isEmpty() || r.tensorflow.isEmpty()) {
         return Error{QStringLiteral("plan_malformed"),
                      ArtifactResolver::tr("The plan file does not name a route and a TensorFlow version. Give the "
@@ -116,9 +118,9 @@ Result<ResolveRequest> ResolveRequest::fromPlanJson(const QJsonObject &json)
 }
 
 ArtifactResolver::ArtifactResolver(SourceCatalog catalog, MirrorSet mirrors)
-    : m_catalog(std::move(catalog)), m_mirrors(std::move(mirrors))
-{
-}
+    : m_catalog(std::move(catalog))
+    , m_mirrors(std::move(mirrors))
+{}
 
 ArtifactResolver::~ArtifactResolver() = default;
 
@@ -161,7 +163,8 @@ QCoro::Task<Result<QByteArray>> ArtifactResolver::get(QUrl url, std::chrono::mil
     if (url.isLocalFile()) {
         QFile f(url.toLocalFile());
         if (!f.open(QIODevice::ReadOnly))
-            co_return Error{QStringLiteral("not_found"), {}, url.toLocalFile() + QStringLiteral(": ") + f.errorString()};
+            co_return Error{
+                QStringLiteral("not_found"), {}, url.toLocalFile() + QStringLiteral(": ") + f.errorString()};
         if (f.size() > RedistManifest::maxManifestBytes)
             co_return Error{QStringLiteral("too_large"), {}, url.toLocalFile()};
         co_return f.readAll();
@@ -188,7 +191,8 @@ QCoro::Task<Result<ArtifactResolver::FetchedManifest>> ArtifactResolver::fetchMa
     for (const QUrl &url : urlsFor(QStringLiteral("nvidia"), relative)) {
         const bool isOfficial = url == official;
         if (pin.sha256.isEmpty() && !isOfficial) {
-            tried.append(url.toString() + QStringLiteral(": skipped, a manifest without a pin is taken from NVIDIA only"));
+            tried.append(url.toString()
+                         + QStringLiteral(": skipped, a manifest without a pin is taken from NVIDIA only"));
             continue;
         }
         auto bytes = co_await get(url);
@@ -196,7 +200,8 @@ QCoro::Task<Result<ArtifactResolver::FetchedManifest>> ArtifactResolver::fetchMa
             tried.append(bytes.error().detail);
             continue;
         }
-        const QString digest = QString::fromLatin1(QCryptographicHash::hash(*bytes, QCryptographicHash::Sha256).toHex());
+        const QString digest = QString::fromLatin1(
+            QCryptographicHash::hash(*bytes, QCryptographicHash::Sha256).toHex());
         if (!pin.sha256.isEmpty() && digest != pin.sha256) {
             tried.append(QStringLiteral("%1: sha256 %2, pinned %3").arg(url.toString(), digest, pin.sha256));
             continue;
@@ -209,8 +214,8 @@ QCoro::Task<Result<ArtifactResolver::FetchedManifest>> ArtifactResolver::fetchMa
     // Name the cause: the last network failure (the official origin is tried last), or a mirror
     // that served something else than the pinned file.
     const QString cause = m_lastNetworkError.code == u"unset" || m_lastNetworkError.message.isEmpty()
-                              ? tr("Check the internet connection, the proxy or the mirror settings.")
-                              : m_lastNetworkError.message;
+        ? tr("Check the internet connection, the proxy or the mirror settings.")
+        : m_lastNetworkError.message;
     co_return Error{QStringLiteral("manifest_unavailable"),
                     tr("NVIDIA's manifest %1 could not be fetched and verified from any mirror.").arg(pin.fileName())
                         + u' ' + cause,
@@ -223,7 +228,8 @@ QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest reque
     list.route = request.route;
     list.tensorflow = request.tensorflow;
     list.os = request.os;
-    const bool toolkitRoute = !request.cuda.isEmpty() && (request.route == u"windows-native" || request.route == u"linux-toolkit");
+    const bool toolkitRoute = !request.cuda.isEmpty()
+        && (request.route == u"windows-native" || request.route == u"linux-toolkit");
     if (toolkitRoute) {
         if (request.cudaFrom == u"installer") {
             if (const Status s = co_await addCudaInstaller(request, &list); !s)
@@ -244,8 +250,9 @@ QCoro::Task<Result<ArtifactList>> ArtifactResolver::resolve(ResolveRequest reque
     QUrl pypiJson = officialUrl(QStringLiteral("pypi"), {});
     if (const QList<Mirror> pypi = m_mirrors.forOrigin(QStringLiteral("pypi")); !pypi.isEmpty()) {
         const QString index = pypi.first().base.toString(QUrl::StripTrailingSlash);
-        const bool preset = std::any_of(m_catalog.pypiMirrors().cbegin(), m_catalog.pypiMirrors().cend(),
-                                        [&index](const PypiMirror &m) { return QUrl(m.url).toString(QUrl::StripTrailingSlash) == index; });
+        const bool preset = std::any_of(
+            m_catalog.pypiMirrors().cbegin(), m_catalog.pypiMirrors().cend(),
+            [&index](const PypiMirror &m) { return QUrl(m.url).toString(QUrl::StripTrailingSlash) == index; });
         if (!preset)
             pypiJson = pypi.first().base;
     }
@@ -287,10 +294,11 @@ QCoro::Task<Status> ArtifactResolver::addCudaArchives(ResolveRequest request, Ar
     keepManifest(QStringLiteral("cuda"), *fetched, list);
     const auto set = m_catalog.components(pin->version);
     if (!set)
-        co_return Error{QStringLiteral("catalog_incomplete"),
-                        tr("The sources catalog does not say which CUDA %1 components TensorFlow needs. Update tfsetup.")
-                            .arg(pin->version),
-                        {}};
+        co_return Error{
+            QStringLiteral("catalog_incomplete"),
+            tr("The sources catalog does not say which CUDA %1 components TensorFlow needs. Update tfsetup.")
+                .arg(pin->version),
+            {}};
     const QString platform = redistPlatform(request.os);
     QStringList wanted = set->components;
     if (request.includeOptional)
@@ -301,8 +309,8 @@ QCoro::Task<Status> ArtifactResolver::addCudaArchives(ResolveRequest request, Ar
         const RedistFile *file = component ? component->file(platform) : nullptr;
         if (!file) {
             if (!optional) {
-                list->warnings.append(finding("component_missing", tr("NVIDIA's %1 has no %2 for %3.")
-                                                                       .arg(pin->fileName(), key, platform)));
+                list->warnings.append(finding("component_missing",
+                                              tr("NVIDIA's %1 has no %2 for %3.").arg(pin->fileName(), key, platform)));
             }
             continue;
         }
@@ -328,16 +336,18 @@ QCoro::Task<Status> ArtifactResolver::addCudaArchives(ResolveRequest request, Ar
 
 void ArtifactResolver::keepManifest(const QString &product, const FetchedManifest &fetched, ArtifactList *list)
 {
-    list->manifestFiles.append({QStringLiteral("compute/%1/redist/%2").arg(product, fetched.manifest.fileName()), fetched.bytes});
+    list->manifestFiles.append(
+        {QStringLiteral("compute/%1/redist/%2").arg(product, fetched.manifest.fileName()), fetched.bytes});
 }
 
 QCoro::Task<Status> ArtifactResolver::addCudaInstaller(ResolveRequest request, ArtifactList *list)
 {
     const auto installer = m_catalog.installer(request.cuda);
     if (!installer) {
-        co_return Error{QStringLiteral("installer_unknown"),
-                        tr("tfsetup knows no full installer for CUDA %1. Use the portable route instead.").arg(request.cuda),
-                        {}};
+        co_return Error{
+            QStringLiteral("installer_unknown"),
+            tr("tfsetup knows no full installer for CUDA %1. Use the portable route instead.").arg(request.cuda),
+            {}};
     }
     const QUrl official(request.os == u"windows" ? installer->windowsUrl : installer->linuxUrl);
     const QString path = official.path().mid(1);
@@ -446,8 +456,8 @@ QCoro::Task<Status> ArtifactResolver::addCudnn(ResolveRequest request, ArtifactL
         co_return Ok{};
     }
     if (archives.isEmpty()) {
-        list->warnings.append(finding("cudnn_unavailable", tr("tfsetup knows no download of cuDNN %1 for %2.")
-                                                               .arg(request.cudnn, platform)));
+        list->warnings.append(finding(
+            "cudnn_unavailable", tr("tfsetup knows no download of cuDNN %1 for %2.").arg(request.cudnn, platform)));
         co_return Ok{};
     }
     const CudnnArchive &archive = archives.first();
@@ -526,7 +536,8 @@ QCoro::Task<Status> ArtifactResolver::addPythonInstaller(ResolveRequest request,
     if (api.releasePath.isEmpty() || api.releaseFilesPath.isEmpty()) {
         why = QStringLiteral("the sources catalog names no python.org API");
     } else {
-        const QUrl releaseUrl = officialUrl(python, QString(api.releasePath).replace(QStringLiteral("{version}"), release->version));
+        const QUrl releaseUrl = officialUrl(
+            python, QString(api.releasePath).replace(QStringLiteral("{version}"), release->version));
         const auto releases = co_await getChecksumSource(releaseUrl);
         const QString id = releases ? pythonOrgReleaseId(*releases, release->version) : QString();
         if (!releases) {
@@ -534,7 +545,8 @@ QCoro::Task<Status> ArtifactResolver::addPythonInstaller(ResolveRequest request,
         } else if (id.isEmpty()) {
             why = releaseUrl.toString() + QStringLiteral(": no release named Python ") + release->version;
         } else {
-            const QUrl filesUrl = officialUrl(python, QString(api.releaseFilesPath).replace(QStringLiteral("{id}"), id));
+            const QUrl filesUrl = officialUrl(python,
+                                              QString(api.releaseFilesPath).replace(QStringLiteral("{id}"), id));
             const auto files = co_await getChecksumSource(filesUrl);
             if (files)
                 published = pythonOrgFileChecksum(*files, a.fileName());
@@ -600,7 +612,8 @@ QCoro::Task<Status> ArtifactResolver::addStandalonePython(ResolveRequest request
     // pin in the catalog the answer only cross-checks it: a short wait, and no answer is no error.
     const bool pinned = !build->sha256.isEmpty();
     const QUrl sumsUrl = officialUrl(layout.origin, filledIn(layout.checksums, *build));
-    const auto sums = co_await getChecksumSource(sumsUrl, pinned ? std::min(m_timeout, pinCrossCheckTimeout) : m_timeout);
+    const auto sums = co_await getChecksumSource(sumsUrl,
+                                                 pinned ? std::min(m_timeout, pinCrossCheckTimeout) : m_timeout);
     const QString published = sums ? sha256FromSums(*sums, file) : QString();
     const QString unread = sums ? sumsUrl.toString() + QStringLiteral(": no line for ") + file : sums.error().detail;
     list->warnings.append(finding("python_relocatable",
@@ -660,8 +673,8 @@ void ArtifactResolver::addWheelhouse(const ResolveRequest &request, ArtifactList
     a.source = QStringLiteral("pypi");
     a.archiveFormat = QStringLiteral("wheel");
     a.requirement = request.requirement.isEmpty()
-                        ? QStringLiteral("tensorflow==") + version::majorMinor(request.tensorflow) + QStringLiteral(".*")
-                        : request.requirement;
+        ? QStringLiteral("tensorflow==") + version::majorMinor(request.tensorflow) + QStringLiteral(".*")
+        : request.requirement;
     a.indexUrl = indexUrl();
     a.trust = Artifact::Trust::IndexHash;
     list->artifacts.append(a);

@@ -19,16 +19,16 @@ namespace tfsetup::core {
 // What the resolver needs from a plan (the PLAN object of `tfsetup plan --json`, see
 // solver/README.md), plus how CUDA is to be obtained.
 struct ResolveRequest {
-    QString route;       // "windows-native", "linux-toolkit", "linux-pip", …
-    QString tensorflow;  // "2.10.0"
-    QString os;          // "windows" | "linux"
-    QString python;      // "3.10"
+    QString route;      // "windows-native", "linux-toolkit", "linux-pip", …
+    QString tensorflow; // "2.10.0"
+    QString os;         // "windows" | "linux"
+    QString python;     // "3.10"
     bool pythonInstalled = true;
-    QString cuda;        // "11.2"; empty on routes without CUDA archives
-    QString cudnn;       // "8.1"
-    QString requirement; // "tensorflow==2.10.*"
+    QString cuda;                                // "11.2"; empty on routes without CUDA archives
+    QString cudnn;                               // "8.1"
+    QString requirement;                         // "tensorflow==2.10.*"
     QString cudaFrom = QStringLiteral("redist"); // "redist" (portable, default) | "installer"
-    bool includeOptional = false; // CUPTI and other profiler-only parts
+    bool includeOptional = false;                // CUPTI and other profiler-only parts
 
     // Accepts a whole `tfsetup plan --json` document (takes "recommended") or one PLAN object.
     static Result<ResolveRequest> fromPlanJson(const QJsonObject &json);

@@ -67,8 +67,8 @@ std::optional<char16_t> namedEntity(QStringView name)
     static constexpr struct {
         const char16_t *name;
         char16_t value;
-    } entities[] = {{u"amp", u'&'},  {u"AMP", u'&'}, {u"lt", u'<'},   {u"LT", u'<'},   {u"gt", u'>'},
-                    {u"GT", u'>'},   {u"quot", u'"'}, {u"QUOT", u'"'}, {u"apos", u'\''}, {u"nbsp", u'\u00a0'}};
+    } entities[] = {{u"amp", u'&'}, {u"AMP", u'&'},  {u"lt", u'<'},   {u"LT", u'<'},    {u"gt", u'>'},
+                    {u"GT", u'>'},  {u"quot", u'"'}, {u"QUOT", u'"'}, {u"apos", u'\''}, {u"nbsp", u'\u00a0'}};
     for (const auto &e : entities) {
         if (name == QStringView(e.name))
             return e.value;
@@ -186,7 +186,7 @@ std::optional<Attribute> attributeNamed(const QByteArray &lowerCaseName)
 }
 
 struct Tag {
-    QByteArray name; // lower case
+    QByteArray name;       // lower case
     Attributes attributes; // decoded values; the first of a name wins, as in browsers
     bool complete = false; // false when the page ended inside it (browsers drop such a tag)
 
@@ -482,7 +482,8 @@ Result<IndexPage> SimpleIndex::parse(const QByteArray &body, const QByteArray &c
     QJsonParseError parseError{};
     const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return malformed(QStringLiteral("not JSON (%1 at offset %2)").arg(parseError.errorString()).arg(parseError.offset));
+        return malformed(
+            QStringLiteral("not JSON (%1 at offset %2)").arg(parseError.errorString()).arg(parseError.offset));
     if (!document.isObject())
         return malformed(QStringLiteral("not a JSON object"));
     const QJsonObject root = document.object();
@@ -490,8 +491,9 @@ Result<IndexPage> SimpleIndex::parse(const QByteArray &body, const QByteArray &c
     if (meta.isObject()) {
         const QJsonValue version = meta.toObject().value(QStringLiteral("api-version"));
         if (!version.isUndefined() && (!version.isString() || !knownApiVersion(version.toString())))
-            return malformed(QStringLiteral("meta.api-version %1, this reader knows 1.x")
-                                 .arg(version.isString() ? version.toString() : QStringLiteral("that is not a string")));
+            return malformed(
+                QStringLiteral("meta.api-version %1, this reader knows 1.x")
+                    .arg(version.isString() ? version.toString() : QStringLiteral("that is not a string")));
     }
     const QJsonValue files = root.value(QStringLiteral("files"));
     if (!files.isArray())
@@ -548,7 +550,8 @@ QByteArray SimpleIndex::htmlPage(const QString &project, const QList<IndexFile> 
     QString page = QStringLiteral("<!DOCTYPE html>\n<html>\n  <head>\n"
                                   "    <meta name=\"pypi:repository-version\" content=\"1.0\">\n"
                                   "    <title>Links for ")
-        + title + QStringLiteral("</title>\n  </head>\n  <body>\n    <h1>Links for ") + title + QStringLiteral("</h1>\n");
+        + title + QStringLiteral("</title>\n  </head>\n  <body>\n    <h1>Links for ") + title
+        + QStringLiteral("</h1>\n");
     for (const IndexFile &file : files) {
         QString href = file.url.adjusted(QUrl::RemoveFragment).toString(QUrl::FullyEncoded);
         if (!file.sha256.isEmpty())
@@ -563,8 +566,8 @@ QByteArray SimpleIndex::htmlPage(const QString &project, const QList<IndexFile> 
             const QString value = file.metadataSha256.isEmpty()
                 ? QStringLiteral("true")
                 : QStringLiteral("sha256=") + QString::fromLatin1(file.metadataSha256);
-            page += QStringLiteral(" data-dist-info-metadata=\"") + escape(value) + QStringLiteral("\" data-core-metadata=\"")
-                + escape(value) + u'"';
+            page += QStringLiteral(" data-dist-info-metadata=\"") + escape(value)
+                + QStringLiteral("\" data-core-metadata=\"") + escape(value) + u'"';
         }
         page += u'>' + escape(file.filename) + QStringLiteral("</a><br />\n");
     }

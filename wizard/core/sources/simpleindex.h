@@ -12,23 +12,23 @@ namespace tfsetup::core {
 
 // One file a project page of a simple repository lists (PEP 503 / PEP 691 / PEP 592 / PEP 658 / PEP 714).
 struct IndexFile {
-    QString filename;        // the link text / "filename": "numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl"
-    QUrl url;                // absolute (relative hrefs resolved against the page URL, fragment removed)
-    QByteArray sha256;       // lower-case hex from "#sha256=…" or JSON hashes.sha256; empty when none
-    QString requiresPython;  // data-requires-python / "requires-python", HTML entities decoded ("&gt;=3.9" → ">=3.9")
-    bool yanked = false;     // data-yanked present / "yanked": true or a reason string
+    QString filename;       // the link text / "filename": "numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl"
+    QUrl url;               // absolute (relative hrefs resolved against the page URL, fragment removed)
+    QByteArray sha256;      // lower-case hex from "#sha256=…" or JSON hashes.sha256; empty when none
+    QString requiresPython; // data-requires-python / "requires-python", HTML entities decoded ("&gt;=3.9" → ">=3.9")
+    bool yanked = false;    // data-yanked present / "yanked": true or a reason string
     QString yankedReason;
     // PEP 658/714: the index serves <url>.metadata. metadataSha256 empty with hasMetadata true means "true" without a hash.
     bool hasMetadata = false;
     QByteArray metadataSha256;
-    qint64 size = -1;        // PEP 700 "size" in JSON pages; -1 otherwise
+    qint64 size = -1; // PEP 700 "size" in JSON pages; -1 otherwise
 
-    bool isWheel() const;    // filename ends with ".whl" (case-insensitive)
+    bool isWheel() const; // filename ends with ".whl" (case-insensitive)
     friend bool operator==(const IndexFile &, const IndexFile &) = default;
 };
 
 struct IndexPage {
-    QString project;         // as the page names it (JSON "name"), may be empty for HTML
+    QString project; // as the page names it (JSON "name"), may be empty for HTML
     QList<IndexFile> files;
 };
 
@@ -38,7 +38,7 @@ class SimpleIndex {
     Q_DECLARE_TR_FUNCTIONS(SimpleIndex)
 
 public:
-    static constexpr qint64 maxPageBytes = 64 * 1024 * 1024;   // PyPI's largest project pages are tens of MB
+    static constexpr qint64 maxPageBytes = 64 * 1024 * 1024; // PyPI's largest project pages are tens of MB
     static constexpr qsizetype maxFiles = 500000;
 
     // The Accept header pip sends (PEP 691): JSON preferred, HTML accepted.

@@ -68,8 +68,8 @@ Result<QList<CatalogMirror>> readMirrors(const QJsonValue &value, const QList<st
         const QJsonValue url = o.value(QStringLiteral("url"));
         const QJsonValue note = o.value(QStringLiteral("note"));
         const bool knownOrigin = origin.isString() && origin.toString() != u"pypi"
-                                 && std::any_of(origins.cbegin(), origins.cend(),
-                                                [&origin](const auto &known) { return known.first == origin.toString(); });
+            && std::any_of(origins.cbegin(), origins.cend(),
+                           [&origin](const auto &known) { return known.first == origin.toString(); });
         if (!knownOrigin) {
             return wrong(field + QStringLiteral(".origin"),
                          SourceCatalog::tr("must name an origin whose files a mirror copies (nvidia, python, "
@@ -78,10 +78,11 @@ Result<QList<CatalogMirror>> readMirrors(const QJsonValue &value, const QList<st
         const QUrl parsed(url.toString(), QUrl::StrictMode);
         const QString scheme = parsed.scheme();
         const bool goodUrl = url.isString() && url.toString().size() <= 2048 && parsed.isValid()
-                             && (((scheme == u"http" || scheme == u"https") && !parsed.host().isEmpty())
-                                 || (scheme == u"file" && !parsed.path().isEmpty()));
+            && (((scheme == u"http" || scheme == u"https") && !parsed.host().isEmpty())
+                || (scheme == u"file" && !parsed.path().isEmpty()));
         if (!goodUrl)
-            return wrong(field + QStringLiteral(".url"), SourceCatalog::tr("must be an http://, https:// or file:// address"));
+            return wrong(field + QStringLiteral(".url"),
+                         SourceCatalog::tr("must be an http://, https:// or file:// address"));
         if (!note.isUndefined() && !note.isString())
             return wrong(field + QStringLiteral(".note"), SourceCatalog::tr("must be text"));
         out.append({origin.toString(), url.toString(), note.toString()});
@@ -124,8 +125,8 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
     auto readPins = [&](const char *key, const char *versionKey, QList<ManifestPin> *out) {
         for (const QJsonValue &v : root.value(QLatin1String(key)).toArray()) {
             const QJsonObject o = v.toObject();
-            ManifestPin p{str(o, versionKey), str(o, "label"), str(o, "sha256"), str(o, "fallback"), str(o, "source"),
-                          verifiedOf(o)};
+            ManifestPin p{str(o, versionKey), str(o, "label"),  str(o, "sha256"),
+                          str(o, "fallback"), str(o, "source"), verifiedOf(o)};
             needSource(o, QStringLiteral("manifest ") + p.label);
             if (!p.sha256.isEmpty() && !isSha256(p.sha256))
                 c.m_problems.append(QStringLiteral("manifest %1: sha256 is not 64 lower-case hex digits").arg(p.label));
@@ -145,26 +146,29 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
     }
     for (const QJsonValue &v : root.value(QStringLiteral("cudnn_archives")).toArray()) {
         const QJsonObject o = v.toObject();
-        CudnnArchive a{str(o, "cudnn"), str(o, "version"), str(o, "platform"), str(o, "cuda"), str(o, "url"),
-                       str(o, "sha256"), str(o, "checksum_origin"), str(o, "source"), verifiedOf(o)};
+        CudnnArchive a{str(o, "cudnn"),  str(o, "version"),         str(o, "platform"), str(o, "cuda"), str(o, "url"),
+                       str(o, "sha256"), str(o, "checksum_origin"), str(o, "source"),   verifiedOf(o)};
         needSource(o, QStringLiteral("cudnn archive ") + a.version);
         if (!a.sha256.isEmpty() && !isSha256(a.sha256))
-            c.m_problems.append(QStringLiteral("cudnn archive %1: sha256 is not 64 lower-case hex digits").arg(a.version));
+            c.m_problems.append(
+                QStringLiteral("cudnn archive %1: sha256 is not 64 lower-case hex digits").arg(a.version));
         if (a.sha256.isEmpty() != (a.checksumOrigin == u"none"))
-            c.m_problems.append(QStringLiteral("cudnn archive %1: checksum_origin must be \"none\" exactly when there is no sha256")
-                                    .arg(a.version));
+            c.m_problems.append(
+                QStringLiteral("cudnn archive %1: checksum_origin must be \"none\" exactly when there is no sha256")
+                    .arg(a.version));
         c.m_cudnnArchives.append(a);
     }
     for (const QJsonValue &v : root.value(QStringLiteral("cuda_installers")).toArray()) {
         const QJsonObject o = v.toObject();
         needSource(o, QStringLiteral("installer ") + str(o, "version"));
-        c.m_installers.append({str(o, "cuda"), str(o, "version"), str(o, "windows"), str(o, "linux"), str(o, "md5sum_url"),
-                               str(o, "source"), verifiedOf(o)});
+        c.m_installers.append({str(o, "cuda"), str(o, "version"), str(o, "windows"), str(o, "linux"),
+                               str(o, "md5sum_url"), str(o, "source"), verifiedOf(o)});
     }
     for (const QJsonValue &v : root.value(QStringLiteral("installer_arguments")).toArray()) {
         const QJsonObject o = v.toObject();
         needSource(o, QStringLiteral("installer arguments ") + str(o, "os"));
-        c.m_installerArguments.append({str(o, "os"), strings(o.value(QStringLiteral("arguments"))), str(o, "source"), verifiedOf(o)});
+        c.m_installerArguments.append(
+            {str(o, "os"), strings(o.value(QStringLiteral("arguments"))), str(o, "source"), verifiedOf(o)});
     }
     const QJsonObject python = root.value(QStringLiteral("python")).toObject();
     c.m_pythonWindowsUrl = str(python, "windows_url");
@@ -182,38 +186,48 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
     if (!api.isEmpty())
         needSource(api, QStringLiteral("python checksum_api"));
     const QJsonObject standalone = python.value(QStringLiteral("standalone")).toObject();
-    c.m_standaloneLayout = {str(standalone, "origin"), str(standalone, "platform"), str(standalone, "file"),
-                            str(standalone, "path"), str(standalone, "checksums"), str(standalone, "interpreter"),
+    c.m_standaloneLayout = {str(standalone, "origin"), str(standalone, "platform"),  str(standalone, "file"),
+                            str(standalone, "path"),   str(standalone, "checksums"), str(standalone, "interpreter"),
                             str(standalone, "source")};
     if (!standalone.isEmpty()) {
         needSource(standalone, QStringLiteral("python standalone"));
         const StandaloneLayout &l = c.m_standaloneLayout;
-        if (l.origin.isEmpty() || l.file.isEmpty() || l.path.isEmpty() || l.checksums.isEmpty() || l.interpreter.isEmpty())
-            c.m_problems.append(QStringLiteral("python standalone: origin, file, path, checksums and interpreter are all needed"));
+        if (l.origin.isEmpty() || l.file.isEmpty() || l.path.isEmpty() || l.checksums.isEmpty()
+            || l.interpreter.isEmpty())
+            c.m_problems.append(
+                QStringLiteral("python standalone: origin, file, path, checksums and interpreter are all needed"));
     }
     for (const QJsonValue &v : standalone.value(QStringLiteral("releases")).toArray()) {
         const QJsonObject o = v.toObject();
         needSource(o, QStringLiteral("python standalone ") + str(o, "version"));
         StandalonePython p{str(o, "minor"), str(o, "version"), str(o, "tag"), str(o, "source"), verifiedOf(o), {}, {}};
         if (p.minor.isEmpty() || p.version.isEmpty() || p.tag.isEmpty())
-            c.m_problems.append(QStringLiteral("python standalone %1: minor, version and tag are all needed").arg(p.version));
+            c.m_problems.append(
+                QStringLiteral("python standalone %1: minor, version and tag are all needed").arg(p.version));
         // A pin is what the archive is checked against even when GitHub cannot be reached, so a
         // malformed one refuses the whole catalog rather than turning into a failed download.
         const QJsonValue pin = o.value(QStringLiteral("sha256"));
         if (!pin.isUndefined() && !pin.isNull()) {
             if (!pin.isString() || !isSha256(pin.toString())) {
-                const QString shown = pin.isString() ? pin.toString() : QString::fromUtf8(QJsonDocument(QJsonArray{pin}).toJson(QJsonDocument::Compact)).chopped(1).mid(1);
-                return Error{QStringLiteral("catalog_malformed"),
-                             tr("The sources catalog pins the relocatable Python %1 (python-build-standalone release %2) "
-                                "to the SHA-256 \"%3\", which is not 64 lower-case hexadecimal digits. Correct that record "
-                                "in the sources catalog, or reinstall tfsetup.")
-                                 .arg(p.version, p.tag, shown.size() > 80 ? shown.left(80) + QStringLiteral("…") : shown),
-                             QStringLiteral("python.standalone.releases: minor %1, version %2, tag %3: sha256").arg(p.minor, p.version, p.tag)};
+                const QString shown = pin.isString()
+                    ? pin.toString()
+                    : QString::fromUtf8(QJsonDocument(QJsonArray{pin}).toJson(QJsonDocument::Compact))
+                          .chopped(1)
+                          .mid(1);
+                return Error{
+                    QStringLiteral("catalog_malformed"),
+                    tr("The sources catalog pins the relocatable Python %1 (python-build-standalone release %2) "
+                       "to the SHA-256 \"%3\", which is not 64 lower-case hexadecimal digits. Correct that record "
+                       "in the sources catalog, or reinstall tfsetup.")
+                        .arg(p.version, p.tag, shown.size() > 80 ? shown.left(80) + QStringLiteral("…") : shown),
+                    QStringLiteral("python.standalone.releases: minor %1, version %2, tag %3: sha256")
+                        .arg(p.minor, p.version, p.tag)};
             }
             p.sha256 = pin.toString();
             p.sha256Source = str(o, "sha256_source");
             if (p.sha256Source.trimmed().isEmpty())
-                c.m_problems.append(QStringLiteral("python standalone %1: sha256 without sha256_source").arg(p.version));
+                c.m_problems.append(
+                    QStringLiteral("python standalone %1: sha256 without sha256_source").arg(p.version));
         }
         c.m_standalonePythons.append(p);
     }

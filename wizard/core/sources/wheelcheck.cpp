@@ -32,8 +32,10 @@ QCoro::Task<Fetched> fetchJson(QUrl url, std::chrono::milliseconds timeout, Tran
     auto response = co_await client.get(std::move(request));
     if (!response) {
         const bool slow = response.error().code == u"timeout";
-        co_return Fetched{{}, slow ? url.toString() + QStringLiteral(": no answer in time (") + response.error().detail + u')'
-                                   : response.error().detail};
+        co_return Fetched{{},
+                          slow ? url.toString() + QStringLiteral(": no answer in time (") + response.error().detail
+                                  + u')'
+                               : response.error().detail};
     }
     QJsonParseError error{};
     const QJsonDocument document = QJsonDocument::fromJson(response->body, &error);
@@ -67,8 +69,8 @@ void addNote(ArtifactList *list, const QString &note)
 std::optional<WheelQuery> WheelQuery::fromRequirement(const QString &requirement)
 {
     // PEP 508 name, optional extras, one "==" specifier with an optional ".*" (PEP 440).
-    static const QRegularExpression pattern(
-        QStringLiteral(R"(^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*==\s*(\d+(?:\.\d+)*)(\.\*)?\s*$)"));
+    static const QRegularExpression pattern(QStringLiteral(
+        R"(^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*==\s*(\d+(?:\.\d+)*)(\.\*)?\s*$)"));
     const QRegularExpressionMatch m = pattern.match(requirement);
     if (!m.hasMatch())
         return std::nullopt;
@@ -106,9 +108,10 @@ QCoro::Task<> WheelCheck::run(ResolveRequest request, WheelCheckOptions options,
     const QString requirement = wheelhouse(list)->requirement;
     const auto query = WheelQuery::fromRequirement(requirement);
     if (!query) {
-        addNote(list, tr("Whether PyPI has a wheel of %1 for Python %2 was not checked: tfsetup reads only "
-                         "\"name==version\" requirements.")
-                          .arg(requirement, python));
+        addNote(list,
+                tr("Whether PyPI has a wheel of %1 for Python %2 was not checked: tfsetup reads only "
+                   "\"name==version\" requirements.")
+                    .arg(requirement, python));
         co_return;
     }
     QUrl base = WheelCheck::jsonBase(options.pypiOrigin);
@@ -123,9 +126,10 @@ QCoro::Task<> WheelCheck::run(ResolveRequest request, WheelCheckOptions options,
     auto fetch = fetchJson(url, timeout, options.transfer);
     const Fetched fetched = co_await fetch;
     if (fetched.document.isEmpty()) {
-        addNote(list, tr("Whether PyPI has a wheel of %1 for Python %2 on %3 was not checked (%4); pip will tell "
-                         "when it installs.")
-                          .arg(requirement, python, osTitle(request.os), fetched.problem));
+        addNote(list,
+                tr("Whether PyPI has a wheel of %1 for Python %2 on %3 was not checked (%4); pip will tell "
+                   "when it installs.")
+                    .arg(requirement, python, osTitle(request.os), fetched.problem));
         co_return;
     }
 

@@ -30,11 +30,11 @@ struct WheelQuery {
 };
 
 struct WheelCheckOptions {
-    QUrl pypiOrigin;   // the index asked: pypi.org's ("https://pypi.org/simple"), its override, or a lab's own index
+    QUrl pypiOrigin; // the index asked: pypi.org's ("https://pypi.org/simple"), its override, or a lab's own index
     QList<std::pair<QString, QUrl>> originOverrides; // "pypi-json": the JSON API base itself (labs, tests)
-    MirrorSet mirrors; // local-folder mirrors mean an offline bundle: nothing is asked then
+    MirrorSet mirrors;                       // local-folder mirrors mean an offline bundle: nothing is asked then
     std::chrono::milliseconds timeout{8000}; // capped at maxTimeout
-    TransferOptions transfer; // the network settings' proxy, CA bundle and limits
+    TransferOptions transfer;                // the network settings' proxy, CA bundle and limits
 
     static constexpr std::chrono::milliseconds maxTimeout{8000};
 };

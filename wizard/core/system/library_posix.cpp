@@ -9,7 +9,9 @@ namespace {
 
 class PosixLibrary final : public SharedLibrary {
 public:
-    explicit PosixLibrary(void *handle) : m_handle(handle) {}
+    explicit PosixLibrary(void *handle)
+        : m_handle(handle)
+    {}
     ~PosixLibrary() override { dlclose(m_handle); }
     PosixLibrary(const PosixLibrary &) = delete;
     PosixLibrary &operator=(const PosixLibrary &) = delete;

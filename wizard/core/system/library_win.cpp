@@ -20,15 +20,14 @@ QString lastErrorText(DWORD code)
 
 class WindowsLibrary final : public SharedLibrary {
 public:
-    explicit WindowsLibrary(HMODULE module) : m_module(module) {}
+    explicit WindowsLibrary(HMODULE module)
+        : m_module(module)
+    {}
     ~WindowsLibrary() override { FreeLibrary(m_module); }
     WindowsLibrary(const WindowsLibrary &) = delete;
     WindowsLibrary &operator=(const WindowsLibrary &) = delete;
 
-    void *resolve(const char *symbol) override
-    {
-        return reinterpret_cast<void *>(GetProcAddress(m_module, symbol));
-    }
+    void *resolve(const char *symbol) override { return reinterpret_cast<void *>(GetProcAddress(m_module, symbol)); }
 
     QString path() const override
     {

@@ -54,8 +54,7 @@ long rawFork(int exitSignal)
             ::syscall(SYS_close, fd);
     }
     char byte = 0;
-    while (::syscall(SYS_read, 0L, &byte, 1L) < 0 && errno == EINTR) {
-    }
+    while (::syscall(SYS_read, 0L, &byte, 1L) < 0 && errno == EINTR) {}
     ::syscall(SYS_kill, -group, long(SIGKILL));
     ::syscall(SYS_exit_group, 0L);
     __builtin_unreachable();

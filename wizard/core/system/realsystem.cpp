@@ -40,14 +40,10 @@ void confine(QProcess &process, const ProcessTree &tree)
 // QProcess's private signals (stateChanged, started) carry a QPrivateSignal that moc passes as
 // a null pointer; awaiting one with qCoro(object, signal) binds a reference to it, which is
 // undefined behaviour. The relay's own signal carries nothing, so it is what is awaited.
-class StateRelay : public QObject
-{
+class StateRelay : public QObject {
     Q_OBJECT
 public:
-    explicit StateRelay(QProcess *process)
-    {
-        connect(process, &QProcess::stateChanged, this, &StateRelay::changed);
-    }
+    explicit StateRelay(QProcess *process) { connect(process, &QProcess::stateChanged, this, &StateRelay::changed); }
 
 Q_SIGNALS:
     void changed();
@@ -115,8 +111,8 @@ QCoro::Task<ProcessResult> RealSystem::run(QString program, QStringList argument
 {
     ProcessResult result;
     const QString resolved = program.contains(u'/') || program.contains(u'\\')
-                                 ? program
-                                 : QStandardPaths::findExecutable(program);
+        ? program
+        : QStandardPaths::findExecutable(program);
     if (resolved.isEmpty()) {
         result.error = QStringLiteral("%1: not found on PATH").arg(program);
         co_return result;
@@ -158,8 +154,8 @@ QCoro::Task<ProcessResult> RealSystem::runWatched(ProcessRequest request)
 {
     ProcessResult result;
     const QString resolved = request.program.contains(u'/') || request.program.contains(u'\\')
-                                 ? request.program
-                                 : QStandardPaths::findExecutable(request.program);
+        ? request.program
+        : QStandardPaths::findExecutable(request.program);
     if (resolved.isEmpty()) {
         result.error = QStringLiteral("%1: not found on PATH").arg(request.program);
         co_return result;

@@ -31,7 +31,7 @@ bool openKey(const QString &key, OpenKey &out)
     else
         return false;
     return RegOpenKeyExW(root, reinterpret_cast<LPCWSTR>(sub.utf16()), 0, KEY_READ | KEY_WOW64_64KEY, &out.handle)
-           == ERROR_SUCCESS;
+        == ERROR_SUCCESS;
 }
 
 } // namespace
@@ -51,8 +51,7 @@ std::optional<QVariant> readNativeRegistryValue(const QString &key, const QStrin
         return std::nullopt;
     switch (type) {
     case REG_SZ:
-    case REG_EXPAND_SZ:
-        return QVariant(QString::fromWCharArray(reinterpret_cast<const wchar_t *>(data.data())));
+    case REG_EXPAND_SZ: return QVariant(QString::fromWCharArray(reinterpret_cast<const wchar_t *>(data.data())));
     case REG_MULTI_SZ: {
         QStringList list;
         const wchar_t *p = reinterpret_cast<const wchar_t *>(data.data());
@@ -63,12 +62,9 @@ std::optional<QVariant> readNativeRegistryValue(const QString &key, const QStrin
         }
         return QVariant(list);
     }
-    case REG_DWORD:
-        return QVariant(qulonglong(*reinterpret_cast<const DWORD *>(data.data())));
-    case REG_QWORD:
-        return QVariant(qulonglong(*reinterpret_cast<const unsigned long long *>(data.data())));
-    default:
-        return QVariant(QByteArray(reinterpret_cast<const char *>(data.data()), int(size)));
+    case REG_DWORD: return QVariant(qulonglong(*reinterpret_cast<const DWORD *>(data.data())));
+    case REG_QWORD: return QVariant(qulonglong(*reinterpret_cast<const unsigned long long *>(data.data())));
+    default: return QVariant(QByteArray(reinterpret_cast<const char *>(data.data()), int(size)));
     }
 }
 

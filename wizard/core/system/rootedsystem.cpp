@@ -41,8 +41,9 @@ Result<QHash<QString, QString>> RootedSystem::readEnvFile(const QString &path)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
         return Error{QStringLiteral("env_file_unreadable"),
-                     QCoreApplication::translate("SystemView", "Cannot read the environment file %1. "
-                                                               "Check the path and that it is readable.")
+                     QCoreApplication::translate("SystemView",
+                                                 "Cannot read the environment file %1. "
+                                                 "Check the path and that it is readable.")
                          .arg(QDir::toNativeSeparators(path)),
                      f.errorString()};
     }
@@ -55,8 +56,9 @@ Result<QHash<QString, QString>> RootedSystem::readEnvFile(const QString &path)
         const qsizetype eq = line.indexOf(u'=');
         if (eq <= 0) {
             return Error{QStringLiteral("env_file_malformed"),
-                         QCoreApplication::translate("SystemView", "Line %1 of the environment file %2 is not "
-                                                                   "KEY=VALUE. Fix or remove that line.")
+                         QCoreApplication::translate("SystemView",
+                                                     "Line %1 of the environment file %2 is not "
+                                                     "KEY=VALUE. Fix or remove that line.")
                              .arg(lineNumber)
                              .arg(QDir::toNativeSeparators(path)),
                          line};
@@ -70,8 +72,9 @@ Result<std::unique_ptr<RootedSystem>> RootedSystem::open(const QString &root, Os
 {
     if (!QFileInfo(root).isDir()) {
         return Error{QStringLiteral("root_missing"),
-                     QCoreApplication::translate("SystemView", "The folder %1 given as the system root does not "
-                                                               "exist. Give an existing folder.")
+                     QCoreApplication::translate("SystemView",
+                                                 "The folder %1 given as the system root does not "
+                                                 "exist. Give an existing folder.")
                          .arg(QDir::toNativeSeparators(root)),
                      {}};
     }
@@ -110,9 +113,8 @@ QString RootedSystem::resolveCaseInsensitive(const QString &hostPath) const
             continue;
         }
         const QStringList names = QDir(current).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
-        auto it = std::find_if(names.cbegin(), names.cend(), [&](const QString &n) {
-            return n.compare(parts[i], Qt::CaseInsensitive) == 0;
-        });
+        auto it = std::find_if(names.cbegin(), names.cend(),
+                               [&](const QString &n) { return n.compare(parts[i], Qt::CaseInsensitive) == 0; });
         if (it == names.cend()) {
             // Keep the remaining components as given: the path does not exist.
             return current + u'/' + parts.mid(i).join(u'/');

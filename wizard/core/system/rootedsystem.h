@@ -41,8 +41,7 @@ public:
     QString hostPath(const QString &path) const override;
     QString env(const QString &name) const override;
     QStringList envNames() const override;
-    QCoro::Task<ProcessResult> run(QString program, QStringList arguments,
-                                   std::chrono::milliseconds timeout) override;
+    QCoro::Task<ProcessResult> run(QString program, QStringList arguments, std::chrono::milliseconds timeout) override;
     LibraryLoad loadLibrary(const QString &name) override;
     std::optional<QVariant> registryValue(const QString &key, const QString &name) const override;
     QStringList registrySubkeys(const QString &key) const override;

@@ -10,12 +10,9 @@ namespace tfsetup::core {
 QString osFamilyName(OsFamily os)
 {
     switch (os) {
-    case OsFamily::Linux:
-        return QStringLiteral("linux");
-    case OsFamily::Windows:
-        return QStringLiteral("windows");
-    case OsFamily::MacOS:
-        return QStringLiteral("macos");
+    case OsFamily::Linux: return QStringLiteral("linux");
+    case OsFamily::Windows: return QStringLiteral("windows");
+    case OsFamily::MacOS: return QStringLiteral("macos");
     }
     return {};
 }

@@ -39,10 +39,10 @@ struct ProcessRequest {
     QString program;
     QStringList arguments;
     QList<std::pair<QString, QString>> environment; // set on top of the view's; an empty value removes
-    QString workingDirectory;                        // target path; empty = inherited
+    QString workingDirectory;                       // target path; empty = inherited
     std::chrono::milliseconds timeout{std::chrono::minutes(30)};
     std::function<void(const QString &line)> onOutputLine; // stdout and stderr lines, merged
-    std::shared_ptr<const std::atomic<bool>> cancel;      // stops (kills) the command when set
+    std::shared_ptr<const std::atomic<bool>> cancel;       // stops (kills) the command when set
 };
 
 // A loaded shared library. Unloaded when destroyed.

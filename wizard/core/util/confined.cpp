@@ -86,11 +86,12 @@ std::optional<QStringList> componentsOf(const QString &relative)
 Error linkError(const QString &path, const QString &detail)
 {
     return Error{QStringLiteral("path_through_link"),
-                 QCoreApplication::translate("Confined", "tfsetup does not write %1: the way there leads through a "
-                                                         "link (or a file stands where a folder belongs), so the "
-                                                         "write could land outside the folder it belongs to. Remove "
-                                                         "the link or the file, or choose another folder, then try "
-                                                         "again.")
+                 QCoreApplication::translate("Confined",
+                                             "tfsetup does not write %1: the way there leads through a "
+                                             "link (or a file stands where a folder belongs), so the "
+                                             "write could land outside the folder it belongs to. Remove "
+                                             "the link or the file, or choose another folder, then try "
+                                             "again.")
                      .arg(path),
                  detail};
 }
@@ -98,8 +99,9 @@ Error linkError(const QString &path, const QString &detail)
 Error writeFailed(const QString &path, const QString &detail)
 {
     return Error{QStringLiteral("write_failed"),
-                 QCoreApplication::translate("Confined", "Cannot write %1. Check the free space and that the folder "
-                                                         "is yours, then try again.")
+                 QCoreApplication::translate("Confined",
+                                             "Cannot write %1. Check the free space and that the folder "
+                                             "is yours, then try again.")
                      .arg(path),
                  detail};
 }
@@ -107,8 +109,9 @@ Error writeFailed(const QString &path, const QString &detail)
 Error readFailed(const QString &path, const QString &detail)
 {
     return Error{QStringLiteral("read_failed"),
-                 QCoreApplication::translate("Confined", "Cannot read %1. Check that the file is there and that you "
-                                                         "may read it.")
+                 QCoreApplication::translate("Confined",
+                                             "Cannot read %1. Check that the file is there and that you "
+                                             "may read it.")
                      .arg(path),
                  detail};
 }
@@ -133,8 +136,12 @@ constexpr int folderFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
 class Handle {
 public:
     Handle() = default;
-    explicit Handle(int fd) : m_fd(fd) {}
-    Handle(Handle &&other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
+    explicit Handle(int fd)
+        : m_fd(fd)
+    {}
+    Handle(Handle &&other) noexcept
+        : m_fd(std::exchange(other.m_fd, -1))
+    {}
     Handle &operator=(Handle &&other) noexcept
     {
         std::swap(m_fd, other.m_fd);
@@ -168,19 +175,20 @@ Error errnoError(int error, const QString &path, bool reading)
         if (reading)
             return readFailed(path, detail);
         return Error{QStringLiteral("permission_denied"),
-                     QCoreApplication::translate("Confined", "You may not write %1. Choose a folder that is yours, "
-                                                             "or ask its owner for write permission.")
+                     QCoreApplication::translate("Confined",
+                                                 "You may not write %1. Choose a folder that is yours, "
+                                                 "or ask its owner for write permission.")
                          .arg(path),
                      detail};
     case ENOSPC:
     case EDQUOT:
         return Error{QStringLiteral("disk_full"),
-                     QCoreApplication::translate("Confined", "The disk holding %1 is full (or your disk quota is used "
-                                                             "up). Free some space, then try again.")
+                     QCoreApplication::translate("Confined",
+                                                 "The disk holding %1 is full (or your disk quota is used "
+                                                 "up). Free some space, then try again.")
                          .arg(path),
                      detail};
-    default:
-        return reading ? readFailed(path, detail) : writeFailed(path, detail);
+    default: return reading ? readFailed(path, detail) : writeFailed(path, detail);
     }
 }
 
@@ -364,7 +372,8 @@ Status linkConfined(const QString &root, const QString &relative, const QString 
 {
     beforeWalk(root, relative);
     if (linkTarget.isEmpty() || linkTarget.contains(u'/'))
-        return writeFailed(shown(root, relative), QStringLiteral("link to %1 is not a name in the same folder").arg(linkTarget));
+        return writeFailed(shown(root, relative),
+                           QStringLiteral("link to %1 is not a name in the same folder").arg(linkTarget));
     auto at = reach(root, relative, true, false);
     if (!at)
         return at.error();
@@ -389,7 +398,8 @@ Status placeConfined(const QString &source, const QString &root, const QString &
         const Handle in(openPlainFile(AT_FDCWD, from.constData()));
         if (in.fd() < 0)
             return errnoError(errno, QDir::toNativeSeparators(source), true);
-        const Handle out(::openat(folder, temp.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+        const Handle out(
+            ::openat(folder, temp.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
         if (out.fd() < 0)
             return errnoError(errno, shown(root, relative), false);
         QByteArray buffer(1024 * 1024, Qt::Uninitialized);
@@ -526,7 +536,8 @@ Status copyConfined(const QString &fromRoot, const QString &fromRelative, const 
         return errnoError(errno, shown(fromRoot, fromRelative), true);
     if (::fstat(in.fd(), &st) != 0)
         return errnoError(errno, shown(fromRoot, fromRelative), true);
-    const Handle out(::openat(folder, to->name.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    const Handle out(
+        ::openat(folder, to->name.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (out.fd() < 0)
         return creationError(errno, folder, to->name.constData(), shown(toRoot, toRelative));
     if (!copyBytes(in.fd(), out.fd()) || ::fchmod(out.fd(), st.st_mode & 07777) != 0) {
@@ -571,7 +582,7 @@ bool ConfinedFolder::leadsHere(const QString &name) const
     struct stat held {};
     struct stat named {};
     return m_fd >= 0 && ::fstat(m_fd, &held) == 0 && ::stat(QFile::encodeName(m_path).constData(), &named) == 0
-           && S_ISDIR(named.st_mode) && sameEntry(held, named);
+        && S_ISDIR(named.st_mode) && sameEntry(held, named);
 }
 
 bool ConfinedFolder::holdsPlainFile(const QString &name) const
@@ -583,7 +594,7 @@ bool ConfinedFolder::holdsPlainFile(const QString &name) const
     struct stat inFolder {};
     struct stat named {};
     return ::fstatat(m_fd, entry.constData(), &inFolder, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(inFolder.st_mode)
-           && ::lstat(QFile::encodeName(m_path + u'/' + name).constData(), &named) == 0 && sameEntry(inFolder, named);
+        && ::lstat(QFile::encodeName(m_path + u'/' + name).constData(), &named) == 0 && sameEntry(inFolder, named);
 }
 
 #else // Q_OS_WIN: no openat family here; each component is checked just before the operation.
@@ -604,8 +615,9 @@ Error fileError(const QFileDevice &file, const QString &path, bool reading)
         return readFailed(path, file.errorString());
     if (file.error() == QFileDevice::PermissionsError) {
         return Error{QStringLiteral("permission_denied"),
-                     QCoreApplication::translate("Confined", "You may not write %1. Choose a folder that is yours, "
-                                                             "or ask its owner for write permission.")
+                     QCoreApplication::translate("Confined",
+                                                 "You may not write %1. Choose a folder that is yours, "
+                                                 "or ask its owner for write permission.")
                          .arg(path),
                      file.errorString()};
     }
@@ -678,7 +690,8 @@ Status linkConfined(const QString &root, const QString &relative, const QString 
 {
     beforeWalk(root, relative);
     if (linkTarget.isEmpty() || linkTarget.contains(u'/') || linkTarget.contains(u'\\'))
-        return writeFailed(shown(root, relative), QStringLiteral("link to %1 is not a name in the same folder").arg(linkTarget));
+        return writeFailed(shown(root, relative),
+                           QStringLiteral("link to %1 is not a name in the same folder").arg(linkTarget));
     if (auto s = checked(root, relative); !s)
         return s;
     const QString path = root + u'/' + relative;
@@ -700,9 +713,10 @@ Status placeConfined(const QString &source, const QString &root, const QString &
     if (how == PlaceHow::Move && replaceName(source, path))
         return Ok{};
     const QString temp = path + QStringLiteral(".tfsetup-tmp-")
-                         + QString::number(QRandomGenerator::global()->generate64(), 36);
+        + QString::number(QRandomGenerator::global()->generate64(), 36);
     std::error_code hardLinkError;
-    std::filesystem::create_hard_link(QFile(source).filesystemFileName(), QFile(temp).filesystemFileName(), hardLinkError);
+    std::filesystem::create_hard_link(QFile(source).filesystemFileName(), QFile(temp).filesystemFileName(),
+                                      hardLinkError);
     if (hardLinkError && !QFile::copy(source, temp)) {
         QFile::remove(temp);
         return writeFailed(shown(root, relative), source);
@@ -777,17 +791,18 @@ bool ConfinedFolder::holdsPlainFile(const QString &name) const
     beforeWalk(m_path, name);
     const QString path = m_path + u'/' + name;
     return reachesWithoutLinks(m_root, m_relative + u'/' + name) && !isLink(m_path) && !isLink(path)
-           && QFileInfo(path).isFile();
+        && QFileInfo(path).isFile();
 }
 
 #endif
 
 // Both systems: a move hands the open folder over (the handle is -1 on Windows).
 ConfinedFolder::ConfinedFolder(ConfinedFolder &&other) noexcept
-    : m_path(std::move(other.m_path)), m_root(std::move(other.m_root)), m_relative(std::move(other.m_relative)),
-      m_fd(std::exchange(other.m_fd, -1))
-{
-}
+    : m_path(std::move(other.m_path))
+    , m_root(std::move(other.m_root))
+    , m_relative(std::move(other.m_relative))
+    , m_fd(std::exchange(other.m_fd, -1))
+{}
 
 ConfinedFolder &ConfinedFolder::operator=(ConfinedFolder &&other) noexcept
 {
@@ -804,24 +819,27 @@ Status writeUserFile(const QString &path, const QByteArray &bytes)
     const QString shownPath = QDir::toNativeSeparators(path);
     if (isLink(path)) {
         return Error{QStringLiteral("path_is_link"),
-                     QCoreApplication::translate("Confined", "%1 is a link to another file. tfsetup does not write "
-                                                             "through links: give the path of a new file, or of a "
-                                                             "plain file to replace.")
+                     QCoreApplication::translate("Confined",
+                                                 "%1 is a link to another file. tfsetup does not write "
+                                                 "through links: give the path of a new file, or of a "
+                                                 "plain file to replace.")
                          .arg(shownPath),
                      info.symLinkTarget()};
     }
     if (info.exists() && !info.isFile()) {
         return Error{QStringLiteral("not_plain_file"),
-                     QCoreApplication::translate("Confined", "%1 is not a plain file (a folder, a device or a pipe), "
-                                                             "so tfsetup does not write there. Give the path of a new "
-                                                             "file.")
+                     QCoreApplication::translate("Confined",
+                                                 "%1 is not a plain file (a folder, a device or a pipe), "
+                                                 "so tfsetup does not write there. Give the path of a new "
+                                                 "file.")
                          .arg(shownPath),
                      path};
     }
     if (!QFileInfo(info.absolutePath()).isDir()) {
         return Error{QStringLiteral("write_failed"),
-                     QCoreApplication::translate("Confined", "The folder of %1 does not exist. Choose a folder that "
-                                                             "exists.")
+                     QCoreApplication::translate("Confined",
+                                                 "The folder of %1 does not exist. Choose a folder that "
+                                                 "exists.")
                          .arg(shownPath),
                      info.absolutePath()};
     }

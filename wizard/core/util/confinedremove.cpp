@@ -39,10 +39,12 @@ Error failure(const QString &code, const QString &root, const QString &relative,
     QString message;
     if (code == u"path_through_link")
         message = ConfinedRemoveText::tr("%1 lies behind a link that tfsetup did not make; nothing was removed "
-                                         "through it.").arg(shown(root, relative));
+                                         "through it.")
+                      .arg(shown(root, relative));
     else if (code == u"permission_denied")
         message = ConfinedRemoveText::tr("%1 cannot be removed: permission denied. Close the programs that use it "
-                                         "and try again.").arg(shown(root, relative));
+                                         "and try again.")
+                      .arg(shown(root, relative));
     else if (code == u"not_empty")
         message = ConfinedRemoveText::tr("The folder %1 is not empty.").arg(shown(root, relative));
     else if (code == u"not_found")
@@ -59,14 +61,16 @@ bool validRelative(const QString &relative)
 {
     const QStringList parts = relative.split(u'/');
     return !relative.isEmpty() && !relative.startsWith(u'/') && !parts.contains(QStringLiteral(".."))
-           && !parts.contains(QString());
+        && !parts.contains(QString());
 }
 
 #if !defined(Q_OS_WIN)
 
 class Fd {
 public:
-    explicit Fd(int fd = -1) : m_fd(fd) {}
+    explicit Fd(int fd = -1)
+        : m_fd(fd)
+    {}
     ~Fd()
     {
         if (m_fd >= 0)
@@ -74,7 +78,9 @@ public:
     }
     Fd(const Fd &) = delete;
     Fd &operator=(const Fd &) = delete;
-    Fd(Fd &&other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
+    Fd(Fd &&other) noexcept
+        : m_fd(std::exchange(other.m_fd, -1))
+    {}
     Fd &operator=(Fd &&other) noexcept
     {
         if (this != &other) {
@@ -185,8 +191,8 @@ Status removeFileConfined(const QString &root, const QString &relative)
         return parent.error();
     if (::unlinkat(parent->get(), QFile::encodeName(relative.section(u'/', -1)).constData(), 0) != 0) {
         const int error = errno;
-        return failure(error == EISDIR || error == EPERM ? QStringLiteral("is_folder") : codeFor(error), root,
-                       relative, QString::fromLocal8Bit(strerror(error)));
+        return failure(error == EISDIR || error == EPERM ? QStringLiteral("is_folder") : codeFor(error), root, relative,
+                       QString::fromLocal8Bit(strerror(error)));
     }
     return Ok{};
 #else
@@ -262,7 +268,8 @@ Result<qint64> removeTreeConfined(const QString &root, const QString &relative)
             return removed.error();
         return size;
     }
-    const QStringList names = QDir(path).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
+    const QStringList names = QDir(path).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden
+                                                   | QDir::System);
     for (const QString &name : names) {
         const auto removed = removeTreeConfined(root, relative + u'/' + name);
         if (!removed)
@@ -295,7 +302,8 @@ qint64 bytesBelow(const QString &path)
         return top.size();
     qint64 total = 0;
     // QDirIterator does not descend into linked folders unless told to.
-    QDirIterator it(path, QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QDirIterator it(path, QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) {
         it.next();
         const QFileInfo info = it.fileInfo();

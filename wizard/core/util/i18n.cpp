@@ -49,7 +49,8 @@ QString Translations::nativeName(const QString &language)
     const QLocale l(language);
     QString name = l.nativeLanguageName();
     if (l.language() == QLocale::Chinese)
-        name = l.script() == QLocale::TraditionalChineseScript ? QStringLiteral("繁體中文") : QStringLiteral("简体中文");
+        name = l.script() == QLocale::TraditionalChineseScript ? QStringLiteral("繁體中文")
+                                                               : QStringLiteral("简体中文");
     return name.isEmpty() ? language : name;
 }
 

@@ -22,11 +22,13 @@ struct InputFile {
 
 Error tooLarge(const QString &what, const QString &path, qint64 maxBytes)
 {
-    return Error{QStringLiteral("input_too_large"),
-                 InputFile::tr("%1 %2 is larger than %3 MB, more than such a file ever holds. Check that you gave the right file.")
-                     .arg(what, QDir::toNativeSeparators(path))
-                     .arg(maxBytes / (1024 * 1024)),
-                 path};
+    return Error{
+        QStringLiteral("input_too_large"),
+        InputFile::tr(
+            "%1 %2 is larger than %3 MB, more than such a file ever holds. Check that you gave the right file.")
+            .arg(what, QDir::toNativeSeparators(path))
+            .arg(maxBytes / (1024 * 1024)),
+        path};
 }
 
 // The text of a JSON string literal starting at bytes[at] (the quote), escapes decoded; *end is
@@ -117,9 +119,7 @@ std::optional<QString> duplicateJsonKey(const QByteArray &bytes)
             i = end;
             break;
         }
-        default:
-            ++i;
-            break;
+        default: ++i; break;
         }
     }
     return std::nullopt;
@@ -130,22 +130,25 @@ Result<QByteArray> readInputFile(const QString &path, const QString &what, qint6
     const QFileInfo info(path);
     if (path.isEmpty() || !info.exists()) {
         return Error{QStringLiteral("input_missing"),
-                     InputFile::tr("%1 %2 does not exist. Check the path.").arg(what, QDir::toNativeSeparators(path)), path};
+                     InputFile::tr("%1 %2 does not exist. Check the path.").arg(what, QDir::toNativeSeparators(path)),
+                     path};
     }
     // isFile() is false for folders, devices, FIFOs and sockets: none is read, none can block.
     if (!info.isFile()) {
-        return Error{QStringLiteral("input_not_file"),
-                     InputFile::tr("%1 %2 is not a plain file (it is a folder, a device or a pipe). Give the path of the file "
-                        "itself.")
-                         .arg(what, QDir::toNativeSeparators(path)),
-                     path};
+        return Error{
+            QStringLiteral("input_not_file"),
+            InputFile::tr("%1 %2 is not a plain file (it is a folder, a device or a pipe). Give the path of the file "
+                          "itself.")
+                .arg(what, QDir::toNativeSeparators(path)),
+            path};
     }
     if (info.size() > maxBytes)
         return tooLarge(what, path, maxBytes);
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("input_unreadable"),
-                     InputFile::tr("%1 %2 cannot be read. Check that it is yours to read.").arg(what, QDir::toNativeSeparators(path)),
+                     InputFile::tr("%1 %2 cannot be read. Check that it is yours to read.")
+                         .arg(what, QDir::toNativeSeparators(path)),
                      f.errorString()};
     }
     // Read one byte past the limit: a file that grew since, or one that reports no size, is
@@ -155,7 +158,8 @@ Result<QByteArray> readInputFile(const QString &path, const QString &what, qint6
         return tooLarge(what, path, maxBytes);
     if (f.error() != QFileDevice::NoError) {
         return Error{QStringLiteral("input_unreadable"),
-                     InputFile::tr("%1 %2 cannot be read. Check that it is yours to read.").arg(what, QDir::toNativeSeparators(path)),
+                     InputFile::tr("%1 %2 cannot be read. Check that it is yours to read.")
+                         .arg(what, QDir::toNativeSeparators(path)),
                      f.errorString()};
     }
     return bytes;
@@ -165,8 +169,8 @@ Result<QByteArray> readStandardInput(const QString &what, qint64 maxBytes)
 {
     QFile in;
     if (!in.open(stdin, QIODevice::ReadOnly)) {
-        return Error{QStringLiteral("input_unreadable"), InputFile::tr("%1 cannot be read from standard input.").arg(what),
-                     in.errorString()};
+        return Error{QStringLiteral("input_unreadable"),
+                     InputFile::tr("%1 cannot be read from standard input.").arg(what), in.errorString()};
     }
     QByteArray bytes;
     while (bytes.size() <= maxBytes) {
@@ -196,11 +200,12 @@ Result<QJsonObject> readJsonObjectFile(const QString &path, const QString &what,
     // Readers disagree on which of two equal names counts (Qt and Python take the last, others the
     // first), so a document that names a field twice means two things: it is refused.
     if (const auto twice = duplicateJsonKey(*bytes)) {
-        return Error{QStringLiteral("input_malformed"),
-                     InputFile::tr("%1 %2 gives the field \"%3\" twice, so it is unclear which one counts. Remove one of "
-                                   "them, or give a file that tfsetup wrote.")
-                         .arg(what, QDir::toNativeSeparators(path), *twice),
-                     QStringLiteral("the field \"%1\" is given twice").arg(*twice)};
+        return Error{
+            QStringLiteral("input_malformed"),
+            InputFile::tr("%1 %2 gives the field \"%3\" twice, so it is unclear which one counts. Remove one of "
+                          "them, or give a file that tfsetup wrote.")
+                .arg(what, QDir::toNativeSeparators(path), *twice),
+            QStringLiteral("the field \"%1\" is given twice").arg(*twice)};
     }
     return doc.object();
 }

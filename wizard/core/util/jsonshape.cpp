@@ -131,8 +131,7 @@ std::optional<JsonShape::Problem> JsonShape::check(const QJsonValue &value, cons
         return std::nullopt;
     auto fail = [&path](const QString &problem) { return std::optional<Problem>(Problem{path, problem}); };
     switch (d.kind) {
-    case Data::Kind::Anything:
-        break;
+    case Data::Kind::Anything: break;
     case Data::Kind::Text:
         if (!value.isString())
             return fail(tr("must be text"));
@@ -214,9 +213,8 @@ std::optional<JsonShape::Problem> JsonShape::check(const QJsonValue &value, cons
 Error JsonShape::error(const QString &code, const QString &document, const Problem &problem, const QString &advice)
 {
     const QString message = problem.field.isEmpty()
-                                ? tr("%1 cannot be used: it %2. %3").arg(document, problem.problem, advice)
-                                : tr("%1 cannot be used: its field \"%2\" %3. %4")
-                                      .arg(document, problem.field, problem.problem, advice);
+        ? tr("%1 cannot be used: it %2. %3").arg(document, problem.problem, advice)
+        : tr("%1 cannot be used: its field \"%2\" %3. %4").arg(document, problem.field, problem.problem, advice);
     return Error{code, message, problem.field + u' ' + problem.problem};
 }
 

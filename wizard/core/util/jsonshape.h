@@ -67,8 +67,7 @@ public:
 private:
     explicit JsonShape(std::shared_ptr<const Data> data)
         : m_data(std::move(data))
-    {
-    }
+    {}
 
     std::shared_ptr<const Data> m_data;
     std::optional<Problem> check(const QJsonValue &value, const QString &path) const;

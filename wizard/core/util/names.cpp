@@ -29,8 +29,7 @@ bool looksLikeSeparatorOrDot(char32_t c)
     case 0xFF0E: // FULLWIDTH FULL STOP
     case 0xFE52: // SMALL FULL STOP
         return true;
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -54,15 +53,16 @@ bool isSafeComponentText(const QString &name, bool allowLeadingDot)
         const QChar::Category category = QChar::category(c);
         if (category == QChar::Other_Format || category == QChar::Other_Control || category == QChar::Other_Surrogate
             || category == QChar::Other_NotAssigned || category == QChar::Other_PrivateUse
-            || category == QChar::Separator_Line || category == QChar::Separator_Paragraph || looksLikeSeparatorOrDot(c))
+            || category == QChar::Separator_Line || category == QChar::Separator_Paragraph
+            || looksLikeSeparatorOrDot(c))
             return false;
     }
     // Windows ignores a trailing dot or space, so "a." is "a" there; any other space at either end
     // (no-break, ideographic) is invisible in a folder list.
     if (name.endsWith(u'.') || name.front().isSpace() || name.back().isSpace())
         return false;
-    static const QStringList devices{QStringLiteral("CON"), QStringLiteral("PRN"), QStringLiteral("AUX"),
-                                     QStringLiteral("NUL"), QStringLiteral("CONIN$"), QStringLiteral("CONOUT$"),
+    static const QStringList devices{QStringLiteral("CON"),   QStringLiteral("PRN"),    QStringLiteral("AUX"),
+                                     QStringLiteral("NUL"),   QStringLiteral("CONIN$"), QStringLiteral("CONOUT$"),
                                      QStringLiteral("CLOCK$")};
     const QString stem = name.section(u'.', 0, 0).trimmed().toUpper();
     if (devices.contains(stem))
@@ -131,7 +131,7 @@ QString jupyterKernelName(const QString &environmentName)
     for (const QChar c : environmentName) {
         const bool upper = c >= u'A' && c <= u'Z';
         const bool kept = upper || (c >= u'a' && c <= u'z') || (c >= u'0' && c <= u'9') || c == u'.' || c == u'_'
-                          || c == u'-';
+            || c == u'-';
         // A capital is folded, and counts as a change: "TF" and "tf" must not share a kernel.
         replaced = replaced || !kept || upper;
         if (kept)
@@ -145,7 +145,8 @@ QString jupyterKernelName(const QString &environmentName)
         out.chop(1);
     out.truncate(60);
     if (replaced || out.isEmpty()) {
-        const QByteArray hash = QCryptographicHash::hash(environmentName.toUtf8(), QCryptographicHash::Sha256).toHex().left(8);
+        const QByteArray hash =
+            QCryptographicHash::hash(environmentName.toUtf8(), QCryptographicHash::Sha256).toHex().left(8);
         out = (out.isEmpty() ? QStringLiteral("env") : out) + u'-' + QString::fromLatin1(hash);
     }
     return out;

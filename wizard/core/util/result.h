@@ -23,9 +23,15 @@ class [[nodiscard]] Result {
 public:
     // QCoro::waitFor() needs a default-constructible result; such a Result holds an error
     // until a real value or error is assigned.
-    Result() : m_data(std::in_place_index<1>, Error{QStringLiteral("unset"), {}, {}}) {}
-    Result(T value) : m_data(std::in_place_index<0>, std::move(value)) {}
-    Result(Error error) : m_data(std::in_place_index<1>, std::move(error)) {}
+    Result()
+        : m_data(std::in_place_index<1>, Error{QStringLiteral("unset"), {}, {}})
+    {}
+    Result(T value)
+        : m_data(std::in_place_index<0>, std::move(value))
+    {}
+    Result(Error error)
+        : m_data(std::in_place_index<1>, std::move(error))
+    {}
 
     bool ok() const { return m_data.index() == 0; }
     explicit operator bool() const { return ok(); }

@@ -39,9 +39,8 @@ void writeLine(LogState &s, const char *level, const char *category, const QStri
     if (!s.file.isOpen())
         return;
     const QByteArray line = QDateTime::currentDateTime().toString(Qt::ISODateWithMs).toUtf8() + ' ' + level
-                            + (category && qstrcmp(category, "default") != 0 ? QByteArray(" [") + category + ']'
-                                                                              : QByteArray())
-                            + ' ' + message.toUtf8() + '\n';
+        + (category && qstrcmp(category, "default") != 0 ? QByteArray(" [") + category + ']' : QByteArray()) + ' '
+        + message.toUtf8() + '\n';
     s.file.write(line);
     s.file.flush();
 }
@@ -54,21 +53,11 @@ void handler(QtMsgType type, const QMessageLogContext &context, const QString &r
     const QString message = visibleText(redactSecrets(raw));
     const char *level = "debug";
     switch (type) {
-    case QtDebugMsg:
-        level = "debug";
-        break;
-    case QtInfoMsg:
-        level = "info";
-        break;
-    case QtWarningMsg:
-        level = "warning";
-        break;
-    case QtCriticalMsg:
-        level = "error";
-        break;
-    case QtFatalMsg:
-        level = "fatal";
-        break;
+    case QtDebugMsg: level = "debug"; break;
+    case QtInfoMsg: level = "info"; break;
+    case QtWarningMsg: level = "warning"; break;
+    case QtCriticalMsg: level = "error"; break;
+    case QtFatalMsg: level = "fatal"; break;
     }
     {
         QMutexLocker lock(&s.mutex);
@@ -107,8 +96,8 @@ QString RunLog::start(const QString &dir)
         // The host's own description, whatever machine a --root folder imitates.
         writeLine(s, "info", nullptr,
                   QStringLiteral("command: ")
-                      + visibleText(redactSecrets(QCoreApplication::instance() ? QCoreApplication::arguments().join(u' ')
-                                                                               : QString())));
+                      + visibleText(redactSecrets(
+                          QCoreApplication::instance() ? QCoreApplication::arguments().join(u' ') : QString())));
         writeLine(s, "info", nullptr,
                   QStringLiteral("tfsetup %1 on %2 (%3, kernel %4 %5)")
                       .arg(QCoreApplication::applicationVersion(), QSysInfo::prettyProductName(),
@@ -119,7 +108,8 @@ QString RunLog::start(const QString &dir)
         s.previous = before;
     const QStringList pruned = rotate(folder, LogRetention{}, s.path);
     if (!pruned.isEmpty())
-        write("info", QStringLiteral("removed %1 older log(s): %2").arg(pruned.size()).arg(pruned.join(QStringLiteral(", "))));
+        write("info",
+              QStringLiteral("removed %1 older log(s): %2").arg(pruned.size()).arg(pruned.join(QStringLiteral(", "))));
     return s.path;
 }
 
@@ -142,7 +132,8 @@ QList<QFileInfo> RunLog::ownLogs(const QString &folder)
     QList<QFileInfo> logs;
     if (folder.isEmpty() || isLink(folder) || !QFileInfo(folder).isDir())
         return logs;
-    for (const QFileInfo &info : QDir(folder).entryInfoList(QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
+    for (const QFileInfo &info :
+         QDir(folder).entryInfoList(QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
         if (!info.isSymLink() && !info.isJunction() && isOwnLogName(info.fileName()))
             logs.append(info);
     }
@@ -191,8 +182,8 @@ QString RunLog::defaultFolder()
 {
     const QString overridden = qEnvironmentVariable("TFSETUP_LOG_DIR");
     return overridden.isEmpty()
-               ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QLatin1String("/tfsetup/logs")
-               : overridden;
+        ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QLatin1String("/tfsetup/logs")
+        : overridden;
 }
 
 QString RunLog::path()

@@ -41,7 +41,7 @@ bool needsVisibleEscape(char32_t c)
     if (c == U'\n' || c == U'\t')
         return false;
     return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x200e || c == 0x200f || c == 0x2028 || c == 0x2029
-           || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+        || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
 QString visibleText(QStringView text)
@@ -118,7 +118,7 @@ Result<QString> decodeTextInput(const QByteArray &bytes, const QString &what)
 
 QString redactSecrets(const QString &text)
 {
-    if (!text.contains(QLatin1String("://")) && !text.contains(u'=') )
+    if (!text.contains(QLatin1String("://")) && !text.contains(u'='))
         return text;
     // scheme://userinfo@ : the userinfo has neither '/' nor '@' nor white space.
     static const QRegularExpression userinfo(QStringLiteral("\\b([A-Za-z][A-Za-z0-9+.-]*://)([^/@\\s?#\"'<>]+)@"));

@@ -49,8 +49,8 @@ using AllocFn = Status(TFSETUP_NVAPI *)(DevicePtr *, size_t);
 using FreeFn = Status(TFSETUP_NVAPI *)(DevicePtr);
 using ToDeviceFn = Status(TFSETUP_NVAPI *)(DevicePtr, const void *, size_t);
 using ToHostFn = Status(TFSETUP_NVAPI *)(void *, DevicePtr, size_t);
-using LaunchFn = Status(TFSETUP_NVAPI *)(Handle, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                         unsigned, Handle, void **, void **);
+using LaunchFn = Status(TFSETUP_NVAPI *)(Handle, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                         Handle, void **, void **);
 using DriverErrorNameFn = Status(TFSETUP_NVAPI *)(Status, const char **);
 
 using CreateFn = Status(TFSETUP_NVAPI *)(Handle *);
@@ -61,8 +61,8 @@ using SgemmFn = Status(TFSETUP_NVAPI *)(Handle, int, int, int, int, int, const f
 using TensorSetFn = Status(TFSETUP_NVAPI *)(Handle, int, int, int, int, int, int);
 using ConvSetFn = Status(TFSETUP_NVAPI *)(Handle, int, int, int, int, int, int, int, int);
 using WorkspaceFn = Status(TFSETUP_NVAPI *)(Handle, Handle, Handle, Handle, Handle, int, size_t *);
-using ForwardFn = Status(TFSETUP_NVAPI *)(Handle, const void *, Handle, const void *, Handle, const void *, Handle,
-                                          int, void *, size_t, const void *, Handle, void *);
+using ForwardFn = Status(TFSETUP_NVAPI *)(Handle, const void *, Handle, const void *, Handle, const void *, Handle, int,
+                                          void *, size_t, const void *, Handle, void *);
 
 constexpr Status success = 0;
 
@@ -74,7 +74,10 @@ struct Failure {
 
 class Resolver {
 public:
-    Resolver(SharedLibrary *library, const ComputeTable &table) : m_library(library), m_table(table) {}
+    Resolver(SharedLibrary *library, const ComputeTable &table)
+        : m_library(library)
+        , m_table(table)
+    {}
 
     template<typename Fn>
     Fn get(const char *role, QString *missing)
@@ -131,7 +134,10 @@ QString differs(const std::vector<float> &got, const std::vector<float> &want, q
 // The device memory a step allocated, freed whatever path leaves it.
 class DeviceBuffers {
 public:
-    DeviceBuffers(AllocFn alloc, FreeFn free) : m_alloc(alloc), m_free(free) {}
+    DeviceBuffers(AllocFn alloc, FreeFn free)
+        : m_alloc(alloc)
+        , m_free(free)
+    {}
     ~DeviceBuffers()
     {
         for (DevicePtr p : m_pointers)
@@ -217,8 +223,7 @@ std::optional<Failure> uploadAll(const Driver &d, DeviceBuffers &buffers, const 
     return std::nullopt;
 }
 
-std::optional<Failure> download(const Driver &d, DevicePtr device, std::vector<float> &host,
-                                const ComputeTable &table)
+std::optional<Failure> download(const Driver &d, DevicePtr device, std::vector<float> &host, const ComputeTable &table)
 {
     if (const Status rc = d.synchronize(); rc != success)
         return Failure{symbolName(table, "driver.synchronize"), d.name(rc)};
@@ -230,8 +235,8 @@ std::optional<Failure> download(const Driver &d, DevicePtr device, std::vector<f
 // Waits for the GPU, copies its result back and compares it with the processor's; a result too
 // far off is a failure of `role`, the call that computed it. *difference: the largest difference.
 std::optional<Failure> downloadAndCompare(const Driver &d, DevicePtr device, std::vector<float> &got,
-                                          const std::vector<float> &want, const ComputeTable &table,
-                                          const char *role, double *difference)
+                                          const std::vector<float> &want, const ComputeTable &table, const char *role,
+                                          double *difference)
 {
     if (auto f = download(d, device, got, table))
         return f;
@@ -244,8 +249,7 @@ std::optional<Failure> downloadAndCompare(const Driver &d, DevicePtr device, std
 
 // --- the three steps; each returns its failure, or fills *difference ---
 
-std::optional<Failure> runKernel(const Driver &d, const ComputeTable &table, const QByteArray &ptx,
-                                 double *difference)
+std::optional<Failure> runKernel(const Driver &d, const ComputeTable &table, const QByteArray &ptx, double *difference)
 {
     if (ptx.isEmpty())
         return Failure{symbolName(table, "driver.module_load"), QStringLiteral("the kernel text is missing")};
@@ -278,14 +282,12 @@ std::optional<Failure> runKernel(const Driver &d, const ComputeTable &table, con
     void *parameters[] = {&da, &db, &dc, &count};
     const unsigned block = unsigned(table.block);
     const unsigned grid = (count + block - 1) / block;
-    if (const Status rc = d.launch(function, grid, 1, 1, block, 1, 1, 0, nullptr, parameters, nullptr);
-        rc != success)
+    if (const Status rc = d.launch(function, grid, 1, 1, block, 1, 1, 0, nullptr, parameters, nullptr); rc != success)
         return Failure{symbolName(table, "driver.launch"), d.name(rc)};
     return downloadAndCompare(d, dc, got, want, table, "driver.launch", difference);
 }
 
-std::optional<Failure> runGemm(const Driver &d, SharedLibrary &library, const ComputeTable &table,
-                               double *difference)
+std::optional<Failure> runGemm(const Driver &d, SharedLibrary &library, const ComputeTable &table, double *difference)
 {
     Resolver r(&library, table);
     QString missing;
@@ -405,8 +407,7 @@ std::optional<Failure> runConvolution(const Driver &d, SharedLibrary &library, c
         return Failure{symbolName(table, "cudnn.tensor_set"), name(rc)};
     if (const Status rc = filterSet(w, floatType, nchw, K, C, R, S); rc != success)
         return Failure{symbolName(table, "cudnn.filter_set"), name(rc)};
-    if (const Status rc = convSet(conv, pad, pad, stride, stride, dil, dil, crossCorrelation, floatType);
-        rc != success)
+    if (const Status rc = convSet(conv, pad, pad, stride, stride, dil, dil, crossCorrelation, floatType); rc != success)
         return Failure{symbolName(table, "cudnn.convolution_set"), name(rc)};
 
     const size_t inSize = size_t(N * C * H * W);
@@ -431,7 +432,7 @@ std::optional<Failure> runConvolution(const Driver &d, SharedLibrary &library, c
                                 if (h < 0 || h >= H || wq < 0 || wq >= W)
                                     continue;
                                 sum += in[size_t(((n * C + c) * H + h) * W + wq)]
-                                       * filter[size_t(((k * C + c) * R + rr) * S + s)];
+                                    * filter[size_t(((k * C + c) * R + rr) * S + s)];
                             }
                     want[size_t(((n * K + k) * P + p) * Q + q)] = sum;
                 }
@@ -628,29 +629,35 @@ Result<ComputeTable> ComputeTable::fromJson(const QJsonObject &json)
     if (json.isEmpty())
         return t;
     // A table the code cannot run with is a damaged installation, said once at load.
-    static const char *const roles[] = {"driver.init", "driver.device_get", "driver.context_retain",
-                                        "driver.context_release", "driver.context_set", "driver.synchronize",
-                                        "driver.module_load", "driver.module_unload", "driver.function",
-                                        "driver.alloc", "driver.free", "driver.copy_to_device",
-                                        "driver.copy_to_host", "driver.launch", "cublas.create", "cublas.destroy",
-                                        "cublas.sgemm", "cudnn.create", "cudnn.destroy", "cudnn.tensor_create",
-                                        "cudnn.tensor_set", "cudnn.tensor_destroy", "cudnn.filter_create",
-                                        "cudnn.filter_set", "cudnn.filter_destroy", "cudnn.convolution_create",
+    static const char *const roles[] = {"driver.init",           "driver.device_get",
+                                        "driver.context_retain", "driver.context_release",
+                                        "driver.context_set",    "driver.synchronize",
+                                        "driver.module_load",    "driver.module_unload",
+                                        "driver.function",       "driver.alloc",
+                                        "driver.free",           "driver.copy_to_device",
+                                        "driver.copy_to_host",   "driver.launch",
+                                        "cublas.create",         "cublas.destroy",
+                                        "cublas.sgemm",          "cudnn.create",
+                                        "cudnn.destroy",         "cudnn.tensor_create",
+                                        "cudnn.tensor_set",      "cudnn.tensor_destroy",
+                                        "cudnn.filter_create",   "cudnn.filter_set",
+                                        "cudnn.filter_destroy",  "cudnn.convolution_create",
                                         "cudnn.convolution_set", "cudnn.convolution_destroy",
-                                        "cudnn.workspace_size", "cudnn.forward"};
+                                        "cudnn.workspace_size",  "cudnn.forward"};
     QStringList problems;
     for (const char *role : roles) {
         if (t.symbols.value(QLatin1String(role)).isEmpty())
             problems.append(QString::fromLatin1(role));
     }
     if (t.kernelFile.isEmpty() || t.kernelEntry.isEmpty() || t.elements <= 0 || t.block <= 0 || t.gemmSize <= 0
-        || t.convN <= 0 || t.convC <= 0 || t.convK <= 0 || t.convH < t.convR || t.convW < t.convS
-        || t.convStride <= 0 || t.convDilation <= 0 || t.tolerance <= 0 || t.timeoutMs <= 0)
+        || t.convN <= 0 || t.convC <= 0 || t.convK <= 0 || t.convH < t.convR || t.convW < t.convS || t.convStride <= 0
+        || t.convDilation <= 0 || t.tolerance <= 0 || t.timeoutMs <= 0)
         problems.append(QStringLiteral("sizes"));
     if (!problems.isEmpty()) {
         return Error{QStringLiteral("probe_table_malformed"),
-                     QCoreApplication::translate("Probe", "The library version table is not valid JSON; reinstall "
-                                                          "tfsetup."),
+                     QCoreApplication::translate("Probe",
+                                                 "The library version table is not valid JSON; reinstall "
+                                                 "tfsetup."),
                      QStringLiteral("compute: missing or invalid %1").arg(problems.join(QStringLiteral(", ")))};
     }
     return t;
@@ -685,8 +692,7 @@ ComputeStep ComputeStep::fromJson(const QJsonObject &o)
     return s;
 }
 
-QList<ComputeStep> runComputeChecks(const ComputeLibraries &libraries, const ComputeTable &table,
-                                    const QByteArray &ptx)
+QList<ComputeStep> runComputeChecks(const ComputeLibraries &libraries, const ComputeTable &table, const QByteArray &ptx)
 {
     return run(libraries, table, ptx, {});
 }
@@ -697,7 +703,9 @@ namespace {
 // model lacks as well).
 class FunctionThread final : public QThread {
 public:
-    explicit FunctionThread(std::function<void()> function) : m_function(std::move(function)) {}
+    explicit FunctionThread(std::function<void()> function)
+        : m_function(std::move(function))
+    {}
 
 protected:
     void run() override { m_function(); }

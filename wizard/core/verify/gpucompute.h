@@ -41,7 +41,7 @@ struct ComputeTable {
 
 // One step of the check. status: "passed" | "failed" | "skipped".
 struct ComputeStep {
-    QString step;    // "kernel" | "cublas" | "cudnn"
+    QString step; // "kernel" | "cublas" | "cudnn"
     QString status;
     QString library; // the library file the step used
     QString call;    // failed: the call that failed, "cublasSgemm_v2"

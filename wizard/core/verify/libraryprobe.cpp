@@ -118,8 +118,9 @@ Result<VersionQueries> VersionQueries::load(const QString &path)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("probe_table_unreadable"),
-                     QCoreApplication::translate("Probe", "The library version table %1 cannot be read; the "
-                                                          "program files are damaged, reinstall tfsetup.")
+                     QCoreApplication::translate("Probe",
+                                                 "The library version table %1 cannot be read; the "
+                                                 "program files are damaged, reinstall tfsetup.")
                          .arg(path),
                      f.errorString()};
     }
@@ -132,8 +133,9 @@ Result<VersionQueries> VersionQueries::fromJson(const QByteArray &json)
     const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
     if (!doc.isObject()) {
         return Error{QStringLiteral("probe_table_malformed"),
-                     QCoreApplication::translate("Probe", "The library version table is not valid JSON; reinstall "
-                                                          "tfsetup."),
+                     QCoreApplication::translate("Probe",
+                                                 "The library version table is not valid JSON; reinstall "
+                                                 "tfsetup."),
                      error.errorString()};
     }
     VersionQueries q;
@@ -256,7 +258,8 @@ Result<ProbeRequest> ProbeRequest::fromArguments(const QStringList &arguments)
         }
         if (i + 1 >= arguments.size()) {
             return Error{QStringLiteral("usage"),
-                         QCoreApplication::translate("Probe", "The option %1 needs a value.").arg(option), {}};
+                         QCoreApplication::translate("Probe", "The option %1 needs a value.").arg(option),
+                         {}};
         }
         const QString value = arguments[++i];
         if (option == u"--library") {
@@ -270,10 +273,10 @@ Result<ProbeRequest> ProbeRequest::fromArguments(const QStringList &arguments)
             // PARENT>NAME
             const qsizetype gt = value.indexOf(u'>');
             if (gt <= 0) {
-                return Error{QStringLiteral("usage"),
-                             QCoreApplication::translate("Probe", "--sublibrary takes PARENT>NAME, not \"%1\".")
-                                 .arg(value),
-                             {}};
+                return Error{
+                    QStringLiteral("usage"),
+                    QCoreApplication::translate("Probe", "--sublibrary takes PARENT>NAME, not \"%1\".").arg(value),
+                    {}};
             }
             QString group = QStringLiteral("extra");
             for (const ProbeLibrary &l : std::as_const(r.libraries)) {
@@ -288,8 +291,8 @@ Result<ProbeRequest> ProbeRequest::fromArguments(const QStringList &arguments)
         } else if (option == u"--cudnn") {
             r.cudnn = value;
         } else {
-            return Error{QStringLiteral("usage"),
-                         QCoreApplication::translate("Probe", "Unknown option %1.").arg(option), {}};
+            return Error{
+                QStringLiteral("usage"), QCoreApplication::translate("Probe", "Unknown option %1.").arg(option), {}};
         }
     }
     return r;
@@ -416,8 +419,8 @@ QString ProbeFinding::message() const
 
 QJsonObject ProbeFinding::toJson() const
 {
-    QJsonObject o{{QStringLiteral("code"), code}, {QStringLiteral("severity"), severity},
-                  {QStringLiteral("library"), library}};
+    QJsonObject o{
+        {QStringLiteral("code"), code}, {QStringLiteral("severity"), severity}, {QStringLiteral("library"), library}};
     if (!path.isEmpty())
         o.insert(QStringLiteral("path"), path);
     if (!other.isEmpty())
@@ -517,8 +520,9 @@ Result<ProbeReport> ProbeReport::fromJson(const QJsonObject &o)
 {
     if (str(o, "tool") != u"tfsetup-probe" || !o.value(QLatin1String("libraries")).isArray()) {
         return Error{QStringLiteral("probe_output_malformed"),
-                     QCoreApplication::translate("Probe", "The library probe answered with something that is not "
-                                                          "its report; reinstall tfsetup."),
+                     QCoreApplication::translate("Probe",
+                                                 "The library probe answered with something that is not "
+                                                 "its report; reinstall tfsetup."),
                      QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)).left(2000)};
     }
     ProbeReport r;
@@ -544,8 +548,8 @@ Result<ProbeReport> ProbeReport::fromJson(const QJsonObject &o)
 
 namespace {
 
-void judge(const SystemView &system, const ProbeRequest &request, const VersionQuery *query,
-           const ProbedLibrary &p, QList<ProbeFinding> &findings)
+void judge(const SystemView &system, const ProbeRequest &request, const VersionQuery *query, const ProbedLibrary &p,
+           QList<ProbeFinding> &findings)
 {
     const QString &name = p.library.name;
     if (!p.loaded) {
@@ -559,11 +563,16 @@ void judge(const SystemView &system, const ProbeRequest &request, const VersionQ
         if (p.library.group == u"driver")
             findings.append({QStringLiteral("driver_missing"), QStringLiteral("error"), name, {}, p.error, {}, {}});
         else if (!p.library.parent.isEmpty())
-            findings.append({QStringLiteral("sublibrary_missing"), QStringLiteral("error"), name, ownCopy, p.error,
-                             {}, p.library.parent});
+            findings.append({QStringLiteral("sublibrary_missing"),
+                             QStringLiteral("error"),
+                             name,
+                             ownCopy,
+                             p.error,
+                             {},
+                             p.library.parent});
         else
-            findings.append({QStringLiteral("library_missing"), QStringLiteral("error"), name, ownCopy, p.error, {},
-                             {}});
+            findings.append(
+                {QStringLiteral("library_missing"), QStringLiteral("error"), name, ownCopy, p.error, {}, {}});
         return;
     }
 
@@ -578,35 +587,44 @@ void judge(const SystemView &system, const ProbeRequest &request, const VersionQ
                 ownCopy = SystemView::join(dir, name);
         }
         // A copy outside the environment is only a problem when the environment has its own.
-        if (!fromOwnDir && !ownCopy.isEmpty()
-            && system.identity(ownCopy) != system.identity(p.path))
-            findings.append({QStringLiteral("shadowed"), QStringLiteral("warning"), name, p.path, ownCopy, p.version,
-                             {}});
+        if (!fromOwnDir && !ownCopy.isEmpty() && system.identity(ownCopy) != system.identity(p.path))
+            findings.append(
+                {QStringLiteral("shadowed"), QStringLiteral("warning"), name, p.path, ownCopy, p.version, {}});
     } else if (!p.otherCopies.isEmpty()) {
-        findings.append({QStringLiteral("other_copies"), QStringLiteral("info"), name, p.path,
-                         p.otherCopies.join(QStringLiteral(", ")), p.version, {}});
+        findings.append({QStringLiteral("other_copies"),
+                         QStringLiteral("info"),
+                         name,
+                         p.path,
+                         p.otherCopies.join(QStringLiteral(", ")),
+                         p.version,
+                         {}});
     }
 
     if (!query || p.version.isEmpty())
         return;
     const QString promised = sonameMajor(name);
     if (query->compare != u"driver" && !promised.isEmpty() && version::major(p.version) != promised) {
-        findings.append({QStringLiteral("version_name_mismatch"), QStringLiteral("error"), name, p.path, {},
-                         p.version, promised});
+        findings.append(
+            {QStringLiteral("version_name_mismatch"), QStringLiteral("error"), name, p.path, {}, p.version, promised});
     }
     const QString built = query->compare == u"cudnn" ? request.cudnn : request.cuda;
     if (query->compare.isEmpty() || built.isEmpty())
         return;
     if (query->compare == u"driver") {
         if (version::less(version::major(p.version), version::major(built)))
-            findings.append({QStringLiteral("driver_too_old"), QStringLiteral("error"), name, p.path, {}, p.version,
-                             built});
+            findings.append(
+                {QStringLiteral("driver_too_old"), QStringLiteral("error"), name, p.path, {}, p.version, built});
         else if (version::less(version::majorMinor(p.version), version::majorMinor(built)))
-            findings.append({QStringLiteral("driver_older_than_cuda"), QStringLiteral("warning"), name, p.path, {},
-                             p.version, built});
+            findings.append({QStringLiteral("driver_older_than_cuda"),
+                             QStringLiteral("warning"),
+                             name,
+                             p.path,
+                             {},
+                             p.version,
+                             built});
     } else if (version::less(version::majorMinor(p.version), version::majorMinor(built))) {
-        findings.append({QStringLiteral("version_below_build"), QStringLiteral("error"), name, p.path, {}, p.version,
-                         built});
+        findings.append(
+            {QStringLiteral("version_below_build"), QStringLiteral("error"), name, p.path, {}, p.version, built});
     }
 }
 
@@ -649,13 +667,13 @@ void computeOnGpu(ProbeReport &report, const ComputeLibraries &libraries, const 
     report.compute = runComputeChecksWithin(libraries, table, ptx, &report.computeAbandoned);
     for (const ComputeStep &s : std::as_const(report.compute)) {
         if (s.reason == u"no_gpu" && s.step == u"kernel")
-            report.findings.append({QStringLiteral("gpu_not_found"), QStringLiteral("info"), s.library, {}, s.error,
-                                    {}, {}});
+            report.findings.append(
+                {QStringLiteral("gpu_not_found"), QStringLiteral("info"), s.library, {}, s.error, {}, {}});
         if (!s.failed())
             continue;
-        const QString code = s.step == u"kernel"   ? QStringLiteral("gpu_kernel_failed")
-                             : s.step == u"cublas" ? QStringLiteral("cublas_failed")
-                                                   : QStringLiteral("cudnn_failed");
+        const QString code = s.step == u"kernel" ? QStringLiteral("gpu_kernel_failed")
+            : s.step == u"cublas"                ? QStringLiteral("cublas_failed")
+                                                 : QStringLiteral("cudnn_failed");
         const QString other = s.call.isEmpty() ? s.error : s.call + u": " + s.error;
         QString path;
         if (const ProbedLibrary *l = report.library(s.library))
@@ -741,9 +759,10 @@ ProbeOutcome runProbeHelper(SystemView &system, const Knowledge &knowledge, cons
     }
     if (request->libraries.isEmpty()) {
         outcome.exitCode = 2;
-        outcome.usageError = QCoreApplication::translate("Probe", "Name the libraries to load (--library GROUP:NAME) "
-                                                                  "or the versions TensorFlow was built with "
-                                                                  "(--cuda VERSION --cudnn VERSION).");
+        outcome.usageError = QCoreApplication::translate("Probe",
+                                                         "Name the libraries to load (--library GROUP:NAME) "
+                                                         "or the versions TensorFlow was built with "
+                                                         "(--cuda VERSION --cudnn VERSION).");
         return outcome;
     }
     const ProbeReport report = probeLibraries(system, *request, knowledge.versionQueries, [](const QString &name) {

@@ -26,11 +26,11 @@ struct Knowledge;
 
 // How one library family answers "which version are you" (resources/verify/probe.json).
 struct VersionQuery {
-    QStringList stems;  // "cudart", "cuda", "nvcuda"
-    QString symbol;     // "cudaRuntimeGetVersion"
-    QString call;       // "int_out" | "size_t" | "property" | "major_minor_out"
-    QString encoding;   // "cuda" | "cudnn" | empty (the call gives the parts)
-    QString compare;    // "cuda" | "cudnn" | "driver" | empty
+    QStringList stems; // "cudart", "cuda", "nvcuda"
+    QString symbol;    // "cudaRuntimeGetVersion"
+    QString call;      // "int_out" | "size_t" | "property" | "major_minor_out"
+    QString encoding;  // "cuda" | "cudnn" | empty (the call gives the parts)
+    QString compare;   // "cuda" | "cudnn" | "driver" | empty
     QString source;
 };
 
@@ -92,11 +92,11 @@ struct ProbeRequest {
 struct ProbedLibrary {
     ProbeLibrary library;
     bool loaded = false;
-    QString error;          // the loader's own words
-    QString path;           // the file the loader opened
-    QString version;        // "13.0", "9.19.0"; empty when the library has no version call
-    qint64 versionRaw = -1; // as returned, for the log
-    QString versionError;   // why the version could not be read
+    QString error;           // the loader's own words
+    QString path;            // the file the loader opened
+    QString version;         // "13.0", "9.19.0"; empty when the library has no version call
+    qint64 versionRaw = -1;  // as returned, for the log
+    QString versionError;    // why the version could not be read
     QStringList otherCopies; // the same name elsewhere on the search path or in ownDirs
 
     QJsonObject toJson() const;

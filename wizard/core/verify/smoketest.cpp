@@ -349,7 +349,7 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
     const auto placedRight = [&device](const QJsonObject &step) {
         const QString where = str(step, "device");
         return !device.startsWith(QLatin1String("/GPU"), Qt::CaseInsensitive)
-               || where.contains(QLatin1String("GPU"), Qt::CaseInsensitive);
+            || where.contains(QLatin1String("GPU"), Qt::CaseInsensitive);
     };
     const auto computeFailure = [&log](VerifyLayer &l, const QJsonObject &step) {
         const QString text = evidence(step, log);
@@ -406,14 +406,16 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
     }
     if (!placedRight(conv)) {
         fail(cudnn, "ran_on_cpu",
-             tr("The convolution ran on %1 instead of the GPU. Run tfsetup doctor.").arg(r.deviceTitle(str(conv, "device"))),
+             tr("The convolution ran on %1 instead of the GPU. Run tfsetup doctor.")
+                 .arg(r.deviceTitle(str(conv, "device"))),
              {str(conv, "device")});
         return finish();
     }
     cudnn.status = conv.value(QLatin1String("correct")).toBool(true) ? VerifyLayer::Status::Passed
                                                                      : VerifyLayer::Status::Failed;
     cudnn.summary = tr("Convolution in %1 s on %2")
-                        .arg(seconds(conv.value(QLatin1String("seconds")).toDouble()), r.deviceTitle(str(conv, "device")));
+                        .arg(seconds(conv.value(QLatin1String("seconds")).toDouble()),
+                             r.deviceTitle(str(conv, "device")));
     if (cudnn.failed()) {
         fail(cudnn, "wrong_result",
              tr("The convolution gave a wrong result. The GPU or its driver is unreliable; update the driver "
@@ -433,7 +435,8 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
     }
     if (!placedRight(mm)) {
         fail(compute, "ran_on_cpu",
-             tr("The matrix product ran on %1 instead of the GPU. Run tfsetup doctor.").arg(r.deviceTitle(str(mm, "device"))),
+             tr("The matrix product ran on %1 instead of the GPU. Run tfsetup doctor.")
+                 .arg(r.deviceTitle(str(mm, "device"))),
              {str(mm, "device")});
         return finish();
     }

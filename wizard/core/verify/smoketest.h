@@ -18,7 +18,7 @@ namespace tfsetup::core {
 struct VerifyLayer {
     enum class Status { Passed, Warning, Failed, Skipped };
 
-    QString id;          // "libraries" | "import" | "devices" | "cudnn" | "compute"
+    QString id; // "libraries" | "import" | "devices" | "cudnn" | "compute"
     Status status = Status::Skipped;
     QString title;       // translated: "Import TensorFlow"
     QString summary;     // translated one-liner: "TensorFlow 2.15.0 imported in 2.1 s"
@@ -36,8 +36,8 @@ struct SmokeResult {
     Q_DECLARE_TR_FUNCTIONS(SmokeResult)
 
 public:
-    bool produced = false;  // the script printed its document
-    QJsonObject document;   // as printed
+    bool produced = false; // the script printed its document
+    QJsonObject document;  // as printed
     QString tensorflowVersion;
     QStringList gpus;
     QList<VerifyLayer> layers; // import, devices, cudnn, compute

@@ -79,10 +79,10 @@ Result<EnvironmentInfo> EnvironmentInfo::read(const SystemView &system, const QS
     info.directory = system.normalize(directory);
     info.os = osFamilyName(system.os());
     if (!system.isDir(info.directory)) {
-        return Error{QStringLiteral("environment_missing"),
-                     tr("The environment folder %1 does not exist. Give the folder tfsetup installed into.")
-                         .arg(info.directory),
-                     {}};
+        return Error{
+            QStringLiteral("environment_missing"),
+            tr("The environment folder %1 does not exist. Give the folder tfsetup installed into.").arg(info.directory),
+            {}};
     }
     const QString recordPath = SystemView::join(info.directory, QStringLiteral("environment.json"));
     const auto bytes = system.readFile(recordPath);
@@ -91,10 +91,10 @@ Result<EnvironmentInfo> EnvironmentInfo::read(const SystemView &system, const QS
         QJsonParseError error;
         const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &error);
         if (!doc.isObject()) {
-            return Error{QStringLiteral("environment_malformed"),
-                         tr("%1 is damaged (not a JSON object). Run tfsetup repair --env %2.")
-                             .arg(recordPath, info.directory),
-                         error.errorString()};
+            return Error{
+                QStringLiteral("environment_malformed"),
+                tr("%1 is damaged (not a JSON object). Run tfsetup repair --env %2.").arg(recordPath, info.directory),
+                error.errorString()};
         }
         record = doc.object();
     }
@@ -180,13 +180,12 @@ Result<EnvironmentInfo> EnvironmentInfo::read(const SystemView &system, const QS
 
     if (info.pythonLauncher.isEmpty()) {
         const QStringList names = info.os == u"windows"
-                                      ? QStringList{QStringLiteral("start-python.bat"), QStringLiteral("start-python.cmd")}
-                                      : QStringList{QStringLiteral("start-python.sh"), QStringLiteral("start-python")};
+            ? QStringList{QStringLiteral("start-python.bat"), QStringLiteral("start-python.cmd")}
+            : QStringList{QStringLiteral("start-python.sh"), QStringLiteral("start-python")};
         for (const QString &sub : {QString(), QStringLiteral("bin"), QStringLiteral("launchers")}) {
             for (const QString &name : names) {
-                const QString candidate = SystemView::join(sub.isEmpty() ? info.directory
-                                                                         : SystemView::join(info.directory, sub),
-                                                           name);
+                const QString candidate = SystemView::join(
+                    sub.isEmpty() ? info.directory : SystemView::join(info.directory, sub), name);
                 if (info.pythonLauncher.isEmpty() && system.isFile(candidate))
                     info.pythonLauncher = candidate;
             }
@@ -248,9 +247,8 @@ ProbeRequest VerifyRequest::probeRequest(const Catalog &catalog) const
     for (const QString &file : recordedFiles) {
         const qsizetype slash = file.lastIndexOf(u'/');
         const QString name = file.mid(slash + 1);
-        const bool probed = std::any_of(p.libraries.cbegin(), p.libraries.cend(), [&](const ProbeLibrary &l) {
-            return l.name.compare(name, cs) == 0;
-        });
+        const bool probed = std::any_of(p.libraries.cbegin(), p.libraries.cend(),
+                                        [&](const ProbeLibrary &l) { return l.name.compare(name, cs) == 0; });
         if (probed && slash > 0 && !p.ownDirs.contains(file.left(slash), cs))
             p.ownDirs.append(file.left(slash));
     }
@@ -310,8 +308,7 @@ QCoro::Task<Result<ProbeReport>> runLibraryProbe(SystemView &system, VerifyReque
                             detail};
         }
         co_return Error{QStringLiteral("probe_failed"),
-                        VerifyReport::tr("The library probe gave no report (exit code %1).").arg(run.exitCode),
-                        detail};
+                        VerifyReport::tr("The library probe gave no report (exit code %1).").arg(run.exitCode), detail};
     }
     co_return ProbeReport::fromJson(doc.object());
 }
@@ -387,7 +384,7 @@ void addComputeSteps(VerifyLayer &l, const ProbeReport &probe)
     if (!allPassed)
         return;
     l.summary += QStringLiteral("; ")
-                 + VerifyReport::tr("the GPU computed correctly with the driver, cuBLAS and cuDNN");
+        + VerifyReport::tr("the GPU computed correctly with the driver, cuBLAS and cuDNN");
     if (l.explanation.isEmpty()) {
         l.explanation = VerifyReport::tr("The GPU, its driver, cuBLAS and cuDNN computed correctly in this "
                                          "environment. If TensorFlow still does not use the GPU, the cause is in "
@@ -401,8 +398,7 @@ VerifyLayer librariesLayer(const Result<ProbeReport> &probe, bool smokePassed)
     l.id = QStringLiteral("libraries");
     l.title = VerifyReport::tr("Load the GPU libraries");
     if (!probe) {
-        l.status = probe.error().code == u"probe_crashed" ? VerifyLayer::Status::Failed
-                                                          : VerifyLayer::Status::Warning;
+        l.status = probe.error().code == u"probe_crashed" ? VerifyLayer::Status::Failed : VerifyLayer::Status::Warning;
         l.cause = probe.error().code;
         l.explanation = probe.error().message;
         l.details.append(probe.error().detail.trimmed());
@@ -437,8 +433,8 @@ VerifyLayer librariesLayer(const Result<ProbeReport> &probe, bool smokePassed)
         if (l.failed() && smokePassed) {
             l.status = VerifyLayer::Status::Warning;
             l.explanation += u' '
-                             + VerifyReport::tr("TensorFlow itself found working libraries, so this only matters "
-                                                "to other programs that use this library path.");
+                + VerifyReport::tr("TensorFlow itself found working libraries, so this only matters "
+                                   "to other programs that use this library path.");
         }
     }
     for (const ProbeFinding &f : probe->findings)

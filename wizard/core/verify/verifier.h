@@ -27,14 +27,14 @@ struct EnvironmentInfo {
 
 public:
     QString directory;
-    QString os;         // "linux" | "windows"; empty = the view's
+    QString os; // "linux" | "windows"; empty = the view's
     QString route;
     QString tensorflow; // "2.15.0"
     QString cuda;       // what TensorFlow was built with, "12.2"
     QString cudnn;
     QString pythonLauncher; // runs the environment's Python with the environment's library path
     QString shellLauncher;
-    QStringList libraryDirs; // the environment's own library folders
+    QStringList libraryDirs;   // the environment's own library folders
     QStringList recordedFiles; // every file the installer recorded, as target paths
 
     static Result<EnvironmentInfo> read(const SystemView &system, const QString &directory);

@@ -1,1 +1,1 @@
-#define PY_VERSION              "3.10.11"
+#define PY_VERSION "3.10.11"

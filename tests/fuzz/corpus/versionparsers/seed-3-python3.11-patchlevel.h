@@ -1,1 +1,1 @@
-#define PY_VERSION              "3.11.2"
+#define PY_VERSION "3.11.2"
