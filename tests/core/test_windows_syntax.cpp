@@ -128,6 +128,13 @@ private slots:
         m_commands = findCompileCommands();
         QVERIFY2(!m_commands.isEmpty(), "compile_commands.json not found above the test executable");
         QVERIFY(m_dir.isValid());
+        // libcurl's headers are in the host's multiarch folder (/usr/include/x86_64-linux-gnu), which
+        // holds glibc's too, so the cross compiler gets a folder with only curl/ in it. curl.h picks
+        // its Windows declarations from the compiler's macros.
+        const QString curl = QStringLiteral(TFSETUP_CURL_INCLUDE_DIR) + QStringLiteral("/curl");
+        QVERIFY2(QFileInfo::exists(curl + QStringLiteral("/curl.h")), qPrintable(curl));
+        QVERIFY(QDir().mkpath(m_dir.filePath(QStringLiteral("libs"))));
+        QVERIFY(QFile::link(curl, m_dir.filePath(QStringLiteral("libs/curl"))));
     }
 
     // The method's premise: with the host's Qt headers and MinGW's target, Qt sees Windows.
@@ -199,7 +206,8 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
             f.write("#include \"" + source.toUtf8() + "\"\n");
         }
-        const Compiled compiled = compileForWindows(flags, unit);
+        const QStringList libs{QStringLiteral("-isystem"), m_dir.filePath(QStringLiteral("libs"))};
+        const Compiled compiled = compileForWindows(flags + libs, unit);
         QVERIFY2(compiled.ok, compiled.output.constData());
     }
 

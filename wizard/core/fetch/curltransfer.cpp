@@ -663,6 +663,12 @@ void applyTransferOptions(CURL *easy, const QUrl &target, const TransferOptions 
         const QByteArray bytes = proxy.toUtf8();
         curl_easy_setopt(easy, CURLOPT_PROXY, bytes.constData());
     }
+#ifdef Q_OS_WIN
+    // libcurl on OpenSSL has no CA file of its own on Windows: it verifies against Windows'
+    // certificate store (where a lab or campus proxy's root is installed) only when asked, and
+    // then searches a given CA bundle in addition (curl, CURLOPT_SSL_OPTIONS, since 7.71.0).
+    curl_easy_setopt(easy, CURLOPT_SSL_OPTIONS, long(CURLSSLOPT_NATIVE_CA));
+#endif
     if (!options.caBundle.isEmpty()) {
         const QByteArray ca = QFile::encodeName(options.caBundle);
         curl_easy_setopt(easy, CURLOPT_CAINFO, ca.constData());
