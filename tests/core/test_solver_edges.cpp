@@ -1,8 +1,8 @@
 // The edges of what the catalog models, read as a student or a lab administrator reads them:
 // plug-ins whose last release stops at some TensorFlow and Python, drivers that drop GPUs NVIDIA
 // no longer supports, a driver that must stay, and sentences that must send a first-year student
-// the right way. Every case solves a hardware report with the shipped catalog and reads the
-// sentences, not only the codes.
+// the right way. Every case solves a hardware report with a frozen copy of the shipped catalog
+// and reads the sentences, not only the codes.
 
 #include "catalog/catalog.h"
 #include "catalog/gputable.h"
@@ -16,6 +16,18 @@
 
 using namespace tfsetup::core;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// The catalog these cases are solved over: a frozen copy of the shipped one
+// (tests/data/solver/catalog-2026-12/README.md), so a new release in resources/catalog moves
+// none of the answers below.
+QString frozenCatalog()
+{
+    return qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/solver/catalog-2026-12"_s;
+}
+
+} // namespace
 
 class TestSolverEdges : public QObject {
     Q_OBJECT
@@ -44,10 +56,10 @@ private:
 
 void TestSolverEdges::initTestCase()
 {
-    auto catalog = Catalog::load();
+    auto catalog = Catalog::load(frozenCatalog());
     QVERIFY2(catalog.ok(), qPrintable(catalog.ok() ? QString() : catalog.error().message));
     m_catalog = *catalog;
-    auto gpus = GpuTable::load();
+    auto gpus = GpuTable::load(frozenCatalog() + u"/gpus.json"_s);
     QVERIFY2(gpus.ok(), qPrintable(gpus.ok() ? QString() : gpus.error().message));
     m_gpus = *gpus;
 }
