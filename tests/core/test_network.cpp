@@ -29,6 +29,7 @@ using namespace tfsetup;
 using namespace Qt::StringLiterals;
 using core::HttpClient;
 using core::HttpRequest;
+using core::NetworkError;
 using core::TransferOptions;
 using tfsetup::test::LoopbackProxy;
 using tfsetup::test::LoopbackServer;
@@ -191,6 +192,10 @@ void TestNetwork::failure_namesItsCause()
     QCOMPARE(response->error().code, code);
     QVERIFY2(response->error().message.contains(words), qPrintable(response->error().message));
     QVERIFY2(!response->error().detail.isEmpty(), "the detail says what curl said");
+    // The status the server answered is read back from the error (0: no HTTP answer at all).
+    const int status = fault.toInt();
+    QCOMPARE(NetworkError::httpStatus(response->error()),
+             status >= 400 ? status : (fault.startsWith(u"407"_s) ? 407 : 0));
 }
 
 void TestNetwork::messages_differByCause()

@@ -7,6 +7,7 @@
 #include "doctor/tflogreader.h"
 #include "fetch/checksum.h"
 #include "fetch/httpclient.h"
+#include "fetch/networkerror.h"
 #include "install/placement.h"
 #include "sources/sourcecatalog.h"
 #include "util/confined.h"
@@ -446,8 +447,7 @@ QCoro::Task<Result<CatalogUpdateOutcome>> CatalogUpdates::update(QString from, T
         request.maxBytes = maxDocumentBytes;
         const HttpClient client(std::move(transfer));
         const Result<HttpResponse> response = co_await client.get(request);
-        if (!response && isDefault && response.error().code == u"http_error"_s
-            && response.error().detail.endsWith(u"HTTP 404"_s)) {
+        if (!response && isDefault && NetworkError::httpStatus(response.error()) == 404) {
             CatalogUpdateOutcome nothing;
             nothing.published = false;
             co_return nothing;

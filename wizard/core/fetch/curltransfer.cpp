@@ -1,6 +1,7 @@
 #include "fetch/curltransfer.h"
 
 #include "fetch/httpclient.h"
+#include "fetch/networkerror.h"
 #include "util/confined.h"
 #include "util/inputfile.h"
 
@@ -460,8 +461,7 @@ bool validateResponse(Segment &s)
             s.end = job.total;
         }
     } else if (status != 0) {
-        job.fail(Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status),
-                 int(status));
+        job.fail(Outcome::MirrorFailed, QStringLiteral("http_error"), NetworkError::statusDetail(status), int(status));
         return false;
     }
     s.validated = true;
@@ -597,12 +597,12 @@ CurlFailure describeCurlError(CURLcode code, CURL *easy, const char *errorBuffer
     case CURLE_TOO_MANY_REDIRECTS: return {Outcome::MirrorFailed, QStringLiteral("redirect_loop"), text};
     case CURLE_HTTP_RETURNED_ERROR:
         if (status == 407)
-            return {Outcome::MirrorFailed, QStringLiteral("proxy_auth"), QStringLiteral("HTTP 407"), int(status)};
-        if (viaProxy && (status == 502 || status == 504))
-            return {Outcome::MirrorFailed, QStringLiteral("proxy_error"), QStringLiteral("HTTP %1").arg(status),
+            return {Outcome::MirrorFailed, QStringLiteral("proxy_auth"), NetworkError::statusDetail(int(status)),
                     int(status)};
-        return {Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status),
-                int(status)};
+        if (viaProxy && (status == 502 || status == 504))
+            return {Outcome::MirrorFailed, QStringLiteral("proxy_error"), NetworkError::statusDetail(status),
+                    int(status)};
+        return {Outcome::MirrorFailed, QStringLiteral("http_error"), NetworkError::statusDetail(status), int(status)};
     default: return {Outcome::MirrorFailed, QStringLiteral("network"), text};
     }
 }
@@ -1184,7 +1184,7 @@ Result<HttpResponse> runHttpRequest(const HttpRequest &request, const TransferOp
             why = QStringLiteral("proxy_auth");
         else if (proxied && (response.status == 502 || response.status == 504))
             why = QStringLiteral("proxy_error");
-        return failure(why, QStringLiteral("HTTP %1").arg(response.status));
+        return failure(why, NetworkError::statusDetail(response.status));
     }
     return response;
 }

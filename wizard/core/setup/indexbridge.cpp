@@ -286,8 +286,7 @@ QCoro::Task<Result<QByteArray>> IndexBridge::projectPage(QString project)
         if (!self)
             co_return Error{QStringLiteral("cancelled"), {}, {}};
         if (!response) {
-            if (response.error().code == u"http_error"
-                && response.error().detail.endsWith(QStringLiteral("HTTP 404"))) {
+            if (NetworkError::httpStatus(response.error()) == 404) {
                 anyMissing = true;
                 continue; // this index does not have the project; the next may
             }
