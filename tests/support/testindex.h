@@ -25,7 +25,7 @@
 // Every switch and every added wheel takes effect with the next request (the handlers read them
 // on the server thread). The server may serve other routes besides; it must outlive the index.
 //
-// What Debian's pip 23.0.1 makes of it (tests/core/test_support_index.cpp shows most):
+// What Debian's pip 23.0.1 makes of it (tests/support/test_index.cpp shows most):
 //  - It asks for JSON first, and in JSON it only knows the key "dist-info-metadata", which PEP 714
 //    replaced by "core-metadata" (pip 22.3 to 23.1 crash on the old key's PEP 691 form, so it is
 //    not sent). It uses PEP 658 metadata only from HTML pages: setJson(false).

@@ -71,7 +71,7 @@ struct JourneyHost {
 
     // Every environment gets the Jupyter kernel's packages and, with the Options page's default,
     // JupyterLab's: `index` serves stand-ins under their names (empty packages; the journeys are
-    // about the wizard, tests/core/test_jupyter.cpp runs the real kernel and server). Projects in
+    // about the wizard, tests/core/install/test_jupyter.cpp runs the real kernel and server). Projects in
     // `servedForReal` (normalized names the index serves real wheels of) get no stand-in.
     bool serveJupyterStandIns(test::LoopbackServer &index, const QTemporaryDir &dir,
                               const QStringList &servedForReal = {}) const

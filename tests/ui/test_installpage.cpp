@@ -4,7 +4,7 @@
 
 #include "uitest.h"
 #include "layoutcheck.h"
-#include "core/test_install_archives.h"
+#include "support/installarchives.h"
 #include "install/installer.h"
 #include "install/pipfailure.h"
 #include "setup/setupflow.h"

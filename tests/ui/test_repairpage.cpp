@@ -259,7 +259,7 @@ void TestRepairPage::closingThePageMidRepair_cancelsCleanly()
 void TestRepairPage::damagedPythonPackage_isShownWithEvidence()
 {
     // A distribution in the environment's site-packages whose RECORD no longer matches: one file
-    // changed, one gone. (The check reads the files only; tests/core/test_repair_pip.cpp runs pip.)
+    // changed, one gone. (The check reads the files only; tests/core/repair/test_repair_pip.cpp runs pip.)
     const QString host = m_system->hostPath(prefix + u"/tf-cpu"_s);
     const QString site = host + u"/venv/lib/python3.11/site-packages"_s;
     auto write = [](const QString &path, const QByteArray &bytes) {

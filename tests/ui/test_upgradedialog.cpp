@@ -4,7 +4,7 @@
 // environment that already has the newest release gets no Upgrade button; Cancel while the
 // proposal runs keeps the dialog until the Upgrader has stopped.
 
-#include "../core/upgradefixture.h"
+#include "support/upgradefixture.h"
 #include "ui/setupwizard.h"
 #include "ui/upgradedialog.h"
 #include "ui/welcomepage.h"

@@ -157,4 +157,4 @@ void TestSupportProxy::nonLoopbackTarget_isRefused()
 }
 
 QTEST_GUILESS_MAIN(TestSupportProxy)
-#include "test_support_proxy.moc"
+#include "test_proxy.moc"

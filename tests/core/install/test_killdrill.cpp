@@ -14,7 +14,7 @@
 // killed after its rename and halfway through the files is finished by the next removal, which
 // keeps the user's files and takes the Jupyter kernel.
 
-#include "labmirror.h"
+#include "support/labmirror.h"
 
 #include "fetch/checksum.h"
 #include "install/environmentrecord.h"

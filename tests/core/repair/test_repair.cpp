@@ -11,7 +11,7 @@
 #include "support/loopbackserver.h"
 #include "support/treesnapshot.h"
 #include "util/confined.h"
-#include "core/test_install_archives.h"
+#include "support/installarchives.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -4,7 +4,7 @@
 // loopback index of stand-in wheels (upgradefixture.h). A folder tfsetup did not make is refused.
 // Failed upgrades: test_upgrade_failures.cpp.
 
-#include "upgradefixture.h"
+#include "support/upgradefixture.h"
 
 #include "install/environmentrecord.h"
 #include "support/treesnapshot.h"

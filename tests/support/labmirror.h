@@ -1,12 +1,12 @@
 #pragma once
 
 // A lab mirror on loopback laid out like NVIDIA's download server, with tiny stand-in archives
-// (test_install_archives.h) for CUDA 11.8 and cuDNN 8.6 / 8.9 on Linux, manifests in NVIDIA's
+// (support/installarchives.h) for CUDA 11.8 and cuDNN 8.6 / 8.9 on Linux, manifests in NVIDIA's
 // redistrib format that list them, a sources catalog that takes those manifests unpinned (the
 // built-in one pins NVIDIA's real manifest bytes), and lab profiles that install from it with
 // tfsetup_labmachine. Used by the many-machines and kill-drill tests.
 
-#include "test_install_archives.h"
+#include "support/installarchives.h"
 
 #include "support/loopbackserver.h"
 

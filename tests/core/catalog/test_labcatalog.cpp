@@ -6,7 +6,7 @@
 // --sources. Before the key is trusted, and for a tampered copy, the update is refused. The
 // release script makes an update the binary accepts once its key is trusted.
 
-#include "labmirror.h"
+#include "support/labmirror.h"
 
 #include "install/environmentrecord.h"
 #include "support/catalogsigning.h"

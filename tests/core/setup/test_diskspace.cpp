@@ -1,7 +1,7 @@
 // Disk space is checked before anything starts: per folder, through the system view (which a
 // test turns into a nearly full disk), needs on one file system added up.
 
-#include "core/test_install_archives.h"
+#include "support/installarchives.h"
 #include "fetch/downloader.h"
 #include "install/installer.h"
 #include "setup/diskspace.h"

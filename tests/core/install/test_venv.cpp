@@ -29,7 +29,7 @@ namespace {
 
 const QString wheelName = QStringLiteral("tinypkg-0.1-py3-none-any.whl");
 // Every environment gets the kernel's package: a stand-in under its name (these tests are about
-// pip; tests/core/test_jupyter.cpp runs the real one).
+// pip; tests/core/install/test_jupyter.cpp runs the real one).
 const QString kernelWheelName = QStringLiteral("ipykernel-0.1-py3-none-any.whl");
 
 QByteArray recordHash(const QByteArray &data)

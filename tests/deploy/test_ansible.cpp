@@ -9,7 +9,7 @@
 // field; the machine whose install fails is reported failed while the others stay green.
 // Ansible's own files go to a temporary folder, never the user's home.
 
-#include "labmirror.h"
+#include "support/labmirror.h"
 
 #include "sources/artifact.h"
 #include "sources/bundle.h"

@@ -502,4 +502,4 @@ void TestSupportServer::tls_caPem_isWritable()
 }
 
 QTEST_GUILESS_MAIN(TestSupportServer)
-#include "test_support_server.moc"
+#include "test_server.moc"

@@ -221,4 +221,4 @@ void TestSupportFixture::snapshot_difference()
 }
 
 QTEST_GUILESS_MAIN(TestSupportFixture)
-#include "test_support_fixture.moc"
+#include "test_fixture.moc"

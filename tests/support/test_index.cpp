@@ -494,4 +494,4 @@ void TestSupportIndex::largeWheel_isDeterministicIncompressibleAndInstalls()
 }
 
 QTEST_GUILESS_MAIN(TestSupportIndex)
-#include "test_support_index.moc"
+#include "test_index.moc"

@@ -2,7 +2,7 @@
 // and that cuDNN's sub-libraries are only accepted as a complete set.
 
 #include "install/placement.h"
-#include "core/test_install_archives.h"
+#include "support/installarchives.h"
 
 #include <QTest>
 

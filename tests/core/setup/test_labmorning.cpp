@@ -4,7 +4,7 @@
 // half-written copies, no leftover locks). Each "machine" is a separate process
 // (tests/drill/labmachine.cpp), so the cache's file locks are exercised across processes.
 
-#include "labmirror.h"
+#include "support/labmirror.h"
 
 #include "fetch/checksum.h"
 #include "fetch/downloadcache.h"

@@ -9,7 +9,7 @@
 #include "support/poolgate.h"
 #include "support/fixturetree.h"
 #include "support/treesnapshot.h"
-#include "core/test_install_archives.h"
+#include "support/installarchives.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -1,9 +1,9 @@
 // A failed upgrade leaves the old environment byte-identical, with its kernel: pip refuses a wheel
 // whose hash does not match, or the Installer's commit step (everything built, only the switch
-// left) is made to fail. Every step failing in turn is tests/core/test_install.cpp's. The
+// left) is made to fail. Every step failing in turn is tests/core/install/test_install.cpp's. The
 // fixture is test_upgrade.cpp's (upgradefixture.h).
 
-#include "upgradefixture.h"
+#include "support/upgradefixture.h"
 
 #include "install/environmentrecord.h"
 #include "support/treesnapshot.h"

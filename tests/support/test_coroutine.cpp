@@ -209,4 +209,4 @@ void TestSupportCoroutine::childCoVerifyFails()
 }
 
 QTEST_GUILESS_MAIN(TestSupportCoroutine)
-#include "test_support_coroutine.moc"
+#include "test_coroutine.moc"

@@ -2,7 +2,7 @@
 // named by its cause, a world whose origins are reachable only through a proxy (names that
 // resolve nowhere, mapped by the test proxy alone), and segmented downloads of unknown size.
 
-#include "labmirror.h"
+#include "support/labmirror.h"
 
 #include "fetch/downloader.h"
 #include "fetch/httpclient.h"

@@ -3,7 +3,7 @@
 
 #include "install/archive.h"
 #include "support/treesnapshot.h"
-#include "core/test_install_archives.h"
+#include "support/installarchives.h"
 
 #include <QCryptographicHash>
 #include <QFileInfo>
