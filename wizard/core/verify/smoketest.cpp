@@ -181,46 +181,52 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
         cudnn.title = tr("Run a convolution");
         compute.title = tr("Compute on the processor");
     }
-    const auto finish = [&r, &import, &devices, &cudnn, &compute] {
-        r.layers = {import, devices, cudnn, compute};
-        return r;
-    };
-
     const QString stderrTail = QString::fromUtf8(process.standardError.right(4000)).trimmed();
-    const auto doc = findDocument(process.standardOutput);
-    if (!doc) {
-        if (!process.started) {
-            fail(import, "launcher_failed",
-                 tr("The environment's Python could not be started: %1. Run tfsetup repair to rewrite the "
-                    "launchers.")
-                     .arg(process.error));
-        } else if (process.timedOut) {
-            fail(import, "timed_out",
-                 tr("The check did not finish in time. TensorFlow may be compiling GPU code for this card the "
-                    "first time (this can take many minutes); run tfsetup verify again."),
-                 {stderrTail});
-        } else if (process.exitCode == 132 || process.standardError.contains("Illegal instruction")) {
-            fail(import, "cpu_lacks_avx",
-                 tr("Python stopped with \"Illegal instruction\" while loading TensorFlow. This processor "
-                    "probably lacks an instruction set (AVX) the official TensorFlow packages require; use an "
-                    "older TensorFlow built without it or another computer."),
-                 {stderrTail});
-        } else {
-            fail(import, "crashed",
-                 tr("Python stopped before the check could report (exit code %1). The details below show its "
-                    "last words; run tfsetup doctor with them.")
-                     .arg(process.exitCode),
-                 {stderrTail});
-        }
-        return finish();
+    if (const auto doc = findDocument(process.standardOutput)) {
+        r.produced = true;
+        r.document = *doc;
+        const QStringList log = logLines(*doc);
+        // Each layer is read only when the one before it passed; the rest stay "not run".
+        if (r.readImport(import, log) && r.readDevices(devices, import, log, expectGpu)
+            && r.readConvolution(cudnn, log, stderrTail))
+            r.readMatrixProduct(compute, log);
+    } else {
+        failWithoutDocument(import, process, stderrTail);
     }
+    r.layers = {import, devices, cudnn, compute};
+    return r;
+}
 
-    r.produced = true;
-    r.document = *doc;
-    const QStringList log = logLines(*doc);
+void SmokeResult::failWithoutDocument(VerifyLayer &import, const ProcessResult &process, const QString &stderrTail)
+{
+    if (!process.started) {
+        fail(import, "launcher_failed",
+             tr("The environment's Python could not be started: %1. Run tfsetup repair to rewrite the "
+                "launchers.")
+                 .arg(process.error));
+    } else if (process.timedOut) {
+        fail(import, "timed_out",
+             tr("The check did not finish in time. TensorFlow may be compiling GPU code for this card the "
+                "first time (this can take many minutes); run tfsetup verify again."),
+             {stderrTail});
+    } else if (process.exitCode == 132 || process.standardError.contains("Illegal instruction")) {
+        fail(import, "cpu_lacks_avx",
+             tr("Python stopped with \"Illegal instruction\" while loading TensorFlow. This processor "
+                "probably lacks an instruction set (AVX) the official TensorFlow packages require; use an "
+                "older TensorFlow built without it or another computer."),
+             {stderrTail});
+    } else {
+        fail(import, "crashed",
+             tr("Python stopped before the check could report (exit code %1). The details below show its "
+                "last words; run tfsetup doctor with them.")
+                 .arg(process.exitCode),
+             {stderrTail});
+    }
+}
 
-    // --- import ---
-    const QJsonObject imp = doc->value(QLatin1String("import")).toObject();
+bool SmokeResult::readImport(VerifyLayer &import, const QStringList &log)
+{
+    const QJsonObject imp = document.value(QLatin1String("import")).toObject();
     if (!imp.value(QLatin1String("ok")).toBool()) {
         const QString text = evidence(imp, log);
         const QString error = errorText(imp);
@@ -254,29 +260,32 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
                  tr("TensorFlow could not be imported: %1. Run tfsetup doctor with the details below.").arg(error),
                  {str(imp.value(QLatin1String("error")).toObject(), "traceback")});
         }
-        return finish();
+        return false;
     }
-    r.tensorflowVersion = str(imp, "version");
+    tensorflowVersion = str(imp, "version");
     import.status = VerifyLayer::Status::Passed;
     import.summary = tr("TensorFlow %1 imported in %2 s")
-                         .arg(r.tensorflowVersion, seconds(imp.value(QLatin1String("seconds")).toDouble()));
+                         .arg(tensorflowVersion, seconds(imp.value(QLatin1String("seconds")).toDouble()));
+    return true;
+}
 
-    // --- devices ---
-    const QJsonObject dev = doc->value(QLatin1String("devices")).toObject();
+bool SmokeResult::readDevices(VerifyLayer &devices, VerifyLayer &import, const QStringList &log, bool expectGpu)
+{
+    const QJsonObject dev = document.value(QLatin1String("devices")).toObject();
     for (const QJsonValue &g : dev.value(QLatin1String("gpus")).toArray()) {
         const QJsonObject gpu = g.toObject();
         QString name = str(gpu.value(QLatin1String("details")).toObject(), "device_name");
         if (name.isEmpty())
-            name = describedName(*doc, log, int(r.gpus.size()));
-        r.gpus.append(name.isEmpty() ? str(gpu, "name") : name);
+            name = describedName(document, log, int(gpus.size()));
+        gpus.append(name.isEmpty() ? str(gpu, "name") : name);
     }
     // What a student recognises: the card's name, not TensorFlow's device path.
     QStringList gpuTitles;
-    for (int i = 0; i < r.gpus.size(); ++i) {
-        const QString &name = r.gpus.at(i);
+    for (int i = 0; i < gpus.size(); ++i) {
+        const QString &name = gpus.at(i);
         gpuTitles.append(name.startsWith(u'/') ? tr("GPU %1").arg(i) : tr("GPU %1: %2").arg(i).arg(name));
     }
-    const QJsonObject build = doc->value(QLatin1String("build_info")).toObject();
+    const QJsonObject build = document.value(QLatin1String("build_info")).toObject();
     if (!build.isEmpty()) {
         import.details.append(QStringLiteral("cuda_version=%1 cudnn_version=%2 is_cuda_build=%3")
                                   .arg(build.value(QLatin1String("cuda_version")).toVariant().toString(),
@@ -288,9 +297,9 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
              tr("TensorFlow could not list its devices: %1. Run tfsetup doctor with the details below.")
                  .arg(errorText(dev)),
              {evidence(dev, log).trimmed()});
-        return finish();
+        return false;
     }
-    if (r.gpus.isEmpty() && expectGpu) {
+    if (gpus.isEmpty() && expectGpu) {
         static const QRegularExpression couldNotLoad(QStringLiteral("Could not load dynamic library '([^']+)'"));
         static const QRegularExpression cuInit(QStringLiteral("failed call to cuInit: (\\S+)"));
         QStringList missing;
@@ -329,12 +338,12 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
                     "missing."),
                  evidenceLines);
         }
-        return finish();
+        return false;
     }
     devices.status = VerifyLayer::Status::Passed;
-    devices.summary = r.gpus.isEmpty() ? tr("No GPU, as planned: TensorFlow uses the processor")
-                                       : tr("TensorFlow sees %1").arg(gpuTitles.join(QStringLiteral(", ")));
-    const QJsonObject growth = doc->value(QLatin1String("memory_growth")).toObject();
+    devices.summary = gpus.isEmpty() ? tr("No GPU, as planned: TensorFlow uses the processor")
+                                     : tr("TensorFlow sees %1").arg(gpuTitles.join(QStringLiteral(", ")));
+    const QJsonObject growth = document.value(QLatin1String("memory_growth")).toObject();
     if (!growth.isEmpty() && !growth.value(QLatin1String("ok")).toBool()) {
         devices.status = VerifyLayer::Status::Warning;
         devices.cause = QStringLiteral("memory_growth_failed");
@@ -342,38 +351,46 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
                                  "memory at once: %1")
                                   .arg(errorText(growth));
     }
+    return true;
+}
 
-    // --- cuDNN (the convolution) ---
-    const QString device = str(*doc, "device");
-    const QJsonObject conv = doc->value(QLatin1String("conv2d")).toObject();
-    const auto placedRight = [&device](const QJsonObject &step) {
-        const QString where = str(step, "device");
-        return !device.startsWith(QLatin1String("/GPU"), Qt::CaseInsensitive)
-            || where.contains(QLatin1String("GPU"), Qt::CaseInsensitive);
-    };
-    const auto computeFailure = [&log](VerifyLayer &l, const QJsonObject &step) {
-        const QString text = evidence(step, log);
-        if (text.contains(QLatin1String("OOM when allocating")) || text.contains(QLatin1String("RESOURCE_EXHAUSTED"))
-            || text.contains(QLatin1String("CUDA_ERROR_OUT_OF_MEMORY"))) {
-            fail(l, "out_of_memory",
-                 tr("The GPU ran out of memory. Close other programs that use the GPU (including other Jupyter "
-                    "notebooks) and run the check again."),
-                 {errorText(step)});
-            return true;
-        }
-        if (text.contains(QLatin1String("no kernel image is available"))
-            || text.contains(QLatin1String("CUDA_ERROR_NO_BINARY_FOR_GPU"))) {
-            fail(l, "compute_capability_jit",
-                 tr("This TensorFlow build has no code for this GPU's architecture. Choose a TensorFlow "
-                    "release that supports the card (tfsetup plan lists them)."),
-                 {errorText(step)});
-            return true;
-        }
-        return false;
-    };
+// The step ran where the plan put it: on the GPU when the script chose one.
+bool SmokeResult::placedAsPlanned(const QJsonObject &step) const
+{
+    const QString where = str(step, "device");
+    return !str(document, "device").startsWith(QLatin1String("/GPU"), Qt::CaseInsensitive)
+        || where.contains(QLatin1String("GPU"), Qt::CaseInsensitive);
+}
+
+// A failure of the GPU itself rather than of a library: memory, or no code for its architecture.
+bool SmokeResult::failedToCompute(VerifyLayer &l, const QJsonObject &step, const QStringList &log)
+{
+    const QString text = evidence(step, log);
+    if (text.contains(QLatin1String("OOM when allocating")) || text.contains(QLatin1String("RESOURCE_EXHAUSTED"))
+        || text.contains(QLatin1String("CUDA_ERROR_OUT_OF_MEMORY"))) {
+        fail(l, "out_of_memory",
+             tr("The GPU ran out of memory. Close other programs that use the GPU (including other Jupyter "
+                "notebooks) and run the check again."),
+             {errorText(step)});
+        return true;
+    }
+    if (text.contains(QLatin1String("no kernel image is available"))
+        || text.contains(QLatin1String("CUDA_ERROR_NO_BINARY_FOR_GPU"))) {
+        fail(l, "compute_capability_jit",
+             tr("This TensorFlow build has no code for this GPU's architecture. Choose a TensorFlow "
+                "release that supports the card (tfsetup plan lists them)."),
+             {errorText(step)});
+        return true;
+    }
+    return false;
+}
+
+bool SmokeResult::readConvolution(VerifyLayer &cudnn, const QStringList &log, const QString &stderrTail) const
+{
+    const QJsonObject conv = document.value(QLatin1String("conv2d")).toObject();
     if (conv.isEmpty()) {
         fail(cudnn, "not_run", tr("The convolution did not run; see the details below."), {stderrTail});
-        return finish();
+        return false;
     }
     if (!conv.value(QLatin1String("ok")).toBool()) {
         static const QRegularExpression mismatch(
@@ -386,8 +403,8 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
                     "repair).")
                      .arg(m.captured(1), m.captured(2)),
                  {m.captured(0), errorText(conv)});
-        } else if (computeFailure(cudnn, conv)) {
-            // named by computeFailure
+        } else if (failedToCompute(cudnn, conv, log)) {
+            // named by failedToCompute
         } else if (text.contains(QLatin1String("DNN library is not found"))
                    || text.contains(QLatin1String("DNN library initialization failed"))
                    || text.contains(QLatin1String("Could not load library libcudnn"))
@@ -402,49 +419,52 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
                  tr("The convolution failed: %1. Run tfsetup doctor with the details below.").arg(errorText(conv)),
                  {str(conv.value(QLatin1String("error")).toObject(), "traceback")});
         }
-        return finish();
+        return false;
     }
-    if (!placedRight(conv)) {
+    if (!placedAsPlanned(conv)) {
         fail(cudnn, "ran_on_cpu",
              tr("The convolution ran on %1 instead of the GPU. Run tfsetup doctor.")
-                 .arg(r.deviceTitle(str(conv, "device"))),
+                 .arg(deviceTitle(str(conv, "device"))),
              {str(conv, "device")});
-        return finish();
+        return false;
     }
     cudnn.status = conv.value(QLatin1String("correct")).toBool(true) ? VerifyLayer::Status::Passed
                                                                      : VerifyLayer::Status::Failed;
     cudnn.summary = tr("Convolution in %1 s on %2")
                         .arg(seconds(conv.value(QLatin1String("seconds")).toDouble()),
-                             r.deviceTitle(str(conv, "device")));
+                             deviceTitle(str(conv, "device")));
     if (cudnn.failed()) {
         fail(cudnn, "wrong_result",
              tr("The convolution gave a wrong result. The GPU or its driver is unreliable; update the driver "
                 "and run the check again."));
-        return finish();
+        return false;
     }
+    return true;
+}
 
-    // --- compute (the matrix product) ---
-    const QJsonObject mm = doc->value(QLatin1String("matmul")).toObject();
+void SmokeResult::readMatrixProduct(VerifyLayer &compute, const QStringList &log) const
+{
+    const QJsonObject mm = document.value(QLatin1String("matmul")).toObject();
     if (mm.isEmpty() || !mm.value(QLatin1String("ok")).toBool()) {
-        if (!computeFailure(compute, mm)) {
+        if (!failedToCompute(compute, mm, log)) {
             fail(compute, "compute_failed",
                  tr("The matrix product failed: %1. Run tfsetup doctor with the details below.").arg(errorText(mm)),
                  {str(mm.value(QLatin1String("error")).toObject(), "traceback")});
         }
-        return finish();
+        return;
     }
-    if (!placedRight(mm)) {
+    if (!placedAsPlanned(mm)) {
         fail(compute, "ran_on_cpu",
              tr("The matrix product ran on %1 instead of the GPU. Run tfsetup doctor.")
-                 .arg(r.deviceTitle(str(mm, "device"))),
+                 .arg(deviceTitle(str(mm, "device"))),
              {str(mm, "device")});
-        return finish();
+        return;
     }
     if (!mm.value(QLatin1String("correct")).toBool(true)) {
         fail(compute, "wrong_result",
              tr("The matrix product gave a wrong result. The GPU or its driver is unreliable; update the driver "
                 "and run the check again."));
-        return finish();
+        return;
     }
     compute.status = VerifyLayer::Status::Passed;
     const int size = mm.value(QLatin1String("size")).toInt();
@@ -452,7 +472,6 @@ SmokeResult SmokeResult::parse(const ProcessResult &process, bool expectGpu)
                           .arg(size)
                           .arg(seconds(mm.value(QLatin1String("seconds")).toDouble()),
                                seconds(mm.value(QLatin1String("first_seconds")).toDouble()));
-    return finish();
 }
 
 QByteArray smokeTestScript()

@@ -51,6 +51,16 @@ public:
     // Reads what the script printed (its last JSON line) and how the process ended. expectGpu is
     // false on routes planned for the processor, where an empty GPU list is the expected result.
     static SmokeResult parse(const ProcessResult &process, bool expectGpu = true);
+
+private:
+    // One reader per layer of parse(); each returns whether the next layer is read.
+    static void failWithoutDocument(VerifyLayer &import, const ProcessResult &process, const QString &stderrTail);
+    bool readImport(VerifyLayer &import, const QStringList &log);
+    bool readDevices(VerifyLayer &devices, VerifyLayer &import, const QStringList &log, bool expectGpu);
+    bool readConvolution(VerifyLayer &cudnn, const QStringList &log, const QString &stderrTail) const;
+    void readMatrixProduct(VerifyLayer &compute, const QStringList &log) const;
+    bool placedAsPlanned(const QJsonObject &step) const;
+    static bool failedToCompute(VerifyLayer &l, const QJsonObject &step, const QStringList &log);
 };
 
 // The script itself (resources/verify/verify_tf.py).
