@@ -565,7 +565,8 @@ CurlFailure describeCurlError(CURLcode code, CURL *easy, const char *errorBuffer
     if (viaProxy && connectStatus >= 300) {
         return {Outcome::MirrorFailed,
                 connectStatus == 407 ? QStringLiteral("proxy_auth") : QStringLiteral("proxy_error"),
-                text + QStringLiteral(" (proxy answered %1)").arg(connectStatus), int(connectStatus)};
+                text + QStringLiteral("; the proxy answered ") + NetworkError::statusDetail(int(connectStatus)),
+                int(connectStatus)};
     }
     switch (code) {
     case CURLE_OK: return {Outcome::Complete, {}, {}, int(status)};
