@@ -92,9 +92,12 @@ QStringList flagsFor(const QString &compileCommands, const QString &source)
     return best.isEmpty() ? QStringList{} : compileFlags(best);
 }
 
+// The posix-threads variant: its C++ library has std::thread and std::mutex, as MSVC's does (the
+// win32 variant, Debian's default x86_64-w64-mingw32-g++, declares neither in GCC 12).
 QString crossCompiler()
 {
-    return QStandardPaths::findExecutable(QStringLiteral("x86_64-w64-mingw32-g++"));
+    const QString posix = QStandardPaths::findExecutable(QStringLiteral("x86_64-w64-mingw32-g++-posix"));
+    return posix.isEmpty() ? QStandardPaths::findExecutable(QStringLiteral("x86_64-w64-mingw32-g++")) : posix;
 }
 
 struct Compiled {
