@@ -194,8 +194,7 @@ void TestNetwork::failure_namesItsCause()
     QVERIFY2(!response->error().detail.isEmpty(), "the detail says what curl said");
     // The status the server answered is read back from the error (0: no HTTP answer at all).
     const int status = fault.toInt();
-    QCOMPARE(NetworkError::httpStatus(response->error()),
-             status >= 400 ? status : (fault.startsWith(u"407"_s) ? 407 : 0));
+    QCOMPARE(response->error().httpStatus, status >= 400 ? status : (fault.startsWith(u"407"_s) ? 407 : 0));
 }
 
 void TestNetwork::messages_differByCause()

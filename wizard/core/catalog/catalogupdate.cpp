@@ -7,7 +7,6 @@
 #include "doctor/tflogreader.h"
 #include "fetch/checksum.h"
 #include "fetch/httpclient.h"
-#include "fetch/networkerror.h"
 #include "install/placement.h"
 #include "sources/sourcecatalog.h"
 #include "util/confined.h"
@@ -447,7 +446,7 @@ QCoro::Task<Result<CatalogUpdateOutcome>> CatalogUpdates::update(QString from, T
         request.maxBytes = maxDocumentBytes;
         const HttpClient client(std::move(transfer));
         const Result<HttpResponse> response = co_await client.get(request);
-        if (!response && isDefault && NetworkError::httpStatus(response.error()) == 404) {
+        if (!response && isDefault && response.error().httpStatus == 404) {
             CatalogUpdateOutcome nothing;
             nothing.published = false;
             co_return nothing;

@@ -1,7 +1,6 @@
 #include "fetch/curltransfer.h"
 
 #include "fetch/httpclient.h"
-#include "fetch/networkerror.h"
 #include "util/confined.h"
 #include "util/inputfile.h"
 
@@ -461,7 +460,8 @@ bool validateResponse(Segment &s)
             s.end = job.total;
         }
     } else if (status != 0) {
-        job.fail(Outcome::MirrorFailed, QStringLiteral("http_error"), NetworkError::statusDetail(status), int(status));
+        job.fail(Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status),
+                 int(status));
         return false;
     }
     s.validated = true;
@@ -565,8 +565,7 @@ CurlFailure describeCurlError(CURLcode code, CURL *easy, const char *errorBuffer
     if (viaProxy && connectStatus >= 300) {
         return {Outcome::MirrorFailed,
                 connectStatus == 407 ? QStringLiteral("proxy_auth") : QStringLiteral("proxy_error"),
-                text + QStringLiteral("; the proxy answered ") + NetworkError::statusDetail(int(connectStatus)),
-                int(connectStatus)};
+                text + QStringLiteral(" (proxy answered %1)").arg(connectStatus), int(connectStatus)};
     }
     switch (code) {
     case CURLE_OK: return {Outcome::Complete, {}, {}, int(status)};
@@ -598,12 +597,12 @@ CurlFailure describeCurlError(CURLcode code, CURL *easy, const char *errorBuffer
     case CURLE_TOO_MANY_REDIRECTS: return {Outcome::MirrorFailed, QStringLiteral("redirect_loop"), text};
     case CURLE_HTTP_RETURNED_ERROR:
         if (status == 407)
-            return {Outcome::MirrorFailed, QStringLiteral("proxy_auth"), NetworkError::statusDetail(int(status)),
-                    int(status)};
+            return {Outcome::MirrorFailed, QStringLiteral("proxy_auth"), QStringLiteral("HTTP 407"), int(status)};
         if (viaProxy && (status == 502 || status == 504))
-            return {Outcome::MirrorFailed, QStringLiteral("proxy_error"), NetworkError::statusDetail(status),
+            return {Outcome::MirrorFailed, QStringLiteral("proxy_error"), QStringLiteral("HTTP %1").arg(status),
                     int(status)};
-        return {Outcome::MirrorFailed, QStringLiteral("http_error"), NetworkError::statusDetail(status), int(status)};
+        return {Outcome::MirrorFailed, QStringLiteral("http_error"), QStringLiteral("HTTP %1").arg(status),
+                int(status)};
     default: return {Outcome::MirrorFailed, QStringLiteral("network"), text};
     }
 }
@@ -1185,7 +1184,7 @@ Result<HttpResponse> runHttpRequest(const HttpRequest &request, const TransferOp
             why = QStringLiteral("proxy_auth");
         else if (proxied && (response.status == 502 || response.status == 504))
             why = QStringLiteral("proxy_error");
-        return failure(why, NetworkError::statusDetail(response.status));
+        return failure(why, QStringLiteral("HTTP %1").arg(response.status));
     }
     return response;
 }

@@ -29,6 +29,7 @@ Result<HttpResponse> request(const HttpRequest &r, const TransferOptions &option
     if (response)
         return response;
     Error e = response.error();
+    e.httpStatus = status >= 300 ? status : 0; // a 200 cut short or too large is no refusal
     e.message = NetworkError::message(
         code, status, r.url.host().isEmpty() ? r.url.toString() : r.url.toString(QUrl::RemoveUserInfo), e.detail);
     return e;

@@ -9,23 +9,6 @@ bool NetworkError::isWrongHost(const QString &detail)
         || detail.contains(QLatin1String("doesn't match target host"), Qt::CaseInsensitive);
 }
 
-int NetworkError::httpStatus(const Error &error)
-{
-    if (error.code != u"http_error" && error.code != u"proxy_error" && error.code != u"proxy_auth")
-        return 0;
-    const qsizetype at = error.detail.lastIndexOf(QLatin1String("HTTP "));
-    if (at < 0)
-        return 0;
-    bool ok = false;
-    const int status = error.detail.mid(at + 5).toInt(&ok);
-    return ok && status >= 100 && status <= 999 ? status : 0;
-}
-
-QString NetworkError::statusDetail(int status)
-{
-    return QStringLiteral("HTTP %1").arg(status); // httpStatus() reads it back
-}
-
 QString NetworkError::message(const QString &code, int status, const QString &what, const QString &detail)
 {
     if (code == u"dns")
@@ -117,7 +100,7 @@ QString NetworkError::message(const QString &code, int status, const QString &wh
 
 Error NetworkError::make(const QString &code, int httpStatus, const QString &what, const QString &detail)
 {
-    return Error{code, message(code, httpStatus, what, detail), detail};
+    return Error{code, message(code, httpStatus, what, detail), detail, httpStatus >= 300 ? httpStatus : 0};
 }
 
 } // namespace tfsetup::core

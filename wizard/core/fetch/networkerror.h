@@ -28,11 +28,6 @@ public:
 
     // A certificate for another name than the server's (curl's words for it).
     static bool isWrongHost(const QString &detail);
-
-    // The HTTP status a failed request was answered with: the detail of an "http_error",
-    // "proxy_error" or "proxy_auth" ends with statusDetail(status). 0 for any other failure.
-    static int httpStatus(const Error &error);
-    static QString statusDetail(int status);
 };
 
 } // namespace tfsetup::core

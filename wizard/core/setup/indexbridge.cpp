@@ -286,7 +286,7 @@ QCoro::Task<Result<QByteArray>> IndexBridge::projectPage(QString project)
         if (!self)
             co_return Error{QStringLiteral("cancelled"), {}, {}};
         if (!response) {
-            if (NetworkError::httpStatus(response.error()) == 404) {
+            if (response.error().httpStatus == 404) {
                 anyMissing = true;
                 continue; // this index does not have the project; the next may
             }

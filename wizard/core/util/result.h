@@ -9,12 +9,14 @@
 namespace tfsetup::core {
 
 // An error that crosses an API boundary: a stable machine code (for JSON, tests and the doctor),
-// a translated message that says what the user can do, and untranslated detail (paths, errno
-// text, the raw output) for the log and the details view.
+// a translated message that says what the user can do, untranslated detail (paths, errno text,
+// the raw output) for the log and the details view, and for a request a server refused, its
+// HTTP status.
 struct Error {
     QString code;
     QString message;
     QString detail;
+    int httpStatus = 0; // a network failure's HTTP answer (404, 407, 502 …); 0 when there was none
 };
 
 // Expected value or Error. Deliberately small: g++ 12 has no std::expected in C++20.
