@@ -3,6 +3,7 @@
 #include "catalog/version.h"
 #include "detect/hardwarereport.h"
 #include "solver/solver.h"
+#include "support/frozencatalog.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -12,18 +13,6 @@
 
 using namespace tfsetup::core;
 using namespace Qt::StringLiterals;
-
-namespace {
-
-// The catalog these cases are solved over: a frozen copy of the shipped one
-// (tests/data/solver/catalog-2026-12/README.md), so a new release in resources/catalog moves
-// none of the answers below.
-QString frozenCatalog()
-{
-    return qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/solver/catalog-2026-12"_s;
-}
-
-} // namespace
 
 // Expected rejections are written "route@tf:code" ("route:code" for a route-level rejection).
 class TestSolver : public QObject {
@@ -54,7 +43,7 @@ private:
 
 void TestSolver::initTestCase()
 {
-    auto catalog = Catalog::load(frozenCatalog());
+    auto catalog = Catalog::load(tfsetup::test::frozenCatalog());
     QVERIFY2(catalog.ok(), qPrintable(catalog.ok() ? QString() : catalog.error().message));
     m_catalog = *catalog;
     // A small inline table: the solver must not depend on the full GPU catalog's contents.

@@ -9,6 +9,7 @@
 #include "catalog/version.h"
 #include "detect/hardwarereport.h"
 #include "solver/solver.h"
+#include "support/frozencatalog.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -16,18 +17,6 @@
 
 using namespace tfsetup::core;
 using namespace Qt::StringLiterals;
-
-namespace {
-
-// The catalog these cases are solved over: a frozen copy of the shipped one
-// (tests/data/solver/catalog-2026-12/README.md), so a new release in resources/catalog moves
-// none of the answers below.
-QString frozenCatalog()
-{
-    return qEnvironmentVariable("TFSETUP_TEST_DATA") + u"/solver/catalog-2026-12"_s;
-}
-
-} // namespace
 
 class TestSolverEdges : public QObject {
     Q_OBJECT
@@ -56,10 +45,10 @@ private:
 
 void TestSolverEdges::initTestCase()
 {
-    auto catalog = Catalog::load(frozenCatalog());
+    auto catalog = Catalog::load(tfsetup::test::frozenCatalog());
     QVERIFY2(catalog.ok(), qPrintable(catalog.ok() ? QString() : catalog.error().message));
     m_catalog = *catalog;
-    auto gpus = GpuTable::load(frozenCatalog() + u"/gpus.json"_s);
+    auto gpus = GpuTable::load(tfsetup::test::frozenCatalog() + u"/gpus.json"_s);
     QVERIFY2(gpus.ok(), qPrintable(gpus.ok() ? QString() : gpus.error().message));
     m_gpus = *gpus;
 }
