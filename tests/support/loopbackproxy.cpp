@@ -12,7 +12,7 @@ namespace tfsetup::test {
 
 namespace {
 
-constexpr qint64 maxHeadBytes = 64 * 1024;
+constexpr qint64 maxProxyHeadBytes = 64 * 1024;
 
 bool isLoopbackHost(const QString &host)
 {
@@ -59,7 +59,7 @@ private:
             return; // still connecting; the buffered bytes follow the head
         const qsizetype end = m_in.indexOf("\r\n\r\n");
         if (end < 0) {
-            if (m_in.size() > maxHeadBytes)
+            if (m_in.size() > maxProxyHeadBytes)
                 answerAndClose(400, {});
             return;
         }

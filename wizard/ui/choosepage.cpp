@@ -7,6 +7,7 @@
 #include "setup/plandownloads.h"
 #include "solver/routenames.h"
 #include "ui/compatview.h"
+#include "ui/pagehelpers.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
 
@@ -51,14 +52,6 @@ namespace {
 bool tfsetupDoesIt(const QString &code)
 {
     return code == u"install_python" || code == u"install_cuda" || code == u"install_cudnn";
-}
-
-QString bulletList(const QStringList &lines)
-{
-    QStringList out;
-    for (const QString &line : lines)
-        out.append(QStringLiteral("• ") + line);
-    return out.join(u'\n');
 }
 
 // Why the download size is not known, in one clause of the total's sentence; the log has the
@@ -111,7 +104,15 @@ protected:
     }
 };
 
-enum AlternativeColumn { TfColumn, RouteColumn, PythonColumn, CudaColumn, CudnnColumn, NeedsColumn, ColumnCount };
+enum AlternativeColumn {
+    TfColumn,
+    RouteColumn,
+    PythonColumn,
+    CudaColumn,
+    CudnnColumn,
+    NeedsColumn,
+    AlternativeColumnCount
+};
 
 // Wrapped cells asked for one line more than the style measures: the style wraps its size hint
 // at a slightly other width than it paints at, and Chinese glyphs drawn from a fallback font
@@ -244,7 +245,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_summaryArea->setFrameShape(QFrame::NoFrame);
     m_summaryArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
-    m_alternativesTable->setColumnCount(ColumnCount);
+    m_alternativesTable->setColumnCount(AlternativeColumnCount);
     m_alternativesTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_alternativesTable->setSelectionMode(QAbstractItemView::SingleSelection);
     m_alternativesTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -256,7 +257,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_alternativesTable->verticalHeader()->setVisible(false);
     m_alternativesTable->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     QHeaderView *header = m_alternativesTable->horizontalHeader();
-    for (int column = 0; column < ColumnCount; ++column)
+    for (int column = 0; column < AlternativeColumnCount; ++column)
         header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     // The route carries the words and takes the room; versions and what it needs first are short.
     header->setSectionResizeMode(RouteColumn, QHeaderView::Stretch);
@@ -698,7 +699,7 @@ void ChoosePage::fillAlternatives()
         QString tip = plan.why;
         if (!actionLines.isEmpty())
             tip += u'\n' + bulletList(actionLines);
-        for (int column = 0; column < ColumnCount; ++column) {
+        for (int column = 0; column < AlternativeColumnCount; ++column) {
             auto *item = new QTableWidgetItem(cells.at(column));
             item->setToolTip(tip);
             m_alternativesTable->setItem(row, column, item);

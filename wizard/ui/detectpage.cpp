@@ -2,6 +2,7 @@
 
 #include "detect/detector.h"
 #include "detect/reportsummary.h"
+#include "ui/pagehelpers.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
 
@@ -61,14 +62,6 @@ QString entryLabel(const QJsonObject &object)
             return v.toString();
     }
     return {};
-}
-
-QString bulletList(const QStringList &lines)
-{
-    QStringList out;
-    for (const QString &line : lines)
-        out.append(QStringLiteral("• ") + line);
-    return out.join(u'\n');
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "ui/downloadpage.h"
 
 #include "catalog/version.h"
+#include "ui/pagehelpers.h"
 #include "ui/pagestatus.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
@@ -33,8 +34,6 @@ namespace {
 
 enum Column { NameColumn, ProgressColumn, RateColumn, EtaColumn, MirrorColumn, ChecksumColumn, ColumnCount };
 
-// Progress bars hold ints; artifacts of several GiB do not fit as bytes.
-constexpr int progressScale = 1000;
 // The time estimated before a download has measured the real speed: 10 Mbit/s, a slow home or
 // busy campus connection, so the estimate errs long.
 constexpr double assumedBytesPerSecond = 10e6 / 8;

@@ -2,6 +2,7 @@
 
 #include "install/environments.h"
 #include "setup/setupflow.h"
+#include "ui/pagehelpers.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
 #include "util/units.h"
@@ -32,7 +33,6 @@ namespace {
 
 // Keeps a runaway pip from growing the log view without end; the run log has every line.
 constexpr int maxLogBlocks = 5000;
-constexpr int progressScale = 1000;
 
 // Hashing a file is several times faster than unpacking or installing it: the Prepare step's
 // bytes count for this much of theirs on the bar.

@@ -7,6 +7,7 @@
 #include "fetch/httpclient.h"
 #include "install/environments.h"
 #include "sources/bundle.h"
+#include "ui/pagehelpers.h"
 #include "util/confined.h"
 #include "util/units.h"
 
@@ -32,7 +33,6 @@ namespace tfsetup::ui {
 namespace {
 
 constexpr int profileTimeoutMs = 30000;
-constexpr int progressScale = 1000;
 
 bool isRemote(const QString &text)
 {

@@ -62,7 +62,7 @@ QStringList compileFlags(const QString &command)
 
 // The flags a source file is built with: its own compile command, or for a file the Linux build
 // leaves out (*_win.cpp) and for headers, those of the nearest file compiled in the same library
-// folder (wizard/core, wizard/ui, app).
+// folder (wizard/core, wizard/ui, app), or of the library's unity batch files.
 QStringList flagsFor(const QString &compileCommands, const QString &source)
 {
     QFile f(compileCommands);
@@ -72,11 +72,22 @@ QStringList flagsFor(const QString &compileCommands, const QString &source)
     const QString relative = source.mid(root.size());
     const QString library = relative.startsWith(QLatin1String("app/")) ? QStringLiteral("app/")
                                                                        : relative.section(u'/', 0, 1) + u'/';
+    const QString build = qEnvironmentVariable("TFSETUP_BUILD_DIR") + u'/';
     QString best;
     qsizetype bestShared = -1;
     for (const QJsonValue &v : QJsonDocument::fromJson(f.readAll()).array()) {
         const QJsonObject entry = v.toObject();
         const QString file = entry.value(QLatin1String("file")).toString();
+        if (file.startsWith(build) && file.contains(QLatin1String("/Unity/"))) {
+            // A unity build (TFSETUP_UNITY_BUILD) compiles the library's sources through batch
+            // files in its build folder, with the flags each of its sources has.
+            const QString folder = file.mid(build.size()).section(QStringLiteral("/CMakeFiles/"), 0, 0) + u'/';
+            if (folder == library && bestShared < 0) {
+                bestShared = 0;
+                best = entry.value(QLatin1String("command")).toString();
+            }
+            continue;
+        }
         if (!file.startsWith(root + library) || !file.endsWith(QLatin1String(".cpp")))
             continue;
         if (file == source)

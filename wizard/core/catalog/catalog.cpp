@@ -2,6 +2,7 @@
 
 #include "catalog/catalogupdate.h"
 #include "catalog/version.h"
+#include "util/jsonshape.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -12,11 +13,6 @@
 namespace tfsetup::core {
 
 namespace {
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
 
 QStringList strings(const QJsonObject &o, const char *key)
 {
@@ -44,7 +40,7 @@ QList<QJsonObject> objects(const QJsonObject &o, const char *key)
 DriverFloor driverFloor(const QJsonObject &o)
 {
     const QJsonObject d = o.value(QLatin1String("driver_min")).toObject();
-    return {str(d, "linux"), str(d, "windows")};
+    return {textOf(d, "linux"), textOf(d, "windows")};
 }
 
 Result<QJsonObject> parse(const QByteArray &bytes, const QString &name)
@@ -196,43 +192,43 @@ Result<Catalog> Catalog::fromJson(const QByteArray &tensorflow, const QByteArray
         return tf.error();
     for (const QJsonObject &o : objects(*tf, "releases")) {
         TfRelease r;
-        r.version = str(o, "version");
-        r.os = str(o, "os");
+        r.version = textOf(o, "version");
+        r.os = textOf(o, "os");
         r.python = strings(o, "python");
-        r.cuda = str(o, "cuda");
-        r.cudnn = str(o, "cudnn");
-        r.package = str(o, "package");
-        r.pipCudaExtra = str(o, "pip_cuda_extra");
-        r.source = str(o, "source");
-        r.note = str(o, "note");
+        r.cuda = textOf(o, "cuda");
+        r.cudnn = textOf(o, "cudnn");
+        r.package = textOf(o, "package");
+        r.pipCudaExtra = textOf(o, "pip_cuda_extra");
+        r.source = textOf(o, "source");
+        r.note = textOf(o, "note");
         r.verified = flag(o, "verified", false);
         r.packageVerified = flag(o, "verified_package", true);
         c.m_releases.append(r);
     }
     for (const QJsonObject &o : objects(*tf, "gpu_builds")) {
-        c.m_gpuBuilds.append({str(o, "tf_min"), str(o, "tf_max"), strings(o, "os"), strings(o, "sass"),
-                              strings(o, "ptx"), str(o, "source"), flag(o, "verified", false)});
+        c.m_gpuBuilds.append({textOf(o, "tf_min"), textOf(o, "tf_max"), strings(o, "os"), strings(o, "sass"),
+                              strings(o, "ptx"), textOf(o, "source"), flag(o, "verified", false)});
     }
     for (const QJsonObject &o : objects(*tf, "cpu_requirements")) {
         c.m_cpuRequirements.append(
-            {str(o, "instruction_set"), str(o, "tf_min"), str(o, "source"), flag(o, "verified", false)});
+            {textOf(o, "instruction_set"), textOf(o, "tf_min"), textOf(o, "source"), flag(o, "verified", false)});
     }
 
     auto cu = parse(cuda, QStringLiteral("cuda.json"));
     if (!cu)
         return cu.error();
     for (const QJsonObject &o : objects(*cu, "toolkits")) {
-        c.m_toolkits.append({str(o, "version"), driverFloor(o), str(o, "cc_min"), str(o, "cc_max"), str(o, "source"),
-                             str(o, "note"), flag(o, "verified", false)});
+        c.m_toolkits.append({textOf(o, "version"), driverFloor(o), textOf(o, "cc_min"), textOf(o, "cc_max"),
+                             textOf(o, "source"), textOf(o, "note"), flag(o, "verified", false)});
     }
     for (const QJsonObject &o : objects(*cu, "minor_compatibility")) {
-        c.m_minorCompatibility.append({str(o, "major"), str(o, "cuda_min"), driverFloor(o), str(o, "source"),
-                                       str(o, "note"), flag(o, "verified", false)});
+        c.m_minorCompatibility.append({textOf(o, "major"), textOf(o, "cuda_min"), driverFloor(o), textOf(o, "source"),
+                                       textOf(o, "note"), flag(o, "verified", false)});
     }
 
     for (const QJsonObject &o : objects(*cu, "driver_branches")) {
-        c.m_driverBranchEnds.append({str(o, "architecture"), str(o, "cc_min"), str(o, "cc_max"),
-                                     o.value(QLatin1String("last_branch")).toInt(0), str(o, "source"),
+        c.m_driverBranchEnds.append({textOf(o, "architecture"), textOf(o, "cc_min"), textOf(o, "cc_max"),
+                                     o.value(QLatin1String("last_branch")).toInt(0), textOf(o, "source"),
                                      flag(o, "verified", false)});
     }
 
@@ -242,8 +238,8 @@ Result<Catalog> Catalog::fromJson(const QByteArray &tensorflow, const QByteArray
     auto librarySets = [](const QJsonObject &root, const char *key) {
         QList<LibrarySet> out;
         for (const QJsonObject &o : objects(root, key)) {
-            out.append({str(o, "cuda_min"), str(o, "cuda_max"), str(o, "major"), str(o, "os"), strings(o, "files"),
-                        str(o, "source"), flag(o, "verified", false)});
+            out.append({textOf(o, "cuda_min"), textOf(o, "cuda_max"), textOf(o, "major"), textOf(o, "os"),
+                        strings(o, "files"), textOf(o, "source"), flag(o, "verified", false)});
         }
         return out;
     };
@@ -256,39 +252,40 @@ Result<Catalog> Catalog::fromJson(const QByteArray &tensorflow, const QByteArray
         return ro.error();
     for (const QJsonObject &o : objects(*ro, "routes")) {
         Route r;
-        r.name = str(o, "name");
+        r.name = textOf(o, "name");
         r.os = strings(o, "os");
         r.arch = strings(o, "arch");
-        r.accelerator = str(o, "accelerator");
-        r.releases = str(o, "releases");
-        r.tfMin = str(o, "tf_min");
-        r.tfMax = str(o, "tf_max");
-        r.beyondMaxReason = str(o, "beyond_max_reason");
-        r.cudaLibraries = str(o, "cuda_libraries");
-        r.driverOs = str(o, "driver_os");
-        r.wsl = str(o, "wsl");
+        r.accelerator = textOf(o, "accelerator");
+        r.releases = textOf(o, "releases");
+        r.tfMin = textOf(o, "tf_min");
+        r.tfMax = textOf(o, "tf_max");
+        r.beyondMaxReason = textOf(o, "beyond_max_reason");
+        r.cudaLibraries = textOf(o, "cuda_libraries");
+        r.driverOs = textOf(o, "driver_os");
+        r.wsl = textOf(o, "wsl");
         r.windowsBuildMin = o.value(QLatin1String("windows_build_min")).toInt(0);
         r.requiresPipCuda = flag(o, "requires_pip_cuda", false);
         r.experimental = flag(o, "experimental", false);
         r.versions = strings(o, "versions");
         r.actions = strings(o, "actions");
-        r.package = str(o, "package");
+        r.package = textOf(o, "package");
         r.plugins = strings(o, "plugins");
-        r.pythonMin = str(o, "python_min");
-        r.pythonMax = str(o, "python_max");
+        r.pythonMin = textOf(o, "python_min");
+        r.pythonMax = textOf(o, "python_max");
         for (const QJsonObject &p : objects(o, "platforms")) {
-            r.platforms.append({str(p, "os"), str(p, "arch"), str(p, "tf_min"), str(p, "tf_max"), str(p, "source"),
-                                flag(p, "verified", false)});
+            r.platforms.append({textOf(p, "os"), textOf(p, "arch"), textOf(p, "tf_min"), textOf(p, "tf_max"),
+                                textOf(p, "source"), flag(p, "verified", false)});
         }
-        r.source = str(o, "source");
-        r.note = str(o, "note");
+        r.source = textOf(o, "source");
+        r.note = textOf(o, "note");
         r.verified = flag(o, "verified", false);
         c.m_routes.append(r);
     }
     for (const QJsonObject &o : objects(*ro, "plugins")) {
-        c.m_plugins.append({str(o, "name"), str(o, "last_release"), str(o, "released"), str(o, "python_min"),
-                            str(o, "python_max"), str(o, "tf_min"), str(o, "tf_max"), str(o, "broken_from"),
-                            str(o, "source"), str(o, "note"), flag(o, "verified", false)});
+        c.m_plugins.append({textOf(o, "name"), textOf(o, "last_release"), textOf(o, "released"),
+                            textOf(o, "python_min"), textOf(o, "python_max"), textOf(o, "tf_min"), textOf(o, "tf_max"),
+                            textOf(o, "broken_from"), textOf(o, "source"), textOf(o, "note"),
+                            flag(o, "verified", false)});
     }
     return c;
 }

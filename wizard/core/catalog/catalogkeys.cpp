@@ -28,9 +28,6 @@ constexpr char kSpkiPrefix[] = "\x30\x2a\x30\x05\x06\x03\x2b\x65\x70\x03\x21\x00
 constexpr qsizetype kSpkiPrefixSize = sizeof(kSpkiPrefix) - 1;
 constexpr qsizetype kRawKeySize = 32;
 
-QMutex s_loggedMutex;
-QSet<QString> s_logged;
-
 bool isLowerHex(const QString &s, qsizetype size)
 {
     return s.size() == size && std::all_of(s.cbegin(), s.cend(), [](QChar c) {
@@ -61,10 +58,12 @@ const JsonShape &recordShape()
 void logIgnored(const QString &path, const QString &why)
 {
     const QString line = QDir::toNativeSeparators(path) + u": "_s + why;
-    const QMutexLocker lock(&s_loggedMutex);
-    if (s_logged.contains(line))
+    static QMutex mutex;
+    static QSet<QString> logged; // once per file and reason, not at each of the loaders' reads
+    const QMutexLocker lock(&mutex);
+    if (logged.contains(line))
         return;
-    s_logged.insert(line);
+    logged.insert(line);
     qWarning().noquote() << "catalog: a trusted-key file is ignored:" << line;
 }
 

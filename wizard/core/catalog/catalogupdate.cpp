@@ -44,10 +44,6 @@ constexpr auto kReleasePublicKey = "ddb67350d94a9af718621251c727ca7619538b979acd
 QMutex s_trustMutex;
 std::optional<CatalogUpdateTrust> s_testTrust;
 
-// A refused stored update is logged once per reason, not at each of the loaders' reads.
-QMutex s_loggedMutex;
-QSet<QString> s_logged;
-
 const JsonShape &documentShape()
 {
     static const JsonShape shape = [] {
@@ -375,9 +371,11 @@ std::optional<CatalogUpdate> CatalogUpdates::active(const CatalogUpdateTrust &tr
         return s.update;
     if (s.refused) {
         const QString line = s.refused->message + u" ("_s + s.refused->detail + u')';
-        const QMutexLocker lock(&s_loggedMutex);
-        if (!s_logged.contains(line)) {
-            s_logged.insert(line);
+        static QMutex mutex;
+        static QSet<QString> logged; // once per reason, not at each of the loaders' reads
+        const QMutexLocker lock(&mutex);
+        if (!logged.contains(line)) {
+            logged.insert(line);
             qWarning().noquote() << "catalog: the installed update is ignored, the built-in catalog is used:" << line;
         }
     }

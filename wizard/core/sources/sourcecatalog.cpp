@@ -2,6 +2,7 @@
 
 #include "catalog/catalogupdate.h"
 #include "catalog/version.h"
+#include "util/jsonshape.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -14,11 +15,6 @@
 namespace tfsetup::core {
 
 namespace {
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
 
 QStringList strings(const QJsonValue &value)
 {
@@ -113,20 +109,20 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
     const QJsonObject root = doc.object();
     SourceCatalog c;
     auto needSource = [&c](const QJsonObject &o, const QString &what) {
-        if (str(o, "source").isEmpty())
+        if (textOf(o, "source").isEmpty())
             c.m_problems.append(what + QStringLiteral(": no source"));
     };
 
     for (const QJsonValue &v : root.value(QStringLiteral("origins")).toArray()) {
         const QJsonObject o = v.toObject();
-        needSource(o, QStringLiteral("origin ") + str(o, "name"));
-        c.m_origins.append({str(o, "name"), str(o, "base")});
+        needSource(o, QStringLiteral("origin ") + textOf(o, "name"));
+        c.m_origins.append({textOf(o, "name"), textOf(o, "base")});
     }
     auto readPins = [&](const char *key, const char *versionKey, QList<ManifestPin> *out) {
         for (const QJsonValue &v : root.value(QLatin1String(key)).toArray()) {
             const QJsonObject o = v.toObject();
-            ManifestPin p{str(o, versionKey), str(o, "label"),  str(o, "sha256"),
-                          str(o, "fallback"), str(o, "source"), verifiedOf(o)};
+            ManifestPin p{textOf(o, versionKey), textOf(o, "label"),  textOf(o, "sha256"),
+                          textOf(o, "fallback"), textOf(o, "source"), verifiedOf(o)};
             needSource(o, QStringLiteral("manifest ") + p.label);
             if (!p.sha256.isEmpty() && !isSha256(p.sha256))
                 c.m_problems.append(QStringLiteral("manifest %1: sha256 is not 64 lower-case hex digits").arg(p.label));
@@ -140,14 +136,16 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
 
     for (const QJsonValue &v : root.value(QStringLiteral("cuda_components")).toArray()) {
         const QJsonObject o = v.toObject();
-        needSource(o, QStringLiteral("components ") + str(o, "cuda_min"));
-        c.m_components.append({str(o, "cuda_min"), str(o, "cuda_max"), strings(o.value(QStringLiteral("components"))),
-                               strings(o.value(QStringLiteral("optional"))), str(o, "source")});
+        needSource(o, QStringLiteral("components ") + textOf(o, "cuda_min"));
+        c.m_components.append({textOf(o, "cuda_min"), textOf(o, "cuda_max"),
+                               strings(o.value(QStringLiteral("components"))),
+                               strings(o.value(QStringLiteral("optional"))), textOf(o, "source")});
     }
     for (const QJsonValue &v : root.value(QStringLiteral("cudnn_archives")).toArray()) {
         const QJsonObject o = v.toObject();
-        CudnnArchive a{str(o, "cudnn"),  str(o, "version"),         str(o, "platform"), str(o, "cuda"), str(o, "url"),
-                       str(o, "sha256"), str(o, "checksum_origin"), str(o, "source"),   verifiedOf(o)};
+        CudnnArchive a{textOf(o, "cudnn"), textOf(o, "version"), textOf(o, "platform"),        textOf(o, "cuda"),
+                       textOf(o, "url"),   textOf(o, "sha256"),  textOf(o, "checksum_origin"), textOf(o, "source"),
+                       verifiedOf(o)};
         needSource(o, QStringLiteral("cudnn archive ") + a.version);
         if (!a.sha256.isEmpty() && !isSha256(a.sha256))
             c.m_problems.append(
@@ -160,35 +158,36 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
     }
     for (const QJsonValue &v : root.value(QStringLiteral("cuda_installers")).toArray()) {
         const QJsonObject o = v.toObject();
-        needSource(o, QStringLiteral("installer ") + str(o, "version"));
-        c.m_installers.append({str(o, "cuda"), str(o, "version"), str(o, "windows"), str(o, "linux"),
-                               str(o, "md5sum_url"), str(o, "source"), verifiedOf(o)});
+        needSource(o, QStringLiteral("installer ") + textOf(o, "version"));
+        c.m_installers.append({textOf(o, "cuda"), textOf(o, "version"), textOf(o, "windows"), textOf(o, "linux"),
+                               textOf(o, "md5sum_url"), textOf(o, "source"), verifiedOf(o)});
     }
     for (const QJsonValue &v : root.value(QStringLiteral("installer_arguments")).toArray()) {
         const QJsonObject o = v.toObject();
-        needSource(o, QStringLiteral("installer arguments ") + str(o, "os"));
+        needSource(o, QStringLiteral("installer arguments ") + textOf(o, "os"));
         c.m_installerArguments.append(
-            {str(o, "os"), strings(o.value(QStringLiteral("arguments"))), str(o, "source"), verifiedOf(o)});
+            {textOf(o, "os"), strings(o.value(QStringLiteral("arguments"))), textOf(o, "source"), verifiedOf(o)});
     }
     const QJsonObject python = root.value(QStringLiteral("python")).toObject();
-    c.m_pythonWindowsUrl = str(python, "windows_url");
+    c.m_pythonWindowsUrl = textOf(python, "windows_url");
     c.m_pythonWindowsArguments = strings(python.value(QStringLiteral("windows_arguments")));
-    c.m_pythonChecksumNote = str(python, "checksum_note");
-    if (str(python, "arguments_source").isEmpty())
+    c.m_pythonChecksumNote = textOf(python, "checksum_note");
+    if (textOf(python, "arguments_source").isEmpty())
         c.m_problems.append(QStringLiteral("python: no arguments_source"));
     for (const QJsonValue &v : python.value(QStringLiteral("releases")).toArray()) {
         const QJsonObject o = v.toObject();
-        needSource(o, QStringLiteral("python ") + str(o, "version"));
-        c.m_pythonReleases.append({str(o, "minor"), str(o, "version"), str(o, "source"), verifiedOf(o)});
+        needSource(o, QStringLiteral("python ") + textOf(o, "version"));
+        c.m_pythonReleases.append({textOf(o, "minor"), textOf(o, "version"), textOf(o, "source"), verifiedOf(o)});
     }
     const QJsonObject api = python.value(QStringLiteral("checksum_api")).toObject();
-    c.m_pythonChecksumApi = {str(api, "release"), str(api, "release_files"), str(api, "source")};
+    c.m_pythonChecksumApi = {textOf(api, "release"), textOf(api, "release_files"), textOf(api, "source")};
     if (!api.isEmpty())
         needSource(api, QStringLiteral("python checksum_api"));
     const QJsonObject standalone = python.value(QStringLiteral("standalone")).toObject();
-    c.m_standaloneLayout = {str(standalone, "origin"), str(standalone, "platform"),  str(standalone, "file"),
-                            str(standalone, "path"),   str(standalone, "checksums"), str(standalone, "interpreter"),
-                            str(standalone, "source")};
+    c.m_standaloneLayout = {textOf(standalone, "origin"),    textOf(standalone, "platform"),
+                            textOf(standalone, "file"),      textOf(standalone, "path"),
+                            textOf(standalone, "checksums"), textOf(standalone, "interpreter"),
+                            textOf(standalone, "source")};
     if (!standalone.isEmpty()) {
         needSource(standalone, QStringLiteral("python standalone"));
         const StandaloneLayout &l = c.m_standaloneLayout;
@@ -199,8 +198,9 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
     }
     for (const QJsonValue &v : standalone.value(QStringLiteral("releases")).toArray()) {
         const QJsonObject o = v.toObject();
-        needSource(o, QStringLiteral("python standalone ") + str(o, "version"));
-        StandalonePython p{str(o, "minor"), str(o, "version"), str(o, "tag"), str(o, "source"), verifiedOf(o), {}, {}};
+        needSource(o, QStringLiteral("python standalone ") + textOf(o, "version"));
+        StandalonePython p{
+            textOf(o, "minor"), textOf(o, "version"), textOf(o, "tag"), textOf(o, "source"), verifiedOf(o), {}, {}};
         if (p.minor.isEmpty() || p.version.isEmpty() || p.tag.isEmpty())
             c.m_problems.append(
                 QStringLiteral("python standalone %1: minor, version and tag are all needed").arg(p.version));
@@ -224,7 +224,7 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
                         .arg(p.minor, p.version, p.tag)};
             }
             p.sha256 = pin.toString();
-            p.sha256Source = str(o, "sha256_source");
+            p.sha256Source = textOf(o, "sha256_source");
             if (p.sha256Source.trimmed().isEmpty())
                 c.m_problems.append(
                     QStringLiteral("python standalone %1: sha256 without sha256_source").arg(p.version));
@@ -233,21 +233,21 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
     }
     for (const QJsonValue &v : root.value(QStringLiteral("pypi_mirrors")).toArray()) {
         const QJsonObject o = v.toObject();
-        needSource(o, QStringLiteral("pypi mirror ") + str(o, "name"));
-        c.m_pypiMirrors.append({str(o, "name"), str(o, "url"), str(o, "region"), str(o, "source"), verifiedOf(o),
-                                str(o, "label_zh"), str(o, "label_zh_TW"), str(o, "files")});
-        if (!str(o, "files").isEmpty() && str(o, "files_source").trimmed().isEmpty())
-            c.m_problems.append(QStringLiteral("pypi mirror %1: files without files_source").arg(str(o, "name")));
+        needSource(o, QStringLiteral("pypi mirror ") + textOf(o, "name"));
+        c.m_pypiMirrors.append({textOf(o, "name"), textOf(o, "url"), textOf(o, "region"), textOf(o, "source"),
+                                verifiedOf(o), textOf(o, "label_zh"), textOf(o, "label_zh_TW"), textOf(o, "files")});
+        if (!textOf(o, "files").isEmpty() && textOf(o, "files_source").trimmed().isEmpty())
+            c.m_problems.append(QStringLiteral("pypi mirror %1: files without files_source").arg(textOf(o, "name")));
     }
     if (auto mirrors = readMirrors(root.value(QStringLiteral("mirrors")), c.m_origins); mirrors)
         c.m_mirrors = std::move(*mirrors);
     else
         return mirrors.error();
     const QJsonObject zlib = root.value(QStringLiteral("zlibwapi")).toObject();
-    c.m_zlibMin = str(zlib, "cudnn_min");
-    c.m_zlibMax = str(zlib, "cudnn_max");
-    c.m_zlibOs = str(zlib, "os");
-    c.m_zlibSource = str(zlib, "source");
+    c.m_zlibMin = textOf(zlib, "cudnn_min");
+    c.m_zlibMax = textOf(zlib, "cudnn_max");
+    c.m_zlibOs = textOf(zlib, "os");
+    c.m_zlibSource = textOf(zlib, "source");
     return c;
 }
 

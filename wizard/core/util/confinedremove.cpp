@@ -29,7 +29,7 @@ class ConfinedRemoveText {
     Q_DECLARE_TR_FUNCTIONS(ConfinedRemove)
 };
 
-QString shown(const QString &root, const QString &relative)
+QString shownName(const QString &root, const QString &relative)
 {
     return QDir::toNativeSeparators(relative.isEmpty() ? root : root + u'/' + relative);
 }
@@ -40,21 +40,21 @@ Error failure(const QString &code, const QString &root, const QString &relative,
     if (code == u"path_through_link")
         message = ConfinedRemoveText::tr("%1 lies behind a link that tfsetup did not make; nothing was removed "
                                          "through it.")
-                      .arg(shown(root, relative));
+                      .arg(shownName(root, relative));
     else if (code == u"permission_denied")
         message = ConfinedRemoveText::tr("%1 cannot be removed: permission denied. Close the programs that use it "
                                          "and try again.")
-                      .arg(shown(root, relative));
+                      .arg(shownName(root, relative));
     else if (code == u"not_empty")
-        message = ConfinedRemoveText::tr("The folder %1 is not empty.").arg(shown(root, relative));
+        message = ConfinedRemoveText::tr("The folder %1 is not empty.").arg(shownName(root, relative));
     else if (code == u"not_found")
-        message = ConfinedRemoveText::tr("%1 does not exist.").arg(shown(root, relative));
+        message = ConfinedRemoveText::tr("%1 does not exist.").arg(shownName(root, relative));
     else if (code == u"is_folder")
-        message = ConfinedRemoveText::tr("%1 is a folder, not a file.").arg(shown(root, relative));
+        message = ConfinedRemoveText::tr("%1 is a folder, not a file.").arg(shownName(root, relative));
     else
         message = ConfinedRemoveText::tr("%1 could not be removed. Close the programs that use it and try again.")
-                      .arg(shown(root, relative));
-    return Error{code, message, detail.isEmpty() ? shown(root, relative) : detail};
+                      .arg(shownName(root, relative));
+    return Error{code, message, detail.isEmpty() ? shownName(root, relative) : detail};
 }
 
 bool validRelative(const QString &relative)
@@ -113,7 +113,7 @@ QString codeFor(int error)
     }
 }
 
-constexpr int folderFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW;
+constexpr int noFollowFolderFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW;
 
 // The folder holding root/relative's last component, reached without a link on the way.
 Result<Fd> parentOf(const QString &root, const QString &relative)
@@ -123,7 +123,7 @@ Result<Fd> parentOf(const QString &root, const QString &relative)
         return failure(codeFor(errno), root, relative, QString::fromLocal8Bit(strerror(errno)));
     const QStringList parts = relative.split(u'/');
     for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
-        Fd next(::openat(folder.get(), QFile::encodeName(parts.at(i)).constData(), folderFlags));
+        Fd next(::openat(folder.get(), QFile::encodeName(parts.at(i)).constData(), noFollowFolderFlags));
         if (next.get() < 0)
             return failure(codeFor(errno), root, relative, QString::fromLocal8Bit(strerror(errno)));
         folder = std::move(next);
@@ -153,7 +153,7 @@ Status emptyFolder(int fd, const QString &root, const QString &relative, qint64 
         if (::fstatat(::dirfd(dir), name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue; // gone meanwhile
         if (S_ISDIR(st.st_mode)) {
-            const int child = ::openat(::dirfd(dir), name.constData(), folderFlags);
+            const int child = ::openat(::dirfd(dir), name.constData(), noFollowFolderFlags);
             if (child < 0) {
                 result = failure(codeFor(errno), root, below, QString::fromLocal8Bit(strerror(errno)));
                 break;
@@ -250,7 +250,7 @@ Result<qint64> removeTreeConfined(const QString &root, const QString &relative)
             return failure(codeFor(errno), root, relative, QString::fromLocal8Bit(strerror(errno)));
         return qint64(S_ISREG(st.st_mode) ? st.st_size : 0);
     }
-    const int folder = ::openat(parent->get(), name.constData(), folderFlags);
+    const int folder = ::openat(parent->get(), name.constData(), noFollowFolderFlags);
     if (folder < 0)
         return failure(codeFor(errno), root, relative, QString::fromLocal8Bit(strerror(errno)));
     if (const Status emptied = emptyFolder(folder, root, relative, freed); !emptied)

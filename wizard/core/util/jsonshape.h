@@ -3,6 +3,7 @@
 #include "util/result.h"
 
 #include <QCoreApplication>
+#include <QJsonObject>
 #include <QJsonValue>
 #include <QList>
 #include <QString>
@@ -13,6 +14,12 @@
 #include <optional>
 
 namespace tfsetup::core {
+
+// The text at key in an object already checked against its shape; empty when absent.
+inline QString textOf(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
 
 // The shape of one input document: every field its reader takes, with its type and size. A
 // document is checked against its shape once, before anything in it is used, so a reader never

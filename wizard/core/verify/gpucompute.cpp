@@ -32,39 +32,39 @@ namespace {
 
 // The signatures probe.json's "compute" section cites. Handles and descriptors are opaque
 // pointers; CUdeviceptr is an unsigned 64-bit integer on 64-bit hosts.
-using Status = int;
+using ApiStatus = int;
 using DevicePtr = unsigned long long;
 using Handle = void *;
 
-using InitFn = Status(TFSETUP_NVAPI *)(unsigned int);
-using DeviceGetFn = Status(TFSETUP_NVAPI *)(int *, int);
-using CtxRetainFn = Status(TFSETUP_NVAPI *)(Handle *, int);
-using CtxReleaseFn = Status(TFSETUP_NVAPI *)(int);
-using CtxSetFn = Status(TFSETUP_NVAPI *)(Handle);
-using SyncFn = Status(TFSETUP_NVAPI *)();
-using ModuleLoadFn = Status(TFSETUP_NVAPI *)(Handle *, const void *);
-using ModuleUnloadFn = Status(TFSETUP_NVAPI *)(Handle);
-using FunctionFn = Status(TFSETUP_NVAPI *)(Handle *, Handle, const char *);
-using AllocFn = Status(TFSETUP_NVAPI *)(DevicePtr *, size_t);
-using FreeFn = Status(TFSETUP_NVAPI *)(DevicePtr);
-using ToDeviceFn = Status(TFSETUP_NVAPI *)(DevicePtr, const void *, size_t);
-using ToHostFn = Status(TFSETUP_NVAPI *)(void *, DevicePtr, size_t);
-using LaunchFn = Status(TFSETUP_NVAPI *)(Handle, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                         Handle, void **, void **);
-using DriverErrorNameFn = Status(TFSETUP_NVAPI *)(Status, const char **);
+using InitFn = ApiStatus(TFSETUP_NVAPI *)(unsigned int);
+using DeviceGetFn = ApiStatus(TFSETUP_NVAPI *)(int *, int);
+using CtxRetainFn = ApiStatus(TFSETUP_NVAPI *)(Handle *, int);
+using CtxReleaseFn = ApiStatus(TFSETUP_NVAPI *)(int);
+using CtxSetFn = ApiStatus(TFSETUP_NVAPI *)(Handle);
+using SyncFn = ApiStatus(TFSETUP_NVAPI *)();
+using ModuleLoadFn = ApiStatus(TFSETUP_NVAPI *)(Handle *, const void *);
+using ModuleUnloadFn = ApiStatus(TFSETUP_NVAPI *)(Handle);
+using FunctionFn = ApiStatus(TFSETUP_NVAPI *)(Handle *, Handle, const char *);
+using AllocFn = ApiStatus(TFSETUP_NVAPI *)(DevicePtr *, size_t);
+using FreeFn = ApiStatus(TFSETUP_NVAPI *)(DevicePtr);
+using ToDeviceFn = ApiStatus(TFSETUP_NVAPI *)(DevicePtr, const void *, size_t);
+using ToHostFn = ApiStatus(TFSETUP_NVAPI *)(void *, DevicePtr, size_t);
+using LaunchFn = ApiStatus(TFSETUP_NVAPI *)(Handle, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                            unsigned, Handle, void **, void **);
+using DriverErrorNameFn = ApiStatus(TFSETUP_NVAPI *)(ApiStatus, const char **);
 
-using CreateFn = Status(TFSETUP_NVAPI *)(Handle *);
-using DestroyFn = Status(TFSETUP_NVAPI *)(Handle);
-using StatusNameFn = const char *(TFSETUP_NVAPI *)(Status);
-using SgemmFn = Status(TFSETUP_NVAPI *)(Handle, int, int, int, int, int, const float *, const float *, int,
-                                        const float *, int, const float *, float *, int);
-using TensorSetFn = Status(TFSETUP_NVAPI *)(Handle, int, int, int, int, int, int);
-using ConvSetFn = Status(TFSETUP_NVAPI *)(Handle, int, int, int, int, int, int, int, int);
-using WorkspaceFn = Status(TFSETUP_NVAPI *)(Handle, Handle, Handle, Handle, Handle, int, size_t *);
-using ForwardFn = Status(TFSETUP_NVAPI *)(Handle, const void *, Handle, const void *, Handle, const void *, Handle, int,
-                                          void *, size_t, const void *, Handle, void *);
+using CreateFn = ApiStatus(TFSETUP_NVAPI *)(Handle *);
+using DestroyFn = ApiStatus(TFSETUP_NVAPI *)(Handle);
+using StatusNameFn = const char *(TFSETUP_NVAPI *)(ApiStatus);
+using SgemmFn = ApiStatus(TFSETUP_NVAPI *)(Handle, int, int, int, int, int, const float *, const float *, int,
+                                           const float *, int, const float *, float *, int);
+using TensorSetFn = ApiStatus(TFSETUP_NVAPI *)(Handle, int, int, int, int, int, int);
+using ConvSetFn = ApiStatus(TFSETUP_NVAPI *)(Handle, int, int, int, int, int, int, int, int);
+using WorkspaceFn = ApiStatus(TFSETUP_NVAPI *)(Handle, Handle, Handle, Handle, Handle, int, size_t *);
+using ForwardFn = ApiStatus(TFSETUP_NVAPI *)(Handle, const void *, Handle, const void *, Handle, const void *, Handle,
+                                             int, void *, size_t, const void *, Handle, void *);
 
-constexpr Status success = 0;
+constexpr ApiStatus success = 0;
 
 // A step ends at its first failing call; Failure carries which and why.
 struct Failure {
@@ -146,9 +146,9 @@ public:
     DeviceBuffers(const DeviceBuffers &) = delete;
     DeviceBuffers &operator=(const DeviceBuffers &) = delete;
 
-    Status alloc(DevicePtr *p, size_t bytes)
+    ApiStatus alloc(DevicePtr *p, size_t bytes)
     {
-        const Status rc = m_alloc(p, bytes);
+        const ApiStatus rc = m_alloc(p, bytes);
         if (rc == success)
             m_pointers.push_back(*p);
         return rc;
@@ -177,7 +177,7 @@ struct Driver {
     LaunchFn launch = nullptr;
     DriverErrorNameFn errorName = nullptr; // optional
 
-    QString name(Status rc) const
+    QString name(ApiStatus rc) const
     {
         const char *text = nullptr;
         if (errorName && errorName(rc, &text) == success && text)
@@ -186,7 +186,7 @@ struct Driver {
     }
 };
 
-QString libraryStatusName(StatusNameFn namer, const ComputeTable &table, const char *library, Status rc)
+QString libraryStatusName(StatusNameFn namer, const ComputeTable &table, const char *library, ApiStatus rc)
 {
     const char *text = namer ? namer(rc) : nullptr;
     QString name = text ? QString::fromLatin1(text) : table.statusNames.value(QLatin1String(library)).value(rc);
@@ -205,9 +205,9 @@ std::optional<Failure> upload(const Driver &d, DeviceBuffers &buffers, const std
                               DevicePtr *device, const ComputeTable &table)
 {
     const size_t bytes = host.size() * sizeof(float);
-    if (const Status rc = buffers.alloc(device, bytes); rc != success)
+    if (const ApiStatus rc = buffers.alloc(device, bytes); rc != success)
         return Failure{symbolName(table, "driver.alloc"), d.name(rc)};
-    if (const Status rc = d.toDevice(*device, host.data(), bytes); rc != success)
+    if (const ApiStatus rc = d.toDevice(*device, host.data(), bytes); rc != success)
         return Failure{symbolName(table, "driver.copy_to_device"), d.name(rc)};
     return std::nullopt;
 }
@@ -225,9 +225,9 @@ std::optional<Failure> uploadAll(const Driver &d, DeviceBuffers &buffers, const 
 
 std::optional<Failure> download(const Driver &d, DevicePtr device, std::vector<float> &host, const ComputeTable &table)
 {
-    if (const Status rc = d.synchronize(); rc != success)
+    if (const ApiStatus rc = d.synchronize(); rc != success)
         return Failure{symbolName(table, "driver.synchronize"), d.name(rc)};
-    if (const Status rc = d.toHost(host.data(), device, host.size() * sizeof(float)); rc != success)
+    if (const ApiStatus rc = d.toHost(host.data(), device, host.size() * sizeof(float)); rc != success)
         return Failure{symbolName(table, "driver.copy_to_host"), d.name(rc)};
     return std::nullopt;
 }
@@ -254,7 +254,7 @@ std::optional<Failure> runKernel(const Driver &d, const ComputeTable &table, con
     if (ptx.isEmpty())
         return Failure{symbolName(table, "driver.module_load"), QStringLiteral("the kernel text is missing")};
     Handle module = nullptr;
-    if (const Status rc = d.moduleLoad(&module, ptx.constData()); rc != success)
+    if (const ApiStatus rc = d.moduleLoad(&module, ptx.constData()); rc != success)
         return Failure{symbolName(table, "driver.module_load"), d.name(rc)};
     struct Unload {
         const Driver &d;
@@ -263,7 +263,7 @@ std::optional<Failure> runKernel(const Driver &d, const ComputeTable &table, con
     } unload{d, module};
     Handle function = nullptr;
     const QByteArray entry = table.kernelEntry.toLatin1();
-    if (const Status rc = d.function(&function, module, entry.constData()); rc != success)
+    if (const ApiStatus rc = d.function(&function, module, entry.constData()); rc != success)
         return Failure{symbolName(table, "driver.function"), d.name(rc)};
 
     const int n = table.elements;
@@ -282,7 +282,8 @@ std::optional<Failure> runKernel(const Driver &d, const ComputeTable &table, con
     void *parameters[] = {&da, &db, &dc, &count};
     const unsigned block = unsigned(table.block);
     const unsigned grid = (count + block - 1) / block;
-    if (const Status rc = d.launch(function, grid, 1, 1, block, 1, 1, 0, nullptr, parameters, nullptr); rc != success)
+    if (const ApiStatus rc = d.launch(function, grid, 1, 1, block, 1, 1, 0, nullptr, parameters, nullptr);
+        rc != success)
         return Failure{symbolName(table, "driver.launch"), d.name(rc)};
     return downloadAndCompare(d, dc, got, want, table, "driver.launch", difference);
 }
@@ -297,10 +298,10 @@ std::optional<Failure> runGemm(const Driver &d, SharedLibrary &library, const Co
     const auto namer = r.get<StatusNameFn>("cublas.status_name", nullptr);
     if (!missing.isEmpty())
         return Failure{missing, notExported(missing)};
-    const auto name = [&](Status rc) { return libraryStatusName(namer, table, "cublas", rc); };
+    const auto name = [&](ApiStatus rc) { return libraryStatusName(namer, table, "cublas", rc); };
 
     Handle handle = nullptr;
-    if (const Status rc = create(&handle); rc != success)
+    if (const ApiStatus rc = create(&handle); rc != success)
         return Failure{symbolName(table, "cublas.create"), name(rc)};
     struct Destroy {
         DestroyFn destroy;
@@ -331,8 +332,8 @@ std::optional<Failure> runGemm(const Driver &d, SharedLibrary &library, const Co
     const float alpha = 1.0f;
     const float beta = 0.0f;
     const int opN = table.values.value(QStringLiteral("CUBLAS_OP_N"));
-    if (const Status rc = sgemm(handle, opN, opN, n, n, n, &alpha, reinterpret_cast<const float *>(da), n,
-                                reinterpret_cast<const float *>(db), n, &beta, reinterpret_cast<float *>(dc), n);
+    if (const ApiStatus rc = sgemm(handle, opN, opN, n, n, n, &alpha, reinterpret_cast<const float *>(da), n,
+                                   reinterpret_cast<const float *>(db), n, &beta, reinterpret_cast<float *>(dc), n);
         rc != success)
         return Failure{symbolName(table, "cublas.sgemm"), name(rc)};
     return downloadAndCompare(d, dc, got, want, table, "cublas.sgemm", difference);
@@ -359,7 +360,7 @@ std::optional<Failure> runConvolution(const Driver &d, SharedLibrary &library, c
     const auto forward = r.get<ForwardFn>("cudnn.forward", &missing);
     if (!missing.isEmpty())
         return Failure{missing, notExported(missing)};
-    const auto name = [&](Status rc) { return libraryStatusName(namer, table, "cudnn", rc); };
+    const auto name = [&](ApiStatus rc) { return libraryStatusName(namer, table, "cudnn", rc); };
 
     // Every object created is destroyed in reverse order, whatever path leaves the step.
     struct Owned {
@@ -375,7 +376,7 @@ std::optional<Failure> runConvolution(const Driver &d, SharedLibrary &library, c
         }
     } guard;
     const auto make = [&](CreateFn fn, DestroyFn del, const char *role, Handle *out) -> std::optional<Failure> {
-        if (const Status rc = fn(out); rc != success)
+        if (const ApiStatus rc = fn(out); rc != success)
             return Failure{symbolName(table, role), name(rc)};
         guard.owned.push_back({del, *out});
         return std::nullopt;
@@ -401,13 +402,14 @@ std::optional<Failure> runConvolution(const Driver &d, SharedLibrary &library, c
     const int pad = table.convPad, stride = table.convStride, dil = table.convDilation;
     const int P = (H + 2 * pad - dil * (R - 1) - 1) / stride + 1;
     const int Q = (W + 2 * pad - dil * (S - 1) - 1) / stride + 1;
-    if (const Status rc = tensorSet(x, nchw, floatType, N, C, H, W); rc != success)
+    if (const ApiStatus rc = tensorSet(x, nchw, floatType, N, C, H, W); rc != success)
         return Failure{symbolName(table, "cudnn.tensor_set"), name(rc)};
-    if (const Status rc = tensorSet(y, nchw, floatType, N, K, P, Q); rc != success)
+    if (const ApiStatus rc = tensorSet(y, nchw, floatType, N, K, P, Q); rc != success)
         return Failure{symbolName(table, "cudnn.tensor_set"), name(rc)};
-    if (const Status rc = filterSet(w, floatType, nchw, K, C, R, S); rc != success)
+    if (const ApiStatus rc = filterSet(w, floatType, nchw, K, C, R, S); rc != success)
         return Failure{symbolName(table, "cudnn.filter_set"), name(rc)};
-    if (const Status rc = convSet(conv, pad, pad, stride, stride, dil, dil, crossCorrelation, floatType); rc != success)
+    if (const ApiStatus rc = convSet(conv, pad, pad, stride, stride, dil, dil, crossCorrelation, floatType);
+        rc != success)
         return Failure{symbolName(table, "cudnn.convolution_set"), name(rc)};
 
     const size_t inSize = size_t(N * C * H * W);
@@ -442,17 +444,17 @@ std::optional<Failure> runConvolution(const Driver &d, SharedLibrary &library, c
     if (auto f = uploadAll(d, buffers, table, {{&in, &dx}, {&filter, &dw}, {&got, &dy}}))
         return f;
     size_t workspaceBytes = 0;
-    if (const Status rc = workspace(handle, x, w, conv, y, algo, &workspaceBytes); rc != success)
+    if (const ApiStatus rc = workspace(handle, x, w, conv, y, algo, &workspaceBytes); rc != success)
         return Failure{symbolName(table, "cudnn.workspace_size"), name(rc)};
     if (workspaceBytes > 0) {
-        if (const Status rc = buffers.alloc(&dws, workspaceBytes); rc != success)
+        if (const ApiStatus rc = buffers.alloc(&dws, workspaceBytes); rc != success)
             return Failure{symbolName(table, "driver.alloc"), d.name(rc)};
     }
     const float alpha = 1.0f;
     const float beta = 0.0f;
-    if (const Status rc = forward(handle, &alpha, x, reinterpret_cast<const void *>(dx), w,
-                                  reinterpret_cast<const void *>(dw), conv, algo, reinterpret_cast<void *>(dws),
-                                  workspaceBytes, &beta, y, reinterpret_cast<void *>(dy));
+    if (const ApiStatus rc = forward(handle, &alpha, x, reinterpret_cast<const void *>(dx), w,
+                                     reinterpret_cast<const void *>(dw), conv, algo, reinterpret_cast<void *>(dws),
+                                     workspaceBytes, &beta, y, reinterpret_cast<void *>(dy));
         rc != success)
         return Failure{symbolName(table, "cudnn.forward"), name(rc)};
     return downloadAndCompare(d, dy, got, want, table, "cudnn.forward", difference);
@@ -528,13 +530,13 @@ QList<ComputeStep> run(const ComputeLibraries &libs, const ComputeTable &table, 
         return finish();
     }
 
-    const auto contextFailure = [&](const char *role, Status rc) {
+    const auto contextFailure = [&](const char *role, ApiStatus rc) {
         settle(kernel, Failure{symbolName(table, role), d.name(rc)}, -1);
         skip(gemm, "gpu_unusable");
         skip(conv, "gpu_unusable");
         return finish();
     };
-    if (const Status rc = d.init(0); rc != success) {
+    if (const ApiStatus rc = d.init(0); rc != success) {
         if (rc == table.values.value(QStringLiteral("CUDA_ERROR_NO_DEVICE"), -1)) {
             skipAll("no_gpu", d.name(rc));
             return finish();
@@ -542,18 +544,18 @@ QList<ComputeStep> run(const ComputeLibraries &libs, const ComputeTable &table, 
         return contextFailure("driver.init", rc);
     }
     int device = 0;
-    if (const Status rc = d.deviceGet(&device, 0); rc != success)
+    if (const ApiStatus rc = d.deviceGet(&device, 0); rc != success)
         return contextFailure("driver.device_get", rc);
     // The primary context is the one the CUDA runtime inside cuBLAS and cuDNN uses too.
     Handle context = nullptr;
-    if (const Status rc = d.retain(&context, device); rc != success)
+    if (const ApiStatus rc = d.retain(&context, device); rc != success)
         return contextFailure("driver.context_retain", rc);
     struct Release {
         const Driver &d;
         int device;
         ~Release() { d.release(device); }
     } release{d, device};
-    if (const Status rc = d.setCurrent(context); rc != success)
+    if (const ApiStatus rc = d.setCurrent(context); rc != success)
         return contextFailure("driver.context_set", rc);
 
     double difference = -1;

@@ -2,6 +2,7 @@
 
 #include "catalog/knowledge.h"
 #include "catalog/version.h"
+#include "util/jsonshape.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -17,11 +18,6 @@
 namespace tfsetup::core {
 
 namespace {
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
 
 QStringList strings(const QJsonValue &value)
 {
@@ -141,8 +137,8 @@ Result<VersionQueries> VersionQueries::fromJson(const QByteArray &json)
     VersionQueries q;
     for (const QJsonValue &v : doc.object().value(QLatin1String("libraries")).toArray()) {
         const QJsonObject o = v.toObject();
-        q.m_queries.append({strings(o.value(QLatin1String("stems"))), str(o, "symbol"), str(o, "call"),
-                            str(o, "encoding"), str(o, "compare"), str(o, "source")});
+        q.m_queries.append({strings(o.value(QLatin1String("stems"))), textOf(o, "symbol"), textOf(o, "call"),
+                            textOf(o, "encoding"), textOf(o, "compare"), textOf(o, "source")});
     }
     auto compute = ComputeTable::fromJson(doc.object().value(QLatin1String("compute")).toObject());
     if (!compute)
@@ -325,13 +321,13 @@ QJsonObject ProbedLibrary::toJson() const
 ProbedLibrary ProbedLibrary::fromJson(const QJsonObject &o)
 {
     ProbedLibrary l;
-    l.library = {str(o, "name"), str(o, "group"), str(o, "parent")};
+    l.library = {textOf(o, "name"), textOf(o, "group"), textOf(o, "parent")};
     l.loaded = o.value(QLatin1String("loaded")).toBool();
-    l.error = str(o, "error");
-    l.path = str(o, "path");
-    l.version = str(o, "version");
+    l.error = textOf(o, "error");
+    l.path = textOf(o, "path");
+    l.version = textOf(o, "version");
     l.versionRaw = o.value(QLatin1String("version_raw")).toInteger(-1);
-    l.versionError = str(o, "version_error");
+    l.versionError = textOf(o, "version_error");
     l.otherCopies = strings(o.value(QLatin1String("other_copies")));
     return l;
 }
@@ -435,13 +431,13 @@ QJsonObject ProbeFinding::toJson() const
 ProbeFinding ProbeFinding::fromJson(const QJsonObject &o)
 {
     ProbeFinding f;
-    f.code = str(o, "code");
-    f.severity = str(o, "severity");
-    f.library = str(o, "library");
-    f.path = str(o, "path");
-    f.other = str(o, "other");
-    f.version = str(o, "version");
-    f.expected = str(o, "expected");
+    f.code = textOf(o, "code");
+    f.severity = textOf(o, "severity");
+    f.library = textOf(o, "library");
+    f.path = textOf(o, "path");
+    f.other = textOf(o, "other");
+    f.version = textOf(o, "version");
+    f.expected = textOf(o, "expected");
     return f;
 }
 
@@ -518,7 +514,7 @@ QJsonObject ProbeReport::toJson() const
 
 Result<ProbeReport> ProbeReport::fromJson(const QJsonObject &o)
 {
-    if (str(o, "tool") != u"tfsetup-probe" || !o.value(QLatin1String("libraries")).isArray()) {
+    if (textOf(o, "tool") != u"tfsetup-probe" || !o.value(QLatin1String("libraries")).isArray()) {
         return Error{QStringLiteral("probe_output_malformed"),
                      QCoreApplication::translate("Probe",
                                                  "The library probe answered with something that is not "
@@ -526,12 +522,12 @@ Result<ProbeReport> ProbeReport::fromJson(const QJsonObject &o)
                      QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)).left(2000)};
     }
     ProbeReport r;
-    r.os = str(o, "os");
+    r.os = textOf(o, "os");
     r.searchPath = strings(o.value(QLatin1String("search_path")));
     r.request.ownDirs = strings(o.value(QLatin1String("own_dirs")));
     const QJsonObject build = o.value(QLatin1String("build")).toObject();
-    r.request.cuda = str(build, "cuda");
-    r.request.cudnn = str(build, "cudnn");
+    r.request.cuda = textOf(build, "cuda");
+    r.request.cudnn = textOf(build, "cudnn");
     for (const QJsonValue &v : o.value(QLatin1String("libraries")).toArray()) {
         r.libraries.append(ProbedLibrary::fromJson(v.toObject()));
         r.request.libraries.append(r.libraries.last().library);

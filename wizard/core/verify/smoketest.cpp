@@ -1,5 +1,7 @@
 #include "verify/smoketest.h"
 
+#include "util/jsonshape.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -8,11 +10,6 @@
 namespace tfsetup::core {
 
 namespace {
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
 
 // The last line of stdout that is the script's document. TensorFlow or site hooks may print
 // other things first.
@@ -43,14 +40,14 @@ QString errorText(const QJsonObject &step)
     const QJsonObject e = step.value(QLatin1String("error")).toObject();
     if (e.isEmpty())
         return {};
-    return str(e, "type") + QStringLiteral(": ") + str(e, "message");
+    return textOf(e, "type") + QStringLiteral(": ") + textOf(e, "message");
 }
 
 // Everything a failure might be explained by: the error, its traceback and the native log.
 QString evidence(const QJsonObject &step, const QStringList &log)
 {
     const QJsonObject e = step.value(QLatin1String("error")).toObject();
-    return str(e, "message") + u'\n' + str(e, "traceback") + u'\n' + log.join(u'\n');
+    return textOf(e, "message") + u'\n' + textOf(e, "traceback") + u'\n' + log.join(u'\n');
 }
 
 // A GPU's name when get_device_details() gave none (older TensorFlow): the script's device
@@ -258,11 +255,11 @@ bool SmokeResult::readImport(VerifyLayer &import, const QStringList &log)
         } else {
             fail(import, "import_failed",
                  tr("TensorFlow could not be imported: %1. Run tfsetup doctor with the details below.").arg(error),
-                 {str(imp.value(QLatin1String("error")).toObject(), "traceback")});
+                 {textOf(imp.value(QLatin1String("error")).toObject(), "traceback")});
         }
         return false;
     }
-    tensorflowVersion = str(imp, "version");
+    tensorflowVersion = textOf(imp, "version");
     import.status = VerifyLayer::Status::Passed;
     import.summary = tr("TensorFlow %1 imported in %2 s")
                          .arg(tensorflowVersion, seconds(imp.value(QLatin1String("seconds")).toDouble()));
@@ -274,10 +271,10 @@ bool SmokeResult::readDevices(VerifyLayer &devices, VerifyLayer &import, const Q
     const QJsonObject dev = document.value(QLatin1String("devices")).toObject();
     for (const QJsonValue &g : dev.value(QLatin1String("gpus")).toArray()) {
         const QJsonObject gpu = g.toObject();
-        QString name = str(gpu.value(QLatin1String("details")).toObject(), "device_name");
+        QString name = textOf(gpu.value(QLatin1String("details")).toObject(), "device_name");
         if (name.isEmpty())
             name = describedName(document, log, int(gpus.size()));
-        gpus.append(name.isEmpty() ? str(gpu, "name") : name);
+        gpus.append(name.isEmpty() ? textOf(gpu, "name") : name);
     }
     // What a student recognises: the card's name, not TensorFlow's device path.
     QStringList gpuTitles;
@@ -357,8 +354,8 @@ bool SmokeResult::readDevices(VerifyLayer &devices, VerifyLayer &import, const Q
 // The step ran where the plan put it: on the GPU when the script chose one.
 bool SmokeResult::placedAsPlanned(const QJsonObject &step) const
 {
-    const QString where = str(step, "device");
-    return !str(document, "device").startsWith(QLatin1String("/GPU"), Qt::CaseInsensitive)
+    const QString where = textOf(step, "device");
+    return !textOf(document, "device").startsWith(QLatin1String("/GPU"), Qt::CaseInsensitive)
         || where.contains(QLatin1String("GPU"), Qt::CaseInsensitive);
 }
 
@@ -417,22 +414,22 @@ bool SmokeResult::readConvolution(VerifyLayer &cudnn, const QStringList &log, co
         } else {
             fail(cudnn, "cudnn_failed",
                  tr("The convolution failed: %1. Run tfsetup doctor with the details below.").arg(errorText(conv)),
-                 {str(conv.value(QLatin1String("error")).toObject(), "traceback")});
+                 {textOf(conv.value(QLatin1String("error")).toObject(), "traceback")});
         }
         return false;
     }
     if (!placedAsPlanned(conv)) {
         fail(cudnn, "ran_on_cpu",
              tr("The convolution ran on %1 instead of the GPU. Run tfsetup doctor.")
-                 .arg(deviceTitle(str(conv, "device"))),
-             {str(conv, "device")});
+                 .arg(deviceTitle(textOf(conv, "device"))),
+             {textOf(conv, "device")});
         return false;
     }
     cudnn.status = conv.value(QLatin1String("correct")).toBool(true) ? VerifyLayer::Status::Passed
                                                                      : VerifyLayer::Status::Failed;
     cudnn.summary = tr("Convolution in %1 s on %2")
                         .arg(seconds(conv.value(QLatin1String("seconds")).toDouble()),
-                             deviceTitle(str(conv, "device")));
+                             deviceTitle(textOf(conv, "device")));
     if (cudnn.failed()) {
         fail(cudnn, "wrong_result",
              tr("The convolution gave a wrong result. The GPU or its driver is unreliable; update the driver "
@@ -449,15 +446,15 @@ void SmokeResult::readMatrixProduct(VerifyLayer &compute, const QStringList &log
         if (!failedToCompute(compute, mm, log)) {
             fail(compute, "compute_failed",
                  tr("The matrix product failed: %1. Run tfsetup doctor with the details below.").arg(errorText(mm)),
-                 {str(mm.value(QLatin1String("error")).toObject(), "traceback")});
+                 {textOf(mm.value(QLatin1String("error")).toObject(), "traceback")});
         }
         return;
     }
     if (!placedAsPlanned(mm)) {
         fail(compute, "ran_on_cpu",
              tr("The matrix product ran on %1 instead of the GPU. Run tfsetup doctor.")
-                 .arg(deviceTitle(str(mm, "device"))),
-             {str(mm, "device")});
+                 .arg(deviceTitle(textOf(mm, "device"))),
+             {textOf(mm, "device")});
         return;
     }
     if (!mm.value(QLatin1String("correct")).toBool(true)) {
