@@ -2049,6 +2049,10 @@ A lab can publish its own signed catalog: sign it with the lab&apos;s key (resou
         <source>The library version table %1 cannot be read; the program files are damaged, reinstall tfsetup.</source>
         <translation>无法读取库版本表 %1；程序文件已损坏，请重新安装 tfsetup。</translation>
     </message>
+    <message>
+        <source>tfsetup&apos;s knowledge catalog was not loaded, so nothing was changed. Start tfsetup again; if this repeats, reinstall it.</source>
+        <translation>tfsetup 的知识库没有加载，因此没有做任何更改。请重新启动 tfsetup；如果仍然如此，请重新安装 tfsetup。</translation>
+    </message>
 </context>
 <context>
     <name>LabProfile</name>

@@ -2049,6 +2049,10 @@ A lab can publish its own signed catalog: sign it with the lab&apos;s key (resou
         <source>The library version table %1 cannot be read; the program files are damaged, reinstall tfsetup.</source>
         <translation>無法讀取函式庫版本表 %1；程式檔案已損壞，請重新安裝 tfsetup。</translation>
     </message>
+    <message>
+        <source>tfsetup&apos;s knowledge catalog was not loaded, so nothing was changed. Start tfsetup again; if this repeats, reinstall it.</source>
+        <translation>tfsetup 的知識庫沒有載入，因此沒有做任何更改。請重新啟動 tfsetup；如果仍然如此，請重新安裝 tfsetup。</translation>
+    </message>
 </context>
 <context>
     <name>LabProfile</name>

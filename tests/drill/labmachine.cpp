@@ -13,6 +13,7 @@
 // environment is repaired instead: {"ok": true, "healthy": …, "changed": …}; with --remove,
 // removed: {"ok": true, "files_removed": N, "kept": [...], "folder_kept": …}.
 
+#include "catalog/knowledge.h"
 #include "install/environments.h"
 #include "install/installer.h"
 #include "install/labprofile.h"
@@ -93,7 +94,11 @@ int main(int argc, char **argv)
                       0);
     }
     if (parser.isSet(QStringLiteral("repair"))) {
-        Repairer repairer(system);
+        // Loaded as the command line loads it: the built-in catalog or the installed update.
+        const auto knowledge = Knowledge::shared();
+        if (!knowledge)
+            return failure(knowledge.error());
+        Repairer repairer(system, *knowledge);
         if (!killAt.isEmpty()) {
             repairer.setCheckpoint([killAt](RepairStep step) -> Status {
                 if (repairStepId(step) == killAt)

@@ -12,6 +12,7 @@
 #include "ui/verifypage.h"
 #include "ui/wizardstate.h"
 #include "support/coroutinetest.h"
+#include "support/shippedknowledge.h"
 #include "support/treesnapshot.h"
 
 #include <QAbstractButton>
@@ -73,7 +74,7 @@ void TestJourneyRepair::brokenEnvironment_fromWelcomeToFinish()
     spec.tensorflow = u"2.15.1"_s;
     spec.python = u"3.11"_s;
     {
-        core::Installer installer(system);
+        core::Installer installer(system, test::shippedKnowledge());
         const auto outcome = test::awaitTask(installer.install(spec), std::chrono::seconds(60));
         QVERIFY(outcome && *outcome);
     }

@@ -15,6 +15,7 @@
 #include "ui/wizardstate.h"
 #include "support/coroutinetest.h"
 #include "support/poolgate.h"
+#include "support/shippedknowledge.h"
 #include "support/treesnapshot.h"
 
 #include <QCheckBox>
@@ -109,7 +110,7 @@ private:
         spec.route = u"linux-pip"_s;
         spec.tensorflow = u"2.15.1"_s;
         spec.python = u"3.11"_s;
-        core::Installer installer(*m_system);
+        core::Installer installer(*m_system, test::shippedKnowledge());
         const auto outcome = test::awaitTask(installer.install(spec), std::chrono::seconds(60));
         QVERIFY(outcome && *outcome);
     }

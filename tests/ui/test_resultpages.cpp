@@ -7,6 +7,7 @@
 #include "install/installer.h"
 #include "layoutcheck.h"
 #include "support/coroutinetest.h"
+#include "support/shippedknowledge.h"
 #include "system/rootedsystem.h"
 #include "ui/finishpage.h"
 #include "ui/repairpage.h"
@@ -139,7 +140,7 @@ void TestResultPages::initTestCase()
     spec.route = u"linux-pip"_s;
     spec.tensorflow = u"2.15.1"_s;
     spec.python = u"3.11"_s;
-    core::Installer installer(*m_system);
+    core::Installer installer(*m_system, test::shippedKnowledge());
     const auto outcome = test::awaitTask(installer.install(spec), std::chrono::seconds(60));
     QVERIFY(outcome && *outcome);
 }

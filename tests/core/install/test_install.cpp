@@ -8,6 +8,7 @@
 #include "support/coroutinetest.h"
 #include "support/poolgate.h"
 #include "support/fixturetree.h"
+#include "support/shippedknowledge.h"
 #include "support/treesnapshot.h"
 #include "support/installarchives.h"
 
@@ -60,6 +61,7 @@ private Q_SLOTS:
     void anotherEnvironmentsKernelIsKept();
     void incompleteCudnnIsRefused();
     void changedArtifactIsRefused();
+    void noKnowledgeChangesNothing();
     void hostileArchiveLeavesNothing();
     void foreignFolderIsNotReplaced();
     void pipArguments();
@@ -106,7 +108,7 @@ private:
     }
     core::Result<core::InstallOutcome> run(const InstallSpec &s, Installer *installer = nullptr)
     {
-        Installer own(*m_view);
+        Installer own(*m_view, test::shippedKnowledge());
         Installer &i = installer ? *installer : own;
         auto result = awaitTask(i.install(s), std::chrono::seconds(60));
         return result ? *result : core::Result<core::InstallOutcome>(core::Error{QStringLiteral("timeout"), {}, {}});
@@ -140,7 +142,7 @@ void TestInstall::cleanup()
 
 void TestInstall::buildsAWindowsEnvironment()
 {
-    Installer installer(*m_view);
+    Installer installer(*m_view, test::shippedKnowledge());
     QList<InstallStep> started;
     QStringList lines;
     connect(&installer, &Installer::stepStarted, this, [&](InstallStep step, const QString &title) {
@@ -234,7 +236,7 @@ void TestInstall::failureLeavesPreviousEnvironment()
     const QString root = m_tree->filePath(QStringLiteral("C"));
     const auto before = TreeSnapshot::take(root);
 
-    Installer installer(*m_view);
+    Installer installer(*m_view, test::shippedKnowledge());
     installer.setCheckpoint([&](InstallStep at) -> core::Status {
         if (at != step)
             return core::Ok{};
@@ -268,7 +270,7 @@ void TestInstall::deletedInstallerLeavesPreviousEnvironment()
     QVERIFY(run(spec(false)));
     const QString root = m_tree->filePath(QStringLiteral("C"));
     const auto before = TreeSnapshot::take(root);
-    auto *installer = new Installer(*m_view);
+    auto *installer = new Installer(*m_view, test::shippedKnowledge());
     QPointer<Installer> alive(installer);
     connect(installer, &Installer::stepStarted, this, [this, step, alive](InstallStep at, const QString &) {
         if (at != step)
@@ -393,7 +395,7 @@ void TestInstall::twoInstallsIntoOnePrefix()
     const QString p = host(prefix);
     InstallSpec other = spec(false);
     other.name = QStringLiteral("tf-other");
-    Installer first(*m_view);
+    Installer first(*m_view, test::shippedKnowledge());
     bool checked = false;
     first.setCheckpoint([&](InstallStep at) -> core::Status {
         if (at != InstallStep::Launchers || checked)
@@ -496,6 +498,19 @@ void TestInstall::changedArtifactIsRefused()
     const auto outcome = run(s);
     QVERIFY(!outcome);
     QCOMPARE(outcome.error().code, QStringLiteral("artifact_changed"));
+}
+
+void TestInstall::noKnowledgeChangesNothing()
+{
+    // A driver that did not load the catalog gets an error, not the catalog of its own choosing.
+    Installer installer(*m_view, nullptr);
+    const auto before = TreeSnapshot::take(m_tree->filePath(QStringLiteral("C")));
+    const auto outcome = run(spec(), &installer);
+    QVERIFY(!outcome);
+    QCOMPARE(outcome.error().code, QStringLiteral("catalog_not_given"));
+    QVERIFY(!outcome.error().message.isEmpty());
+    const QString diff = TreeSnapshot::take(m_tree->filePath(QStringLiteral("C"))).differenceFrom(before);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
 }
 
 void TestInstall::hostileArchiveLeavesNothing()

@@ -7,6 +7,7 @@
 #include "install/installer.h"
 #include "support/coroutinetest.h"
 #include "support/fixturetree.h"
+#include "support/shippedknowledge.h"
 #include "support/wheellock.h"
 
 #include <QCryptographicHash>
@@ -221,7 +222,7 @@ private:
     }
     core::Result<core::InstallOutcome> install(const InstallSpec &s)
     {
-        Installer installer(*m_windows);
+        Installer installer(*m_windows, test::shippedKnowledge());
         // No Python before the install, so no lock before it: the installer asks for one with the
         // new environment's interpreter (SetupPipeline::lateLocker in the application).
         const QString wheel = m_tree->filePath(QStringLiteral("downloads/tensorflow-2.10.0-cp310-cp310-win_amd64.whl"));

@@ -14,6 +14,7 @@
 #include "install/worklock.h"
 #include "repair/repair.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 #include "system/realsystem.h"
 #include "util/confined.h"
 
@@ -293,7 +294,7 @@ private Q_SLOTS:
         spec.registerKernel = false;
         spec.desktopEntry = false;
         core::RealSystem system;
-        core::Installer installer(system);
+        core::Installer installer(system, test::shippedKnowledge());
         const auto installed = QCoro::waitFor(installer.install(spec));
         QVERIFY(fired);
         QVERIFY(!installed);
@@ -326,7 +327,7 @@ private Q_SLOTS:
         const QByteArray dataHome = qgetenv("XDG_DATA_HOME");
         qputenv("XDG_DATA_HOME", QFile::encodeName(home + u"/data"_s));
         core::RealSystem system;
-        core::Repairer repairer(system);
+        core::Repairer repairer(system, test::shippedKnowledge());
         core::RepairOptions options;
         options.environmentPath = env;
         const auto repaired = QCoro::waitFor(repairer.repair(options));
@@ -533,7 +534,7 @@ private Q_SLOTS:
         const QString env = prefix + u"/tf-keep"_s;
         const QString victim = m_dir.filePath(u"install-keep/victim"_s);
         core::RealSystem system;
-        core::Installer installer(system);
+        core::Installer installer(system, test::shippedKnowledge());
         core::InstallSpec spec = linuxSpec(u"tf-keep"_s, prefix);
         const auto first = QCoro::waitFor(installer.install(spec));
         QVERIFY2(first, qPrintable(first ? QString() : first.error().message + u' ' + first.error().detail));
@@ -574,7 +575,7 @@ private Q_SLOTS:
         const QString env = prefix + u"/tf-swap"_s;
         const QString victim = m_dir.filePath(u"install-swap/victim"_s);
         core::RealSystem system;
-        core::Installer installer(system);
+        core::Installer installer(system, test::shippedKnowledge());
         core::InstallSpec spec = linuxSpec(u"tf-swap"_s, prefix);
         const auto first = QCoro::waitFor(installer.install(spec));
         QVERIFY2(first, qPrintable(first ? QString() : first.error().message + u' ' + first.error().detail));

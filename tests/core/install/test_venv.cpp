@@ -9,6 +9,7 @@
 #include "setup/pipeline.h"
 #include "support/coroutinetest.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 #include "support/wheellock.h"
 #include "system/realsystem.h"
 
@@ -235,7 +236,7 @@ void TestVenv::verifiedWheelsWithoutNetwork()
 {
     QTemporaryDir prefix;
     const LockedFiles locked = lockWheels({m_wheel, m_kernelWheel});
-    Installer installer(m_system);
+    Installer installer(m_system, test::shippedKnowledge());
     InstallSpec s = spec(prefix.path());
     s.lock = locked.lock;
     s.artifacts = locked.artifacts;

@@ -5,6 +5,7 @@
 
 #include "install/installer.h"
 #include "support/coroutinetest.h"
+#include "support/shippedknowledge.h"
 #include "support/wheellock.h"
 #include "system/rootedsystem.h"
 
@@ -120,7 +121,7 @@ private Q_SLOTS:
         const LockedFiles locked = lockWheels({wheel});
         s.lock = locked.lock;
         s.artifacts = locked.artifacts;
-        core::Installer installer(system);
+        core::Installer installer(system, test::shippedKnowledge());
         const auto outcome = awaitTask(installer.install(s), std::chrono::seconds(60));
         QVERIFY(outcome);
         QVERIFY(!*outcome);

@@ -9,6 +9,7 @@
 #include "support/poolgate.h"
 #include "support/fixturetree.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 #include "support/treesnapshot.h"
 #include "util/confined.h"
 #include "support/installarchives.h"
@@ -82,6 +83,7 @@ private Q_SLOTS:
     void dryRunChangesNothing();
     void failureLeavesTheEnvironmentAsItWas_data();
     void failureLeavesTheEnvironmentAsItWas();
+    void noKnowledgeChangesNothing();
     void deletedRepairerEndsTheRepairCleanly_data();
     void deletedRepairerEndsTheRepairCleanly();
     void archiveWithOtherContentIsRefused();
@@ -144,7 +146,7 @@ private:
     }
     core::Result<RepairReport> repair(const RepairOptions &o, Repairer *repairer = nullptr)
     {
-        Repairer own(*m_view);
+        Repairer own(*m_view, test::shippedKnowledge());
         Repairer &r = repairer ? *repairer : own;
         auto result = awaitTask(r.repair(o), std::chrono::seconds(60));
         return result ? *result : core::Result<RepairReport>(core::Error{QStringLiteral("timeout"), {}, {}});
@@ -213,7 +215,7 @@ void TestRepair::init()
     QVERIFY(m_view);
     m_server = std::make_unique<LoopbackServer>();
     QVERIFY(m_server->start());
-    Installer installer(*m_view);
+    Installer installer(*m_view, test::shippedKnowledge());
     const auto outcome = awaitTask(installer.install(spec()), std::chrono::seconds(60));
     QVERIFY(outcome);
     QVERIFY2(*outcome,
@@ -247,7 +249,7 @@ void TestRepair::intactEnvironmentNeedsNothing()
 void TestRepair::restoresExactlyTheDamagedFiles()
 {
     damage();
-    Repairer repairer(*m_view);
+    Repairer repairer(*m_view, test::shippedKnowledge());
     QList<core::RepairStep> steps;
     connect(&repairer, &Repairer::stepStarted, this, [&](core::RepairStep step, const QString &title) {
         steps.append(step);
@@ -323,7 +325,7 @@ void TestRepair::failureLeavesTheEnvironmentAsItWas()
     QFETCH(core::RepairStep, step);
     damage();
     const TreeSnapshot damaged = snapshot(m_view->hostPath(prefix));
-    Repairer repairer(*m_view);
+    Repairer repairer(*m_view, test::shippedKnowledge());
     repairer.setCheckpoint([step](core::RepairStep at) -> core::Status {
         if (at == step)
             return core::Error{QStringLiteral("drill"), QStringLiteral("failed on purpose"), {}};
@@ -332,6 +334,20 @@ void TestRepair::failureLeavesTheEnvironmentAsItWas()
     const auto report = repair(options(), &repairer);
     QVERIFY(!report);
     QCOMPARE(report.error().code, QStringLiteral("drill"));
+    const QString diff = snapshot(m_view->hostPath(prefix)).differenceFrom(damaged);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestRepair::noKnowledgeChangesNothing()
+{
+    // A driver that did not load the catalog gets an error, not the catalog of its own choosing.
+    damage();
+    const TreeSnapshot damaged = snapshot(m_view->hostPath(prefix));
+    Repairer repairer(*m_view, nullptr);
+    const auto report = repair(options(), &repairer);
+    QVERIFY(!report);
+    QCOMPARE(report.error().code, QStringLiteral("catalog_not_given"));
+    QVERIFY(m_server->requests().isEmpty());
     const QString diff = snapshot(m_view->hostPath(prefix)).differenceFrom(damaged);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
 }
@@ -353,7 +369,7 @@ void TestRepair::deletedRepairerEndsTheRepairCleanly()
     QFETCH(core::RepairStep, step);
     damage();
     const TreeSnapshot damaged = snapshot(m_view->hostPath(prefix));
-    auto *repairer = new Repairer(*m_view);
+    auto *repairer = new Repairer(*m_view, test::shippedKnowledge());
     QPointer<Repairer> alive(repairer);
     connect(repairer, &Repairer::stepStarted, this, [this, step, alive](core::RepairStep at, const QString &) {
         if (at != step)

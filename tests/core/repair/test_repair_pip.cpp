@@ -12,6 +12,7 @@
 #include "setup/pipeline.h"
 #include "support/coroutinetest.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 #include "system/realsystem.h"
 
 #include <QCryptographicHash>
@@ -111,7 +112,7 @@ private Q_SLOTS:
 private:
     core::Result<RepairReport> repair(const RepairOptions &o)
     {
-        Repairer repairer(m_system);
+        Repairer repairer(m_system, test::shippedKnowledge());
         auto r = awaitTask(repairer.repair(o), std::chrono::seconds(180));
         return r ? *r : core::Result<RepairReport>(core::Error{QStringLiteral("timeout"), {}, {}});
     }

@@ -7,6 +7,7 @@
 #include "setup/diskspace.h"
 #include "setup/setupflow.h"
 #include "support/coroutinetest.h"
+#include "support/shippedknowledge.h"
 #include "system/rootedsystem.h"
 
 #include <QCryptographicHash>
@@ -217,7 +218,7 @@ void TestDiskSpace::installer_refusesBeforeUnpacking()
         core::InstallArtifact{u"cuda-redist-archive"_s, u"cuda_cudart"_s, u"11.8.89"_s, u"windows-x86_64"_s,
                               QCryptographicHash::hash(archive.readAll(), QCryptographicHash::Sha256).toHex(),
                               archivePath, u"https://developer.download.nvidia.com/compute/x.zip"_s});
-    core::Installer installer(system);
+    core::Installer installer(system, test::shippedKnowledge());
     const auto outcome = test::awaitTask(installer.install(spec), std::chrono::seconds(60));
     QVERIFY(outcome);
     QVERIFY(!outcome->ok());

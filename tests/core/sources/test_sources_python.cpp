@@ -13,6 +13,7 @@
 #include "sources/resolver.h"
 #include "support/coroutinetest.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 #include "system/realsystem.h"
 
 #include <QCryptographicHash>
@@ -737,7 +738,7 @@ private Q_SLOTS:
                                               artifact->sha256.toLatin1(), (*downloaded)->path,
                                               artifact->urls.constLast().toString()});
         RealSystem real;
-        Installer installer(real);
+        Installer installer(real, tfsetup::test::shippedKnowledge());
         const auto outcome = tfsetup::test::awaitTask(installer.install(spec), std::chrono::seconds(180));
         QVERIFY(outcome);
         QVERIFY2(outcome->ok(),
@@ -763,7 +764,7 @@ private Q_SLOTS:
         QCOMPARE(venvPython.readAllStandardOutput().trimmed(), QByteArray("True"));
 
         // The same archive again: the environment is complete, nothing is rebuilt.
-        Installer again(real);
+        Installer again(real, tfsetup::test::shippedKnowledge());
         const auto second = tfsetup::test::awaitTask(again.install(spec), std::chrono::seconds(180));
         QVERIFY(second && second->ok());
         QVERIFY((*second)->unchanged);
@@ -808,7 +809,7 @@ private Q_SLOTS:
         spec.artifacts.append(InstallArtifact{
             u"python-archive"_s, u"python"_s, u"3.11.14"_s, u"linux-x86_64"_s, sha256Of(f.readAll()), archive, {}});
         RealSystem real;
-        Installer installer(real);
+        Installer installer(real, tfsetup::test::shippedKnowledge());
         const auto outcome = tfsetup::test::awaitTask(installer.install(spec), std::chrono::seconds(60));
         QVERIFY(outcome);
         QVERIFY(!outcome->ok());

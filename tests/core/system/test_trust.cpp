@@ -13,6 +13,7 @@
 #include "support/coroutinetest.h"
 #include "support/fixturetree.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 #include "support/treesnapshot.h"
 
 #include <QCryptographicHash>
@@ -332,7 +333,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(view.hostPath(spec.prefix)));
         const TreeSnapshot before = TreeSnapshot::take(view.hostPath(u"/home/student"_s));
 
-        Installer installer(view);
+        Installer installer(view, tfsetup::test::shippedKnowledge());
         installer.setCheckpoint([&log](InstallStep step) -> Status {
             log.append(u"step "_s + installStepId(step));
             return Ok{};

@@ -249,4 +249,12 @@ Result<KnowledgePtr> Knowledge::shared()
     return s_shared;
 }
 
+Error Knowledge::notGiven()
+{
+    return Error{u"catalog_not_given"_s,
+                 tr("tfsetup's knowledge catalog was not loaded, so nothing was changed. Start tfsetup again; if "
+                    "this repeats, reinstall it."),
+                 {}};
+}
+
 } // namespace tfsetup::core

@@ -67,6 +67,9 @@ public:
     static Result<std::shared_ptr<const Knowledge>> shared();
     // `given` where a caller handed knowledge in, else shared(): what every driver starts from.
     static Result<std::shared_ptr<const Knowledge>> orShared(std::shared_ptr<const Knowledge> given);
+    // What a part that takes knowledge (the installer, the repairer) returns when it was handed
+    // none: its driver did not load the catalog first. The part changed nothing.
+    static Error notGiven();
 };
 
 using KnowledgePtr = std::shared_ptr<const Knowledge>;

@@ -226,10 +226,6 @@ struct Installer::Run {
     }
 };
 
-Installer::Installer(SystemView &system, QObject *parent)
-    : Installer(system, nullptr, parent)
-{}
-
 Installer::Installer(SystemView &system, std::shared_ptr<const Knowledge> knowledge, QObject *parent)
     : QObject(parent)
     , m_system(system)
@@ -354,6 +350,8 @@ QCoro::Task<ProcessResult> Installer::watched(Run &run, QString program, QString
 QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
 {
     m_cancel->store(false);
+    if (!m_knowledge)
+        co_return Knowledge::notGiven();
     Run run(this, m_cancel);
     run.spec = spec;
     if (!isSafePathName(spec.name) || spec.prefix.isEmpty()
@@ -439,12 +437,6 @@ QCoro::Task<Result<InstallOutcome>> Installer::install(InstallSpec spec)
     // One install or repair per environment; what a killed one left is finished or undone first.
     if (const Status locked = run.tx.lock(run.hostPrefix, spec.name, spec.environmentPath()); !locked)
         co_return locked.error();
-    if (!m_knowledge) {
-        auto knowledge = Knowledge::shared();
-        if (!knowledge)
-            co_return knowledge.error();
-        m_knowledge = *knowledge;
-    }
     run.placement = m_knowledge->placement;
     auto launchers = LauncherSettings::load();
     if (!launchers)

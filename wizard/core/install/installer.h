@@ -44,8 +44,8 @@ class Installer final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(Installer)
 public:
-    // knowledge: the catalog the install places its files by; without it, Knowledge::shared().
-    explicit Installer(SystemView &system, QObject *parent = nullptr);
+    // knowledge: the catalog the install places its files by, as the caller loaded it (the wizard's
+    // state, the command line's dispatch); an install without one fails and changes nothing.
     Installer(SystemView &system, std::shared_ptr<const Knowledge> knowledge, QObject *parent = nullptr);
     ~Installer() override;
 

@@ -551,10 +551,6 @@ struct Repairer::Run {
     }
 };
 
-Repairer::Repairer(SystemView &system, Downloader *downloader, QObject *parent)
-    : Repairer(system, nullptr, downloader, parent)
-{}
-
 Repairer::Repairer(SystemView &system, std::shared_ptr<const Knowledge> knowledge, Downloader *downloader,
                    QObject *parent)
     : QObject(parent)
@@ -649,6 +645,8 @@ QStringList Repairer::discover(const SystemView &system, const QStringList &fold
 QCoro::Task<Result<RepairReport>> Repairer::repair(RepairOptions options)
 {
     m_cancel->store(false);
+    if (!m_knowledge)
+        co_return Knowledge::notGiven();
     Run run(this, m_cancel);
     run.options = options;
     run.report.environmentPath = options.environmentPath;
@@ -931,12 +929,6 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
     // --- Stage: unpack, place by the rules, keep the damaged files' entries ---
     if (auto s = enter(run, RepairStep::Stage); !s)
         co_return s;
-    if (!m_knowledge) {
-        auto knowledge = Knowledge::shared();
-        if (!knowledge)
-            co_return knowledge.error();
-        m_knowledge = *knowledge;
-    }
     const PlacementRules *placement = &m_knowledge->placement;
     index = 0;
     for (const auto &[artifact, archive] : archives) {
@@ -1284,7 +1276,7 @@ Downloader &Repairer::downloaderFor(Run &run)
 
 QCoro::Task<Result<QString>> Repairer::fetchWheel(Run &run, PipDistributionDamage &damage, QString python, QString work)
 {
-    const SourceCatalog catalog = m_knowledge ? m_knowledge->sources : SourceCatalog{};
+    const SourceCatalog &catalog = m_knowledge->sources;
     const QList<QUrl> indexes = SetupFlow::pypiIndexes(run.options.network, catalog).valueOr({});
     Downloader &downloader = downloaderFor(run);
     LockedWheel wheel;

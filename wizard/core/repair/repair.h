@@ -121,9 +121,8 @@ class Repairer final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(Repairer)
 public:
-    // downloader: used for re-fetches; null: one is made from the options.
-    // knowledge: the catalog archives are placed by; without it, Knowledge::shared().
-    explicit Repairer(SystemView &system, Downloader *downloader = nullptr, QObject *parent = nullptr);
+    // knowledge: the catalog archives are placed by, as the caller loaded it; a repair without one
+    // fails and changes nothing. downloader: used for re-fetches; null: one is made from the options.
     Repairer(SystemView &system, std::shared_ptr<const Knowledge> knowledge, Downloader *downloader = nullptr,
              QObject *parent = nullptr);
     ~Repairer() override;
@@ -163,7 +162,7 @@ private:
     void judgeFindings(Run &run);
 
     SystemView &m_system;
-    std::shared_ptr<const Knowledge> m_knowledge; // null until repair() when none was given
+    std::shared_ptr<const Knowledge> m_knowledge;
     Downloader *m_downloader = nullptr;
     QPointer<Downloader> m_fetching; // the repair's own downloader while it fetches
     std::shared_ptr<std::atomic<bool>> m_cancel;

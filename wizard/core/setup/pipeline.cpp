@@ -564,6 +564,10 @@ QCoro::Task<Result<InstallOutcome>> SetupPipeline::run(Plan plan, InstallSpec sp
 QCoro::Task<Result<InstallOutcome>> SetupPipeline::install(InstallSpec spec, SetupOptions options)
 {
     QPointer<SetupPipeline> self(this);
+    auto knowledge = Knowledge::orShared(options.knowledge);
+    if (!knowledge)
+        co_return knowledge.error();
+    options.knowledge = *knowledge;
     Installer installer(m_system, options.knowledge);
     if (spec.lock.packages.isEmpty())
         installer.setPackageLocker(lateLocker(options, spec));
