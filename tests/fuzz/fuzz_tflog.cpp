@@ -13,7 +13,9 @@ using namespace tfsetup::core;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const auto reader = TfLogReader::load();
+    static const auto causes = CauseRegistry::load();
+    TFSETUP_FUZZ_CHECK(causes.ok());
+    static const auto reader = TfLogReader::load(QStringLiteral(":/resources/catalog/tflog.json"), *causes);
     TFSETUP_FUZZ_CHECK(reader.ok());
     const QByteArray bytes = tfsetup::fuzz::bytes(data, size);
     const QString text = QString::fromUtf8(bytes);
@@ -40,6 +42,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QString masked = redactSecrets(text);
     TFSETUP_FUZZ_CHECK(redactSecrets(masked) == masked);
     // The rules file itself, as a lab override would give it.
-    tfsetup::fuzz::checkResult(TfLogReader::fromJson(tfsetup::fuzz::bytes(data, size)));
+    tfsetup::fuzz::checkResult(TfLogReader::fromJson(tfsetup::fuzz::bytes(data, size), *causes));
     return 0;
 }

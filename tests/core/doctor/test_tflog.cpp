@@ -41,13 +41,18 @@ class TestTfLog : public QObject {
     Q_OBJECT
 
 private:
+    CauseRegistry m_causes;
     TfLogReader m_reader;
 
 private slots:
     void initTestCase()
     {
-        auto reader = TfLogReader::load(qEnvironmentVariable("TFSETUP_SOURCE_DIR")
-                                        + "/resources/catalog/tflog.json"_L1);
+        auto causes = CauseRegistry::load(qEnvironmentVariable("TFSETUP_SOURCE_DIR")
+                                          + "/resources/catalog/causes.json"_L1);
+        QVERIFY2(causes.ok(), qPrintable(causes.ok() ? QString() : causes.error().detail));
+        m_causes = *causes;
+        auto reader = TfLogReader::load(qEnvironmentVariable("TFSETUP_SOURCE_DIR") + "/resources/catalog/tflog.json"_L1,
+                                        m_causes);
         QVERIFY2(reader.ok(), qPrintable(reader.ok() ? QString() : reader.error().detail));
         m_reader = *reader;
     }
@@ -502,7 +507,7 @@ private slots:
     void brokenRuleFilesAreRejected()
     {
         QFETCH(QByteArray, json);
-        const auto reader = TfLogReader::fromJson(json);
+        const auto reader = TfLogReader::fromJson(json, m_causes);
         QVERIFY(!reader.ok());
         QCOMPARE(reader.error().code, u"tflog_malformed"_s);
     }

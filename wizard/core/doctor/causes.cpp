@@ -9,9 +9,6 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
-#include <cstdio>
-#include <cstdlib>
-
 namespace tfsetup::core {
 
 namespace {
@@ -139,20 +136,6 @@ Result<CauseRegistry> CauseRegistry::fromJson(const QByteArray &json)
         registry.m_index.insert(cause.code, registry.m_causes.size());
         registry.m_causes.append(std::move(cause));
     }
-    return registry;
-}
-
-const CauseRegistry &CauseRegistry::builtin()
-{
-    static const CauseRegistry registry = [] {
-        auto loaded = load();
-        if (!loaded) {
-            std::fprintf(stderr, "tfsetup: %s (%s)\n", qPrintable(loaded.error().message),
-                         qPrintable(loaded.error().detail));
-            std::abort();
-        }
-        return std::move(*loaded);
-    }();
     return registry;
 }
 

@@ -47,9 +47,6 @@ class CauseRegistry {
 public:
     static Result<CauseRegistry> load(const QString &path = QStringLiteral(":/resources/catalog/causes.json"));
     static Result<CauseRegistry> fromJson(const QByteArray &json);
-    // The registry compiled into the program (loaded once). A damaged built-in registry is a
-    // packaging fault: it aborts with the reason.
-    static const CauseRegistry &builtin();
 
     const Cause *find(const QString &code) const;
     const QList<Cause> &causes() const { return m_causes; }

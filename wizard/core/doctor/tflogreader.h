@@ -100,9 +100,9 @@ class TfLogReader {
     Q_DECLARE_TR_FUNCTIONS(TfLogReader)
 
 public:
-    static Result<TfLogReader> load(const QString &path = QStringLiteral(":/resources/catalog/tflog.json"),
-                                    const CauseRegistry &causes = CauseRegistry::builtin());
-    static Result<TfLogReader> fromJson(const QByteArray &json, const CauseRegistry &causes = CauseRegistry::builtin());
+    // causes: the registry the rules name (the same knowledge's; Knowledge::causes).
+    static Result<TfLogReader> load(const QString &path, const CauseRegistry &causes);
+    static Result<TfLogReader> fromJson(const QByteArray &json, const CauseRegistry &causes);
 
     const QList<TfLogRule> &rules() const { return m_rules; }
 
