@@ -63,11 +63,6 @@ void beforeWalk(const QString &root, const QString &relative)
         walkHook()(root + u'/' + relative);
 }
 
-QString shown(const QString &root, const QString &relative)
-{
-    return QDir::toNativeSeparators(root + u'/' + relative);
-}
-
 // The components of a relative name: no "..", no empty name.
 std::optional<QStringList> componentsOf(const QString &relative)
 {
@@ -202,7 +197,7 @@ Result<Reached> reach(const QString &root, const QString &relative, bool makeFol
 {
     const auto parts = componentsOf(relative);
     if (!parts)
-        return linkError(shown(root, relative), QStringLiteral("not a name below the folder: %1").arg(relative));
+        return linkError(confinedPath(root, relative), QStringLiteral("not a name below the folder: %1").arg(relative));
     // root itself is followed: it is the folder the user chose (a link to another disk is fine).
     Handle folder(::open(QFile::encodeName(root).constData(), folderFlags));
     if (folder.fd() < 0) {
@@ -210,7 +205,7 @@ Result<Reached> reach(const QString &root, const QString &relative, bool makeFol
         if (error == ENOENT && makeFolders && QDir().mkpath(root))
             folder = Handle(::open(QFile::encodeName(root).constData(), folderFlags));
         if (folder.fd() < 0)
-            return errnoError(error, shown(root, relative), reading);
+            return errnoError(error, confinedPath(root, relative), reading);
     }
     for (qsizetype i = 0; i + 1 < parts->size(); ++i) {
         const QByteArray name = QFile::encodeName(parts->at(i));
@@ -220,7 +215,7 @@ Result<Reached> reach(const QString &root, const QString &relative, bool makeFol
                 next = ::openat(folder.fd(), name.constData(), folderFlags | O_NOFOLLOW);
         }
         if (next < 0)
-            return errnoError(errno, shown(root, relative), reading);
+            return errnoError(errno, confinedPath(root, relative), reading);
         folder = Handle(next);
     }
     return Reached{std::move(folder), QFile::encodeName(parts->constLast())};
@@ -307,16 +302,16 @@ Status openConfined(QFile &file, const QString &root, const QString &relative, C
     }
     Handle fd(::openat(at->folder.fd(), at->name.constData(), flags, 0666));
     if (fd.fd() < 0)
-        return reading ? errnoError(errno, shown(root, relative), true)
-                       : creationError(errno, at->folder.fd(), at->name.constData(), shown(root, relative));
+        return reading ? errnoError(errno, confinedPath(root, relative), true)
+                       : creationError(errno, at->folder.fd(), at->name.constData(), confinedPath(root, relative));
     // O_NONBLOCK only so that a FIFO planted at the name is not waited on; it is no file.
     struct stat st {};
     if (::fstat(fd.fd(), &st) != 0 || !S_ISREG(st.st_mode))
-        return linkError(shown(root, relative), QStringLiteral("not a plain file"));
+        return linkError(confinedPath(root, relative), QStringLiteral("not a plain file"));
     ::fcntl(fd.fd(), F_SETFL, ::fcntl(fd.fd(), F_GETFL) & ~O_NONBLOCK);
     if (!file.open(fd.fd(), mode, QFileDevice::AutoCloseHandle)) {
-        return reading ? readFailed(shown(root, relative), file.errorString())
-                       : writeFailed(shown(root, relative), file.errorString());
+        return reading ? readFailed(confinedPath(root, relative), file.errorString())
+                       : writeFailed(confinedPath(root, relative), file.errorString());
     }
     fd.release();
     return Ok{};
@@ -333,7 +328,7 @@ Status writeConfined(const QString &root, const QString &relative, const QByteAr
     Handle fd(::openat(folder, temp.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                        executable ? 0777 : 0666));
     if (fd.fd() < 0)
-        return errnoError(errno, shown(root, relative), false);
+        return errnoError(errno, confinedPath(root, relative), false);
     bool written = writeAll(fd.fd(), bytes.constData(), bytes.size());
     if (written && executable) {
         struct stat st {};
@@ -347,7 +342,7 @@ Status writeConfined(const QString &root, const QString &relative, const QByteAr
     if (!written || ::renameat(folder, temp.constData(), folder, at->name.constData()) != 0) {
         const int failure = written ? errno : error;
         ::unlinkat(folder, temp.constData(), 0);
-        return errnoError(failure, shown(root, relative), false);
+        return errnoError(failure, confinedPath(root, relative), false);
     }
     return Ok{};
 }
@@ -364,7 +359,7 @@ Status renameConfined(const QString &fromRoot, const QString &fromRelative, cons
     if (!to)
         return to.error();
     if (::renameat(from->folder.fd(), from->name.constData(), to->folder.fd(), to->name.constData()) != 0)
-        return errnoError(errno, shown(toRoot, toRelative), false);
+        return errnoError(errno, confinedPath(toRoot, toRelative), false);
     return Ok{};
 }
 
@@ -372,13 +367,13 @@ Status linkConfined(const QString &root, const QString &relative, const QString 
 {
     beforeWalk(root, relative);
     if (linkTarget.isEmpty() || linkTarget.contains(u'/'))
-        return writeFailed(shown(root, relative),
+        return writeFailed(confinedPath(root, relative),
                            QStringLiteral("link to %1 is not a name in the same folder").arg(linkTarget));
     auto at = reach(root, relative, true, false);
     if (!at)
         return at.error();
     if (::symlinkat(QFile::encodeName(linkTarget).constData(), at->folder.fd(), at->name.constData()) != 0)
-        return creationError(errno, at->folder.fd(), at->name.constData(), shown(root, relative));
+        return creationError(errno, at->folder.fd(), at->name.constData(), confinedPath(root, relative));
     return Ok{};
 }
 
@@ -401,7 +396,7 @@ Status placeConfined(const QString &source, const QString &root, const QString &
         const Handle out(
             ::openat(folder, temp.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
         if (out.fd() < 0)
-            return errnoError(errno, shown(root, relative), false);
+            return errnoError(errno, confinedPath(root, relative), false);
         QByteArray buffer(1024 * 1024, Qt::Uninitialized);
         for (;;) {
             const ssize_t n = ::read(in.fd(), buffer.data(), size_t(buffer.size()));
@@ -412,7 +407,7 @@ Status placeConfined(const QString &source, const QString &root, const QString &
             if (n < 0 || !writeAll(out.fd(), buffer.constData(), n)) {
                 const int error = errno;
                 ::unlinkat(folder, temp.constData(), 0);
-                return errnoError(error, shown(root, relative), false);
+                return errnoError(error, confinedPath(root, relative), false);
             }
         }
     }
@@ -431,7 +426,7 @@ Status placeConfined(const QString &source, const QString &root, const QString &
             ::renameat(folder, temp.constData(), AT_FDCWD, from.constData());
         else
             ::unlinkat(folder, temp.constData(), 0);
-        return errnoError(error, shown(root, relative), false);
+        return errnoError(error, confinedPath(root, relative), false);
     }
     // Renaming a hard link over another link to the same file does nothing (POSIX): the target
     // already is that file, and the temporary name goes.
@@ -485,23 +480,23 @@ Status relinkConfined(const QString &root, const QString &relative, const QStrin
 {
     beforeWalk(root, relative);
     if (linkTarget.isEmpty())
-        return writeFailed(shown(root, relative), QStringLiteral("no link target"));
+        return writeFailed(confinedPath(root, relative), QStringLiteral("no link target"));
     auto at = reach(root, relative, false, false);
     if (!at)
         return at.error();
     const int folder = at->folder.fd();
     struct stat st {};
     if (::fstatat(folder, at->name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-        return errnoError(errno, shown(root, relative), false);
+        return errnoError(errno, confinedPath(root, relative), false);
     if (!S_ISLNK(st.st_mode))
-        return linkError(shown(root, relative), QStringLiteral("not a link: only a link is re-pointed"));
+        return linkError(confinedPath(root, relative), QStringLiteral("not a link: only a link is re-pointed"));
     const QByteArray temp = temporaryName(at->name);
     if (::symlinkat(QFile::encodeName(linkTarget).constData(), folder, temp.constData()) != 0)
-        return errnoError(errno, shown(root, relative), false);
+        return errnoError(errno, confinedPath(root, relative), false);
     if (::renameat(folder, temp.constData(), folder, at->name.constData()) != 0) {
         const int error = errno;
         ::unlinkat(folder, temp.constData(), 0);
-        return errnoError(error, shown(root, relative), false);
+        return errnoError(error, confinedPath(root, relative), false);
     }
     return Ok{};
 }
@@ -521,29 +516,29 @@ Status copyConfined(const QString &fromRoot, const QString &fromRelative, const 
     const int folder = to->folder.fd();
     struct stat st {};
     if (::fstatat(source, from->name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-        return errnoError(errno, shown(fromRoot, fromRelative), true);
+        return errnoError(errno, confinedPath(fromRoot, fromRelative), true);
     if (S_ISLNK(st.st_mode)) {
         // A link moves on as the link itself: what it points to is never read.
         const QByteArray text = readLinkAt(source, from->name.constData());
         if (text.isEmpty())
-            return errnoError(errno, shown(fromRoot, fromRelative), true);
+            return errnoError(errno, confinedPath(fromRoot, fromRelative), true);
         if (::symlinkat(text.constData(), folder, to->name.constData()) != 0)
-            return creationError(errno, folder, to->name.constData(), shown(toRoot, toRelative));
+            return creationError(errno, folder, to->name.constData(), confinedPath(toRoot, toRelative));
         return Ok{};
     }
     const Handle in(openPlainFile(source, from->name.constData()));
     if (in.fd() < 0)
-        return errnoError(errno, shown(fromRoot, fromRelative), true);
+        return errnoError(errno, confinedPath(fromRoot, fromRelative), true);
     if (::fstat(in.fd(), &st) != 0)
-        return errnoError(errno, shown(fromRoot, fromRelative), true);
+        return errnoError(errno, confinedPath(fromRoot, fromRelative), true);
     const Handle out(
         ::openat(folder, to->name.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (out.fd() < 0)
-        return creationError(errno, folder, to->name.constData(), shown(toRoot, toRelative));
+        return creationError(errno, folder, to->name.constData(), confinedPath(toRoot, toRelative));
     if (!copyBytes(in.fd(), out.fd()) || ::fchmod(out.fd(), st.st_mode & 07777) != 0) {
         const int error = errno;
         ::unlinkat(folder, to->name.constData(), 0);
-        return errnoError(error, shown(toRoot, toRelative), false);
+        return errnoError(error, confinedPath(toRoot, toRelative), false);
     }
     return Ok{};
 }
@@ -560,7 +555,7 @@ Result<ConfinedFolder> ConfinedFolder::open(const QString &root, const QString &
             fd = ::openat(at->folder.fd(), at->name.constData(), folderFlags | O_NOFOLLOW);
     }
     if (fd < 0)
-        return errnoError(errno, shown(root, relative), false);
+        return errnoError(errno, confinedPath(root, relative), false);
     ConfinedFolder held;
     held.m_path = root + u'/' + relative;
     held.m_root = root;
@@ -605,7 +600,7 @@ Status checked(const QString &root, const QString &relative)
 {
     const auto parts = componentsOf(relative);
     if (!parts || !reachesWithoutLinks(root, relative) || isLink(root + u'/' + relative))
-        return linkError(shown(root, relative), relative);
+        return linkError(confinedPath(root, relative), relative);
     return Ok{};
 }
 
@@ -651,7 +646,7 @@ Status openConfined(QFile &file, const QString &root, const QString &relative, C
     }
     file.setFileName(path);
     if (!file.open(mode))
-        return fileError(file, shown(root, relative), reading);
+        return fileError(file, confinedPath(root, relative), reading);
     return Ok{};
 }
 
@@ -664,7 +659,7 @@ Status writeConfined(const QString &root, const QString &relative, const QByteAr
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        return fileError(f, shown(root, relative), false);
+        return fileError(f, confinedPath(root, relative), false);
     if (executable)
         QFile::setPermissions(path, QFile::permissions(path) | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther);
     return Ok{};
@@ -676,13 +671,13 @@ Status renameConfined(const QString &fromRoot, const QString &fromRelative, cons
     beforeWalk(fromRoot, fromRelative);
     beforeWalk(toRoot, toRelative);
     if (!componentsOf(fromRelative) || !reachesWithoutLinks(fromRoot, fromRelative))
-        return linkError(shown(fromRoot, fromRelative), fromRelative);
+        return linkError(confinedPath(fromRoot, fromRelative), fromRelative);
     if (!componentsOf(toRelative) || !reachesWithoutLinks(toRoot, toRelative))
-        return linkError(shown(toRoot, toRelative), toRelative);
+        return linkError(confinedPath(toRoot, toRelative), toRelative);
     const QString to = toRoot + u'/' + toRelative;
     QDir().mkpath(QFileInfo(to).absolutePath());
     if (!replaceName(fromRoot + u'/' + fromRelative, to))
-        return writeFailed(shown(toRoot, toRelative), fromRoot + u'/' + fromRelative);
+        return writeFailed(confinedPath(toRoot, toRelative), fromRoot + u'/' + fromRelative);
     return Ok{};
 }
 
@@ -690,14 +685,14 @@ Status linkConfined(const QString &root, const QString &relative, const QString 
 {
     beforeWalk(root, relative);
     if (linkTarget.isEmpty() || linkTarget.contains(u'/') || linkTarget.contains(u'\\'))
-        return writeFailed(shown(root, relative),
+        return writeFailed(confinedPath(root, relative),
                            QStringLiteral("link to %1 is not a name in the same folder").arg(linkTarget));
     if (auto s = checked(root, relative); !s)
         return s;
     const QString path = root + u'/' + relative;
     QDir().mkpath(QFileInfo(path).absolutePath());
     if (!QFile::link(linkTarget, path))
-        return writeFailed(shown(root, relative), QStringLiteral("link -> %1").arg(linkTarget));
+        return writeFailed(confinedPath(root, relative), QStringLiteral("link -> %1").arg(linkTarget));
     return Ok{};
 }
 
@@ -705,7 +700,7 @@ Status placeConfined(const QString &source, const QString &root, const QString &
 {
     beforeWalk(root, relative);
     if (!componentsOf(relative) || !reachesWithoutLinks(root, relative))
-        return linkError(shown(root, relative), relative);
+        return linkError(confinedPath(root, relative), relative);
     if (isLink(source))
         return linkError(QDir::toNativeSeparators(source), QStringLiteral("not a plain file"));
     const QString path = root + u'/' + relative;
@@ -719,12 +714,12 @@ Status placeConfined(const QString &source, const QString &root, const QString &
                                       hardLinkError);
     if (hardLinkError && !QFile::copy(source, temp)) {
         QFile::remove(temp);
-        return writeFailed(shown(root, relative), source);
+        return writeFailed(confinedPath(root, relative), source);
     }
     const bool replaced = replaceName(temp, path);
     QFile::remove(temp);
     if (!replaced)
-        return writeFailed(shown(root, relative), temp);
+        return writeFailed(confinedPath(root, relative), temp);
     if (how == PlaceHow::Move)
         QFile::remove(source);
     return Ok{};
@@ -734,12 +729,12 @@ Status relinkConfined(const QString &root, const QString &relative, const QStrin
 {
     beforeWalk(root, relative);
     if (!componentsOf(relative) || !reachesWithoutLinks(root, relative))
-        return linkError(shown(root, relative), relative);
+        return linkError(confinedPath(root, relative), relative);
     const QString path = root + u'/' + relative;
     if (!isLink(path))
-        return linkError(shown(root, relative), QStringLiteral("not a link: only a link is re-pointed"));
+        return linkError(confinedPath(root, relative), QStringLiteral("not a link: only a link is re-pointed"));
     if (linkTarget.isEmpty() || !QFile::remove(path) || !QFile::link(linkTarget, path))
-        return writeFailed(shown(root, relative), QStringLiteral("link -> %1").arg(linkTarget));
+        return writeFailed(confinedPath(root, relative), QStringLiteral("link -> %1").arg(linkTarget));
     return Ok{};
 }
 
@@ -749,17 +744,17 @@ Status copyConfined(const QString &fromRoot, const QString &fromRelative, const 
     beforeWalk(fromRoot, fromRelative);
     beforeWalk(toRoot, toRelative);
     if (!componentsOf(fromRelative) || !reachesWithoutLinks(fromRoot, fromRelative))
-        return linkError(shown(fromRoot, fromRelative), fromRelative);
+        return linkError(confinedPath(fromRoot, fromRelative), fromRelative);
     if (auto s = checked(toRoot, toRelative); !s)
         return s;
     const QString from = fromRoot + u'/' + fromRelative;
     const QString to = toRoot + u'/' + toRelative;
     QDir().mkpath(QFileInfo(to).absolutePath());
     if (QFileInfo::exists(to) || isLink(to))
-        return writeFailed(shown(toRoot, toRelative), QStringLiteral("exists"));
+        return writeFailed(confinedPath(toRoot, toRelative), QStringLiteral("exists"));
     const bool copied = isLink(from) ? QFile::link(QFileInfo(from).symLinkTarget(), to) : QFile::copy(from, to);
     if (!copied)
-        return writeFailed(shown(toRoot, toRelative), from);
+        return writeFailed(confinedPath(toRoot, toRelative), from);
     return Ok{};
 }
 
@@ -770,7 +765,7 @@ Result<ConfinedFolder> ConfinedFolder::open(const QString &root, const QString &
         return s.error();
     const QString path = root + u'/' + relative;
     if (!QDir().mkpath(path))
-        return writeFailed(shown(root, relative), path);
+        return writeFailed(confinedPath(root, relative), path);
     ConfinedFolder held;
     held.m_path = path;
     held.m_root = root;
@@ -846,6 +841,11 @@ Status writeUserFile(const QString &path, const QByteArray &bytes)
     // The folder is the user's choice and may itself be a link; the name is replaced in one step,
     // and a link planted there meanwhile is replaced, never written through.
     return writeConfined(info.absolutePath(), info.fileName(), bytes);
+}
+
+QString confinedPath(const QString &root, const QString &relative)
+{
+    return QDir::toNativeSeparators(relative.isEmpty() ? root : root + u'/' + relative);
 }
 
 } // namespace tfsetup::core

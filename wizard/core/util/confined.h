@@ -22,6 +22,9 @@ bool reachesWithoutLinks(const QString &root, const QString &relative);
 // Whether the path itself is a link (lstat), a junction on Windows included.
 bool isLink(const QString &path);
 
+// root/relative as a message shows it: native separators, root alone for an empty relative.
+QString confinedPath(const QString &root, const QString &relative);
+
 // --- Writes confined below a root ---
 //
 // Each operation reaches root/relative from an open handle of root, one folder at a time, and

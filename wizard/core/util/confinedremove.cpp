@@ -29,32 +29,27 @@ class ConfinedRemoveText {
     Q_DECLARE_TR_FUNCTIONS(ConfinedRemove)
 };
 
-QString shownName(const QString &root, const QString &relative)
-{
-    return QDir::toNativeSeparators(relative.isEmpty() ? root : root + u'/' + relative);
-}
-
 Error failure(const QString &code, const QString &root, const QString &relative, const QString &detail = {})
 {
     QString message;
     if (code == u"path_through_link")
         message = ConfinedRemoveText::tr("%1 lies behind a link that tfsetup did not make; nothing was removed "
                                          "through it.")
-                      .arg(shownName(root, relative));
+                      .arg(confinedPath(root, relative));
     else if (code == u"permission_denied")
         message = ConfinedRemoveText::tr("%1 cannot be removed: permission denied. Close the programs that use it "
                                          "and try again.")
-                      .arg(shownName(root, relative));
+                      .arg(confinedPath(root, relative));
     else if (code == u"not_empty")
-        message = ConfinedRemoveText::tr("The folder %1 is not empty.").arg(shownName(root, relative));
+        message = ConfinedRemoveText::tr("The folder %1 is not empty.").arg(confinedPath(root, relative));
     else if (code == u"not_found")
-        message = ConfinedRemoveText::tr("%1 does not exist.").arg(shownName(root, relative));
+        message = ConfinedRemoveText::tr("%1 does not exist.").arg(confinedPath(root, relative));
     else if (code == u"is_folder")
-        message = ConfinedRemoveText::tr("%1 is a folder, not a file.").arg(shownName(root, relative));
+        message = ConfinedRemoveText::tr("%1 is a folder, not a file.").arg(confinedPath(root, relative));
     else
         message = ConfinedRemoveText::tr("%1 could not be removed. Close the programs that use it and try again.")
-                      .arg(shownName(root, relative));
-    return Error{code, message, detail.isEmpty() ? shownName(root, relative) : detail};
+                      .arg(confinedPath(root, relative));
+    return Error{code, message, detail.isEmpty() ? confinedPath(root, relative) : detail};
 }
 
 bool validRelative(const QString &relative)
