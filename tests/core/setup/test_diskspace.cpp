@@ -8,6 +8,7 @@
 #include "setup/setupflow.h"
 #include "support/coroutinetest.h"
 #include "support/shippedknowledge.h"
+#include "system/realsystem.h"
 #include "system/rootedsystem.h"
 
 #include <QCryptographicHash>
@@ -73,6 +74,7 @@ private Q_SLOTS:
     void check();
     void forSetup_countsWhatIsStillToCome();
     void realSystem_measuresAFolderNotMadeYet();
+    void fixtureMachine_hasTheDisksItDeclares();
     void fetchCommand_refusesBeforeTheFirstByte();
     void installer_refusesBeforeUnpacking();
 };
@@ -164,11 +166,44 @@ void TestDiskSpace::forSetup_countsWhatIsStillToCome()
 void TestDiskSpace::realSystem_measuresAFolderNotMadeYet()
 {
     QTemporaryDir dir;
-    core::RootedSystem system(u"/"_s, core::OsFamily::Linux, {});
+    core::RealSystem system;
     const auto space = system.diskSpace(dir.filePath(u"not/made/yet"_s));
     QVERIFY(space);
     QVERIFY(space->available > 0);
     QCOMPARE(system.diskSpace(dir.path())->volume, space->volume);
+}
+
+void TestDiskSpace::fixtureMachine_hasTheDisksItDeclares()
+{
+    // A Windows fixture with a nearly full C: and a roomy D:\data; E: is declared nowhere.
+    QTemporaryDir root;
+    QVERIFY(QDir().mkpath(root.filePath(u".fixture"_s)));
+    QFile description(root.filePath(u".fixture/system.json"_s));
+    QVERIFY(description.open(QIODevice::WriteOnly));
+    description.write(R"({"disks": [{"path": "C:/", "available": 52428800},
+                                     {"path": "D:\\Data", "available": 500000000000},
+                                     {"path": "D:/", "available": "plenty"},
+                                     {"available": 1}]})");
+    description.close();
+    core::RootedSystem system(root.path(), core::OsFamily::Windows, {});
+    const auto c = system.diskSpace(u"C:\\Users\\student\\tfsetup-envs\\not-made-yet"_s);
+    QVERIFY(c);
+    QCOMPARE(c->available, 50 * MB);
+    const auto data = system.diskSpace(u"d:/data/cache"_s); // Windows paths ignore case
+    QVERIFY(data);
+    QCOMPARE(data->available, qint64(500000000000));
+    QVERIFY(data->volume != c->volume);
+    QCOMPARE(system.diskSpace(u"C:/Users"_s)->volume, c->volume);
+    // Not a number, no path, nothing declared: not measured, never the host's own disk.
+    QVERIFY(!system.diskSpace(u"D:/other"_s));
+    QVERIFY(!system.diskSpace(u"E:/"_s));
+    QVERIFY(!system.diskSpace(root.path()));
+    QVERIFY(!core::RootedSystem(root.path(), core::OsFamily::Linux, {}).diskSpace(u"/home/student"_s));
+    // The check skips what it cannot measure and refuses what does not fit.
+    QVERIFY(DiskSpaceCheck::check(system, {{u"E:/envs"_s, 900 * MB, u"the unpacked libraries"_s}}, 0));
+    const core::Status full = DiskSpaceCheck::check(system, {{u"C:/envs"_s, 900 * MB, u"the unpacked libraries"_s}}, 0);
+    QVERIFY(!full);
+    QCOMPARE(full.error().code, u"disk_full"_s);
 }
 
 void TestDiskSpace::fetchCommand_refusesBeforeTheFirstByte()

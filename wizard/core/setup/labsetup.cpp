@@ -111,29 +111,34 @@ QCoro::Task<Result<InstallOutcome>> LabSetup::install(LabProfile profile, LabSet
     if (!in)
         co_return in.error();
     in->spec.gpus = gpus;
-    // What the plan promises is checked before anything is fetched, then against the files found.
+    // What the plan promises is checked before anything is fetched: first the plan alone, then
+    // against the files found, before the disk is measured or pip's resolver runs (a plan that
+    // cannot be kept is what the administrator must hear, not "free 6 GB first").
     if (const Status named = checkPromise(profile, *route, {}, QStringLiteral("-"), options.knowledge.get()); !named)
         co_return named.error();
-
-    auto prepared = co_await m_pipeline.prepare(in->plan, in->spec, in->options);
+    const auto keepsThePromise = [this, &profile, route, &options](const ArtifactList &files) {
+        InstallSpec found;
+        for (const Artifact &a : files.artifacts) {
+            InstallArtifact archive;
+            archive.kind = a.kind;
+            archive.component = a.name;
+            found.artifacts.append(archive);
+        }
+        Status kept = checkPromise(profile, *route, found, options.sourcesCatalog, options.knowledge.get());
+        if (!kept) {
+            // Why a file is missing (a cuDNN built for another CUDA, …) is in the resolver's notes.
+            for (const Finding &w : files.warnings)
+                Q_EMIT message(tr("note: %1").arg(w.message));
+        }
+        return kept;
+    };
+    auto prepared = co_await m_pipeline.prepare(in->plan, in->spec, in->options, keepsThePromise);
     if (!self)
         co_return cancelled();
     if (!prepared)
         co_return prepared.error();
     for (const Finding &w : std::as_const(prepared->warnings))
         Q_EMIT message(tr("note: %1").arg(w.message));
-    {
-        InstallSpec found;
-        for (const Artifact &a : std::as_const(prepared->artifacts.artifacts)) {
-            InstallArtifact archive;
-            archive.kind = a.kind;
-            archive.component = a.name;
-            found.artifacts.append(archive);
-        }
-        if (const Status kept = checkPromise(profile, *route, found, options.sourcesCatalog, options.knowledge.get());
-            !kept)
-            co_return kept.error();
-    }
     auto fetched = co_await m_pipeline.fetch(prepared->downloads, in->options.network, in->options.cacheDir);
     if (!self)
         co_return cancelled();

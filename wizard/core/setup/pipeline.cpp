@@ -223,7 +223,8 @@ QCoro::Task<Result<QString>> SetupPipeline::lockInterpreter(Plan plan, InstallSp
     co_return unpackedInterpreter(workDir, m_system.os());
 }
 
-QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec spec, SetupOptions options)
+QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec spec, SetupOptions options,
+                                                          FilesCheck accept)
 {
     m_cancel->store(false);
     QPointer<SetupPipeline> self(this);
@@ -248,6 +249,10 @@ QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec
         co_return cancelledError();
     if (!resolved)
         co_return resolved.error();
+    if (accept) {
+        if (const Status kept = accept(*resolved); !kept)
+            co_return kept.error();
+    }
     PreparedSetup prepared;
     prepared.artifacts = *resolved;
     prepared.warnings = resolved->warnings;

@@ -69,7 +69,11 @@ public:
     // bundle's wheels, which must hold everything the requirements need). Nothing is installed;
     // only files trusted on first use, and wheels an index gives no metadata for, are downloaded.
     // Errors name the cause (a network cause, a package the index lacks, a full disk, …).
-    QCoro::Task<Result<PreparedSetup>> prepare(Plan plan, InstallSpec spec, SetupOptions options);
+    // `accept`, when given, judges the official files found before anything else is asked of the
+    // machine (disk space, pip's resolver): a plan they cannot keep is said first, and alone.
+    using FilesCheck = std::function<Status(const ArtifactList &files)>;
+    QCoro::Task<Result<PreparedSetup>> prepare(Plan plan, InstallSpec spec, SetupOptions options,
+                                               FilesCheck accept = {});
 
     // Fetches the downloads (several at once, the cache first), each verified against its
     // checksum; stops at the first that fails (the others are cancelled, their bytes kept).

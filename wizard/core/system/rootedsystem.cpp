@@ -270,4 +270,29 @@ std::optional<CpuIdFeatures> RootedSystem::cpuid() const
     return f;
 }
 
+std::optional<DiskSpace> RootedSystem::diskSpace(const QString &path) const
+{
+    const auto normalized = [this](QString p) {
+        p = QDir::cleanPath(p.replace(u'\\', u'/'));
+        if (!p.endsWith(u'/'))
+            p += u'/';
+        return m_os == OsFamily::Windows ? p.toLower() : p;
+    };
+    const QString wanted = normalized(path);
+    std::optional<DiskSpace> found;
+    qsizetype longest = -1;
+    for (const QJsonValue &value : m_description.value(QLatin1String("disks")).toArray()) {
+        const QJsonObject disk = value.toObject();
+        if (disk.value(QLatin1String("path")).toString().isEmpty())
+            continue;
+        const QString mount = normalized(disk.value(QLatin1String("path")).toString());
+        const double available = disk.value(QLatin1String("available")).toDouble(-1);
+        if (mount.size() <= longest || !wanted.startsWith(mount) || available < 0)
+            continue;
+        longest = mount.size();
+        found = DiskSpace{qint64(available), mount};
+    }
+    return found;
+}
+
 } // namespace tfsetup::core

@@ -21,9 +21,13 @@ namespace tfsetup::core {
 //        "cpuid": { "vendor": "GenuineIntel", "brand": "…", "avx": true, … },
 //        "commands": [ { "program": "nvidia-smi", "args": ["--query-gpu=…", "*"],
 //                        "stdout": "…" | "stdout_file": "relative/to/.fixture",
-//                        "stderr": "…", "exit": 0, "timeout": false } ] }
+//                        "stderr": "…", "exit": 0, "timeout": false } ],
+//        "disks": [ { "path": "C:/", "available": 500000000000 } ] }
 //    A command's program matches by base name (".exe" ignored, case-insensitive on Windows);
 //    "args" absent matches any arguments, "*" as the last argument matches any rest.
+//  - Free disk space is what "disks" declares (bytes; the longest matching "path" holds a folder);
+//    a folder on no declared disk cannot be measured, as on a volume that does not say. The
+//    host's own free space never shows through: a fixture's outcome must not depend on it.
 //  - Shared libraries cannot be loaded from a fixture; loadLibrary reports why. Tests that need
 //    a loadable library subclass this view and override loadLibrary().
 class RootedSystem : public SystemView {
@@ -46,6 +50,7 @@ public:
     std::optional<QVariant> registryValue(const QString &key, const QString &name) const override;
     QStringList registrySubkeys(const QString &key) const override;
     std::optional<CpuIdFeatures> cpuid() const override;
+    std::optional<DiskSpace> diskSpace(const QString &path) const override;
 
 private:
     void loadFixtureDescription();

@@ -114,7 +114,7 @@ public:
 
     // The free space of the file system holding path (a target path; a folder not made yet is
     // measured at its nearest existing parent). nullopt when it cannot be told. The default asks
-    // the host for hostPath(path); tests imitate a full disk by overriding it.
+    // the host for hostPath(path); a fixture view answers what its fixture declares.
     virtual std::optional<DiskSpace> diskSpace(const QString &path) const;
 
     // --- Conveniences over hostPath(); not virtual. ---
