@@ -93,11 +93,11 @@ int main(int argc, char **argv)
                        {QStringLiteral("folder_kept"), removed->folderKept}},
                       0);
     }
+    // Loaded as the command line loads it: the built-in catalog or the installed update.
+    const auto knowledge = Knowledge::shared();
+    if (!knowledge)
+        return failure(knowledge.error());
     if (parser.isSet(QStringLiteral("repair"))) {
-        // Loaded as the command line loads it: the built-in catalog or the installed update.
-        const auto knowledge = Knowledge::shared();
-        if (!knowledge)
-            return failure(knowledge.error());
         Repairer repairer(system, *knowledge);
         if (!killAt.isEmpty()) {
             repairer.setCheckpoint([killAt](RepairStep step) -> Status {
@@ -126,6 +126,7 @@ int main(int argc, char **argv)
         return failure(profile.error());
 
     LabSetupOptions options;
+    options.knowledge = *knowledge;
     options.prefixOverride = parser.value(QStringLiteral("prefix"));
     options.cacheDir = parser.value(QStringLiteral("cache"));
     options.network.resolveTimeout = std::chrono::seconds(60);

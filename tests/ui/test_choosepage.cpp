@@ -10,6 +10,7 @@
 #include "solver/routenames.h"
 #include "solver/solver.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 #include "system/rootedsystem.h"
 #include "ui/choosepage.h"
 #include "ui/compatview.h"
@@ -1022,6 +1023,7 @@ void TestChoosePage::totalSize_isLookedUpInTheBackground()
     QVERIFY(nvidia.hits(cudaManifest) > 0);
     // The same answer the lookup gives on its own, as the page's one total.
     core::SetupOptions direct = options;
+    direct.knowledge = test::shippedKnowledge();
     auto lookup = core::PlanDownloads::lookUp(plan, QStringLiteral("linux"), direct);
     auto list = QCoro::waitFor(lookup);
     QVERIFY2(list, qPrintable(list ? QString() : list.error().message));

@@ -4,6 +4,7 @@
 #include "detect/scanners.h"
 #include "system/realsystem.h"
 #include "system/rootedsystem.h"
+#include "support/shippedknowledge.h"
 
 #include <QCoro/QCoroTask>
 #include <QDir>
@@ -243,11 +244,12 @@ QString dataDir(const QString &name)
     return qEnvironmentVariable("TFSETUP_TEST_DATA") + QLatin1String("/gpu/") + name;
 }
 
-HardwareReport scan(SystemView &system)
+HardwareReport scan(SystemView &system, KnowledgePtr knowledge = tfsetup::test::shippedKnowledge())
 {
     HardwareReport report;
     DetectOptions options;
     options.processTimeout = std::chrono::seconds(2);
+    options.knowledge = std::move(knowledge);
     QCoro::waitFor(scanGpus(system, report, options));
     return report;
 }
@@ -560,6 +562,21 @@ private slots:
         QVERIFY(report.driver.has_value());
         QCOMPARE(report.driver->version, QStringLiteral("531.14"));
         QCOMPARE(report.driver->source, QStringLiteral("registry"));
+    }
+
+    void withoutKnowledge_gpusStayUnnamed_andTheReportSaysWhy()
+    {
+        // The registry gives the PCI id only; naming it takes the GPU table, which its driver
+        // did not hand in. Detection still ends, with what it found and why the name is missing.
+        auto system = RootedSystem::open(dataDir(QStringLiteral("windows-registry")), OsFamily::Windows,
+                                         dataDir(QStringLiteral("windows-registry/env")));
+        QVERIFY(system.ok());
+        const HardwareReport report = scan(*system.value(), nullptr);
+        QCOMPARE(report.gpus.size(), 2);
+        QCOMPARE(report.gpus.at(0).pciId, QStringLiteral("10de:2504"));
+        QVERIFY(report.gpus.at(0).computeCapability.isEmpty());
+        QVERIFY2(problemFor(report, QStringLiteral("gpu-table")).contains(QLatin1String("catalog_not_given")),
+                 qPrintable(problemFor(report, QStringLiteral("gpu-table"))));
     }
 
     void registryHelpers_data()

@@ -13,6 +13,7 @@
 #include "support/coroutinetest.h"
 #include "support/loopbackproxy.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 #include "system/realsystem.h"
 
 #include <QCryptographicHash>
@@ -227,6 +228,7 @@ void TestNetwork::resolver_errorNamesTheCause()
     proxy.mapHost(u"nvidia.invalid"_s, 1); // the proxy cannot reach NVIDIA: 502
     QTemporaryDir cache;
     core::SetupOptions options;
+    options.knowledge = tfsetup::test::shippedKnowledge();
     options.cacheDir = cache.path();
     options.network.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
     options.network.originOverrides = {{u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
@@ -257,6 +259,7 @@ void TestNetwork::proxyOnly_setupFlowResolvesAndDownloads()
 
     QTemporaryDir cache;
     core::SetupOptions options;
+    options.knowledge = tfsetup::test::shippedKnowledge();
     options.prefix = cache.filePath(u"envs"_s);
     options.cacheDir = cache.path();
     options.network.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
@@ -378,6 +381,7 @@ void TestNetwork::proxyOnly_labInstallPreparesThroughTheProxy()
     auto profile = core::LabProfile::load(profilePath);
     QVERIFY2(profile, qPrintable(profile ? QString() : profile.error().message));
     core::LabSetupOptions options;
+    options.knowledge = tfsetup::test::shippedKnowledge();
     options.prefixOverride = dir.filePath(u"envs"_s);
     options.cacheDir = dir.filePath(u"cache"_s);
     options.network.resolveTimeout = std::chrono::seconds(20);

@@ -105,6 +105,7 @@ private:
     core::SetupOptions options(const QString &prefix, const QString &index) const
     {
         core::SetupOptions o;
+        o.knowledge = test::shippedKnowledge();
         o.prefix = prefix;
         o.name = QStringLiteral("tf-test");
         o.cacheDir = m_cache.path();

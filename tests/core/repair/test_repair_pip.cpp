@@ -198,6 +198,7 @@ void TestRepairPip::init()
     plan.tensorflow = QStringLiteral("0.1");
     plan.package = QStringLiteral("tinypkg");
     core::SetupOptions setup;
+    setup.knowledge = test::shippedKnowledge();
     setup.prefix = s.prefix;
     setup.name = s.name;
     setup.cacheDir = m_installCache.path();

@@ -4,12 +4,14 @@
 
 #include "fetch/downloader.h"
 #include "catalog/knowledge.h"
+#include "setup/pipeline.h"
 #include "setup/setupflow.h"
 #include "setup/setupsession.h"
 #include "sources/firstuse.h"
 #include "support/coroutinetest.h"
 #include "support/installspec.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 #include "system/rootedsystem.h"
 
 #include <QCryptographicHash>
@@ -156,6 +158,7 @@ private Q_SLOTS:
     void adviseOnPath_warnsWhereWindowsToolsBreak_data();
     void adviseOnPath_warnsWhereWindowsToolsBreak();
     void toolkitPlan_onLoopback_reachesAnInstallSpec();
+    void withoutKnowledge_nothingIsAskedOrWritten();
     void defaultPrefix_isUnderHome();
     void firstUse_acceptsPlainHttpOnlyFromMirrorsAndLoopback_data();
     void firstUse_acceptsPlainHttpOnlyFromMirrorsAndLoopback();
@@ -612,6 +615,37 @@ void TestSetupFlow::adviseOnPath_warnsWhereWindowsToolsBreak()
     QCOMPARE(anyBlocking, blocking);
 }
 
+void TestSetupFlow::withoutKnowledge_nothingIsAskedOrWritten()
+{
+    // A driver that did not load the catalog: the files are not looked up, the pipeline neither
+    // asks the network nor makes the download folder, and says so in one sentence.
+    LoopbackServer nvidia;
+    QVERIFY(nvidia.start());
+    QTemporaryDir dir;
+    SetupOptions options;
+    options.prefix = dir.filePath(u"envs"_s);
+    options.cacheDir = dir.filePath(u"cache"_s);
+    options.network.originOverrides = {{u"nvidia"_s, nvidia.url(u"/"_s)}, {u"pypi-json"_s, nvidia.url(u"/pypi"_s)}};
+    const auto list = tfsetup::test::awaitTask(SetupFlow::resolveArtifacts(gpuPlan(), u"linux"_s, options));
+    QVERIFY(list);
+    QVERIFY(!list->ok());
+    QCOMPARE(list->error().code, u"catalog_not_given"_s);
+
+    core::RootedSystem system(dir.filePath(u"machine"_s), core::OsFamily::Linux, {{u"HOME"_s, u"/home/student"_s}});
+    core::SetupPipeline pipeline(system);
+    core::InstallSpec spec;
+    spec.prefix = options.prefix;
+    spec.name = u"tf2.18-cuda12.5"_s;
+    const auto prepared = tfsetup::test::awaitTask(pipeline.prepare(gpuPlan(), spec, options));
+    QVERIFY(prepared);
+    QVERIFY(!prepared->ok());
+    QCOMPARE(prepared->error().code, u"catalog_not_given"_s);
+    QVERIFY2(prepared->error().message.contains(u"knowledge catalog"_s), qPrintable(prepared->error().message));
+    QVERIFY(nvidia.requests().isEmpty());
+    QVERIFY(!QFileInfo::exists(options.cacheDir));
+    QVERIFY(!QFileInfo::exists(options.prefix));
+}
+
 void TestSetupFlow::toolkitPlan_onLoopback_reachesAnInstallSpec()
 {
     LoopbackServer nvidia;
@@ -623,6 +657,7 @@ void TestSetupFlow::toolkitPlan_onLoopback_reachesAnInstallSpec()
 
     QTemporaryDir cache;
     SetupOptions options;
+    options.knowledge = test::shippedKnowledge();
     options.prefix = u"/home/student/tfsetup-envs"_s;
     options.cacheDir = cache.path();
     options.network.pypiIndexes = QStringList{u"tuna"_s};

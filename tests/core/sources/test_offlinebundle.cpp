@@ -11,6 +11,7 @@
 #include "support/coroutinetest.h"
 #include "support/installspec.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 #include "system/realsystem.h"
 
 #include <QCryptographicHash>
@@ -293,6 +294,7 @@ void TestOfflineBundle::init()
 SetupOptions TestOfflineBundle::offlineOptions(const QString &bundle) const
 {
     SetupOptions options;
+    options.knowledge = test::shippedKnowledge();
     options.prefix = m_dir->filePath(u"envs"_s);
     options.cacheDir = m_dir->filePath(u"cache"_s);
     options.network.bundleDir = bundle;

@@ -9,6 +9,7 @@
 #include "support/coroutinetest.h"
 #include "support/loopbackproxy.h"
 #include "support/loopbackserver.h"
+#include "support/shippedknowledge.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -62,6 +63,7 @@ OriginProbeRequest servedBy(LoopbackServer &server, const Response &pypi, const 
                             const Response &python, const QString &host = u"127.0.0.1"_s)
 {
     OriginProbeRequest request;
+    request.knowledge = test::shippedKnowledge();
     const QString base = u"%1://%2:%3"_s.arg(server.url().scheme(), host).arg(server.url().port());
     request.originOverrides = {
         {u"pypi"_s, QUrl(base + u"/simple"_s)}, {u"nvidia"_s, QUrl(base + u"/"_s)}, {u"python"_s, QUrl(base + u"/"_s)}};
@@ -118,6 +120,7 @@ private Q_SLOTS:
 void TestOriginProbe::targets_comeFromTheCatalog()
 {
     OriginProbeRequest request;
+    request.knowledge = test::shippedKnowledge();
     request.pypiMirror = u"tuna"_s;
     request.language = u"zh_CN"_s;
     const auto targets = OriginProbe::targets(request);
@@ -290,6 +293,7 @@ void TestOriginProbe::proxyOnly_everyRequestGoesThroughTheProxy()
     for (const QString &name : {u"pypi.invalid"_s, u"nvidia.invalid"_s, u"python.invalid"_s, u"mirror.invalid"_s})
         proxy.mapHost(name, origin.url().port());
     OriginProbeRequest request;
+    request.knowledge = test::shippedKnowledge();
     request.transfer.proxy = QString::fromLatin1(proxy.proxyUrl());
     request.originOverrides = {{u"pypi"_s, QUrl(u"http://pypi.invalid/simple"_s)},
                                {u"nvidia"_s, QUrl(u"http://nvidia.invalid/"_s)},
@@ -330,6 +334,7 @@ void TestOriginProbe::ranking_fastThenSlowThenUnreachable()
     slow.route("/simple/pip/", Response::bytes(pipPage(48 * 1024), "text/html").throttle(24 * 1024));
     portal.route("/simple/pip/", Response::htmlErrorPage("Hotel Wi-Fi login"));
     OriginProbeRequest request;
+    request.knowledge = test::shippedKnowledge();
     request.language = u"zh_CN"_s;
     overridePresets(request,
                     {{u"pypi"_s, portal.url(u"/simple"_s)},
@@ -366,6 +371,7 @@ void TestOriginProbe::ranking_onlySlowOnesAnswer_theFastestOfThemWins()
     slow.route("/simple/pip/", Response::bytes(pipPage(40 * 1024), "text/html").throttle(40 * 1024));
     const QUrl refused(u"http://127.0.0.1:%1/simple"_s.arg(closedPort()));
     OriginProbeRequest request;
+    request.knowledge = test::shippedKnowledge();
     overridePresets(request,
                     {{u"pypi"_s, refused},
                      {u"tuna"_s, slower.url(u"/simple"_s)},

@@ -12,6 +12,7 @@
 #include "sources/bundle.h"
 #include "sources/resolver.h"
 #include "support/fixturetree.h"
+#include "support/shippedknowledge.h"
 #include "util/inputfile.h"
 #include "util/jsonshape.h"
 #include "util/names.h"
@@ -604,9 +605,8 @@ private Q_SLOTS:
         QFETCH(QString, cuda);
         QFETCH(QStringList, components);
         QFETCH(QString, missing);
-        auto catalog = Catalog::load();
-        QVERIFY(catalog);
-        const Route *route = catalog->route(u"linux-toolkit"_s);
+        const auto knowledge = test::shippedKnowledge();
+        const Route *route = knowledge->catalog.route(u"linux-toolkit"_s);
         QVERIFY(route);
         LabProfile profile;
         profile.route = u"linux-toolkit"_s;
@@ -619,7 +619,7 @@ private Q_SLOTS:
             a.component = c;
             spec.artifacts.append(a);
         }
-        const Status kept = LabSetup::checkPromise(profile, *route, spec);
+        const Status kept = LabSetup::checkPromise(profile, *route, spec, {}, knowledge.get());
         if (missing.isEmpty()) {
             QVERIFY2(kept, qPrintable(kept ? QString() : kept.error().message));
             return;

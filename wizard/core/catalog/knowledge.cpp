@@ -228,11 +228,11 @@ Result<SourceCatalog> Knowledge::sourcesOr(const QString &path) const
     return SourceCatalog::load(path);
 }
 
-Result<KnowledgePtr> Knowledge::orShared(KnowledgePtr given)
+Result<KnowledgePtr> Knowledge::required(KnowledgePtr given)
 {
     if (given)
         return given;
-    return shared();
+    return notGiven();
 }
 
 Result<KnowledgePtr> Knowledge::shared()

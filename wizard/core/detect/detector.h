@@ -16,7 +16,8 @@ struct DetectOptions {
     // Each external program (nvidia-smi, python, py) gets at most this long.
     std::chrono::milliseconds processTimeout{std::chrono::seconds(4)};
     bool scanPythons = true;
-    // The GPU table that names GPUs the methods could not; null: Knowledge::shared()'s.
+    // The GPU table that names GPUs the methods could not. Null leaves them unnamed and says so
+    // in the report's problems (catalog_not_given): the drivers hand theirs in.
     std::shared_ptr<const Knowledge> knowledge;
 };
 

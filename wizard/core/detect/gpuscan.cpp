@@ -309,14 +309,9 @@ QCoro::Task<void> scanGpus(SystemView &system, HardwareReport &report, DetectOpt
     const bool anyIncomplete = std::any_of(
         gpus.cbegin(), gpus.cend(), [](const GpuInfo &g) { return g.computeCapability.isEmpty() || g.name.isEmpty(); });
     if (anyIncomplete) {
-        std::shared_ptr<const Knowledge> knowledge = options.knowledge;
-        if (!knowledge) {
-            auto shared = Knowledge::shared();
-            if (!shared)
-                addProblem(report, QStringLiteral("gpu-table"), shared.error());
-            else
-                knowledge = *shared;
-        }
+        const std::shared_ptr<const Knowledge> knowledge = options.knowledge;
+        if (!knowledge)
+            addProblem(report, QStringLiteral("gpu-table"), Knowledge::notGiven());
         if (knowledge) {
             const GpuTable *table = &knowledge->gpus;
             for (GpuInfo &g : gpus) {

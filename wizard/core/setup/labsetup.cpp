@@ -95,7 +95,7 @@ QCoro::Task<Result<InstallOutcome>> LabSetup::install(LabProfile profile, LabSet
 {
     QPointer<LabSetup> self(this);
     const auto cancelled = [] { return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}}; };
-    auto knowledge = Knowledge::orShared(options.knowledge);
+    auto knowledge = Knowledge::required(options.knowledge);
     if (!knowledge)
         co_return knowledge.error();
     options.knowledge = *knowledge;
@@ -177,14 +177,8 @@ Status LabSetup::checkPromise(const LabProfile &profile, const Route &route, con
     }
     if (sourcesCatalog == u"-")
         return Ok{}; // only the plan itself was asked about
-    KnowledgePtr shared;
-    if (!knowledge) {
-        auto loaded = Knowledge::shared();
-        if (!loaded)
-            return loaded.error();
-        shared = *loaded;
-        knowledge = shared.get();
-    }
+    if (!knowledge)
+        return Knowledge::notGiven();
     auto sources = knowledge->sourcesOr(sourcesCatalog);
     if (!sources)
         return sources.error();

@@ -27,7 +27,7 @@ struct LabSetupOptions {
     // (in front of the profile's), limits, offline bundle and origin overrides.
     NetworkSettings network;
     QString sourcesCatalog; // drills: another sources.json (SetupOptions::sourcesCatalog); empty: the knowledge's
-    std::shared_ptr<const Knowledge> knowledge; // null: Knowledge::shared()
+    std::shared_ptr<const Knowledge> knowledge; // required: null fails with catalog_not_given
 };
 
 // An unattended install of a lab profile, through the one setup pipeline: the profile's plan,
@@ -58,10 +58,10 @@ public:
     // NVIDIA's libraries, a CUDA version the sources catalog knows, every CUDA component it
     // names for that version, and cuDNN when the plan names it. Error "plan_unfulfilled" names
     // what is missing; an unattended install then stops before anything changes.
-    // sourcesCatalog "-": only the plan is checked, not the archives.
-    // knowledge: null means Knowledge::shared().
+    // sourcesCatalog "-": only the plan is checked, not the archives (knowledge may then be null);
+    // otherwise the archives are checked against `knowledge`'s sources, or sourcesCatalog's.
     static Status checkPromise(const LabProfile &profile, const Route &route, const InstallSpec &spec,
-                               const QString &sourcesCatalog = {}, const Knowledge *knowledge = nullptr);
+                               const QString &sourcesCatalog, const Knowledge *knowledge);
     void cancel();
 
     // The plan a profile pins, as the solver would have written it.

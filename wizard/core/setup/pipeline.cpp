@@ -228,7 +228,7 @@ QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec
 {
     m_cancel->store(false);
     QPointer<SetupPipeline> self(this);
-    auto knowledge = Knowledge::orShared(options.knowledge);
+    auto knowledge = Knowledge::required(options.knowledge);
     if (!knowledge)
         co_return knowledge.error();
     options.knowledge = *knowledge;
@@ -441,7 +441,7 @@ QCoro::Task<Result<Installer::LockedPackages>> SetupPipeline::lockLate(QString p
                                                                        InstallSpec spec)
 {
     QPointer<SetupPipeline> self(this);
-    auto knowledge = Knowledge::orShared(options.knowledge);
+    auto knowledge = Knowledge::required(options.knowledge);
     if (!knowledge)
         co_return knowledge.error();
     options.knowledge = *knowledge;
@@ -569,7 +569,7 @@ QCoro::Task<Result<InstallOutcome>> SetupPipeline::run(Plan plan, InstallSpec sp
 QCoro::Task<Result<InstallOutcome>> SetupPipeline::install(InstallSpec spec, SetupOptions options)
 {
     QPointer<SetupPipeline> self(this);
-    auto knowledge = Knowledge::orShared(options.knowledge);
+    auto knowledge = Knowledge::required(options.knowledge);
     if (!knowledge)
         co_return knowledge.error();
     options.knowledge = *knowledge;

@@ -255,7 +255,7 @@ QList<QUrl> SetupFlow::wheelUrls(const LockedWheel &wheel, const QList<QUrl> &in
 
 QCoro::Task<Result<ArtifactList>> SetupFlow::resolveArtifacts(Plan plan, QString os, SetupOptions options)
 {
-    auto knowledge = Knowledge::orShared(options.knowledge);
+    auto knowledge = Knowledge::required(options.knowledge);
     if (!knowledge)
         co_return knowledge.error();
     options.knowledge = *knowledge;

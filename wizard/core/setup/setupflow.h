@@ -46,7 +46,7 @@ struct SetupOptions {
     // Another sources catalog (sources.json) instead of the built-in one: drills and tests whose
     // fixture manifests stand in for NVIDIA's pinned ones. Empty: the built-in catalog.
     QString sourcesCatalog;
-    // The knowledge the files are resolved by; null: Knowledge::shared().
+    // The knowledge the files are resolved by; required (null: catalog_not_given, nothing done).
     std::shared_ptr<const Knowledge> knowledge;
     // Install a Jupyter front end (JupyterLab, launchers.json's default) beside the kernel, which
     // every environment gets.

@@ -132,18 +132,21 @@ QStringList recordedIndexes(const EnvironmentRecord &record, const QString &offi
     return out;
 }
 
-// The options of the environment's own install, with what the request sets on top.
+// The options of the environment's own install, with what the request sets on top, and the
+// knowledge the upgrade was planned with.
 SetupOptions setupFor(const SystemView &system, const Environment &env, const UpgradeRequest &request,
-                      const Knowledge &knowledge)
+                      const KnowledgePtr &knowledge)
 {
     SetupOptions options = request.setup;
+    options.knowledge = knowledge;
     options.prefix = env.prefix;
     options.name = env.name;
     options.jupyter = !env.asked.jupyter.isEmpty();
     if (options.cacheDir.isEmpty())
         options.cacheDir = SetupOptions::defaultCacheDir(system);
     if (options.network.pypiIndexes.isEmpty() && options.network.bundleDir.trimmed().isEmpty())
-        options.network.pypiIndexes = recordedIndexes(env.record, knowledge.sources.originBase(QStringLiteral("pypi")));
+        options.network.pypiIndexes = recordedIndexes(env.record,
+                                                      knowledge->sources.originBase(QStringLiteral("pypi")));
     return options;
 }
 
@@ -358,7 +361,7 @@ QCoro::Task<Result<UpgradeProposal>> Upgrader::propose(UpgradeRequest request)
     if (!read)
         co_return read.error();
     const Environment env = *read;
-    auto loaded = Knowledge::orShared(request.knowledge);
+    auto loaded = Knowledge::required(request.knowledge);
     if (!loaded)
         co_return loaded.error();
     const std::shared_ptr<const Knowledge> knowledge = *loaded;
@@ -480,7 +483,7 @@ QCoro::Task<Result<UpgradeProposal>> Upgrader::propose(UpgradeRequest request)
         tr("%1 can be upgraded from TensorFlow %2 to %3.").arg(env.path, env.tensorflow, proposal.plan->tensorflow);
 
     // The files it takes, pip's resolver included: network reads only, nothing is installed.
-    const SetupOptions options = setupFor(m_system, env, request, *knowledge);
+    const SetupOptions options = setupFor(m_system, env, request, knowledge);
     auto spec = specFor(m_system, env, *proposal.plan, options, proposal.hardware);
     if (!spec) {
         proposal.resolveError = spec.error();
@@ -525,12 +528,12 @@ QCoro::Task<Result<UpgradeOutcome>> Upgrader::upgrade(UpgradeProposal proposal, 
                         tr("%1 changed since the upgrade was proposed. Ask for the proposal again.").arg(env.path),
                         {}};
     }
-    auto loaded = Knowledge::orShared(request.knowledge);
+    auto loaded = Knowledge::required(request.knowledge);
     if (!loaded)
         co_return loaded.error();
     const std::shared_ptr<const Knowledge> knowledge = *loaded;
     const Plan plan = *proposal.plan;
-    const SetupOptions options = setupFor(m_system, env, request, *knowledge);
+    const SetupOptions options = setupFor(m_system, env, request, knowledge);
     QPointer<Upgrader> self(this);
     auto spec = specFor(m_system, env, plan, options, proposal.hardware);
     if (!spec)
@@ -558,9 +561,7 @@ QCoro::Task<Result<UpgradeOutcome>> Upgrader::upgrade(UpgradeProposal proposal, 
     auto complete = SetupFlow::completeSpec(*spec, prepared.artifacts, prepared.lock, *fetched, options);
     if (!complete)
         co_return complete.error();
-    SetupOptions withKnowledge = options;
-    withKnowledge.knowledge = knowledge;
-    auto installing = m_pipeline.install(*complete, withKnowledge);
+    auto installing = m_pipeline.install(*complete, options);
     auto installed = co_await installing;
     if (!self)
         co_return cancelledError();

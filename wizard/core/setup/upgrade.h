@@ -35,7 +35,7 @@ struct UpgradeRequest {
     // The network settings (proxy, CA bundle, mirrors, limits, offline bundle), the cache: as for
     // an install. prefix, name and jupyter are the environment's own and are set from it.
     SetupOptions setup;
-    // The catalog the plan and the install are made from; null: Knowledge::shared().
+    // The catalog the plan and the install are made from; required (null: catalog_not_given).
     std::shared_ptr<const Knowledge> knowledge;
     // After the install: load the libraries and run TensorFlow on the GPU (tfsetup verify).
     bool verify = true;

@@ -86,12 +86,9 @@ std::optional<PythonRelease> probeRelease(const SourceCatalog &catalog, const st
 
 Result<SourceCatalog> loadCatalog(const OriginProbeRequest &request)
 {
-    if (request.knowledge)
-        return request.knowledge->sourcesOr(request.sourcesCatalog);
-    const auto knowledge = Knowledge::shared();
-    if (!knowledge)
-        return knowledge.error();
-    return (*knowledge)->sourcesOr(request.sourcesCatalog);
+    if (!request.knowledge)
+        return Knowledge::notGiven();
+    return request.knowledge->sourcesOr(request.sourcesCatalog);
 }
 
 // What the student knows the origin as, for the cause's sentence.

@@ -45,7 +45,7 @@ struct OriginProbeRequest {
     // "pypi:<preset>" for one preset's URL.
     QList<std::pair<QString, QUrl>> originOverrides;
     QString sourcesCatalog;                     // another sources.json; empty: the knowledge's
-    std::shared_ptr<const Knowledge> knowledge; // null: Knowledge::shared()
+    std::shared_ptr<const Knowledge> knowledge; // required: null fails with catalog_not_given
     std::optional<ResolveRequest> plan;         // what the setup needs; without one every origin counts
     std::chrono::milliseconds timeout{8000};
     // A speed below this (bytes per second, over an answer of at least minSpeedSample bytes)
