@@ -19,6 +19,8 @@
 # Needs: Xvfb, xdotool, ImageMagick (import, convert), python3 (reads the .ts file). Prints one
 # line per check and closes with "N passed, N failed".
 set -uo pipefail
+# Output is matched with here-strings, not "printf | grep -q": grep -q stops reading at the first
+# match, and under pipefail the writer's SIGPIPE would fail a check that matched.
 
 build=$(cd "${1:?build folder}" && pwd)
 source=$(cd "${2:?source folder}" && pwd)
@@ -200,12 +202,12 @@ for cmd in $commands; do
     for where in "without a display" "with a display"; do
         if [ "$where" = "with a display" ]; then run=("${session[@]}" "${x[@]}"); else run=("${session[@]}"); fi
         out=$("${run[@]}" LANG=C.UTF-8 timeout 30 "$tfsetup" "$cmd" --help 2>&1); rc=$?
-        if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q "^Usage: .*tfsetup $cmd"; then pass "tfsetup $cmd --help $where"
+        if [ "$rc" -eq 0 ] && grep -q "^Usage: .*tfsetup $cmd" <<< "$out"; then pass "tfsetup $cmd --help $where"
         else fail "tfsetup $cmd --help $where (status $rc)" "$out"; fi
     done
 done
 out=$("${session[@]}" LANG=zh_CN.UTF-8 "$tfsetup" detect --help 2>&1)
-printf '%s' "$out" | LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' && pass "help follows a Chinese locale" \
+LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' <<< "$out" && pass "help follows a Chinese locale" \
     || fail "help follows a Chinese locale" "$out"
 
 # --- Exit statuses as documented.
@@ -213,7 +215,7 @@ expect_status()
 {
     local want=$1 what=$2 pattern=$3; shift 3
     out=$("$@" 2>&1); local rc=$?
-    if [ "$rc" -eq "$want" ] && printf '%s' "$out" | grep -qE -- "$pattern"; then pass "$what: status $want"
+    if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" <<< "$out"; then pass "$what: status $want"
     else fail "$what: status $want (got $rc)" "$out"; fi
 }
 plain=("${session[@]}" LANG=C.UTF-8 timeout 60)
