@@ -67,7 +67,6 @@ RanOnDisk runOnDisk(const QString &folder, const QString &size, const QString &p
         r.left = leftIn(folder);
         return r;
     }
-    r.ownDisk = true;
     const QString script = uR"(mount -t tmpfs -o "size=$1" tfsetup-test "$2" || exit 90
 folder=$2
 shift 2

@@ -28,8 +28,7 @@ Ran runProcess(const QString &program, const QStringList &arguments, int timeout
 // Where namespaces are not to be had, the program runs on the host's disk at `folder`.
 struct RanOnDisk {
     Ran ran;
-    bool ownDisk = false; // false: it ran on the host's disk
-    QStringList left;     // what it left in `folder` (relative paths, sorted), read before the disk goes
+    QStringList left; // what it left in `folder` (relative paths, sorted), read before the disk goes
 };
 RanOnDisk runOnDisk(const QString &folder, const QString &size, const QString &program, const QStringList &arguments,
                     int timeoutMs, const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());

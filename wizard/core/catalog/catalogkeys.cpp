@@ -3,6 +3,7 @@
 #include "catalog/catalogupdate.h"
 #include "util/confined.h"
 #include "util/jsonshape.h"
+#include "util/runlog.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -10,8 +11,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QMutex>
-#include <QSet>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -57,14 +56,7 @@ const JsonShape &recordShape()
 
 void logIgnored(const QString &path, const QString &why)
 {
-    const QString line = QDir::toNativeSeparators(path) + u": "_s + why;
-    static QMutex mutex;
-    static QSet<QString> logged; // once per file and reason, not at each of the loaders' reads
-    const QMutexLocker lock(&mutex);
-    if (logged.contains(line))
-        return;
-    logged.insert(line);
-    qWarning().noquote() << "catalog: a trusted-key file is ignored:" << line;
+    RunLog::warnOnce(u"catalog: a trusted-key file is ignored: "_s + QDir::toNativeSeparators(path) + u": "_s + why);
 }
 
 // One record below root, read without following a link on the way; the reason when it is not

@@ -12,6 +12,7 @@
 #include "util/confined.h"
 #include "util/inputfile.h"
 #include "util/jsonshape.h"
+#include "util/runlog.h"
 
 #include <QDate>
 #include <QDateTime>
@@ -21,7 +22,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMutex>
-#include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QUrl>
@@ -370,14 +370,8 @@ std::optional<CatalogUpdate> CatalogUpdates::active(const CatalogUpdateTrust &tr
     if (s.inUse())
         return s.update;
     if (s.refused) {
-        const QString line = s.refused->message + u" ("_s + s.refused->detail + u')';
-        static QMutex mutex;
-        static QSet<QString> logged; // once per reason, not at each of the loaders' reads
-        const QMutexLocker lock(&mutex);
-        if (!logged.contains(line)) {
-            logged.insert(line);
-            qWarning().noquote() << "catalog: the installed update is ignored, the built-in catalog is used:" << line;
-        }
+        RunLog::warnOnce(u"catalog: the installed update is ignored, the built-in catalog is used: "_s
+                         + s.refused->message + u" ("_s + s.refused->detail + u')');
     }
     return std::nullopt;
 }

@@ -228,13 +228,6 @@ Result<SourceCatalog> Knowledge::sourcesOr(const QString &path) const
     return SourceCatalog::load(path);
 }
 
-Result<KnowledgePtr> Knowledge::required(KnowledgePtr given)
-{
-    if (given)
-        return given;
-    return notGiven();
-}
-
 Result<KnowledgePtr> Knowledge::shared()
 {
     const SharedKey key = SharedKey::now();

@@ -65,11 +65,9 @@ public:
     // every later call, loaded again when the installed update changes (installed, replaced or
     // removed) or tests set another trust. Holders of an earlier bundle keep it alive.
     static Result<std::shared_ptr<const Knowledge>> shared();
-    // `given`, or notGiven() when a driver handed none in: what every part that takes knowledge
-    // starts from. Only the drivers (the command line, the wizard, the lab drill) load it.
-    static Result<std::shared_ptr<const Knowledge>> required(std::shared_ptr<const Knowledge> given);
     // What a part that takes knowledge (the installer, the repairer, the pipeline) returns when it
-    // was handed none: its driver did not load the catalog first. The part changed nothing.
+    // was handed none: its driver did not load the catalog first. The part changed nothing. Only
+    // the drivers (the command line, the wizard, the lab drill) load it.
     static Error notGiven();
 };
 

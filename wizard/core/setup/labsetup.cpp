@@ -95,10 +95,8 @@ QCoro::Task<Result<InstallOutcome>> LabSetup::install(LabProfile profile, LabSet
 {
     QPointer<LabSetup> self(this);
     const auto cancelled = [] { return Error{QStringLiteral("cancelled"), tr("The installation was cancelled."), {}}; };
-    auto knowledge = Knowledge::required(options.knowledge);
-    if (!knowledge)
-        co_return knowledge.error();
-    options.knowledge = *knowledge;
+    if (!options.knowledge)
+        co_return Knowledge::notGiven();
     const Route *route = options.knowledge->catalog.route(profile.route);
     if (!route) {
         co_return Error{QStringLiteral("profile_route_unknown"),
@@ -132,23 +130,8 @@ QCoro::Task<Result<InstallOutcome>> LabSetup::install(LabProfile profile, LabSet
         }
         return kept;
     };
-    auto prepared = co_await m_pipeline.prepare(in->plan, in->spec, in->options, keepsThePromise);
-    if (!self)
-        co_return cancelled();
-    if (!prepared)
-        co_return prepared.error();
-    for (const Finding &w : std::as_const(prepared->warnings))
-        Q_EMIT message(tr("note: %1").arg(w.message));
-    auto fetched = co_await m_pipeline.fetch(prepared->downloads, in->options.network, in->options.cacheDir);
-    if (!self)
-        co_return cancelled();
-    if (!fetched)
-        co_return fetched.error();
-    auto spec = SetupFlow::completeSpec(in->spec, prepared->artifacts, prepared->lock, *fetched, in->options);
-    if (!spec)
-        co_return spec.error();
-    in->options.knowledge = options.knowledge;
-    auto installed = co_await m_pipeline.install(*spec, in->options);
+    // Then the one pipeline: prepare, fetch, install (its notes pass through message()).
+    auto installed = co_await m_pipeline.run(in->plan, in->spec, in->options, keepsThePromise);
     if (!self)
         co_return cancelled();
     co_return installed;

@@ -228,10 +228,8 @@ QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec
 {
     m_cancel->store(false);
     QPointer<SetupPipeline> self(this);
-    auto knowledge = Knowledge::required(options.knowledge);
-    if (!knowledge)
-        co_return knowledge.error();
-    options.knowledge = *knowledge;
+    if (!options.knowledge)
+        co_return Knowledge::notGiven();
     auto catalog = options.knowledge->sourcesOr(options.sourcesCatalog);
     if (!catalog)
         co_return catalog.error();
@@ -441,10 +439,8 @@ QCoro::Task<Result<Installer::LockedPackages>> SetupPipeline::lockLate(QString p
                                                                        InstallSpec spec)
 {
     QPointer<SetupPipeline> self(this);
-    auto knowledge = Knowledge::required(options.knowledge);
-    if (!knowledge)
-        co_return knowledge.error();
-    options.knowledge = *knowledge;
+    if (!options.knowledge)
+        co_return Knowledge::notGiven();
     if (options.cacheDir.isEmpty())
         options.cacheDir = SetupOptions::defaultCacheDir(m_system);
     QDir().mkpath(options.cacheDir);
@@ -539,10 +535,11 @@ QCoro::Task<Result<QList<DownloadResult>>> SetupPipeline::fetch(QList<DownloadRe
     co_return results;
 }
 
-QCoro::Task<Result<InstallOutcome>> SetupPipeline::run(Plan plan, InstallSpec spec, SetupOptions options)
+QCoro::Task<Result<InstallOutcome>> SetupPipeline::run(Plan plan, InstallSpec spec, SetupOptions options,
+                                                       FilesCheck accept)
 {
     QPointer<SetupPipeline> self(this);
-    auto prepared = co_await prepare(plan, spec, options);
+    auto prepared = co_await prepare(plan, spec, options, std::move(accept));
     if (!self)
         co_return cancelledError();
     if (!prepared)
@@ -569,10 +566,8 @@ QCoro::Task<Result<InstallOutcome>> SetupPipeline::run(Plan plan, InstallSpec sp
 QCoro::Task<Result<InstallOutcome>> SetupPipeline::install(InstallSpec spec, SetupOptions options)
 {
     QPointer<SetupPipeline> self(this);
-    auto knowledge = Knowledge::required(options.knowledge);
-    if (!knowledge)
-        co_return knowledge.error();
-    options.knowledge = *knowledge;
+    if (!options.knowledge)
+        co_return Knowledge::notGiven();
     Installer installer(m_system, options.knowledge);
     if (spec.lock.packages.isEmpty())
         installer.setPackageLocker(lateLocker(options, spec));

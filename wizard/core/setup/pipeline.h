@@ -89,7 +89,7 @@ public:
     QCoro::Task<Result<InstallOutcome>> install(InstallSpec spec, SetupOptions options);
 
     // prepare, fetch, completeSpec, install: what the headless drivers run.
-    QCoro::Task<Result<InstallOutcome>> run(Plan plan, InstallSpec spec, SetupOptions options);
+    QCoro::Task<Result<InstallOutcome>> run(Plan plan, InstallSpec spec, SetupOptions options, FilesCheck accept = {});
 
     void cancel();
     bool isCancelled() const { return m_cancel->load(); }

@@ -255,10 +255,8 @@ QList<QUrl> SetupFlow::wheelUrls(const LockedWheel &wheel, const QList<QUrl> &in
 
 QCoro::Task<Result<ArtifactList>> SetupFlow::resolveArtifacts(Plan plan, QString os, SetupOptions options)
 {
-    auto knowledge = Knowledge::required(options.knowledge);
-    if (!knowledge)
-        co_return knowledge.error();
-    options.knowledge = *knowledge;
+    if (!options.knowledge)
+        co_return Knowledge::notGiven();
     auto catalog = options.knowledge->sourcesOr(options.sourcesCatalog);
     if (!catalog)
         co_return catalog.error();

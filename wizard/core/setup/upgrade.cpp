@@ -361,10 +361,9 @@ QCoro::Task<Result<UpgradeProposal>> Upgrader::propose(UpgradeRequest request)
     if (!read)
         co_return read.error();
     const Environment env = *read;
-    auto loaded = Knowledge::required(request.knowledge);
-    if (!loaded)
-        co_return loaded.error();
-    const std::shared_ptr<const Knowledge> knowledge = *loaded;
+    const KnowledgePtr knowledge = request.knowledge;
+    if (!knowledge)
+        co_return Knowledge::notGiven();
     if (!knowledge->catalog.route(env.route)) {
         co_return Error{QStringLiteral("route_unknown"),
                         tr("%1 was installed on the route \"%2\", which this tfsetup does not know. Update tfsetup.")
@@ -528,10 +527,9 @@ QCoro::Task<Result<UpgradeOutcome>> Upgrader::upgrade(UpgradeProposal proposal, 
                         tr("%1 changed since the upgrade was proposed. Ask for the proposal again.").arg(env.path),
                         {}};
     }
-    auto loaded = Knowledge::required(request.knowledge);
-    if (!loaded)
-        co_return loaded.error();
-    const std::shared_ptr<const Knowledge> knowledge = *loaded;
+    const KnowledgePtr knowledge = request.knowledge;
+    if (!knowledge)
+        co_return Knowledge::notGiven();
     const Plan plan = *proposal.plan;
     const SetupOptions options = setupFor(m_system, env, request, knowledge);
     QPointer<Upgrader> self(this);

@@ -283,11 +283,10 @@ std::optional<DiskSpace> RootedSystem::diskSpace(const QString &path) const
     qsizetype longest = -1;
     for (const QJsonValue &value : m_description.value(QLatin1String("disks")).toArray()) {
         const QJsonObject disk = value.toObject();
-        if (disk.value(QLatin1String("path")).toString().isEmpty())
-            continue;
-        const QString mount = normalized(disk.value(QLatin1String("path")).toString());
+        const QString declared = disk.value(QLatin1String("path")).toString();
+        const QString mount = normalized(declared);
         const double available = disk.value(QLatin1String("available")).toDouble(-1);
-        if (mount.size() <= longest || !wanted.startsWith(mount) || available < 0)
+        if (declared.isEmpty() || mount.size() <= longest || !wanted.startsWith(mount) || available < 0)
             continue;
         longest = mount.size();
         found = DiskSpace{qint64(available), mount};

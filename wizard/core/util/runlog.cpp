@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QMutex>
 #include <QRegularExpression>
+#include <QSet>
 #include <QStandardPaths>
 #include <QSysInfo>
 
@@ -111,6 +112,19 @@ QString RunLog::start(const QString &dir)
         write("info",
               QStringLiteral("removed %1 older log(s): %2").arg(pruned.size()).arg(pruned.join(QStringLiteral(", "))));
     return s.path;
+}
+
+void RunLog::warnOnce(const QString &text)
+{
+    static QMutex mutex;
+    static QSet<QString> said;
+    {
+        const QMutexLocker lock(&mutex);
+        if (said.contains(text))
+            return;
+        said.insert(text);
+    }
+    qWarning().noquote() << text;
 }
 
 void RunLog::write(const char *level, const QString &text)

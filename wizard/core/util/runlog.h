@@ -36,6 +36,9 @@ public:
     static QString path();
     // A line for the log only (not stderr), with a time stamp and a level ("error", "info", …).
     static void write(const char *level, const QString &text);
+    // A warning (log and stderr) said once per process: the same text again says nothing, so a
+    // file read by several loaders is reported once, not at each read.
+    static void warnOnce(const QString &text);
     // Where start() puts logs by default (TFSETUP_LOG_DIR, else the data folder's logs/).
     static QString defaultFolder();
     static void stop();
