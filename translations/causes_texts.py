@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Lists every text of the doctor's cause registry (resources/catalog/causes.json) in
-wizard/core/doctor/causetexts.cpp, so lupdate offers them for translation in the context the
+wizard/core/catalog/causetexts.cpp, so lupdate offers them for translation in the context the
 program translates them in. Run it after changing the registry, then update the translations.
 With --check it changes nothing and fails when the listed texts differ from the registry's."""
 import json
@@ -9,7 +9,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "resources/catalog/causes.json"
-OUTPUT = ROOT / "wizard/core/doctor/causetexts.cpp"
+OUTPUT = ROOT / "wizard/core/catalog/causetexts.cpp"
 
 
 def texts(registry):

@@ -4028,7 +4028,7 @@ Not possible here:
     </message>
 </context>
 <context>
-    <name>TfLogReader</name>
+    <name>TfLogRules</name>
     <message>
         <source>The list of TensorFlow log messages (%1) cannot be read. Reinstall tfsetup.</source>
         <translation>无法读取 TensorFlow 日志消息列表（%1）。请重新安装 tfsetup。</translation>

@@ -4028,7 +4028,7 @@ Not possible here:
     </message>
 </context>
 <context>
-    <name>TfLogReader</name>
+    <name>TfLogRules</name>
     <message>
         <source>The list of TensorFlow log messages (%1) cannot be read. Reinstall tfsetup.</source>
         <translation>無法讀取 TensorFlow 日誌訊息清單（%1）。請重新安裝 tfsetup。</translation>

@@ -15,7 +15,7 @@
 //  - `doctor --env` names the environment's Python and TensorFlow; `list` gives its size.
 
 #include "install/environmentrecord.h"
-#include "install/pylock.h"
+#include "sources/pylock.h"
 #include "support/files.h"
 #include "support/loopbackproxy.h"
 #include "support/loopbackserver.h"

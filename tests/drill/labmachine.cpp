@@ -14,10 +14,10 @@
 // removed: {"ok": true, "files_removed": N, "kept": [...], "folder_kept": …}.
 
 #include "catalog/knowledge.h"
-#include "install/environments.h"
 #include "install/installer.h"
 #include "install/labprofile.h"
 #include "repair/repair.h"
+#include "setup/environments.h"
 #include "setup/labsetup.h"
 #include "system/realsystem.h"
 

@@ -4,8 +4,8 @@
 
 #include "catalog/catalog.h"
 #include "catalog/gputable.h"
+#include "catalog/sourcecatalog.h"
 #include "fuzzsupport.h"
-#include "sources/sourcecatalog.h"
 #include "verify/libraryprobe.h"
 
 #include <QFile>

@@ -43,7 +43,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (const PlacementLayout &layout : rules->layouts()) {
         for (const QString &route : layout.routes) {
-            const auto placed = rules->place(layout.os, route, cudnnMajor, QStringLiteral("cuda_cudart"), entries);
+            const auto placed = placeEntries(*rules, layout.os, route, cudnnMajor, QStringLiteral("cuda_cudart"),
+                                             entries);
             tfsetup::fuzz::checkResult(placed);
             if (!placed.ok())
                 continue;

@@ -3,7 +3,7 @@
 // names only wheel files that stay one plain file name on disk.
 
 #include "fuzzsupport.h"
-#include "install/pylock.h"
+#include "sources/pylock.h"
 
 using namespace tfsetup::core;
 

@@ -3,12 +3,12 @@
 // report, the smoke test's output, and mirror settings typed by a user. Each reads to a value or
 // an Error; what reads must write back and read again to the same thing.
 
+#include "catalog/sourcecatalog.h"
 #include "fuzzsupport.h"
 #include "install/environmentrecord.h"
 #include "install/installspec.h"
 #include "sources/artifact.h"
 #include "sources/mirrors.h"
-#include "sources/sourcecatalog.h"
 #include "verify/libraryprobe.h"
 #include "verify/smoketest.h"
 

@@ -4,8 +4,8 @@
 // and the secrets masked are so for good (applying either again changes nothing).
 
 #include "doctor/tflogreader.h"
-#include "util/text.h"
 #include "fuzzsupport.h"
+#include "util/text.h"
 
 #include <algorithm>
 
@@ -15,8 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const auto causes = CauseRegistry::load();
     TFSETUP_FUZZ_CHECK(causes.ok());
-    static const auto reader = TfLogReader::load(QStringLiteral(":/resources/catalog/tflog.json"), *causes);
-    TFSETUP_FUZZ_CHECK(reader.ok());
+    static const auto rules = TfLogRules::load(QStringLiteral(":/resources/catalog/tflog.json"), *causes);
+    TFSETUP_FUZZ_CHECK(rules.ok());
+    static const TfLogReader reader(*rules, *causes);
     const QByteArray bytes = tfsetup::fuzz::bytes(data, size);
     const QString text = QString::fromUtf8(bytes);
     const auto visible = [](const QString &s) {
@@ -25,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (const bool cpuOnly : {false, true}) {
         TfLogContext context;
         context.cpuOnly = cpuOnly;
-        const QList<DoctorFinding> findings = reader->read(text, context);
+        const QList<DoctorFinding> findings = reader.read(text, context);
         for (const DoctorFinding &finding : findings) {
             TFSETUP_FUZZ_CHECK(!finding.id.isEmpty());
             TFSETUP_FUZZ_CHECK(!finding.cause.isEmpty());
@@ -42,6 +43,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QString masked = redactSecrets(text);
     TFSETUP_FUZZ_CHECK(redactSecrets(masked) == masked);
     // The rules file itself, as a lab override would give it.
-    tfsetup::fuzz::checkResult(TfLogReader::fromJson(tfsetup::fuzz::bytes(data, size), *causes));
+    tfsetup::fuzz::checkResult(TfLogRules::fromJson(tfsetup::fuzz::bytes(data, size), *causes));
     return 0;
 }

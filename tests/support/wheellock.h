@@ -5,7 +5,7 @@
 // verified files (the setup pipeline's lock and fetch are tested on their own).
 
 #include "install/installspec.h"
-#include "install/pylock.h"
+#include "sources/pylock.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -5,18 +5,18 @@
 // environment tfsetup's index knows, wherever it lives. What was found is one readable row each:
 // icon, cause, what to do (a button where Repair does it), evidence folded under Details.
 
-#include "uitest.h"
-#include "install/environments.h"
 #include "install/installer.h"
+#include "setup/environments.h"
+#include "support/coroutinetest.h"
+#include "support/poolgate.h"
+#include "support/shippedknowledge.h"
+#include "support/treesnapshot.h"
 #include "system/rootedsystem.h"
 #include "ui/repairpage.h"
 #include "ui/setupwizard.h"
 #include "ui/statuslist.h"
 #include "ui/wizardstate.h"
-#include "support/coroutinetest.h"
-#include "support/poolgate.h"
-#include "support/shippedknowledge.h"
-#include "support/treesnapshot.h"
+#include "uitest.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -2,7 +2,7 @@
 
 // Helpers the wizard's tests share.
 
-#include "sources/sourcecatalog.h"
+#include "catalog/sourcecatalog.h"
 #include "system/rootedsystem.h"
 
 #include <QString>

@@ -2,7 +2,7 @@
 
 #include "fetch/cachecleaner.h"
 #include "fetch/downloadcache.h"
-#include "install/environments.h"
+#include "setup/environments.h"
 #include "sources/bundle.h"
 #include "system/realsystem.h"
 #include "util/runlog.h"

@@ -2,7 +2,7 @@
 
 #include "fetch/downloader.h"
 #include "fetch/networksettings.h"
-#include "setup/diskspace.h"
+#include "system/diskspace.h"
 #include "system/realsystem.h"
 
 #include <QCoro/QCoroTask>

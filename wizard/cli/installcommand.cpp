@@ -1,13 +1,13 @@
 #include "cli/cli.h"
 
 #include "catalog/knowledge.h"
-#include "detect/detector.h"
 #include "cli/downloadreport.h"
 #include "cli/installsources.h"
-#include "install/environments.h"
+#include "detect/detector.h"
 #include "install/gpuchoice.h"
 #include "install/installer.h"
 #include "install/labprofile.h"
+#include "setup/environments.h"
 #include "setup/labsetup.h"
 #include "system/realsystem.h"
 

@@ -1,9 +1,9 @@
 #include "cli/installsources.h"
 
+#include "catalog/sourcecatalog.h"
 #include "cli/cli.h"
 #include "fetch/downloader.h"
 #include "sources/mirrors.h"
-#include "sources/sourcecatalog.h"
 
 #include <QDir>
 

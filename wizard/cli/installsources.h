@@ -1,8 +1,8 @@
 #pragma once
 
+#include "catalog/sourcecatalog.h"
 #include "fetch/downloadtypes.h"
 #include "setup/setupflow.h"
-#include "sources/sourcecatalog.h"
 #include "util/result.h"
 
 #include <QCommandLineParser>

@@ -2,7 +2,7 @@
 
 #include "catalog/knowledge.h"
 #include "detect/detector.h"
-#include "install/environments.h"
+#include "setup/environments.h"
 
 #include <QCoro/QCoroTask>
 #include <QDir>

@@ -1,6 +1,6 @@
 #include "cli/cli.h"
 
-#include "install/environments.h"
+#include "setup/environments.h"
 
 #include <QDir>
 

@@ -1,7 +1,7 @@
 #include "cli/cli.h"
 
 #include "catalog/knowledge.h"
-#include "install/environments.h"
+#include "setup/environments.h"
 #include "system/realsystem.h"
 #include "verify/verifier.h"
 

@@ -1,6 +1,6 @@
 #include "ui/installpage.h"
 
-#include "install/environments.h"
+#include "setup/environments.h"
 #include "setup/setupflow.h"
 #include "ui/pagehelpers.h"
 #include "ui/wizardstate.h"

@@ -5,7 +5,7 @@
 #include "fetch/downloadcache.h"
 #include "fetch/downloader.h"
 #include "fetch/httpclient.h"
-#include "install/environments.h"
+#include "setup/environments.h"
 #include "sources/bundle.h"
 #include "ui/pagehelpers.h"
 #include "util/confined.h"

@@ -1,9 +1,8 @@
 #include "ui/optionspage.h"
 
+#include "catalog/sourcecatalog.h"
 #include "fetch/downloadcache.h"
 #include "install/installspec.h"
-#include "setup/diskspace.h"
-#include "sources/sourcecatalog.h"
 #include "ui/catalognotice.h"
 #include "ui/pagestatus.h"
 #include "ui/wizardstate.h"

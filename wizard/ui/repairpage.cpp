@@ -4,7 +4,7 @@
 #include "doctor/doctor.h"
 #include "fetch/downloadcache.h"
 #include "install/environmentrecord.h"
-#include "install/environments.h"
+#include "setup/environments.h"
 
 #include <QCheckBox>
 #include <QDir>

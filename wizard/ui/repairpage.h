@@ -1,7 +1,7 @@
 #pragma once
 
+#include "catalog/finding.h"
 #include "doctor/doctor.h"
-#include "doctor/finding.h"
 #include "repair/repair.h"
 #include "ui/statuslist.h"
 #include "ui/wizardstate.h"

@@ -1,6 +1,6 @@
 #include "ui/verifypage.h"
 
-#include "install/environments.h"
+#include "setup/environments.h"
 #include "ui/statuslist.h"
 #include "ui/wizardstate.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "install/environments.h"
+#include "setup/environments.h"
 
 #include <QFuture>
 #include <QList>

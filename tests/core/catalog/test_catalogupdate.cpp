@@ -7,6 +7,7 @@
 #include "catalog/catalogkeys.h"
 #include "catalog/catalogupdate.h"
 #include "catalog/gputable.h"
+#include "catalog/knowledge.h"
 #include "cli/cli.h"
 #include "support/catalogsigning.h"
 #include "support/coroutinetest.h"
@@ -168,13 +169,15 @@ void TestCatalogUpdate::goodUpdate_isStoredAndUsedByTheLoaders()
     QCOMPARE(outcome->previousVersion, 0);
     QVERIFY(QFileInfo::exists(trust().storedPath()));
 
-    const auto catalog = Catalog::load();
-    QVERIFY(catalog);
-    QCOMPARE(catalog->releases().size(), builtInReleases() - 1);
-    CatalogFile f(u":/resources/catalog/gpus.json"_s);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QVERIFY(f.fromUpdate());
-    QVERIFY(GpuTable::load());
+    const auto knowledge = Knowledge::load();
+    QVERIFY(knowledge);
+    QVERIFY((*knowledge)->fromUpdate);
+    QCOMPARE((*knowledge)->version(), 3);
+    QCOMPARE((*knowledge)->catalog.releases().size(), builtInReleases() - 1);
+    QVERIFY(!(*knowledge)->gpus.records().isEmpty());
+    // A part's own loader reads the path it is given and nothing else: the update reaches a run
+    // only through Knowledge::load.
+    QCOMPARE(Catalog::load()->releases().size(), builtInReleases());
 
     const CatalogStatus status = CatalogUpdates::status(trust());
     QVERIFY(status.inUse());
@@ -186,23 +189,18 @@ void TestCatalogUpdate::goodUpdate_isStoredAndUsedByTheLoaders()
 
 void TestCatalogUpdate::builtInFiles_usedWithoutAnUpdate()
 {
-    CatalogFile f(u":/resources/catalog/tensorflow.json"_s);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QVERIFY(!f.fromUpdate());
-    QCOMPARE(f.readAll(), builtInFiles().value(u"tensorflow.json"_s));
-    QCOMPARE(Catalog::load()->releases().size(), builtInReleases());
+    const auto knowledge = Knowledge::load();
+    QVERIFY(knowledge);
+    QVERIFY(!(*knowledge)->fromUpdate);
+    QCOMPARE((*knowledge)->catalog.releases().size(), builtInReleases());
     const CatalogStatus status = CatalogUpdates::status(trust());
     QVERIFY(!status.updatePresent);
     QVERIFY(!status.inUse());
-    // A file outside the built-in catalog is read as it is.
-    const QString other = m_dir->filePath(u"tensorflow.json"_s);
-    QVERIFY(writeFile(other, "{}"));
-    CatalogFile plain(other);
-    QVERIFY(plain.open(QIODevice::ReadOnly));
-    QCOMPARE(plain.readAll(), QByteArray("{}"));
-    CatalogFile missing(m_dir->filePath(u"nothing.json"_s));
-    QVERIFY(!missing.open(QIODevice::ReadOnly));
-    QVERIFY(!missing.errorString().isEmpty());
+    // A folder other than the built-in catalog is read as it is: a missing file there is named.
+    const auto missing = Knowledge::load(m_dir->path());
+    QVERIFY(!missing);
+    QCOMPARE(missing.error().code, u"catalog_missing"_s);
+    QVERIFY(missing.error().message.contains(u"tensorflow.json"_s));
 }
 
 void TestCatalogUpdate::overHttpThroughProxy_isInstalled()
@@ -234,7 +232,7 @@ void TestCatalogUpdate::badSignature_isRefused()
     QCOMPARE(result.error().code, u"catalog_update_signature"_s);
     QVERIFY(result.error().message.contains(u"signature"_s));
     QVERIFY(!QFileInfo::exists(trust().storedPath()));
-    QCOMPARE(Catalog::load()->releases().size(), builtInReleases());
+    QCOMPARE((*Knowledge::load())->catalog.releases().size(), builtInReleases());
 }
 
 void TestCatalogUpdate::otherKey_isRefused()
@@ -377,7 +375,7 @@ void TestCatalogUpdate::unreachableOrigin_namesTheCause()
 void TestCatalogUpdate::storedUpdateDamagedLater_isIgnored()
 {
     QVERIFY(CatalogUpdates::install(document(m_key, 3), u"lab"_s, trust()));
-    QCOMPARE(Catalog::load()->releases().size(), builtInReleases() - 1);
+    QCOMPARE((*Knowledge::load())->catalog.releases().size(), builtInReleases() - 1);
 
     // One release's version changed on disk, inside the signed text.
     QFile stored(trust().storedPath());
@@ -390,9 +388,9 @@ void TestCatalogUpdate::storedUpdateDamagedLater_isIgnored()
     QVERIFY(writeFile(trust().storedPath(), bytes));
 
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"installed update is ignored.*signature"_s));
-    const auto catalog = Catalog::load();
-    QVERIFY(catalog);
-    QCOMPARE(catalog->releases().size(), builtInReleases());
+    const auto knowledge = Knowledge::load();
+    QVERIFY(knowledge);
+    QCOMPARE((*knowledge)->catalog.releases().size(), builtInReleases());
     const CatalogStatus status = CatalogUpdates::status(trust());
     QVERIFY(status.updatePresent);
     QVERIFY(!status.inUse());
@@ -401,9 +399,7 @@ void TestCatalogUpdate::storedUpdateDamagedLater_isIgnored()
     // Cut short on disk: ignored too.
     QVERIFY(writeFile(trust().storedPath(), bytes.left(100)));
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"installed update is ignored"_s));
-    CatalogFile f(u":/resources/catalog/tensorflow.json"_s);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QVERIFY(!f.fromUpdate());
+    QVERIFY(!(*Knowledge::load())->fromUpdate);
     QCOMPARE(CatalogUpdates::status(trust()).refused->code, u"catalog_update_malformed"_s);
 }
 
@@ -415,7 +411,7 @@ void TestCatalogUpdate::storedUpdateOlderThanBuiltIn_isIgnored()
     upgraded.builtInVersion = 3;
     CatalogUpdates::setTrustForTesting(upgraded);
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"installed update is ignored"_s));
-    QCOMPARE(Catalog::load()->releases().size(), builtInReleases());
+    QCOMPARE((*Knowledge::load())->catalog.releases().size(), builtInReleases());
     QCOMPARE(CatalogUpdates::status(upgraded).refused->code, u"catalog_update_superseded"_s);
 }
 

@@ -203,7 +203,8 @@ void TestRecipes::addDoctorCause_isFoundInALog()
     QVERIFY(rule);
     QCOMPARE(rule->id, u"recipe_fixture"_s);
 
-    const QList<DoctorFinding> findings = (*knowledge)->tfLog.read(u"2026-01-01 12:00:00.0: "_s + example);
+    const QList<DoctorFinding> findings =
+        TfLogReader((*knowledge)->tfLog, (*knowledge)->causes).read(u"2026-01-01 12:00:00.0: "_s + example);
     bool found = false;
     for (const DoctorFinding &f : findings) {
         if (f.cause == code) {

@@ -150,7 +150,7 @@ private Q_SLOTS:
             harmless += cause == u"harmless";
             // A mixed log: harmless lines around the real error.
             if (cause != u"harmless") {
-                const auto findings = m_knowledge->tfLog.read(c.log);
+                const auto findings = TfLogReader(m_knowledge->tfLog, m_knowledge->causes).read(c.log);
                 mixed += std::any_of(findings.cbegin(), findings.cend(),
                                      [](const DoctorFinding &f) { return f.cause == u"harmless"; });
             }

@@ -7,7 +7,7 @@
 
 #include "catalog/knowledge.h"
 #include "doctor/systemscan.h"
-#include "install/environments.h"
+#include "setup/environments.h"
 #include "system/rootedsystem.h"
 
 #include <QDir>

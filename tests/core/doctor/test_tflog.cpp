@@ -51,10 +51,10 @@ private slots:
                                           + "/resources/catalog/causes.json"_L1);
         QVERIFY2(causes.ok(), qPrintable(causes.ok() ? QString() : causes.error().detail));
         m_causes = *causes;
-        auto reader = TfLogReader::load(qEnvironmentVariable("TFSETUP_SOURCE_DIR") + "/resources/catalog/tflog.json"_L1,
-                                        m_causes);
-        QVERIFY2(reader.ok(), qPrintable(reader.ok() ? QString() : reader.error().detail));
-        m_reader = *reader;
+        auto rules = TfLogRules::load(qEnvironmentVariable("TFSETUP_SOURCE_DIR") + "/resources/catalog/tflog.json"_L1,
+                                      m_causes);
+        QVERIFY2(rules.ok(), qPrintable(rules.ok() ? QString() : rules.error().detail));
+        m_reader = TfLogReader(*rules, m_causes);
     }
 
     void everyRuleMatchesItsOwnExample_data()
@@ -507,7 +507,7 @@ private slots:
     void brokenRuleFilesAreRejected()
     {
         QFETCH(QByteArray, json);
-        const auto reader = TfLogReader::fromJson(json, m_causes);
+        const auto reader = TfLogRules::fromJson(json, m_causes);
         QVERIFY(!reader.ok());
         QCOMPARE(reader.error().code, u"tflog_malformed"_s);
     }

@@ -2,15 +2,15 @@
 // run that changes nothing, and a failure or cancel at every step that leaves the previous
 // environment byte-identical.
 
-#include "install/environments.h"
 #include "install/installer.h"
 #include "install/worklock.h"
+#include "setup/environments.h"
 #include "support/coroutinetest.h"
-#include "support/poolgate.h"
 #include "support/fixturetree.h"
+#include "support/installarchives.h"
+#include "support/poolgate.h"
 #include "support/shippedknowledge.h"
 #include "support/treesnapshot.h"
-#include "support/installarchives.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -161,9 +161,9 @@ void TestPlacement::places()
     const QString component = archive.first().path.startsWith(QStringLiteral("cuda_cudart"))
         ? QStringLiteral("cuda_cudart")
         : QStringLiteral("cudnn");
-    const auto placed = m_rules.place(OsFamily(os), route, cudnnMajor, component, asExtracted(archive));
+    const auto placed = placeEntries(m_rules, OsFamily(os), route, cudnnMajor, component, asExtracted(archive));
     QVERIFY2(placed, qPrintable(placed ? QString() : placed.error().detail));
-    const QString top = PlacementRules::commonTopFolder(asExtracted(archive));
+    const QString top = commonTopFolder(asExtracted(archive));
     QVERIFY(!top.isEmpty());
     QStringList got;
     for (const auto &p : *placed)
@@ -204,8 +204,8 @@ void TestPlacement::incompleteCudnnSetIsReported()
     QFETCH(QString, dropped);
     const auto archive = cudnnArchive(OsFamily(os) == OsFamily::Windows, version, version.startsWith(u'7'), dropped);
     const int major = version.section(u'.', 0, 0).toInt();
-    const auto placed = m_rules.place(OsFamily(os), QStringLiteral("portable"), major, QStringLiteral("cudnn"),
-                                      asExtracted(archive));
+    const auto placed = placeEntries(m_rules, OsFamily(os), QStringLiteral("portable"), major, QStringLiteral("cudnn"),
+                                     asExtracted(archive));
     QVERIFY(placed);
     QStringList names;
     for (const auto &p : *placed)
@@ -218,19 +218,19 @@ void TestPlacement::conflictingFilesAreRefused()
     // Windows names are case-insensitive: two spellings of one DLL collide.
     const QList<Entry> archive{file(QStringLiteral("top/bin/cudart64_110.dll")),
                                file(QStringLiteral("top/bin/CUDART64_110.DLL"))};
-    const auto placed = m_rules.place(OsFamily::Windows, QStringLiteral("portable"), 0, QStringLiteral("x"),
-                                      asExtracted(archive));
+    const auto placed = placeEntries(m_rules, OsFamily::Windows, QStringLiteral("portable"), 0, QStringLiteral("x"),
+                                     asExtracted(archive));
     QVERIFY(!placed);
     QCOMPARE(placed.error().code, QStringLiteral("placement_conflict"));
     // On Linux they are two files.
     QVERIFY(
-        m_rules.place(OsFamily::Linux, QStringLiteral("portable"), 0, QStringLiteral("x"),
-                      asExtracted({file(QStringLiteral("top/lib/libA.so")), file(QStringLiteral("top/lib/liba.so"))})));
+        placeEntries(m_rules, OsFamily::Linux, QStringLiteral("portable"), 0, QStringLiteral("x"),
+                     asExtracted({file(QStringLiteral("top/lib/libA.so")), file(QStringLiteral("top/lib/liba.so"))})));
 }
 
 void TestPlacement::unknownLayoutIsAnError()
 {
-    const auto placed = m_rules.place(OsFamily::MacOS, QStringLiteral("portable"), 0, QStringLiteral("x"), {});
+    const auto placed = placeEntries(m_rules, OsFamily::MacOS, QStringLiteral("portable"), 0, QStringLiteral("x"), {});
     QVERIFY(!placed);
     QCOMPARE(placed.error().code, QStringLiteral("placement_no_layout"));
 }

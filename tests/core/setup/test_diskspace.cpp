@@ -1,12 +1,12 @@
 // Disk space is checked before anything starts: per folder, through the system view (which a
 // test turns into a nearly full disk), needs on one file system added up.
 
-#include "support/installarchives.h"
 #include "fetch/downloader.h"
 #include "install/installer.h"
-#include "setup/diskspace.h"
 #include "setup/setupflow.h"
+#include "setup/setupspace.h"
 #include "support/coroutinetest.h"
+#include "support/installarchives.h"
 #include "support/shippedknowledge.h"
 #include "system/realsystem.h"
 #include "system/rootedsystem.h"
@@ -148,7 +148,7 @@ void TestDiskSpace::forSetup_countsWhatIsStillToCome()
     core::SetupOptions options;
     options.cacheDir = cache.path();
     options.prefix = u"/home/student/tfsetup-envs"_s;
-    const QList<SpaceNeed> needs = DiskSpaceCheck::forSetup(gpuPlan(), list, {}, downloads, options);
+    const QList<SpaceNeed> needs = setupSpaceNeeds(gpuPlan(), list, {}, downloads, options);
     QCOMPARE(needs.size(), 2);
     QCOMPARE(needs[0].folder, cache.path());
     QCOMPARE(needs[0].bytes, 130 * MB);
@@ -158,7 +158,7 @@ void TestDiskSpace::forSetup_countsWhatIsStillToCome()
     // Already downloaded: nothing more for the cache.
     QVERIFY(QFile(a.destination).open(QIODevice::WriteOnly));
     QVERIFY(QFile::rename(part.fileName(), b.destination));
-    const QList<SpaceNeed> later = DiskSpaceCheck::forSetup(gpuPlan(), list, {}, downloads, options);
+    const QList<SpaceNeed> later = setupSpaceNeeds(gpuPlan(), list, {}, downloads, options);
     QCOMPARE(later.size(), 1);
     QCOMPARE(later[0].folder, options.environmentPath(gpuPlan()));
 }

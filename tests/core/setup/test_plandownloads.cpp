@@ -2,9 +2,9 @@
 // files are looked up and from the resolver's list (and pip's lock) after. The CUDA release named
 // is the one whose archives come down, so what the Choose page shows is what is fetched.
 
+#include "catalog/sourcecatalog.h"
 #include "catalog/version.h"
 #include "setup/plandownloads.h"
-#include "sources/sourcecatalog.h"
 
 #include <QTemporaryDir>
 #include <QTest>

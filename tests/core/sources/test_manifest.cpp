@@ -1,5 +1,5 @@
+#include "catalog/sourcecatalog.h"
 #include "sources/redistmanifest.h"
-#include "sources/sourcecatalog.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -1,6 +1,5 @@
 #include "catalog/catalog.h"
 
-#include "catalog/catalogupdate.h"
 #include "catalog/version.h"
 #include "util/jsonshape.h"
 
@@ -169,7 +168,7 @@ Result<Catalog> Catalog::load(const QString &directory)
 {
     QList<QByteArray> contents;
     for (const char *name : {"tensorflow.json", "cuda.json", "libraries.json", "routes.json"}) {
-        CatalogFile f(directory + u'/' + QLatin1String(name));
+        QFile f(directory + u'/' + QLatin1String(name));
         if (!f.open(QIODevice::ReadOnly)) {
             return Error{QStringLiteral("catalog_missing"),
                          tr("The knowledge catalog file %1 cannot be read. Reinstall tfsetup, or check the "

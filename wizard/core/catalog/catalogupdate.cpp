@@ -2,13 +2,13 @@
 
 #include "catalog/catalog.h"
 #include "catalog/catalogkeys.h"
+#include "catalog/causes.h"
 #include "catalog/gputable.h"
-#include "doctor/causes.h"
-#include "doctor/tflogreader.h"
+#include "catalog/placementrules.h"
+#include "catalog/sourcecatalog.h"
+#include "catalog/tflogrules.h"
 #include "fetch/checksum.h"
 #include "fetch/httpclient.h"
-#include "install/placement.h"
-#include "sources/sourcecatalog.h"
 #include "util/confined.h"
 #include "util/inputfile.h"
 #include "util/jsonshape.h"
@@ -133,7 +133,7 @@ std::optional<Error> checkContents(const QMap<QString, QByteArray> &files, const
     const auto causes = CauseRegistry::fromJson(files.value(u"causes.json"_s));
     if (!causes)
         return damaged(u"causes.json"_s, causes.error());
-    if (const auto tflog = TfLogReader::fromJson(files.value(u"tflog.json"_s), *causes); !tflog)
+    if (const auto tflog = TfLogRules::fromJson(files.value(u"tflog.json"_s), *causes); !tflog)
         return damaged(u"tflog.json"_s, tflog.error());
     return std::nullopt;
 }
@@ -470,46 +470,6 @@ QCoro::Task<Result<CatalogUpdateOutcome>> CatalogUpdates::update(QString from, T
 QString CatalogUpdates::configuredSource()
 {
     return QSettings().value(u"catalog/updateFrom"_s).toString().trimmed();
-}
-
-CatalogFile::CatalogFile(const QString &path)
-    : m_path(path)
-{}
-
-bool CatalogFile::open(QIODevice::OpenMode mode)
-{
-    Q_UNUSED(mode); // catalog files are only read
-    m_position = 0;
-    const QString prefix = QString::fromLatin1(kBuiltInPrefix);
-    if (m_path.startsWith(prefix)) {
-        const QString name = m_path.mid(prefix.size());
-        if (CatalogUpdates::fileNames().contains(name)) {
-            if (const auto update = CatalogUpdates::active(CatalogUpdates::current())) {
-                m_data = update->files.value(name);
-                m_fromUpdate = true;
-                return true;
-            }
-        }
-    }
-    QFile f(m_path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        m_error = f.errorString();
-        return false;
-    }
-    m_data = f.readAll();
-    return true;
-}
-
-QByteArray CatalogFile::readAll()
-{
-    return read(m_data.size());
-}
-
-QByteArray CatalogFile::read(qint64 maxSize)
-{
-    const QByteArray out = m_data.mid(m_position, maxSize);
-    m_position += out.size();
-    return out;
 }
 
 } // namespace tfsetup::core

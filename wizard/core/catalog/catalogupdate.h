@@ -6,7 +6,6 @@
 
 #include <QByteArray>
 #include <QCoreApplication>
-#include <QIODevice>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -30,9 +29,10 @@ namespace tfsetup::core {
 // A document is accepted when its size, shape, signature and every file's contents are right and
 // its version is higher than the built-in catalog's (resources/catalog/release.json) and the
 // installed update's. The accepted document is stored in the user's data folder
-// (<AppDataLocation>/catalog/update.json, written atomically), and the loaders read their files
-// from it (CatalogFile) after verifying it again each time; a stored update that no longer
-// verifies, or is not newer than the built-in catalog, is ignored with its reason in the log.
+// (<AppDataLocation>/catalog/update.json, written atomically), and Knowledge::load reads every
+// catalog file from it after verifying it again; a stored update that no longer verifies, or is
+// not newer than the built-in catalog, is ignored with its reason in the log. The parts' own
+// loaders (Catalog::load, SourceCatalog::load …) read only the path they are given.
 
 struct CatalogUpdate {
     qint64 version = 0;
@@ -130,29 +130,6 @@ public:
     // A lab's own address for updates: the setting catalog/updateFrom of tfsetup's settings file
     // (tfsetup.conf); empty when not set.
     static QString configuredSource();
-};
-
-// Reads one catalog file the way the loaders open theirs (open / readAll / read / errorString /
-// fileName): a built-in file (":/resources/catalog/NAME") comes from the active update when one
-// is installed and valid, any other path is read as it is.
-class CatalogFile {
-public:
-    explicit CatalogFile(const QString &path);
-
-    bool open(QIODevice::OpenMode mode);
-    QByteArray readAll();
-    QByteArray read(qint64 maxSize);
-    QString errorString() const { return m_error; }
-    QString fileName() const { return m_path; }
-    // The contents came from the installed update.
-    bool fromUpdate() const { return m_fromUpdate; }
-
-private:
-    QString m_path;
-    QByteArray m_data;
-    qint64 m_position = 0;
-    QString m_error;
-    bool m_fromUpdate = false;
 };
 
 } // namespace tfsetup::core

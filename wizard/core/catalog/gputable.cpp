@@ -1,7 +1,5 @@
 #include "catalog/gputable.h"
 
-#include "catalog/catalogupdate.h"
-
 #include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
@@ -81,7 +79,7 @@ QStringList nameTokens(const QString &name)
 
 Result<GpuTable> GpuTable::load(const QString &path)
 {
-    CatalogFile f(path);
+    QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("gpu_table_unreadable"),
                      QCoreApplication::translate("GpuTable",

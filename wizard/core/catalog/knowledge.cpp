@@ -197,7 +197,7 @@ Result<KnowledgePtr> Knowledge::load(const QString &folder)
     auto tflogJson = files.read(u"tflog.json"_s);
     if (!tflogJson)
         return tflogJson.error();
-    auto tfLog = files.named(u"tflog.json"_s, TfLogReader::fromJson(*tflogJson, k->causes));
+    auto tfLog = files.named(u"tflog.json"_s, TfLogRules::fromJson(*tflogJson, k->causes));
     if (!tfLog)
         return tfLog.error();
     k->tfLog = std::move(*tfLog);

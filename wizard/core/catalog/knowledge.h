@@ -1,13 +1,13 @@
 #pragma once
 
 #include "catalog/catalog.h"
+#include "catalog/causes.h"
 #include "catalog/gputable.h"
-#include "doctor/causes.h"
-#include "doctor/tflogreader.h"
-#include "install/placement.h"
-#include "sources/sourcecatalog.h"
+#include "catalog/placementrules.h"
+#include "catalog/sourcecatalog.h"
+#include "catalog/tflogrules.h"
+#include "catalog/versionqueries.h"
 #include "util/result.h"
-#include "verify/libraryprobe.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -35,7 +35,7 @@ public:
     SourceCatalog sources;         // sources.json
     PlacementRules placement;      // placement.json
     CauseRegistry causes;          // causes.json
-    TfLogReader tfLog;             // tflog.json, naming the causes above
+    TfLogRules tfLog;              // tflog.json, naming the causes above
     VersionQueries versionQueries; // resources/verify/probe.json: program data, not updated with the catalog
 
     // Where the parts were read from: the folder given to load(), or the update when fromUpdate.

@@ -1,7 +1,7 @@
 #include "doctor/doctor.h"
 
+#include "catalog/causes.h"
 #include "catalog/version.h"
-#include "doctor/causes.h"
 #include "util/confined.h"
 #include "util/inputfile.h"
 #include "util/text.h"
@@ -440,7 +440,7 @@ DoctorLogReading readDoctorLog(const QString &log, const HardwareReport &machine
                                const DoctorLogOptions &options)
 {
     const Catalog &catalog = knowledge.catalog;
-    const TfLogReader &logReader = knowledge.tfLog;
+    const TfLogReader logReader(knowledge.tfLog, knowledge.causes);
     DoctorLogReading out;
     DoctorLogMachine &lm = out.machine;
     lm.machine = inspectLog(log);

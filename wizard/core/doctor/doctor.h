@@ -1,8 +1,8 @@
 #pragma once
 
+#include "catalog/finding.h"
 #include "catalog/knowledge.h"
 #include "detect/detector.h"
-#include "doctor/finding.h"
 #include "doctor/systemscan.h"
 #include "doctor/tflogreader.h"
 #include "system/systemview.h"

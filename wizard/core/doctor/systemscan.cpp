@@ -1,10 +1,10 @@
 #include "doctor/systemscan.h"
 
 #include "install/environmentrecord.h"
-#include "install/environments.h"
 #include "install/launchers.h"
 #include "repair/piprecord.h"
 #include "repair/repair.h"
+#include "setup/environments.h"
 
 #include "catalog/knowledge.h"
 #include "catalog/version.h"

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "catalog/catalog.h"
+#include "catalog/finding.h"
 #include "detect/hardwarereport.h"
-#include "doctor/finding.h"
 #include "install/environmentrecord.h"
 #include "system/systemview.h"
 #include "util/result.h"

@@ -1,7 +1,8 @@
 #pragma once
 
-#include "doctor/causes.h"
-#include "doctor/finding.h"
+#include "catalog/causes.h"
+#include "catalog/finding.h"
+#include "catalog/tflogrules.h"
 #include "util/result.h"
 
 #include <QCoreApplication>
@@ -13,28 +14,6 @@
 #include <optional>
 
 namespace tfsetup::core {
-
-// One rule of resources/catalog/tflog.json: a line pattern and the registry cause it means.
-struct TfLogRule {
-    QString id;
-    QRegularExpression pattern;
-    QString cause;   // a code of the cause registry (causes.json)
-    QString variant; // which of the cause's texts; empty: by the captured parameters
-    Severity severity = Severity::Info;
-    QString cpuOnlyCause;     // replaces cause on a machine meant to run on the CPU; empty: no change
-    QString explain;          // for harmless lines: which explanation ("numa", "tensorrt", …)
-    bool summaryOnly = false; // a summary line: it adds evidence to the specific finding when there is one
-    QStringList foldsInto;    // a consequence: with a finding of one of these causes, it becomes its evidence
-    // A "no GPU here" line: harmless when neither the log nor what is known of its machine shows an
-    // NVIDIA GPU or driver (a CPU-only node prints it on every start).
-    bool harmlessWithoutGpu = false;
-    // A runtime library TensorFlow's own check names: with nothing known of the CUDA installed
-    // there it stays a missing runtime, not a guessed version mismatch.
-    bool missingWhenUnknown = false;
-    QRegularExpression needsInLog; // unless empty: the rule applies only if this matches somewhere in the log
-    QList<std::pair<QRegularExpression, QString>> libraryCauses;
-    QString source;
-};
 
 // What a log says about the machine it came from: the platform its paths and library names
 // belong to, the TensorFlow, CUDA and cuDNN it asked for, the GPUs and driver it saw. Every
@@ -97,24 +76,21 @@ struct TfLogContext {
 };
 
 class TfLogReader {
-    Q_DECLARE_TR_FUNCTIONS(TfLogReader)
-
 public:
-    // causes: the registry the rules name (the same knowledge's; Knowledge::causes).
-    static Result<TfLogReader> load(const QString &path, const CauseRegistry &causes);
-    static Result<TfLogReader> fromJson(const QByteArray &json, const CauseRegistry &causes);
+    TfLogReader() = default;
+    // rules and the causes they name: the same knowledge's (Knowledge::tfLog, Knowledge::causes).
+    TfLogReader(TfLogRules rules, CauseRegistry causes);
 
-    const QList<TfLogRule> &rules() const { return m_rules; }
+    const QList<TfLogRule> &rules() const { return m_rules.rules(); }
 
     // Names the causes in a pasted log or traceback. Repeated lines with one meaning become one
     // finding whose evidence lists them ("line 12: …"); harmless lines give info findings only.
     QList<DoctorFinding> read(const QString &text, const TfLogContext &context = {}) const;
-
     // The rule a single line matches, or nullptr. For tests and the data-driven corpus.
-    const TfLogRule *match(const QString &line) const;
+    const TfLogRule *match(const QString &line) const { return m_rules.match(line); }
 
 private:
-    QList<TfLogRule> m_rules;
+    TfLogRules m_rules;
     CauseRegistry m_causes;
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "install/installspec.h"
-#include "install/pylock.h"
+#include "sources/pylock.h"
 #include "util/jsonshape.h"
 #include "util/result.h"
 

@@ -7,7 +7,7 @@
 #include "install/placement.h"
 #include "install/transaction.h"
 #include "install/worklock.h"
-#include "setup/diskspace.h"
+#include "system/diskspace.h"
 #include "util/confined.h"
 #include "util/inputfile.h"
 #include "util/names.h"
@@ -609,9 +609,8 @@ QCoro::Task<Status> Installer::extractAndPlace(Run &run)
     index = 0;
     for (const auto &[artifact, entries] : unpacked) {
         const QString source = run.hostUnpack + u'/' + QString::number(index++);
-        auto placements = run.placement.place(m_system.os(), run.spec.layout,
-                                              artifact.kind == u"cudnn-archive" ? cudnnMajor : 0, artifact.component,
-                                              entries);
+        auto placements = placeEntries(run.placement, m_system.os(), run.spec.layout,
+                                       artifact.kind == u"cudnn-archive" ? cudnnMajor : 0, artifact.component, entries);
         if (!placements)
             co_return placements.error();
         QStringList placedNames;

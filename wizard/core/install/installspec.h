@@ -1,6 +1,6 @@
 #pragma once
 
-#include "install/pylock.h"
+#include "sources/pylock.h"
 #include "system/systemview.h"
 
 #include <QByteArray>

@@ -19,14 +19,6 @@ namespace tfsetup::core {
 
 namespace {
 
-QStringList strings(const QJsonValue &value)
-{
-    QStringList out;
-    for (const QJsonValue &v : value.toArray())
-        out.append(v.toString());
-    return out;
-}
-
 // A NUL ends a path where the system reads it; a line break splits a log line or a launcher.
 bool hasControlCharacter(const QString &text)
 {
@@ -128,11 +120,11 @@ Result<LabProfile> LabProfile::fromJson(const QJsonObject &json, const QString &
     p.python = plan.value(QStringLiteral("python")).toString();
     p.cuda = plan.value(QStringLiteral("cuda")).toString();
     p.cudnn = plan.value(QStringLiteral("cudnn")).toString();
-    p.requirements = strings(plan.value(QStringLiteral("requirements")));
+    p.requirements = textsOf(plan.value(QStringLiteral("requirements")));
     p.interpreter = json.value(QStringLiteral("interpreter")).toString();
     const QJsonObject mirrors = json.value(QStringLiteral("mirrors")).toObject();
-    p.indexUrls = strings(mirrors.value(QStringLiteral("pypi")));
-    p.trustedHosts = strings(mirrors.value(QStringLiteral("trustedHosts")));
+    p.indexUrls = textsOf(mirrors.value(QStringLiteral("pypi")));
+    p.trustedHosts = textsOf(mirrors.value(QStringLiteral("trustedHosts")));
     p.nvidiaMirror = mirrors.value(QStringLiteral("nvidia")).toString();
     p.cacheFolder = json.value(QStringLiteral("cache")).toString();
     p.proxy = json.value(QStringLiteral("proxy")).toString();

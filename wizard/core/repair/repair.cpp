@@ -942,8 +942,9 @@ QCoro::Task<Status> Repairer::stageArchives(Run &run)
             co_return run.tx.cancelledError();
         if (!entries)
             co_return entries.error();
-        auto placements = placement->place(run.os, run.layout, artifact.kind == u"cudnn-archive" ? run.cudnnMajor : 0,
-                                           artifact.component, *entries);
+        auto placements = placeEntries(*placement, run.os, run.layout,
+                                       artifact.kind == u"cudnn-archive" ? run.cudnnMajor : 0, artifact.component,
+                                       *entries);
         if (!placements)
             co_return placements.error();
         QHash<QString, const Placement *> byTarget;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "doctor/finding.h"
+#include "catalog/finding.h"
 #include "fetch/downloadtypes.h"
 #include "fetch/networksettings.h"
 #include "install/environmentrecord.h"

@@ -1,9 +1,9 @@
 #include "setup/labsetup.h"
 
 #include "catalog/knowledge.h"
+#include "catalog/sourcecatalog.h"
 #include "fetch/downloadcache.h"
 #include "setup/setupflow.h"
-#include "sources/sourcecatalog.h"
 
 #include <QPointer>
 

@@ -5,9 +5,9 @@
 #include "fetch/downloader.h"
 #include "install/archive.h"
 #include "install/launchers.h"
-#include "setup/diskspace.h"
 #include "setup/indexbridge.h"
 #include "setup/locker.h"
+#include "setup/setupspace.h"
 #include "sources/bundle.h"
 
 #include <QCoro/QCoroFuture>
@@ -260,8 +260,8 @@ QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec
     const DownloadPlan early = SetupFlow::downloadPlan(prepared.artifacts, {}, options);
     if (!early.problems.isEmpty())
         co_return Error{early.problems.constFirst().code, early.problems.constFirst().message, {}};
-    if (const Status space = DiskSpaceCheck::check(
-            m_system, DiskSpaceCheck::forSetup(plan, prepared.artifacts, {}, early, options));
+    if (const Status space = DiskSpaceCheck::check(m_system,
+                                                   setupSpaceNeeds(plan, prepared.artifacts, {}, early, options));
         !space)
         co_return space.error();
     // Files nobody publishes a checksum for, when the student chose to trust them on first use.
@@ -312,7 +312,7 @@ QCoro::Task<Result<PreparedSetup>> SetupPipeline::prepare(Plan plan, InstallSpec
         co_return Error{downloads.problems.constFirst().code, downloads.problems.constFirst().message, {}};
     prepared.downloads = downloads.requests;
     if (const Status space = DiskSpaceCheck::check(
-            m_system, DiskSpaceCheck::forSetup(plan, prepared.artifacts, prepared.lock, downloads, options));
+            m_system, setupSpaceNeeds(plan, prepared.artifacts, prepared.lock, downloads, options));
         !space)
         co_return space.error();
     co_return prepared;

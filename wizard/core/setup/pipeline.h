@@ -3,10 +3,10 @@
 #include "fetch/downloadtypes.h"
 #include "install/installer.h"
 #include "install/installspec.h"
-#include "install/pylock.h"
 #include "setup/setupflow.h"
 #include "solver/plan.h"
 #include "sources/artifact.h"
+#include "sources/pylock.h"
 #include "system/systemview.h"
 #include "util/result.h"
 

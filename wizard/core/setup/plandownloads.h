@@ -1,10 +1,10 @@
 #pragma once
 
-#include "install/pylock.h"
+#include "catalog/sourcecatalog.h"
 #include "setup/setupflow.h"
 #include "solver/plan.h"
 #include "sources/artifact.h"
-#include "sources/sourcecatalog.h"
+#include "sources/pylock.h"
 #include "util/result.h"
 
 #include <QCoro/QCoroTask>

@@ -1,15 +1,15 @@
 #pragma once
 
+#include "catalog/sourcecatalog.h"
 #include "detect/hardwarereport.h"
 #include "fetch/downloadtypes.h"
 #include "fetch/networksettings.h"
 #include "install/installspec.h"
-#include "install/pylock.h"
 #include "solver/plan.h"
 #include "sources/artifact.h"
 #include "sources/mirrors.h"
+#include "sources/pylock.h"
 #include "sources/resolver.h"
-#include "sources/sourcecatalog.h"
 #include "system/systemview.h"
 #include "util/result.h"
 

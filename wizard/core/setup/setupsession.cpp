@@ -4,6 +4,7 @@
 #include "install/installspec.h"
 #include "util/confined.h"
 #include "util/inputfile.h"
+#include "util/jsonshape.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,14 +24,6 @@ QList<Finding> findingsFromJson(const QJsonValue &value)
         const QJsonObject o = v.toObject();
         out.append({o.value(QStringLiteral("code")).toString(), o.value(QStringLiteral("message")).toString()});
     }
-    return out;
-}
-
-QStringList strings(const QJsonValue &value)
-{
-    QStringList out;
-    for (const QJsonValue &v : value.toArray())
-        out.append(v.toString());
     return out;
 }
 
@@ -75,13 +68,13 @@ Plan planFromJson(const QJsonObject &o)
     p.route = o.value(QStringLiteral("route")).toString();
     p.tensorflow = o.value(QStringLiteral("tensorflow")).toString();
     p.package = o.value(QStringLiteral("package")).toString();
-    p.plugins = strings(o.value(QStringLiteral("plugins")));
+    p.plugins = textsOf(o.value(QStringLiteral("plugins")));
     p.python = o.value(QStringLiteral("python")).toString();
     p.pythonInstalled = o.value(QStringLiteral("python_installed")).toBool();
     p.cuda = o.value(QStringLiteral("cuda")).toString();
     p.cudnn = o.value(QStringLiteral("cudnn")).toString();
     p.driverMin = o.value(QStringLiteral("driver_min")).toString();
-    p.libraries = strings(o.value(QStringLiteral("libraries")));
+    p.libraries = textsOf(o.value(QStringLiteral("libraries")));
     p.gpus = planGpusFromJson(o.value(QStringLiteral("gpus")));
     p.warnings = findingsFromJson(o.value(QStringLiteral("warnings")));
     p.actions = findingsFromJson(o.value(QStringLiteral("actions")));

@@ -6,6 +6,7 @@
 #include "install/environmentrecord.h"
 #include "install/launchers.h"
 #include "solver/solver.h"
+#include "util/jsonshape.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -22,11 +23,6 @@ QJsonArray findingsJson(const QList<Finding> &findings)
     for (const Finding &f : findings)
         out.append(f.toJson());
     return out;
-}
-
-QJsonValue orNull(const QString &text)
-{
-    return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
 }
 
 // Releases are compared by minor version: a plan's requirement takes the minor's latest patch
@@ -239,9 +235,9 @@ QJsonObject UpgradeProposal::toJson() const
         {QStringLiteral("route"), route},
         {QStringLiteral("from"),
          QJsonObject{{QStringLiteral("tensorflow"), fromTensorflow},
-                     {QStringLiteral("python"), orNull(fromPython)},
-                     {QStringLiteral("cuda"), orNull(fromCuda)},
-                     {QStringLiteral("cudnn"), orNull(fromCudnn)}}},
+                     {QStringLiteral("python"), textOrNull(fromPython)},
+                     {QStringLiteral("cuda"), textOrNull(fromCuda)},
+                     {QStringLiteral("cudnn"), textOrNull(fromCudnn)}}},
         {QStringLiteral("to"), plan ? QJsonValue(plan->toJson()) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("python_changed"), pythonChanged},
         {QStringLiteral("blocked"), blockedJson},
@@ -304,7 +300,7 @@ QJsonObject UpgradeOutcome::toJson() const
     out.insert(QStringLiteral("kernel_folder"), install.kernelFolder);
     out.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(install.warnings));
     out.insert(QStringLiteral("verify"), verify ? QJsonValue(verify->toJson()) : QJsonValue(QJsonValue::Null));
-    out.insert(QStringLiteral("verify_problem"), orNull(verifyProblem));
+    out.insert(QStringLiteral("verify_problem"), textOrNull(verifyProblem));
     return out;
 }
 

@@ -1,6 +1,7 @@
 #include "solver/plan.h"
 
 #include "catalog/version.h"
+#include "util/jsonshape.h"
 
 #include <QJsonArray>
 
@@ -13,11 +14,6 @@ namespace {
 class PlanText {
     Q_DECLARE_TR_FUNCTIONS(PlanText)
 };
-
-QJsonValue orNull(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
-}
 
 QJsonArray findings(const QList<Finding> &list)
 {
@@ -87,12 +83,12 @@ QJsonObject Plan::toJson() const
     o.insert(QStringLiteral("package"), package);
     o.insert(QStringLiteral("requirement"), requirement());
     o.insert(QStringLiteral("plugins"), QJsonArray::fromStringList(plugins));
-    o.insert(QStringLiteral("python"), orNull(python));
+    o.insert(QStringLiteral("python"), textOrNull(python));
     o.insert(QStringLiteral("python_installed"), pythonInstalled);
-    o.insert(QStringLiteral("cuda"), orNull(cuda));
-    o.insert(QStringLiteral("cudnn"), orNull(cudnn));
-    o.insert(QStringLiteral("driver_min"), orNull(driverMin));
-    o.insert(QStringLiteral("cuda_from"), orNull(cudaFrom));
+    o.insert(QStringLiteral("cuda"), textOrNull(cuda));
+    o.insert(QStringLiteral("cudnn"), textOrNull(cudnn));
+    o.insert(QStringLiteral("driver_min"), textOrNull(driverMin));
+    o.insert(QStringLiteral("cuda_from"), textOrNull(cudaFrom));
     o.insert(QStringLiteral("libraries"), QJsonArray::fromStringList(libraries));
     const QList<int> selected = defaultGpuSelection();
     QJsonArray gpuArray;
@@ -100,7 +96,7 @@ QJsonObject Plan::toJson() const
         gpuArray.append(
             QJsonObject{{QStringLiteral("index"), g.index},
                         {QStringLiteral("name"), g.name},
-                        {QStringLiteral("compute_capability"), orNull(g.computeCapability)},
+                        {QStringLiteral("compute_capability"), textOrNull(g.computeCapability)},
                         {QStringLiteral("use"), PlanGpu::useName(g.use)},
                         {QStringLiteral("reason"), g.reason ? QJsonValue(g.reason->toJson()) : QJsonValue()},
                         {QStringLiteral("selected_by_default"), selected.contains(g.index)}});
@@ -120,7 +116,7 @@ bool Rejection::has(const QString &code) const
 
 QJsonObject Rejection::toJson() const
 {
-    return {{QStringLiteral("tensorflow"), orNull(tensorflow)},
+    return {{QStringLiteral("tensorflow"), textOrNull(tensorflow)},
             {QStringLiteral("route"), route},
             {QStringLiteral("reasons"), findings(reasons)}};
 }

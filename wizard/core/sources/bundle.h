@@ -1,8 +1,8 @@
 #pragma once
 
 #include "fetch/downloader.h"
-#include "install/pylock.h"
 #include "sources/artifact.h"
+#include "sources/pylock.h"
 #include "system/systemview.h"
 #include "util/jsonshape.h"
 #include "util/result.h"

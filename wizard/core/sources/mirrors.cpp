@@ -1,6 +1,6 @@
 #include "sources/mirrors.h"
 
-#include "sources/sourcecatalog.h"
+#include "catalog/sourcecatalog.h"
 
 #include <QDir>
 #include <QFileInfo>

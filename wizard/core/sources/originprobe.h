@@ -1,8 +1,8 @@
 #pragma once
 
+#include "catalog/sourcecatalog.h"
 #include "fetch/downloadtypes.h"
 #include "sources/resolver.h"
-#include "sources/sourcecatalog.h"
 
 #include <QCoreApplication>
 #include <QCoro/QCoroTask>

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "catalog/sourcecatalog.h"
 #include "fetch/httpclient.h"
 #include "sources/artifact.h"
 #include "sources/mirrors.h"
 #include "sources/redistmanifest.h"
-#include "sources/sourcecatalog.h"
 #include "util/result.h"
 
 #include <QCoro/QCoroTask>

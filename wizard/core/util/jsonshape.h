@@ -3,10 +3,12 @@
 #include "util/result.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <initializer_list>
@@ -19,6 +21,21 @@ namespace tfsetup::core {
 inline QString textOf(const QJsonObject &o, const char *key)
 {
     return o.value(QLatin1String(key)).toString();
+}
+
+// The texts of a JSON list (an item that is not text reads as empty); empty when not a list.
+inline QStringList textsOf(const QJsonValue &value)
+{
+    QStringList out;
+    for (const QJsonValue &v : value.toArray())
+        out.append(v.toString());
+    return out;
+}
+
+// A text as JSON, or null when it is empty: how reports write a field that is not known.
+inline QJsonValue textOrNull(const QString &text)
+{
+    return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
 }
 
 // The shape of one input document: every field its reader takes, with its type and size. A

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "catalog/versionqueries.h"
 #include "system/systemview.h"
 #include "util/result.h"
 
@@ -17,27 +18,6 @@ namespace tfsetup::core {
 // the load probe, a vector add (a PTX kernel through the driver API), one cuBLAS SGEMM and one
 // cuDNN convolution run on GPU 0 with the libraries the probe just loaded, each compared with
 // the processor. Entry points, enumerators and sizes come from probe.json's "compute" section.
-
-struct ComputeTable {
-    // role ("driver.init", "cublas.sgemm") -> exported names, in order of preference.
-    QHash<QString, QStringList> symbols;
-    // enumerator name -> value ("CUDNN_TENSOR_NCHW" -> 0).
-    QHash<QString, int> values;
-    // "cublas" -> status -> "CUBLAS_STATUS_EXECUTION_FAILED", for libraries without a naming call.
-    QHash<QString, QHash<int, QString>> statusNames;
-    QString kernelFile;  // beside probe.json in the resources
-    QString kernelEntry; // the .entry name in it
-    int elements = 0;
-    int block = 0;
-    int gemmSize = 0;
-    int convN = 0, convC = 0, convH = 0, convW = 0, convK = 0, convR = 0, convS = 0;
-    int convPad = 0, convStride = 1, convDilation = 1;
-    double tolerance = 0;
-    int timeoutMs = 0;
-
-    bool isEmpty() const { return symbols.isEmpty(); }
-    static Result<ComputeTable> fromJson(const QJsonObject &json);
-};
 
 // One step of the check. status: "passed" | "failed" | "skipped".
 struct ComputeStep {

@@ -19,14 +19,6 @@ namespace tfsetup::core {
 
 namespace {
 
-QStringList strings(const QJsonValue &value)
-{
-    QStringList out;
-    for (const QJsonValue &v : value.toArray())
-        out.append(v.toString());
-    return out;
-}
-
 QJsonArray toArray(const QStringList &list)
 {
     QJsonArray a;
@@ -106,74 +98,6 @@ VersionAnswer askVersion(SharedLibrary &library, const VersionQuery &query)
 }
 
 } // namespace
-
-// --- version queries ---
-
-Result<VersionQueries> VersionQueries::load(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return Error{QStringLiteral("probe_table_unreadable"),
-                     QCoreApplication::translate("Probe",
-                                                 "The library version table %1 cannot be read; the "
-                                                 "program files are damaged, reinstall tfsetup.")
-                         .arg(path),
-                     f.errorString()};
-    }
-    return fromJson(f.readAll());
-}
-
-Result<VersionQueries> VersionQueries::fromJson(const QByteArray &json)
-{
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (!doc.isObject()) {
-        return Error{QStringLiteral("probe_table_malformed"),
-                     QCoreApplication::translate("Probe",
-                                                 "The library version table is not valid JSON; reinstall "
-                                                 "tfsetup."),
-                     error.errorString()};
-    }
-    VersionQueries q;
-    for (const QJsonValue &v : doc.object().value(QLatin1String("libraries")).toArray()) {
-        const QJsonObject o = v.toObject();
-        q.m_queries.append({strings(o.value(QLatin1String("stems"))), textOf(o, "symbol"), textOf(o, "call"),
-                            textOf(o, "encoding"), textOf(o, "compare"), textOf(o, "source")});
-    }
-    auto compute = ComputeTable::fromJson(doc.object().value(QLatin1String("compute")).toObject());
-    if (!compute)
-        return compute.error();
-    q.m_compute = std::move(*compute);
-    return q;
-}
-
-const VersionQuery *VersionQueries::forLibrary(const QString &fileName) const
-{
-    const QString stem = libraryStem(fileName);
-    for (const VersionQuery &q : m_queries) {
-        if (q.stems.contains(stem))
-            return &q;
-    }
-    return nullptr;
-}
-
-QString libraryStem(const QString &fileName)
-{
-    QString name = QFileInfo(fileName).fileName();
-    if (name.endsWith(QLatin1String(".dll"), Qt::CaseInsensitive)) {
-        name.chop(4);
-        // cudart64_110, cudnn_ops64_9, nvJitLink_120_0, cublasLt64_12: drop "64" and the numbers.
-        static const QRegularExpression suffix(QStringLiteral("(64)?(_\\d+)*$"));
-        name.remove(suffix);
-        return name;
-    }
-    const qsizetype so = name.indexOf(QLatin1String(".so"));
-    if (so >= 0)
-        name.truncate(so);
-    if (name.startsWith(QLatin1String("lib")))
-        name.remove(0, 3);
-    return name;
-}
 
 QString sonameMajor(const QString &fileName)
 {
@@ -328,7 +252,7 @@ ProbedLibrary ProbedLibrary::fromJson(const QJsonObject &o)
     l.version = textOf(o, "version");
     l.versionRaw = o.value(QLatin1String("version_raw")).toInteger(-1);
     l.versionError = textOf(o, "version_error");
-    l.otherCopies = strings(o.value(QLatin1String("other_copies")));
+    l.otherCopies = textsOf(o.value(QLatin1String("other_copies")));
     return l;
 }
 
@@ -523,8 +447,8 @@ Result<ProbeReport> ProbeReport::fromJson(const QJsonObject &o)
     }
     ProbeReport r;
     r.os = textOf(o, "os");
-    r.searchPath = strings(o.value(QLatin1String("search_path")));
-    r.request.ownDirs = strings(o.value(QLatin1String("own_dirs")));
+    r.searchPath = textsOf(o.value(QLatin1String("search_path")));
+    r.request.ownDirs = textsOf(o.value(QLatin1String("own_dirs")));
     const QJsonObject build = o.value(QLatin1String("build")).toObject();
     r.request.cuda = textOf(build, "cuda");
     r.request.cudnn = textOf(build, "cudnn");

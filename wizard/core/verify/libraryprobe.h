@@ -1,5 +1,6 @@
 #pragma once
 
+#include "catalog/versionqueries.h"
 #include "system/systemview.h"
 #include "util/result.h"
 #include "verify/gpucompute.h"
@@ -24,34 +25,6 @@ struct Knowledge;
 // sees the launcher's LD_LIBRARY_PATH / PATH; a library that crashes while answering takes down
 // the helper, not tfsetup.
 
-// How one library family answers "which version are you" (resources/verify/probe.json).
-struct VersionQuery {
-    QStringList stems; // "cudart", "cuda", "nvcuda"
-    QString symbol;    // "cudaRuntimeGetVersion"
-    QString call;      // "int_out" | "size_t" | "property" | "major_minor_out"
-    QString encoding;  // "cuda" | "cudnn" | empty (the call gives the parts)
-    QString compare;   // "cuda" | "cudnn" | "driver" | empty
-    QString source;
-};
-
-class VersionQueries {
-public:
-    static Result<VersionQueries> load(const QString &path = QStringLiteral(":/resources/verify/probe.json"));
-    static Result<VersionQueries> fromJson(const QByteArray &json);
-
-    const VersionQuery *forLibrary(const QString &fileName) const;
-    const QList<VersionQuery> &all() const { return m_queries; }
-    // probe.json's "compute" section; empty in a table without one.
-    const ComputeTable &compute() const { return m_compute; }
-
-private:
-    QList<VersionQuery> m_queries;
-    ComputeTable m_compute;
-};
-
-// "libcudnn_ops.so.9" -> "cudnn_ops", "cudart64_110.dll" -> "cudart", "nvJitLink_120_0.dll" ->
-// "nvJitLink", "libcuda.so.1" -> "cuda".
-QString libraryStem(const QString &fileName);
 // The major version a Linux soname promises ("libcudart.so.13" -> "13"); empty when the name
 // carries none or is a Windows DLL (whose digits mix major and minor: cudart64_110).
 QString sonameMajor(const QString &fileName);

@@ -1,6 +1,5 @@
-#include "sources/sourcecatalog.h"
+#include "catalog/sourcecatalog.h"
 
-#include "catalog/catalogupdate.h"
 #include "catalog/version.h"
 #include "util/jsonshape.h"
 
@@ -15,14 +14,6 @@
 namespace tfsetup::core {
 
 namespace {
-
-QStringList strings(const QJsonValue &value)
-{
-    QStringList list;
-    for (const QJsonValue &v : value.toArray())
-        list.append(v.toString());
-    return list;
-}
 
 bool verifiedOf(const QJsonObject &o)
 {
@@ -90,7 +81,7 @@ Result<QList<CatalogMirror>> readMirrors(const QJsonValue &value, const QList<st
 
 Result<SourceCatalog> SourceCatalog::load(const QString &path)
 {
-    CatalogFile f(path);
+    QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         return Error{QStringLiteral("catalog_unreadable"),
                      tr("The sources catalog %1 cannot be read. Reinstall tfsetup.").arg(path), f.errorString()};
@@ -138,8 +129,8 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
         const QJsonObject o = v.toObject();
         needSource(o, QStringLiteral("components ") + textOf(o, "cuda_min"));
         c.m_components.append({textOf(o, "cuda_min"), textOf(o, "cuda_max"),
-                               strings(o.value(QStringLiteral("components"))),
-                               strings(o.value(QStringLiteral("optional"))), textOf(o, "source")});
+                               textsOf(o.value(QStringLiteral("components"))),
+                               textsOf(o.value(QStringLiteral("optional"))), textOf(o, "source")});
     }
     for (const QJsonValue &v : root.value(QStringLiteral("cudnn_archives")).toArray()) {
         const QJsonObject o = v.toObject();
@@ -166,11 +157,11 @@ Result<SourceCatalog> SourceCatalog::fromJson(const QByteArray &json)
         const QJsonObject o = v.toObject();
         needSource(o, QStringLiteral("installer arguments ") + textOf(o, "os"));
         c.m_installerArguments.append(
-            {textOf(o, "os"), strings(o.value(QStringLiteral("arguments"))), textOf(o, "source"), verifiedOf(o)});
+            {textOf(o, "os"), textsOf(o.value(QStringLiteral("arguments"))), textOf(o, "source"), verifiedOf(o)});
     }
     const QJsonObject python = root.value(QStringLiteral("python")).toObject();
     c.m_pythonWindowsUrl = textOf(python, "windows_url");
-    c.m_pythonWindowsArguments = strings(python.value(QStringLiteral("windows_arguments")));
+    c.m_pythonWindowsArguments = textsOf(python.value(QStringLiteral("windows_arguments")));
     c.m_pythonChecksumNote = textOf(python, "checksum_note");
     if (textOf(python, "arguments_source").isEmpty())
         c.m_problems.append(QStringLiteral("python: no arguments_source"));

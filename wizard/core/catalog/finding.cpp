@@ -1,4 +1,4 @@
-#include "doctor/finding.h"
+#include "catalog/finding.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "install/pylock.h"
+#include "sources/pylock.h"
 
 #include "util/inputfile.h"
 #include "util/jsonshape.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "doctor/finding.h"
+#include "catalog/finding.h"
 #include "util/result.h"
 
 #include <QCoreApplication>

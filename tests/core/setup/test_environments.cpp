@@ -10,7 +10,7 @@
 #include "fetch/cachecleaner.h"
 #include "fetch/checksum.h"
 #include "fetch/downloadcache.h"
-#include "install/environments.h"
+#include "setup/environments.h"
 #include "system/rootedsystem.h"
 #include "util/inputfile.h"
 #include "verify/verifier.h"

@@ -1,6 +1,5 @@
-#include "doctor/causes.h"
+#include "catalog/causes.h"
 
-#include "catalog/catalogupdate.h"
 #include "util/jsonshape.h"
 
 #include <QFile>
@@ -76,7 +75,7 @@ DoctorText render(const CauseText &text, const CauseParams &params)
 
 Result<CauseRegistry> CauseRegistry::load(const QString &path)
 {
-    CatalogFile f(path);
+    QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         return Error{u"causes_unreadable"_s,
                      tr("The list of causes the doctor knows (%1) cannot be read. Reinstall tfsetup.").arg(path),

@@ -1,4 +1,4 @@
-#include "install/environments.h"
+#include "setup/environments.h"
 
 #include "catalog/catalog.h"
 #include "catalog/gputable.h"

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "fetch/downloadtypes.h"
 #include "util/result.h"
 
 #include <QCoreApplication>
@@ -10,11 +9,6 @@
 namespace tfsetup::core {
 
 class SystemView;
-struct ArtifactList;
-struct DownloadPlan;
-struct Plan;
-struct PyLock;
-struct SetupOptions;
 
 // Bytes a folder will have to take.
 struct SpaceNeed {
@@ -33,11 +27,6 @@ public:
     // space cannot be told passes (the write will say it, as before). margin: kept free on each
     // file system beyond the needs (one file alone: none).
     static Status check(const SystemView &system, const QList<SpaceNeed> &needs, qint64 margin = marginBytes);
-
-    // A setup's needs: the cache takes the downloads not yet there (less what a part file already
-    // holds); the environment takes the archives and the wheels unpacked (unpackFactor × their size).
-    static QList<SpaceNeed> forSetup(const Plan &plan, const ArtifactList &list, const PyLock &lock,
-                                     const DownloadPlan &downloads, const SetupOptions &options);
 
     // CUDA and cuDNN archives (xz / gzip / zip of shared libraries) unpack to at most about this
     // many times their size; measured on NVIDIA's 12.x and cuDNN 8.9 / 9 archives, rounded up.

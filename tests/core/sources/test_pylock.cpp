@@ -3,7 +3,7 @@
 // tables) reads; every kind of TOML a lock never holds, and every field of another type or size,
 // is refused with the line or the field named.
 
-#include "install/pylock.h"
+#include "sources/pylock.h"
 
 #include <QFile>
 #include <QTemporaryDir>
