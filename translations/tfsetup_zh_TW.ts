@@ -6045,6 +6045,161 @@ Not possible here:
     </message>
 </context>
 <context>
+    <name>tfsetup::ui::ConnectionTest</name>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>name not found</source>
+        <translation>找不到域名</translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation>連線被拒絕</translation>
+    </message>
+    <message>
+        <source>proxy not reachable</source>
+        <translation>無法連線代理</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>超時無回應</translation>
+    </message>
+    <message>
+        <source>too slow</source>
+        <translation>太慢</translation>
+    </message>
+    <message>
+        <source>certificate not trusted</source>
+        <translation>憑證不受信任</translation>
+    </message>
+    <message>
+        <source>proxy asks for a password</source>
+        <translation>代理要求密碼</translation>
+    </message>
+    <message>
+        <source>the proxy could not reach it</source>
+        <translation>代理無法連到它</translation>
+    </message>
+    <message>
+        <source>the server refused the request</source>
+        <translation>伺服器拒絕了請求</translation>
+    </message>
+    <message>
+        <source>a web page instead (log in?)</source>
+        <translation>傳回的是網頁（需要登入？）</translation>
+    </message>
+    <message>
+        <source>folder missing</source>
+        <translation>資料夾缺失</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>not needed for this plan</source>
+        <translation>此方案不需要</translation>
+    </message>
+    <message>
+        <source>%1 (not needed for this plan)</source>
+        <translation>%1（此方案不需要）</translation>
+    </message>
+    <message>
+        <source>NVIDIA</source>
+        <translation>NVIDIA</translation>
+    </message>
+    <message>
+        <source>NVIDIA mirror</source>
+        <translation>NVIDIA 鏡像站</translation>
+    </message>
+    <message>
+        <source>python.org</source>
+        <translation>python.org</translation>
+    </message>
+    <message>
+        <source>PyPI</source>
+        <translation>PyPI</translation>
+    </message>
+    <message>
+        <source>PyPI mirror %1</source>
+        <translation>PyPI 鏡像站 %1</translation>
+    </message>
+    <message>
+        <source>%1 not reachable</source>
+        <translation>%1 無法連通</translation>
+    </message>
+    <message>
+        <source>%1 %2 (slow)</source>
+        <translation>%1 %2（慢）</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 answered in %2 ms</source>
+        <translation>%1 在 %2 毫秒內回應</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>yes, slowly</source>
+        <translation>是，但很慢</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Test &amp;connection</source>
+        <translation>測試連線(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Checks whether PyPI (or the mirror above), NVIDIA and python.org answer through the proxy above, and how fast.</source>
+        <translation>檢查 PyPI（或上面的鏡像站）、NVIDIA 和 python.org 透過上面的代理能否回應，以及速度如何。</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>來源</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主機</translation>
+    </message>
+    <message>
+        <source>Reachable</source>
+        <translation>可連通</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延遲</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Why not</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Connection test results</source>
+        <translation>連線測試結果</translation>
+    </message>
+</context>
+<context>
     <name>tfsetup::ui::DetectPage</name>
     <message>
         <source>Your computer</source>
@@ -7082,160 +7237,20 @@ Not possible here:
         <translation>每個環境都會有一個 Jupyter 核心。此選項還會安裝 JupyterLab，「start-jupyter」和「完成」頁會開啟它。</translation>
     </message>
     <message>
-        <source>name not found</source>
-        <translation>找不到域名</translation>
-    </message>
-    <message>
-        <source>connection refused</source>
-        <translation>連線被拒絕</translation>
-    </message>
-    <message>
-        <source>proxy not reachable</source>
-        <translation>無法連線代理</translation>
-    </message>
-    <message>
-        <source>no answer in time</source>
-        <translation>超時無回應</translation>
-    </message>
-    <message>
-        <source>too slow</source>
-        <translation>太慢</translation>
-    </message>
-    <message>
-        <source>certificate not trusted</source>
-        <translation>憑證不受信任</translation>
-    </message>
-    <message>
-        <source>proxy asks for a password</source>
-        <translation>代理要求密碼</translation>
-    </message>
-    <message>
-        <source>the proxy could not reach it</source>
-        <translation>代理無法連到它</translation>
-    </message>
-    <message>
-        <source>the server refused the request</source>
-        <translation>伺服器拒絕了請求</translation>
-    </message>
-    <message>
-        <source>a web page instead (log in?)</source>
-        <translation>傳回的是網頁（需要登入？）</translation>
-    </message>
-    <message>
-        <source>folder missing</source>
-        <translation>資料夾缺失</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>失敗</translation>
-    </message>
-    <message>
-        <source>not needed for this plan</source>
-        <translation>此方案不需要</translation>
-    </message>
-    <message>
-        <source>%1 (not needed for this plan)</source>
-        <translation>%1（此方案不需要）</translation>
-    </message>
-    <message>
-        <source>NVIDIA</source>
-        <translation>NVIDIA</translation>
-    </message>
-    <message>
-        <source>NVIDIA mirror</source>
-        <translation>NVIDIA 鏡像站</translation>
-    </message>
-    <message>
-        <source>python.org</source>
-        <translation>python.org</translation>
-    </message>
-    <message>
         <source>PyPI</source>
         <translation>PyPI</translation>
-    </message>
-    <message>
-        <source>PyPI mirror %1</source>
-        <translation>PyPI 鏡像站 %1</translation>
-    </message>
-    <message>
-        <source>%1 not reachable</source>
-        <translation>%1 無法連通</translation>
-    </message>
-    <message>
-        <source>%1 %2 (slow)</source>
-        <translation>%1 %2（慢）</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
-    </message>
-    <message>
-        <source>%1 answered in %2 ms</source>
-        <translation>%1 在 %2 毫秒內回應</translation>
     </message>
     <message>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <source>Test &amp;connection</source>
-        <translation>測試連線(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Checks whether PyPI (or the mirror above), NVIDIA and python.org answer through the proxy above, and how fast.</source>
-        <translation>檢查 PyPI（或上面的鏡像站）、NVIDIA 和 python.org 透過上面的代理能否回應，以及速度如何。</translation>
-    </message>
-    <message>
         <source>Use an offline bund&amp;le…</source>
         <translation>使用離線包(&amp;L)…</translation>
     </message>
     <message>
-        <source>Origin</source>
-        <translation>來源</translation>
-    </message>
-    <message>
-        <source>Host</source>
-        <translation>主機</translation>
-    </message>
-    <message>
-        <source>Reachable</source>
-        <translation>可連通</translation>
-    </message>
-    <message>
-        <source>Latency</source>
-        <translation>延遲</translation>
-    </message>
-    <message>
-        <source>Speed</source>
-        <translation>速度</translation>
-    </message>
-    <message>
-        <source>Why not</source>
-        <translation>原因</translation>
-    </message>
-    <message>
-        <source>Connection test results</source>
-        <translation>連線測試結果</translation>
-    </message>
-    <message>
         <source>Testing the connection to PyPI, NVIDIA and python.org…</source>
         <translation>正在測試到 PyPI、NVIDIA 和 python.org 的連線…</translation>
-    </message>
-    <message>
-        <source>yes, slowly</source>
-        <translation>是，但很慢</translation>
-    </message>
-    <message>
-        <source>yes</source>
-        <translation>是</translation>
-    </message>
-    <message>
-        <source>no</source>
-        <translation>否</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>The same for %1.</source>
@@ -7260,10 +7275,6 @@ Not possible here:
     <message>
         <source>%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.</source>
         <translation>選擇了 %1：從這裡測得最快的 PyPI 鏡像站（%2）。你可以在上面選擇其他鏡像站。</translation>
-    </message>
-    <message>
-        <source>%1/s</source>
-        <translation>%1/s</translation>
     </message>
     <message>
         <source>The connection test could not reach %1, and this setup downloads from there: the downloads would fail the same way. Fix it with the button, or test again. To go on anyway, press Next once more.</source>

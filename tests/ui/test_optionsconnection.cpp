@@ -130,6 +130,7 @@ private Q_SLOTS:
     void testConnection_pypiDown_preselectsTheFastestMirror();
     void testConnection_rememberedChoice_isOfferedNotTaken();
     void testConnection_proxyAsksForAPassword_offersTheProxyField();
+    void testConnection_languageSwitch_rewritesTheTableAndTheAdvice();
     void chinese_preselectsTheFastestPresetByItsChineseName();
     void chinese_rememberedChoice_isNotOverridden();
     void chinese_typedChoice_winsOverARankingInFlight();
@@ -405,6 +406,46 @@ void TestOptionsConnection::testConnection_proxyAsksForAPassword_offersTheProxyF
     QCOMPARE(table->item(0, 2)->text(), u"yes"_s);
     // What is left (NVIDIA's folder is not on that server) needs another fix than the proxy.
     QVERIFY(fixProxy->isHidden() || !fixProxy->text().remove(u'&').contains(u"proxy"_s));
+}
+
+void TestOptionsConnection::testConnection_languageSwitch_rewritesTheTableAndTheAdvice()
+{
+    // The table and the status line were written in English; the student switches to Chinese with
+    // the results on screen: both are said again in Chinese from what was measured, with no new test.
+    LoopbackServer server;
+    QVERIFY(server.start());
+    server.route("/simple/pip/", Response::bytes(pipPage(16 * 1024), "text/html"));
+    const QUrl refused(u"http://127.0.0.1:%1"_s.arg(test::closedLoopbackPort()));
+    core::SetupOptions base = presetsAt(server.url(u"/simple"_s), refused, refused, refused);
+    base.network.originOverrides.append({u"nvidia"_s, refused});
+    base.network.originOverrides.append({u"python"_s, server.url(u"/"_s)});
+    server.route("/api/v2/downloads/release/", Response::bytes("[]", "application/json"));
+    {
+        QSettings settings(m_ini, QSettings::IniFormat);
+        settings.setValue(u"options/pypiMirror"_s, u"pypi"_s);
+    }
+    open(toolkitPlan(), base);
+    auto *table = child<QTableWidget>(m_page, u"connectionTable"_s);
+    QSignalSpy tested(m_page, &ui::OptionsPage::connectionTested);
+    QTest::mouseClick(child<QPushButton>(m_page, u"testConnectionButton"_s), Qt::LeftButton);
+    QVERIFY(tested.wait(15'000));
+    QCOMPARE(table->horizontalHeaderItem(0)->text(), u"Origin"_s);
+    QCOMPARE(table->item(1, 5)->text(), u"connection refused"_s);
+    const int hits = server.hits("/simple/pip/");
+
+    QVERIFY(m_translations->setLanguage(u"zh_CN"_s));
+    // QApplication posts LanguageChange to each window; it arrives on the next event-loop turn.
+    QTRY_COMPARE(table->horizontalHeaderItem(0)->text(), u"来源"_s);
+    QCOMPARE(table->rowCount(), 3);
+    QCOMPARE(table->item(1, 0)->text(), u"NVIDIA"_s);
+    QCOMPARE(table->item(1, 2)->text(), u"否"_s);
+    QCOMPARE(table->item(1, 5)->text(), u"连接被拒绝"_s);
+    QCOMPARE(child<QPushButton>(m_page, u"testConnectionButton"_s)->text(), u"测试连接(&C)"_s);
+    QCOMPARE(status()->kind(), ui::PageStatus::Kind::Error);
+    QVERIFY2(action()->isVisible() && action()->text().contains(u"离线包"_s), qPrintable(action()->text()));
+    QCOMPARE(server.hits("/simple/pip/"), hits); // said again, not measured again
+    const QString problems = cutOff(m_page);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems));
 }
 
 void TestOptionsConnection::chinese_preselectsTheFastestPresetByItsChineseName()

@@ -4,6 +4,7 @@
 #include "fetch/downloadcache.h"
 #include "install/installspec.h"
 #include "ui/catalognotice.h"
+#include "ui/connectiontest.h"
 #include "ui/pagestatus.h"
 #include "ui/wizardstate.h"
 #include "util/i18n.h"
@@ -19,15 +20,13 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSet>
 #include <QSettings>
 #include <QTableWidget>
@@ -47,81 +46,6 @@ const QStringList topics{QStringLiteral("folder"), QStringLiteral("name"),  QStr
 bool validName(const QString &name)
 {
     return core::isSafePathName(name);
-}
-
-// Columns of the connection table.
-enum Column { OriginColumn, HostColumn, ReachableColumn, LatencyColumn, SpeedColumn, ReasonColumn, ColumnCount };
-
-QString speedText(qint64 bytesPerSecond)
-{
-    if (bytesPerSecond <= 0)
-        return QStringLiteral("—");
-    // In the wizard's language's number format, as the Download page shows it.
-    return OptionsPage::tr("%1/s").arg(core::Units::dataSize(bytesPerSecond));
-}
-
-// The cause in a few words, for the table; the full sentence is the cell's tool tip and the line
-// below the table.
-QString causeWords(const QString &c)
-{
-    if (c == u"dns")
-        return OptionsPage::tr("name not found");
-    if (c == u"connect")
-        return OptionsPage::tr("connection refused");
-    if (c == u"proxy_unreachable")
-        return OptionsPage::tr("proxy not reachable");
-    if (c == u"timeout")
-        return OptionsPage::tr("no answer in time");
-    if (c == u"too_slow")
-        return OptionsPage::tr("too slow");
-    if (c == u"tls")
-        return OptionsPage::tr("certificate not trusted");
-    if (c == u"proxy_auth")
-        return OptionsPage::tr("proxy asks for a password");
-    if (c == u"proxy_error")
-        return OptionsPage::tr("the proxy could not reach it");
-    if (c == u"http_error")
-        return OptionsPage::tr("the server refused the request");
-    if (c == u"html_page")
-        return OptionsPage::tr("a web page instead (log in?)");
-    if (c == u"folder_missing")
-        return OptionsPage::tr("folder missing");
-    return OptionsPage::tr("failed");
-}
-
-QString shortReason(const core::OriginResult &r)
-{
-    if (r.code.isEmpty())
-        return r.needed ? QString() : OptionsPage::tr("not needed for this plan");
-    return r.needed ? causeWords(r.code) : OptionsPage::tr("%1 (not needed for this plan)").arg(causeWords(r.code));
-}
-
-QString originTitle(const core::OriginResult &r)
-{
-    if (r.origin == u"nvidia")
-        return r.name == u"nvidia" ? OptionsPage::tr("NVIDIA") : OptionsPage::tr("NVIDIA mirror");
-    if (r.origin == u"python")
-        return OptionsPage::tr("python.org");
-    if (r.name == u"pypi")
-        return OptionsPage::tr("PyPI");
-    return OptionsPage::tr("PyPI mirror %1").arg(r.displayName);
-}
-
-// "清华大学 TUNA 镜像 2.3 MB/s, 阿里云 not reachable, …": what a ranking measured, best first.
-QString measuredSummary(const QList<core::OriginResult> &measured)
-{
-    QStringList parts;
-    for (const core::OriginResult &r : measured) {
-        const QString name = r.name == u"pypi" ? OptionsPage::tr("PyPI") : r.displayName;
-        if (!r.reachable)
-            parts.append(OptionsPage::tr("%1 not reachable").arg(name));
-        else if (r.bytesPerSecond > 0)
-            parts.append(r.slow ? OptionsPage::tr("%1 %2 (slow)").arg(name, speedText(r.bytesPerSecond))
-                                : OptionsPage::tr("%1 %2").arg(name, speedText(r.bytesPerSecond)));
-        else
-            parts.append(OptionsPage::tr("%1 answered in %2 ms").arg(name).arg(r.latency.count()));
-    }
-    return parts.join(OptionsPage::tr(", "));
 }
 
 } // namespace
@@ -146,8 +70,8 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     , m_trustRisk(new QLabel(this))
     , m_status(new PageStatus(this))
     , m_busy(new QProgressBar(this))
-    , m_testButton(new QPushButton(this))
-    , m_connectionTable(new QTableWidget(0, ColumnCount, this))
+    , m_connection(new ConnectionTest(
+          [this](std::shared_ptr<const std::atomic<bool>> cancel) { return probeRequest(std::move(cancel)); }, this))
     , m_scroll(new QScrollArea(this))
 {
     setObjectName(QStringLiteral("optionsPage"));
@@ -167,8 +91,6 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     m_trustCheck->setObjectName(QStringLiteral("trustOnFirstUseCheck"));
     m_trustRisk->setObjectName(QStringLiteral("trustOnFirstUseRiskLabel"));
     m_busy->setObjectName(QStringLiteral("resolveProgress"));
-    m_testButton->setObjectName(QStringLiteral("testConnectionButton"));
-    m_connectionTable->setObjectName(QStringLiteral("connectionTable"));
     m_scroll->setObjectName(QStringLiteral("optionsScrollArea"));
 
     for (QLabel *label : {m_folderAdvice, m_helpLabel, m_trustRisk}) {
@@ -183,15 +105,6 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     showTrustChoice(false);
     m_busy->setRange(0, 0);
     m_busy->hide();
-    m_connectionTable->hide();
-    m_connectionTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_connectionTable->setSelectionMode(QAbstractItemView::NoSelection);
-    m_connectionTable->setFocusPolicy(Qt::TabFocus);
-    m_connectionTable->verticalHeader()->hide();
-    m_connectionTable->setWordWrap(false);
-    m_connectionTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_connectionTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_connectionTable->horizontalHeader()->setSectionResizeMode(ReasonColumn, QHeaderView::Stretch);
 
     m_pypiCombo->setEditable(true);
     m_pypiCombo->setInsertPolicy(QComboBox::NoInsert);
@@ -252,7 +165,8 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
         if (ok)
             m_state.setKnowledge(core::Knowledge::shared());
     });
-    for (QWidget *w : std::initializer_list<QWidget *>{m_testButton, m_connectionTable, catalogNotice->button()})
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_connection->button(), m_connection->table(), catalogNotice->button()})
         chain.append(w);
     chain.append(m_jupyterCheck);
     chain.append(m_trustCheck);
@@ -261,10 +175,6 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     for (int i = 1; i < chain.size(); ++i)
         setTabOrder(chain.at(i - 1), chain.at(i));
 
-    auto *testRow = new QHBoxLayout;
-    testRow->addWidget(m_testButton);
-    testRow->addStretch(1);
-
     // The form scrolls rather than squashing its fields in a small window or a long language;
     // the status area stays in sight below it.
     auto *content = new QWidget(m_scroll);
@@ -272,8 +182,7 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     auto *inner = new QVBoxLayout(content);
     inner->setContentsMargins(0, 0, 0, 0);
     inner->addLayout(form);
-    inner->addLayout(testRow);
-    inner->addWidget(m_connectionTable);
+    inner->addWidget(m_connection);
     inner->addWidget(catalogNotice);
     inner->addWidget(m_jupyterCheck);
     inner->addWidget(m_helpLabel);
@@ -316,17 +225,27 @@ OptionsPage::OptionsPage(WizardState &state, QWidget *parent)
     // Only what the student does makes the mirror theirs; the page's own preselection does not.
     connect(m_pypiCombo, &QComboBox::activated, this, &OptionsPage::markPypiChosen);
     connect(m_pypiCombo->lineEdit(), &QLineEdit::textEdited, this, &OptionsPage::markPypiChosen);
-    connect(m_testButton, &QPushButton::clicked, this, &OptionsPage::testConnection);
+    connect(m_connection, &ConnectionTest::testStarted, this, [this] {
+        m_warnedNext = false;
+        m_status->showMessage(PageStatus::Kind::Busy, tr("Testing the connection to PyPI, NVIDIA and python.org…"));
+        m_status->setTag(QStringLiteral("connection"));
+    });
+    connect(m_connection, &ConnectionTest::testFinished, this, &OptionsPage::finishTest);
+    connect(m_connection, &ConnectionTest::rankFinished, this, &OptionsPage::finishRanking);
 
     retranslate();
 }
 
-OptionsPage::~OptionsPage()
+OptionsPage::~OptionsPage() = default;
+
+bool OptionsPage::isTestingConnection() const
 {
-    for (const auto &cancel : {m_cancelTest, m_cancelRanking}) {
-        if (cancel)
-            cancel->store(true);
-    }
+    return m_connection->isTesting();
+}
+
+bool OptionsPage::isRankingMirrors() const
+{
+    return m_connection->isRanking();
 }
 
 void OptionsPage::setTranslations(const core::Translations *translations)
@@ -373,7 +292,7 @@ void OptionsPage::initializePage()
     // In Chinese, PyPI itself is often slow or blocked: measure the presets and take the fastest,
     // unless the student chose one.
     if (language().startsWith(QLatin1String("zh")) && mayChooseMirror())
-        startRanking(QStringLiteral("language"));
+        m_connection->rank(QStringLiteral("language"));
 }
 
 void OptionsPage::suggestOptions(core::SetupOptions options)
@@ -426,12 +345,7 @@ void OptionsPage::cleanupPage()
     if (m_resolving)
         setBusy(false);
     // A test or ranking still running answers nobody now.
-    if (m_cancelTest)
-        m_cancelTest->store(true);
-    ++m_testGeneration;
-    m_testing = false;
-    stopRanking();
-    m_testButton->setEnabled(true);
+    m_connection->stop();
     QWizardPage::cleanupPage();
 }
 
@@ -472,10 +386,10 @@ bool OptionsPage::validatePage()
         QStringList places;
         QStringList details;
         for (const core::OriginResult &r : failed) {
-            if (!r.reachable && !places.contains(originTitle(r)))
-                places.append(originTitle(r));
+            if (!r.reachable && !places.contains(ConnectionTest::originTitle(r)))
+                places.append(ConnectionTest::originTitle(r));
             details.append(QStringLiteral("%1 %2: %3 %4")
-                               .arg(originTitle(r), r.url.toDisplayString(), r.code, r.detail)
+                               .arg(ConnectionTest::originTitle(r), r.url.toDisplayString(), r.code, r.detail)
                                .trimmed());
         }
         m_status->showMessage(PageStatus::Kind::Error,
@@ -496,7 +410,7 @@ bool OptionsPage::validatePage()
     }
     const quint64 generation = ++m_generation;
     // What is resolved now is what the fields say; a ranking arriving later changes nothing.
-    stopRanking();
+    m_connection->stopRanking();
     core::SetupOptions preparing = current;
     preparing.knowledge = m_state.knowledgeOrNull();
     auto spec = core::SetupFlow::baseSpec(*m_state.plan(), preparing,
@@ -594,7 +508,7 @@ void OptionsPage::setBusy(bool busy)
          std::initializer_list<QWidget *>{m_folderEdit, m_nameEdit, m_pypiCombo, m_nvidiaEdit, m_proxyEdit, m_cacheEdit,
                                           m_bundleEdit, m_folderBrowse, m_bundleBrowse, m_jupyterCheck, m_trustCheck})
         w->setEnabled(!busy);
-    m_testButton->setEnabled(!busy && !m_testing);
+    m_connection->setAvailable(!busy);
     Q_EMIT completeChanged();
 }
 
@@ -631,9 +545,9 @@ void OptionsPage::chooseMirror()
 
 void OptionsPage::useFastestMirror()
 {
-    if (!m_report)
+    if (!m_connection->report())
         return;
-    const auto best = m_report->bestMirror();
+    const auto best = m_connection->report()->bestMirror();
     const int index = best ? m_pypiCombo->findData(best->name) : -1;
     if (index < 0)
         return;
@@ -653,17 +567,7 @@ void OptionsPage::useFastestMirror()
 void OptionsPage::clearConnection()
 {
     m_warnedNext = false;
-    if (m_testing) {
-        if (m_cancelTest)
-            m_cancelTest->store(true);
-        ++m_testGeneration;
-        m_testing = false;
-        m_testButton->setEnabled(!m_resolving);
-    }
-    if (m_report)
-        m_report->origins.clear(); // the ranked presets stay for the line about them
-    m_connectionTable->setRowCount(0);
-    m_connectionTable->hide();
+    m_connection->clear();
     // A ranking's "no mirror answered" was measured with the old settings too; the line about a
     // preselection still says why the combo shows what it shows.
     const bool staleRanking = m_status->tag() == u"mirror" && m_status->kind() != PageStatus::Kind::Info;
@@ -674,15 +578,16 @@ void OptionsPage::clearConnection()
 QList<core::OriginResult> OptionsPage::failures() const
 {
     QList<core::OriginResult> out;
-    if (!m_report)
+    const auto &report = m_connection->report();
+    if (!report)
         return out;
     const QString pypi = options().network.firstPypiIndex();
-    for (const core::OriginResult &r : m_report->origins) {
+    for (const core::OriginResult &r : report->origins) {
         if (!r.needed || r.code.isEmpty())
             continue;
         // PyPI failed, but the mirror chosen since answered in the same round.
         if (r.origin == u"pypi" && pypi != r.name
-            && std::any_of(m_report->mirrors.cbegin(), m_report->mirrors.cend(),
+            && std::any_of(report->mirrors.cbegin(), report->mirrors.cend(),
                            [&pypi](const core::OriginResult &m) { return m.name == pypi && m.reachable; }))
             continue;
         out.append(r);
@@ -702,14 +607,15 @@ bool OptionsPage::offerFix(const QList<core::OriginResult> &failed)
         return true;
     }
     if (fixes.contains(QStringLiteral("mirror"))) {
-        const auto best = m_report ? m_report->bestMirror() : std::nullopt;
+        const auto &report = m_connection->report();
+        const auto best = report ? report->bestMirror() : std::nullopt;
         if (best && best->name != options().network.firstPypiIndex()) {
             m_status->setAction(
                 tr("Use the fastest &mirror: %1").arg(best->name == u"pypi" ? tr("PyPI") : best->displayName),
                 [this] { useFastestMirror(); });
             return true;
         }
-        if (!best && m_report && !m_report->mirrors.isEmpty()) {
+        if (!best && report && !report->mirrors.isEmpty()) {
             // No mirror answered either: nothing on the network serves this setup.
             m_status->setAction(tr("Use an offline bund&le…"), [this] { focusBundle(); });
             return true;
@@ -871,20 +777,15 @@ void OptionsPage::retranslate()
     m_nvidiaEdit->setPlaceholderText(tr("empty: download from NVIDIA"));
     m_proxyEdit->setPlaceholderText(tr("empty: no proxy, or the system's"));
     m_bundleEdit->setPlaceholderText(tr("empty: download over the internet"));
-    m_testButton->setText(tr("Test &connection"));
-    m_testButton->setToolTip(tr("Checks whether PyPI (or the mirror above), NVIDIA and python.org answer through "
-                                "the proxy above, and how fast."));
-    m_connectionTable->setHorizontalHeaderLabels(
-        {tr("Origin"), tr("Host"), tr("Reachable"), tr("Latency"), tr("Speed"), tr("Why not")});
-    m_connectionTable->setAccessibleName(tr("Connection test results"));
     m_scroll->setAccessibleName(tr("Options"));
     retranslatePresets();
-    if (m_report)
+    const auto &report = m_connection->report();
+    if (report)
         showReport();
-    if (!m_pickedWhy.isEmpty() && m_report) {
+    if (!m_pickedWhy.isEmpty() && report) {
         // The status line about the preselection is rebuilt from what was measured, in the new language.
-        if (const auto best = m_report->bestMirror())
-            pickMirror(*best, m_report->mirrors, m_pickedWhy);
+        if (const auto best = report->bestMirror())
+            pickMirror(*best, report->mirrors, m_pickedWhy);
     }
 }
 
@@ -895,6 +796,8 @@ void OptionsPage::retranslatePresets()
         return;
     const core::SourceCatalog *catalog = &knowledge->sources;
     const QString lang = language();
+    // The same presets in other words: not a network change, so the connection test's results stay.
+    const QScopedValueRollback applying(m_applyingPick, true);
     for (int i = 0; i < m_pypiCombo->count(); ++i) {
         const QString name = m_pypiCombo->itemData(i).toString();
         const auto mirror = catalog->pypiMirror(name);
@@ -943,7 +846,7 @@ void OptionsPage::markPypiChosen()
         if (m_status->tag() == u"mirror")
             m_status->clear();
     }
-    stopRanking(); // a ranking still running must not undo it
+    m_connection->stopRanking(); // a ranking still running must not undo it
 }
 
 bool OptionsPage::mayChooseMirror() const
@@ -957,106 +860,51 @@ bool OptionsPage::mayChooseMirror() const
 
 void OptionsPage::testConnection()
 {
-    if (m_testing)
-        return;
-    const quint64 generation = ++m_testGeneration;
-    // The test measures the presets too, with the fields as they are now: it takes over from a
-    // ranking still running.
-    stopRanking();
-    m_cancelTest = std::make_shared<std::atomic<bool>>(false);
-    m_testing = true;
-    m_testButton->setEnabled(false);
-    m_warnedNext = false;
-    m_status->showMessage(PageStatus::Kind::Busy, tr("Testing the connection to PyPI, NVIDIA and python.org…"));
-    m_status->setTag(QStringLiteral("connection"));
-    runTest(this, probeRequest(m_cancelTest), generation);
+    m_connection->test();
 }
 
-QCoro::Task<> OptionsPage::runTest(QPointer<OptionsPage> page, core::OriginProbeRequest request, quint64 generation)
+void OptionsPage::finishTest(const core::Status &status)
 {
-    auto report = co_await core::OriginProbe::probe(std::move(request), true);
-    if (!page)
-        co_return;
-    page->finishTest(generation, std::move(report));
-}
-
-void OptionsPage::finishTest(quint64 generation, core::Result<core::ConnectionReport> report)
-{
-    if (generation != m_testGeneration)
-        return;
-    m_testing = false;
-    m_testButton->setEnabled(!m_resolving);
-    if (!report) {
-        m_report.reset();
-        m_connectionTable->setRowCount(0);
-        m_connectionTable->hide();
-        m_status->showMessage(PageStatus::Kind::Error, report.error().message, report.error().detail);
+    if (!status) {
+        m_status->showMessage(PageStatus::Kind::Error, status.error().message, status.error().detail);
         m_status->setTag(QStringLiteral("connection"));
         Q_EMIT connectionTested(false);
         return;
     }
-    m_report = std::move(*report);
     showReport();
     // PyPI not answering, or slowly (or the wizard speaks Chinese), and no choice of the
     // student's: take the fastest preset the same round measured.
-    const core::OriginResult *pypi = m_report->origin(QStringLiteral("pypi"));
+    const core::ConnectionReport &report = *m_connection->report();
+    const core::OriginResult *pypi = report.origin(QStringLiteral("pypi"));
     const bool pypiPoor = pypi && (!pypi->reachable || pypi->slow);
     if ((pypiPoor || language().startsWith(QLatin1String("zh"))) && mayChooseMirror()) {
-        if (const auto best = m_report->bestMirror())
-            pickMirror(*best, m_report->mirrors, pypiPoor ? QStringLiteral("pypi") : QStringLiteral("language"));
+        if (const auto best = report.bestMirror())
+            pickMirror(*best, report.mirrors, pypiPoor ? QStringLiteral("pypi") : QStringLiteral("language"));
     }
-    Q_EMIT connectionTested(m_report->neededReachable());
+    Q_EMIT connectionTested(m_connection->report()->neededReachable());
 }
 
 void OptionsPage::showReport()
 {
-    // A ranking alone measured no origins: there is no table to show.
-    if (!m_report || m_report->origins.isEmpty())
+    // A ranking alone measured no origins: there is nothing to say about them.
+    const auto &report = m_connection->report();
+    if (!report || report->origins.isEmpty())
         return;
-    const QList<core::OriginResult> &origins = m_report->origins;
-    m_connectionTable->setRowCount(int(origins.size()));
-    for (int row = 0; row < origins.size(); ++row) {
-        const core::OriginResult &r = origins.at(row);
-        const QString reachable = r.reachable ? (r.slow ? tr("yes, slowly") : tr("yes")) : tr("no");
-        const QStringList cells{originTitle(r),
-                                r.local ? r.url.toLocalFile() : r.host(),
-                                reachable,
-                                r.local || !r.reachable
-                                    ? QStringLiteral("—")
-                                    : tr("%1 ms").arg(QLocale().toString(qint64(r.latency.count()))),
-                                speedText(r.bytesPerSecond),
-                                shortReason(r)};
-        for (int column = 0; column < ColumnCount; ++column) {
-            auto *item = new QTableWidgetItem(cells.at(column));
-            if (!r.message.isEmpty())
-                item->setToolTip(r.message);
-            m_connectionTable->setItem(row, column, item);
-        }
-    }
-    // As tall as its rows: the form around it scrolls, the table does not.
-    m_connectionTable->resizeRowsToContents();
-    int height = m_connectionTable->horizontalHeader()->sizeHint().height() + 2 * m_connectionTable->frameWidth();
-    for (int row = 0; row < m_connectionTable->rowCount(); ++row)
-        height += m_connectionTable->rowHeight(row);
-    // Room for the scroll bar a narrow window gives its columns.
-    height += m_connectionTable->horizontalScrollBar()->sizeHint().height();
-    m_connectionTable->setFixedHeight(height);
-    m_connectionTable->show();
-
     // One sentence per cause; the other origins it hit are named after it.
     const QList<core::OriginResult> failed = failures();
     QStringList advice, adviceCodes, details;
     QList<QStringList> alsoAt;
     for (const core::OriginResult &r : failed) {
         if (const qsizetype seen = adviceCodes.indexOf(r.code); seen >= 0) {
-            alsoAt[seen].append(originTitle(r));
+            alsoAt[seen].append(ConnectionTest::originTitle(r));
         } else {
             adviceCodes.append(r.code);
             advice.append(r.message);
             alsoAt.append(QStringList());
         }
-        details.append(
-            QStringLiteral("%1 %2: %3 %4").arg(originTitle(r), r.url.toDisplayString(), r.code, r.detail).trimmed());
+        details.append(QStringLiteral("%1 %2: %3 %4")
+                           .arg(ConnectionTest::originTitle(r), r.url.toDisplayString(), r.code, r.detail)
+                           .trimmed());
     }
     for (qsizetype i = 0; i < advice.size(); ++i) {
         if (!alsoAt.at(i).isEmpty())
@@ -1079,37 +927,8 @@ void OptionsPage::showReport()
     m_status->setTag(QStringLiteral("connection"));
 }
 
-void OptionsPage::startRanking(const QString &why)
+void OptionsPage::finishRanking(const QString &why, const core::Result<QList<core::OriginResult>> &ranked)
 {
-    stopRanking();
-    const quint64 generation = m_rankGeneration;
-    m_cancelRanking = std::make_shared<std::atomic<bool>>(false);
-    m_ranking = true;
-    runRanking(this, probeRequest(m_cancelRanking), generation, why);
-}
-
-void OptionsPage::stopRanking()
-{
-    if (m_cancelRanking)
-        m_cancelRanking->store(true);
-    ++m_rankGeneration;
-    m_ranking = false;
-}
-
-QCoro::Task<> OptionsPage::runRanking(QPointer<OptionsPage> page, core::OriginProbeRequest request, quint64 generation,
-                                      QString why)
-{
-    auto ranked = co_await core::OriginProbe::rankPypiMirrors(std::move(request));
-    if (!page)
-        co_return;
-    page->finishRanking(generation, why, std::move(ranked));
-}
-
-void OptionsPage::finishRanking(quint64 generation, const QString &why, core::Result<QList<core::OriginResult>> ranked)
-{
-    if (generation != m_rankGeneration)
-        return;
-    m_ranking = false;
     if (!ranked || !mayChooseMirror() || (wizard() && wizard()->currentPage() != this)) {
         if (!ranked)
             qWarning().noquote() << "Ranking the PyPI mirrors failed:" << ranked.error().code << ranked.error().detail;
@@ -1127,7 +946,7 @@ void OptionsPage::finishRanking(quint64 generation, const QString &why, core::Re
             m_status->showMessage(PageStatus::Kind::Warning,
                                   tr("No PyPI mirror answered from here (%1). Test the connection to see why, or set "
                                      "a proxy.")
-                                      .arg(measuredSummary(measured.mirrors)));
+                                      .arg(ConnectionTest::measuredSummary(measured.mirrors)));
             m_status->setTag(QStringLiteral("mirror"));
             m_status->setAction(tr("Set a p&roxy…"), [this] { focusProxy(); });
         }
@@ -1144,16 +963,14 @@ void OptionsPage::pickMirror(const core::OriginResult &best, const QList<core::O
     if (index < 0)
         return;
     // Keep what was measured, for the fix button and the status line after a language change.
-    if (!m_report)
-        m_report = core::ConnectionReport{};
-    if (&m_report->mirrors != &measured)
-        m_report->mirrors = measured;
+    m_connection->keepMirrors(measured);
+    const core::ConnectionReport &report = *m_connection->report();
     m_applyingPick = true;
     m_pypiCombo->setCurrentIndex(index);
     m_applyingPick = false;
     m_pickedPreset = best.name;
     m_pickedWhy = why;
-    const QString summary = measuredSummary(m_report->mirrors);
+    const QString summary = ConnectionTest::measuredSummary(report.mirrors);
     const QString name = best.name == u"pypi" ? tr("PyPI") : best.displayName;
     if (best.name == u"pypi")
         m_pickedLine = tr("PyPI itself answered fastest from here (%1), so it stays chosen.").arg(summary);
@@ -1166,7 +983,7 @@ void OptionsPage::pickMirror(const core::OriginResult &best, const QList<core::O
         m_pickedLine =
             tr("%1 was chosen: the fastest PyPI mirror measured from here (%2). You can choose another above.")
                 .arg(name, summary);
-    if (!m_report->origins.isEmpty()) {
+    if (!report.origins.isEmpty()) {
         showReport();
     } else if (m_status->tag().isEmpty() || m_status->tag() == u"mirror") {
         // A ranking alone: its line, unless the page is saying something else.

@@ -23,7 +23,6 @@ class QProgressBar;
 class QPushButton;
 class QScrollArea;
 class QSettings;
-class QTableWidget;
 
 namespace tfsetup::core {
 class Translations;
@@ -31,6 +30,7 @@ class Translations;
 
 namespace tfsetup::ui {
 
+class ConnectionTest;
 class PageStatus;
 class WizardState;
 
@@ -42,11 +42,11 @@ class WizardState;
 // the student ticks "trust on first use" (never remembered): Next then fetches them, records
 // their SHA-256 and commits as usual.
 //
-// "Test connection" measures each origin with the fields' proxy and mirrors (core::OriginProbe)
-// and shows reachable / how fast / why not in a table; the page's one status area says the cause
-// in plain words with one button that does the fix: focus the proxy field, pick the fastest PyPI
-// mirror measured (or open the mirror choice), or focus the bundle field. Changing a network
-// setting clears the results. Next after a failed test stops once, says why and offers the fix;
+// "Test connection" (ConnectionTest, connectiontest.h) measures each origin with the fields' proxy
+// and mirrors (core::OriginProbe) and shows reachable / how fast / why not in a table; the page's
+// one status area says the cause in plain words with one button that does the fix: focus the
+// proxy field, pick the fastest PyPI mirror measured (or open the mirror choice), or focus the
+// bundle field. Changing a network setting clears the results. Next after a failed test stops once, says why and offers the fix;
 // pressed again it goes on. The form scrolls: fields keep their size in a small window.
 //
 // When the student has not chosen a PyPI mirror (nothing remembered, nothing suggested, the
@@ -70,8 +70,8 @@ public:
     // Null (the default) is English.
     void setTranslations(const core::Translations *translations);
     QString language() const;
-    bool isTestingConnection() const { return m_testing; }
-    bool isRankingMirrors() const { return m_ranking; }
+    bool isTestingConnection() const;
+    bool isRankingMirrors() const;
     // Choices a lab profile or a continued setup brings (folder, name, mirrors, proxy, folders, Jupyter):
     // they fill the fields over remembered settings and defaults each time the page opens. The
     // name is kept while the plan is the one they came with. Also the base options.
@@ -115,14 +115,10 @@ private:
     void retranslate();
     void retranslatePresets();
     core::OriginProbeRequest probeRequest(std::shared_ptr<const std::atomic<bool>> cancel) const;
-    void stopRanking();
     void testConnection();
-    static QCoro::Task<> runTest(QPointer<OptionsPage> page, core::OriginProbeRequest request, quint64 generation);
-    void finishTest(quint64 generation, core::Result<core::ConnectionReport> report);
-    void startRanking(const QString &why);
-    static QCoro::Task<> runRanking(QPointer<OptionsPage> page, core::OriginProbeRequest request, quint64 generation,
-                                    QString why);
-    void finishRanking(quint64 generation, const QString &why, core::Result<QList<core::OriginResult>> ranked);
+    // What the connection test's answer means for the fields and the status area.
+    void finishTest(const core::Status &status);
+    void finishRanking(const QString &why, const core::Result<QList<core::OriginResult>> &ranked);
     bool mayChooseMirror() const;
     void pickMirror(const core::OriginResult &best, const QList<core::OriginResult> &measured, const QString &why);
     void showReport();
@@ -150,12 +146,6 @@ private:
     QString m_suggestedPlan; // the plan (JSON) the suggestion came with
     QString m_helpTopic;
     const core::Translations *m_translations = nullptr;
-    bool m_testing = false;
-    bool m_ranking = false;
-    quint64 m_testGeneration = 0; // a newer test, or the page closing, retires older answers
-    quint64 m_rankGeneration = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancelTest, m_cancelRanking; // set to stop them
-    std::optional<core::ConnectionReport> m_report;
     // The PyPI mirror is the student's (remembered, suggested, or touched in the combo): no
     // measurement changes it.
     bool m_pypiChosen = false;
@@ -181,8 +171,7 @@ private:
     QLabel *m_trustRisk;
     PageStatus *m_status;
     QProgressBar *m_busy;
-    QPushButton *m_testButton;
-    QTableWidget *m_connectionTable;
+    ConnectionTest *m_connection;
     QScrollArea *m_scroll;
     QList<QLabel *> m_rowLabels;
     QList<QPushButton *> m_helpLinks;
