@@ -5884,26 +5884,6 @@ Not possible here:
         <translation>为什么此组合不适用</translation>
     </message>
     <message>
-        <source>TensorFlow %1 cannot use this GPU: %2</source>
-        <translation>TensorFlow %1 无法使用这块 GPU：%2</translation>
-    </message>
-    <message>
-        <source>Slow first start: TensorFlow %1 has no ready-made code for this GPU, so the NVIDIA driver compiles it each time a program starts, which can take several minutes.</source>
-        <translation>首次启动较慢：TensorFlow %1 没有为这块 GPU 预先编译的代码，因此每次程序启动时 NVIDIA 驱动程序都要编译它，可能需要几分钟。</translation>
-    </message>
-    <message>
-        <source>GPUs this environment uses (TensorFlow numbers the ticked ones from 0, in this order):</source>
-        <translation>此环境使用的 GPU（TensorFlow 按此顺序从 0 开始为勾选的 GPU 编号）：</translation>
-    </message>
-    <message>
-        <source>Tick at least one GPU, or use the processor only (Advanced).</source>
-        <translation>请至少勾选一块 GPU，或只使用处理器（高级）。</translation>
-    </message>
-    <message>
-        <source>GPUs this environment uses</source>
-        <translation>此环境使用的 GPU</translation>
-    </message>
-    <message>
         <source>the offline bundle cannot serve this combination</source>
         <translation>离线包无法提供此组合</translation>
     </message>
@@ -6749,6 +6729,29 @@ Not possible here:
     <message>
         <source>Opens the Repair page on this environment: it finds the cause and puts back what it can.</source>
         <translation>为此环境打开“修复”页面：它会查找原因，并尽可能恢复。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::GpuChooser</name>
+    <message>
+        <source>TensorFlow %1 cannot use this GPU: %2</source>
+        <translation>TensorFlow %1 无法使用这块 GPU：%2</translation>
+    </message>
+    <message>
+        <source>Slow first start: TensorFlow %1 has no ready-made code for this GPU, so the NVIDIA driver compiles it each time a program starts, which can take several minutes.</source>
+        <translation>首次启动较慢：TensorFlow %1 没有为这块 GPU 预先编译的代码，因此每次程序启动时 NVIDIA 驱动程序都要编译它，可能需要几分钟。</translation>
+    </message>
+    <message>
+        <source>GPUs this environment uses (TensorFlow numbers the ticked ones from 0, in this order):</source>
+        <translation>此环境使用的 GPU（TensorFlow 按此顺序从 0 开始为勾选的 GPU 编号）：</translation>
+    </message>
+    <message>
+        <source>Tick at least one GPU, or use the processor only (Advanced).</source>
+        <translation>请至少勾选一块 GPU，或只使用处理器（高级）。</translation>
+    </message>
+    <message>
+        <source>GPUs this environment uses</source>
+        <translation>此环境使用的 GPU</translation>
     </message>
 </context>
 <context>

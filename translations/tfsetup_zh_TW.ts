@@ -5884,26 +5884,6 @@ Not possible here:
         <translation>為什麼此組合不適用</translation>
     </message>
     <message>
-        <source>TensorFlow %1 cannot use this GPU: %2</source>
-        <translation>TensorFlow %1 無法使用這個 GPU：%2</translation>
-    </message>
-    <message>
-        <source>Slow first start: TensorFlow %1 has no ready-made code for this GPU, so the NVIDIA driver compiles it each time a program starts, which can take several minutes.</source>
-        <translation>首次啟動較慢：TensorFlow %1 沒有為這個 GPU 預先編譯的程式碼，因此每次程式啟動時 NVIDIA 驅動程式都要編譯它，可能需要幾分鐘。</translation>
-    </message>
-    <message>
-        <source>GPUs this environment uses (TensorFlow numbers the ticked ones from 0, in this order):</source>
-        <translation>此環境使用的 GPU（TensorFlow 按此順序從 0 開始為勾選的 GPU 編號）：</translation>
-    </message>
-    <message>
-        <source>Tick at least one GPU, or use the processor only (Advanced).</source>
-        <translation>請至少勾選一塊 GPU，或只使用處理器（進階）。</translation>
-    </message>
-    <message>
-        <source>GPUs this environment uses</source>
-        <translation>此環境使用的 GPU</translation>
-    </message>
-    <message>
         <source>the offline bundle cannot serve this combination</source>
         <translation>離線包無法提供此組合</translation>
     </message>
@@ -6749,6 +6729,29 @@ Not possible here:
     <message>
         <source>Opens the Repair page on this environment: it finds the cause and puts back what it can.</source>
         <translation>為此環境開啟「修復」頁面：它會查詢原因，並儘可能恢復。</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::GpuChooser</name>
+    <message>
+        <source>TensorFlow %1 cannot use this GPU: %2</source>
+        <translation>TensorFlow %1 無法使用這個 GPU：%2</translation>
+    </message>
+    <message>
+        <source>Slow first start: TensorFlow %1 has no ready-made code for this GPU, so the NVIDIA driver compiles it each time a program starts, which can take several minutes.</source>
+        <translation>首次啟動較慢：TensorFlow %1 沒有為這個 GPU 預先編譯的程式碼，因此每次程式啟動時 NVIDIA 驅動程式都要編譯它，可能需要幾分鐘。</translation>
+    </message>
+    <message>
+        <source>GPUs this environment uses (TensorFlow numbers the ticked ones from 0, in this order):</source>
+        <translation>此環境使用的 GPU（TensorFlow 按此順序從 0 開始為勾選的 GPU 編號）：</translation>
+    </message>
+    <message>
+        <source>Tick at least one GPU, or use the processor only (Advanced).</source>
+        <translation>請至少勾選一塊 GPU，或只使用處理器（進階）。</translation>
+    </message>
+    <message>
+        <source>GPUs this environment uses</source>
+        <translation>此環境使用的 GPU</translation>
     </message>
 </context>
 <context>

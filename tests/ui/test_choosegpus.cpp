@@ -117,6 +117,10 @@ void TestChooseGpus::keplerBesideAmpere_defaultIsTheAmpere()
     QVERIFY(!box->findChild<QLabel *>(QStringLiteral("gpuNote1")));
     QVERIFY(!child<QLabel>(box, QStringLiteral("gpuHint"))->isVisible());
     QCOMPARE(m_page->chosenGpus(), QList<int>{1});
+    // The recommendation names the GPU TensorFlow will run on, not the machine's first one.
+    const QString sentence = child<QLabel>(m_page, QStringLiteral("recommendationLabel"))->text();
+    QVERIFY2(sentence.contains(QStringLiteral("RTX 3060")) && !sentence.contains(QStringLiteral("K80")),
+             qPrintable(sentence));
 
     QVERIFY(nextButton()->isEnabled());
     nextButton()->click();

@@ -7,6 +7,7 @@
 #include "setup/plandownloads.h"
 #include "solver/routenames.h"
 #include "ui/compatview.h"
+#include "ui/gpuchooser.h"
 #include "ui/pagehelpers.h"
 #include "ui/wizardstate.h"
 #include "util/runlog.h"
@@ -27,7 +28,6 @@
 #include <QScrollArea>
 #include <QSet>
 #include <QSignalBlocker>
-#include <QStyle>
 #include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTimer>
@@ -142,10 +142,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     , m_actionsBox(new QFrame)
     , m_actionsTitle(new QLabel)
     , m_actionsLayout(new QVBoxLayout)
-    , m_gpuBox(new QFrame)
-    , m_gpuTitle(new QLabel)
-    , m_gpuLayout(new QVBoxLayout)
-    , m_gpuHint(new QLabel)
+    , m_gpus(new GpuChooser)
     , m_warningsLabel(new QLabel)
     , m_downloadsLabel(new QLabel)
     , m_errorLabel(new QLabel)
@@ -173,9 +170,6 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_whyLabel->setObjectName(QStringLiteral("whyLabel"));
     m_actionsBox->setObjectName(QStringLiteral("actionsBox"));
     m_actionsTitle->setObjectName(QStringLiteral("actionsTitle"));
-    m_gpuBox->setObjectName(QStringLiteral("gpuBox"));
-    m_gpuTitle->setObjectName(QStringLiteral("gpuTitle"));
-    m_gpuHint->setObjectName(QStringLiteral("gpuHint"));
     m_warningsLabel->setObjectName(QStringLiteral("warningsLabel"));
     m_downloadsLabel->setObjectName(QStringLiteral("downloadsLabel"));
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
@@ -197,7 +191,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_busyIndicator->setMaximumWidth(160);
 
     for (QLabel *label : {m_recommendationLabel, m_whyLabel, m_warningsLabel, m_downloadsLabel, m_errorLabel,
-                          m_actionsTitle, m_pinHint, m_rejectionDetails, m_gpuTitle, m_gpuHint}) {
+                          m_actionsTitle, m_pinHint, m_rejectionDetails}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -222,12 +216,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     actionsOuter->addLayout(m_actionsLayout);
     m_errorLabel->setFrameShape(QFrame::StyledPanel);
     m_errorLabel->setMargin(6);
-    m_gpuBox->setFrameShape(QFrame::StyledPanel);
-    auto *gpuOuter = new QVBoxLayout(m_gpuBox);
-    gpuOuter->addWidget(m_gpuTitle);
-    gpuOuter->addLayout(m_gpuLayout);
-    gpuOuter->addWidget(m_gpuHint);
-    m_gpuBox->hide();
+    connect(m_gpus, &GpuChooser::changed, this, &ChoosePage::completeChanged);
 
     auto *summary = new QWidget;
     auto *summaryLayout = new QVBoxLayout(summary);
@@ -235,7 +224,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     summaryLayout->addWidget(m_recommendationLabel);
     summaryLayout->addWidget(m_whyLabel);
     summaryLayout->addWidget(m_actionsBox);
-    summaryLayout->addWidget(m_gpuBox);
+    summaryLayout->addWidget(m_gpus);
     summaryLayout->addWidget(m_warningsLabel);
     summaryLayout->addWidget(m_downloadsLabel);
     summaryLayout->addWidget(m_errorLabel);
@@ -259,10 +248,13 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     QHeaderView *header = m_alternativesTable->horizontalHeader();
     for (int column = 0; column < AlternativeColumnCount; ++column)
         header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-    // The route carries the words and takes the room; versions and what it needs first are short.
-    header->setSectionResizeMode(RouteColumn, QHeaderView::Stretch);
-    m_alternativesTable->setItemDelegateForColumn(RouteColumn, new WrappedCellDelegate(m_alternativesTable));
-    header->setSectionResizeMode(NeedsColumn, QHeaderView::ResizeToContents);
+    // The route and what it needs first carry the words and share the room, wrapped; the versions
+    // are short. (What a plan needs first can be long too, "driver update, CUDA 11.2, cuDNN 8.1":
+    // sized to its contents it squeezed the route to a sliver of broken words.)
+    for (const int column : {RouteColumn, NeedsColumn}) {
+        header->setSectionResizeMode(column, QHeaderView::Stretch);
+        m_alternativesTable->setItemDelegateForColumn(column, new WrappedCellDelegate(m_alternativesTable));
+    }
     // Wrapped words need their rows made taller again whenever a stretched column narrows;
     // otherwise the last line of a long route is cut with "…".
     connect(header, &QHeaderView::sectionResized, this,
@@ -352,11 +344,11 @@ void ChoosePage::initializePage()
 
 bool ChoosePage::validatePage()
 {
-    if (m_solving || !m_chosen || (!m_gpuChecks.isEmpty() && chosenGpus().isEmpty()))
+    if (m_solving || !m_chosen || (m_gpus->isOffered() && m_gpus->chosen().isEmpty()))
         return false;
     m_state.setPlan(*m_chosen, constraints());
     // Without the check boxes (one GPU, or none the plan knows) the plan's default stands.
-    const QList<int> gpus = m_gpuChecks.isEmpty() ? m_chosen->defaultGpuSelection() : chosenGpus();
+    const QList<int> gpus = m_gpus->isOffered() ? m_gpus->chosen() : m_chosen->defaultGpuSelection();
     m_state.setGpus(core::InstallSpec::pinnedGpus(gpus, m_chosen->gpus.size()));
     return true;
 }
@@ -364,79 +356,12 @@ bool ChoosePage::validatePage()
 bool ChoosePage::isComplete() const
 {
     // Ticking none would hide every GPU; the processor-only plan is the way to that.
-    return !m_solving && m_chosen.has_value() && (m_gpuChecks.isEmpty() || !chosenGpus().isEmpty());
+    return !m_solving && m_chosen.has_value() && (!m_gpus->isOffered() || !m_gpus->chosen().isEmpty());
 }
 
 QList<int> ChoosePage::chosenGpus() const
 {
-    QList<int> out;
-    for (qsizetype i = 0; i < m_gpuChecks.size() && m_chosen && i < m_chosen->gpus.size(); ++i) {
-        if (m_gpuChecks.at(i)->isChecked())
-            out.append(m_chosen->gpus.at(i).index);
-    }
-    return out;
-}
-
-void ChoosePage::showGpus(const core::Plan *plan)
-{
-    // Rebuilt for every plan: its TensorFlow decides which GPUs it can use and how.
-    while (QLayoutItem *item = m_gpuLayout->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    m_gpuChecks.clear();
-    if (!plan || plan->gpus.size() < 2) {
-        m_gpuBox->hide();
-        return;
-    }
-    const QString key = planKey(*plan);
-    if (key != m_gpuSelectionFor) {
-        m_gpuSelection = plan->defaultGpuSelection();
-        m_gpuSelectionFor = key;
-    }
-    for (const core::PlanGpu &gpu : plan->gpus) {
-        auto *check = new QCheckBox(core::GpuChoice::gpuTitle(gpu));
-        check->setObjectName(QStringLiteral("gpuCheck%1").arg(gpu.index));
-        const bool usable = gpu.use != core::PlanGpu::Use::Unusable;
-        // No GPU's use could be confirmed (an empty default): every usable one, as TensorFlow would.
-        check->setChecked(usable && (m_gpuSelection.isEmpty() || m_gpuSelection.contains(gpu.index)));
-        check->setEnabled(usable);
-        const QString reason = gpu.reason ? gpu.reason->message : QString();
-        QString note;
-        if (!usable) {
-            note = tr("TensorFlow %1 cannot use this GPU: %2").arg(plan->tensorflow, reason);
-        } else if (gpu.use == core::PlanGpu::Use::PtxJit) {
-            note = tr("Slow first start: TensorFlow %1 has no ready-made code for this GPU, so the NVIDIA driver "
-                      "compiles it each time a program starts, which can take several minutes.")
-                       .arg(plan->tensorflow);
-            if (!reason.isEmpty())
-                note += u' ' + reason;
-        }
-        check->setToolTip(note);
-        check->setAccessibleDescription(note);
-        m_gpuLayout->addWidget(check);
-        m_gpuChecks.append(check);
-        if (!note.isEmpty()) {
-            auto *label = new QLabel(note);
-            label->setObjectName(QStringLiteral("gpuNote%1").arg(gpu.index));
-            label->setWordWrap(true);
-            label->setTextFormat(Qt::PlainText);
-            label->setIndent(check->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, check)
-                             + check->style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing, nullptr, check));
-            m_gpuLayout->addWidget(label);
-        }
-        connect(check, &QCheckBox::toggled, this, &ChoosePage::gpusToggled);
-    }
-    m_gpuSelection = chosenGpus();
-    m_gpuHint->setVisible(m_gpuSelection.isEmpty());
-    m_gpuBox->show();
-}
-
-void ChoosePage::gpusToggled()
-{
-    m_gpuSelection = chosenGpus();
-    m_gpuHint->setVisible(m_gpuSelection.isEmpty());
-    Q_EMIT completeChanged();
+    return m_chosen ? m_gpus->chosen() : QList<int>();
 }
 
 void ChoosePage::solve()
@@ -776,8 +701,16 @@ QString ChoosePage::planSentence(const core::Plan &plan, bool recommended) const
     const core::Route *route = m_knowledge ? m_knowledge->catalog.route(plan.route) : nullptr;
     QString body;
     if (route && route->isAccelerated()) {
-        QString gpu;
-        if (const auto &hardware = m_state.hardware()) {
+        // The GPUs the plan uses by default, not merely the machine's first: a Kepler beside an
+        // Ampere is GPU 0, and TensorFlow runs on the Ampere.
+        QStringList used;
+        const QList<int> selection = plan.defaultGpuSelection();
+        for (const core::PlanGpu &g : plan.gpus) {
+            if (selection.contains(g.index) && !g.name.isEmpty())
+                used.append(g.name);
+        }
+        QString gpu = QLocale().createSeparatedList(used);
+        if (const auto &hardware = m_state.hardware(); gpu.isEmpty() && hardware) {
             for (const core::GpuInfo &info : hardware->gpus) {
                 if (info.vendor == route->accelerator || route->accelerator == u"directx12") {
                     gpu = info.name;
@@ -1038,7 +971,7 @@ void ChoosePage::showChosen()
         m_downloadsLabel->clear();
     }
     showActions(plan);
-    showGpus(plan);
+    m_gpus->showPlan(plan);
 
     QStringList warnings;
     if (m_solution) {
@@ -1085,9 +1018,6 @@ void ChoosePage::retranslate()
     setSubTitle(tr("tfsetup chose the combination that fits your computer best. You can pick another one below."));
     m_busyLabel->setText(tr("Working out what fits your computer…"));
     m_actionsTitle->setText(tr("Do this first:"));
-    m_gpuTitle->setText(tr("GPUs this environment uses (TensorFlow numbers the ticked ones from 0, in this order):"));
-    m_gpuHint->setText(tr("Tick at least one GPU, or use the processor only (Advanced)."));
-    m_gpuBox->setAccessibleName(tr("GPUs this environment uses"));
     const int alternatives = m_solution ? int(m_solution->alternatives.size()) + (m_solution->recommended ? 1 : 0) : 0;
     const int rejected = m_solution ? int(m_solution->rejected.size()) : 0;
     // The tabs keep their labels while "Show all" is toggled (a tab that changes its name under

@@ -35,6 +35,7 @@ struct PyLock;
 namespace tfsetup::ui {
 
 class CompatView;
+class GpuChooser;
 class WizardState;
 
 // Runs the solver on the detected hardware and shows what it recommends in plain words: one
@@ -102,10 +103,6 @@ private:
     void choosePlan(int row);
     void showChosen();
     void showActions(const core::Plan *plan);
-    // One check box a GPU when the plan knows several: its default ticked, the ones its
-    // TensorFlow cannot use disabled, each with why.
-    void showGpus(const core::Plan *plan);
-    void gpusToggled();
     QStringList downloadItems(const core::Plan &plan) const;
     // The resolver's list and pip's lock when the Options page has looked up this plan's files.
     const core::ArtifactList *resolvedFor(const core::Plan &plan) const;
@@ -144,13 +141,7 @@ private:
     QFrame *m_actionsBox;
     QLabel *m_actionsTitle;
     QVBoxLayout *m_actionsLayout;
-    QFrame *m_gpuBox;
-    QLabel *m_gpuTitle;
-    QVBoxLayout *m_gpuLayout;
-    QLabel *m_gpuHint;              // when no GPU is ticked
-    QList<QCheckBox *> m_gpuChecks; // the chosen plan's GPUs, in index order
-    QList<int> m_gpuSelection;      // ticked, for the plan of this key (kept across a new solve)
-    QString m_gpuSelectionFor;
+    GpuChooser *m_gpus;
     QLabel *m_warningsLabel;
     QLabel *m_downloadsLabel;
     QLabel *m_errorLabel;
