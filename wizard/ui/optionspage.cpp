@@ -10,7 +10,6 @@
 #include "util/i18n.h"
 #include "util/names.h"
 #include "util/runlog.h"
-#include "util/units.h"
 
 #include <QCheckBox>
 #include <QComboBox>
