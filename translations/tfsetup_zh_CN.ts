@@ -5708,26 +5708,6 @@ Not possible here:
         <translation>你的选择：%1</translation>
     </message>
     <message>
-        <source>TensorFlow %1 with CUDA %2 and cuDNN %3, as pip packages (%4)</source>
-        <translation>TensorFlow %1，使用 CUDA %2 和 cuDNN %3，以 pip 包形式提供（%4）</translation>
-    </message>
-    <message>
-        <source>TensorFlow %1, as a pip package (%2)</source>
-        <translation>TensorFlow %1，以 pip 包形式安装（%2）</translation>
-    </message>
-    <message>
-        <source>%1, as a pip package</source>
-        <translation>%1，以 pip 包形式安装</translation>
-    </message>
-    <message>
-        <source>CUDA %1 libraries from NVIDIA</source>
-        <translation>来自 NVIDIA 的 CUDA %1 库</translation>
-    </message>
-    <message>
-        <source>cuDNN %1 libraries from NVIDIA</source>
-        <translation>来自 NVIDIA 的 cuDNN %1 库</translation>
-    </message>
-    <message>
         <source>The driver lets programs use your graphics card. Get it for your card from NVIDIA&apos;s driver download page (on Linux, from your distribution&apos;s driver tool), restart the computer, then run tfsetup again. Your files and programs stay as they are.</source>
         <translation>驱动程序让程序能够使用你的显卡。请从 NVIDIA 的驱动程序下载页面获取适用于你显卡的驱动程序（Linux 上请使用发行版自带的驱动程序工具），重启计算机，然后再次运行 tfsetup。你的文件和程序都会保持原样。</translation>
     </message>
@@ -5742,10 +5722,6 @@ Not possible here:
     <message>
         <source>A lab computer or a hosted notebook service with a GPU works without installing anything here.</source>
         <translation>使用带 GPU 的实验室计算机或云端 Notebook 服务，无需在这里安装任何东西。</translation>
-    </message>
-    <message>
-        <source>What will be downloaded:</source>
-        <translation>将要下载的内容：</translation>
     </message>
     <message>
         <source>No TensorFlow combination fits this computer as it is.</source>
@@ -5882,67 +5858,6 @@ Not possible here:
     <message>
         <source>Why this combination does not fit</source>
         <translation>为什么此组合不适用</translation>
-    </message>
-    <message>
-        <source>the offline bundle cannot serve this combination</source>
-        <translation>离线包无法提供此组合</translation>
-    </message>
-    <message>
-        <source>NVIDIA could not be reached; a proxy or mirror can be set on the next page</source>
-        <translation>无法连接到 NVIDIA；可在下一页设置代理或镜像</translation>
-    </message>
-    <message>
-        <source>the lookup failed; the log has why</source>
-        <translation>查询失败；原因见日志</translation>
-    </message>
-    <message>
-        <source>%1 (%2&apos;s files)</source>
-        <comment>CUDA tested with (CUDA whose files are downloaded)</comment>
-        <translation>%1（使用 %2 的文件）</translation>
-    </message>
-    <message>
-        <source>Total download: %1.</source>
-        <translation>总下载量：%1。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Total download: at least %1; %n more file(s) of unknown size, plus the TensorFlow wheels, sized on the next page.</source>
-        <translation>
-            <numerusform>总下载量：至少 %1；另有 %n 个大小未知的文件，以及 TensorFlow wheel 包（大小在下一页显示）。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Total download: %1, plus the TensorFlow wheels, sized on the next page.</source>
-        <translation>总下载量：%1，另加 TensorFlow wheel 包（大小在下一页显示）。</translation>
-    </message>
-    <message>
-        <source>Total download: the TensorFlow wheels, sized on the next page.</source>
-        <translation>总下载量：TensorFlow wheel 包（大小在下一页显示）。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Total download: at least %1; %n more file(s) of unknown size.</source>
-        <translation>
-            <numerusform>总下载量：至少 %1；另有 %n 个大小未知的文件。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Total download: looking up the size of each file…</source>
-        <translation>总下载量：正在查询每个文件的大小…</translation>
-    </message>
-    <message>
-        <source>Total download: not known yet (%1). tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
-        <translation>总下载量：暂未知（%1）。tfsetup 会在下一页查询每个文件及其大小，然后才开始下载。</translation>
-    </message>
-    <message>
-        <source>Total download: not known yet. tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
-        <translation>总下载量：暂未知。tfsetup 会在下一页查询每个文件及其大小，然后才开始下载。</translation>
-    </message>
-    <message>
-        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2 (NVIDIA publishes no portable archives of %2; the library names are the same)</source>
-        <translation>来自 NVIDIA 的 CUDA %1 库，用来代替 CUDA %2（NVIDIA 没有发布 %2 的便携归档文件；两者的库名称相同）</translation>
-    </message>
-    <message>
-        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2: NVIDIA is not known to publish portable archives of %2 (if it does, those come instead)</source>
-        <translation>来自 NVIDIA 的 CUDA %1 库，用来代替 CUDA %2：目前不知道 NVIDIA 是否发布了 %2 的便携归档文件（如果有，则改用它们）</translation>
     </message>
     <message>
         <source>Shown now: %1 of %2 possible combinations, %3 of %4 that are not possible.</source>
@@ -6602,6 +6517,102 @@ Not possible here:
     <message>
         <source>About the downloads</source>
         <translation>关于下载</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::DownloadPreview</name>
+    <message>
+        <source>the offline bundle cannot serve this combination</source>
+        <translation>离线包无法提供此组合</translation>
+    </message>
+    <message>
+        <source>NVIDIA could not be reached; a proxy or mirror can be set on the next page</source>
+        <translation>无法连接到 NVIDIA；可在下一页设置代理或镜像</translation>
+    </message>
+    <message>
+        <source>the lookup failed; the log has why</source>
+        <translation>查询失败；原因见日志</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 (%2&apos;s files)</source>
+        <comment>CUDA tested with (CUDA whose files are downloaded)</comment>
+        <translation>%1（使用 %2 的文件）</translation>
+    </message>
+    <message>
+        <source>Total download: %1.</source>
+        <translation>总下载量：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Total download: at least %1; %n more file(s) of unknown size, plus the TensorFlow wheels, sized on the next page.</source>
+        <translation>
+            <numerusform>总下载量：至少 %1；另有 %n 个大小未知的文件，以及 TensorFlow wheel 包（大小在下一页显示）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Total download: %1, plus the TensorFlow wheels, sized on the next page.</source>
+        <translation>总下载量：%1，另加 TensorFlow wheel 包（大小在下一页显示）。</translation>
+    </message>
+    <message>
+        <source>Total download: the TensorFlow wheels, sized on the next page.</source>
+        <translation>总下载量：TensorFlow wheel 包（大小在下一页显示）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Total download: at least %1; %n more file(s) of unknown size.</source>
+        <translation>
+            <numerusform>总下载量：至少 %1；另有 %n 个大小未知的文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Total download: looking up the size of each file…</source>
+        <translation>总下载量：正在查询每个文件的大小…</translation>
+    </message>
+    <message>
+        <source>Total download: not known yet (%1). tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
+        <translation>总下载量：暂未知（%1）。tfsetup 会在下一页查询每个文件及其大小，然后才开始下载。</translation>
+    </message>
+    <message>
+        <source>Total download: not known yet. tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
+        <translation>总下载量：暂未知。tfsetup 会在下一页查询每个文件及其大小，然后才开始下载。</translation>
+    </message>
+    <message>
+        <source>What will be downloaded:</source>
+        <translation>将要下载的内容：</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 with CUDA %2 and cuDNN %3, as pip packages (%4)</source>
+        <translation>TensorFlow %1，使用 CUDA %2 和 cuDNN %3，以 pip 包形式提供（%4）</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1, as a pip package (%2)</source>
+        <translation>TensorFlow %1，以 pip 包形式安装（%2）</translation>
+    </message>
+    <message>
+        <source>%1, as a pip package</source>
+        <translation>%1，以 pip 包形式安装</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA</source>
+        <translation>来自 NVIDIA 的 CUDA %1 库</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2 (NVIDIA publishes no portable archives of %2; the library names are the same)</source>
+        <translation>来自 NVIDIA 的 CUDA %1 库，用来代替 CUDA %2（NVIDIA 没有发布 %2 的便携归档文件；两者的库名称相同）</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2: NVIDIA is not known to publish portable archives of %2 (if it does, those come instead)</source>
+        <translation>来自 NVIDIA 的 CUDA %1 库，用来代替 CUDA %2：目前不知道 NVIDIA 是否发布了 %2 的便携归档文件（如果有，则改用它们）</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 libraries from NVIDIA</source>
+        <translation>来自 NVIDIA 的 cuDNN %1 库</translation>
+    </message>
+    <message>
+        <source>Python %1</source>
+        <translation>Python %1</translation>
     </message>
 </context>
 <context>

@@ -5708,26 +5708,6 @@ Not possible here:
         <translation>你的選擇：%1</translation>
     </message>
     <message>
-        <source>TensorFlow %1 with CUDA %2 and cuDNN %3, as pip packages (%4)</source>
-        <translation>TensorFlow %1，使用 CUDA %2 和 cuDNN %3，以 pip 套件形式提供（%4）</translation>
-    </message>
-    <message>
-        <source>TensorFlow %1, as a pip package (%2)</source>
-        <translation>TensorFlow %1，以 pip 套件形式安裝（%2）</translation>
-    </message>
-    <message>
-        <source>%1, as a pip package</source>
-        <translation>%1，以 pip 套件形式安裝</translation>
-    </message>
-    <message>
-        <source>CUDA %1 libraries from NVIDIA</source>
-        <translation>來自 NVIDIA 的 CUDA %1 函式庫</translation>
-    </message>
-    <message>
-        <source>cuDNN %1 libraries from NVIDIA</source>
-        <translation>來自 NVIDIA 的 cuDNN %1 函式庫</translation>
-    </message>
-    <message>
         <source>The driver lets programs use your graphics card. Get it for your card from NVIDIA&apos;s driver download page (on Linux, from your distribution&apos;s driver tool), restart the computer, then run tfsetup again. Your files and programs stay as they are.</source>
         <translation>驅動程式讓程式能夠使用你的顯示卡。請從 NVIDIA 的驅動程式下載頁面取得適用於你顯示卡的驅動程式（Linux 上請使用發行版自帶的驅動程式工具），重新啟動電腦，然後再次執行 tfsetup。你的檔案和程式都會保持原樣。</translation>
     </message>
@@ -5742,10 +5722,6 @@ Not possible here:
     <message>
         <source>A lab computer or a hosted notebook service with a GPU works without installing anything here.</source>
         <translation>使用帶 GPU 的實驗室電腦或雲端 Notebook 服務，無需在這裡安裝任何東西。</translation>
-    </message>
-    <message>
-        <source>What will be downloaded:</source>
-        <translation>將要下載的內容：</translation>
     </message>
     <message>
         <source>No TensorFlow combination fits this computer as it is.</source>
@@ -5882,67 +5858,6 @@ Not possible here:
     <message>
         <source>Why this combination does not fit</source>
         <translation>為什麼此組合不適用</translation>
-    </message>
-    <message>
-        <source>the offline bundle cannot serve this combination</source>
-        <translation>離線包無法提供此組合</translation>
-    </message>
-    <message>
-        <source>NVIDIA could not be reached; a proxy or mirror can be set on the next page</source>
-        <translation>無法連線到 NVIDIA；可在下一頁設定代理或鏡像站</translation>
-    </message>
-    <message>
-        <source>the lookup failed; the log has why</source>
-        <translation>查詢失敗；原因見日誌</translation>
-    </message>
-    <message>
-        <source>%1 (%2&apos;s files)</source>
-        <comment>CUDA tested with (CUDA whose files are downloaded)</comment>
-        <translation>%1（使用 %2 的檔案）</translation>
-    </message>
-    <message>
-        <source>Total download: %1.</source>
-        <translation>總下載量：%1。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Total download: at least %1; %n more file(s) of unknown size, plus the TensorFlow wheels, sized on the next page.</source>
-        <translation>
-            <numerusform>總下載量：至少 %1；另有 %n 個大小未知的檔案，以及 TensorFlow wheel 檔案（大小在下一頁顯示）。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Total download: %1, plus the TensorFlow wheels, sized on the next page.</source>
-        <translation>總下載量：%1，另加 TensorFlow wheel 檔案（大小在下一頁顯示）。</translation>
-    </message>
-    <message>
-        <source>Total download: the TensorFlow wheels, sized on the next page.</source>
-        <translation>總下載量：TensorFlow wheel 檔案（大小在下一頁顯示）。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Total download: at least %1; %n more file(s) of unknown size.</source>
-        <translation>
-            <numerusform>總下載量：至少 %1；另有 %n 個大小未知的檔案。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Total download: looking up the size of each file…</source>
-        <translation>總下載量：正在查詢每個檔案的大小…</translation>
-    </message>
-    <message>
-        <source>Total download: not known yet (%1). tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
-        <translation>總下載量：暫未知（%1）。tfsetup 會在下一頁查詢每個檔案及其大小，然後才開始下載。</translation>
-    </message>
-    <message>
-        <source>Total download: not known yet. tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
-        <translation>總下載量：暫未知。tfsetup 會在下一頁查詢每個檔案及其大小，然後才開始下載。</translation>
-    </message>
-    <message>
-        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2 (NVIDIA publishes no portable archives of %2; the library names are the same)</source>
-        <translation>來自 NVIDIA 的 CUDA %1 函式庫，用來代替 CUDA %2（NVIDIA 沒有發布 %2 的可攜式歸檔檔案；兩者的函式庫名稱相同）</translation>
-    </message>
-    <message>
-        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2: NVIDIA is not known to publish portable archives of %2 (if it does, those come instead)</source>
-        <translation>來自 NVIDIA 的 CUDA %1 函式庫，用來代替 CUDA %2：目前不知道 NVIDIA 是否發布了 %2 的可攜式歸檔檔案（如果有，則改用它們）</translation>
     </message>
     <message>
         <source>Shown now: %1 of %2 possible combinations, %3 of %4 that are not possible.</source>
@@ -6602,6 +6517,102 @@ Not possible here:
     <message>
         <source>About the downloads</source>
         <translation>關於下載</translation>
+    </message>
+</context>
+<context>
+    <name>tfsetup::ui::DownloadPreview</name>
+    <message>
+        <source>the offline bundle cannot serve this combination</source>
+        <translation>離線包無法提供此組合</translation>
+    </message>
+    <message>
+        <source>NVIDIA could not be reached; a proxy or mirror can be set on the next page</source>
+        <translation>無法連線到 NVIDIA；可在下一頁設定代理或鏡像站</translation>
+    </message>
+    <message>
+        <source>the lookup failed; the log has why</source>
+        <translation>查詢失敗；原因見日誌</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>無</translation>
+    </message>
+    <message>
+        <source>%1 (%2&apos;s files)</source>
+        <comment>CUDA tested with (CUDA whose files are downloaded)</comment>
+        <translation>%1（使用 %2 的檔案）</translation>
+    </message>
+    <message>
+        <source>Total download: %1.</source>
+        <translation>總下載量：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Total download: at least %1; %n more file(s) of unknown size, plus the TensorFlow wheels, sized on the next page.</source>
+        <translation>
+            <numerusform>總下載量：至少 %1；另有 %n 個大小未知的檔案，以及 TensorFlow wheel 檔案（大小在下一頁顯示）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Total download: %1, plus the TensorFlow wheels, sized on the next page.</source>
+        <translation>總下載量：%1，另加 TensorFlow wheel 檔案（大小在下一頁顯示）。</translation>
+    </message>
+    <message>
+        <source>Total download: the TensorFlow wheels, sized on the next page.</source>
+        <translation>總下載量：TensorFlow wheel 檔案（大小在下一頁顯示）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Total download: at least %1; %n more file(s) of unknown size.</source>
+        <translation>
+            <numerusform>總下載量：至少 %1；另有 %n 個大小未知的檔案。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Total download: looking up the size of each file…</source>
+        <translation>總下載量：正在查詢每個檔案的大小…</translation>
+    </message>
+    <message>
+        <source>Total download: not known yet (%1). tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
+        <translation>總下載量：暫未知（%1）。tfsetup 會在下一頁查詢每個檔案及其大小，然後才開始下載。</translation>
+    </message>
+    <message>
+        <source>Total download: not known yet. tfsetup looks up each file and its size on the next page, before anything is downloaded.</source>
+        <translation>總下載量：暫未知。tfsetup 會在下一頁查詢每個檔案及其大小，然後才開始下載。</translation>
+    </message>
+    <message>
+        <source>What will be downloaded:</source>
+        <translation>將要下載的內容：</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1 with CUDA %2 and cuDNN %3, as pip packages (%4)</source>
+        <translation>TensorFlow %1，使用 CUDA %2 和 cuDNN %3，以 pip 套件形式提供（%4）</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1, as a pip package (%2)</source>
+        <translation>TensorFlow %1，以 pip 套件形式安裝（%2）</translation>
+    </message>
+    <message>
+        <source>%1, as a pip package</source>
+        <translation>%1，以 pip 套件形式安裝</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA</source>
+        <translation>來自 NVIDIA 的 CUDA %1 函式庫</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2 (NVIDIA publishes no portable archives of %2; the library names are the same)</source>
+        <translation>來自 NVIDIA 的 CUDA %1 函式庫，用來代替 CUDA %2（NVIDIA 沒有發布 %2 的可攜式歸檔檔案；兩者的函式庫名稱相同）</translation>
+    </message>
+    <message>
+        <source>CUDA %1 libraries from NVIDIA, standing in for CUDA %2: NVIDIA is not known to publish portable archives of %2 (if it does, those come instead)</source>
+        <translation>來自 NVIDIA 的 CUDA %1 函式庫，用來代替 CUDA %2：目前不知道 NVIDIA 是否發布了 %2 的可攜式歸檔檔案（如果有，則改用它們）</translation>
+    </message>
+    <message>
+        <source>cuDNN %1 libraries from NVIDIA</source>
+        <translation>來自 NVIDIA 的 cuDNN %1 函式庫</translation>
+    </message>
+    <message>
+        <source>Python %1</source>
+        <translation>Python %1</translation>
     </message>
 </context>
 <context>

@@ -4,9 +4,9 @@
 #include "catalog/version.h"
 #include "install/gpuchoice.h"
 #include "install/installspec.h"
-#include "setup/plandownloads.h"
 #include "solver/routenames.h"
 #include "ui/compatview.h"
+#include "ui/downloadpreview.h"
 #include "ui/gpuchooser.h"
 #include "ui/pagehelpers.h"
 #include "ui/wizardstate.h"
@@ -52,23 +52,6 @@ namespace {
 bool tfsetupDoesIt(const QString &code)
 {
     return code == u"install_python" || code == u"install_cuda" || code == u"install_cudnn";
-}
-
-// Why the download size is not known, in one clause of the total's sentence; the log has the
-// whole error.
-QString sizeFailureClause(const QString &code)
-{
-    if (code.startsWith(QLatin1String("bundle")))
-        return ChoosePage::tr("the offline bundle cannot serve this combination");
-    if (code == u"manifest_unavailable")
-        return ChoosePage::tr("NVIDIA could not be reached; a proxy or mirror can be set on the next page");
-    return ChoosePage::tr("the lookup failed; the log has why");
-}
-
-// route, release and Python name one plan across solves (a language switch solves again).
-QString planKey(const core::Plan &plan)
-{
-    return plan.route + u'|' + plan.tensorflow + u'|' + plan.python;
 }
 
 // A scroll area as tall as its word-wrapped contents at its current width (up to half of the
@@ -144,7 +127,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     , m_actionsLayout(new QVBoxLayout)
     , m_gpus(new GpuChooser)
     , m_warningsLabel(new QLabel)
-    , m_downloadsLabel(new QLabel)
+    , m_downloads(new DownloadPreview(state))
     , m_errorLabel(new QLabel)
     , m_tabs(new QTabWidget(this))
     , m_alternativesTable(new QTableWidget)
@@ -171,7 +154,6 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_actionsBox->setObjectName(QStringLiteral("actionsBox"));
     m_actionsTitle->setObjectName(QStringLiteral("actionsTitle"));
     m_warningsLabel->setObjectName(QStringLiteral("warningsLabel"));
-    m_downloadsLabel->setObjectName(QStringLiteral("downloadsLabel"));
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_tabs->setObjectName(QStringLiteral("choiceTabs"));
     m_alternativesTable->setObjectName(QStringLiteral("alternativesTable"));
@@ -190,8 +172,8 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_busyIndicator->setTextVisible(false);
     m_busyIndicator->setMaximumWidth(160);
 
-    for (QLabel *label : {m_recommendationLabel, m_whyLabel, m_warningsLabel, m_downloadsLabel, m_errorLabel,
-                          m_actionsTitle, m_pinHint, m_rejectionDetails}) {
+    for (QLabel *label : {m_recommendationLabel, m_whyLabel, m_warningsLabel, m_errorLabel, m_actionsTitle, m_pinHint,
+                          m_rejectionDetails}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -226,7 +208,7 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     summaryLayout->addWidget(m_actionsBox);
     summaryLayout->addWidget(m_gpus);
     summaryLayout->addWidget(m_warningsLabel);
-    summaryLayout->addWidget(m_downloadsLabel);
+    summaryLayout->addWidget(m_downloads);
     summaryLayout->addWidget(m_errorLabel);
     summaryLayout->addStretch(1);
     m_summaryArea->setWidget(summary);
@@ -279,7 +261,8 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
     m_rejectionDetails->setMargin(4);
     m_detailsArea->hide();
     connect(m_showAllCheck, &QCheckBox::toggled, this, &ChoosePage::applyFilter);
-    connect(&m_state, &WizardState::optionsChanged, this, &ChoosePage::forgetSizes);
+    // A lookup that answers changes the summary's height (FitScrollArea).
+    connect(m_downloads, &DownloadPreview::sizesChanged, m_summaryArea, &QWidget::updateGeometry);
 
     auto *pins = new QFormLayout;
     pins->addRow(m_tfLabel, m_tfCombo);
@@ -322,6 +305,11 @@ ChoosePage::ChoosePage(WizardState &state, QWidget *parent)
 }
 
 ChoosePage::~ChoosePage() = default;
+
+bool ChoosePage::isLookingUpSizes() const
+{
+    return m_downloads->isLookingUp();
+}
 
 core::SolverConstraints ChoosePage::constraints() const
 {
@@ -420,6 +408,7 @@ void ChoosePage::finishSolving(Outcome outcome)
     const bool firstLoad = outcome.knowledge && m_knowledge != outcome.knowledge;
     if (outcome.knowledge)
         m_knowledge = std::move(outcome.knowledge);
+    m_downloads->setKnowledge(m_knowledge);
     m_solving = false;
     m_error = std::move(outcome.error);
     m_solution = std::move(outcome.solution);
@@ -618,7 +607,7 @@ void ChoosePage::fillAlternatives()
         const QStringList cells{tfText,
                                 routeTitle(plan.route),
                                 plan.python,
-                                cudaText(plan),
+                                m_downloads->cudaText(plan),
                                 plan.cudnn.isEmpty() ? tr("none") : plan.cudnn,
                                 needs.isEmpty() ? tr("nothing") : needs.join(QStringLiteral(", "))};
         QString tip = plan.why;
@@ -729,182 +718,6 @@ QString ChoosePage::planSentence(const core::Plan &plan, bool recommended) const
     return recommended ? tr("Recommended: %1").arg(body) : tr("Your choice: %1").arg(body);
 }
 
-const core::ArtifactList *ChoosePage::resolvedFor(const core::Plan &plan) const
-{
-    // The Options page's answer, once it has looked this very plan's files up (Back from there);
-    // else this page's own lookup of the plan.
-    if (lockFor(plan))
-        return &*m_state.artifacts();
-    if (const auto it = m_sized.constFind(planKey(plan)); it != m_sized.cend())
-        return &*it;
-    return nullptr;
-}
-
-const core::PyLock *ChoosePage::lockFor(const core::Plan &plan) const
-{
-    // Only the Options page's list comes with pip's lock.
-    const auto &list = m_state.artifacts();
-    const auto &committed = m_state.plan();
-    if (!list || !committed || planKey(*committed) != planKey(plan))
-        return nullptr;
-    return &m_state.lock();
-}
-
-bool ChoosePage::maySizeLookUp() const
-{
-    // Only through network settings the wizard was given (the Options page's, a lab profile's, a
-    // continued setup's): before them nothing says whether this computer may reach NVIDIA at all
-    // (an offline install, a proxy still to be typed), and tests on fixture machines stay offline.
-    const core::NetworkSettings &network = m_state.options().network;
-    if (!network.bundleDir.trimmed().isEmpty())
-        return true;
-    return m_networkGiven && !network.offline;
-}
-
-void ChoosePage::forgetSizes()
-{
-    // Other network settings (a proxy, a mirror, a bundle) may answer otherwise: ask again.
-    m_networkGiven = true;
-    ++m_sizeGeneration;
-    m_sizeLookup = SizeLookup::None;
-    m_sizedPlan.clear();
-    m_sized.clear();
-    m_sizeFailure.clear();
-}
-
-void ChoosePage::lookUpSizes(const core::Plan &plan)
-{
-    const QString key = planKey(plan);
-    if (lockFor(plan) || !m_knowledge || m_sized.contains(key)
-        || (m_sizedPlan == key && m_sizeLookup != SizeLookup::None))
-        return;
-    ++m_sizeGeneration; // a lookup for another plan is ignored when it answers
-    m_sizeFailure.clear();
-    m_sizedPlan = key;
-    if (!maySizeLookUp()) {
-        m_sizeLookup = SizeLookup::None;
-        return;
-    }
-    m_sizeLookup = SizeLookup::Running;
-    core::SetupOptions options = m_state.options();
-    if (!options.knowledge)
-        options.knowledge = m_knowledge;
-    const QString os = options.os.isEmpty() ? core::osFamilyName(m_state.system().os()) : options.os;
-    runSizeLookup(this, plan, os, std::move(options), m_sizeGeneration);
-}
-
-QCoro::Task<> ChoosePage::runSizeLookup(QPointer<ChoosePage> page, core::Plan plan, QString os,
-                                        core::SetupOptions options, quint64 generation)
-{
-    auto looked = co_await core::PlanDownloads::lookUp(std::move(plan), std::move(os), std::move(options));
-    if (!page || page->m_sizeGeneration != generation)
-        co_return;
-    if (looked) {
-        page->m_sized.insert(page->m_sizedPlan, std::move(*looked));
-        page->m_sizeLookup = SizeLookup::Done;
-    } else {
-        qInfo().noquote() << "Choose page: the download size was not looked up:" << looked.error().code
-                          << looked.error().message << looked.error().detail;
-        page->m_sizeFailure = looked.error().code;
-        page->m_sizeLookup = SizeLookup::Failed;
-    }
-    if (page->m_chosen && planKey(*page->m_chosen) == page->m_sizedPlan) {
-        page->m_downloadsLabel->setText(page->downloadsText(*page->m_chosen));
-        page->m_summaryArea->updateGeometry();
-    }
-}
-
-QString ChoosePage::cudaText(const core::Plan &plan) const
-{
-    if (plan.cuda.isEmpty())
-        return tr("none");
-    // The release whose files come down, beside the tested one, where they differ.
-    const core::PlanDownloads files = m_knowledge
-        ? core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan), lockFor(plan))
-        : core::PlanDownloads{};
-    return files.cudaStandIn
-        ? tr("%1 (%2's files)", "CUDA tested with (CUDA whose files are downloaded)").arg(plan.cuda, files.cudaArchives)
-        : plan.cuda;
-}
-
-QString ChoosePage::totalSizeText(const core::Plan &plan) const
-{
-    if (!m_knowledge)
-        return {};
-    const core::PlanDownloads files = core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan),
-                                                              lockFor(plan));
-    const QString bytes = QLocale().formattedDataSize(files.knownBytes, 1, QLocale::DataSizeTraditionalFormat);
-    if (files.allSizesKnown())
-        return tr("Total download: %1.").arg(bytes);
-    // Before pip's lock (the next page) PyPI gives no wheel sizes: said, not guessed.
-    if (files.sizesResolved && files.wheelsUnsized) {
-        if (files.otherFilesUnknown() > 0)
-            return tr("Total download: at least %1; %n more file(s) of unknown size, plus the TensorFlow wheels, "
-                      "sized on the next page.",
-                      nullptr, files.otherFilesUnknown())
-                .arg(bytes);
-        if (files.knownBytes > 0)
-            return tr("Total download: %1, plus the TensorFlow wheels, sized on the next page.").arg(bytes);
-        return tr("Total download: the TensorFlow wheels, sized on the next page.");
-    }
-    if (files.sizesResolved && files.knownBytes > 0)
-        return tr("Total download: at least %1; %n more file(s) of unknown size.", nullptr, files.filesUnknown)
-            .arg(bytes);
-    const bool thisPlan = m_sizedPlan == planKey(plan);
-    if (thisPlan && m_sizeLookup == SizeLookup::Running)
-        return tr("Total download: looking up the size of each file…");
-    if (thisPlan && m_sizeLookup == SizeLookup::Failed)
-        return tr("Total download: not known yet (%1). tfsetup looks up each file and its size on the next page, "
-                  "before anything is downloaded.")
-            .arg(sizeFailureClause(m_sizeFailure));
-    // Before the files are looked up nothing tfsetup knows has a size: say so rather than guess.
-    return tr("Total download: not known yet. tfsetup looks up each file and its size on the next page, before "
-              "anything is downloaded.");
-}
-
-QString ChoosePage::downloadsText(const core::Plan &plan) const
-{
-    return tr("What will be downloaded:") + u'\n' + bulletList(downloadItems(plan)) + u'\n' + totalSizeText(plan);
-}
-
-QStringList ChoosePage::downloadItems(const core::Plan &plan) const
-{
-    const QString tf = core::version::majorMinor(plan.tensorflow);
-    const core::Route *route = m_knowledge ? m_knowledge->catalog.route(plan.route) : nullptr;
-    QStringList items;
-    if (route && route->cudaLibraries == u"pip" && !plan.cuda.isEmpty())
-        items.append(tr("TensorFlow %1 with CUDA %2 and cuDNN %3, as pip packages (%4)")
-                         .arg(tf, plan.cuda, plan.cudnn, plan.requirement()));
-    else
-        items.append(tr("TensorFlow %1, as a pip package (%2)").arg(tf, plan.requirement()));
-    for (const QString &plugin : plan.plugins)
-        items.append(tr("%1, as a pip package").arg(plugin));
-    // What the resolver will fetch, not only what the plan was tested with: a toolkit route
-    // brings its own CUDA and cuDNN even beside an installed toolkit, and where NVIDIA has no
-    // archives of the plan's CUDA the sources catalog's stand-in comes (11.8's for 11.2).
-    const core::PlanDownloads files = m_knowledge
-        ? core::PlanDownloads::of(plan, m_knowledge->sources, resolvedFor(plan), lockFor(plan))
-        : core::PlanDownloads{};
-    if (files.nvidiaArchives) {
-        if (files.cudaArchives.isEmpty())
-            items.append(tr("CUDA %1 libraries from NVIDIA").arg(plan.cuda));
-        else if (!files.cudaStandIn)
-            items.append(tr("CUDA %1 libraries from NVIDIA").arg(files.cudaArchives));
-        else if (files.cudaCertain)
-            items.append(tr("CUDA %1 libraries from NVIDIA, standing in for CUDA %2 (NVIDIA publishes no portable "
-                            "archives of %2; the library names are the same)")
-                             .arg(files.cudaArchives, plan.cuda));
-        else
-            items.append(tr("CUDA %1 libraries from NVIDIA, standing in for CUDA %2: NVIDIA is not known to publish "
-                            "portable archives of %2 (if it does, those come instead)")
-                             .arg(files.cudaArchives, plan.cuda));
-        items.append(tr("cuDNN %1 libraries from NVIDIA").arg(plan.cudnn));
-    }
-    if (!plan.pythonInstalled)
-        items.append(tr("Python %1").arg(plan.python));
-    return items;
-}
-
 void ChoosePage::showActions(const core::Plan *plan)
 {
     while (QLayoutItem *item = m_actionsLayout->takeAt(0)) {
@@ -959,16 +772,15 @@ void ChoosePage::showChosen()
     if (plan) {
         m_recommendationLabel->setText(planSentence(*plan, isRecommended));
         m_whyLabel->setText(plan->why);
-        lookUpSizes(*plan);
-        m_downloadsLabel->setText(downloadsText(*plan));
+        m_downloads->showPlan(plan);
     } else if (m_solution) {
         m_recommendationLabel->setText(tr("No TensorFlow combination fits this computer as it is."));
         m_whyLabel->setText(tr("\"Not possible here\" below says why for each one."));
-        m_downloadsLabel->clear();
+        m_downloads->showPlan(nullptr);
     } else {
         m_recommendationLabel->clear();
         m_whyLabel->clear();
-        m_downloadsLabel->clear();
+        m_downloads->showPlan(nullptr);
     }
     showActions(plan);
     m_gpus->showPlan(plan);
@@ -1081,7 +893,7 @@ void ChoosePage::showState()
     m_alternativesTable->setEnabled(!m_solving);
     m_errorLabel->setVisible(m_error.has_value());
     m_warningsLabel->setVisible(!m_warningsLabel->text().isEmpty());
-    m_downloadsLabel->setVisible(!m_downloadsLabel->text().isEmpty());
+    m_downloads->setVisible(!m_downloads->text().isEmpty());
     m_whyLabel->setVisible(!m_whyLabel->text().isEmpty());
     m_recommendationLabel->setVisible(!m_recommendationLabel->text().isEmpty());
     retranslate();

@@ -35,6 +35,7 @@ struct PyLock;
 namespace tfsetup::ui {
 
 class CompatView;
+class DownloadPreview;
 class GpuChooser;
 class WizardState;
 
@@ -54,7 +55,7 @@ public:
 
     bool isSolving() const { return m_solving; }
     // The chosen plan's files are being looked up for the total download size.
-    bool isLookingUpSizes() const { return m_sizeLookup == SizeLookup::Running; }
+    bool isLookingUpSizes() const;
     const std::optional<core::Solution> &solution() const { return m_solution; }
     const std::optional<core::Plan> &chosenPlan() const { return m_chosen; }
     // The ticked GPUs of the chosen plan, by index (shown on machines with several NVIDIA GPUs).
@@ -85,11 +86,6 @@ private:
     void finishSolving(Outcome outcome);
     // Looks the plan's files up in the background (core::PlanDownloads::lookUp) when the wizard's
     // network settings allow it; the answer replaces the total on the downloads line.
-    void lookUpSizes(const core::Plan &plan);
-    static QCoro::Task<> runSizeLookup(QPointer<ChoosePage> page, core::Plan plan, QString os,
-                                       core::SetupOptions options, quint64 generation);
-    bool maySizeLookUp() const;
-    void forgetSizes();
     void fillPins();
     void fillAlternatives();
     void fillRejected();
@@ -103,13 +99,6 @@ private:
     void choosePlan(int row);
     void showChosen();
     void showActions(const core::Plan *plan);
-    QStringList downloadItems(const core::Plan &plan) const;
-    // The resolver's list and pip's lock when the Options page has looked up this plan's files.
-    const core::ArtifactList *resolvedFor(const core::Plan &plan) const;
-    const core::PyLock *lockFor(const core::Plan &plan) const;
-    QString totalSizeText(const core::Plan &plan) const;
-    QString downloadsText(const core::Plan &plan) const;
-    QString cudaText(const core::Plan &plan) const; // tested CUDA, and the stand-in whose files come
     QString routeTitle(const QString &route) const;
     QString planSentence(const core::Plan &plan, bool recommended) const;
     void retranslate();
@@ -124,14 +113,6 @@ private:
     QString m_keepChoice;    // a plan to select again after the next solve (language switch)
     bool m_solving = false;
     quint64 m_generation = 0;
-    // The background lookup of the chosen plan's files: for which plan, its answer or why not.
-    enum class SizeLookup { None, Running, Done, Failed };
-    SizeLookup m_sizeLookup = SizeLookup::None;
-    QString m_sizedPlan; // planKey of the plan looked up
-    quint64 m_sizeGeneration = 0;
-    QHash<QString, core::ArtifactList> m_sized; // by planKey, for these network settings
-    QString m_sizeFailure;                      // the error's code
-    bool m_networkGiven = false;                // WizardState::setOptions() was called
 
     QProgressBar *m_busyIndicator;
     QLabel *m_busyLabel;
@@ -143,7 +124,7 @@ private:
     QVBoxLayout *m_actionsLayout;
     GpuChooser *m_gpus;
     QLabel *m_warningsLabel;
-    QLabel *m_downloadsLabel;
+    DownloadPreview *m_downloads;
     QLabel *m_errorLabel;
     QTabWidget *m_tabs;
     QTableWidget *m_alternativesTable;

@@ -2,6 +2,7 @@
 
 #include "install/gpuchoice.h"
 #include "solver/plan.h"
+#include "ui/pagehelpers.h"
 
 #include <QCheckBox>
 #include <QEvent>
@@ -56,8 +57,7 @@ void GpuChooser::showPlan(const core::Plan *plan)
         hide();
         return;
     }
-    // Route, release and Python name one plan across solves (a language switch solves again).
-    const QString key = plan->route + u'|' + plan->tensorflow + u'|' + plan->python;
+    const QString key = planKey(*plan);
     if (key != m_selectionFor) {
         m_selection = plan->defaultGpuSelection();
         m_selectionFor = key;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "solver/plan.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -17,6 +19,13 @@ inline QString bulletList(const QStringList &lines)
     for (const QString &line : lines)
         out.append(QStringLiteral("• ") + line);
     return out.join(u'\n');
+}
+
+// Route, release and Python name one plan across solves (a language switch solves again): what
+// the student chose for it (GPUs, sizes looked up) is kept while the key stays.
+inline QString planKey(const core::Plan &plan)
+{
+    return plan.route + u'|' + plan.tensorflow + u'|' + plan.python;
 }
 
 } // namespace tfsetup::ui
