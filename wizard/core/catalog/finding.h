@@ -9,6 +9,10 @@
 
 namespace tfsetup::core {
 
+// What the doctor says: findings, their texts and the actions that fix them. Here, beside the
+// cause registry, because a cause of resources/catalog/causes.json is written as the finding it
+// makes (causes.h); the system scan, the log reader (doctor/) and the repairer (repair/) use them.
+
 // A text in two languages at once: the user's (through the installed translators) and English
 // (the source text). The diagnostic report carries both so a helper who reads neither Chinese nor
 // the student's language can still follow it.
