@@ -880,7 +880,7 @@ void OptionsPage::finishTest(const core::Status &status)
         if (const auto best = report.bestMirror())
             pickMirror(*best, report.mirrors, pypiPoor ? QStringLiteral("pypi") : QStringLiteral("language"));
     }
-    Q_EMIT connectionTested(m_connection->report()->neededReachable());
+    Q_EMIT connectionTested(report.neededReachable());
 }
 
 void OptionsPage::showReport()
